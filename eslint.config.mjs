@@ -1,0 +1,48 @@
+// Lint with the rules n8n applies to community packages:
+// - eslint-plugin-n8n-nodes-base (community package.json, credential and node rules),
+// - @n8n/eslint-plugin-community-nodes (the rules of n8n's community-package scanner).
+import eslint from '@eslint/js';
+import communityNodes from '@n8n/eslint-plugin-community-nodes';
+import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+	{ ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'eslint.config.mjs', 'gulpfile.js', 'jest.config.js'] },
+	{
+		files: ['**/*.ts'],
+		extends: [eslint.configs.recommended, tseslint.configs.recommended],
+		rules: { 'prefer-spread': 'off' },
+	},
+	{ plugins: { 'n8n-nodes-base': n8nNodesBase } },
+	{
+		files: ['package.json'],
+		languageOptions: {
+			parser: tseslint.parser,
+			parserOptions: { extraFileExtensions: ['.json'] },
+		},
+		rules: {
+			...n8nNodesBase.configs.community.rules,
+			'@typescript-eslint/no-unused-expressions': 'off',
+		},
+	},
+	{
+		files: ['credentials/**/*.ts'],
+		rules: {
+			...n8nNodesBase.configs.credentials.rules,
+			'n8n-nodes-base/cred-class-field-documentation-url-miscased': 'off',
+		},
+	},
+	{
+		files: ['nodes/**/*.ts'],
+		rules: {
+			...n8nNodesBase.configs.nodes.rules,
+			'n8n-nodes-base/node-class-description-inputs-wrong-regular-node': 'off',
+			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
+			'n8n-nodes-base/node-param-type-options-max-value-present': 'off',
+		},
+	},
+	{
+		files: ['credentials/**/*.ts', 'nodes/**/*.ts', 'package.json'],
+		...communityNodes.configs.recommended,
+	},
+);
