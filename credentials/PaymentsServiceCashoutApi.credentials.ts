@@ -1,0 +1,115 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestOptions,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
+
+import { CASHOUT_CREDENTIAL_MAX_LENGTH } from '../nodes/PaymentsService/helpers/constants';
+import { signCashoutRequest } from '../nodes/PaymentsService/helpers/signature';
+
+/**
+ * Cashout API login, pass and signature secret (all /v3/cashout/* calls).
+ * Spec: Authentication, Cashout API; API-NOTES: Signatures.
+ *
+ * Adds `login` and `pass` to the JSON body, serialises it once and sets `Payload-Signature` to the
+ * hex HMAC-SHA256 of exactly those bytes. Re-signing already signed options replaces login, pass
+ * and the signature; it never wraps twice.
+ */
+export class PaymentsServiceCashoutApi implements ICredentialType {
+	name = 'paymentsServiceCashoutApi';
+
+	displayName = 'Payments Service Cashout API';
+
+	icon: Icon = { light: 'file:../icons/payments-service.svg', dark: 'file:../icons/payments-service.dark.svg' };
+
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-payments-service#cashout-login-and-payload-signature';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://api-stg.example.com',
+			description: 'Address of the payment API, without /v3',
+		},
+		{
+			displayName: 'Login',
+			name: 'login',
+			type: 'string',
+			default: '',
+			required: true,
+			typeOptions: { maxLength: CASHOUT_CREDENTIAL_MAX_LENGTH },
+			description: 'Cashout API login from the merchant panel (Settings, API Access); up to 32 characters',
+		},
+		// The rule judges by the field name only; this field holds a secret, so it stays masked.
+		// eslint-disable-next-line @n8n/community-nodes/credential-unnecessary-password
+		{
+			displayName: 'Pass',
+			name: 'pass',
+			type: 'string',
+			typeOptions: { password: true, maxLength: CASHOUT_CREDENTIAL_MAX_LENGTH },
+			default: '',
+			required: true,
+			description: 'Cashout API passphrase from the merchant panel; up to 32 characters',
+		},
+		// The rule judges by the field name only; this field holds a secret, so it stays masked.
+		// eslint-disable-next-line @n8n/community-nodes/credential-unnecessary-password
+		{
+			displayName: 'API Signature',
+			name: 'apiSignature',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'The cashout API signature secret that keys the Payload-Signature HMAC. It differs from the deposit signature secret.',
+		},
+	];
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return signCashoutRequest(requestOptions, {
+			login: String(credentials.login ?? ''),
+			pass: String(credentials.pass ?? ''),
+			apiSignature: String(credentials.apiSignature ?? ''),
+		});
+	}
+
+	// A signed status read of cashout 0, which never exists: with valid credentials the service
+	// answers 412 code 509 (not found); the rules turn the answers that mean "wrong credentials"
+	// into a failed test. Nothing is changed on the service.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
+			url: '/v3/cashout/status',
+			method: 'POST',
+			body: { cashout_id: 0 },
+			ignoreHttpStatusErrors: true,
+		},
+		rules: [
+			{
+				type: 'responseSuccessBody',
+				properties: { key: 'code', value: 401, message: 'The Login or Pass is not valid (code 401)' },
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: { key: 'code', value: 302, message: 'The payload signature does not match: check the API Signature (code 302)' },
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'code',
+					value: 402,
+					message: "This machine's IP address is not registered for the cashout API (code 402)",
+				},
+			},
+		],
+	};
+}

@@ -1,0 +1,63 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
+
+/**
+ * Read-only key for exchange rates and bank codes ({api_url}, /v3).
+ * Spec: Authentication, Read-only key: `Authorization: Bearer <READ_ONLY_API_KEY>`; a wrong key
+ * yields HTTP 401 code 100.
+ */
+export class PaymentsServiceReadOnlyApi implements ICredentialType {
+	name = 'paymentsServiceReadOnlyApi';
+
+	displayName = 'Payments Service Read-Only API';
+
+	icon: Icon = { light: 'file:../icons/payments-service.svg', dark: 'file:../icons/payments-service.dark.svg' };
+
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-payments-service#read-only-key-exchange-rates-and-banks';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://api-stg.example.com',
+			description: 'Address of the payment API, without /v3',
+		},
+		// The rule judges by the field name only; this field holds a secret, so it stays masked.
+		// eslint-disable-next-line @n8n/community-nodes/credential-unnecessary-password
+		{
+			displayName: 'Read-Only Key',
+			name: 'readOnlyKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'The read-only API key from the merchant panel',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.readOnlyKey}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
+			url: '/v3/banks',
+			qs: { country: 'BR' },
+			method: 'GET',
+		},
+	};
+}

@@ -1,0 +1,25 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { PaymentsClient } from '../../transport/client';
+
+/**
+ * Balance → Get: GET /v1/balance, the total available balance (spec: Total available balance;
+ * body from API-NOTES). One output item per balance entry (one per currency and type).
+ */
+export const description = updateDisplayOptions({ show: { resource: ['balance'], operation: ['get'] } }, []);
+
+export async function execute(
+	this: IExecuteFunctions,
+	client: PaymentsClient,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const answer = await client.request<IDataObject>(
+		'session',
+		{ method: 'GET', path: '/v1/balance' },
+		{ action: 'Reading the available balance', itemIndex },
+	);
+	const balances = Array.isArray(answer?.balances) ? (answer.balances as IDataObject[]) : undefined;
+	if (!balances) return [{ json: answer ?? {} }];
+	return balances.map((balance) => ({ json: balance }));
+}

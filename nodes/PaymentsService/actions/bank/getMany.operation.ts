@@ -1,0 +1,47 @@
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { PaymentsClient } from '../../transport/client';
+import { readLimit, returnAllProperties } from '../common/list';
+import { readRequiredText } from '../common/parameters';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Country',
+		name: 'country',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'BR',
+		description: '2-letter ISO code of the country whose banks to list',
+	},
+	...returnAllProperties,
+];
+
+/**
+ * Bank → Get Many: GET /v3/banks, the bank codes accepted for cashouts in a country (spec: Cashout
+ * bank codes). The list is live: read it when needed rather than storing it.
+ */
+export const description = updateDisplayOptions({ show: { resource: ['bank'], operation: ['getMany'] } }, properties);
+
+export async function execute(
+	this: IExecuteFunctions,
+	client: PaymentsClient,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const country = readRequiredText(this, 'country', 'Country', itemIndex, 'Enter a 2-letter country code such as BR.');
+	if (!/^[A-Za-z]{2}$/.test(country)) {
+		throw new NodeOperationError(this.getNode(), `Country must be a 2-letter country code, got "${country}" (item ${itemIndex})`, {
+			itemIndex,
+			description: 'Use an ISO 3166-1 alpha-2 code such as BR, MX or CO.',
+		});
+	}
+	const banks = await client.request<IDataObject[]>(
+		'readOnly',
+		{ method: 'GET', path: '/v3/banks', qs: { country: country.toUpperCase() } },
+		{ action: `Listing the banks of ${country.toUpperCase()}`, itemIndex },
+	);
+	const list = Array.isArray(banks) ? banks : [];
+	const limit = readLimit(this, itemIndex);
+	return (limit === undefined ? list : list.slice(0, limit)).map((bank) => ({ json: bank }));
+}

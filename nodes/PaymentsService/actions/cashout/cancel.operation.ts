@@ -1,0 +1,37 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { PaymentsClient } from '../../transport/client';
+import { readPositiveInteger, readRequiredText } from '../common/parameters';
+import { cashoutCall, cashoutIdProperty, explainCashoutRefusal } from './shared';
+
+/**
+ * Cashout → Cancel: DELETE /v3/cashout/cancel with cashout_id and external_id (spec: Cashout:
+ * cancel). The service decides whether an ON_HOLD cashout can be cancelled (API-NOTES); the node
+ * never blocks it and reports a refusal (510) as it comes.
+ */
+export const description = updateDisplayOptions({ show: { resource: ['cashout'], operation: ['cancel'] } }, [
+	cashoutIdProperty,
+	{
+		displayName: 'External ID',
+		name: 'externalId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'The external_id your system sent when creating the cashout; the service requires both IDs to cancel',
+	},
+]);
+
+export async function execute(
+	this: IExecuteFunctions,
+	client: PaymentsClient,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const cashoutId = readPositiveInteger(this, 'cashoutId', 'Cashout ID', itemIndex);
+	const externalId = readRequiredText(this, 'externalId', 'External ID', itemIndex, 'The service needs the external_id sent at creation to cancel a cashout.');
+	return await cashoutCall(client, 'DELETE', { cashout_id: cashoutId, external_id: externalId }, {
+		action: `Cancelling cashout ${cashoutId}`,
+		itemIndex,
+		explain: explainCashoutRefusal(cashoutId, 'cancelled', 'PENDING or ON_HOLD'),
+	});
+}

@@ -1,0 +1,27 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { PaymentsClient } from '../../transport/client';
+import { readPositiveInteger } from '../common/parameters';
+import { cashoutCall, cashoutIdProperty, explainCashoutRefusal } from './shared';
+
+/**
+ * Cashout → Put On Hold: PUT /v3/cashout/status with status ON_HOLD; only from PENDING
+ * (spec: Cashout: update status; States and transitions).
+ */
+export const description = updateDisplayOptions({ show: { resource: ['cashout'], operation: ['putOnHold'] } }, [
+	cashoutIdProperty,
+]);
+
+export async function execute(
+	this: IExecuteFunctions,
+	client: PaymentsClient,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const cashoutId = readPositiveInteger(this, 'cashoutId', 'Cashout ID', itemIndex);
+	return await cashoutCall(client, 'PUT', { cashout_id: cashoutId, status: 'ON_HOLD' }, {
+		action: `Putting cashout ${cashoutId} on hold`,
+		itemIndex,
+		explain: explainCashoutRefusal(cashoutId, 'put on hold', 'PENDING'),
+	});
+}

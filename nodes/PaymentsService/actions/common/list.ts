@@ -1,0 +1,270 @@
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { DEFAULT_WINDOW_CONCURRENCY } from '../../helpers/constants';
+import { NOTE_TYPES, REPORTING_LISTS, type ReportingResource } from '../../helpers/lists';
+import { DateInputError, resolvePeriod, type PeriodPreset } from '../../helpers/period';
+import type { TimeWindow } from '../../helpers/windows';
+import type { PaymentsClient } from '../../transport/client';
+import { fetchReportingList } from '../../transport/reporting';
+
+const titleCase = (value: string) =>
+	value
+		.toLowerCase()
+		.split('_')
+		.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+		.join(' ');
+
+const sortedOptions = (values: string[]) =>
+	values.map((value) => ({ name: titleCase(value), value })).sort((a, b) => a.name.localeCompare(b.name));
+
+/** The "Period" parameters shared by every reporting list and the daily balance report. */
+export const periodProperties: INodeProperties[] = [
+	{
+		displayName: 'Period',
+		name: 'period',
+		type: 'options',
+		default: 'last7Days',
+		description:
+			'Creation dates to list, in UTC. Periods of 60 days or more are split into several requests automatically.',
+		options: [
+			{ name: 'Custom', value: 'custom', description: 'Between two dates you choose' },
+			{ name: 'Last 24 Hours', value: 'last24Hours' },
+			{ name: 'Last 30 Days', value: 'last30Days' },
+			{ name: 'Last 7 Days', value: 'last7Days' },
+			{ name: 'Last 90 Days', value: 'last90Days' },
+			{ name: 'Last Month', value: 'lastMonth', description: 'The previous calendar month (UTC)' },
+			{ name: 'This Month', value: 'thisMonth', description: 'From the 1st of this month (UTC) until now' },
+			{ name: 'Today', value: 'today', description: 'Since 00:00 UTC today' },
+			{ name: 'Yesterday', value: 'yesterday', description: 'The whole previous day, 00:00 to 23:59:59 UTC' },
+		],
+	},
+	{
+		displayName: 'Created From',
+		name: 'createdFrom',
+		type: 'dateTime',
+		default: '',
+		required: true,
+		displayOptions: { show: { period: ['custom'] } },
+		description: 'Start of the period (inclusive). A date or time without an offset is read as UTC.',
+	},
+	{
+		displayName: 'Created To',
+		name: 'createdTo',
+		type: 'dateTime',
+		default: '',
+		displayOptions: { show: { period: ['custom'] } },
+		description:
+			'End of the period (inclusive). A date alone means the end of that day (23:59:59 UTC). Empty means now.',
+	},
+];
+
+/** "Return All" and "Limit" as n8n's Get Many operations name them. */
+export const returnAllProperties: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		default: 50,
+		typeOptions: { minValue: 1 },
+		displayOptions: { show: { returnAll: [false] } },
+		description: 'Max number of results to return',
+	},
+];
+
+function filterProperties(resource: ReportingResource): INodeProperties[] {
+	const list = REPORTING_LISTS[resource];
+	const fields: INodeProperties[] = [];
+	for (const filter of list.filters) {
+		switch (filter) {
+			case 'country':
+				fields.push({
+					displayName: 'Country',
+					name: 'country',
+					type: 'string',
+					default: '',
+					placeholder: 'BR',
+					description: '2-letter ISO country code',
+				});
+				break;
+			case 'paymentMethod':
+				fields.push({
+					displayName: 'Payment Method Code',
+					name: 'paymentMethod',
+					type: 'string',
+					default: '',
+					placeholder: 'PX',
+					description: 'Payment method code, up to 2 characters',
+				});
+				break;
+			case 'clientDocument':
+				fields.push({
+					displayName: 'Client Document',
+					name: 'clientDocument',
+					type: 'string',
+					default: '',
+					description: 'Document number of the customer',
+				});
+				break;
+			case 'status':
+				fields.push({
+					displayName: 'Status',
+					name: 'status',
+					type: 'options',
+					default: '',
+					options: [{ name: 'Any Status', value: '' }, ...sortedOptions(list.statuses ?? [])],
+					description:
+						'Only records in this status. Applied by the service and again to the records it returns.',
+				});
+				break;
+			case 'type':
+				fields.push({
+					displayName: 'Type',
+					name: 'type',
+					type: 'options',
+					default: '',
+					options: [{ name: 'Any Type', value: '' }, ...sortedOptions(NOTE_TYPES)],
+					description: 'Only notes of this type',
+				});
+				break;
+		}
+	}
+	return fields;
+}
+
+/**
+ * The parameters of a reporting-list Get Many for `resource`, shown only for the node resource
+ * `shownFor` (default: the same name) and `operation`.
+ */
+export function listDescription(
+	resource: ReportingResource,
+	operation = 'getMany',
+	shownFor: string = resource,
+): INodeProperties[] {
+	const filters = filterProperties(resource);
+	const properties: INodeProperties[] = [...returnAllProperties, ...periodProperties];
+	if (filters.length) {
+		properties.push({
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			options: filters.sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		});
+	}
+	properties.push({
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Window Concurrency',
+				name: 'windowConcurrency',
+				type: 'number',
+				default: DEFAULT_WINDOW_CONCURRENCY,
+				typeOptions: { minValue: 1, maxValue: 10 },
+				description:
+					'How many 60-day windows of a long period are read at the same time when returning all records',
+			},
+		],
+	});
+	return updateDisplayOptions({ show: { resource: [shownFor], operation: [operation] } }, properties);
+}
+
+/**
+ * Reads the Period parameters of item `itemIndex` as an inclusive window of Unix seconds.
+ * @throws NodeOperationError naming the field, the item and how to fix it.
+ */
+export function readPeriod(context: IExecuteFunctions, itemIndex: number, nowMs = Date.now()): TimeWindow {
+	const preset = context.getNodeParameter('period', itemIndex) as PeriodPreset;
+	const from = preset === 'custom' ? context.getNodeParameter('createdFrom', itemIndex, '') : undefined;
+	const to = preset === 'custom' ? context.getNodeParameter('createdTo', itemIndex, '') : undefined;
+	try {
+		return resolvePeriod(preset, nowMs, from, to);
+	} catch (error) {
+		const problem = (error as Error).message;
+		const field = error instanceof DateInputError ? (/empty/.test(problem) && !from ? 'Created From' : 'the period') : 'the period';
+		throw new NodeOperationError(context.getNode(), `Invalid period in item ${itemIndex}: ${field} ${problem}`, {
+			itemIndex,
+			description:
+				'Choose a preset period, or for Custom give Created From (and optionally Created To) as dates such as 2026-11-01 or 2026-11-01T00:00:00Z, with From before To.',
+		});
+	}
+}
+
+/**
+ * Reads and checks the Filters collection: 2-letter country and payment method codes (spec: Limits).
+ * @throws NodeOperationError naming the filter, the item and the bad value.
+ */
+export function readFilters(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): { filters: IDataObject; status?: string } {
+	const raw = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const filters: IDataObject = {};
+	let status: string | undefined;
+	for (const [name, value] of Object.entries(raw)) {
+		if (value === undefined || value === null || value === '') continue;
+		const text = String(value).trim();
+		if (name === 'status') {
+			status = text;
+			continue;
+		}
+		if (name === 'country' && !/^[A-Za-z]{2}$/.test(text)) {
+			throw new NodeOperationError(context.getNode(), `Filter "Country" must be a 2-letter country code, got "${text}" (item ${itemIndex})`, {
+				itemIndex,
+				description: 'Use an ISO 3166-1 alpha-2 code such as BR, MX or CO.',
+			});
+		}
+		if (name === 'paymentMethod' && text.length > 2) {
+			throw new NodeOperationError(
+				context.getNode(),
+				`Filter "Payment Method Code" must be at most 2 characters, got "${text}" (item ${itemIndex})`,
+				{ itemIndex, description: 'Use the method’s code as the service lists it, e.g. PX or BL.' },
+			);
+		}
+		filters[name] = name === 'country' ? text.toUpperCase() : text;
+	}
+	return { filters, status };
+}
+
+/** Reads Return All / Limit: undefined means return all. */
+export function readLimit(context: IExecuteFunctions, itemIndex: number): number | undefined {
+	const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	return returnAll ? undefined : (context.getNodeParameter('limit', itemIndex, 50) as number);
+}
+
+/** Runs a reporting-list Get Many for one item: one output item per record. */
+export async function executeList(
+	context: IExecuteFunctions,
+	client: PaymentsClient,
+	itemIndex: number,
+	resource: ReportingResource,
+): Promise<INodeExecutionData[]> {
+	const period = readPeriod(context, itemIndex);
+	const { filters, status } = REPORTING_LISTS[resource].filters.length
+		? readFilters(context, itemIndex)
+		: { filters: {}, status: undefined };
+	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const records = await fetchReportingList(
+		client,
+		{ list: REPORTING_LISTS[resource], filters, status },
+		period,
+		{
+			limit: readLimit(context, itemIndex),
+			concurrency: Number(options.windowConcurrency ?? DEFAULT_WINDOW_CONCURRENCY),
+			itemIndex,
+		},
+	);
+	return records.map((record) => ({ json: record }));
+}

@@ -1,0 +1,18 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { PaymentsClient } from '../../transport/client';
+import { executeReview, reviewDescription } from './review';
+
+/**
+ * Deposit → Flag Reversal for Review: POST /v1/deposits/{idDeposit}/flagForReviewReversal
+ * (spec: Flag deposit reversal for review).
+ */
+export const description = reviewDescription('flagReversalForReview');
+
+export async function execute(
+	this: IExecuteFunctions,
+	client: PaymentsClient,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	return await executeReview(this, client, itemIndex, 'flagForReviewReversal');
+}

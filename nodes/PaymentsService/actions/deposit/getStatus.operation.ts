@@ -1,0 +1,41 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { PaymentsClient } from '../../transport/client';
+import { readPositiveInteger } from '../common/parameters';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Deposit ID',
+		name: 'depositId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '300012345',
+		description: 'The deposit_id returned when the deposit was created',
+	},
+];
+
+/** Deposit → Get Status: signed GET /v3/deposits/{deposit_id} (API-NOTES: Other facts). */
+export const description = updateDisplayOptions({ show: { resource: ['deposit'], operation: ['getStatus'] } }, properties);
+
+export async function execute(
+	this: IExecuteFunctions,
+	client: PaymentsClient,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const depositId = readPositiveInteger(this, 'depositId', 'Deposit ID', itemIndex);
+	const result = await client.request<IDataObject>(
+		'deposit',
+		{ method: 'GET', path: `/v3/deposits/${depositId}` },
+		{
+			action: `Reading the status of deposit ${depositId}`,
+			itemIndex,
+			explain: (failure) =>
+				failure.httpStatus === 404 || String(failure.code) === '208'
+					? `Deposit ${depositId} was not found (${failure.code ?? 404}): check the Deposit ID and that the credential belongs to the merchant that created it`
+					: undefined,
+		},
+	);
+	return [{ json: result }];
+}

@@ -1,0 +1,179 @@
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { PaymentsClient } from '../../transport/client';
+import {
+	addAttachment,
+	confirmTicket,
+	DOCUMENT_TYPES,
+	isAlreadyUploaded,
+	type AttachmentFile,
+	type DocumentType,
+	type TicketRecord,
+} from '../../transport/tickets';
+import { readBinaryFile } from '../common/binary';
+import { readPositiveInteger } from '../common/parameters';
+
+/** The two review shortcuts (spec: Flag deposit for review; Flag deposit reversal for review). */
+export type ReviewKind = 'flagForReview' | 'flagForReviewReversal';
+
+const documentTypeOptions = DOCUMENT_TYPES.map((value) => ({
+	name: value
+		.toLowerCase()
+		.split('_')
+		.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+		.join(' ')
+		.replace('Id ', 'ID '),
+	value,
+}));
+
+/** The parameters of Flag for Review / Flag Reversal for Review, shown for `operation`. */
+export function reviewDescription(operation: string): INodeProperties[] {
+	const properties: INodeProperties[] = [
+		{
+			displayName: 'Deposit ID',
+			name: 'depositId',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: '300012345',
+			description: 'The deposit to flag (idDeposit)',
+		},
+		{
+			displayName: 'Attachments',
+			name: 'attachments',
+			type: 'fixedCollection',
+			placeholder: 'Add Attachment',
+			default: {},
+			typeOptions: { multipleValues: true },
+			description:
+				'Files from binary properties of the input item to attach to the ticket. A voucher the service already attached is not uploaded again.',
+			options: [
+				{
+					displayName: 'File',
+					name: 'file',
+					values: [
+						{
+							displayName: 'Input Binary Field',
+							name: 'binaryPropertyName',
+							type: 'string',
+							default: 'data',
+							description: 'Name of the binary property holding the file',
+						},
+						{
+							displayName: 'Document Type',
+							name: 'documentType',
+							type: 'options',
+							default: 'VOUCHER',
+							options: documentTypeOptions,
+						},
+					],
+				},
+			],
+		},
+		{
+			displayName: 'Confirm Ticket',
+			name: 'confirm',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to submit the ticket to the support team after attaching the files. A confirmed ticket can no longer be changed.',
+		},
+	];
+	return updateDisplayOptions({ show: { resource: ['deposit'], operation: [operation] } }, properties);
+}
+
+/**
+ * Flags a deposit (or its reversal) for review and optionally attaches files and confirms the
+ * ticket, for one item. Files are read before anything is sent. Returns the ticket as last answered
+ * by the service plus `attachmentsUploaded`, `attachmentsSkipped` and `confirmed`.
+ *
+ * When a step after the ticket's creation fails, the error names the ticket so the work can be
+ * finished with Ticket → Add Attachment / Confirm instead of flagging again.
+ */
+export async function executeReview(
+	context: IExecuteFunctions,
+	client: PaymentsClient,
+	itemIndex: number,
+	kind: ReviewKind,
+): Promise<INodeExecutionData[]> {
+	const depositId = readPositiveInteger(context, 'depositId', 'Deposit ID', itemIndex);
+	const confirm = context.getNodeParameter('confirm', itemIndex, false) as boolean;
+	const attachmentParams = context.getNodeParameter('attachments.file', itemIndex, []) as Array<{
+		binaryPropertyName: string;
+		documentType: DocumentType;
+	}>;
+	const files: AttachmentFile[] = [];
+	for (const entry of attachmentParams) {
+		files.push(await readBinaryFile(context, itemIndex, entry.binaryPropertyName, entry.documentType));
+	}
+
+	const what = kind === 'flagForReview' ? 'for review' : 'as a reversal for review';
+	const created = await client.request<TicketRecord>(
+		'session',
+		{ method: 'POST', path: `/v1/deposits/${depositId}/${kind}`, headers: { 'Content-Type': 'application/json' } },
+		{
+			action: `Flagging deposit ${depositId} ${what}`,
+			itemIndex,
+			explain: (failure) =>
+				failure.code === 'DEPOSIT_NOT_REVIEWABLE'
+					? `Deposit ${depositId} cannot be flagged ${what}: ${failure.message ?? 'refused by the service'}`
+					: undefined,
+		},
+	);
+	let ticket: TicketRecord = created && typeof created === 'object' ? created : {};
+	const ticketId = Number(ticket.idTicket);
+	if (!Number.isSafeInteger(ticketId) || ticketId <= 0) {
+		if (files.length || confirm) {
+			throw new NodeOperationError(
+				context.getNode(),
+				`Deposit ${depositId} was flagged ${what}, but the service returned no ticket ID, so nothing could be attached or confirmed`,
+				{ itemIndex, description: 'Find the ticket in the merchant panel to finish it.' },
+			);
+		}
+		return [{ json: { ...ticket, depositId, attachmentsUploaded: [], attachmentsSkipped: [], confirmed: false } }];
+	}
+
+	const uploaded: IDataObject[] = [];
+	const skipped: IDataObject[] = [];
+	let step = '';
+	try {
+		for (const file of files) {
+			const summary = { fileName: file.fileName, documentType: file.documentType };
+			if (isAlreadyUploaded(ticket.uploadedDocuments, file)) {
+				skipped.push({ ...summary, reason: 'already in uploadedDocuments' });
+				continue;
+			}
+			step = `attaching "${file.fileName}"`;
+			const answer = await addAttachment(client, ticketId, file, itemIndex);
+			if (Array.isArray(answer.uploadedDocuments)) ticket = { ...ticket, ...answer };
+			else ticket = { ...ticket, uploadedDocuments: [...(ticket.uploadedDocuments ?? []), summary] };
+			uploaded.push(summary);
+		}
+		if (confirm) {
+			step = 'confirming it';
+			const answer = await confirmTicket(client, ticketId, itemIndex);
+			ticket = { ...ticket, ...answer };
+		}
+	} catch (error) {
+		if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+			const done = uploaded.length ? ` (already attached: ${uploaded.map((file) => file.fileName).join(', ')})` : '';
+			error.message = `Ticket ${ticketId} was created for deposit ${depositId}${done}, but ${step} failed: ${error.message}`;
+			error.description = `${error.description ? `${error.description} ` : ''}Finish ticket ${ticketId} with Ticket → Add Attachment and Ticket → Confirm rather than flagging the deposit again.`;
+		}
+		throw error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+	}
+	return [
+		{
+			json: {
+				...ticket,
+				depositId,
+				attachmentsUploaded: uploaded,
+				attachmentsSkipped: skipped,
+				confirmed: confirm,
+			},
+		},
+	];
+}

@@ -1,0 +1,54 @@
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { PaymentsClient } from '../../transport/client';
+import { readRequiredText } from '../common/parameters';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Country',
+		name: 'country',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'BR',
+		description: '2-letter ISO code of the country whose local currency is used',
+	},
+	{
+		displayName: 'Amount (USD)',
+		name: 'amount',
+		type: 'number',
+		default: 1,
+		typeOptions: { minValue: 0, numberPrecision: 2 },
+		description: 'Amount in USD to convert',
+	},
+];
+
+/** Exchange Rate → Get: GET /v3/exchange_rates (spec: Exchange rates). */
+export const description = updateDisplayOptions({ show: { resource: ['exchangeRate'], operation: ['get'] } }, properties);
+
+export async function execute(
+	this: IExecuteFunctions,
+	client: PaymentsClient,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const country = readRequiredText(this, 'country', 'Country', itemIndex, 'Enter a 2-letter country code such as BR.');
+	if (!/^[A-Za-z]{2}$/.test(country)) {
+		throw new NodeOperationError(this.getNode(), `Country must be a 2-letter country code, got "${country}" (item ${itemIndex})`, {
+			itemIndex,
+			description: 'Use an ISO 3166-1 alpha-2 code such as BR, MX or CO.',
+		});
+	}
+	const amount = this.getNodeParameter('amount', itemIndex, 1) as number;
+	if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) {
+		throw new NodeOperationError(this.getNode(), `Amount must be a number of USD of at least 0, got "${String(amount)}" (item ${itemIndex})`, {
+			itemIndex,
+		});
+	}
+	const result = await client.request<IDataObject>(
+		'readOnly',
+		{ method: 'GET', path: '/v3/exchange_rates', qs: { country: country.toUpperCase(), amount } },
+		{ action: `Reading the exchange rate for ${country.toUpperCase()}`, itemIndex },
+	);
+	return [{ json: result ?? {} }];
+}

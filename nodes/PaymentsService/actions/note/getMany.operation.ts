@@ -1,0 +1,15 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { PaymentsClient } from '../../transport/client';
+import { executeList, listDescription } from '../common/list';
+
+/** Credit/Debit Note → Get Many: GET /v1/notes over a period (spec: List endpoints (reporting)). */
+export const description = listDescription('note');
+
+export async function execute(
+	this: IExecuteFunctions,
+	client: PaymentsClient,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	return await executeList(this, client, itemIndex, 'note');
+}

@@ -1,0 +1,26 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { OperationModule } from '../types';
+import * as getMany from './getMany.operation';
+
+export const operations: Record<string, OperationModule> = { getMany };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['refund'] } },
+		options: [
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				description: 'List refunds created in a period',
+				action: 'Get many refunds',
+			},
+		],
+		default: 'getMany',
+	},
+	...getMany.description,
+];

@@ -1,0 +1,15 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { PaymentsClient } from '../../transport/client';
+import { executeList, listDescription } from '../common/list';
+
+/** Settlement → Get Many: GET /v1/settlements over a period (spec: List endpoints (reporting)). */
+export const description = listDescription('settlement');
+
+export async function execute(
+	this: IExecuteFunctions,
+	client: PaymentsClient,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	return await executeList(this, client, itemIndex, 'settlement');
+}

@@ -1,0 +1,55 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { PaymentsClient } from '../../transport/client';
+import { addAttachment, DOCUMENT_TYPES, type DocumentType } from '../../transport/tickets';
+import { readBinaryFile } from '../common/binary';
+import { readPositiveInteger } from '../common/parameters';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Ticket ID',
+		name: 'ticketId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'ID of the draft ticket (idTicket)',
+	},
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		required: true,
+		default: 'data',
+		description: 'Name of the binary property of the input item that holds the file',
+	},
+	{
+		displayName: 'Document Type',
+		name: 'documentType',
+		type: 'options',
+		default: 'VOUCHER',
+		options: DOCUMENT_TYPES.map((value) => ({
+			name: value === 'ID_DOCUMENT' ? 'ID Document' : value === 'BANK_STATEMENT' ? 'Bank Statement' : 'Voucher',
+			value,
+		})),
+	},
+];
+
+/**
+ * Ticket → Add Attachment: POST /v1/tickets/{idTicket}/addAttachment, multipart (spec: Add
+ * attachment). The ticket must still be a draft.
+ */
+export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['addAttachment'] } }, properties);
+
+export async function execute(
+	this: IExecuteFunctions,
+	client: PaymentsClient,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const ticketId = readPositiveInteger(this, 'ticketId', 'Ticket ID', itemIndex);
+	const documentType = this.getNodeParameter('documentType', itemIndex) as DocumentType;
+	const propertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
+	const file = await readBinaryFile(this, itemIndex, propertyName, documentType);
+	const ticket = await addAttachment(client, ticketId, file, itemIndex);
+	return [{ json: ticket }];
+}

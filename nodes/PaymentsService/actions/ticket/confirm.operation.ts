@@ -1,0 +1,31 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { PaymentsClient } from '../../transport/client';
+import { confirmTicket } from '../../transport/tickets';
+import { readPositiveInteger } from '../common/parameters';
+
+/**
+ * Ticket → Confirm: POST /v1/tickets/{idTicket}/confirmTicket (spec: Confirm ticket). Submits the
+ * draft to the support team; it can no longer be changed afterwards.
+ */
+export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['confirm'] } }, [
+	{
+		displayName: 'Ticket ID',
+		name: 'ticketId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'ID of the draft ticket (idTicket)',
+	},
+]);
+
+export async function execute(
+	this: IExecuteFunctions,
+	client: PaymentsClient,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const ticketId = readPositiveInteger(this, 'ticketId', 'Ticket ID', itemIndex);
+	const ticket = await confirmTicket(client, ticketId, itemIndex);
+	return [{ json: { idTicket: ticketId, ...ticket } }];
+}

@@ -1,0 +1,76 @@
+import { updateDisplayOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { PaymentsClient } from '../../transport/client';
+import { readRequiredText } from '../common/parameters';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Type',
+		name: 'type',
+		type: 'string',
+		required: true,
+		default: 'DEPOSIT',
+		description: 'Ticket type, e.g. DEPOSIT or CASHOUT',
+	},
+	{
+		displayName: 'Description',
+		name: 'description',
+		type: 'string',
+		required: true,
+		default: '',
+		typeOptions: { rows: 4 },
+		description: 'What the support team should look at',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Category',
+				name: 'category',
+				type: 'string',
+				default: '',
+				placeholder: 'FLAG_FOR_REVIEW_DEPOSIT',
+				description: 'Ticket category',
+			},
+			{
+				displayName: 'Reference ID',
+				name: 'referenceId',
+				type: 'number',
+				default: 0,
+				description: 'ID of the related deposit, cashout or other entity',
+			},
+		],
+	},
+];
+
+/**
+ * Ticket → Create Draft: POST /v1/tickets/createTicket (spec: Create draft ticket). The ticket is
+ * not submitted until confirmed (Ticket → Confirm).
+ */
+export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['createDraft'] } }, properties);
+
+export async function execute(
+	this: IExecuteFunctions,
+	client: PaymentsClient,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const type = readRequiredText(this, 'type', 'Type', itemIndex, 'Enter a ticket type such as DEPOSIT.');
+	const descriptionText = readRequiredText(this, 'description', 'Description', itemIndex, 'Describe the issue for the support team.');
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const body: IDataObject = { type, description: descriptionText };
+	if (typeof additional.category === 'string' && additional.category.trim()) body.category = additional.category.trim();
+	if (additional.referenceId !== undefined && additional.referenceId !== '' && Number(additional.referenceId) > 0) {
+		body.referenceId = Number(additional.referenceId);
+	}
+	const ticket = await client.request<IDataObject>(
+		'session',
+		{ method: 'POST', path: '/v1/tickets/createTicket', body },
+		{ action: 'Creating a draft ticket', itemIndex },
+	);
+	return [{ json: ticket ?? {} }];
+}

@@ -1,0 +1,65 @@
+/**
+ * Cashout status and bank rejection codes (spec: States and transitions, Cashout;
+ * API-NOTES: Cashout status codes).
+ */
+
+/** `cashout_status` number -> status name. */
+export const CASHOUT_STATUS_BY_CODE: Readonly<Record<number, string>> = {
+	0: 'PENDING',
+	1: 'COMPLETED',
+	2: 'CANCELLED',
+	3: 'REJECTED',
+	4: 'DELIVERED',
+	5: 'ON_HOLD',
+};
+
+/** `rejection_code` number -> rejection name (API-NOTES: Cashout status codes). */
+export const REJECTION_CODE_NAMES: Readonly<Record<number, string>> = {
+	800: 'ERROR_ACCOUNT_INCORRECT',
+	801: 'ERROR_ACCOUNT_CLOSED',
+	802: 'ERROR_AMOUNT_INCORRECT',
+	803: 'ERROR_BANK_INVALID',
+	804: 'ERROR_BANK_BRANCH_INCORRECT',
+	805: 'ERROR_BENEFICIARY_DOCUMENT_ID_INVALID',
+	806: 'ERROR_BENEFICIARY_NAME_INCORRECT',
+	807: 'ERROR_REJECTED_BY_BANK',
+	808: 'ERROR_OTHER',
+	809: 'WITHDRAWAL_EXPIRED',
+	810: 'LIMIT_EXCEEDED',
+	811: 'RISK_POLICY',
+	812: 'BLOCKED_FROZEN_ACCOUNT',
+	813: 'DOCUMENT_ACCOUNT_MISMATCH',
+	814: 'INVALID_PIX_KEY',
+	815: 'INVALID_IFSC_CODE',
+	816: 'INVALID_ACCOUNT_OR_IFSC_CODE',
+	817: 'INVALID_NBIN',
+	818: 'ACCOUNT_UNABLE',
+	819: 'INVALID_ACCOUNT_TYPE',
+	820: 'REJECTED_BY_MERCHANT_REQUEST',
+	821: 'MONTHLY_LIMIT_EXCEEDED_FOR_USER',
+	822: 'ACCOUNT_NAME_MUST_BE_KATAKANA',
+	823: 'EMAIL_FIELD_CANNOT_BE_EMPTY',
+	824: 'REJECTED_BY_THIRD_PARTY_CONTROL',
+	826: 'WITHDRAWAL_REVERSED',
+};
+
+/**
+ * Adds readable names next to the service's numbers in a cashout status result, without changing
+ * any field the service sent: `cashout_status_name` (e.g. `ON_HOLD`) and, for a known
+ * `rejection_code`, `rejection_code_name`.
+ */
+export function describeCashoutStatus<T extends Record<string, unknown>>(result: T): T & {
+	cashout_status_name?: string;
+	rejection_code_name?: string;
+} {
+	const described: Record<string, unknown> = { ...result };
+	const status = Number(result.cashout_status);
+	if (result.cashout_status !== undefined && CASHOUT_STATUS_BY_CODE[status] !== undefined) {
+		described.cashout_status_name = CASHOUT_STATUS_BY_CODE[status];
+	}
+	const rejection = Number(result.rejection_code);
+	if (result.rejection_code !== undefined && REJECTION_CODE_NAMES[rejection] !== undefined) {
+		described.rejection_code_name = REJECTION_CODE_NAMES[rejection];
+	}
+	return described as T & { cashout_status_name?: string; rejection_code_name?: string };
+}

@@ -1,0 +1,129 @@
+import { SECONDS_PER_DAY } from './constants';
+import type { TimeWindow } from './windows';
+
+/** Period choices offered by Get Many (parameter "Period"). All boundaries are UTC. */
+export const PERIOD_PRESETS = [
+	'today',
+	'yesterday',
+	'last24Hours',
+	'last7Days',
+	'last30Days',
+	'last90Days',
+	'thisMonth',
+	'lastMonth',
+	'custom',
+] as const;
+export type PeriodPreset = (typeof PERIOD_PRESETS)[number];
+
+/** A date the user typed or an expression produced that could not be read. */
+export class DateInputError extends Error {}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const HAS_ZONE = /(Z|[+-]\d{2}:?\d{2})$/i;
+
+/**
+ * Reads a date parameter as Unix seconds (UTC).
+ *
+ * Accepts an ISO 8601 string (without an offset it is read as UTC; a bare `yyyy-MM-dd` means the
+ * start of that UTC day, or its last second when `edge` is `'end'`), a JavaScript `Date`, a Luxon
+ * `DateTime` (what `{{ $now }}` yields), or a number (milliseconds when above 10^11, else seconds).
+ *
+ * @throws DateInputError when the value is empty or not a date.
+ */
+export function parseDateInput(value: unknown, edge: 'start' | 'end' = 'start'): number {
+	if (value === undefined || value === null || value === '') {
+		throw new DateInputError('is empty');
+	}
+	let ms: number;
+	if (typeof value === 'number') {
+		ms = Math.abs(value) > 1e11 ? value : value * 1000;
+	} else if (value instanceof Date) {
+		ms = value.getTime();
+	} else if (typeof value === 'object' && typeof (value as { toMillis?: unknown }).toMillis === 'function') {
+		ms = (value as { toMillis: () => number }).toMillis();
+	} else if (typeof value === 'string') {
+		const text = value.trim();
+		if (DATE_ONLY.test(text)) {
+			ms = Date.parse(`${text}T00:00:00Z`);
+			if (!Number.isNaN(ms) && edge === 'end') ms += (SECONDS_PER_DAY - 1) * 1000;
+		} else {
+			ms = Date.parse(HAS_ZONE.test(text) ? text : `${text}Z`);
+		}
+	} else {
+		throw new DateInputError(`is not a date (${typeof value})`);
+	}
+	if (!Number.isFinite(ms)) {
+		throw new DateInputError(`"${String(value)}" is not a date; use ISO 8601, e.g. 2026-11-01T00:00:00Z`);
+	}
+	return Math.floor(ms / 1000);
+}
+
+function startOfUtcDay(seconds: number): number {
+	return seconds - (((seconds % SECONDS_PER_DAY) + SECONDS_PER_DAY) % SECONDS_PER_DAY);
+}
+
+/**
+ * Turns a period preset into an inclusive window of creation dates in Unix seconds (UTC).
+ * `today` runs from 00:00:00 UTC to now; `yesterday` is the whole previous UTC day;
+ * `lastNDays` ends now; months are calendar months in UTC. `custom` uses `customFrom`
+ * (required) and `customTo` (now when empty), read by {@link parseDateInput}.
+ *
+ * @param nowMs the current time in milliseconds.
+ * @throws DateInputError for an unreadable custom date; RangeError when from is after to.
+ */
+export function resolvePeriod(
+	preset: PeriodPreset,
+	nowMs: number,
+	customFrom?: unknown,
+	customTo?: unknown,
+): TimeWindow {
+	const now = Math.floor(nowMs / 1000);
+	const today = startOfUtcDay(now);
+	const nowDate = new Date(nowMs);
+	const monthStart = (offset: number) =>
+		Math.floor(Date.UTC(nowDate.getUTCFullYear(), nowDate.getUTCMonth() + offset, 1) / 1000);
+	let window: TimeWindow;
+	switch (preset) {
+		case 'today':
+			window = { from: today, to: now };
+			break;
+		case 'yesterday':
+			window = { from: today - SECONDS_PER_DAY, to: today - 1 };
+			break;
+		case 'last24Hours':
+			window = { from: now - SECONDS_PER_DAY, to: now };
+			break;
+		case 'last7Days':
+			window = { from: now - 7 * SECONDS_PER_DAY, to: now };
+			break;
+		case 'last30Days':
+			window = { from: now - 30 * SECONDS_PER_DAY, to: now };
+			break;
+		case 'last90Days':
+			window = { from: now - 90 * SECONDS_PER_DAY, to: now };
+			break;
+		case 'thisMonth':
+			window = { from: monthStart(0), to: now };
+			break;
+		case 'lastMonth':
+			window = { from: monthStart(-1), to: monthStart(0) - 1 };
+			break;
+		case 'custom': {
+			const from = parseDateInput(customFrom, 'start');
+			const to =
+				customTo === undefined || customTo === null || customTo === ''
+					? now
+					: parseDateInput(customTo, 'end');
+			window = { from, to };
+			break;
+		}
+		default:
+			throw new RangeError(`Unknown period "${String(preset)}"`);
+	}
+	if (window.from > window.to) {
+		throw new RangeError(
+			`the period starts (${new Date(window.from * 1000).toISOString()}) after it ends (${new Date(window.to * 1000).toISOString()})`,
+		);
+	}
+	return window;
+}

@@ -1,0 +1,51 @@
+import { generateDataset, mulberry32 } from './data';
+import { MERCHANTS } from './reference';
+
+const NOW = Date.UTC(2025, 0, 31, 17, 45, 12);
+
+describe('sandbox data generator', () => {
+	it('mulberry32 is deterministic and uniform-ish', () => {
+		const a = mulberry32(7);
+		const b = mulberry32(7);
+		const xs = Array.from({ length: 1000 }, () => a());
+		expect(xs).toEqual(Array.from({ length: 1000 }, () => b()));
+		expect(xs.every((x) => x >= 0 && x < 1)).toBe(true);
+		expect(xs.reduce((s, x) => s + x, 0) / xs.length).toBeCloseTo(0.5, 1);
+	});
+
+	it('default volumes: >= 180 days, thousands of deposits and cashouts, fast and byte-identical per seed', () => {
+		const opts = { seed: 42, now: NOW, days: 200, depositsPerDay: 30, cashoutsPerDay: 20 };
+		const t0 = Date.now();
+		const a = generateDataset(opts);
+		expect(Date.now() - t0).toBeLessThan(1000);
+		const b = generateDataset(opts);
+		expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+		expect(JSON.stringify(generateDataset({ ...opts, seed: 43 }))).not.toBe(JSON.stringify(a));
+		expect(a.deposits.length).toBeGreaterThan(5000);
+		expect(a.cashouts.length).toBeGreaterThan(3000);
+		const oldest = Math.min(...a.deposits.map((d) => d.createdMs));
+		expect(NOW - oldest).toBeGreaterThan(180 * 86_400_000);
+
+		for (const kind of ['deposits', 'cashouts', 'refunds', 'chargebacks', 'notes', 'settlements'] as const) {
+			const list = a[kind];
+			expect(list.length).toBeGreaterThan(0);
+			for (let i = 1; i < list.length; i++) {
+				expect(list[i].id).toBeGreaterThan(list[i - 1].id);
+				expect(list[i].createdMs).toBeGreaterThanOrEqual(list[i - 1].createdMs);
+			}
+		}
+		for (const d of a.deposits) {
+			expect(Date.parse(d.rec.lastChangeDate)).toBeGreaterThanOrEqual(Date.parse(d.rec.creationDate));
+			expect(Math.round(d.rec.amount * 100)).toBeCloseTo(d.rec.amount * 100, 6);
+		}
+		expect(new Set(a.deposits.map((d) => d.rec.status))).toEqual(new Set(['PENDING', 'APPROVED', 'COMPLETED', 'CANCELLED', 'DECLINED', 'CREATED']));
+		expect(new Set(a.deposits.map((d) => d.rec.country))).toEqual(new Set(['BR', 'MX', 'CO', 'CL', 'PE', 'AR']));
+		expect(new Set(a.refunds.map((r) => r.rec.status))).toEqual(new Set(['PENDING', 'COMPLETED', 'CANCELLED', 'WAITING_DETAILS', 'REJECTED']));
+		expect(new Set(a.chargebacks.map((r) => r.rec.status))).toEqual(new Set(['PENDING', 'COMPLETED', 'CANCELLED', 'FAILED']));
+		expect(new Set(a.notes.map((n) => n.rec.category))).toEqual(new Set(['CREDIT', 'DEBIT']));
+		const merchants = new Set(a.deposits.map((d) => d.merchantId));
+		expect(merchants).toEqual(new Set(MERCHANTS.filter((m) => m.volume !== 'none').map((m) => m.id)));
+		const small = a.deposits.filter((d) => d.merchantId === 2001).length;
+		expect(small).toBeLessThan(a.deposits.length / 3);
+	});
+});

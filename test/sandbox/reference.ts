@@ -1,0 +1,282 @@
+/**
+ * Static reference data of the sandbox: countries, currencies, FX rates, payment methods (with the
+ * ONE_SHOT requirements the spec leaves "not shown"), banks, merchants, note types and rejection codes.
+ */
+
+/** Kind of payment method, returned as payment_info.type. */
+export type PaymentKind = 'BANK_TRANSFER' | 'VOUCHER' | 'CREDIT_CARD' | 'WALLET';
+
+/** A payment method of a country. */
+export interface PaymentMethodInfo {
+	/** 2-character code (spec: paymentMethod filter max 2). */
+	code: string;
+	name: string;
+	kind: PaymentKind;
+	/** Default (and maximum) expiration in minutes (spec: expiration "not above the method's default"). */
+	defaultExpirationMinutes: number;
+	/** Whether deposits of this method carry a voucher (flagForReview attaches it). */
+	hasVoucher: boolean;
+	/**
+	 * Sandbox choice (spec: "not shown"): dotted body paths that must all be present (non-empty) for a
+	 * ONE_SHOT answer; absent => the method is HOSTED only.
+	 */
+	oneShotRequired?: readonly string[];
+}
+
+/** A bank entry (spec: Bank entry). */
+export interface BankEntry {
+	code: number;
+	name: string;
+}
+
+/** A supported country. */
+export interface CountryInfo {
+	code: string;
+	name: string;
+	currency: string;
+	/** Local currency units per USD (fixed in the sandbox). */
+	fxRate: number;
+	/** Valid payer.document_type values. */
+	documentTypes: readonly string[];
+	methods: readonly PaymentMethodInfo[];
+	banks: readonly BankEntry[];
+	/** A few state codes (ISO 3166-2 subdivision part) used by the generator. */
+	states: readonly string[];
+	/** Digits of a generated document number. */
+	documentDigits: number;
+}
+
+const PAYER_CORE = ['payer.document', 'payer.document_type', 'payer.email', 'payer.first_name', 'payer.last_name'] as const;
+const PAYER_NAMES = ['payer.email', 'payer.first_name', 'payer.last_name'] as const;
+const ADDRESS = ['payer.address.street', 'payer.address.city', 'payer.address.state', 'payer.address.zip_code'] as const;
+
+/** Countries with generated data and deposit/cashout support. */
+export const COUNTRIES: Readonly<Record<string, CountryInfo>> = {
+	BR: {
+		code: 'BR',
+		name: 'Brazil',
+		currency: 'BRL',
+		fxRate: 5.43,
+		documentTypes: ['CPF', 'CNPJ'],
+		documentDigits: 11,
+		states: ['SP', 'RJ', 'MG', 'RS', 'BA'],
+		methods: [
+			{ code: 'PX', name: 'Pix', kind: 'BANK_TRANSFER', defaultExpirationMinutes: 60, hasVoucher: false, oneShotRequired: [...PAYER_CORE] },
+			{ code: 'BL', name: 'Boleto', kind: 'VOUCHER', defaultExpirationMinutes: 4320, hasVoucher: true, oneShotRequired: [...PAYER_CORE, ...ADDRESS] },
+			{ code: 'VI', name: 'Visa', kind: 'CREDIT_CARD', defaultExpirationMinutes: 60, hasVoucher: false },
+		],
+		banks: [
+			{ code: 1, name: 'Banco do Brasil' },
+			{ code: 33, name: 'Banco Santander (Brasil)' },
+			{ code: 77, name: 'Banco Inter' },
+			{ code: 104, name: 'Caixa Econômica Federal' },
+			{ code: 237, name: 'Banco Bradesco' },
+			{ code: 260, name: 'Nu Pagamentos' },
+			{ code: 341, name: 'Itaú Unibanco' },
+		],
+	},
+	MX: {
+		code: 'MX',
+		name: 'Mexico',
+		currency: 'MXN',
+		fxRate: 17.12,
+		documentTypes: ['CURP', 'RFC', 'INE'],
+		documentDigits: 18,
+		states: ['CMX', 'JAL', 'NLE', 'PUE'],
+		methods: [
+			{ code: 'SE', name: 'SPEI', kind: 'BANK_TRANSFER', defaultExpirationMinutes: 1440, hasVoucher: false, oneShotRequired: [...PAYER_NAMES] },
+			{ code: 'OX', name: 'OXXO', kind: 'VOUCHER', defaultExpirationMinutes: 4320, hasVoucher: true, oneShotRequired: [...PAYER_NAMES] },
+		],
+		banks: [
+			{ code: 2, name: 'Banamex' },
+			{ code: 12, name: 'BBVA México' },
+			{ code: 14, name: 'Santander México' },
+			{ code: 21, name: 'HSBC México' },
+			{ code: 72, name: 'Banorte' },
+			{ code: 646, name: 'STP' },
+		],
+	},
+	CO: {
+		code: 'CO',
+		name: 'Colombia',
+		currency: 'COP',
+		fxRate: 3950.5,
+		documentTypes: ['CC', 'CE', 'NIT', 'PP'],
+		documentDigits: 10,
+		states: ['DC', 'ANT', 'VAC'],
+		methods: [
+			{ code: 'PC', name: 'PSE', kind: 'BANK_TRANSFER', defaultExpirationMinutes: 60, hasVoucher: false, oneShotRequired: [...PAYER_CORE, 'payer.phone', 'client_ip'] },
+			{ code: 'EF', name: 'Efecty', kind: 'VOUCHER', defaultExpirationMinutes: 2880, hasVoucher: true },
+		],
+		banks: [
+			{ code: 1001, name: 'Banco de Bogotá' },
+			{ code: 1007, name: 'Bancolombia' },
+			{ code: 1013, name: 'BBVA Colombia' },
+			{ code: 1051, name: 'Davivienda' },
+			{ code: 1507, name: 'Nequi' },
+		],
+	},
+	CL: {
+		code: 'CL',
+		name: 'Chile',
+		currency: 'CLP',
+		fxRate: 940.2,
+		documentTypes: ['RUT'],
+		documentDigits: 9,
+		states: ['RM', 'VS', 'BI'],
+		methods: [
+			{ code: 'WP', name: 'Webpay', kind: 'CREDIT_CARD', defaultExpirationMinutes: 60, hasVoucher: false },
+			{ code: 'KH', name: 'Khipu', kind: 'BANK_TRANSFER', defaultExpirationMinutes: 120, hasVoucher: false },
+		],
+		banks: [
+			{ code: 1, name: 'Banco de Chile' },
+			{ code: 12, name: 'BancoEstado' },
+			{ code: 16, name: 'Banco BCI' },
+			{ code: 37, name: 'Banco Santander Chile' },
+			{ code: 39, name: 'Itaú Chile' },
+		],
+	},
+	PE: {
+		code: 'PE',
+		name: 'Peru',
+		currency: 'PEN',
+		fxRate: 3.74,
+		documentTypes: ['DNI', 'CE', 'RUC'],
+		documentDigits: 8,
+		states: ['LIM', 'ARE', 'CUS'],
+		methods: [
+			{ code: 'BC', name: 'BCP', kind: 'BANK_TRANSFER', defaultExpirationMinutes: 1440, hasVoucher: false },
+			{ code: 'PF', name: 'PagoEfectivo', kind: 'VOUCHER', defaultExpirationMinutes: 2880, hasVoucher: true },
+		],
+		banks: [
+			{ code: 2, name: 'Banco de Crédito del Perú' },
+			{ code: 3, name: 'Interbank' },
+			{ code: 9, name: 'Scotiabank Perú' },
+			{ code: 11, name: 'BBVA Perú' },
+		],
+	},
+	AR: {
+		code: 'AR',
+		name: 'Argentina',
+		currency: 'ARS',
+		fxRate: 1015.3,
+		documentTypes: ['DNI', 'CUIT', 'CUIL'],
+		documentDigits: 8,
+		states: ['B', 'C', 'X'],
+		methods: [
+			{ code: 'RP', name: 'Rapipago', kind: 'VOUCHER', defaultExpirationMinutes: 4320, hasVoucher: true },
+			{ code: 'MP', name: 'Mercado Pago', kind: 'WALLET', defaultExpirationMinutes: 60, hasVoucher: false },
+		],
+		banks: [
+			{ code: 7, name: 'Banco de Galicia' },
+			{ code: 11, name: 'Banco de la Nación Argentina' },
+			{ code: 17, name: 'BBVA Argentina' },
+			{ code: 72, name: 'Banco Santander Argentina' },
+			{ code: 285, name: 'Banco Macro' },
+		],
+	},
+};
+
+/** Codes of the supported countries, in generation order. */
+export const COUNTRY_CODES: readonly string[] = Object.keys(COUNTRIES);
+
+/**
+ * Sandbox choice: ISO codes the reporting `country` filter accepts (supported ones plus other real
+ * codes, which simply match nothing). Anything else -> 400 code 19.
+ */
+export const KNOWN_COUNTRY_CODES: ReadonlySet<string> = new Set([
+	...COUNTRY_CODES,
+	...['US', 'CA', 'UY', 'PY', 'BO', 'EC', 'VE', 'CR', 'PA', 'GT', 'SV', 'HN', 'NI', 'DO', 'GB', 'ES', 'PT', 'FR', 'DE', 'IT'],
+	...['IN', 'ID', 'JP', 'TH', 'VN', 'MY', 'PH', 'CN', 'KR', 'TR', 'NG', 'KE', 'ZA', 'GH', 'EG', 'MA', 'AU', 'NZ'],
+]);
+
+/** Finds a country's payment method by code. */
+export function findMethod(country: string, code: string): PaymentMethodInfo | undefined {
+	return COUNTRIES[country]?.methods.find((m) => m.code === code);
+}
+
+/** A merchant account (MID). */
+export interface MerchantInfo {
+	id: number;
+	name: string;
+	/** 'full' = default volumes, 'small' = a third, 'none' = no generated data. */
+	volume: 'full' | 'small' | 'none';
+}
+
+/** Merchants of the sandbox. */
+export const MERCHANTS: readonly MerchantInfo[] = [
+	{ id: 1001, name: 'Acme Store', volume: 'full' },
+	{ id: 1002, name: 'Acme Travel', volume: 'none' },
+	{ id: 2001, name: 'Globex', volume: 'small' },
+];
+
+/** Looks a merchant up; throws for an unknown MID. */
+export function merchantById(id: number): MerchantInfo {
+	const merchant = MERCHANTS.find((m) => m.id === id);
+	if (!merchant) throw new Error(`unknown merchant ${id}`);
+	return merchant;
+}
+
+/** Spec: notes endpoint `type` values; category derived: *_CREDIT_NOTE => CREDIT, else DEBIT. */
+export const NOTE_TYPES: readonly string[] = [
+	'GENERIC_CREDIT_NOTE',
+	'SERVICE_FEE_CREDIT_NOTE',
+	'CHARGEBACK_COVERED_CREDIT_NOTE',
+	'GENERIC_DEBIT_NOTE',
+	'REFUND',
+	'REFUND_PROCESSING_FEE',
+	'CASHOUT_TRANSACTION',
+	'CASHOUT_PROCESSING_FEE',
+	'CHARGEBACK',
+	'CHARGEBACK_PROCESSING_FEE',
+	'SERVICE_FEE_DEBIT_NOTE',
+];
+
+/** Category (CREDIT/DEBIT) of a note type. */
+export function noteCategory(type: string): 'CREDIT' | 'DEBIT' {
+	return type.endsWith('_CREDIT_NOTE') ? 'CREDIT' : 'DEBIT';
+}
+
+/** Spec: States (Deposit reporting filter values). CREATED may occur in records but is not a filter value. */
+export const DEPOSIT_FILTER_STATUSES: readonly string[] = ['PENDING', 'APPROVED', 'COMPLETED', 'CANCELLED', 'DECLINED'];
+/** Spec: States (Cashout). */
+export const CASHOUT_STATUSES: readonly string[] = ['ON_HOLD', 'PENDING', 'DELIVERED', 'COMPLETED', 'REJECTED', 'CANCELLED', 'DECLINED'];
+/** Spec: States (Refund filter values). */
+export const REFUND_FILTER_STATUSES: readonly string[] = ['PENDING', 'COMPLETED', 'CANCELLED', 'WAITING_DETAILS'];
+/** Spec: States (Chargeback filter values). */
+export const CHARGEBACK_STATUSES: readonly string[] = ['PENDING', 'COMPLETED', 'CANCELLED', 'FAILED'];
+/** Spec: States (Settlement filter values). */
+export const SETTLEMENT_STATUSES: readonly string[] = ['PENDING', 'COMPLETED', 'CANCELLED', 'FAILED'];
+
+/**
+ * API-NOTES: cashout_status codes. DECLINED has no published code: sandbox choice 6 'Declined'.
+ */
+export const CASHOUT_STATUS_CODES: Readonly<Record<string, { code: number; description: string }>> = {
+	PENDING: { code: 0, description: 'Pending' },
+	COMPLETED: { code: 1, description: 'Completed' },
+	CANCELLED: { code: 2, description: 'Canceled' },
+	REJECTED: { code: 3, description: 'Rejected' },
+	DELIVERED: { code: 4, description: 'Delivered' },
+	ON_HOLD: { code: 5, description: 'On hold' },
+	DECLINED: { code: 6, description: 'Declined' },
+};
+
+/** API-NOTES: cashout rejection codes used by the generator (a subset of the published list). */
+export const REJECTION_CODES: ReadonlyArray<{ code: number; reason: string }> = [
+	{ code: 800, reason: 'ERROR_ACCOUNT_INCORRECT' },
+	{ code: 801, reason: 'ERROR_ACCOUNT_CLOSED' },
+	{ code: 803, reason: 'ERROR_BANK_INVALID' },
+	{ code: 805, reason: 'ERROR_BENEFICIARY_DOCUMENT_ID_INVALID' },
+	{ code: 807, reason: 'ERROR_REJECTED_BY_BANK' },
+	{ code: 808, reason: 'ERROR_OTHER' },
+	{ code: 809, reason: 'WITHDRAWAL_EXPIRED' },
+	{ code: 811, reason: 'RISK_POLICY' },
+	{ code: 813, reason: 'DOCUMENT_ACCOUNT_MISMATCH' },
+	{ code: 814, reason: 'INVALID_PIX_KEY' },
+];
+
+/** Default rejection when advanceCashout(..., 'REJECTED') gets none: 807 ERROR_REJECTED_BY_BANK. */
+export const DEFAULT_REJECTION = { code: 807, reason: 'ERROR_REJECTED_BY_BANK' } as const;
+
+/** Ticket attachment document types (spec: Add attachment). */
+export const DOCUMENT_TYPES: readonly string[] = ['VOUCHER', 'ID_DOCUMENT', 'BANK_STATEMENT'];

@@ -1,0 +1,160 @@
+import { MAX_PERIOD_SECONDS, startSandbox, type Sandbox } from './index';
+import { bearer, client, login, windowEndingNow } from './testHelpers';
+
+const NOW = Date.UTC(2025, 2, 10, 9, 30);
+
+describe('sandbox reporting lists', () => {
+	let sb: Sandbox;
+	let token: string;
+	beforeAll(async () => {
+		sb = await startSandbox({ now: NOW, days: 180, depositsPerDay: 12, cashoutsPerDay: 8 });
+		token = await login(sb);
+	});
+	afterAll(async () => sb.close());
+
+	const get = (path: string, params: Record<string, unknown>, t = token) => client(sb).get(path, { params, headers: bearer(t) });
+
+	it('validates from/to: missing or non-integer -> 400/17, from > to -> 400/17, span >= 60 days -> 412/18', async () => {
+		const { from, to } = windowEndingNow(sb, 10);
+		const missing = await get('/v1/deposits', { from });
+		expect(missing.status).toBe(400);
+		expect(missing.data.code).toBe(17);
+		expect((await get('/v1/deposits', { from: '1.5', to })).data.code).toBe(17);
+		const reversed = await get('/v1/cashouts', { from: to, to: from });
+		expect(reversed.status).toBe(400);
+		expect(reversed.data).toEqual({ code: 17, description: expect.any(String) });
+		const tooLong = await get('/v1/refund', { from: to - MAX_PERIOD_SECONDS, to });
+		expect(tooLong.status).toBe(412);
+		expect(tooLong.data).toEqual({ code: 18, description: expect.any(String), type: 'EXCEEDED_DATE_PERIOD' });
+		expect((await get('/v1/refund', { from: to - MAX_PERIOD_SECONDS + 1, to })).status).toBe(200);
+	});
+
+	it('pages newest first, 50 rows, envelope {data, page, rows, maxRows}', async () => {
+		const { from, to } = windowEndingNow(sb, 20);
+		const expected = sb.control
+			.deposits(1001)
+			.filter((d) => Date.parse(d.creationDate) >= from * 1000 && Date.parse(d.creationDate) <= to * 1000)
+			.sort((a, b) => Date.parse(b.creationDate) - Date.parse(a.creationDate) || b.idDeposit - a.idDeposit)
+			.map((d) => d.idDeposit);
+		const seen: number[] = [];
+		for (let page = 0; ; page++) {
+			const res = await get('/v1/deposits', { from, to, page });
+			expect(res.status).toBe(200);
+			expect(res.data).toMatchObject({ page, maxRows: 50, rows: res.data.data.length });
+			seen.push(...res.data.data.map((d: { idDeposit: number }) => d.idDeposit));
+			if (res.data.rows < 50) break;
+		}
+		expect(seen).toEqual(expected);
+		expect(expected.length).toBeGreaterThan(100);
+	});
+
+	it('from/to bounds are inclusive (seconds)', async () => {
+		const dep = sb.control.addDeposit({ idMerchant: 1001, creationDate: new Date(NOW - 3_600_000).toISOString() });
+		const s = Date.parse(dep.creationDate) / 1000;
+		const res = await get('/v1/deposits', { from: s, to: s });
+		expect(res.data.data.map((d: { idDeposit: number }) => d.idDeposit)).toContain(dep.idDeposit);
+	});
+
+	it('filters: country (unknown -> 19), paymentMethod, status, clientDocument', async () => {
+		const w = windowEndingNow(sb, 30);
+		const br = await get('/v1/deposits', { ...w, country: 'BR' });
+		expect(br.data.rows).toBeGreaterThan(0);
+		expect(br.data.data.every((d: { country: string }) => d.country === 'BR')).toBe(true);
+		const bad = await get('/v1/deposits', { ...w, country: 'XX' });
+		expect(bad.status).toBe(400);
+		expect(bad.data.code).toBe(19);
+		expect((await get('/v1/deposits', { ...w, country: 'US' })).data.rows).toBe(0);
+		const pix = await get('/v1/deposits', { ...w, paymentMethod: 'PX' });
+		expect(pix.data.data.every((d: { paymentMethodCode: string }) => d.paymentMethodCode === 'PX')).toBe(true);
+		expect((await get('/v1/deposits', { ...w, paymentMethod: 'PIX' })).status).toBe(400);
+		const completed = await get('/v1/deposits', { ...w, status: 'COMPLETED' });
+		expect(completed.data.data.every((d: { status: string }) => d.status === 'COMPLETED')).toBe(true);
+		expect((await get('/v1/deposits', { ...w, status: 'CREATED' })).status).toBe(400);
+		const doc = br.data.data[0].clientDocument as string;
+		const byDoc = await get('/v1/deposits', { ...w, clientDocument: doc });
+		expect(byDoc.data.rows).toBeGreaterThan(0);
+		expect(byDoc.data.data.every((d: { clientDocument: string }) => d.clientDocument === doc)).toBe(true);
+		const notes = await get('/v1/notes', { ...w, type: 'REFUND' });
+		expect(notes.data.data.every((n: { type: string; category: string }) => n.type === 'REFUND' && n.category === 'DEBIT')).toBe(true);
+	});
+
+	it('some deposit records carry status CREATED; every list is scoped to the MID', async () => {
+		expect(sb.control.deposits(1001).some((d) => d.status === 'CREATED')).toBe(true);
+		const other = await login(sb, sb.credentials.otherSession);
+		const res = await get('/v1/cashouts', windowEndingNow(sb, 30), other);
+		expect(res.data.data.every((c: { idMerchant: number }) => c.idMerchant === 2001)).toBe(true);
+	});
+
+	it('cashout/settlement status filter honours "Status" and ignores "status" (default option)', async () => {
+		const w = windowEndingNow(sb, 50);
+		const honoured = await get('/v1/cashouts', { ...w, Status: 'REJECTED' });
+		expect(honoured.data.rows).toBeGreaterThan(0);
+		expect(honoured.data.data.every((c: { status: string }) => c.status === 'REJECTED')).toBe(true);
+		const ignored = await get('/v1/cashouts', { ...w, status: 'REJECTED' });
+		expect(ignored.data.data.some((c: { status: string }) => c.status !== 'REJECTED')).toBe(true);
+		const settlements = await get('/v1/settlements', { ...w, Status: 'COMPLETED' });
+		expect(settlements.data.data.every((s: { status: string }) => s.status === 'COMPLETED')).toBe(true);
+	});
+
+	it('late arrivals: a record with an old creationDate appears only once visibleAt is reached', async () => {
+		const created = new Date(NOW - 10 * 60_000).toISOString();
+		const dep = sb.control.addDeposit({ idMerchant: 1001, creationDate: created, visibleAt: sb.clock.now() + 5 * 60_000 });
+		const w = windowEndingNow(sb, 1);
+		const ids = async () => (await get('/v1/deposits', w)).data.data.map((d: { idDeposit: number }) => d.idDeposit);
+		expect(await ids()).not.toContain(dep.idDeposit);
+		sb.clock.advance(5 * 60_000);
+		token = await login(sb);
+		expect(await ids()).toContain(dep.idDeposit);
+		sb.clock.set(NOW);
+		token = await login(sb);
+	});
+
+	it('refund, chargeback, settlement, notes and balance report shapes', async () => {
+		const w = windowEndingNow(sb, 59);
+		const refund = (await get('/v1/refund', w)).data.data[0];
+		expect(refund).toEqual(expect.objectContaining({ id: expect.any(Number), idBoleto: expect.any(Number), refundCurrency: expect.any(String), amountType: expect.any(String) }));
+		const cb = (await get('/v1/chargeback', w)).data.data[0];
+		expect(cb).toEqual(expect.objectContaining({ idChargeback: expect.any(Number), idDeposit: expect.any(Number), inMediation: expect.any(Boolean) }));
+		const report = await get('/v1/balance/report', w);
+		expect(report.status).toBe(200);
+		expect(report.data.data[0]).toEqual(expect.objectContaining({ idMerchant: 1001, currency: 'USD', date: expect.stringMatching(/T00:00:00Z$/) }));
+		const balance = await client(sb).get('/v1/balance', { headers: bearer(token) });
+		expect(balance.data.balances[0]).toEqual({
+			currency: 'USD',
+			type: 'MAIN',
+			data: expect.objectContaining({ totalBalance: expect.any(Number), usableBalance: expect.any(Number), accountNumber: 'ACC-1001-USD' }),
+		});
+	});
+
+	it('control writers stamp lastChangeDate and setStatus changes the listed status', async () => {
+		const dep = sb.control.addDeposit({ idMerchant: 1001, amount: 12.34 });
+		sb.clock.advance(60_000);
+		sb.control.setStatus('deposit', dep.idDeposit, 'COMPLETED');
+		const after = sb.control.deposits(1001).find((d) => d.idDeposit === dep.idDeposit);
+		expect(after?.status).toBe('COMPLETED');
+		expect(Date.parse(after?.lastChangeDate ?? '')).toBe(Math.floor(sb.clock.now() / 1000) * 1000);
+		sb.clock.set(NOW);
+		token = await login(sb);
+	});
+});
+
+describe('sandbox reporting options', () => {
+	it('statusParamName "status" and plural refund/chargeback paths', async () => {
+		const sb = await startSandbox({ now: NOW, days: 180, depositsPerDay: 3, cashoutsPerDay: 6, statusParamName: 'status', pluralRefundChargebackPaths: true });
+		try {
+			const token = await login(sb);
+			const w = windowEndingNow(sb, 50);
+			const get = (path: string, params: Record<string, unknown>) => client(sb).get(path, { params, headers: bearer(token) });
+			const honoured = await get('/v1/cashouts', { ...w, status: 'REJECTED' });
+			expect(honoured.data.data.every((c: { status: string }) => c.status === 'REJECTED')).toBe(true);
+			const ignored = await get('/v1/cashouts', { ...w, Status: 'REJECTED' });
+			expect(ignored.data.data.some((c: { status: string }) => c.status !== 'REJECTED')).toBe(true);
+			expect((await get('/v1/refund', w)).status).toBe(404);
+			expect((await get('/v1/refunds', w)).status).toBe(200);
+			expect((await get('/v1/chargeback', w)).status).toBe(404);
+			expect((await get('/v1/chargebacks', w)).status).toBe(200);
+		} finally {
+			await sb.close();
+		}
+	});
+});

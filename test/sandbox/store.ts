@@ -1,0 +1,516 @@
+/**
+ * State of the sandbox (records, sessions, tickets, created deposits, idempotency keys) and the
+ * {@link SandboxControl} facade the tests use.
+ */
+import { randomBytes } from 'node:crypto';
+import { ManualClock, floorToSecond, parseTimestamp, toIsoSeconds } from './clock';
+import { MAX_ROWS_PER_PAGE, SESSION_IDLE_TIMEOUT_MS } from './constants';
+import {
+	ID_BASE,
+	buildCashoutRecord,
+	buildChargebackRecord,
+	buildDepositRecord,
+	buildNoteRecord,
+	buildRefundRecord,
+	buildSettlementRecord,
+	generateDataset,
+	type CashoutEntry,
+	type ChargebackEntry,
+	type DepositEntry,
+	type Entry,
+	type NoteEntry,
+	type RefundEntry,
+	type SettlementEntry,
+} from './data';
+import { USERS, type UserAccount } from './demo';
+import { COUNTRIES, DEFAULT_REJECTION, findMethod, merchantById, noteCategory } from './reference';
+import type {
+	AddCashoutInput,
+	AddChargebackInput,
+	AddDepositInput,
+	AddNoteInput,
+	AddRefundInput,
+	AddSettlementInput,
+	CreatedDeposit,
+	SandboxControl,
+	SessionInfo,
+	StatusKind,
+	TicketRecord,
+} from './types';
+
+/** Options after defaults were applied (see SandboxOptions). */
+export interface ResolvedOptions {
+	port: number;
+	seed: number;
+	now: number;
+	days: number;
+	depositsPerDay: number;
+	cashoutsPerDay: number;
+	flagReviewMinAgeMs: number;
+	statusParamName: 'Status' | 'status';
+	pluralRefundChargebackPaths: boolean;
+	latencyMs: number;
+}
+
+/** A live session token; the MID is per token. */
+export interface Session {
+	token: string;
+	user: UserAccount;
+	merchantId: number;
+	lastUsedAt: number;
+}
+
+/** A page of a reporting list (spec: Page envelope). */
+export interface PageEnvelope<T> {
+	data: T[];
+	page: number;
+	rows: number;
+	maxRows: number;
+}
+
+type IdKind = keyof typeof ID_BASE;
+
+/** Result of {@link SandboxStore.login}. */
+export type LoginResult = { ok: true; session: Session } | { ok: false; reason: 'invalid' | 'refused' };
+
+/** The mutable state of one sandbox. */
+export class SandboxStore {
+	readonly deposits: DepositEntry[];
+	readonly cashouts: CashoutEntry[];
+	readonly refunds: RefundEntry[];
+	readonly chargebacks: ChargebackEntry[];
+	readonly notes: NoteEntry[];
+	readonly settlements: SettlementEntry[];
+	readonly tickets = new Map<number, TicketRecord>();
+	readonly createdDeposits: CreatedDeposit[] = [];
+	private readonly sessions = new Map<string, Session>();
+	private readonly idempotencyKeys = new Map<number, Set<string>>();
+	private readonly byId = {
+		deposit: new Map<number, DepositEntry>(),
+		cashout: new Map<number, CashoutEntry>(),
+		refund: new Map<number, RefundEntry>(),
+		chargeback: new Map<number, ChargebackEntry>(),
+		note: new Map<number, NoteEntry>(),
+		settlement: new Map<number, SettlementEntry>(),
+	};
+	private readonly nextId: Record<IdKind, number> = { ...ID_BASE };
+
+	constructor(
+		readonly options: ResolvedOptions,
+		readonly clock: ManualClock,
+	) {
+		const data = generateDataset(options);
+		this.deposits = data.deposits;
+		this.cashouts = data.cashouts;
+		this.refunds = data.refunds;
+		this.chargebacks = data.chargebacks;
+		this.notes = data.notes;
+		this.settlements = data.settlements;
+		this.index('deposit', this.deposits);
+		this.index('cashout', this.cashouts);
+		this.index('refund', this.refunds);
+		this.index('chargeback', this.chargebacks);
+		this.index('note', this.notes);
+		this.index('settlement', this.settlements);
+	}
+
+	private index<K extends keyof SandboxStore['byId']>(kind: K, entries: Array<Entry<unknown>>): void {
+		const map = this.byId[kind] as Map<number, Entry<unknown>>;
+		for (const e of entries) {
+			map.set(e.id, e);
+			if (e.id >= this.nextId[kind]) this.nextId[kind] = e.id + 1;
+		}
+	}
+
+	/** Allocates the next id of a kind, or reserves `requested` (throws when taken). */
+	allocateId(kind: IdKind, requested?: number): number {
+		if (requested === undefined) return this.nextId[kind]++;
+		if (!Number.isInteger(requested) || requested <= 0) throw new Error(`invalid ${kind} id ${requested}`);
+		const taken = kind === 'ticket' ? this.tickets.has(requested) : this.byId[kind].has(requested);
+		if (taken) throw new Error(`${kind} id ${requested} already exists`);
+		if (requested >= this.nextId[kind]) this.nextId[kind] = requested + 1;
+		return requested;
+	}
+
+	/** Clock now floored to the second (creation dates have whole seconds). */
+	nowSeconds(): number {
+		return floorToSecond(this.clock.now());
+	}
+
+	// ---- sessions (spec: Authentication, Session token) ----
+
+	/** Checks credentials; on success creates a new token bound to the user's default MID. */
+	login(accessKey: unknown, secretKey: unknown): LoginResult {
+		const user = USERS.find((u) => u.accessKey === accessKey && u.secretKey === secretKey);
+		if (!user) return { ok: false, reason: 'invalid' };
+		if (user.refused) return { ok: false, reason: 'refused' };
+		const session: Session = {
+			token: randomBytes(24).toString('base64url'),
+			user,
+			merchantId: user.defaultMerchantId,
+			lastUsedAt: this.clock.now(),
+		};
+		this.sessions.set(session.token, session);
+		return { ok: true, session };
+	}
+
+	private isExpired(session: Session): boolean {
+		return this.clock.now() - session.lastUsedAt >= SESSION_IDLE_TIMEOUT_MS;
+	}
+
+	/** First live session among `tokens`; refreshes its lastUsedAt. Expired ones are removed. */
+	useSession(tokens: string[]): Session | undefined {
+		for (const token of tokens) {
+			const session = this.sessions.get(token);
+			if (!session) continue;
+			if (this.isExpired(session)) {
+				this.sessions.delete(token);
+				continue;
+			}
+			session.lastUsedAt = this.clock.now();
+			return session;
+		}
+		return undefined;
+	}
+
+	/** Invalidates a token. */
+	destroySession(token: string): void {
+		this.sessions.delete(token);
+	}
+
+	/** Sessions not idle-expired now. */
+	activeSessions(): SessionInfo[] {
+		return [...this.sessions.values()]
+			.filter((s) => !this.isExpired(s))
+			.map((s) => ({ token: s.token, accessKey: s.user.accessKey, merchantId: s.merchantId, lastUsedAt: s.lastUsedAt }));
+	}
+
+	/** Invalidates every token. */
+	expireSessions(): void {
+		this.sessions.clear();
+	}
+
+	// ---- idempotency (API-NOTES: Idempotency) ----
+
+	/** Whether `key` was already used by a successful deposit creation of `merchantId`. */
+	isIdempotencyKeyUsed(merchantId: number, key: string): boolean {
+		return this.idempotencyKeys.get(merchantId)?.has(key) ?? false;
+	}
+
+	/** Marks `key` as used by `merchantId`. */
+	useIdempotencyKey(merchantId: number, key: string): void {
+		const set = this.idempotencyKeys.get(merchantId) ?? new Set<string>();
+		set.add(key);
+		this.idempotencyKeys.set(merchantId, set);
+	}
+
+	// ---- lookups ----
+
+	/** A deposit by id (any merchant, visible or not). */
+	deposit(id: number): DepositEntry | undefined {
+		return this.byId.deposit.get(id);
+	}
+
+	/** A cashout by id (any merchant, visible or not). */
+	cashout(id: number): CashoutEntry | undefined {
+		return this.byId.cashout.get(id);
+	}
+
+	/** Whether an entry is visible at clock now. */
+	isVisible(entry: Entry<unknown>): boolean {
+		return this.clock.now() >= entry.visibleAt;
+	}
+
+	/**
+	 * One page of a reporting list: entries of `merchantId`, visible now, with
+	 * fromS <= creation (s) <= toS, accepted by `predicate`; newest first (creation desc, then id desc).
+	 */
+	listPage<T>(
+		entries: ReadonlyArray<Entry<T>>,
+		merchantId: number,
+		fromS: number,
+		toS: number,
+		page: number,
+		predicate: (rec: T) => boolean,
+	): PageEnvelope<T> {
+		const fromMs = fromS * 1000;
+		const toMs = toS * 1000;
+		const now = this.clock.now();
+		const matching = entries.filter(
+			(e) => e.merchantId === merchantId && now >= e.visibleAt && e.createdMs >= fromMs && e.createdMs <= toMs && predicate(e.rec),
+		);
+		matching.sort((a, b) => b.createdMs - a.createdMs || b.id - a.id);
+		const data = matching.slice(page * MAX_ROWS_PER_PAGE, (page + 1) * MAX_ROWS_PER_PAGE).map((e) => structuredClone(e.rec));
+		return { data, page, rows: data.length, maxRows: MAX_ROWS_PER_PAGE };
+	}
+
+	// ---- writers ----
+
+	private creation(creationDate: string | undefined): number {
+		return creationDate === undefined ? this.nowSeconds() : floorToSecond(parseTimestamp(creationDate));
+	}
+
+	private lastChangeIso(createdMs: number): string {
+		return toIsoSeconds(Math.max(createdMs, this.nowSeconds()));
+	}
+
+	/** Adds a deposit (defaults: BR, first method, 100 USD, PENDING, creation = clock now). */
+	addDeposit(p: AddDepositInput, payer?: Record<string, unknown>, paymentType?: string): DepositEntry {
+		const { idMerchant, visibleAt, hasVoucher, ...fields } = p;
+		const merchant = merchantById(idMerchant);
+		const createdMs = this.creation(fields.creationDate);
+		const id = this.allocateId('deposit', fields.idDeposit);
+		const country = COUNTRIES[fields.country ?? 'BR'] ?? COUNTRIES.BR;
+		const method = findMethod(country.code, fields.paymentMethodCode ?? country.methods[0].code);
+		const base = buildDepositRecord({
+			id,
+			merchant,
+			createdMs,
+			lastChangeMs: createdMs,
+			status: 'PENDING',
+			country,
+			method: fields.paymentMethodCode === '' ? undefined : (method ?? country.methods[0]),
+			usd: fields.amount ?? 100,
+			externalId: `inv-${idMerchant}-x${id}`,
+			clientId: 'cus-sandbox',
+			clientDocument: '52998224725',
+			idUser: '1000001',
+		});
+		const rec = {
+			...base,
+			...fields,
+			idDeposit: id,
+			idMerchant,
+			merchantName: merchant.name,
+			creationDate: toIsoSeconds(createdMs),
+			lastChangeDate: this.lastChangeIso(createdMs),
+		};
+		const entry: DepositEntry = {
+			id,
+			merchantId: idMerchant,
+			createdMs,
+			visibleAt: visibleAt ?? createdMs,
+			hasVoucher: hasVoucher ?? method?.hasVoucher ?? false,
+			paymentType: paymentType ?? method?.kind ?? 'ALL',
+			payer: payer ?? { id: rec.clientId, document: rec.clientDocument },
+			rec,
+		};
+		this.deposits.push(entry);
+		this.byId.deposit.set(id, entry);
+		return entry;
+	}
+
+	/** Adds a cashout (defaults: BR, 50 USD, PENDING or ON_HOLD with `onHold`, creation = clock now). */
+	addCashout(p: AddCashoutInput): CashoutEntry {
+		const { idMerchant, visibleAt, onHold, rejectionCode, rejectionReason, ...fields } = p;
+		const merchant = merchantById(idMerchant);
+		const createdMs = this.creation(fields.creationDate);
+		const id = this.allocateId('cashout', fields.idCashout);
+		const country = COUNTRIES[fields.country ?? 'BR'] ?? COUNTRIES.BR;
+		const base = buildCashoutRecord({
+			id,
+			merchant,
+			createdMs,
+			lastChangeMs: createdMs,
+			status: onHold ? 'ON_HOLD' : 'PENDING',
+			country,
+			usd: fields.merchantAmount ?? 50,
+			externalId: `co-${idMerchant}-x${id}`,
+			clientDocument: '52998224725',
+			reason: '',
+			existVoucher: false,
+		});
+		const rec = {
+			...base,
+			...fields,
+			idCashout: id,
+			idMerchant,
+			merchantName: merchant.name,
+			creationDate: toIsoSeconds(createdMs),
+			lastChangeDate: this.lastChangeIso(createdMs),
+		};
+		const entry: CashoutEntry = { id, merchantId: idMerchant, createdMs, visibleAt: visibleAt ?? createdMs, rec };
+		if (rejectionCode !== undefined || rejectionReason !== undefined) {
+			entry.rejection = { code: rejectionCode ?? 0, reason: rejectionReason ?? '' };
+			if (!fields.reason) rec.reason = entry.rejection.reason;
+		}
+		this.cashouts.push(entry);
+		this.byId.cashout.set(id, entry);
+		return entry;
+	}
+
+	private anyDepositOf(merchantId: number, depositId: number | undefined): DepositEntry['rec'] {
+		if (depositId !== undefined) {
+			const d = this.deposit(depositId);
+			if (d) return d.rec;
+		}
+		const own = this.deposits.find((d) => d.merchantId === merchantId);
+		if (own) return own.rec;
+		return this.addDepositTemplate(merchantId);
+	}
+
+	private addDepositTemplate(merchantId: number): DepositEntry['rec'] {
+		const merchant = merchantById(merchantId);
+		return buildDepositRecord({
+			id: 0,
+			merchant,
+			createdMs: this.nowSeconds(),
+			lastChangeMs: this.nowSeconds(),
+			status: 'COMPLETED',
+			country: COUNTRIES.BR,
+			method: COUNTRIES.BR.methods[0],
+			usd: 100,
+			externalId: '',
+			clientId: 'cus-sandbox',
+			clientDocument: '52998224725',
+			idUser: '1000001',
+		});
+	}
+
+	/** Adds a refund (defaults from the deposit `idBoleto`, else a deposit of the merchant; PENDING, FULL). */
+	addRefund(p: AddRefundInput): RefundEntry {
+		const { idMerchant, visibleAt, ...fields } = p;
+		const merchant = merchantById(idMerchant);
+		const createdMs = this.creation(fields.date);
+		const id = this.allocateId('refund', fields.id);
+		const base = buildRefundRecord(id, this.anyDepositOf(idMerchant, fields.idBoleto), createdMs, createdMs, 'PENDING', 1);
+		const rec = { ...base, ...fields, id, idMerchant, merchantName: merchant.name, date: toIsoSeconds(createdMs), lastChangeDate: this.lastChangeIso(createdMs) };
+		const entry: RefundEntry = { id, merchantId: idMerchant, createdMs, visibleAt: visibleAt ?? createdMs, rec };
+		this.refunds.push(entry);
+		this.byId.refund.set(id, entry);
+		return entry;
+	}
+
+	/** Adds a chargeback (defaults from the deposit `idDeposit`, else a deposit of the merchant; PENDING). */
+	addChargeback(p: AddChargebackInput): ChargebackEntry {
+		const { idMerchant, visibleAt, ...fields } = p;
+		const merchant = merchantById(idMerchant);
+		const createdMs = this.creation(fields.creationDate);
+		const id = this.allocateId('chargeback', fields.idChargeback);
+		const base = buildChargebackRecord(id, this.anyDepositOf(idMerchant, fields.idDeposit), createdMs, createdMs, 'PENDING');
+		const rec = {
+			...base,
+			...fields,
+			idChargeback: id,
+			idMerchant,
+			merchantName: merchant.name,
+			creationDate: toIsoSeconds(createdMs),
+			lastChangeDate: this.lastChangeIso(createdMs),
+		};
+		const entry: ChargebackEntry = { id, merchantId: idMerchant, createdMs, visibleAt: visibleAt ?? createdMs, rec };
+		this.chargebacks.push(entry);
+		this.byId.chargeback.set(id, entry);
+		return entry;
+	}
+
+	/** Adds a note (defaults: GENERIC_CREDIT_NOTE, 10 USD; category derived from the type). */
+	addNote(p: AddNoteInput): NoteEntry {
+		const { idMerchant, visibleAt, ...fields } = p;
+		const merchant = merchantById(idMerchant);
+		const createdMs = this.creation(fields.date);
+		const id = this.allocateId('note', fields.id);
+		const type = fields.type ?? 'GENERIC_CREDIT_NOTE';
+		const base = buildNoteRecord(id, merchant, createdMs, type, fields.amount ?? 10, '');
+		const rec = { ...base, category: noteCategory(type), ...fields, id, idMerchant, merchantName: merchant.name, date: toIsoSeconds(createdMs) };
+		const entry: NoteEntry = { id, merchantId: idMerchant, createdMs, visibleAt: visibleAt ?? createdMs, rec };
+		this.notes.push(entry);
+		this.byId.note.set(id, entry);
+		return entry;
+	}
+
+	/** Adds a settlement (defaults: MANUAL, 1000 USD, PENDING). */
+	addSettlement(p: AddSettlementInput): SettlementEntry {
+		const { idMerchant, visibleAt, ...fields } = p;
+		const merchant = merchantById(idMerchant);
+		const createdMs = this.creation(fields.creationDate);
+		const id = this.allocateId('settlement', fields.id);
+		const base = buildSettlementRecord(id, merchant, createdMs, 'MANUAL', fields.requestedAmount ?? 1000, 'PENDING');
+		const rec = { ...base, ...fields, id, idMerchant, merchantName: merchant.name, creationDate: toIsoSeconds(createdMs) };
+		const entry: SettlementEntry = { id, merchantId: idMerchant, createdMs, visibleAt: visibleAt ?? createdMs, rec };
+		this.settlements.push(entry);
+		this.byId.settlement.set(id, entry);
+		return entry;
+	}
+
+	/** Sets a cashout's status and lastChangeDate (rejection kept only for REJECTED). */
+	setCashoutStatus(entry: CashoutEntry, status: string, rejection?: { code: number; reason: string }): void {
+		entry.rec.status = status;
+		entry.rec.lastChangeDate = this.lastChangeIso(entry.createdMs);
+		if (status === 'REJECTED') {
+			if (rejection) {
+				entry.rejection = { ...rejection };
+				entry.rec.reason = rejection.reason;
+			}
+		} else if (entry.rejection) {
+			delete entry.rejection;
+			entry.rec.reason = '';
+		}
+	}
+
+	/** Sets any status (no state machine); throws for an unknown id. */
+	setStatus(kind: StatusKind, id: number, status: string, extra?: { rejectionCode?: number; rejectionReason?: string }): void {
+		if (kind === 'cashout') {
+			const entry = this.requireEntry(this.byId.cashout, kind, id);
+			const rejection =
+				extra && (extra.rejectionCode !== undefined || extra.rejectionReason !== undefined)
+					? { code: extra.rejectionCode ?? 0, reason: extra.rejectionReason ?? '' }
+					: undefined;
+			this.setCashoutStatus(entry, status, rejection);
+			return;
+		}
+		const map: Map<number, Entry<{ status: string; lastChangeDate?: string }>> = this.byId[kind];
+		const entry = this.requireEntry(map, kind, id);
+		entry.rec.status = status;
+		if ('lastChangeDate' in entry.rec) entry.rec.lastChangeDate = this.lastChangeIso(entry.createdMs);
+	}
+
+	/** Bank side of the cashout state machine (spec: States and transitions, Cashout). */
+	advanceCashout(id: number, to: 'DELIVERED' | 'COMPLETED' | 'REJECTED', rejection?: { code: number; reason: string }): void {
+		const entry = this.requireEntry(this.byId.cashout, 'cashout', id);
+		const from = entry.rec.status;
+		const allowed: Record<string, readonly string[]> = {
+			DELIVERED: ['PENDING'],
+			COMPLETED: ['DELIVERED'],
+			REJECTED: ['DELIVERED', 'COMPLETED'],
+		};
+		if (!(allowed[to] ?? []).includes(from)) throw new Error(`cashout ${id} cannot move from ${from} to ${to}`);
+		this.setCashoutStatus(entry, to, to === 'REJECTED' ? (rejection ?? { ...DEFAULT_REJECTION }) : undefined);
+	}
+
+	private requireEntry<T>(map: Map<number, T>, kind: string, id: number): T {
+		const entry = map.get(id);
+		if (!entry) throw new Error(`unknown ${kind} ${id}`);
+		return entry;
+	}
+
+	/** The {@link SandboxControl} facade over this store. */
+	control(): SandboxControl {
+		const copy = <T>(entries: ReadonlyArray<Entry<T>>, mid?: number): T[] =>
+			entries.filter((e) => mid === undefined || e.merchantId === mid).map((e) => structuredClone(e.rec));
+		return {
+			deposits: (mid) => copy(this.deposits, mid),
+			cashouts: (mid) => copy(this.cashouts, mid),
+			refunds: (mid) => copy(this.refunds, mid),
+			chargebacks: (mid) => copy(this.chargebacks, mid),
+			notes: (mid) => copy(this.notes, mid),
+			settlements: (mid) => copy(this.settlements, mid),
+			tickets: () => [...this.tickets.values()].map((t) => structuredClone(t)),
+			createdDeposits: () => structuredClone(this.createdDeposits),
+			activeSessions: () => this.activeSessions(),
+			cashoutRejection: (id) => {
+				const r = this.cashout(id)?.rejection;
+				return r ? { ...r } : undefined;
+			},
+			depositHasVoucher: (id) => this.deposit(id)?.hasVoucher ?? false,
+			addDeposit: (p) => structuredClone(this.addDeposit(p).rec),
+			addCashout: (p) => structuredClone(this.addCashout(p).rec),
+			addRefund: (p) => structuredClone(this.addRefund(p).rec),
+			addChargeback: (p) => structuredClone(this.addChargeback(p).rec),
+			addNote: (p) => structuredClone(this.addNote(p).rec),
+			addSettlement: (p) => structuredClone(this.addSettlement(p).rec),
+			setStatus: (kind, id, status, extra) => this.setStatus(kind, id, status, extra),
+			advanceCashout: (id, to, rejection) => this.advanceCashout(id, to, rejection),
+			expireSessions: () => this.expireSessions(),
+		};
+	}
+}

@@ -1,0 +1,410 @@
+/**
+ * Public types of the payments-service sandbox (see README.md in this folder).
+ *
+ * Record shapes follow the spec (`/work/shared/spec/payments-service-interface.md`, section
+ * "Resources and their fields") completed by API-NOTES ("Bodies the spec omits").
+ * Timestamps in records are ISO 8601 UTC strings `yyyy-MM-ddTHH:mm:ssZ`; amounts are numbers with
+ * at most 2 decimals.
+ */
+
+/** Options of {@link startSandbox}. Every field is optional. */
+export interface SandboxOptions {
+	/** TCP port on 127.0.0.1; default 0 (a random free port). */
+	port?: number;
+	/** PRNG seed of the generated dataset; default 42. Same seed + same `now` => byte-identical dataset. */
+	seed?: number;
+	/** Initial manual clock, ms since epoch; default `Date.now()` rounded down to the second. */
+	now?: number;
+	/** Days of generated history before `now`; default 200, must be >= 180. */
+	days?: number;
+	/** Average generated deposits per day for merchant 1001 (2001 gets a third); default 30. */
+	depositsPerDay?: number;
+	/** Average generated cashouts per day for merchant 1001 (2001 gets a third); default 20. */
+	cashoutsPerDay?: number;
+	/** Minimum deposit age (ms, sandbox clock) for flagForReview(+Reversal); default 60 minutes. */
+	flagReviewMinAgeMs?: number;
+	/** Query parameter name honoured by the cashout and settlement status filters; default 'Status' (spec). The other spelling is ignored. */
+	statusParamName?: 'Status' | 'status';
+	/** false (default): serve /v1/refund and /v1/chargeback (spec); true: only the plural paths (newer docs), singular -> 404. */
+	pluralRefundChargebackPaths?: boolean;
+	/** Artificial latency (ms) added before each non-admin request is handled; default 0. */
+	latencyMs?: number;
+}
+
+/** A started sandbox. One fastify server serves both the /v1 and the /v3 prefixes. */
+export interface Sandbox {
+	/** 'http://127.0.0.1:<port>': the reporting + ticket API (/v1/...). */
+	baseUrl: string;
+	/** Same server as baseUrl: the payment API (/v3/...). */
+	apiUrl: string;
+	credentials: DemoCredentials;
+	clock: SandboxClock;
+	log: RequestLog;
+	faults: FaultInjector;
+	control: SandboxControl;
+	/** Changes the artificial latency (ms) applied before handling each non-admin request. */
+	setLatency(ms: number): void;
+	/** Stops the server (open keep-alive connections are closed). */
+	close(): Promise<void>;
+}
+
+/** Fixed demo credential values (they do not depend on the seed). */
+export interface DemoCredentials {
+	/** User of MIDs 1001 (default, generated data) and 1002 (EMPTY: no generated data). */
+	session: { accessKey: string; secretKey: string; merchantIds: number[]; defaultMerchantId: number };
+	/** User of MID 2001 only (has its own generated data). */
+	otherSession: { accessKey: string; secretKey: string; merchantIds: number[] };
+	/** Login always refused (when the secret is right): 403 {code: 83, description}. */
+	refusedSession: { accessKey: string; secretKey: string };
+	/** Bearer key of /v3/exchange_rates and /v3/banks. */
+	readOnlyKey: string;
+	/** Deposit API (X-Login + HMAC secret) of merchant 1001. */
+	deposit: { apiKey: string; apiSignature: string; merchantId: number };
+	/** Cashout API (login/pass <= 32 chars + Payload-Signature secret) of merchant 1001. */
+	cashout: { login: string; pass: string; apiSignature: string; merchantId: number };
+}
+
+/** Manual clock (ms since epoch): time does NOT flow by itself. */
+export interface SandboxClock {
+	now(): number;
+	advance(ms: number): void;
+	set(ms: number): void;
+}
+
+/** One logged (non-admin) HTTP request. */
+export interface RequestLogEntry {
+	/** 1, 2, 3... in order of arrival. */
+	seq: number;
+	/** Sandbox clock (ms) at arrival. */
+	at: number;
+	method: string;
+	/** Path without the query string. */
+	path: string;
+	query: Record<string, string>;
+	/** Lower-cased header names; repeated headers joined with ', '. */
+	headers: Record<string, string>;
+	/** Exact body bytes received (utf8) for non-multipart requests with a body. */
+	rawBody?: string;
+	/** Parsed multipart body (files summarised by size and sha256). */
+	multipart?: {
+		fields: Record<string, string>;
+		files: Array<{ fieldName: string; fileName: string; mimeType: string; size: number; sha256: string }>;
+	};
+	/** HTTP status sent; 0 when the socket was destroyed by a 'reset' fault (or before the answer). */
+	status: number;
+	/** Response body (parsed JSON when it was JSON). */
+	responseBody?: unknown;
+	/** Set when a fault answered or disrupted the request, e.g. 'status:429:before', 'reset:after'. */
+	fault?: string;
+}
+
+/** Log of every non-admin request. */
+export interface RequestLog {
+	/** Deep copies of all entries, oldest first. */
+	entries(): RequestLogEntry[];
+	clear(): void;
+	/** Entries whose method equals `method` (case-insensitive) and whose path matches (string: exact, `*` = one path segment; RegExp: test). */
+	find(method: string, pathPattern: string | RegExp): RequestLogEntry[];
+}
+
+/** A fault to inject. */
+export interface FaultSpec {
+	/** HTTP method to match (case-insensitive); omitted = any. */
+	method?: string;
+	/** Path to match (string: exact, `*` = one path segment; RegExp: test); omitted = any. */
+	path?: string | RegExp;
+	/** 'status' answers with `status` (429 gets a Retry-After header); 'reset' destroys the socket. */
+	kind: 'status' | 'reset';
+	/** HTTP status for kind 'status'; default 500. */
+	status?: number;
+	/** Retry-After seconds; default 1 for 429; sent for other statuses only when given. */
+	retryAfterSeconds?: number;
+	/** Response body; default `{code: status, description: 'Injected fault (sandbox)'}`. */
+	body?: unknown;
+	/** 'before' (default): request NOT processed; 'after': processed (state changed) then the answer is replaced/lost. */
+	phase?: 'before' | 'after';
+	/** How many matching requests get the fault; default 1. */
+	times?: number;
+	/** Let the first N matching requests through first; default 0. */
+	skip?: number;
+}
+
+/** Fault injection control. */
+export interface FaultInjector {
+	add(spec: FaultSpec): void;
+	clear(): void;
+	/** Number of added fault specs not yet exhausted. */
+	pending(): number;
+}
+
+/** Reporting deposit record (spec "Deposit record" + API-NOTES: clientDocument). */
+export interface DepositRecord {
+	idDeposit: number;
+	externalId: string;
+	creationDate: string;
+	countryName: string;
+	country: string;
+	paymentMethodName: string;
+	paymentMethodCode: string;
+	requestedPaymentMethod: string;
+	requestedPaymentMethodName: string;
+	clientId: string;
+	clientDocument: string;
+	/** USD amount (balance currency). */
+	amount: number;
+	currency: string;
+	balanceCurrency: string;
+	requestedAmount: number;
+	requestedCurrency: string;
+	localAmount: number;
+	localCurrency: string;
+	localCountryTaxFee: number;
+	usdCountryTaxFee: number;
+	fee: number;
+	feeCurrency: string;
+	lastChangeDate: string;
+	/** PENDING, APPROVED, COMPLETED, CANCELLED, DECLINED or CREATED. */
+	status: string;
+	idUser: string;
+	flags: string[];
+	idMerchant: number;
+	merchantName: string;
+	allowInstallments: boolean;
+	refundAttempted: boolean;
+}
+
+/** Reporting cashout record (spec "Cashout record"). `reason` holds the rejection reason of REJECTED ones. */
+export interface CashoutRecord {
+	idCashout: number;
+	externalId: string;
+	creationDate: string;
+	country: string;
+	/** Local currency. */
+	currency: string;
+	/** Local amount. */
+	amount: number;
+	creditedCurrency: string;
+	creditedAmount: number;
+	merchantCurrency: string;
+	merchantAmount: number;
+	feeCurrency: string;
+	fee: number;
+	tax: number;
+	lastChangeDate: string;
+	/** ON_HOLD, PENDING, DELIVERED, COMPLETED, REJECTED, CANCELLED or DECLINED. */
+	status: string;
+	clientDocument: string;
+	flags: string[];
+	idMerchant: number;
+	merchantName: string;
+	reason: string;
+	existVoucher: boolean;
+}
+
+/** Refund record (API-NOTES "Bodies the spec omits"); bank fields may be absent. */
+export interface RefundRecord {
+	id: number;
+	/** The refunded deposit's id. */
+	idBoleto: number;
+	idMerchant: number;
+	merchantName: string;
+	date: string;
+	lastChangeDate: string;
+	country: string;
+	paymentMethod: string;
+	/** PENDING, COMPLETED, CANCELLED, WAITING_DETAILS (REJECTED also occurs). */
+	status: string;
+	amount: number;
+	refundCurrency: string;
+	/** 'FULL' or 'PARTIAL'. */
+	amountType: string;
+	/** 'BANK_TRANSFER', 'PIX' or 'CREDIT_CARD'. */
+	type: string;
+	apiVersion: string;
+	comments: string;
+	beneficiary?: string;
+	cpf?: string;
+	documentType?: string;
+	bankName?: string;
+	bankCode?: string;
+	branchNumber?: string;
+	bankAccount?: string;
+	accountType?: string;
+	allowPixApiRefund: boolean;
+}
+
+/** Chargeback record (API-NOTES "Bodies the spec omits"). */
+export interface ChargebackRecord {
+	idChargeback: number;
+	creationDate: string;
+	lastChangeDate: string;
+	idMerchant: number;
+	merchantName: string;
+	inMediation: boolean;
+	idDeposit: number;
+	amount: number;
+	currency: string;
+	merchantAmount: number;
+	merchantCurrency: string;
+	country: string;
+	countryName: string;
+	/** PENDING, COMPLETED, CANCELLED or FAILED. */
+	status: string;
+	notified: boolean;
+	externalId: string;
+	comments: string;
+}
+
+/** Credit/debit note record (spec "Credit/debit note record"). */
+export interface NoteRecord {
+	id: number;
+	externalId: string;
+	idMerchant: number;
+	merchantName: string;
+	date: string;
+	amount: number;
+	currency: string;
+	/** One of NOTE_TYPES (spec, notes endpoint). */
+	type: string;
+	description: string;
+	/** CREDIT or DEBIT (derived from the type). */
+	category: string;
+}
+
+/** Settlement record (spec "Settlement record"). */
+export interface SettlementRecord {
+	id: number;
+	creationDate: string;
+	/** MANUAL or AUTOMATIC. */
+	type: string;
+	currency: string;
+	requestedAmount: number;
+	fee: number;
+	amountToTransfer: number;
+	/** PENDING, COMPLETED, CANCELLED or FAILED. */
+	status: string;
+	idMerchant: number;
+	merchantName: string;
+}
+
+/** Balance report record, one per UTC day with movements (spec "Balance report record"). */
+export interface BalanceReportRecord {
+	idMerchant: number;
+	depositTotal: number;
+	cashoutTotal: number;
+	noteTotal: number;
+	settlementTotal: number;
+	cancelledSettlementTotal: number;
+	depositFeeTotal: number;
+	netAmount: number;
+	totalBalance: number;
+	date: string;
+	currency: string;
+}
+
+/** A document attached to a ticket. `sha256` (hex of the bytes) is internal: not sent to clients. */
+export interface TicketDocument {
+	documentType: string;
+	fileName: string;
+	mimeType: string;
+	/** Bytes. */
+	size: number;
+	uploadedAt: string;
+	sha256: string;
+}
+
+/** Support ticket as stored (clients get it without `idMerchant` and the documents' `sha256`). */
+export interface TicketRecord {
+	idTicket: number;
+	/** Merchant the ticket belongs to (internal). */
+	idMerchant: number;
+	type: string;
+	category: string | null;
+	description: string;
+	referenceId: number | null;
+	status: 'DRAFT' | 'CONFIRMED';
+	uploadedDocuments: TicketDocument[];
+	createdAt: string;
+}
+
+/** A deposit created through POST /v3/deposits. */
+export interface CreatedDeposit {
+	depositId: number;
+	merchantId: number;
+	idempotencyKey: string;
+	checkoutType: 'ONE_SHOT' | 'HOSTED';
+	/** Parsed request body. */
+	request: Record<string, unknown>;
+	/** Exact request body bytes (utf8). */
+	rawBody: string;
+	/** The 201 response body. */
+	response: Record<string, unknown>;
+	/** Sandbox clock ms at creation. */
+	createdAt: number;
+}
+
+/** Common extra fields of the control `add*` writers. */
+export interface AddOptions {
+	idMerchant: number;
+	/** The record is listed only when clock.now() >= visibleAt (ms); default its creation time. */
+	visibleAt?: number;
+}
+
+/** Input of {@link SandboxControl.addDeposit}. `hasVoucher` (internal) makes flagForReview attach a voucher. */
+export type AddDepositInput = Partial<DepositRecord> & AddOptions & { hasVoucher?: boolean };
+/** Input of {@link SandboxControl.addCashout}: `onHold` => status ON_HOLD (default PENDING). */
+export type AddCashoutInput = Partial<CashoutRecord> &
+	AddOptions & { onHold?: boolean; rejectionCode?: number; rejectionReason?: string };
+/** Input of {@link SandboxControl.addRefund}. */
+export type AddRefundInput = Partial<RefundRecord> & AddOptions;
+/** Input of {@link SandboxControl.addChargeback}. */
+export type AddChargebackInput = Partial<ChargebackRecord> & AddOptions;
+/** Input of {@link SandboxControl.addNote}. */
+export type AddNoteInput = Partial<NoteRecord> & AddOptions;
+/** Input of {@link SandboxControl.addSettlement}. */
+export type AddSettlementInput = Partial<SettlementRecord> & AddOptions;
+
+/** Kinds of record whose status {@link SandboxControl.setStatus} can set. */
+export type StatusKind = 'deposit' | 'cashout' | 'refund' | 'chargeback' | 'settlement';
+
+/** A live session token. */
+export interface SessionInfo {
+	token: string;
+	accessKey: string;
+	merchantId: number;
+	lastUsedAt: number;
+}
+
+/**
+ * Direct state access for tests. Reads return deep copies; writes stamp lastChangeDate = clock now
+ * and throw an Error for unknown ids / merchants or refused transitions.
+ */
+export interface SandboxControl {
+	deposits(merchantId?: number): DepositRecord[];
+	cashouts(merchantId?: number): CashoutRecord[];
+	refunds(merchantId?: number): RefundRecord[];
+	chargebacks(merchantId?: number): ChargebackRecord[];
+	notes(merchantId?: number): NoteRecord[];
+	settlements(merchantId?: number): SettlementRecord[];
+	tickets(): TicketRecord[];
+	/** Deposits created through POST /v3/deposits, oldest first. */
+	createdDeposits(): CreatedDeposit[];
+	/** Sessions not idle-expired at clock now. */
+	activeSessions(): SessionInfo[];
+	/** Rejection code/reason of a cashout (internal), when it has one. */
+	cashoutRejection(id: number): { code: number; reason: string } | undefined;
+	/** Whether a deposit has a voucher (internal). */
+	depositHasVoucher(id: number): boolean;
+	addDeposit(p: AddDepositInput): DepositRecord;
+	addCashout(p: AddCashoutInput): CashoutRecord;
+	addRefund(p: AddRefundInput): RefundRecord;
+	addChargeback(p: AddChargebackInput): ChargebackRecord;
+	addNote(p: AddNoteInput): NoteRecord;
+	addSettlement(p: AddSettlementInput): SettlementRecord;
+	/** Sets any status string without state-machine checks. */
+	setStatus(kind: StatusKind, id: number, status: string, extra?: { rejectionCode?: number; rejectionReason?: string }): void;
+	/** Bank side of the cashout state machine: PENDING->DELIVERED, DELIVERED->COMPLETED|REJECTED, COMPLETED->REJECTED (late). */
+	advanceCashout(id: number, to: 'DELIVERED' | 'COMPLETED' | 'REJECTED', rejection?: { code: number; reason: string }): void;
+	/** Invalidates every session token. */
+	expireSessions(): void;
+}
