@@ -1,0 +1,266 @@
+import { ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
+import type {
+	ICredentialType,
+	IConnections,
+	INode,
+	INodeExecutionData,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IRunExecutionData,
+	IVersionedNodeType,
+	IWorkflowBase,
+	IWorkflowExecuteAdditionalData,
+	IWorkflowSettings,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
+import { readFileSync } from 'fs';
+import path from 'path';
+
+import { TestCredentialsHelper, type StoredCredential } from './credentials-helper';
+
+/** The root of this package (where package.json is). */
+export const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
+/** The name n8n prefixes this package's node types with. */
+export const PACKAGE_NAME = 'n8n-nodes-payments-service';
+
+/** Node types by full name ("n8n-nodes-base.manualTrigger"), as n8n's NodeTypes serves them. */
+export class NodeRegistry implements INodeTypes {
+	private readonly types = new Map<string, INodeType | IVersionedNodeType>();
+
+	private readonly lazy = new Map<string, () => INodeType | IVersionedNodeType>();
+
+	register(fullName: string, type: INodeType | IVersionedNodeType): void {
+		this.types.set(fullName, type);
+	}
+
+	/** Registers a node type loaded on first use (some n8n nodes pull heavy dependencies). */
+	registerLazy(fullName: string, load: () => INodeType | IVersionedNodeType): void {
+		this.lazy.set(fullName, load);
+	}
+
+	getByName(nodeType: string): INodeType | IVersionedNodeType {
+		let type = this.types.get(nodeType);
+		const load = this.lazy.get(nodeType);
+		if (!type && load) {
+			type = load();
+			this.types.set(nodeType, type);
+		}
+		if (!type) throw new Error(`Unknown node type ${nodeType}`);
+		return type;
+	}
+
+	getByNameAndVersion(nodeType: string, version?: number): INodeType {
+		return NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
+	}
+
+	getKnownTypes() {
+		return {};
+	}
+}
+
+/** The few n8n-nodes-base nodes the example workflows use, loaded from n8n's own package. */
+function registerBaseNodes(registry: NodeRegistry): void {
+	/* eslint-disable @typescript-eslint/no-require-imports */
+	const base: Array<[string, string, string]> = [
+		['manualTrigger', 'ManualTrigger/ManualTrigger.node', 'ManualTrigger'],
+		['set', 'Set/Set.node', 'Set'],
+		['noOp', 'NoOp/NoOp.node', 'NoOp'],
+		['if', 'If/If.node', 'If'],
+		['filter', 'Filter/Filter.node', 'Filter'],
+		['merge', 'Merge/Merge.node', 'Merge'],
+		['emailSend', 'EmailSend/EmailSend.node', 'EmailSend'],
+		['splitOut', 'Transform/SplitOut/SplitOut.node', 'SplitOut'],
+		['aggregate', 'Transform/Aggregate/Aggregate.node', 'Aggregate'],
+		['summarize', 'Transform/Summarize/Summarize.node', 'Summarize'],
+	];
+	for (const [name, file, exported] of base) {
+		registry.registerLazy(`n8n-nodes-base.${name}`, () => {
+			const module = require(`n8n-nodes-base/dist/nodes/${file}`) as Record<string, new () => INodeType>;
+			return new module[exported]();
+		});
+	}
+	/* eslint-enable @typescript-eslint/no-require-imports */
+}
+
+/** Where the package's nodes and credentials come from: the TypeScript sources or the built dist/. */
+export type PackageSource = 'source' | 'dist';
+
+async function loadPackage(source: PackageSource, registry: NodeRegistry, credentialTypes: Map<string, ICredentialType>) {
+	if (source === 'dist') {
+		// Exactly how n8n loads a community package: package.json's n8n section, then the files.
+		const loader = new PackageDirectoryLoader(PACKAGE_ROOT);
+		await loader.loadAll();
+		for (const [name, { type }] of Object.entries(loader.nodeTypes)) registry.register(`${loader.packageName}.${name}`, type);
+		for (const [name, { type }] of Object.entries(loader.credentialTypes)) credentialTypes.set(name, type);
+		return;
+	}
+	/* eslint-disable @typescript-eslint/no-require-imports */
+	const { PaymentsService } = require('../../nodes/PaymentsService/PaymentsService.node');
+	const { PaymentsServiceTrigger } = (() => {
+		try {
+			return require('../../nodes/PaymentsService/PaymentsServiceTrigger.node');
+		} catch {
+			return {};
+		}
+	})();
+	const credentials = [
+		require('../../credentials/PaymentsServiceSessionApi.credentials').PaymentsServiceSessionApi,
+		require('../../credentials/PaymentsServiceReadOnlyApi.credentials').PaymentsServiceReadOnlyApi,
+		require('../../credentials/PaymentsServiceDepositApi.credentials').PaymentsServiceDepositApi,
+		require('../../credentials/PaymentsServiceCashoutApi.credentials').PaymentsServiceCashoutApi,
+	];
+	/* eslint-enable @typescript-eslint/no-require-imports */
+	registry.register(`${PACKAGE_NAME}.paymentsService`, new PaymentsService());
+	if (PaymentsServiceTrigger) registry.register(`${PACKAGE_NAME}.paymentsServiceTrigger`, new PaymentsServiceTrigger());
+	for (const Type of credentials) {
+		const instance = new Type() as ICredentialType;
+		credentialTypes.set(instance.name, instance);
+	}
+}
+
+/** A workflow as n8n exports it (the JSON files in test/workflows). */
+export interface WorkflowJson {
+	id?: string;
+	name: string;
+	nodes: INode[];
+	connections: IConnections;
+	settings?: IWorkflowSettings;
+	pinData?: Record<string, unknown>;
+}
+
+/** The outcome of one execution. */
+export interface WorkflowRun {
+	executionId: string;
+	run: IRun;
+	/** Items of `nodeName`'s output `outputIndex`, all runs of the node concatenated. */
+	output(nodeName: string, outputIndex?: number): INodeExecutionData[];
+	/** The error a node ended with, if any. */
+	nodeError(nodeName: string): Error | undefined;
+	/** The execution's error, if it failed. */
+	error: Error | undefined;
+}
+
+/** n8n's engine with this package loaded, a credential store, and a way to run workflows. */
+export interface Engine {
+	nodeTypes: NodeRegistry;
+	credentials: TestCredentialsHelper;
+	addCredential(credential: StoredCredential): void;
+	run(workflow: WorkflowJson, options?: { executionId?: string; mode?: WorkflowExecuteMode }): Promise<WorkflowRun>;
+	/** Builds the n8n Workflow object for a workflow JSON (used by the poll runner). */
+	workflowOf(workflow: WorkflowJson): Workflow;
+	additionalData(executionId: string, workflow: WorkflowJson): IWorkflowExecuteAdditionalData;
+}
+
+/** Reads a workflow JSON file from test/workflows. */
+export function readWorkflow(fileName: string): WorkflowJson {
+	return JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'test', 'workflows', fileName), 'utf8')) as WorkflowJson;
+}
+
+/**
+ * Creates an engine. `source: 'dist'` loads the built package exactly as n8n does (package.json's
+ * n8n section through n8n-core's PackageDirectoryLoader); `'source'` loads the TypeScript classes.
+ */
+export async function createEngine(options: { source?: PackageSource } = {}): Promise<Engine> {
+	const nodeTypes = new NodeRegistry();
+	const credentialTypes = new Map<string, ICredentialType>();
+	registerBaseNodes(nodeTypes);
+	await loadPackage(options.source ?? 'source', nodeTypes, credentialTypes);
+	const credentials = new TestCredentialsHelper(credentialTypes);
+	let executions = 0;
+
+	const workflowOf = (json: WorkflowJson) =>
+		new Workflow({
+			id: json.id ?? 'wf-test',
+			name: json.name,
+			nodes: json.nodes,
+			connections: json.connections,
+			active: false,
+			nodeTypes,
+			settings: json.settings ?? {},
+			staticData: {},
+		});
+
+	const additionalData = (executionId: string, json: WorkflowJson, hooks?: ExecutionLifecycleHooks) =>
+		({
+			credentialsHelper: credentials,
+			hooks,
+			executionId,
+			workflowId: json.id ?? 'wf-test',
+			currentNodeExecutionIndex: 0,
+			variables: {},
+			restApiUrl: 'http://localhost:5678/rest',
+			instanceBaseUrl: 'http://localhost:5678/',
+			formBaseUrl: '',
+			formWaitingBaseUrl: '',
+			formTestBaseUrl: '',
+			webhookBaseUrl: '',
+			webhookWaitingBaseUrl: '',
+			webhookTestBaseUrl: '',
+			mcpBaseUrl: '',
+			mcpTestBaseUrl: '',
+			logAiEvent: () => undefined,
+			executeWorkflow: async () => {
+				throw new Error('Sub-workflows are not available in the test engine');
+			},
+			getRunExecutionData: async () => undefined,
+			getRuntimeCredential: async () => undefined,
+			startRunnerTask: async () => {
+				throw new Error('Task runners are not available in the test engine');
+			},
+		}) as unknown as IWorkflowExecuteAdditionalData;
+
+	return {
+		nodeTypes,
+		credentials,
+		addCredential: (credential) => credentials.add(credential),
+		workflowOf,
+		additionalData: (executionId, json) => additionalData(executionId, json),
+		async run(json, runOptions = {}) {
+			const executionId = runOptions.executionId ?? `exec-${++executions}`;
+			const mode = runOptions.mode ?? 'manual';
+			const workflow = workflowOf(json);
+			const workflowData: IWorkflowBase = {
+				id: workflow.id,
+				name: json.name,
+				nodes: json.nodes,
+				connections: json.connections,
+				active: false,
+				settings: json.settings ?? {},
+				createdAt: new Date(),
+				updatedAt: new Date(),
+				isArchived: false,
+				activeVersionId: null,
+			} as unknown as IWorkflowBase;
+			const hooks = new ExecutionLifecycleHooks(mode, executionId, workflowData);
+			const start = json.nodes.find((node) => /[tT]rigger$/.test(node.type)) ?? workflow.getStartNode();
+			if (!start) throw new Error(`Workflow "${json.name}" has no start node`);
+			const runExecutionData = {
+				startData: {},
+				resultData: { runData: {} },
+				executionData: {
+					contextData: {},
+					metadata: {},
+					waitingExecution: {},
+					waitingExecutionSource: null,
+					nodeExecutionStack: [{ node: start, data: { main: [[{ json: {} }]] }, source: null }],
+				},
+			} as unknown as IRunExecutionData;
+			const execute = new WorkflowExecute(additionalData(executionId, json, hooks), mode, runExecutionData);
+			const run = await execute.processRunExecutionData(workflow);
+			const runData = run.data.resultData.runData;
+			return {
+				executionId,
+				run,
+				error: run.data.resultData.error as Error | undefined,
+				output(nodeName, outputIndex = 0) {
+					return (runData[nodeName] ?? []).flatMap((task) => task.data?.main?.[outputIndex] ?? []);
+				},
+				nodeError(nodeName) {
+					return (runData[nodeName] ?? []).map((task) => task.error as Error | undefined).find(Boolean);
+				},
+			};
+		},
+	};
+}
