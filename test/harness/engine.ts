@@ -72,6 +72,7 @@ function registerBaseNodes(registry: NodeRegistry): void {
 		['merge', 'Merge/Merge.node', 'Merge'],
 		['emailSend', 'EmailSend/EmailSend.node', 'EmailSend'],
 		['splitOut', 'Transform/SplitOut/SplitOut.node', 'SplitOut'],
+		['convertToFile', 'Files/ConvertToFile/ConvertToFile.node', 'ConvertToFile'],
 		['aggregate', 'Transform/Aggregate/Aggregate.node', 'Aggregate'],
 		['summarize', 'Transform/Summarize/Summarize.node', 'Summarize'],
 	];

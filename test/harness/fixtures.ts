@@ -89,47 +89,126 @@ export function paymentsNode(
 	};
 }
 
+/** A file for {@link WorkflowBuilder.files}. */
+export interface FileSpec {
+	property: string;
+	fileName: string;
+	mimeType: string;
+	data: Buffer;
+}
+
 /**
- * Nodes that output the given items with n8n's own nodes: Edit Fields (Set) in raw JSON mode
- * builds `{items: [...]}`, then Split Out turns the array into one item each.
+ * Builds workflows the way a user draws them: a Manual Trigger, then nodes connected to the
+ * previous one (or to named nodes). Only n8n's own nodes and this package's nodes are used, so a
+ * built workflow can be exported and imported into n8n as is.
  */
-export function itemsNodes(name: string, json: Array<Record<string, unknown>>): INode[] {
-	return [
-		{
+export class WorkflowBuilder {
+	private readonly nodes: INode[] = [];
+
+	private readonly connections: WorkflowJson['connections'] = {};
+
+	private last: string;
+
+	constructor(private readonly name: string) {
+		this.last = 'When clicking ‘Execute workflow’';
+		this.nodes.push({
+			id: 'trigger',
+			name: this.last,
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		});
+	}
+
+	private connect(from: string, to: string, toIndex = 0): void {
+		const outputs = (this.connections[from] = this.connections[from] ?? { main: [[]] });
+		outputs.main[0]!.push({ node: to, type: 'main', index: toIndex });
+	}
+
+	/** Adds `node` after the last node added (or after `from`); returns its name. */
+	then(node: INode, from: string = this.last): string {
+		this.nodes.push({ ...node, position: [this.nodes.length * 200, 0] });
+		this.connect(from, node.name);
+		this.last = node.name;
+		return node.name;
+	}
+
+	/** Adds nodes that output the given items (Edit Fields in raw JSON mode, then Split Out). */
+	items(name: string, json: Array<Record<string, unknown>>): string {
+		this.then({
 			id: `${name}-set`,
 			name: `${name} (list)`,
 			type: 'n8n-nodes-base.set',
 			typeVersion: 3.4,
-			position: [110, 0],
+			position: [0, 0],
 			parameters: { mode: 'raw', jsonOutput: JSON.stringify({ items: json }), options: {} },
-		},
-		{
+		});
+		return this.then({
 			id: name,
 			name,
 			type: 'n8n-nodes-base.splitOut',
 			typeVersion: 1,
-			position: [160, 0],
+			position: [0, 0],
 			parameters: { fieldToSplitOut: 'items', options: {} },
-		},
-	];
-}
-
-/**
- * A workflow: Manual Trigger, then `nodes` connected one after the other.
- */
-export function linearWorkflow(name: string, nodes: INode[]): WorkflowJson {
-	const trigger: INode = {
-		id: 'trigger',
-		name: 'When clicking ‘Execute workflow’',
-		type: 'n8n-nodes-base.manualTrigger',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
-	const all = [trigger, ...nodes];
-	const connections: WorkflowJson['connections'] = {};
-	for (let index = 0; index < all.length - 1; index++) {
-		connections[all[index].name] = { main: [[{ node: all[index + 1].name, type: 'main', index: 0 }]] };
+		});
 	}
-	return { name, nodes: all, connections };
+
+	/**
+	 * Adds nodes that output one item carrying `json` and the given files as binary properties:
+	 * per file, Edit Fields holds its base64 text and Convert to File makes it a file; Merge
+	 * (combine by position) joins the branches into one item.
+	 */
+	files(name: string, files: FileSpec[], json: Record<string, unknown> = {}): string {
+		const from = this.last;
+		const branches = files.map((file, index) => {
+			const set = this.then(
+				{
+					id: `${name}-set-${index}`,
+					name: `${name} (${file.property} content)`,
+					type: 'n8n-nodes-base.set',
+					typeVersion: 3.4,
+					position: [0, 0],
+					parameters: {
+						mode: 'raw',
+						jsonOutput: JSON.stringify({ ...json, content: file.data.toString('base64') }),
+						options: {},
+					},
+				},
+				from,
+			);
+			return this.then(
+				{
+					id: `${name}-file-${index}`,
+					name: `${name} (${file.property})`,
+					type: 'n8n-nodes-base.convertToFile',
+					typeVersion: 1.1,
+					position: [0, 0],
+					parameters: {
+						operation: 'toBinary',
+						sourceProperty: 'content',
+						binaryPropertyName: file.property,
+						options: { fileName: file.fileName, mimeType: file.mimeType, dataIsBase64: true },
+					},
+				},
+				set,
+			);
+		});
+		const merge: INode = {
+			id: name,
+			name,
+			type: 'n8n-nodes-base.merge',
+			typeVersion: 3.2,
+			position: [this.nodes.length * 200, 0],
+			parameters: { numberInputs: files.length, mode: 'combine', combineBy: 'combineByPosition', options: {} },
+		};
+		this.nodes.push(merge);
+		branches.forEach((branch, index) => this.connect(branch, name, index));
+		this.last = name;
+		return name;
+	}
+
+	build(): WorkflowJson {
+		return { name: this.name, nodes: this.nodes, connections: this.connections };
+	}
 }

@@ -1,0 +1,128 @@
+import { paymentsNode, startFixture, storeSandboxCredentials, WorkflowBuilder, type Fixture } from '../harness/fixtures';
+import { iso } from '../harness/records';
+
+const SESSION = 'paymentsServiceSessionApi';
+const DAY = 86_400;
+
+function listWorkflow(resource: string, parameters: Record<string, unknown>) {
+	const builder = new WorkflowBuilder(`List ${resource}`);
+	builder.then(paymentsNode({ resource, operation: 'getMany', returnAll: true, ...parameters }, SESSION));
+	return builder.build();
+}
+
+describe('paging on an empty merchant account (MID 1002) filled by the test', () => {
+	let fx: Fixture;
+	let now: number;
+
+	beforeAll(async () => {
+		fx = await startFixture();
+		now = Math.floor(fx.sandbox.clock.now() / 1000);
+		// The session credential works under MID 1002, which has no generated data.
+		storeSandboxCredentials(fx.engine, fx.sandbox, '1002');
+	});
+	afterAll(async () => await fx.close());
+	beforeEach(() => fx.sandbox.log.clear());
+
+	test('the credential’s merchant ID switches the new session to that MID right after login', async () => {
+		const run = await fx.engine.run(listWorkflow('deposit', { period: 'last7Days' }));
+		expect(run.error).toBeUndefined();
+		const sequence = fx.sandbox.log.entries().map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
+		expect(sequence.slice(0, 2)).toEqual(['POST /v1/auth/login 200', 'POST /v1/auth/1002/switchContext 200']);
+		expect(fx.sandbox.control.activeSessions().map((session) => session.merchantId)).toContain(1002);
+	});
+
+	test('a window of exactly 50 records asks for a second page, which is empty', async () => {
+		const base = now - 3 * DAY;
+		for (let index = 0; index < 50; index++) {
+			fx.sandbox.control.addDeposit({ idMerchant: 1002, creationDate: iso(base + index * 60), status: 'COMPLETED' });
+		}
+		const run = await fx.engine.run(
+			listWorkflow('deposit', { period: 'custom', createdFrom: iso(base - 60), createdTo: iso(base + 50 * 60) }),
+		);
+		expect(run.error).toBeUndefined();
+		expect(run.output('Payments Service')).toHaveLength(50);
+		const pages = fx.sandbox.log.find('GET', '/v1/deposits').map((entry) => [entry.query.page, (entry.responseBody as { rows: number }).rows]);
+		expect(pages).toEqual([
+			['0', 50],
+			['1', 0],
+		]);
+	});
+
+	test('a record that moves to the next page while the list is read is output once', async () => {
+		const base = now - 20 * DAY;
+		for (let index = 0; index < 60; index++) {
+			fx.sandbox.control.addCashout({ idMerchant: 1002, creationDate: iso(base + index * 60) });
+		}
+		fx.sandbox.setLatency(150);
+		const running = fx.engine.run(
+			listWorkflow('cashout', { period: 'custom', createdFrom: iso(base - 60), createdTo: iso(base + 2 * DAY) }),
+		);
+		// As soon as page 0 was answered, a newer cashout arrives: every record shifts one place down.
+		while (!fx.sandbox.log.find('GET', '/v1/cashouts').some((entry) => entry.query.page === '0' && entry.status === 200)) {
+			await new Promise((resolve) => setImmediate(resolve));
+		}
+		const late = fx.sandbox.control.addCashout({ idMerchant: 1002, creationDate: iso(base + DAY) });
+		const run = await running;
+		fx.sandbox.setLatency(0);
+		expect(run.error).toBeUndefined();
+		const pages = fx.sandbox.log.find('GET', '/v1/cashouts').map(
+			(entry) => (entry.responseBody as { data: Array<{ idCashout: number }> }).data.map((record) => record.idCashout),
+		);
+		const seenTwice = pages[0].filter((id) => pages[1].includes(id));
+		expect(seenTwice).toHaveLength(1);
+		const emitted = run.output('Payments Service').map((item) => item.json.idCashout as number);
+		expect(new Set(emitted).size).toBe(emitted.length);
+		expect(emitted).toHaveLength(60);
+		expect(emitted).toContain(seenTwice[0]);
+		expect(emitted).not.toContain(late.idCashout);
+	});
+});
+
+describe('a service that ignores the spec’s status parameter', () => {
+	let fx: Fixture;
+
+	beforeAll(async () => {
+		// This sandbox honours only `status`, so the spec's `Status` on cashouts is ignored.
+		fx = await startFixture({ sandbox: { statusParamName: 'status' } });
+	});
+	afterAll(async () => await fx.close());
+
+	test('the cashout status filter is still applied to the returned records', async () => {
+		const now = Math.floor(fx.sandbox.clock.now() / 1000);
+		const from = now - 30 * DAY;
+		const run = await fx.engine.run(
+			listWorkflow('cashout', { period: 'custom', createdFrom: iso(from), createdTo: iso(now), filters: { status: 'REJECTED' } }),
+		);
+		expect(run.error).toBeUndefined();
+		const requests = fx.sandbox.log.find('GET', '/v1/cashouts');
+		expect(requests[0].query.Status).toBe('REJECTED');
+		const returnedStatuses = new Set(
+			requests.flatMap((entry) => (entry.responseBody as { data: Array<{ status: string }> }).data.map((record) => record.status)),
+		);
+		expect(returnedStatuses.size).toBeGreaterThan(1);
+		const expected = fx.sandbox.control
+			.cashouts(1001)
+			.filter((cashout) => cashout.status === 'REJECTED')
+			.filter((cashout) => Date.parse(cashout.creationDate) / 1000 >= from && Date.parse(cashout.creationDate) / 1000 <= now);
+		const emitted = run.output('Payments Service');
+		expect(emitted.length).toBe(expected.length);
+		expect(emitted.every((item) => item.json.status === 'REJECTED')).toBe(true);
+	});
+});
+
+describe('a service that serves refunds at the plural path of newer docs', () => {
+	let fx: Fixture;
+
+	beforeAll(async () => {
+		fx = await startFixture({ sandbox: { pluralRefundChargebackPaths: true } });
+	});
+	afterAll(async () => await fx.close());
+
+	test('the 404 on /v1/refund names /v1/refunds', async () => {
+		const run = await fx.engine.run(listWorkflow('refund', { period: 'last7Days' }));
+		expect(run.nodeError('Payments Service')).toMatchObject({
+			name: 'NodeApiError',
+			message: expect.stringMatching(/no \/v1\/refund \(404\).*\/v1\/refunds/),
+		});
+	});
+});
