@@ -56,6 +56,11 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		return { ...credential.data };
 	}
 
+	/** The credential type named `name`. */
+	typeByName(name: string): ICredentialType {
+		return this.type(name);
+	}
+
 	private type(name: string): ICredentialType {
 		const type = this.types.get(name);
 		if (!type) throw new Error(`Unknown credential type ${name}`);
@@ -170,7 +175,9 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 			(property) => property.type === 'hidden' && property.typeOptions?.expirable === true,
 		);
 		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
-		if (credentials[expirable.name] !== '' && !credentialsExpired) return undefined;
+		// n8n always logs in when testing a credential (its tester runs a temporary NoOp node).
+		const isTestingCredentials = node?.parameters?.temp === '' && node?.type === 'n8n-nodes-base.noOp';
+		if (credentials[expirable.name] !== '' && !credentialsExpired && !isTestingCredentials) return undefined;
 		this.preAuthenticationRuns.push({ type: typeName, expired: credentialsExpired });
 		const output = (await type.preAuthentication.call(
 			{ helpers: { httpRequest: helpers.helpers.httpRequest } },

@@ -15,22 +15,22 @@ const YYYYMMDD = /^(\d{4})(\d{2})(\d{2})$/;
 /** Languages the hosted checkout offers (spec: body field `language`). */
 export const DEPOSIT_LANGUAGES = ['es', 'en', 'pt', 'ja', 'id', 'fr'] as const;
 
-const decimal = (what: string) =>
+const decimal = () =>
 	z.union([z.string(), z.number()]).superRefine((value, ctx) => {
 		const text = typeof value === 'number' ? String(value) : value.trim();
 		if (typeof value === 'number' && (!Number.isFinite(value) || /e/i.test(text))) {
-			ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${what} must be a plain decimal number` });
+			ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be a plain decimal number, e.g. 100.50' });
 			return;
 		}
 		if (!DECIMAL_18_2.test(text)) {
 			ctx.addIssue({
 				code: z.ZodIssueCode.custom,
-				message: `${what} must be a positive decimal with at most 18 integer digits and 2 decimals, e.g. 100.50`,
+				message: 'must be a positive decimal with at most 18 integer digits and 2 decimals, e.g. 100.50',
 			});
 			return;
 		}
 		if (Number(text) <= 0) {
-			ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${what} must be greater than 0` });
+			ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be greater than 0' });
 		}
 	});
 
@@ -104,7 +104,7 @@ const reportedInfo = z
 export const depositRequestSchema = z
 	.object({
 		invoice_id: maxText(128).regex(INVOICE_ID, 'may contain only letters, digits, "-" and "_"').optional(),
-		amount: decimal('amount'),
+		amount: decimal(),
 		country: z
 			.string({ required_error: 'is required', invalid_type_error: 'must be text' })
 			.regex(/^[A-Z]{2}$/, 'must be a 2-letter ISO country code in capitals, e.g. BR'),
@@ -122,9 +122,9 @@ export const depositRequestSchema = z
 		bank_account: z.record(z.unknown()).optional(),
 		fee_on_payer: z.boolean().optional(),
 		surcharge_on_payer: z.boolean().optional(),
-		bonus_amount: decimal('bonus_amount').optional(),
+		bonus_amount: decimal().optional(),
 		bonus_relative: z.boolean().optional(),
-		strikethrough_price: decimal('strikethrough_price').optional(),
+		strikethrough_price: decimal().optional(),
 		description: maxText(100).optional(),
 		client_ip: z.string().ip('must be a valid IPv4 or IPv6 address').optional(),
 		device_id: maxText(100).optional(),

@@ -1,0 +1,118 @@
+import fc from 'fast-check';
+
+import { MAX_WINDOW_SECONDS } from '../../nodes/PaymentsService/helpers/constants';
+import { splitIntoWindows, type TimeWindow } from '../../nodes/PaymentsService/helpers/windows';
+
+const SIXTY_DAYS = 60 * 86_400;
+const DAY = 86_400;
+
+/** Every broken promise of splitIntoWindows for one result (empty when the result is right). */
+function partitionProblems(windows: TimeWindow[], from: number, to: number, maxSpan: number): string[] {
+	const problems: string[] = [];
+	if (windows.length === 0) return ['no windows'];
+	if (windows[0].from !== from) problems.push(`first window starts at ${windows[0].from}, not ${from}`);
+	if (windows[windows.length - 1].to !== to) problems.push(`last window ends at ${windows[windows.length - 1].to}, not ${to}`);
+	for (let i = 0; i < windows.length; i++) {
+		const window = windows[i];
+		if (!Number.isInteger(window.from) || !Number.isInteger(window.to)) problems.push(`window ${i} has fractional bounds`);
+		if (window.from > window.to) problems.push(`window ${i} is reversed`);
+		if (window.to - window.from > maxSpan) problems.push(`window ${i} spans ${window.to - window.from} > ${maxSpan}`);
+		if (i > 0 && window.from !== windows[i - 1].to + 1) problems.push(`gap or overlap before window ${i}`);
+	}
+	const minimal = Math.ceil((to - from + 1) / (maxSpan + 1));
+	if (windows.length !== minimal) problems.push(`${windows.length} windows instead of ${minimal}`);
+	return problems;
+}
+
+describe('splitIntoWindows', () => {
+	test('the default span is strictly shorter than 60 days', () => {
+		expect(MAX_WINDOW_SECONDS).toBeLessThan(SIXTY_DAYS);
+	});
+
+	test('a 70-day period gives exactly 2 windows, oldest first, each shorter than 60 days', () => {
+		const from = Date.UTC(2026, 0, 1) / 1000;
+		const to = from + 70 * DAY - 1;
+		const windows = splitIntoWindows(from, to);
+		expect(windows).toHaveLength(2);
+		expect(windows[0]).toEqual({ from, to: from + MAX_WINDOW_SECONDS });
+		expect(windows[1]).toEqual({ from: from + MAX_WINDOW_SECONDS + 1, to });
+		for (const window of windows) expect(window.to - window.from).toBeLessThan(SIXTY_DAYS);
+	});
+
+	test('a period of exactly 60 days (to - from = 60 days) is split in two because one window must stay below 60 days', () => {
+		const from = 1_700_000_000;
+		const windows = splitIntoWindows(from, from + SIXTY_DAYS);
+		expect(windows).toHaveLength(2);
+		expect(windows[0].to - windows[0].from).toBeLessThan(SIXTY_DAYS);
+	});
+
+	test('a single second gives one window of that second', () => {
+		expect(splitIntoWindows(100, 100)).toEqual([{ from: 100, to: 100 }]);
+	});
+
+	test('a zero span gives one window per second', () => {
+		expect(splitIntoWindows(10, 13, 0)).toEqual([
+			{ from: 10, to: 10 },
+			{ from: 11, to: 11 },
+			{ from: 12, to: 12 },
+			{ from: 13, to: 13 },
+		]);
+	});
+
+	test('windows are contiguous, cover [from, to] exactly, respect the span and are as few as possible (any span)', () => {
+		fc.assert(
+			fc.property(
+				fc.integer({ min: 0, max: 4_000_000_000 }),
+				fc.integer({ min: 0, max: 50_000_000 }),
+				fc.integer({ min: 0, max: 500 }),
+				fc.integer({ min: 0, max: 10_000_000 }),
+				(from, length, windowsHint, extra) => {
+					// keep the window count at most ~1000 so the run stays fast
+					const minSpan = Math.ceil((length + 1) / (windowsHint + 1));
+					const maxSpan = minSpan + (extra % (length + 2));
+					const to = from + length;
+					expect(partitionProblems(splitIntoWindows(from, to, maxSpan), from, to, maxSpan)).toEqual([]);
+				},
+			),
+			{ numRuns: 300 },
+		);
+	});
+
+	test('with the default span every window is strictly shorter than 60 days and the partition is minimal', () => {
+		fc.assert(
+			fc.property(
+				fc.integer({ min: -1_000_000_000, max: 4_000_000_000 }),
+				fc.integer({ min: 0, max: 800 * DAY }),
+				(from, length) => {
+					const to = from + length;
+					const windows = splitIntoWindows(from, to);
+					expect(partitionProblems(windows, from, to, MAX_WINDOW_SECONDS)).toEqual([]);
+					expect(windows.every((window) => window.to - window.from < SIXTY_DAYS)).toBe(true);
+				},
+			),
+			{ numRuns: 300 },
+		);
+	});
+
+	test('throws RangeError when from is after to', () => {
+		expect(() => splitIntoWindows(200, 100)).toThrow(RangeError);
+		fc.assert(
+			fc.property(fc.integer({ min: 0, max: 1e9 }), fc.integer({ min: 1, max: 1e6 }), (to, gap) => {
+				expect(() => splitIntoWindows(to + gap, to)).toThrow(RangeError);
+			}),
+			{ numRuns: 50 },
+		);
+	});
+
+	test('throws RangeError on non-integer bounds (milliseconds fractions, NaN, Infinity)', () => {
+		expect(() => splitIntoWindows(1.5, 10)).toThrow(RangeError);
+		expect(() => splitIntoWindows(1, 10.25)).toThrow(RangeError);
+		expect(() => splitIntoWindows(Number.NaN, 10)).toThrow(RangeError);
+		expect(() => splitIntoWindows(0, Number.POSITIVE_INFINITY)).toThrow(RangeError);
+	});
+
+	test('throws RangeError on a negative or fractional span', () => {
+		expect(() => splitIntoWindows(0, 10, -1)).toThrow(RangeError);
+		expect(() => splitIntoWindows(0, 10, 2.5)).toThrow(RangeError);
+	});
+});
