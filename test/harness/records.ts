@@ -3,7 +3,7 @@
 const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
 /** Records whose `dateField` lies in [from, to] (Unix seconds, inclusive), newest first then id desc. */
-export function expectedList<T extends Record<string, unknown>>(
+export function expectedList<T extends object>(
 	records: T[],
 	dateField: keyof T & string,
 	idField: keyof T & string,
@@ -12,12 +12,13 @@ export function expectedList<T extends Record<string, unknown>>(
 ): T[] {
 	return records
 		.filter((record) => {
-			const at = seconds(String(record[dateField]));
+			const at = seconds(String(record[dateField] as unknown));
 			return at >= from && at <= to;
 		})
 		.sort(
 			(a, b) =>
-				seconds(String(b[dateField])) - seconds(String(a[dateField])) || Number(b[idField]) - Number(a[idField]),
+				seconds(String(b[dateField] as unknown)) - seconds(String(a[dateField] as unknown)) ||
+				Number(b[idField] as unknown) - Number(a[idField] as unknown),
 		);
 }
 

@@ -43,6 +43,13 @@ export const REJECTION_CODE_NAMES: Readonly<Record<number, string>> = {
 	826: 'WITHDRAWAL_REVERSED',
 };
 
+/** A status or rejection code as a whole number; null, '' and other non-codes give undefined. */
+function asCode(value: unknown): number | undefined {
+	if (typeof value === 'number') return Number.isInteger(value) ? value : undefined;
+	if (typeof value === 'string' && /^\d+$/.test(value.trim())) return Number(value.trim());
+	return undefined;
+}
+
 /**
  * Adds readable names next to the service's numbers in a cashout status result, without changing
  * any field the service sent: `cashout_status_name` (e.g. `ON_HOLD`) and, for a known
@@ -53,12 +60,12 @@ export function describeCashoutStatus<T extends Record<string, unknown>>(result:
 	rejection_code_name?: string;
 } {
 	const described: Record<string, unknown> = { ...result };
-	const status = Number(result.cashout_status);
-	if (result.cashout_status !== undefined && CASHOUT_STATUS_BY_CODE[status] !== undefined) {
+	const status = asCode(result.cashout_status);
+	if (status !== undefined && CASHOUT_STATUS_BY_CODE[status] !== undefined) {
 		described.cashout_status_name = CASHOUT_STATUS_BY_CODE[status];
 	}
-	const rejection = Number(result.rejection_code);
-	if (result.rejection_code !== undefined && REJECTION_CODE_NAMES[rejection] !== undefined) {
+	const rejection = asCode(result.rejection_code);
+	if (rejection !== undefined && REJECTION_CODE_NAMES[rejection] !== undefined) {
 		described.rejection_code_name = REJECTION_CODE_NAMES[rejection];
 	}
 	return described as T & { cashout_status_name?: string; rejection_code_name?: string };

@@ -148,6 +148,15 @@ export const depositRequestSchema = z
 
 export type DepositRequest = z.infer<typeof depositRequestSchema>;
 
+function valueAt(body: unknown, path: Array<string | number>): unknown {
+	let current: unknown = body;
+	for (const key of path) {
+		if (current === null || typeof current !== 'object') return undefined;
+		current = (current as Record<string | number, unknown>)[key];
+	}
+	return current;
+}
+
 /** One broken rule: the field's path in the body (`payer.email`) and what is wrong with it. */
 export interface DepositFieldProblem {
 	field: string;
@@ -173,8 +182,10 @@ export function validateDepositRequest(
 		}
 		const field = issue.path.join('.') || '(body)';
 		let problem = issue.message;
-		if (issue.code === z.ZodIssueCode.invalid_type && issue.received === 'undefined') problem = 'is required';
+		const value = valueAt(body, issue.path);
+		if (value === undefined) problem = 'is required';
 		else if (issue.code === z.ZodIssueCode.invalid_type) problem = `must be ${issue.expected}, got ${issue.received}`;
+		else if (issue.code === z.ZodIssueCode.invalid_union) problem = `must be a decimal number or text such as "100.50", got ${typeof value}`;
 		return { field, problem };
 	});
 	return { ok: false, problems };

@@ -55,6 +55,11 @@ export function parseDateInput(value: unknown, edge: 'start' | 'end' = 'start'):
 	if (!Number.isFinite(ms)) {
 		throw new DateInputError(`"${String(value)}" is not a date; use ISO 8601, e.g. 2026-11-01T00:00:00Z`);
 	}
+	// Date.parse rolls impossible days over (2026-02-30 becomes 2 March); refuse them instead.
+	const calendarDay = typeof value === 'string' ? /^(\d{4}-\d{2}-\d{2})/.exec(value.trim())?.[1] : undefined;
+	if (calendarDay && !HAS_ZONE.test(value as string) && new Date(ms).toISOString().slice(0, 10) !== calendarDay) {
+		throw new DateInputError(`"${String(value)}" is not a calendar date`);
+	}
 	return Math.floor(ms / 1000);
 }
 

@@ -10,7 +10,13 @@ export function extractSessionToken(setCookie: unknown): string | undefined {
 	const pattern = new RegExp(`(?:^|[;,]\\s*)${SESSION_COOKIE_NAME}=([^;,\\s]+)`);
 	for (const value of values) {
 		const match = pattern.exec(String(value));
-		if (match && match[1]) return decodeURIComponent(match[1]);
+		if (match && match[1]) {
+			try {
+				return decodeURIComponent(match[1]);
+			} catch {
+				return match[1];
+			}
+		}
 	}
 	return undefined;
 }
