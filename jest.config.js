@@ -4,6 +4,11 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
-	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
+		// n8n's Send Email node reaches sanitize-html, whose HTML parser ships only as ES modules.
+		'^.+/node_modules/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, isolatedModules: true, module: 'commonjs' } }],
+	},
+	transformIgnorePatterns: ['/node_modules/(?!(sanitize-html/node_modules/)?(htmlparser2|domhandler|domutils|dom-serializer|entities|domelementtype)/)'],
 	testTimeout: 60000,
 };

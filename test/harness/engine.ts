@@ -168,6 +168,10 @@ export async function createEngine(options: { source?: PackageSource } = {}): Pr
 	const credentialTypes = new Map<string, ICredentialType>();
 	registerBaseNodes(nodeTypes);
 	await loadPackage(options.source ?? 'source', nodeTypes, credentialTypes);
+	// The credential types of the n8n-nodes-base nodes the example workflows use.
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { Smtp } = require('n8n-nodes-base/dist/credentials/Smtp.credentials') as { Smtp: new () => ICredentialType };
+	credentialTypes.set('smtp', new Smtp());
 	const credentials = new TestCredentialsHelper(credentialTypes);
 	let executions = 0;
 

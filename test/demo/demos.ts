@@ -1,0 +1,152 @@
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import type { Sandbox } from '../sandbox';
+import type { Engine, WorkflowJson, WorkflowRun } from '../harness/engine';
+import { readWorkflow } from '../harness/engine';
+import type { ReceivedMail } from './smtp-sink';
+
+/** What a demo needs around the engine. */
+export interface DemoContext {
+	engine: Engine;
+	sandbox: Sandbox;
+	mails: ReceivedMail[];
+}
+
+/** One example workflow of test/workflows, how to point it at sandbox data, and what it must show. */
+export interface Demo {
+	title: string;
+	file: string;
+	/** Adjusts the workflow's example values to records that exist in the sandbox. */
+	prepare?: (workflow: WorkflowJson, context: DemoContext) => WorkflowJson;
+	/**
+	 * Reads the run: returns the lines to print, throws when the workflow did not do what it
+	 * exists to show.
+	 */
+	summarize: (run: WorkflowRun, context: DemoContext) => string[];
+}
+
+/** Replaces fields of a Set node in raw JSON mode. */
+export function setRawFields(workflow: WorkflowJson, nodeName: string, fields: IDataObject): WorkflowJson {
+	const nodes = workflow.nodes.map((node): INode => {
+		if (node.name !== nodeName) return node;
+		const current = JSON.parse(String(node.parameters.jsonOutput)) as IDataObject;
+		return { ...node, parameters: { ...node.parameters, jsonOutput: JSON.stringify({ ...current, ...fields }, null, 2) } };
+	});
+	return { ...workflow, nodes };
+}
+
+/** Throws with `message` unless `condition` holds. */
+export function check(condition: unknown, message: string): asserts condition {
+	if (!condition) throw new Error(message);
+}
+
+function firstJson(run: WorkflowRun, node: string): IDataObject {
+	const error = run.nodeError(node);
+	check(!error, `${node} failed: ${error?.message}`);
+	const item = run.output(node)[0];
+	check(item, `${node} produced no item`);
+	return item.json;
+}
+
+export const DEMOS: Demo[] = [
+	{
+		title: '1. Daily report e-mail: yesterday’s deposits and cashouts, the balance and the daily balance report',
+		file: 'daily-report.json',
+		summarize(run, { mails }) {
+			check(!run.error, `the workflow failed: ${run.error?.message}`);
+			const deposits = run.output('Deposits yesterday').filter((item) => item.json.idDeposit);
+			const cashouts = run.output('Cashouts yesterday').filter((item) => item.json.idCashout);
+			check(deposits.length > 0 && cashouts.length > 0, 'yesterday had no deposits or cashouts');
+			const mail = mails.at(-1);
+			check(mail && /^Payments report \d{4}-\d{2}-\d{2}$/.test(mail.subject), 'the report e-mail was not received');
+			return [
+				`${deposits.length} deposits and ${cashouts.length} cashouts read; e-mail sent to ${mail.to.join(', ')}:`,
+				`  Subject: ${mail.subject}`,
+				...mail.text.trim().split(/\r?\n/).map((line) => `  | ${line}`),
+			];
+		},
+	},
+	{
+		title: '2. A disputed deposit flagged for review, with the customer’s voucher and statement, ticket confirmed',
+		file: 'flag-disputed-deposit.json',
+		prepare(workflow, { sandbox }) {
+			// A deposit of at least a day ago whose voucher the service attaches by itself.
+			const dayAgo = sandbox.clock.now() - 86_400_000;
+			const deposit = sandbox.control
+				.deposits(1001)
+				.find((record) => Date.parse(record.creationDate) < dayAgo && sandbox.control.depositHasVoucher(record.idDeposit));
+			check(deposit, 'the sandbox has no deposit with a voucher');
+			return setRawFields(workflow, 'Disputed deposit', { depositId: deposit.idDeposit });
+		},
+		summarize(run, { sandbox }) {
+			const ticket = firstJson(run, 'Flag for review');
+			check(ticket.confirmed === true && ticket.status === 'CONFIRMED', 'the ticket was not confirmed');
+			const stored = sandbox.control.tickets().find((entry) => entry.idTicket === ticket.idTicket);
+			check(stored?.uploadedDocuments.length === 2, 'the ticket does not hold the voucher and the statement');
+			const skipped = ticket.attachmentsSkipped as IDataObject[];
+			const uploaded = ticket.attachmentsUploaded as IDataObject[];
+			return [
+				`ticket ${ticket.idTicket} (${ticket.type}) for deposit ${ticket.depositId}: ${ticket.status}`,
+				`  attached by the service: ${stored.uploadedDocuments[0].fileName} (${stored.uploadedDocuments[0].documentType})`,
+				...uploaded.map((file) => `  uploaded: ${file.fileName} (${file.documentType})`),
+				...skipped.map((file) => `  not uploaded again: ${file.fileName} (${file.documentType}): ${file.reason}`),
+			];
+		},
+	},
+	{
+		title: '3. Deposit creation: a Pix order (ONE_SHOT, QR code as a PNG file) and a boleto order missing the address (HOSTED)',
+		file: 'create-deposits.json',
+		summarize(run) {
+			check(!run.nodeError('Create deposit'), `Create deposit failed: ${run.nodeError('Create deposit')?.message}`);
+			const [pix, boleto] = run.output('Create deposit');
+			check(pix?.json.checkout_type === 'ONE_SHOT', 'the Pix order is not ONE_SHOT');
+			check(boleto?.json.checkout_type === 'HOSTED', 'the boleto order is not HOSTED');
+			const qr = pix.binary?.qrCode;
+			check(qr && Buffer.from(qr.data, 'base64').subarray(1, 4).toString() === 'PNG', 'no QR code PNG');
+			const info = pix.json.payment_info as IDataObject;
+			return [
+				`${pix.json.merchant_invoice_id}: ONE_SHOT deposit ${pix.json.deposit_id}, pay ${info.amount} ${info.currency} by ${info.expiration_date}; QR code ${qr.fileName} (${qr.fileSize})`,
+				`${boleto.json.merchant_invoice_id}: HOSTED deposit ${boleto.json.deposit_id}, customer completes it at ${boleto.json.redirect_url}`,
+			];
+		},
+	},
+	{
+		title: '4. A payout put on hold, released, cancelled and read back; holding it again is refused (Continue On Fail)',
+		file: 'manage-payout.json',
+		prepare(workflow, { sandbox }) {
+			const payout = sandbox.control.addCashout({ idMerchant: 1001, externalId: 'payout-demo-0001', country: 'BR', amount: 320, currency: 'BRL' });
+			return setRawFields(workflow, 'Payout', { cashoutId: payout.idCashout, externalId: payout.externalId });
+		},
+		summarize(run) {
+			const line = (node: string) => {
+				const json = firstJson(run, node);
+				return `  ${node}: ${json.error ? `refused: ${json.error}` : `${json.cashout_status} ${json.cashout_status_name} (${json.cashout_status_description})`}`;
+			};
+			const refused = firstJson(run, 'Try to hold again');
+			check(/can no longer be put on hold: it is not PENDING.*\(510\)/.test(String(refused.error)), 'the second hold was not refused with 510');
+			check(firstJson(run, 'Read status').cashout_status_name === 'CANCELLED', 'the payout is not cancelled');
+			return ['Put on hold', 'Release hold', 'Cancel payout', 'Read status', 'Try to hold again'].map(line);
+		},
+	},
+	{
+		title: '5. Reference data: an exchange rate and the bank codes of a country',
+		file: 'rates-and-banks.json',
+		summarize(run) {
+			const rate = firstJson(run, 'USD to BRL');
+			const banks = run.output('Brazilian banks').map((item) => item.json);
+			check(typeof rate.fx_rate === 'number' && banks.length === 5, 'no rate or banks');
+			return [
+				`100 USD = ${rate.converted_amount} ${rate.currency} (rate ${rate.fx_rate})`,
+				`banks: ${banks.map((bank) => `${bank.code} ${bank.name}`).join('; ')}`,
+			];
+		},
+	},
+];
+
+/** Runs one demo: reads its workflow file, prepares it, executes it and summarises the run. */
+export async function runDemo(demo: Demo, context: DemoContext): Promise<{ run: WorkflowRun; lines: string[] }> {
+	const original = readWorkflow(demo.file);
+	const workflow = demo.prepare ? demo.prepare(original, context) : original;
+	const run = await context.engine.run(workflow);
+	return { run, lines: demo.summarize(run, context) };
+}
