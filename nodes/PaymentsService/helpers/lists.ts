@@ -26,6 +26,12 @@ export interface ReportingListDefinition {
 	label: string;
 	/** Field(s) that identify a record; joined when several. */
 	idFields: string[];
+	/** The record's creation time, which `from`/`to` filter (spec: List endpoints). */
+	createdField: string;
+	/** Whether records carry `lastChangeDate` (deposits, cashouts, refunds, chargebacks). */
+	hasLastChangeDate: boolean;
+	/** Whether records carry a `status`. */
+	hasStatus: boolean;
 	/** Query name of the status filter: the spec writes `Status` for cashouts and settlements. */
 	statusParam?: 'status' | 'Status';
 	/** Status values the list's filter accepts (spec). Records may carry others (CREATED, REJECTED). */
@@ -65,6 +71,9 @@ export const REPORTING_LISTS: Record<ReportingResource, ReportingListDefinition>
 		path: '/v1/deposits',
 		label: 'deposit',
 		idFields: ['idDeposit'],
+		createdField: 'creationDate',
+		hasLastChangeDate: true,
+		hasStatus: true,
 		statusParam: 'status',
 		statuses: DEPOSIT_STATUSES,
 		filters: ['country', 'paymentMethod', 'status', 'clientDocument'],
@@ -73,6 +82,9 @@ export const REPORTING_LISTS: Record<ReportingResource, ReportingListDefinition>
 		path: '/v1/cashouts',
 		label: 'cashout',
 		idFields: ['idCashout'],
+		createdField: 'creationDate',
+		hasLastChangeDate: true,
+		hasStatus: true,
 		statusParam: 'Status',
 		statuses: CASHOUT_STATUSES,
 		filters: ['country', 'status', 'clientDocument'],
@@ -81,6 +93,9 @@ export const REPORTING_LISTS: Record<ReportingResource, ReportingListDefinition>
 		path: '/v1/notes',
 		label: 'credit/debit note',
 		idFields: ['id'],
+		createdField: 'date',
+		hasLastChangeDate: false,
+		hasStatus: false,
 		filters: ['type'],
 	},
 	refund: {
@@ -88,6 +103,9 @@ export const REPORTING_LISTS: Record<ReportingResource, ReportingListDefinition>
 		alternativePath: '/v1/refunds',
 		label: 'refund',
 		idFields: ['id'],
+		createdField: 'date',
+		hasLastChangeDate: true,
+		hasStatus: true,
 		statusParam: 'status',
 		statuses: REFUND_STATUSES,
 		filters: ['country', 'paymentMethod', 'status'],
@@ -97,6 +115,9 @@ export const REPORTING_LISTS: Record<ReportingResource, ReportingListDefinition>
 		alternativePath: '/v1/chargebacks',
 		label: 'chargeback',
 		idFields: ['idChargeback'],
+		createdField: 'creationDate',
+		hasLastChangeDate: true,
+		hasStatus: true,
 		statusParam: 'status',
 		statuses: CHARGEBACK_STATUSES,
 		filters: ['country', 'status'],
@@ -105,6 +126,9 @@ export const REPORTING_LISTS: Record<ReportingResource, ReportingListDefinition>
 		path: '/v1/settlements',
 		label: 'settlement',
 		idFields: ['id'],
+		createdField: 'creationDate',
+		hasLastChangeDate: false,
+		hasStatus: true,
 		statusParam: 'Status',
 		statuses: SETTLEMENT_STATUSES,
 		filters: ['status'],
@@ -113,6 +137,9 @@ export const REPORTING_LISTS: Record<ReportingResource, ReportingListDefinition>
 		path: '/v1/balance/report',
 		label: 'daily balance report',
 		idFields: ['date', 'currency'],
+		createdField: 'date',
+		hasLastChangeDate: false,
+		hasStatus: false,
 		filters: [],
 	},
 };

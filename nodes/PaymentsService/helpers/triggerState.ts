@@ -1,0 +1,305 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { recordKey, type ReportingListDefinition } from './lists';
+import { MAX_WINDOW_SECONDS } from './constants';
+import { splitIntoWindows, type TimeWindow } from './windows';
+
+/**
+ * The polling trigger's memory and its pure decisions: what changed since the last poll, what to
+ * emit, what to remember. Nothing here sends requests or reads parameters; the trigger node does.
+ *
+ * The reporting lists filter by creation date only (spec: List endpoints; API-NOTES: Ordering and
+ * filters), so every poll re-reads the records created within the look-back and compares each with
+ * what this trigger saw last. Each record is judged on its own, so the outcome does not depend on
+ * page order, records moving between pages, or a poll reading only part of the look-back.
+ */
+
+/** The three events the trigger offers. */
+export type TriggerEventName = 'newRecord' | 'statusChanged' | 'anyChange';
+
+/** The `event.type` of an emitted item. */
+export type EmittedEventType = 'newRecord' | 'statusChanged' | 'changed';
+
+/** What the trigger watches; any change of it starts over with a new starting point. */
+export interface TriggerConfig {
+	resource: string;
+	event: TriggerEventName;
+	/** Server-side list filters (country, paymentMethod, clientDocument, type). */
+	filters: IDataObject;
+	/** Status Changed: only changes to these statuses are emitted (empty = any). */
+	toStatuses: string[];
+	/** New Record / Any Change: only records currently in this status are emitted (empty = any). */
+	status: string;
+	/** How far back, by creation date, records are watched, in seconds. */
+	lookBackSeconds: number;
+	/** Status Changed / Any Change: a record first seen after activation counts as a change. */
+	includeFirstSightings: boolean;
+}
+
+/** One record as read: its key and the facts the trigger compares. Times in Unix seconds. */
+export interface Observation {
+	key: string;
+	status: string | null;
+	lastChange: number | null;
+	created: number;
+	record: IDataObject;
+}
+
+/**
+ * What the trigger remembers of one record: [status index in `statuses` or -1, lastChangeDate in
+ * Unix seconds or 0, creation date in Unix seconds]. About 30 bytes of JSON per record.
+ */
+export type SeenEntry = [number, number, number];
+
+/** The trigger's state in the node's workflow static data. */
+export interface TriggerState {
+	/** Format version. */
+	v: 1;
+	/** {@link configKey} of the configuration this state belongs to. */
+	config: string;
+	/** When the starting point was taken (Unix seconds). */
+	activatedAt: number;
+	/** True once the whole look-back was read at least once; until then nothing is emitted as new. */
+	baselineDone: boolean;
+	/** Creation time (Unix seconds) the next poll starts reading from, after a poll cut short. */
+	resumeFrom?: number;
+	/** Window span in seconds (shrinks when a single window cannot be read within the poll budget). */
+	windowSeconds: number;
+	/** Status dictionary for {@link SeenEntry}. */
+	statuses: string[];
+	/** Records created within the look-back, by key. */
+	seen: Record<string, SeenEntry>;
+}
+
+/** Smallest window the trigger narrows to when polls keep running out of time: one hour. */
+export const MIN_TRIGGER_WINDOW_SECONDS = 3_600;
+
+/** A stable text of the configuration: equal configurations give equal keys. */
+export function configKey(config: TriggerConfig): string {
+	const sortedFilters = Object.keys(config.filters)
+		.sort()
+		.filter((name) => config.filters[name] !== '' && config.filters[name] !== undefined)
+		.map((name) => [name, config.filters[name]]);
+	return JSON.stringify([
+		config.resource,
+		config.event,
+		sortedFilters,
+		[...config.toStatuses].sort(),
+		config.status,
+		config.lookBackSeconds,
+		config.includeFirstSightings,
+	]);
+}
+
+/** A fresh state for `config`, taken at `now` (Unix seconds): nothing seen, baseline to read. */
+export function initialState(config: TriggerConfig, now: number): TriggerState {
+	return {
+		v: 1,
+		config: configKey(config),
+		activatedAt: now,
+		baselineDone: false,
+		windowSeconds: MAX_WINDOW_SECONDS,
+		statuses: [],
+		seen: {},
+	};
+}
+
+/** Reads a stored state; undefined when absent, malformed, of another version or another config. */
+export function readState(stored: unknown, config: TriggerConfig): TriggerState | undefined {
+	if (!stored || typeof stored !== 'object') return undefined;
+	const state = stored as Partial<TriggerState>;
+	if (state.v !== 1 || state.config !== configKey(config)) return undefined;
+	if (typeof state.activatedAt !== 'number' || typeof state.seen !== 'object' || !Array.isArray(state.statuses)) {
+		return undefined;
+	}
+	return state as TriggerState;
+}
+
+const toSeconds = (value: unknown): number | null => {
+	if (typeof value !== 'string' || value === '') return null;
+	const ms = Date.parse(value);
+	return Number.isNaN(ms) ? null : Math.floor(ms / 1000);
+};
+
+/**
+ * Turns a record into an {@link Observation}; undefined when it lacks an id or a creation date
+ * (such a record cannot be tracked).
+ */
+export function observe(list: ReportingListDefinition, record: IDataObject): Observation | undefined {
+	const key = recordKey(list, record);
+	const created = toSeconds(record[list.createdField]);
+	if (key === undefined || created === null) return undefined;
+	return {
+		key,
+		status: list.hasStatus && typeof record.status === 'string' ? record.status : null,
+		lastChange: list.hasLastChangeDate ? toSeconds(record.lastChangeDate) : null,
+		created,
+		record,
+	};
+}
+
+/**
+ * The windows one poll reads, in order: from `resumeFrom` (when a previous poll was cut short) up
+ * to `now`, then from the start of the look-back up to `resumeFrom`; each range oldest first, in
+ * windows of at most `state.windowSeconds`. Without `resumeFrom` this is simply the look-back.
+ */
+export function planWindows(state: TriggerState, lookBackStart: number, now: number): TimeWindow[] {
+	const span = Math.max(MIN_TRIGGER_WINDOW_SECONDS, Math.min(state.windowSeconds, MAX_WINDOW_SECONDS));
+	const resume = state.resumeFrom;
+	if (resume === undefined || resume <= lookBackStart || resume > now) return splitIntoWindows(lookBackStart, now, span);
+	return [...splitIntoWindows(resume, now, span), ...splitIntoWindows(lookBackStart, resume - 1, span)];
+}
+
+/** An event found by {@link detectEvents}, with the item to emit. */
+export interface DetectedEvent {
+	observation: Observation;
+	type: EmittedEventType;
+	previousStatus: string | null;
+	previousLastChange: number | null;
+}
+
+function decode(state: TriggerState, entry: SeenEntry | undefined) {
+	if (!entry) return undefined;
+	return {
+		status: entry[0] >= 0 ? (state.statuses[entry[0]] ?? null) : null,
+		lastChange: entry[1] > 0 ? entry[1] : null,
+	};
+}
+
+function eventFor(
+	config: TriggerConfig,
+	previous: { status: string | null; lastChange: number | null } | undefined,
+	observation: Observation,
+	firstSightingsCount: boolean,
+): EmittedEventType | undefined {
+	if (!previous) {
+		if (!firstSightingsCount) return undefined;
+		if (config.event === 'newRecord') return 'newRecord';
+		if (!config.includeFirstSightings) return undefined;
+		return config.event === 'statusChanged' ? 'statusChanged' : 'changed';
+	}
+	if (config.event === 'statusChanged') return previous.status !== observation.status ? 'statusChanged' : undefined;
+	if (config.event === 'anyChange') {
+		const moved =
+			observation.lastChange !== null && (previous.lastChange === null || observation.lastChange > previous.lastChange);
+		return moved || previous.status !== observation.status ? 'changed' : undefined;
+	}
+	return undefined;
+}
+
+function passesFilters(config: TriggerConfig, observation: Observation): boolean {
+	const status = observation.status?.toUpperCase() ?? '';
+	if (config.event === 'statusChanged') {
+		return config.toStatuses.length === 0 || config.toStatuses.some((wanted) => wanted.toUpperCase() === status);
+	}
+	return config.status === '' || config.status.toUpperCase() === status;
+}
+
+/**
+ * Compares what a poll read with what the trigger saw last, and decides.
+ *
+ * - `events`: what to emit now, oldest change first, at most `maxEvents`.
+ * - `state`: the state to store afterwards. A record's entry is updated when it had no event, when
+ *   its event was filtered out (the change is seen, not wanted), or when its event is emitted now.
+ *   A record whose wanted event did not fit under `maxEvents` keeps its old entry (or none), so the
+ *   next poll finds the same difference and emits it then: nothing is lost, nothing repeated.
+ *
+ * First sightings count (as New Record, or as a change when `includeFirstSightings`) only once
+ * the baseline is done; before that they are remembered silently.
+ *
+ * @param observations records read by this poll, each key once.
+ * @param complete whether the poll read every window it planned (then the baseline, if pending, is done).
+ */
+export function detectEvents(
+	state: TriggerState,
+	config: TriggerConfig,
+	observations: Observation[],
+	options: { maxEvents: number; complete: boolean; lookBackStart: number },
+): { events: DetectedEvent[]; state: TriggerState } {
+	const firstSightingsCount = state.baselineDone;
+	const wanted: DetectedEvent[] = [];
+	const update = new Map<string, Observation>();
+	for (const observation of observations) {
+		const previous = decode(state, state.seen[observation.key]);
+		const type = eventFor(config, previous, observation, firstSightingsCount);
+		if (type && passesFilters(config, observation)) {
+			wanted.push({
+				observation,
+				type,
+				previousStatus: previous?.status ?? null,
+				previousLastChange: previous?.lastChange ?? null,
+			});
+		} else {
+			update.set(observation.key, observation);
+		}
+	}
+	const when = (event: DetectedEvent) => event.observation.lastChange ?? event.observation.created;
+	wanted.sort((a, b) => when(a) - when(b) || (a.observation.key < b.observation.key ? -1 : a.observation.key > b.observation.key ? 1 : 0));
+	const events = wanted.slice(0, Math.max(0, options.maxEvents));
+	for (const event of events) update.set(event.observation.key, event.observation);
+
+	const statuses = [...state.statuses];
+	const statusIndex = (status: string | null) => {
+		if (status === null) return -1;
+		let index = statuses.indexOf(status);
+		if (index < 0) index = statuses.push(status) - 1;
+		return index;
+	};
+	const seen: Record<string, SeenEntry> = {};
+	for (const [key, entry] of Object.entries(state.seen)) {
+		// Copies: the stored state must stay untouched until the poll has succeeded.
+		if (entry[2] >= options.lookBackStart) seen[key] = [entry[0], entry[1], entry[2]];
+	}
+	for (const observation of update.values()) {
+		if (observation.created < options.lookBackStart) continue;
+		seen[observation.key] = [statusIndex(observation.status), observation.lastChange ?? 0, observation.created];
+	}
+	// Keep only the statuses still referenced, so the dictionary stays small.
+	const used = [...new Set(Object.values(seen).map((entry) => entry[0]).filter((index) => index >= 0))].sort((a, b) => a - b);
+	const remap = new Map(used.map((index, position) => [index, position]));
+	for (const entry of Object.values(seen)) if (entry[0] >= 0) entry[0] = remap.get(entry[0])!;
+	return {
+		events,
+		state: {
+			...state,
+			baselineDone: state.baselineDone || options.complete,
+			statuses: used.map((index) => statuses[index]),
+			seen,
+		},
+	};
+}
+
+const isoSeconds = (seconds: number | null) => (seconds === null ? null : new Date(seconds * 1000).toISOString().replace('.000Z', 'Z'));
+
+/**
+ * The item emitted for an event: the record as the service sent it plus an `event` object
+ * `{type, previousStatus, previousLastChangeDate, detectedAt}` (dates as ISO 8601 UTC strings).
+ */
+export function eventItem(event: DetectedEvent, detectedAt: number): IDataObject {
+	return {
+		...event.observation.record,
+		event: {
+			type: event.type,
+			previousStatus: event.previousStatus,
+			previousLastChangeDate: isoSeconds(event.previousLastChange),
+			detectedAt: isoSeconds(detectedAt),
+		},
+	};
+}
+
+/**
+ * Where the next poll continues after this one read the first `windowsRead` of `planned` windows:
+ * all read => from the start of the look-back, with the window span allowed to grow back; cut short
+ * => from the first unread window; not even one window read => the same place, with half the
+ * window span (at least one hour), so a poll budget too small for one window still makes progress.
+ */
+export function advanceReadPosition(state: TriggerState, planned: TimeWindow[], windowsRead: number): TriggerState {
+	if (windowsRead >= planned.length) {
+		const next: TriggerState = { ...state, windowSeconds: Math.min(MAX_WINDOW_SECONDS, state.windowSeconds * 2) };
+		delete next.resumeFrom;
+		return next;
+	}
+	const windowSeconds =
+		windowsRead === 0 ? Math.max(MIN_TRIGGER_WINDOW_SECONDS, Math.floor(state.windowSeconds / 2)) : state.windowSeconds;
+	return { ...state, resumeFrom: planned[windowsRead].from, windowSeconds };
+}

@@ -1,0 +1,239 @@
+import { startFixture, storeSandboxCredentials, type Fixture } from '../harness/fixtures';
+import { PollRunner } from '../harness/poll';
+import { iso } from '../harness/records';
+import { sharedClock, TRIGGER_NODE, triggerWorkflow } from '../harness/trigger';
+
+const START = Date.UTC(2026, 10, 2, 12, 0, 0);
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const MID = 1002; // empty merchant account: every record is made by the test
+
+type Clock = ReturnType<typeof sharedClock>;
+
+describe('Payments Service Trigger, polled through n8n-core’s PollContext', () => {
+	let fx: Fixture;
+	let clock: Clock;
+
+	beforeEach(async () => {
+		fx = await startFixture({ sandbox: { now: START } });
+		storeSandboxCredentials(fx.engine, fx.sandbox, String(MID));
+		clock = sharedClock(fx.sandbox, START);
+	});
+	afterEach(async () => {
+		clock.restore();
+		await fx.close();
+	});
+
+	const cashout = (ageMs = 0, extra: Record<string, unknown> = {}) =>
+		fx.sandbox.control.addCashout({ idMerchant: MID, creationDate: iso(Math.floor((clock.now() - ageMs) / 1000)), ...extra });
+	const runner = (parameters: Record<string, unknown>) => new PollRunner(fx.engine, triggerWorkflow(parameters), TRIGGER_NODE);
+	const ids = (items: Array<{ json: Record<string, unknown> }> | null, field = 'idCashout') => (items ?? []).map((item) => item.json[field]);
+
+	test('the first poll records a starting point and emits nothing; Fetch Test Event returns the newest match and saves nothing', async () => {
+		for (let index = 0; index < 120; index++) cashout(index * 30 * MINUTE);
+		const rejected = cashout(5 * MINUTE);
+		fx.sandbox.control.setStatus('cashout', rejected.idCashout, 'REJECTED', { rejectionCode: 807, rejectionReason: 'Rejected by bank' });
+		const trigger = runner({ resource: 'cashout', event: 'statusChanged', toStatuses: ['REJECTED'] });
+
+		const test = await trigger.poll({ mode: 'manual' });
+		expect(test.error).toBeUndefined();
+		expect(ids(test.items)).toEqual([rejected.idCashout]);
+		expect(test.items![0].json.event).toMatchObject({ type: 'statusChanged', previousStatus: null });
+		expect(trigger.staticData()).toEqual({});
+
+		const first = await trigger.poll();
+		expect(first).toEqual({ items: null });
+		const state = trigger.staticData().paymentsServiceTrigger as { seen: Record<string, unknown>; baselineDone: boolean };
+		expect(Object.keys(state.seen)).toHaveLength(121);
+		expect(state.baselineDone).toBe(true);
+		clock.advance(MINUTE);
+		expect(await trigger.poll()).toEqual({ items: null });
+	});
+
+	test('Status Changed: one event per change seen, with the previous status; two changes between polls are one event', async () => {
+		const a = cashout(HOUR);
+		const b = cashout(HOUR);
+		const c = cashout(HOUR);
+		const trigger = runner({ resource: 'cashout', event: 'statusChanged', toStatuses: [] });
+		await trigger.poll();
+
+		clock.advance(5 * MINUTE);
+		fx.sandbox.control.advanceCashout(a.idCashout, 'DELIVERED');
+		fx.sandbox.control.advanceCashout(a.idCashout, 'REJECTED', { code: 801, reason: 'Account closed' }); // twice between polls
+		fx.sandbox.control.setStatus('cashout', b.idCashout, 'ON_HOLD');
+		fx.sandbox.control.setStatus('cashout', b.idCashout, 'PENDING'); // and back: no net change
+		fx.sandbox.control.setStatus('cashout', c.idCashout, 'ON_HOLD');
+		const late = cashout(30 * MINUTE, { status: 'DECLINED' }); // created before the poll, first seen now
+		clock.advance(5 * MINUTE);
+		const second = await trigger.poll();
+		expect(second.error).toBeUndefined();
+		const events = (second.items ?? []).map((item) => [item.json.idCashout, item.json.status, (item.json.event as { previousStatus: unknown }).previousStatus]);
+		expect(events).toEqual(
+			expect.arrayContaining([
+				[a.idCashout, 'REJECTED', 'PENDING'],
+				[c.idCashout, 'ON_HOLD', 'PENDING'],
+				[late.idCashout, 'DECLINED', null],
+			]),
+		);
+		expect(events).toHaveLength(3);
+		expect(second.items![0].json.event).toMatchObject({ detectedAt: iso(Math.floor(clock.now() / 1000)) });
+
+		clock.advance(5 * MINUTE);
+		expect(await trigger.poll()).toEqual({ items: null });
+	});
+
+	test('To Status filters what is emitted; First Sightings can be left out', async () => {
+		const a = cashout(HOUR);
+		const trigger = runner({ resource: 'cashout', event: 'statusChanged', toStatuses: ['REJECTED'], options: { includeFirstSightings: false } });
+		await trigger.poll();
+		clock.advance(MINUTE);
+		fx.sandbox.control.setStatus('cashout', a.idCashout, 'ON_HOLD');
+		cashout(0, { status: 'REJECTED' });
+		expect(await trigger.poll()).toEqual({ items: null });
+		clock.advance(MINUTE);
+		fx.sandbox.control.setStatus('cashout', a.idCashout, 'REJECTED');
+		const rejected = await trigger.poll();
+		expect(ids(rejected.items)).toEqual([a.idCashout]);
+		expect(rejected.items![0].json.event).toMatchObject({ type: 'statusChanged', previousStatus: 'ON_HOLD' });
+	});
+
+	test('New Record: created after activation, including a late arrival, each once', async () => {
+		cashout(2 * HOUR);
+		const trigger = runner({ resource: 'deposit', event: 'newRecord' });
+		fx.sandbox.control.addDeposit({ idMerchant: MID, creationDate: iso(Math.floor((clock.now() - HOUR) / 1000)) });
+		await trigger.poll();
+		clock.advance(10 * MINUTE);
+		const fresh = fx.sandbox.control.addDeposit({ idMerchant: MID });
+		// Created 20 minutes ago (before the last poll), visible only in 5 minutes.
+		const late = fx.sandbox.control.addDeposit({
+			idMerchant: MID,
+			creationDate: iso(Math.floor((clock.now() - 20 * MINUTE) / 1000)),
+			visibleAt: clock.now() + 5 * MINUTE,
+		});
+		const second = await trigger.poll();
+		expect(ids(second.items, 'idDeposit')).toEqual([fresh.idDeposit]);
+		clock.advance(10 * MINUTE);
+		const third = await trigger.poll();
+		expect(ids(third.items, 'idDeposit')).toEqual([late.idDeposit]);
+		expect(third.items![0].json.event).toMatchObject({ type: 'newRecord', previousStatus: null, previousLastChangeDate: null });
+		clock.advance(10 * MINUTE);
+		expect(await trigger.poll()).toEqual({ items: null });
+	});
+
+	test('Any Change: a moved lastChangeDate is an event carrying the previous one', async () => {
+		const a = cashout(HOUR);
+		const trigger = runner({ resource: 'cashout', event: 'anyChange' });
+		await trigger.poll();
+		const before = fx.sandbox.control.cashouts(MID).find((record) => record.idCashout === a.idCashout)!.lastChangeDate;
+		clock.advance(3 * MINUTE);
+		fx.sandbox.control.advanceCashout(a.idCashout, 'DELIVERED');
+		const polled = await trigger.poll();
+		expect(ids(polled.items)).toEqual([a.idCashout]);
+		expect(polled.items![0].json.event).toMatchObject({ type: 'changed', previousStatus: 'PENDING', previousLastChangeDate: before });
+	});
+
+	test('a failed poll throws, keeps the state as it was, and the next poll catches up', async () => {
+		for (let index = 0; index < 80; index++) cashout(index * MINUTE + HOUR);
+		const trigger = runner({ resource: 'cashout', event: 'statusChanged' });
+		await trigger.poll();
+		const stateBefore = trigger.staticData();
+		clock.advance(MINUTE);
+		const victims = fx.sandbox.control.cashouts(MID).slice(0, 3);
+		for (const victim of victims) fx.sandbox.control.setStatus('cashout', victim.idCashout, 'ON_HOLD');
+		fx.sandbox.faults.add({ method: 'GET', path: '/v1/cashouts', kind: 'status', status: 503, skip: 1 });
+		const failed = await trigger.poll();
+		expect(failed.items).toBeNull();
+		expect(failed.error).toMatchObject({ name: 'NodeApiError', message: expect.stringMatching(/page 1/) });
+		expect(trigger.staticData()).toEqual(stateBefore);
+
+		fx.sandbox.faults.add({ method: 'GET', path: '/v1/cashouts', kind: 'reset' });
+		expect((await trigger.poll()).error?.message).toMatch(/could not be reached/);
+		expect(trigger.staticData()).toEqual(stateBefore);
+
+		const recovered = await trigger.poll();
+		expect(ids(recovered.items).sort()).toEqual(victims.map((victim) => victim.idCashout).sort());
+		expect(await trigger.poll()).toEqual({ items: null });
+	});
+
+	test('a 429 carries the wait the service asked for', async () => {
+		const trigger = runner({ resource: 'cashout', event: 'statusChanged' });
+		fx.sandbox.faults.add({ path: '/v1/cashouts', kind: 'status', status: 429, retryAfterSeconds: 30 });
+		const polled = await trigger.poll();
+		expect(polled.error).toMatchObject({
+			message: expect.stringMatching(/too many requests \(429\)/),
+			description: expect.stringMatching(/asked to wait 30 seconds/),
+			context: expect.objectContaining({ retryAfterSeconds: 30 }),
+		});
+		expect(trigger.staticData()).toEqual({});
+	});
+
+	test('Max Items per Poll defers the rest, oldest change first, to the next poll', async () => {
+		const records = [cashout(3 * HOUR), cashout(3 * HOUR), cashout(3 * HOUR)];
+		const trigger = runner({ resource: 'cashout', event: 'statusChanged', options: { maxItemsPerPoll: 2 } });
+		await trigger.poll();
+		for (const record of records) {
+			clock.advance(MINUTE);
+			fx.sandbox.control.setStatus('cashout', record.idCashout, 'ON_HOLD');
+		}
+		const first = await trigger.poll();
+		expect(ids(first.items)).toEqual([records[0].idCashout, records[1].idCashout]);
+		const second = await trigger.poll();
+		expect(ids(second.items)).toEqual([records[2].idCashout]);
+		expect(await trigger.poll()).toEqual({ items: null });
+	});
+
+	test('a poll budget too small for the look-back reads part of it, saves that, and continues next poll', async () => {
+		// 30 days of cashouts, watched over 30 days in windows the budget cannot all cover.
+		const all = Array.from({ length: 300 }, (_, index) => cashout(index * 2 * HOUR + HOUR));
+		const trigger = runner({ resource: 'cashout', event: 'statusChanged', options: { lookBackDays: 30 } });
+		expect((await trigger.poll()).items).toBeNull();
+		clock.advance(MINUTE);
+		const changed = [all[0], all[150], all[299]];
+		for (const record of changed) fx.sandbox.control.setStatus('cashout', record.idCashout, 'ON_HOLD');
+		fx.sandbox.setLatency(40);
+		clock.flow(); // the budget is measured on the node's clock, which must now run
+		const emitted: unknown[] = [];
+		let polls = 0;
+		let partial = false;
+		while (emitted.length < changed.length && polls < 40) {
+			polls++;
+			const outcome = await trigger.poll({ budgetMs: 150 });
+			expect(outcome.error).toBeUndefined();
+			emitted.push(...ids(outcome.items));
+			partial = partial || (trigger.staticData().paymentsServiceTrigger as { resumeFrom?: number }).resumeFrom !== undefined;
+		}
+		fx.sandbox.setLatency(0);
+		expect(partial).toBe(true);
+		expect(polls).toBeGreaterThan(1);
+		expect([...emitted].sort()).toEqual(changed.map((record) => record.idCashout).sort());
+		expect((await trigger.poll()).items).toBeNull();
+	});
+
+	test('changing the resource, event or a filter starts over from a new starting point', async () => {
+		const a = cashout(HOUR);
+		const first = new PollRunner(fx.engine, triggerWorkflow({ resource: 'cashout', event: 'statusChanged' }), TRIGGER_NODE);
+		await first.poll();
+		fx.sandbox.control.setStatus('cashout', a.idCashout, 'ON_HOLD');
+		// Same runner storage, new parameters: emulate the user editing the node of an active workflow.
+		const edited = triggerWorkflow({ resource: 'cashout', event: 'statusChanged', filters: { country: 'BR' } });
+		(first as unknown as { workflow: unknown }).workflow = edited;
+		expect(await first.poll()).toEqual({ items: null });
+		const state = first.staticData().paymentsServiceTrigger as { config: string };
+		expect(state.config).toContain('"country","BR"');
+	});
+
+	test('state stays bounded: records older than the look-back are forgotten', async () => {
+		for (let index = 0; index < 50; index++) cashout(index * HOUR);
+		const trigger = runner({ resource: 'cashout', event: 'statusChanged', options: { lookBackDays: 1 } });
+		await trigger.poll();
+		const seen = () => Object.keys((trigger.staticData().paymentsServiceTrigger as { seen: object }).seen).length;
+		expect(seen()).toBe(25);
+		clock.advance(12 * HOUR);
+		await trigger.poll();
+		expect(seen()).toBe(13);
+		clock.advance(2 * DAY);
+		await trigger.poll();
+		expect(seen()).toBe(0);
+	});
+});
