@@ -1,3 +1,5 @@
+import type { INodeParameters } from 'n8n-workflow';
+
 import { startFixture, storeSandboxCredentials, type Fixture } from '../harness/fixtures';
 import { PollRunner } from '../harness/poll';
 import { iso } from '../harness/records';
@@ -27,7 +29,7 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 
 	const cashout = (ageMs = 0, extra: Record<string, unknown> = {}) =>
 		fx.sandbox.control.addCashout({ idMerchant: MID, creationDate: iso(Math.floor((clock.now() - ageMs) / 1000)), ...extra });
-	const runner = (parameters: Record<string, unknown>) => new PollRunner(fx.engine, triggerWorkflow(parameters), TRIGGER_NODE);
+	const runner = (parameters: INodeParameters) => new PollRunner(fx.engine, triggerWorkflow(parameters), TRIGGER_NODE);
 	const ids = (items: Array<{ json: Record<string, unknown> }> | null, field = 'idCashout') => (items ?? []).map((item) => item.json[field]);
 
 	test('the first poll records a starting point and emits nothing; Fetch Test Event returns the newest match and saves nothing', async () => {
