@@ -59,5 +59,11 @@ export class PaymentsServiceReadOnlyApi implements ICredentialType {
 			qs: { country: 'BR' },
 			method: 'GET',
 		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: { value: 401, message: 'The Read-Only Key is not valid (code 100)' },
+			},
+		],
 	};
 }

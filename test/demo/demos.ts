@@ -3,6 +3,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import type { Sandbox } from '../sandbox';
 import type { Engine, WorkflowJson, WorkflowRun } from '../harness/engine';
 import { readWorkflow } from '../harness/engine';
+import { PollRunner } from '../harness/poll';
 import type { ReceivedMail } from './smtp-sink';
 
 /** What a demo needs around the engine. */
@@ -18,6 +19,8 @@ export interface Demo {
 	file: string;
 	/** Adjusts the workflow's example values to records that exist in the sandbox. */
 	prepare?: (workflow: WorkflowJson, context: DemoContext) => WorkflowJson;
+	/** How the workflow starts, when not from its Manual Trigger (e.g. polls of a trigger). */
+	run?: (workflow: WorkflowJson, context: DemoContext) => Promise<WorkflowRun>;
 	/**
 	 * Reads the run: returns the lines to print, throws when the workflow did not do what it
 	 * exists to show.
@@ -141,12 +144,50 @@ export const DEMOS: Demo[] = [
 			];
 		},
 	},
+	{
+		title: '6. Alert on rejected cashouts: the trigger polls, the bank rejects a cashout, an alert e-mail goes out',
+		file: 'alert-rejected-cashouts.json',
+		async run(workflow, { engine, sandbox }) {
+			const trigger = new PollRunner(engine, workflow, 'When a cashout is rejected');
+			const activation = await trigger.poll();
+			check(!activation.error && activation.items === null, `the first poll should only take a starting point: ${activation.error?.message}`);
+			// A payout is created after activation: seen as PENDING, which is not an alert.
+			const payout = sandbox.control.addCashout({ idMerchant: 1001, externalId: 'payout-demo-0002', country: 'MX', amount: 1500, currency: 'MXN' });
+			const pending = await trigger.poll();
+			check(!pending.error && pending.items === null, 'a new pending payout raised an alert');
+			// The bank then rejects it.
+			sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
+			sandbox.control.advanceCashout(payout.idCashout, 'REJECTED', { code: 801, reason: 'Beneficiary account closed' });
+			const polled = await trigger.poll();
+			check(!polled.error, `the poll failed: ${polled.error?.message}`);
+			check(polled.items?.length === 1 && polled.items[0].json.idCashout === payout.idCashout, 'the poll did not report exactly the rejected cashout');
+			const quiet = await trigger.poll();
+			check(quiet.items === null, 'a third poll reported the rejection again');
+			return await engine.run(workflow, { triggerItems: polled.items });
+		},
+		summarize(run, { mails }) {
+			check(!run.error, `the workflow failed: ${run.error?.message}`);
+			const details = firstJson(run, 'Rejection details');
+			check(details.rejection_code_name === 'ERROR_ACCOUNT_CLOSED', 'the rejection code was not read');
+			const event = run.output('When a cashout is rejected')[0]?.json.event as IDataObject | undefined;
+			check(event?.previousStatus === 'PENDING', 'the event does not carry the last status the trigger saw (PENDING)');
+			const mail = mails.at(-1);
+			check(mail && /rejected \(ERROR_ACCOUNT_CLOSED\)$/.test(mail.subject), 'the alert e-mail was not received');
+			return [
+				'4 polls: starting point, payout seen pending, rejection detected, nothing repeated; alert sent to ' +
+					mail.to.join(', ') +
+					':',
+				`  Subject: ${mail.subject}`,
+				...mail.text.trim().split(/\r?\n/).map((line) => `  | ${line}`),
+			];
+		},
+	},
 ];
 
 /** Runs one demo: reads its workflow file, prepares it, executes it and summarises the run. */
 export async function runDemo(demo: Demo, context: DemoContext): Promise<{ run: WorkflowRun; lines: string[] }> {
 	const original = readWorkflow(demo.file);
 	const workflow = demo.prepare ? demo.prepare(original, context) : original;
-	const run = await context.engine.run(workflow);
+	const run = demo.run ? await demo.run(workflow, context) : await context.engine.run(workflow);
 	return { run, lines: demo.summarize(run, context) };
 }

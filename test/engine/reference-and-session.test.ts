@@ -147,7 +147,7 @@ describe('Credential tests, as n8n’s Test button runs them', () => {
 		const stored = (id: string) => fx.engine.credentials.stored(id);
 		const cases: Array<[string, string, Record<string, unknown>, RegExp]> = [
 			['paymentsServiceSessionApi', CREDENTIAL_IDS.paymentsServiceSessionApi, { secretKey: 'wrong' }, /Login failed \(HTTP 401, code 11\)/],
-			['paymentsServiceReadOnlyApi', CREDENTIAL_IDS.paymentsServiceReadOnlyApi, { readOnlyKey: 'wrong' }, /Unauthorized|401/],
+			['paymentsServiceReadOnlyApi', CREDENTIAL_IDS.paymentsServiceReadOnlyApi, { readOnlyKey: 'wrong' }, /Read-Only Key is not valid \(code 100\)/],
 			['paymentsServiceDepositApi', CREDENTIAL_IDS.paymentsServiceDepositApi, { apiSignature: 'wrong' }, /signature does not match.*\(code 102\)/],
 			['paymentsServiceDepositApi', CREDENTIAL_IDS.paymentsServiceDepositApi, { apiKey: 'wrong' }, /API Key \(X-Login\) is not valid \(code 100\)/],
 			['paymentsServiceCashoutApi', CREDENTIAL_IDS.paymentsServiceCashoutApi, { pass: 'wrong' }, /Login or Pass is not valid \(code 401\)/],

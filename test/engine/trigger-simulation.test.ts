@@ -102,7 +102,8 @@ describe('trigger simulation: days of activity, late arrivals, page shifts and f
 		for (let index = 0; index < 240; index++) add(rng.int(0, 72 * HOUR));
 		for (const id of [...status.keys()]) if (rng.chance(0.5)) change(id);
 
-		const watched: Watched[] = [
+		type Spec = Pick<Watched, 'name' | 'parameters' | 'expected'>;
+		const specs: Spec[] = [
 			{
 				name: 'Status Changed',
 				parameters: { resource: 'cashout', event: 'statusChanged', toStatuses: [], options: { lookBackDays: LOOK_BACK_DAYS } },
@@ -123,7 +124,8 @@ describe('trigger simulation: days of activity, late arrivals, page shifts and f
 				parameters: { resource: 'cashout', event: 'anyChange', options: { lookBackDays: LOOK_BACK_DAYS } },
 				expected: (before, now) => !before || before.lastChange !== now.lastChange || before.status !== now.status,
 			},
-		].map((entry) => ({ ...entry, last: new Map(), expectedEvents: [], emittedEvents: [], failedPolls: 0 }));
+		];
+		const watched: Watched[] = specs.map((spec) => ({ ...spec, last: new Map(), expectedEvents: [], emittedEvents: [], failedPolls: 0 }));
 
 		// Activation: each trigger takes its starting point.
 		for (const trigger of watched) {

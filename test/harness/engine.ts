@@ -148,7 +148,15 @@ export interface Engine {
 	nodeTypes: NodeRegistry;
 	credentials: TestCredentialsHelper;
 	addCredential(credential: StoredCredential): void;
-	run(workflow: WorkflowJson, options?: { executionId?: string; mode?: WorkflowExecuteMode }): Promise<WorkflowRun>;
+	/**
+	 * Executes a workflow from its trigger. `triggerItems` are what a poll emitted: the execution then
+	 * starts the way n8n starts one for an active poll trigger (mode 'trigger', the trigger node
+	 * passing its emitted items on).
+	 */
+	run(
+		workflow: WorkflowJson,
+		options?: { executionId?: string; mode?: WorkflowExecuteMode; triggerItems?: INodeExecutionData[] },
+	): Promise<WorkflowRun>;
 	/** Builds the n8n Workflow object for a workflow JSON (used by the poll runner). */
 	workflowOf(workflow: WorkflowJson): Workflow;
 	additionalData(executionId: string, workflow: WorkflowJson): IWorkflowExecuteAdditionalData;
@@ -224,7 +232,7 @@ export async function createEngine(options: { source?: PackageSource } = {}): Pr
 		additionalData: (executionId, json) => additionalData(executionId, json),
 		async run(json, runOptions = {}) {
 			const executionId = runOptions.executionId ?? `exec-${++executions}`;
-			const mode = runOptions.mode ?? 'manual';
+			const mode = runOptions.mode ?? (runOptions.triggerItems ? 'trigger' : 'manual');
 			const workflow = workflowOf(json);
 			const workflowData: IWorkflowBase = {
 				id: workflow.id,
@@ -249,7 +257,7 @@ export async function createEngine(options: { source?: PackageSource } = {}): Pr
 					metadata: {},
 					waitingExecution: {},
 					waitingExecutionSource: null,
-					nodeExecutionStack: [{ node: start, data: { main: [[{ json: {} }]] }, source: null }],
+					nodeExecutionStack: [{ node: start, data: { main: [runOptions.triggerItems ?? [{ json: {} }]] }, source: null }],
 				},
 			} as unknown as IRunExecutionData;
 			const execute = new WorkflowExecute(additionalData(executionId, json, hooks), mode, runExecutionData);
