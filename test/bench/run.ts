@@ -1,0 +1,143 @@
+/**
+ * `npm run bench`: speed of the code that runs on every list read and every poll, and of a long
+ * list read end to end on n8n's engine against the sandbox. Each line states its target; the run
+ * exits 1 when a target is missed. Not part of `npm test` (timings depend on the machine).
+ */
+import { performance } from 'perf_hooks';
+
+import { REPORTING_LISTS, recordKey } from '../../nodes/PaymentsService/helpers/lists';
+import { RecordCollector } from '../../nodes/PaymentsService/helpers/paging';
+import { detectEvents, initialState, observe, type Observation, type TriggerConfig } from '../../nodes/PaymentsService/helpers/triggerState';
+import { splitIntoWindows } from '../../nodes/PaymentsService/helpers/windows';
+import { paymentsNode, startFixture, WorkflowBuilder } from '../harness/fixtures';
+
+interface Result {
+	name: string;
+	value: number;
+	unit: string;
+	target: number;
+	better: 'lower' | 'higher';
+}
+
+const results: Result[] = [];
+const record = (result: Result) => {
+	results.push(result);
+	const met = result.better === 'lower' ? result.value <= result.target : result.value >= result.target;
+	console.log(
+		`${met ? 'ok  ' : 'MISS'} ${result.name.padEnd(62)} ${result.value.toFixed(1).padStart(10)} ${result.unit.padEnd(12)} (target ${result.better === 'lower' ? '≤' : '≥'} ${result.target})`,
+	);
+};
+
+function time<T>(run: () => T): { ms: number; value: T } {
+	const start = performance.now();
+	const value = run();
+	return { ms: performance.now() - start, value };
+}
+
+function pureBenchmarks() {
+	// Window splitting: a 10-year period, 1,000 times.
+	const tenYears = { from: 1_500_000_000, to: 1_500_000_000 + 10 * 365 * 86_400 };
+	const windows = time(() => {
+		let count = 0;
+		for (let run = 0; run < 1_000; run++) count += splitIntoWindows(tenYears.from, tenYears.to).length;
+		return count;
+	});
+	record({ name: 'split a 10-year period into <60-day windows (per split)', value: (windows.ms * 1000) / 1_000, unit: 'µs', target: 200, better: 'lower' });
+
+	// De-duplication while paging: 100,000 records, 10% seen twice. A page of 50 records takes
+	// milliseconds to arrive, so 250,000 records/s keeps this below 1% of a list read.
+	const list = REPORTING_LISTS.cashout;
+	const records = Array.from({ length: 100_000 }, (_, index) => ({
+		idCashout: index % 10 === 9 ? index - 1 : index,
+		lastChangeDate: '2026-11-01T00:00:00Z',
+		status: 'PENDING',
+	}));
+	const collected = time(() => {
+		const collector = new RecordCollector((entry: Record<string, unknown>) => recordKey(list, entry));
+		for (const entry of records) collector.add(entry);
+		return collector.size;
+	});
+	record({ name: 'de-duplicate 100,000 paged records', value: (records.length / collected.ms) * 1000, unit: 'records/s', target: 250_000, better: 'higher' });
+
+	// Trigger decision over a large merchant: 70,000 records in the look-back (10,000 a day, 7 days).
+	const config: TriggerConfig = {
+		resource: 'cashout',
+		event: 'statusChanged',
+		filters: {},
+		toStatuses: [],
+		status: '',
+		lookBackSeconds: 7 * 86_400,
+		includeFirstSightings: true,
+	};
+	const now = 1_800_000_000;
+	const observations = (changed: number): Observation[] =>
+		Array.from({ length: 70_000 }, (_, index) =>
+			observe(list, {
+				idCashout: index + 1,
+				creationDate: new Date((now - 7 * 86_400 + index * 8) * 1000).toISOString(),
+				lastChangeDate: new Date((now - 60 + (index < changed ? 30 : 0)) * 1000).toISOString(),
+				status: index < changed ? 'REJECTED' : 'PENDING',
+			})!,
+		);
+	const baseline = detectEvents(initialState(config, now), config, observations(0), { maxEvents: 500, complete: true, lookBackStart: now - 7 * 86_400 });
+	const stateBytes = Buffer.byteLength(JSON.stringify(baseline.state));
+	const nextPoll = observations(300);
+	const decided = time(() => detectEvents(baseline.state, config, nextPoll, { maxEvents: 500, complete: true, lookBackStart: now - 7 * 86_400 }));
+	if (decided.value.events.length !== 300) throw new Error('the benchmark input did not produce 300 events');
+	record({ name: 'trigger decision for 70,000 watched records (300 changed)', value: decided.ms, unit: 'ms', target: 500, better: 'lower' });
+	record({ name: 'trigger state for 70,000 watched records', value: stateBytes / 1024, unit: 'KiB', target: 2_500, better: 'lower' });
+}
+
+async function engineBenchmark() {
+	const fx = await startFixture({ source: 'dist' });
+	try {
+		const now = Math.floor(fx.sandbox.clock.now() / 1000);
+		for (const concurrency of [1, 4]) {
+			const builder = new WorkflowBuilder('bench');
+			builder.then(
+				paymentsNode(
+					{
+						resource: 'deposit',
+						operation: 'getMany',
+						returnAll: true,
+						period: 'custom',
+						createdFrom: new Date((now - 180 * 86_400) * 1000).toISOString(),
+						createdTo: new Date(now * 1000).toISOString(),
+						options: { windowConcurrency: concurrency },
+					},
+					'paymentsServiceSessionApi',
+				),
+			);
+			const workflow = builder.build();
+			await fx.engine.run(workflow); // warm-up (and the one login)
+			fx.sandbox.log.clear();
+			const start = performance.now();
+			const run = await fx.engine.run(workflow);
+			const ms = performance.now() - start;
+			const items = run.output('Payments Service').length;
+			const requests = fx.sandbox.log.entries().length;
+			record({
+				name: `Get Many: 180 days of deposits (${items} records, ${requests} requests), concurrency ${concurrency}`,
+				value: (items / ms) * 1000,
+				unit: 'records/s',
+				target: 2_000,
+				better: 'higher',
+			});
+		}
+	} finally {
+		await fx.close();
+	}
+}
+
+async function main() {
+	pureBenchmarks();
+	await engineBenchmark();
+	const missed = results.filter((result) => (result.better === 'lower' ? result.value > result.target : result.value < result.target));
+	console.log(missed.length ? `\n${missed.length} target(s) missed.` : '\nAll targets met.');
+	process.exit(missed.length ? 1 : 0);
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exit(1);
+});
