@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 
 import { SECONDS_PER_DAY } from './helpers/constants';
+import { checkListFilters, codeOptions, FilterError } from './helpers/filters';
 import {
 	CASHOUT_STATUSES,
 	CHARGEBACK_STATUSES,
@@ -57,17 +58,6 @@ const STATUS_VALUES: Record<Exclude<TriggerResource, 'note'>, string[]> = {
 	settlement: SETTLEMENT_STATUSES,
 };
 
-const statusOptions = (values: string[]) =>
-	[...values]
-		.sort()
-		.map((value) => ({
-			name: value
-				.toLowerCase()
-				.split('_')
-				.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-				.join(' '),
-			value,
-		}));
 
 const EVENT_OPTIONS = {
 	newRecord: {
@@ -126,7 +116,7 @@ const toStatusProperties: INodeProperties[] = (Object.keys(STATUS_VALUES) as Arr
 		type: 'multiOptions',
 		default: [],
 		displayOptions: { show: { resource: [resource], event: ['statusChanged'] } },
-		options: statusOptions(STATUS_VALUES[resource]),
+		options: codeOptions(STATUS_VALUES[resource]),
 		description: 'Only changes to these statuses trigger; none selected means any status change',
 	}),
 );
@@ -149,7 +139,7 @@ const filterFields = (resource: TriggerResource): INodeProperties[] => {
 			name: 'type',
 			type: 'options',
 			default: '',
-			options: [{ name: 'Any Type', value: '' }, ...statusOptions(NOTE_TYPES)],
+			options: [{ name: 'Any Type', value: '' }, ...codeOptions(NOTE_TYPES)],
 		});
 	}
 	if (resource !== 'note') {
@@ -159,7 +149,7 @@ const filterFields = (resource: TriggerResource): INodeProperties[] => {
 			type: 'options',
 			default: '',
 			displayOptions: { show: { '/event': ['newRecord', 'anyChange'] } },
-			options: [{ name: 'Any Status', value: '' }, ...statusOptions(STATUS_VALUES[resource])],
+			options: [{ name: 'Any Status', value: '' }, ...codeOptions(STATUS_VALUES[resource])],
 			description: 'Only records in this status when the event is detected',
 		});
 	}
@@ -307,25 +297,14 @@ function readTriggerConfig(context: IPollFunctions): { config: TriggerConfig; ma
 	const resource = context.getNodeParameter('resource') as TriggerResource;
 	const event = context.getNodeParameter('event') as TriggerEventName;
 	const options = context.getNodeParameter('options', {}) as IDataObject;
-	const rawFilters = context.getNodeParameter('filters', {}) as IDataObject;
-	const filters: IDataObject = {};
-	let status = '';
-	for (const [name, value] of Object.entries(rawFilters)) {
-		const text = String(value ?? '').trim();
-		if (text === '') continue;
-		if (name === 'status') {
-			status = text;
-			continue;
-		}
-		if (name === 'country' && !/^[A-Za-z]{2}$/.test(text)) {
-			throw new NodeOperationError(context.getNode(), `Filter "Country" must be a 2-letter country code, got "${text}"`, {
-				description: 'Use an ISO 3166-1 alpha-2 code such as BR, MX or CO.',
-			});
-		}
-		if (name === 'paymentMethod' && text.length > 2) {
-			throw new NodeOperationError(context.getNode(), `Filter "Payment Method Code" must be at most 2 characters, got "${text}"`);
-		}
-		filters[name] = name === 'country' ? text.toUpperCase() : text;
+	let filters: IDataObject;
+	let status: string;
+	try {
+		({ filters, status } = checkListFilters(context.getNodeParameter('filters', {}) as IDataObject));
+	} catch (error) {
+		// checkListFilters throws FilterError only.
+		const { message, hint } = error as FilterError;
+		throw new NodeOperationError(context.getNode(), message, { description: hint });
 	}
 	const lookBackDays = Number(options.lookBackDays ?? DEFAULT_LOOK_BACK_DAYS);
 	if (!Number.isFinite(lookBackDays) || lookBackDays <= 0) {

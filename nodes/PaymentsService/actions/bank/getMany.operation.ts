@@ -1,9 +1,9 @@
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { PaymentsClient } from '../../transport/client';
 import { readLimit, returnAllProperties } from '../common/list';
-import { readRequiredText } from '../common/parameters';
+import { readCountry } from '../common/parameters';
 
 const properties: INodeProperties[] = [
 	{
@@ -29,17 +29,11 @@ export async function execute(
 	client: PaymentsClient,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const country = readRequiredText(this, 'country', 'Country', itemIndex, 'Enter a 2-letter country code such as BR.');
-	if (!/^[A-Za-z]{2}$/.test(country)) {
-		throw new NodeOperationError(this.getNode(), `Country must be a 2-letter country code, got "${country}" (item ${itemIndex})`, {
-			itemIndex,
-			description: 'Use an ISO 3166-1 alpha-2 code such as BR, MX or CO.',
-		});
-	}
+	const country = readCountry(this, 'country', itemIndex);
 	const banks = await client.request<IDataObject[]>(
 		'readOnly',
-		{ method: 'GET', path: '/v3/banks', qs: { country: country.toUpperCase() } },
-		{ action: `Listing the banks of ${country.toUpperCase()}`, itemIndex },
+		{ method: 'GET', path: '/v3/banks', qs: { country: country } },
+		{ action: `Listing the banks of ${country}`, itemIndex },
 	);
 	const list = Array.isArray(banks) ? banks : [];
 	const limit = readLimit(this, itemIndex);

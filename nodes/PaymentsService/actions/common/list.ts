@@ -2,21 +2,13 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_WINDOW_CONCURRENCY } from '../../helpers/constants';
+import { checkListFilters, codeOptions, FilterError } from '../../helpers/filters';
 import { NOTE_TYPES, REPORTING_LISTS, type ReportingResource } from '../../helpers/lists';
 import { DateInputError, resolvePeriod, type PeriodPreset } from '../../helpers/period';
 import type { TimeWindow } from '../../helpers/windows';
 import type { PaymentsClient } from '../../transport/client';
 import { fetchReportingList } from '../../transport/reporting';
 
-const titleCase = (value: string) =>
-	value
-		.toLowerCase()
-		.split('_')
-		.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-		.join(' ');
-
-const sortedOptions = (values: string[]) =>
-	values.map((value) => ({ name: titleCase(value), value })).sort((a, b) => a.name.localeCompare(b.name));
 
 /** The "Period" parameters shared by every reporting list and the daily balance report. */
 export const periodProperties: INodeProperties[] = [
@@ -119,7 +111,7 @@ function filterProperties(resource: ReportingResource): INodeProperties[] {
 					name: 'status',
 					type: 'options',
 					default: '',
-					options: [{ name: 'Any Status', value: '' }, ...sortedOptions(list.statuses ?? [])],
+					options: [{ name: 'Any Status', value: '' }, ...codeOptions(list.statuses ?? [])],
 					description:
 						'Only records in this status. Applied by the service and again to the records it returns.',
 				});
@@ -130,7 +122,7 @@ function filterProperties(resource: ReportingResource): INodeProperties[] {
 					name: 'type',
 					type: 'options',
 					default: '',
-					options: [{ name: 'Any Type', value: '' }, ...sortedOptions(NOTE_TYPES)],
+					options: [{ name: 'Any Type', value: '' }, ...codeOptions(NOTE_TYPES)],
 					description: 'Only notes of this type',
 				});
 				break;
@@ -203,39 +195,18 @@ export function readPeriod(context: IExecuteFunctions, itemIndex: number, nowMs 
 }
 
 /**
- * Reads and checks the Filters collection: 2-letter country and payment method codes (spec: Limits).
+ * Reads and checks the Filters collection (see {@link checkListFilters}).
  * @throws NodeOperationError naming the filter, the item and the bad value.
  */
-export function readFilters(
-	context: IExecuteFunctions,
-	itemIndex: number,
-): { filters: IDataObject; status?: string } {
-	const raw = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const filters: IDataObject = {};
-	let status: string | undefined;
-	for (const [name, value] of Object.entries(raw)) {
-		if (value === undefined || value === null || value === '') continue;
-		const text = String(value).trim();
-		if (name === 'status') {
-			status = text;
-			continue;
-		}
-		if (name === 'country' && !/^[A-Za-z]{2}$/.test(text)) {
-			throw new NodeOperationError(context.getNode(), `Filter "Country" must be a 2-letter country code, got "${text}" (item ${itemIndex})`, {
-				itemIndex,
-				description: 'Use an ISO 3166-1 alpha-2 code such as BR, MX or CO.',
-			});
-		}
-		if (name === 'paymentMethod' && text.length > 2) {
-			throw new NodeOperationError(
-				context.getNode(),
-				`Filter "Payment Method Code" must be at most 2 characters, got "${text}" (item ${itemIndex})`,
-				{ itemIndex, description: 'Use the method’s code as the service lists it, e.g. PX or BL.' },
-			);
-		}
-		filters[name] = name === 'country' ? text.toUpperCase() : text;
+export function readFilters(context: IExecuteFunctions, itemIndex: number): { filters: IDataObject; status?: string } {
+	try {
+		const { filters, status } = checkListFilters(context.getNodeParameter('filters', itemIndex, {}) as IDataObject);
+		return { filters, status: status || undefined };
+	} catch (error) {
+		// checkListFilters throws FilterError only.
+		const { message, hint } = error as FilterError;
+		throw new NodeOperationError(context.getNode(), `${message} (item ${itemIndex})`, { itemIndex, description: hint });
 	}
-	return { filters, status };
 }
 
 /** Reads Return All / Limit: undefined means return all. */

@@ -1,6 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { isCountryCode } from '../../helpers/filters';
+
 /**
  * Reads a required identifier parameter (deposit, cashout or ticket id) as a positive whole number.
  * @throws NodeOperationError naming the field, the item and the bad value.
@@ -42,4 +44,19 @@ export function readRequiredText(
 		});
 	}
 	return value;
+}
+
+/**
+ * Reads a required 2-letter country code parameter, upper-cased.
+ * @throws NodeOperationError when it is empty or not 2 letters.
+ */
+export function readCountry(context: IExecuteFunctions, parameter: string, itemIndex: number): string {
+	const country = readRequiredText(context, parameter, 'Country', itemIndex, 'Enter a 2-letter country code such as BR.');
+	if (!isCountryCode(country)) {
+		throw new NodeOperationError(context.getNode(), `Country must be a 2-letter country code, got "${country}" (item ${itemIndex})`, {
+			itemIndex,
+			description: 'Use an ISO 3166-1 alpha-2 code such as BR, MX or CO.',
+		});
+	}
+	return country.toUpperCase();
 }

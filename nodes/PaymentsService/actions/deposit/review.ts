@@ -1,6 +1,7 @@
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { codeOptions } from '../../helpers/filters';
 import type { PaymentsClient } from '../../transport/client';
 import {
 	addAttachment,
@@ -17,15 +18,6 @@ import { readPositiveInteger } from '../common/parameters';
 /** The two review shortcuts (spec: Flag deposit for review; Flag deposit reversal for review). */
 export type ReviewKind = 'flagForReview' | 'flagForReviewReversal';
 
-const documentTypeOptions = DOCUMENT_TYPES.map((value) => ({
-	name: value
-		.toLowerCase()
-		.split('_')
-		.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-		.join(' ')
-		.replace('Id ', 'ID '),
-	value,
-}));
 
 /** The parameters of Flag for Review / Flag Reversal for Review, shown for `operation`. */
 export function reviewDescription(operation: string): INodeProperties[] {
@@ -65,7 +57,7 @@ export function reviewDescription(operation: string): INodeProperties[] {
 							name: 'documentType',
 							type: 'options',
 							default: 'VOUCHER',
-							options: documentTypeOptions,
+							options: codeOptions(DOCUMENT_TYPES),
 						},
 					],
 				},

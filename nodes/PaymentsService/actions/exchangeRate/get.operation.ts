@@ -2,7 +2,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { PaymentsClient } from '../../transport/client';
-import { readRequiredText } from '../common/parameters';
+import { readCountry } from '../common/parameters';
 
 const properties: INodeProperties[] = [
 	{
@@ -32,13 +32,7 @@ export async function execute(
 	client: PaymentsClient,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const country = readRequiredText(this, 'country', 'Country', itemIndex, 'Enter a 2-letter country code such as BR.');
-	if (!/^[A-Za-z]{2}$/.test(country)) {
-		throw new NodeOperationError(this.getNode(), `Country must be a 2-letter country code, got "${country}" (item ${itemIndex})`, {
-			itemIndex,
-			description: 'Use an ISO 3166-1 alpha-2 code such as BR, MX or CO.',
-		});
-	}
+	const country = readCountry(this, 'country', itemIndex);
 	const amount = this.getNodeParameter('amount', itemIndex, 1) as number;
 	if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) {
 		throw new NodeOperationError(this.getNode(), `Amount must be a number of USD of at least 0, got "${String(amount)}" (item ${itemIndex})`, {
@@ -47,8 +41,8 @@ export async function execute(
 	}
 	const result = await client.request<IDataObject>(
 		'readOnly',
-		{ method: 'GET', path: '/v3/exchange_rates', qs: { country: country.toUpperCase(), amount } },
-		{ action: `Reading the exchange rate for ${country.toUpperCase()}`, itemIndex },
+		{ method: 'GET', path: '/v3/exchange_rates', qs: { country: country, amount } },
+		{ action: `Reading the exchange rate for ${country}`, itemIndex },
 	);
 	return [{ json: result ?? {} }];
 }

@@ -1,6 +1,7 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { codeOptions } from '../../helpers/filters';
 import type { PaymentsClient } from '../../transport/client';
 import { addAttachment, DOCUMENT_TYPES, type DocumentType } from '../../transport/tickets';
 import { readBinaryFile } from '../common/binary';
@@ -28,10 +29,7 @@ const properties: INodeProperties[] = [
 		name: 'documentType',
 		type: 'options',
 		default: 'VOUCHER',
-		options: DOCUMENT_TYPES.map((value) => ({
-			name: value === 'ID_DOCUMENT' ? 'ID Document' : value === 'BANK_STATEMENT' ? 'Bank Statement' : 'Voucher',
-			value,
-		})),
+		options: codeOptions(DOCUMENT_TYPES),
 	},
 ];
 
