@@ -1,5 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
+import { createEngine } from '../harness/engine';
 import { startFixture, storeSandboxCredentials, type Fixture } from '../harness/fixtures';
 import { PollRunner } from '../harness/poll';
 import { iso } from '../harness/records';
@@ -214,15 +215,43 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 
 	test('changing the resource, event or a filter starts over from a new starting point', async () => {
 		const a = cashout(HOUR);
-		const first = new PollRunner(fx.engine, triggerWorkflow({ resource: 'cashout', event: 'statusChanged' }), TRIGGER_NODE);
-		await first.poll();
+		const database = { staticData: {} };
+		const before = new PollRunner(fx.engine, triggerWorkflow({ resource: 'cashout', event: 'statusChanged' }), TRIGGER_NODE, database);
+		await before.poll();
+		clock.advance(MINUTE);
 		fx.sandbox.control.setStatus('cashout', a.idCashout, 'ON_HOLD');
-		// Same runner storage, new parameters: emulate the user editing the node of an active workflow.
+		// The user edits the node of the active workflow: same stored static data, new parameters.
 		const edited = triggerWorkflow({ resource: 'cashout', event: 'statusChanged', filters: { country: 'BR' } });
-		(first as unknown as { workflow: unknown }).workflow = edited;
-		expect(await first.poll()).toEqual({ items: null });
-		const state = first.staticData().paymentsServiceTrigger as { config: string };
+		const after = new PollRunner(fx.engine, edited, TRIGGER_NODE, database);
+		expect(await after.poll()).toEqual({ items: null });
+		const state = after.staticData().paymentsServiceTrigger as { config: string; activatedAt: number };
 		expect(state.config).toContain('"country","BR"');
+		expect(state.activatedAt).toBe(Math.floor(clock.now() / 1000));
+	});
+
+	test('polls alternating between two queue-mode workers share nothing but the stored static data', async () => {
+		// Worker A runs the TypeScript sources, worker B the built package: two separate module graphs.
+		const workerB = await createEngine({ source: 'dist' });
+		storeSandboxCredentials(workerB, fx.sandbox, String(MID));
+		const database = { staticData: {} };
+		const parameters = { resource: 'cashout', event: 'statusChanged' };
+		const a = new PollRunner(fx.engine, triggerWorkflow(parameters), TRIGGER_NODE, database);
+		const b = new PollRunner(workerB, triggerWorkflow(parameters), TRIGGER_NODE, database);
+		const records = [cashout(HOUR), cashout(HOUR), cashout(HOUR)];
+		expect(await a.poll()).toEqual({ items: null });
+		const steps: Array<[PollRunner, number]> = [
+			[b, 0],
+			[a, 1],
+			[b, 2],
+		];
+		for (const [worker, index] of steps) {
+			clock.advance(MINUTE);
+			fx.sandbox.control.setStatus('cashout', records[index].idCashout, 'ON_HOLD');
+			expect(ids((await worker.poll()).items)).toEqual([records[index].idCashout]);
+		}
+		clock.advance(MINUTE);
+		expect(await a.poll()).toEqual({ items: null });
+		expect(await b.poll()).toEqual({ items: null });
 	});
 
 	test('state stays bounded: records older than the look-back are forgotten', async () => {

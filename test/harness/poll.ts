@@ -17,15 +17,26 @@ export interface PollOutcome {
  * only when the poll succeeded (a failed poll's changes are lost, as n8n does not save them).
  */
 export class PollRunner {
-	private saved: IDataObject = {};
-
 	private polls = 0;
 
+	/**
+	 * @param store where the workflow's static data is saved between polls (n8n's database); give
+	 *   two runners the same store to play two queue-mode workers of one active workflow.
+	 */
 	constructor(
 		private readonly engine: Engine,
 		private readonly workflow: WorkflowJson,
 		private readonly nodeName: string,
+		private readonly store: { staticData: IDataObject } = { staticData: {} },
 	) {}
+
+	private get saved(): IDataObject {
+		return this.store.staticData;
+	}
+
+	private set saved(data: IDataObject) {
+		this.store.staticData = data;
+	}
 
 	/** A copy of the node's saved static data. */
 	staticData(): IDataObject {
