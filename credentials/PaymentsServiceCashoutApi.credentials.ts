@@ -25,7 +25,7 @@ export class PaymentsServiceCashoutApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/payments-service.svg', dark: 'file:../icons/payments-service.dark.svg' };
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-payments-service#cashout-login-and-payload-signature';
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-payments-service#credentials';
 
 	properties: INodeProperties[] = [
 		{

@@ -26,7 +26,7 @@ export class PaymentsServiceDepositApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/payments-service.svg', dark: 'file:../icons/payments-service.dark.svg' };
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-payments-service#deposit-api-key-and-signature';
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-payments-service#credentials';
 
 	properties: INodeProperties[] = [
 		{

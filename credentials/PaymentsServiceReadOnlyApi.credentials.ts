@@ -18,7 +18,7 @@ export class PaymentsServiceReadOnlyApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/payments-service.svg', dark: 'file:../icons/payments-service.dark.svg' };
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-payments-service#read-only-key-exchange-rates-and-banks';
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-payments-service#credentials';
 
 	properties: INodeProperties[] = [
 		{

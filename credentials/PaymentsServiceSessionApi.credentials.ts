@@ -52,7 +52,7 @@ export class PaymentsServiceSessionApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/payments-service.svg', dark: 'file:../icons/payments-service.dark.svg' };
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-payments-service#session-login-reporting-and-tickets';
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-payments-service#credentials';
 
 	properties: INodeProperties[] = [
 		{
