@@ -59,7 +59,10 @@ export interface TriggerState {
 	config: string;
 	/** When the starting point was taken (Unix seconds). */
 	activatedAt: number;
-	/** True once the whole look-back was read at least once; until then nothing is emitted as new. */
+	/**
+	 * True once the whole look-back was read at least once; until then only records created after
+	 * `activatedAt` can be new (the others may belong to the starting point).
+	 */
 	baselineDone: boolean;
 	/** Creation time (Unix seconds) the next poll starts reading from, after a poll cut short. */
 	resumeFrom?: number;
@@ -109,10 +112,19 @@ export function readState(stored: unknown, config: TriggerConfig): TriggerState 
 	if (!stored || typeof stored !== 'object') return undefined;
 	const state = stored as Partial<TriggerState>;
 	if (state.v !== 1 || state.config !== configKey(config)) return undefined;
-	if (typeof state.activatedAt !== 'number' || typeof state.seen !== 'object' || !Array.isArray(state.statuses)) {
-		return undefined;
-	}
-	return state as TriggerState;
+	// A malformed state would fail every poll; starting over is the way out.
+	const wellFormed =
+		typeof state.activatedAt === 'number' &&
+		typeof state.baselineDone === 'boolean' &&
+		typeof state.windowSeconds === 'number' &&
+		Number.isFinite(state.windowSeconds) &&
+		state.windowSeconds > 0 &&
+		(state.resumeFrom === undefined || typeof state.resumeFrom === 'number') &&
+		Array.isArray(state.statuses) &&
+		state.seen !== null &&
+		typeof state.seen === 'object' &&
+		!Array.isArray(state.seen);
+	return wellFormed ? (state as TriggerState) : undefined;
 }
 
 const toSeconds = (value: unknown): number | null => {
@@ -204,8 +216,9 @@ function passesFilters(config: TriggerConfig, observation: Observation): boolean
  *   A record whose wanted event did not fit under `maxEvents` keeps its old entry (or none), so the
  *   next poll finds the same difference and emits it then: nothing is lost, nothing repeated.
  *
- * First sightings count (as New Record, or as a change when `includeFirstSightings`) only once
- * the baseline is done; before that they are remembered silently.
+ * First sightings count (as New Record, or as a change when `includeFirstSightings`) once the
+ * baseline is done, and before that for records created after the activation second; other
+ * records first seen while the baseline is still being read are taken as the starting point.
  *
  * @param observations records read by this poll, each key once.
  * @param complete whether the poll read every window it planned (then the baseline, if pending, is done).
@@ -216,12 +229,14 @@ export function detectEvents(
 	observations: Observation[],
 	options: { maxEvents: number; complete: boolean; lookBackStart: number },
 ): { events: DetectedEvent[]; state: TriggerState } {
-	const firstSightingsCount = state.baselineDone;
 	const wanted: DetectedEvent[] = [];
 	const update = new Map<string, Observation>();
 	for (const observation of observations) {
 		const previous = decode(state, state.seen[observation.key]);
-		const type = eventFor(config, previous, observation, firstSightingsCount);
+		// Until the look-back was read once, an unknown record may be part of the starting point;
+		// one created after the activation second cannot be.
+		const firstSightingCounts = state.baselineDone || observation.created > state.activatedAt;
+		const type = eventFor(config, previous, observation, firstSightingCounts);
 		if (type && passesFilters(config, observation)) {
 			wanted.push({
 				observation,
