@@ -10,7 +10,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { extractSessionToken, parseMerchantId } from '../nodes/PaymentsService/helpers/session';
+import { extractSessionToken, normaliseBaseUrl, parseMerchantId } from '../nodes/PaymentsService/helpers/session';
 
 /**
  * An error for a refused login or merchant switch. It deliberately has no axios `response`: n8n
@@ -105,7 +105,10 @@ export class PaymentsServiceSessionApi implements ICredentialType {
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject): Promise<IDataObject> {
-		const baseURL = String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '');
+		const baseURL = normaliseBaseUrl(credentials.baseUrl);
+		if (!baseURL) {
+			throw new Error('The Base URL of the credential is not an http(s) URL, e.g. https://merchants-api-stg.example.com');
+		}
 		const merchantId = parseMerchantId(credentials.merchantId);
 		let login: IN8nHttpFullResponse;
 		try {

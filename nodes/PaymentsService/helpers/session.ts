@@ -34,3 +34,15 @@ export function parseMerchantId(value: unknown): number | undefined {
 	}
 	return Number(text);
 }
+
+/** Reads a credential's base URL: trimmed, without trailing slashes, http(s) only. */
+export function normaliseBaseUrl(value: unknown): string | undefined {
+	if (typeof value !== 'string') return undefined;
+	const trimmed = value.trim().replace(/\/+$/, '');
+	try {
+		const url = new URL(trimmed);
+		return url.protocol === 'https:' || url.protocol === 'http:' ? trimmed : undefined;
+	} catch {
+		return undefined;
+	}
+}

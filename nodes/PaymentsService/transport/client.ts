@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { ApiFamily } from '../helpers/errorCodes';
+import { normaliseBaseUrl } from '../helpers/session';
 import { readFailure, toNodeApiError, type FailureContext } from './errors';
 
 /** The credential types of this package, by the API part they open. */
@@ -36,18 +37,6 @@ export interface ServiceRequest {
 
 /** Milliseconds to wait for an answer before giving up on a request. */
 const REQUEST_TIMEOUT_MS = 60_000;
-
-/** Reads a credential's base URL: trimmed, without trailing slashes, http(s) only. */
-export function normaliseBaseUrl(value: unknown): string | undefined {
-	if (typeof value !== 'string') return undefined;
-	const trimmed = value.trim().replace(/\/+$/, '');
-	try {
-		const url = new URL(trimmed);
-		return url.protocol === 'https:' || url.protocol === 'http:' ? trimmed : undefined;
-	} catch {
-		return undefined;
-	}
-}
 
 function familyOf(kind: CredentialKind, path: string): ApiFamily {
 	if (kind === 'cashout') return 'cashout';
