@@ -10,35 +10,51 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { extractSessionToken, normaliseBaseUrl, parseMerchantId } from '../nodes/PaymentsService/helpers/session';
+import {
+	extractSessionToken,
+	normaliseBaseUrl,
+	parseMerchantId,
+	SessionLoginError,
+	type SessionStep,
+} from '../nodes/PaymentsService/helpers/session';
 
 /**
- * An error for a refused login or merchant switch. It deliberately has no axios `response`: n8n
- * would read a 401 there as an expired token and log in a second time with the same wrong keys.
- * `serviceFailure` carries the status and the service's code and text for the node's message.
+ * The error for a failed login or merchant switch: a message the user can act on, and the
+ * service's answer for the node's error details (see SessionLoginError).
  */
-function loginError(step: string, error: unknown, hint: string): Error {
-	const response = (error as { response?: { status?: number; data?: unknown } }).response;
-	const data = (response?.data ?? {}) as { code?: unknown; description?: unknown; message?: unknown };
-	const said =
-		typeof data.description === 'string' ? data.description : typeof data.message === 'string' ? data.message : '';
-	const code = typeof data.code === 'number' || typeof data.code === 'string' ? data.code : undefined;
-	let text: string;
-	if (response?.status === 403 && String(code) === '83') {
-		text = `${step} refused from this location (code 83)${said ? `: ${said}` : ''}. The API user may only log in from the networks allowed in the merchant panel.`;
-	} else if (response?.status) {
-		text = `${step} failed (HTTP ${response.status}${code !== undefined ? `, code ${String(code)}` : ''})${said ? `: ${said}` : ''}. ${hint}`;
-	} else {
-		text = `${step} failed: ${(error as Error).message}`;
+function loginError(step: SessionStep, label: string, error: unknown, hint: string): SessionLoginError {
+	const failed = error as { response?: { status?: number; data?: unknown }; code?: unknown; message?: unknown };
+	const response = failed.response;
+	let data = response?.data;
+	if (typeof data === 'string') {
+		const text = data;
+		try {
+			data = JSON.parse(text);
+		} catch {
+			data = { message: text.slice(0, 300) };
+		}
 	}
-	return Object.assign(new Error(text), {
-		serviceFailure: { httpStatus: response?.status, code, message: said || undefined },
-	});
+	const body = (data && typeof data === 'object' ? data : {}) as { code?: unknown; description?: unknown; message?: unknown };
+	const said =
+		typeof body.description === 'string' ? body.description : typeof body.message === 'string' ? body.message : '';
+	const code = typeof body.code === 'number' || typeof body.code === 'string' ? body.code : undefined;
+	const status = response?.status;
+	const networkCode = typeof failed.code === 'string' && /^E[A-Z_]+$/.test(failed.code) ? failed.code : undefined;
+	let text: string;
+	if (status === 403 && String(code) === '83') {
+		text = `${label} refused from this location (code 83)${said ? `: ${said}` : ''}. The API user may only log in from the networks allowed in the merchant panel.`;
+	} else if (status !== undefined && status >= 500) {
+		text = `${label} failed: the service answered HTTP ${status}${code !== undefined ? ` (code ${String(code)})` : ''}${said ? `: ${said}` : ''}. The service failed, not the credential; try again later.`;
+	} else if (status !== undefined) {
+		text = `${label} failed (HTTP ${status}${code !== undefined ? `, code ${String(code)}` : ''})${said ? `: ${said}` : ''}. ${hint}`;
+	} else {
+		text = `${label} failed: the service could not be reached (${networkCode ?? String(failed.message ?? 'no answer')}). Check the Base URL of the credential.`;
+	}
+	return new SessionLoginError(text, { step, httpStatus: status, code, serviceMessage: said || undefined, networkCode });
 }
 
 /**
- * Session login for the reporting and support-ticket APIs ({base_url}, /v1).
- * Spec: Authentication, Session token; Endpoints: Login, Switch context.
+ * Session login for the reporting and support-ticket APIs (paths /v1; service rules §2.1).
  *
  * `preAuthentication` logs in once, reads the BEARER_TOKEN cookie and, when a merchant ID is set,
  * switches the new session to it. n8n stores the token in the hidden expirable `sessionToken`
@@ -107,9 +123,17 @@ export class PaymentsServiceSessionApi implements ICredentialType {
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject): Promise<IDataObject> {
 		const baseURL = normaliseBaseUrl(credentials.baseUrl);
 		if (!baseURL) {
-			throw new Error('The Base URL of the credential is not an http(s) URL, e.g. https://merchants-api-stg.example.com');
+			throw new SessionLoginError(
+				'The Base URL of the Payments Service Session API credential is not an http(s) URL; enter the reporting API address, e.g. https://merchants-api-stg.example.com',
+				{ step: 'login' },
+			);
 		}
-		const merchantId = parseMerchantId(credentials.merchantId);
+		let merchantId: number | undefined;
+		try {
+			merchantId = parseMerchantId(credentials.merchantId);
+		} catch (error) {
+			throw new SessionLoginError((error as Error).message, { step: 'switchContext' });
+		}
 		let login: IN8nHttpFullResponse;
 		try {
 			login = (await this.helpers.httpRequest({
@@ -121,12 +145,13 @@ export class PaymentsServiceSessionApi implements ICredentialType {
 				returnFullResponse: true,
 			})) as IN8nHttpFullResponse;
 		} catch (error) {
-			throw loginError('Login', error, 'Check the Access Key and Secret Key of the credential.');
+			throw loginError('login', 'Login', error, 'Check the Access Key and Secret Key of the credential.');
 		}
 		const sessionToken = extractSessionToken(login.headers['set-cookie']);
 		if (!sessionToken) {
-			throw new Error(
-				'Login answered without a BEARER_TOKEN cookie; check that the Base URL is the reporting API address',
+			throw new SessionLoginError(
+				'Login answered without a BEARER_TOKEN cookie; check that the Base URL of the credential is the reporting API address',
+				{ step: 'login', httpStatus: login.statusCode },
 			);
 		}
 		if (merchantId !== undefined) {
@@ -140,6 +165,7 @@ export class PaymentsServiceSessionApi implements ICredentialType {
 				});
 			} catch (error) {
 				throw loginError(
+					'switchContext',
 					`Switching the session to merchant ID ${merchantId}`,
 					error,
 					'The API user may not belong to that merchant account: fix or clear the Merchant ID of the credential.',

@@ -1,23 +1,14 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import * as balance from './actions/balance';
-import * as bank from './actions/bank';
-import * as cashout from './actions/cashout';
-import * as chargeback from './actions/chargeback';
-import * as deposit from './actions/deposit';
-import * as exchangeRate from './actions/exchangeRate';
-import * as note from './actions/note';
-import * as refund from './actions/refund';
+import { buildCredentials, buildProperties } from './actions/registry';
 import { router } from './actions/router';
-import * as session from './actions/session';
-import * as settlement from './actions/settlement';
-import * as ticket from './actions/ticket';
 
 /**
  * Payments Service: every operation of the merchant payments service (reporting lists, balance,
  * support tickets, deposits, cashouts, exchange rates, bank codes, session).
- * See README.md for the operations table and the credential each one uses.
+ * The operations, their action texts and credentials come from the operation registry
+ * (actions/registry.ts); README.md lists them.
  */
 export class PaymentsService implements INodeType {
 	description: INodeTypeDescription = {
@@ -33,88 +24,8 @@ export class PaymentsService implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{
-				name: 'paymentsServiceSessionApi',
-				required: true,
-				displayOptions: {
-					show: {
-						resource: [
-							'balance',
-							'cashout',
-							'chargeback',
-							'deposit',
-							'note',
-							'refund',
-							'session',
-							'settlement',
-							'ticket',
-						],
-						operation: [
-							'addAttachment',
-							'confirm',
-							'createDraft',
-							'flagForReview',
-							'flagReversalForReview',
-							'get',
-							'getDailyReport',
-							'getMany',
-							'logOut',
-						],
-					},
-				},
-			},
-			{
-				name: 'paymentsServiceDepositApi',
-				required: true,
-				displayOptions: { show: { resource: ['deposit'], operation: ['create', 'getStatus'] } },
-			},
-			{
-				name: 'paymentsServiceCashoutApi',
-				required: true,
-				displayOptions: {
-					show: { resource: ['cashout'], operation: ['cancel', 'getStatus', 'putOnHold', 'releaseHold'] },
-				},
-			},
-			{
-				name: 'paymentsServiceReadOnlyApi',
-				required: true,
-				displayOptions: { show: { resource: ['bank', 'exchangeRate'] } },
-			},
-		],
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Balance', value: 'balance' },
-					{ name: 'Bank', value: 'bank' },
-					{ name: 'Cashout', value: 'cashout' },
-					{ name: 'Chargeback', value: 'chargeback' },
-					{ name: 'Credit/Debit Note', value: 'note' },
-					{ name: 'Deposit', value: 'deposit' },
-					{ name: 'Exchange Rate', value: 'exchangeRate' },
-					{ name: 'Refund', value: 'refund' },
-					{ name: 'Session', value: 'session' },
-					{ name: 'Settlement', value: 'settlement' },
-					{ name: 'Ticket', value: 'ticket' },
-				],
-				default: 'deposit',
-			},
-			...balance.description,
-			...bank.description,
-			...cashout.description,
-			...chargeback.description,
-			...deposit.description,
-			...exchangeRate.description,
-			...note.description,
-			...refund.description,
-			...session.description,
-			...settlement.description,
-			...ticket.description,
-		],
+		credentials: buildCredentials(),
+		properties: buildProperties(),
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -8,24 +8,18 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
+import { listFilterProperties } from './actions/common/list';
+import { retryReadsOption } from './actions/common/parameters';
 import { SECONDS_PER_DAY } from './helpers/constants';
-import { checkListFilters, codeOptions, FilterError } from './helpers/filters';
-import {
-	CASHOUT_STATUSES,
-	CHARGEBACK_STATUSES,
-	DEPOSIT_STATUSES,
-	NOTE_TYPES,
-	REFUND_STATUSES,
-	REPORTING_LISTS,
-	SETTLEMENT_STATUSES,
-	type ReportingResource,
-} from './helpers/lists';
+import { checkListFilters, type FilterError } from './helpers/filters';
+import { recordStatuses, REPORTING_LISTS, TRIGGER_LISTS, type ReportingListDefinition } from './helpers/lists';
 import { RecordCollector } from './helpers/paging';
 import {
 	advanceReadPosition,
 	detectEvents,
 	eventItem,
 	initialState,
+	matchesWantedStatus,
 	observe,
 	planWindows,
 	readState,
@@ -33,140 +27,84 @@ import {
 	type TriggerConfig,
 	type TriggerEventName,
 } from './helpers/triggerState';
-import { splitIntoWindows } from './helpers/windows';
+import { splitIntoWindows, type TimeWindow } from './helpers/windows';
+import { eventsFor, TRIGGER_EVENTS, triggerEvent } from './trigger/events';
 import { PaymentsClient } from './transport/client';
-import { readWindow, type ListQuery } from './transport/reporting';
+import { windowPages, type ListQuery } from './transport/reporting';
 
 /** Share of n8n's poll budget spent on reading; the rest is left for deciding, saving and emitting. */
 const POLL_BUDGET_SHARE = 0.8;
-/** Default look-back, in days (issue: "default 7 days"). */
+/** Default look-back, in days. */
 const DEFAULT_LOOK_BACK_DAYS = 7;
 /** Default maximum of items one poll emits. */
 const DEFAULT_MAX_ITEMS_PER_POLL = 500;
 /** Key of the trigger's state in the node's workflow static data. */
 const STATE_KEY = 'paymentsServiceTrigger';
 
-type TriggerResource = Exclude<ReportingResource, 'balanceReport'>;
+const TRIGGER_LIST_DEFINITIONS: ReportingListDefinition[] = TRIGGER_LISTS.map((resource) => REPORTING_LISTS[resource]);
 
-const WITH_LAST_CHANGE: TriggerResource[] = ['cashout', 'chargeback', 'deposit', 'refund'];
-
-const STATUS_VALUES: Record<Exclude<TriggerResource, 'note'>, string[]> = {
-	cashout: CASHOUT_STATUSES,
-	chargeback: CHARGEBACK_STATUSES,
-	deposit: [...DEPOSIT_STATUSES, 'CREATED'],
-	refund: [...REFUND_STATUSES, 'REJECTED'],
-	settlement: SETTLEMENT_STATUSES,
-};
-
-
-const EVENT_OPTIONS = {
-	newRecord: {
-		name: 'New Record',
-		value: 'newRecord',
-		description: 'A record created since the trigger was activated',
-	},
-	statusChanged: {
-		name: 'Status Changed',
-		value: 'statusChanged',
-		description: 'A record’s status differs from the last status this trigger saw',
-	},
-	anyChange: {
-		name: 'Any Change',
-		value: 'anyChange',
-		description: 'A record’s lastChangeDate moved (or its status changed)',
-	},
-};
-
-const eventProperties: INodeProperties[] = [
-	{
-		displayName: 'Event',
-		name: 'event',
-		type: 'options',
-		noDataExpression: true,
-		default: 'statusChanged',
-		displayOptions: { show: { resource: WITH_LAST_CHANGE } },
-		options: [EVENT_OPTIONS.anyChange, EVENT_OPTIONS.newRecord, EVENT_OPTIONS.statusChanged],
-	},
-	{
-		displayName: 'Event',
-		name: 'event',
-		type: 'options',
-		noDataExpression: true,
-		default: 'statusChanged',
-		displayOptions: { show: { resource: ['settlement'] } },
-		options: [EVENT_OPTIONS.newRecord, EVENT_OPTIONS.statusChanged],
-		description: 'Settlement records carry no lastChangeDate, so Any Change is not offered',
-	},
-	{
-		displayName: 'Event',
-		name: 'event',
-		type: 'options',
-		noDataExpression: true,
-		default: 'newRecord',
-		displayOptions: { show: { resource: ['note'] } },
-		options: [EVENT_OPTIONS.newRecord],
-		description: 'Credit and debit notes carry no status or lastChangeDate, so only new notes can trigger',
-	},
-];
-
-const toStatusProperties: INodeProperties[] = (Object.keys(STATUS_VALUES) as Array<keyof typeof STATUS_VALUES>).map(
-	(resource) => ({
-		displayName: 'To Status',
-		name: 'toStatuses',
-		type: 'multiOptions',
-		default: [],
-		displayOptions: { show: { resource: [resource], event: ['statusChanged'] } },
-		options: codeOptions(STATUS_VALUES[resource]),
-		description: 'Only changes to these statuses trigger; none selected means any status change',
-	}),
-);
-
-const filterFields = (resource: TriggerResource): INodeProperties[] => {
-	const list = REPORTING_LISTS[resource];
-	const fields: INodeProperties[] = [];
-	if (list.filters.includes('clientDocument')) {
-		fields.push({ displayName: 'Client Document', name: 'clientDocument', type: 'string', default: '' });
+/**
+ * The Event parameter, once per group of lists offering the same events (n8n cannot change a
+ * parameter's options by another parameter's value): the events are those the list's records
+ * support, from the event registry.
+ */
+function eventProperties(): INodeProperties[] {
+	const groups = new Map<string, ReportingListDefinition[]>();
+	for (const list of TRIGGER_LIST_DEFINITIONS) {
+		const key = eventsFor(list)
+			.map((event) => event.value)
+			.join(',');
+		groups.set(key, [...(groups.get(key) ?? []), list]);
 	}
-	if (list.filters.includes('country')) {
-		fields.push({ displayName: 'Country', name: 'country', type: 'string', default: '', placeholder: 'BR', description: '2-letter ISO country code' });
-	}
-	if (list.filters.includes('paymentMethod')) {
-		fields.push({ displayName: 'Payment Method Code', name: 'paymentMethod', type: 'string', default: '', placeholder: 'PX' });
-	}
-	if (list.filters.includes('type')) {
-		fields.push({
-			displayName: 'Type',
-			name: 'type',
+	return [...groups.values()].map((lists) => {
+		const events = eventsFor(lists[0]);
+		const missing = TRIGGER_EVENTS.filter((event) => !events.includes(event)).map((event) => event.name);
+		const defaultEvent = (events.find((event) => event.value === 'statusChanged') ?? events[0]).value;
+		const property: INodeProperties = {
+			displayName: 'Event',
+			name: 'event',
 			type: 'options',
-			default: '',
-			options: [{ name: 'Any Type', value: '' }, ...codeOptions(NOTE_TYPES)],
-		});
-	}
-	if (resource !== 'note') {
-		fields.push({
-			displayName: 'Status',
-			name: 'status',
-			type: 'options',
-			default: '',
-			displayOptions: { show: { '/event': ['newRecord', 'anyChange'] } },
-			options: [{ name: 'Any Status', value: '' }, ...codeOptions(STATUS_VALUES[resource])],
-			description: 'Only records in this status when the event is detected',
-		});
-	}
-	return fields;
-};
+			noDataExpression: true,
+			default: defaultEvent,
+			displayOptions: { show: { resource: lists.map((list) => list.resource) } },
+			options: events.map((event) => ({ name: event.name, value: event.value, description: event.description })),
+		};
+		if (missing.length) {
+			property.description = `These records lack the fields ${missing.join(' and ')} needs, so it is not offered`;
+		}
+		return property;
+	});
+}
 
-const filterProperties: INodeProperties[] = (Object.keys(REPORTING_LISTS) as ReportingResource[])
-	.filter((resource): resource is TriggerResource => resource !== 'balanceReport')
-	.map((resource) => ({
+/** Each event's own parameters (To Status), per list. */
+function eventParameterProperties(): INodeProperties[] {
+	return TRIGGER_LIST_DEFINITIONS.flatMap((list) =>
+		eventsFor(list).flatMap((event) =>
+			event.properties(list).map((property) => ({
+				...property,
+				displayOptions: { show: { resource: [list.resource], event: [event.value] } },
+			})),
+		),
+	);
+}
+
+/** The Filters collection of each list: the same fields as Get Many's, Status judged by the trigger. */
+function filterProperties(): INodeProperties[] {
+	const statusShownFor = TRIGGER_EVENTS.filter((event) => event.usesStatusFilter).map((event) => event.value);
+	return TRIGGER_LIST_DEFINITIONS.map((list) => ({
 		displayName: 'Filters',
 		name: 'filters',
 		type: 'collection',
 		placeholder: 'Add Filter',
 		default: {},
-		displayOptions: { show: { resource: [resource] } },
-		options: filterFields(resource),
+		displayOptions: { show: { resource: [list.resource] } },
+		options: listFilterProperties(list, {
+			statusShownFor,
+			statusValues: recordStatuses(list),
+			statusDescription: 'Only records in this status when the event is detected',
+		}),
 	}));
+}
 
 /**
  * Payments Service Trigger: polls the reporting lists and emits new records, status changes or any
@@ -193,18 +131,13 @@ export class PaymentsServiceTrigger implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				default: 'cashout',
-				options: [
-					{ name: 'Cashout', value: 'cashout' },
-					{ name: 'Chargeback', value: 'chargeback' },
-					{ name: 'Credit/Debit Note', value: 'note' },
-					{ name: 'Deposit', value: 'deposit' },
-					{ name: 'Refund', value: 'refund' },
-					{ name: 'Settlement', value: 'settlement' },
-				],
+				options: TRIGGER_LIST_DEFINITIONS.map((list) => ({ name: list.name, value: list.resource })).sort((a, b) =>
+					a.name.localeCompare(b.name),
+				),
 			},
-			...eventProperties,
-			...toStatusProperties,
-			...filterProperties,
+			...eventProperties(),
+			...eventParameterProperties(),
+			...filterProperties(),
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -238,20 +171,24 @@ export class PaymentsServiceTrigger implements INodeType {
 						typeOptions: { minValue: 1 },
 						description: 'Events beyond this number wait for the next poll (oldest first); none is lost',
 					},
+					retryReadsOption,
 				],
 			},
 		],
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const { config, maxItems } = readTriggerConfig(this);
-		const list = REPORTING_LISTS[config.resource as TriggerResource];
-		const client = new PaymentsClient(this);
+		const { config, maxItems, retryReads } = readTriggerConfig(this);
+		const list = REPORTING_LISTS[config.resource as keyof typeof REPORTING_LISTS];
 		const startedAt = Date.now();
 		const now = Math.floor(startedAt / 1000);
 		const lookBackStart = now - config.lookBackSeconds;
-		// Only immutable attributes are filtered by the service; the status is judged here, because a
-		// record must be tracked in every status to know when it changes.
+		const budgetMs = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : undefined;
+		const deadline = budgetMs ? startedAt + budgetMs * POLL_BUDGET_SHARE : Number.POSITIVE_INFINITY;
+		const client = new PaymentsClient(this, 'session', { deadline: Number.isFinite(deadline) ? deadline : undefined });
+		client.setRetries(retryReads);
+		// Only attributes that never change are filtered by the service; the status is judged here,
+		// because a record must be tracked in every status to know when it changes.
 		const query: ListQuery = { list, filters: config.filters };
 
 		if (this.getMode() === 'manual') return await fetchTestEvent(client, query, config, lookBackStart, now);
@@ -259,18 +196,16 @@ export class PaymentsServiceTrigger implements INodeType {
 		const staticData = this.getWorkflowStaticData('node');
 		const state = readState(staticData[STATE_KEY], config) ?? initialState(config, now);
 		const planned = planWindows(state, lookBackStart, now);
-		const budgetMs = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : undefined;
-		const deadline = budgetMs ? startedAt + budgetMs * POLL_BUDGET_SHARE : Number.POSITIVE_INFINITY;
 		const outOfTime = () => Date.now() >= deadline;
 
 		const collector = new RecordCollector<IDataObject>((record) => observe(list, record)?.key);
 		let windowsRead = 0;
 		for (const window of planned) {
 			if (outOfTime()) break;
-			const read = await readWindow(client, query, window, { shouldStop: outOfTime });
+			const read = await readWhole(client, query, window, outOfTime);
 			// A window cut short is dropped whole and read again by the next poll.
-			if (!read.complete) break;
-			for (const record of read.records) collector.add(record);
+			if (!read) break;
+			for (const record of read) collector.add(record);
 			windowsRead++;
 		}
 		const observations = collector
@@ -290,13 +225,34 @@ export class PaymentsServiceTrigger implements INodeType {
 }
 
 /**
+ * Every record of one window, or undefined when `outOfTime()` said stop before its last page
+ * (the pages read are then discarded: events are never decided on a window read only in part).
+ */
+async function readWhole(
+	client: PaymentsClient,
+	query: ListQuery,
+	window: TimeWindow,
+	outOfTime: () => boolean,
+): Promise<IDataObject[] | undefined> {
+	const records: IDataObject[] = [];
+	for await (const page of windowPages(client, query, window)) {
+		records.push(...page.records);
+		if (page.last) return records;
+		if (outOfTime()) return undefined;
+	}
+	return records;
+}
+
+/**
  * Reads and checks the trigger's parameters.
  * @throws NodeOperationError naming the field and what to enter.
  */
-function readTriggerConfig(context: IPollFunctions): { config: TriggerConfig; maxItems: number } {
-	const resource = context.getNodeParameter('resource') as TriggerResource;
-	const event = context.getNodeParameter('event') as TriggerEventName;
+function readTriggerConfig(context: IPollFunctions): { config: TriggerConfig; maxItems: number; retryReads: boolean } {
+	const resource = context.getNodeParameter('resource') as string;
+	const eventName = context.getNodeParameter('event') as TriggerEventName;
 	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const list = TRIGGER_LIST_DEFINITIONS.find((candidate) => candidate.resource === resource);
+	if (!list) throw new NodeOperationError(context.getNode(), `The trigger cannot watch "${resource}"`);
 	let filters: IDataObject;
 	let status: string;
 	try {
@@ -314,27 +270,30 @@ function readTriggerConfig(context: IPollFunctions): { config: TriggerConfig; ma
 	if (!Number.isFinite(maxItems) || maxItems < 1) {
 		throw new NodeOperationError(context.getNode(), `Max Items per Poll must be at least 1, got "${String(options.maxItemsPerPoll)}"`);
 	}
-	const list = REPORTING_LISTS[resource];
-	if ((event === 'statusChanged' && !list.hasStatus) || (event === 'anyChange' && !list.hasLastChangeDate)) {
-		throw new NodeOperationError(context.getNode(), `The ${list.label} list cannot trigger on "${event}": its records lack the field it needs`);
+	const event = TRIGGER_EVENTS.find((candidate) => candidate.value === eventName);
+	if (!event || !event.supports(list)) {
+		throw new NodeOperationError(context.getNode(), `The ${list.label} list cannot trigger on "${eventName}": its records lack the field it needs`);
 	}
+	const hasToStatuses = event.properties(list).some((property) => property.name === 'toStatuses');
 	return {
 		config: {
 			resource,
-			event,
+			event: eventName,
 			filters,
-			toStatuses: event === 'statusChanged' ? ((context.getNodeParameter('toStatuses', []) as string[]) ?? []) : [],
-			status: event === 'statusChanged' ? '' : status,
+			toStatuses: hasToStatuses ? ((context.getNodeParameter('toStatuses', []) as string[]) ?? []) : [],
+			status: event.usesStatusFilter ? status : '',
 			lookBackSeconds: Math.round(lookBackDays * SECONDS_PER_DAY),
-			includeFirstSightings: event === 'newRecord' ? false : options.includeFirstSightings !== false,
+			includeFirstSightings: triggerEvent(eventName).type === 'newRecord' ? false : options.includeFirstSightings !== false,
 		},
 		maxItems,
+		retryReads: options.retryReads !== false,
 	};
 }
 
 /**
- * "Fetch Test Event": the newest record of the look-back that matches the trigger's filters, shaped
- * like a real event. Reads newest windows first and stops at the first match; saves no state.
+ * "Fetch Test Event": the newest record of the look-back that the trigger would emit (same status
+ * check as the decisions), shaped like a real event. Reads newest windows first and stops at the
+ * first match; saves no state.
  */
 async function fetchTestEvent(
 	client: PaymentsClient,
@@ -343,26 +302,15 @@ async function fetchTestEvent(
 	lookBackStart: number,
 	now: number,
 ): Promise<INodeExecutionData[][] | null> {
-	const matches = (record: IDataObject) => {
-		const status = typeof record.status === 'string' ? record.status.toUpperCase() : '';
-		if (config.event === 'statusChanged') {
-			return config.toStatuses.length === 0 || config.toStatuses.some((wanted) => wanted.toUpperCase() === status);
-		}
-		return config.status === '' || config.status.toUpperCase() === status;
-	};
-	let found: IDataObject | undefined;
 	for (const window of splitIntoWindows(lookBackStart, now).reverse()) {
-		await readWindow(client, query, window, {
-			onPage: (records) => {
-				found = found ?? records.find(matches);
-			},
-			shouldStop: () => found !== undefined,
-		});
-		if (found) break;
+		for await (const page of windowPages(client, query, window)) {
+			for (const record of page.records) {
+				const observation = observe(query.list, record);
+				if (!observation || !matchesWantedStatus(config, observation.status)) continue;
+				const type = triggerEvent(config.event).type;
+				return [[{ json: eventItem({ observation, type, previousStatus: null, previousLastChange: null }, now) }]];
+			}
+		}
 	}
-	if (!found) return null;
-	const observation = observe(query.list, found);
-	if (!observation) return null;
-	const type = config.event === 'newRecord' ? 'newRecord' : config.event === 'statusChanged' ? 'statusChanged' : 'changed';
-	return [[{ json: eventItem({ observation, type, previousStatus: null, previousLastChange: null }, now) }]];
+	return null;
 }

@@ -116,14 +116,16 @@ describe('Session through the n8n engine', () => {
 			return workflow;
 		};
 		const refused = await fx.engine.run(withCredential('refused'));
+		// The credential's own message reaches the user; the description says what was being done.
 		expect(refused.nodeError('Payments Service')).toMatchObject({
-			message: expect.stringMatching(/^Reading the available balance failed: .*\(83\)$/),
-			description: expect.stringMatching(/login refused from this location/),
+			message: expect.stringMatching(/^Login refused from this location \(code 83\): .*networks allowed in the merchant panel/),
+			description: expect.stringMatching(/opening the session for: Reading the available balance.*login refused from this location/),
 		});
 		expect(fx.sandbox.log.find('POST', '/v1/auth/login').map((entry) => entry.status)).toEqual([403]);
 		const foreign = await fx.engine.run(withCredential('foreign-mid'));
 		expect(foreign.nodeError('Payments Service')).toMatchObject({
-			message: expect.stringMatching(/^Reading the available balance failed: .*\(26\)$/),
+			message: expect.stringMatching(/^Switching the session to merchant ID 2001 failed \(HTTP 403, code 26\).*fix or clear the Merchant ID/),
+			description: expect.stringMatching(/Reading the available balance/),
 		});
 		expect(JSON.stringify(refused.run.data) + JSON.stringify(foreign.run.data)).not.toContain(fx.sandbox.credentials.refusedSession.secretKey);
 	});

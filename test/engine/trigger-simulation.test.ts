@@ -144,6 +144,7 @@ describe('trigger simulation: days of activity, late arrivals, page shifts and f
 		let widestPoll = 0;
 		let deepestPage = 0;
 		let pageShifts = 0;
+		let recoveredPolls = 0;
 		for (let poll = 1; poll <= POLLS; poll++) {
 			// Two hours of activity, in steps of a few minutes so every change has its own second.
 			const touched = new Set<number>();
@@ -171,7 +172,7 @@ describe('trigger simulation: days of activity, late arrivals, page shifts and f
 			}
 
 			for (const trigger of watched) {
-				const fault = rng.chance(0.15) ? randomFault(rng) : undefined;
+				const fault = rng.chance(0.2) ? randomFault(rng) : undefined;
 				if (fault) fx.sandbox.faults.add(fault);
 				const insertWhilePaging = !fault && rng.chance(0.2);
 				if (insertWhilePaging) {
@@ -221,6 +222,7 @@ describe('trigger simulation: days of activity, late arrivals, page shifts and f
 					trigger.failedPolls++;
 					continue;
 				}
+				if (fault) recoveredPolls++;
 				for (const item of outcome.items ?? []) {
 					const event = item.json.event as { previousStatus: string | null };
 					trigger.emittedEvents.push(`poll ${poll} ${String(item.json.idCashout)}:${event.previousStatus}->${String(item.json.status)}@${String(item.json.lastChangeDate)}`);
@@ -257,6 +259,7 @@ describe('trigger simulation: days of activity, late arrivals, page shifts and f
 		expect(widestPoll).toBe(2);
 		expect(deepestPage).toBeGreaterThan(10);
 		expect(requests).toBeGreaterThan(1_500);
+		expect(recoveredPolls).toBeGreaterThan(5); // faults the retries absorbed within the poll
 		for (const trigger of watched) {
 			expect(trigger.failedPolls).toBeGreaterThan(0);
 			expect(trigger.expectedEvents.length).toBeGreaterThan(0);
@@ -268,14 +271,21 @@ describe('trigger simulation: days of activity, late arrivals, page shifts and f
 	}, 240_000);
 });
 
+/**
+ * A fault for one poll. Transient ones (one 503, one reset, one failed login) are retried within the
+ * poll, which then succeeds; persistent ones (a page failing on every attempt, a 429 asking for a
+ * minute) fail the poll, which must leave the state as it was.
+ */
 function randomFault(rng: Rng): FaultSpec {
-	switch (rng.int(0, 3)) {
+	switch (rng.int(0, 4)) {
 		case 0:
 			return { method: 'GET', path: '/v1/cashouts', kind: 'status', status: 503, skip: rng.int(0, 12) };
 		case 1:
 			return { method: 'GET', path: '/v1/cashouts', kind: 'reset', skip: rng.int(0, 12) };
 		case 2:
 			return { method: 'GET', path: '/v1/cashouts', kind: 'status', status: 429, retryAfterSeconds: 60, skip: rng.int(0, 12) };
+		case 3:
+			return { method: 'GET', path: '/v1/cashouts', kind: 'status', status: 503, skip: rng.int(0, 12), times: 4 };
 		default:
 			return { method: 'POST', path: '/v1/auth/login', kind: 'status', status: 500 };
 	}

@@ -144,13 +144,14 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		clock.advance(MINUTE);
 		const victims = fx.sandbox.control.cashouts(MID).slice(0, 3);
 		for (const victim of victims) fx.sandbox.control.setStatus('cashout', victim.idCashout, 'ON_HOLD');
-		fx.sandbox.faults.add({ method: 'GET', path: '/v1/cashouts', kind: 'status', status: 503, skip: 1 });
+		// Page 1 keeps failing: the automatic retries (4 attempts) give up and the poll fails.
+		fx.sandbox.faults.add({ method: 'GET', path: '/v1/cashouts', kind: 'status', status: 503, skip: 1, times: 4 });
 		const failed = await trigger.poll();
 		expect(failed.items).toBeNull();
-		expect(failed.error).toMatchObject({ name: 'NodeApiError', message: expect.stringMatching(/page 1/) });
+		expect(failed.error).toMatchObject({ name: 'NodeApiError', message: expect.stringMatching(/page 1/), description: expect.stringMatching(/Tried 4 times/) });
 		expect(trigger.staticData()).toEqual(stateBefore);
 
-		fx.sandbox.faults.add({ method: 'GET', path: '/v1/cashouts', kind: 'reset' });
+		fx.sandbox.faults.add({ method: 'GET', path: '/v1/cashouts', kind: 'reset', times: 4 });
 		expect((await trigger.poll()).error?.message).toMatch(/could not be reached/);
 		expect(trigger.staticData()).toEqual(stateBefore);
 
@@ -159,16 +160,30 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		expect(await trigger.poll()).toEqual({ items: null });
 	});
 
-	test('a 429 carries the wait the service asked for', async () => {
+	test('a 429 asking for a longer wait than the retries honour fails the poll and carries the wait', async () => {
 		const trigger = runner({ resource: 'cashout', event: 'statusChanged' });
-		fx.sandbox.faults.add({ path: '/v1/cashouts', kind: 'status', status: 429, retryAfterSeconds: 30 });
+		fx.sandbox.faults.add({ path: '/v1/cashouts', kind: 'status', status: 429, retryAfterSeconds: 45 });
 		const polled = await trigger.poll();
 		expect(polled.error).toMatchObject({
 			message: expect.stringMatching(/too many requests \(429\)/),
-			description: expect.stringMatching(/asked to wait 30 seconds/),
-			context: expect.objectContaining({ retryAfterSeconds: 30 }),
+			description: expect.stringMatching(/asked to wait 45 seconds/),
+			context: expect.objectContaining({ retryAfterSeconds: 45 }),
 		});
+		expect(fx.sandbox.log.find('GET', '/v1/cashouts')).toHaveLength(1);
 		expect(trigger.staticData()).toEqual({});
+	});
+
+	test('a 429 and a 503 are retried within the poll, which then succeeds', async () => {
+		for (let index = 0; index < 60; index++) cashout(index * MINUTE + HOUR);
+		const trigger = runner({ resource: 'cashout', event: 'statusChanged' });
+		fx.sandbox.faults.add({ path: '/v1/cashouts', kind: 'status', status: 429, retryAfterSeconds: 1 });
+		fx.sandbox.faults.add({ path: '/v1/cashouts', kind: 'status', status: 503, skip: 1 });
+		const polled = await trigger.poll();
+		expect(polled.error).toBeUndefined();
+		expect(fx.sandbox.log.find('GET', '/v1/cashouts').map((entry) => entry.status)).toEqual([429, 200, 503, 200]);
+		const state = trigger.staticData().paymentsServiceTrigger as { seen: Record<string, unknown>; baselineDone: boolean };
+		expect(state.baselineDone).toBe(true);
+		expect(Object.keys(state.seen)).toHaveLength(60);
 	});
 
 	test('Max Items per Poll defers the rest, oldest change first, to the next poll', async () => {

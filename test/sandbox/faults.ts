@@ -57,11 +57,12 @@ export class FaultRegistry implements FaultInjector {
 	 * Called once per incoming request: the first armed fault matching `method` and `path` whose
 	 * `skip` is used up applies (and is consumed); matching faults still skipping count this request.
 	 */
-	take(method: string, path: string): AppliedFault | undefined {
+	take(method: string, path: string, query: Record<string, string> = {}): AppliedFault | undefined {
 		for (const a of this.armed) {
 			if (a.remaining <= 0) continue;
 			if (a.spec.method !== undefined && a.spec.method.toUpperCase() !== method.toUpperCase()) continue;
 			if (a.spec.path !== undefined && !pathMatches(path, a.spec.path)) continue;
+			if (a.spec.query && Object.entries(a.spec.query).some(([name, value]) => query[name] !== value)) continue;
 			if (a.skip > 0) {
 				a.skip--;
 				continue;

@@ -33,6 +33,14 @@ export class RequestLogStore implements RequestLog {
 		return entry;
 	}
 
+	/**
+	 * Marks `entry` answered (or its socket reset) now: `answeredSeq` takes the next number of the
+	 * same sequence as `seq`, so a request whose `seq` is higher arrived after this answer left.
+	 */
+	answered(entry: RequestLogEntry): void {
+		entry.answeredSeq = ++this.seq;
+	}
+
 	/** Deep copies of all entries, oldest first. */
 	entries(): RequestLogEntry[] {
 		return structuredClone(this.list);

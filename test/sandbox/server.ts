@@ -88,7 +88,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 		if (typeof request.body === 'string' && request.body !== '') state.entry.rawBody = request.body;
 		const latency = deps.latencyMs();
 		if (latency > 0) await sleep(latency);
-		const fault = deps.faults.take(state.entry.method, state.entry.path);
+		const fault = deps.faults.take(state.entry.method, state.entry.path, state.entry.query);
 		if (!fault) return;
 		if (fault.phase === 'after') {
 			state.afterFault = fault;
@@ -97,6 +97,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 		state.entry.fault = fault.label;
 		if (fault.kind === 'reset') {
 			state.entry.status = 0;
+			deps.log.answered(state.entry);
 			reply.hijack();
 			destroySocket(request);
 			return;
@@ -114,6 +115,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 	app.addHook('onSend', async (request, reply, payload) => {
 		const state = requestState(request);
 		if (!state) return payload;
+		deps.log.answered(state.entry);
 		const fault = state.afterFault;
 		if (!fault) {
 			state.entry.status = reply.statusCode;

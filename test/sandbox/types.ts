@@ -94,6 +94,11 @@ export interface RequestLogEntry {
 	status: number;
 	/** Response body (parsed JSON when it was JSON). */
 	responseBody?: unknown;
+	/**
+	 * Position of the answer (or the reset) in the same sequence as `seq`: requests with a higher
+	 * `seq` arrived after this answer was sent. Unset while the request is being handled.
+	 */
+	answeredSeq?: number;
 	/** Set when a fault answered or disrupted the request, e.g. 'status:429:before', 'reset:after'. */
 	fault?: string;
 }
@@ -113,6 +118,8 @@ export interface FaultSpec {
 	method?: string;
 	/** Path to match (string: exact, `*` = one path segment; RegExp: test); omitted = any. */
 	path?: string | RegExp;
+	/** Query parameters the request must carry with these exact values (e.g. `{page: '3'}`); omitted = any. */
+	query?: Record<string, string>;
 	/** 'status' answers with `status` (429 gets a Retry-After header); 'reset' destroys the socket. */
 	kind: 'status' | 'reset';
 	/** HTTP status for kind 'status'; default 500. */

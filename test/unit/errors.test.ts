@@ -1,6 +1,13 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
-import { readFailure, toNodeApiError, type ServiceFailure } from '../../nodes/PaymentsService/transport/errors';
+import { SessionLoginError } from '../../nodes/PaymentsService/helpers/session';
+import {
+	isServiceCode,
+	readAnswer,
+	readFailure,
+	toNodeApiError,
+	type ServiceFailure,
+} from '../../nodes/PaymentsService/transport/errors';
 
 const node: INode = {
 	id: '1',
@@ -116,18 +123,25 @@ describe('readFailure', () => {
 		expect(readFailure(wrapper).networkCode).toBe('ECONNREFUSED');
 	});
 
-	test('an error with serviceFailure (refused login) gives that failure', () => {
-		const error = Object.assign(new Error('Login failed'), {
-			serviceFailure: { httpStatus: 403, code: 83, message: 'Location not permitted' },
+	test('a session login error gives its status, code and the credential’s own message', () => {
+		const error = new SessionLoginError(
+			'Switching the session to merchant ID 9999 failed (HTTP 403, code 26): Insufficient privileges. Fix or clear the Merchant ID.',
+			{ step: 'switchContext', httpStatus: 403, code: 26, serviceMessage: 'Insufficient privileges' },
+		);
+		expect(readFailure(error)).toEqual({
+			httpStatus: 403,
+			code: 26,
+			message: 'Insufficient privileges',
+			networkCode: undefined,
+			session: { step: 'switchContext', message: error.message },
 		});
-		expect(readFailure(error)).toEqual({ httpStatus: 403, code: 83, message: 'Location not permitted' });
-		const noMessage = Object.assign(new Error('Login failed'), { serviceFailure: { httpStatus: 401, code: 11 } });
-		expect(readFailure(noMessage)).toEqual({ httpStatus: 401, code: 11, message: 'Login failed' });
 	});
 
-	test('a serviceFailure inside a wrapper is found through the cause', () => {
-		const inner = Object.assign(new Error('Login failed'), { serviceFailure: { httpStatus: 403, code: 83, message: 'nope' } });
-		expect(readFailure(Object.assign(new Error('outer'), { cause: inner }))).toEqual({ httpStatus: 403, code: 83, message: 'nope' });
+	test('a session login error wrapped by n8n (NodeApiError, cause) is still found', () => {
+		const login = new SessionLoginError('Login failed: the service answered HTTP 503.', { step: 'login', httpStatus: 503 });
+		const wrapped = new NodeApiError(node, login as unknown as JsonObject);
+		expect(readFailure(wrapped).session).toEqual({ step: 'login', message: 'Login failed: the service answered HTTP 503.' });
+		expect(readFailure(wrapped).httpStatus).toBe(503);
 	});
 
 	test('the failure read from an axios error carries nothing of the request', () => {
@@ -141,7 +155,7 @@ describe('toNodeApiError', () => {
 		const error = toNodeApiError(
 			node,
 			{ httpStatus: 412, code: 510, message: 'Cashout is not pending' },
-			{ family: 'cashout', action: 'Cancel cashout 123', itemIndex: 2 },
+			'cashout', { action: 'Cancel cashout 123', itemIndex: 2 },
 		);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toContain('Cancel cashout 123');
@@ -154,19 +168,19 @@ describe('toNodeApiError', () => {
 	});
 
 	test('the same code means different things per family (401 on cashout vs reporting)', () => {
-		const cashout = toNodeApiError(node, { httpStatus: 401, code: 401 }, { family: 'cashout', action: 'Get cashout status' });
-		const reporting = toNodeApiError(node, { httpStatus: 401, code: 401 }, { family: 'reporting', action: 'List deposits' });
+		const cashout = toNodeApiError(node, { httpStatus: 401, code: 401 }, 'cashout', { action: 'Get cashout status' });
+		const reporting = toNodeApiError(node, { httpStatus: 401, code: 401 }, 'reporting', { action: 'List deposits' });
 		expect(cashout.description).toContain('cashout login or pass');
 		expect(reporting.description).toContain('session expired');
 	});
 
 	test('a ticket failure with a reporting login code uses the reporting meaning', () => {
-		const error = toNodeApiError(node, { httpStatus: 403, code: 83 }, { family: 'tickets', action: 'Create ticket' });
+		const error = toNodeApiError(node, { httpStatus: 403, code: 83 }, 'tickets', { action: 'Create ticket' });
 		expect(error.description).toContain('login refused from this location');
 	});
 
 	test('without a service code the message gives the HTTP status', () => {
-		const error = toNodeApiError(node, { httpStatus: 404 }, { family: 'reporting', action: 'List refunds' });
+		const error = toNodeApiError(node, { httpStatus: 404 }, 'reporting', { action: 'List refunds' });
 		expect(error.message).toBe('List refunds failed (HTTP 404)');
 	});
 
@@ -174,14 +188,14 @@ describe('toNodeApiError', () => {
 		const error = toNodeApiError(
 			node,
 			{ httpStatus: 400, code: 300, message: 'Invalid request', details: ['payer.email is invalid', 'amount too low'] },
-			{ family: 'payments', action: 'Create deposit' },
+			'payments', { action: 'Create deposit' },
 		);
 		expect(error.description).toContain('payer.email is invalid');
 		expect(error.description).toContain('amount too low');
 	});
 
 	test('a 5xx says the service failed internally', () => {
-		const error = toNodeApiError(node, { httpStatus: 503 }, { family: 'reporting', action: 'List deposits' });
+		const error = toNodeApiError(node, { httpStatus: 503 }, 'reporting', { action: 'List deposits' });
 		expect(error.description).toMatch(/failed internally.*503/);
 	});
 
@@ -189,7 +203,7 @@ describe('toNodeApiError', () => {
 		const error = toNodeApiError(
 			node,
 			{ httpStatus: 429, retryAfterSeconds: 30 },
-			{ family: 'reporting', action: 'List deposits', itemIndex: 0 },
+			'reporting', { action: 'List deposits', itemIndex: 0 },
 		);
 		expect(error.message).toContain('List deposits');
 		expect(error.message).toMatch(/too many requests/i);
@@ -199,7 +213,7 @@ describe('toNodeApiError', () => {
 	});
 
 	test('429 without Retry-After says no wait was given', () => {
-		const error = toNodeApiError(node, { httpStatus: 429 }, { family: 'reporting', action: 'List deposits' });
+		const error = toNodeApiError(node, { httpStatus: 429 }, 'reporting', { action: 'List deposits' });
 		expect(error.description).toContain('no wait time');
 		expect(error.context.retryAfterSeconds).toBeUndefined();
 	});
@@ -211,7 +225,7 @@ describe('toNodeApiError', () => {
 		const error = toNodeApiError(
 			node,
 			{ httpStatus: 412, code: 510, message: 'Invalid status transition' },
-			{ family: 'cashout', action: 'Put cashout 123 on hold', explain },
+			'cashout', { action: 'Put cashout 123 on hold', explain },
 		);
 		expect(explain).toHaveBeenCalledTimes(1);
 		expect(error.message).toBe('Cashout 123 cannot be put on hold: it is no longer pending');
@@ -222,15 +236,13 @@ describe('toNodeApiError', () => {
 		const error = toNodeApiError(
 			node,
 			{ httpStatus: 412, code: 509, message: 'Not found' },
-			{ family: 'cashout', action: 'Cancel cashout 9', explain: () => undefined },
+			'cashout', { action: 'Cancel cashout 9', explain: () => undefined },
 		);
 		expect(error.message).toBe('Cancel cashout 9 failed: Not found (509)');
 	});
 
 	test('a network failure mentions the code and that the outcome is unknown', () => {
-		const error = toNodeApiError(node, readFailure({ code: 'ECONNRESET' }), {
-			family: 'cashout',
-			action: 'Cancel cashout 5',
+		const error = toNodeApiError(node, readFailure({ code: 'ECONNRESET' }), 'cashout', { action: 'Cancel cashout 5',
 			itemIndex: 4,
 		});
 		expect(error.message).toContain('Cancel cashout 5');
@@ -240,7 +252,7 @@ describe('toNodeApiError', () => {
 	});
 
 	test('a failure with neither status nor network code keeps the action and the message', () => {
-		const error = toNodeApiError(node, { message: 'something odd' }, { family: 'reporting', action: 'Log in' });
+		const error = toNodeApiError(node, { message: 'something odd' }, 'reporting', { action: 'Log in' });
 		expect(error.message).toBe('Log in failed: something odd');
 	});
 
@@ -256,7 +268,7 @@ describe('toNodeApiError', () => {
 			}),
 		];
 		for (const source of sources) {
-			const error = toNodeApiError(node, readFailure(source), { family: 'cashout', action: 'Cancel cashout 1', itemIndex: 0 });
+			const error = toNodeApiError(node, readFailure(source), 'cashout', { action: 'Cancel cashout 1', itemIndex: 0 });
 			expect(JSON.stringify(error)).not.toContain('SECRET123');
 			expect(error.message).not.toContain('SECRET123');
 			expect(String(error.description)).not.toContain('SECRET123');
@@ -264,5 +276,54 @@ describe('toNodeApiError', () => {
 			expect(JSON.stringify(error.cause ?? null)).not.toContain('SECRET123');
 			expect(JSON.stringify(error.errorResponse ?? null)).not.toContain('SECRET123');
 		}
+	});
+});
+
+describe('readAnswer (HTTP errors returned as answers)', () => {
+	test('reads the body of a cashout error and a Retry-After header of any case', () => {
+		expect(readAnswer(412, { 'Retry-After': '7' }, { code: 510, message: 'Not pending' })).toEqual({
+			httpStatus: 412,
+			code: 510,
+			message: 'Not pending',
+			retryAfterSeconds: 7,
+		});
+	});
+
+	test('reads a text body and an empty one', () => {
+		expect(readAnswer(503, {}, 'upstream down')).toEqual({ httpStatus: 503, message: 'upstream down' });
+		expect(readAnswer(503, undefined, '')).toEqual({ httpStatus: 503 });
+	});
+});
+
+describe('session failures in the error the user sees', () => {
+	test('the credential’s message is the error message; the description says what was being done', () => {
+		const failure = readFailure(
+			new SessionLoginError('Switching the session to merchant ID 9999 failed (HTTP 403, code 26): nope. Fix or clear the Merchant ID.', {
+				step: 'switchContext',
+				httpStatus: 403,
+				code: 26,
+				serviceMessage: 'nope',
+			}),
+		);
+		const error = toNodeApiError(node, failure, 'reporting', { action: 'Listing deposit records (page 0)', itemIndex: 0 });
+		expect(error.message).toBe('Switching the session to merchant ID 9999 failed (HTTP 403, code 26): nope. Fix or clear the Merchant ID.');
+		expect(error.description).toContain('while opening the session for: Listing deposit records (page 0)');
+		expect(error.description).toContain('lacks the privileges');
+		expect(error.context.sessionStep).toBe('switchContext');
+	});
+});
+
+describe('isServiceCode', () => {
+	test('compares the service code of a NodeApiError as text', () => {
+		const error = toNodeApiError(node, { httpStatus: 400, code: 104 }, 'payments', { action: 'Create deposit' });
+		expect(isServiceCode(error, 104)).toBe(true);
+		expect(isServiceCode(error, '104')).toBe(true);
+		expect(isServiceCode(error, 105, 104)).toBe(true);
+		expect(isServiceCode(error, 105)).toBe(false);
+	});
+
+	test('is false for errors without a code and for other errors', () => {
+		expect(isServiceCode(toNodeApiError(node, { httpStatus: 503 }, 'payments', { action: 'x' }), 503)).toBe(false);
+		expect(isServiceCode(new Error('104'), 104)).toBe(false);
 	});
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
 import { MAX_WINDOW_SECONDS } from '../../nodes/PaymentsService/helpers/constants';
-import { splitIntoWindows, type TimeWindow } from '../../nodes/PaymentsService/helpers/windows';
+import { splitIntoBalancedWindows, splitIntoWindows, type TimeWindow } from '../../nodes/PaymentsService/helpers/windows';
 
 const SIXTY_DAYS = 60 * 86_400;
 const DAY = 86_400;
@@ -114,5 +114,54 @@ describe('splitIntoWindows', () => {
 	test('throws RangeError on a negative or fractional span', () => {
 		expect(() => splitIntoWindows(0, 10, -1)).toThrow(RangeError);
 		expect(() => splitIntoWindows(0, 10, 2.5)).toThrow(RangeError);
+	});
+});
+
+describe('splitIntoBalancedWindows', () => {
+	/** Problems of a balanced split, other than the window count (checked by each test). */
+	function balancedProblems(windows: TimeWindow[], from: number, to: number, maxSpan: number): string[] {
+		return partitionProblems(windows, from, to, maxSpan).filter((problem) => !/windows instead of/.test(problem));
+	}
+
+	test('every second in exactly one window, none longer than the limit, lengths within one second (property)', () => {
+		fc.assert(
+			fc.property(
+				fc.integer({ min: 0, max: 2_000_000_000 }),
+				fc.integer({ min: 0, max: 800 * DAY }),
+				fc.integer({ min: 1, max: 10 }),
+				(from, length, concurrency) => {
+					const to = from + length;
+					const windows = splitIntoBalancedWindows(from, to, concurrency);
+					expect(balancedProblems(windows, from, to, MAX_WINDOW_SECONDS)).toEqual([]);
+					const lengths = windows.map((window) => window.to - window.from + 1);
+					expect(Math.max(...lengths) - Math.min(...lengths)).toBeLessThanOrEqual(1);
+				},
+			),
+		);
+	});
+
+	test('the fewest windows when they fit in one round; otherwise a multiple of the concurrency (property)', () => {
+		fc.assert(
+			fc.property(fc.integer({ min: 0, max: 800 * DAY }), fc.integer({ min: 1, max: 10 }), (length, concurrency) => {
+				const minimal = splitIntoWindows(0, length).length;
+				const windows = splitIntoBalancedWindows(0, length, concurrency);
+				if (minimal <= concurrency) expect(windows).toHaveLength(minimal);
+				else expect(windows).toHaveLength(Math.ceil(minimal / concurrency) * concurrency);
+			}),
+		);
+	});
+
+	test('the last 360 days: seven windows at concurrency 1 and 8, eight of about 45 days at 4', () => {
+		// From now − 360 days to now, both ends included: 360 days and one second.
+		const to = 360 * DAY;
+		expect(splitIntoBalancedWindows(0, to, 1)).toHaveLength(7);
+		expect(splitIntoBalancedWindows(0, to, 8)).toHaveLength(7);
+		const windows = splitIntoBalancedWindows(0, to, 4);
+		expect(windows).toHaveLength(8);
+		expect(windows.every((window) => Math.abs(window.to - window.from + 1 - 45 * DAY) <= 1)).toBe(true);
+	});
+
+	test('refuses a concurrency below 1', () => {
+		expect(() => splitIntoBalancedWindows(0, DAY, 0)).toThrow(RangeError);
 	});
 });

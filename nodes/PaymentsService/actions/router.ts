@@ -2,33 +2,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { PaymentsClient } from '../transport/client';
-import * as balance from './balance';
-import * as bank from './bank';
-import * as cashout from './cashout';
-import * as chargeback from './chargeback';
-import * as deposit from './deposit';
-import * as exchangeRate from './exchangeRate';
-import * as note from './note';
-import * as refund from './refund';
-import * as session from './session';
-import * as settlement from './settlement';
-import * as ticket from './ticket';
-import type { OperationModule } from './types';
-
-/** Every operation of the node, by resource and operation value. */
-export const OPERATIONS: Record<string, Record<string, OperationModule>> = {
-	balance: balance.operations,
-	bank: bank.operations,
-	cashout: cashout.operations,
-	chargeback: chargeback.operations,
-	deposit: deposit.operations,
-	exchangeRate: exchangeRate.operations,
-	note: note.operations,
-	refund: refund.operations,
-	session: session.operations,
-	settlement: settlement.operations,
-	ticket: ticket.operations,
-};
+import { findOperation } from './registry';
 
 /** The error item Continue On Fail emits: the message, what it means, and the service's code. */
 function errorJson(error: Error): IDataObject {
@@ -43,25 +17,30 @@ function errorJson(error: Error): IDataObject {
 }
 
 /**
- * Runs the selected operation for every input item (once for operations that act once per run).
- * Each output item is paired with its input item. With Continue On Fail an item that fails yields
- * an error item and the next item proceeds; otherwise the error, carrying its item index, stops
- * the node.
+ * Runs the selected operation for every input item (once for operations that act once per run),
+ * with one client per run bound to the credential the registry names for the operation (so one
+ * session login serves every item). Each output item is paired with its input item. With Continue
+ * On Fail an item that fails yields an error item and the next item proceeds; otherwise the error,
+ * carrying its item index, stops the node. Errors are wrapped here only when they are not n8n's.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const module = OPERATIONS[resource]?.[operation];
-	if (!module) {
+	const definition = findOperation(resource, operation);
+	if (!definition) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not supported for resource "${resource}"`);
 	}
-	const client = new PaymentsClient(this);
+	const client = new PaymentsClient(this, definition.credential);
 	const returnData: INodeExecutionData[] = [];
-	const count = module.oncePerRun ? Math.min(items.length, 1) : items.length;
+	const count = definition.module.oncePerRun ? Math.min(items.length, 1) : items.length;
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		try {
-			const output = await module.execute.call(this, client, itemIndex);
+			if (definition.reads) {
+				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+				client.setRetries(options.retryReads !== false);
+			}
+			const output = await definition.module.execute.call(this, client, itemIndex);
 			returnData.push(...this.helpers.constructExecutionMetaData(output, { itemData: { item: itemIndex } }));
 		} catch (caught) {
 			let error = caught as Error;

@@ -3,12 +3,13 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import type { PaymentsClient } from '../transport/client';
 
 /**
- * One operation of the action node: its parameters (shown only for its resource and operation)
- * and what it does for one input item. The router loops over items, pairs outputs with their
- * input item and handles Continue On Fail; an operation only handles `itemIndex`.
+ * What an `<operation>.operation.ts` file exports: its parameters (the registry shows them only for
+ * its resource and operation) and what it does for one input item. The router loops over items,
+ * pairs outputs with their input item and handles Continue On Fail; an operation only handles
+ * `itemIndex`, with a client bound to the credential the registry names for it.
  */
 export interface OperationModule {
-	description: INodeProperties[];
+	properties: INodeProperties[];
 	execute(this: IExecuteFunctions, client: PaymentsClient, itemIndex: number): Promise<INodeExecutionData[]>;
 	/** True for operations that act once per node run whatever the number of items (Log Out). */
 	oncePerRun?: boolean;

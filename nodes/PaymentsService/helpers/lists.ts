@@ -1,7 +1,7 @@
 /**
- * The seven reporting lists (spec: List endpoints (reporting)): where each lives, which field
- * identifies a record, and which filters it takes. Shared by the action node (Get Many) and the
- * polling trigger.
+ * The seven reporting lists (service rules §3): the one description of each that the action node's
+ * Get Many, the polling trigger, the trigger state and Fetch Test Event all read. Adding a list is
+ * an entry here (plus its Get Many operation file and a line in the operation registry).
  */
 
 /** Reporting resources that can be listed. */
@@ -14,44 +14,36 @@ export type ReportingResource =
 	| 'settlement'
 	| 'balanceReport';
 
-/** Filter parameters a list accepts besides `from`, `to` and `page`. */
-export type ListFilter = 'country' | 'paymentMethod' | 'clientDocument' | 'type' | 'status';
+/** Filter parameters a list accepts besides `from`, `to`, `page` and its status (service rules §3.3). */
+export type ListFilter = 'country' | 'paymentMethod' | 'clientDocument' | 'type';
 
 export interface ReportingListDefinition {
-	/** Path under the reporting base URL ({base_url}). */
+	resource: ReportingResource;
+	/** Path under the reporting base URL. */
 	path: string;
-	/** Path named by newer public docs, given as a hint when `path` answers 404 (API-NOTES: Conflicts). */
+	/** Path named by newer public docs, given as a hint when `path` answers 404 (service rules §3.3). */
 	alternativePath?: string;
 	/** Human name, singular, for messages ("deposit"). */
 	label: string;
-	/** Field(s) that identify a record; joined when several. */
+	/** Name in resource lists ("Credit/Debit Note"). */
+	name: string;
+	/** Field(s) that identify a record; joined when several (service rules §3.4). */
 	idFields: string[];
-	/** The record's creation time, which `from`/`to` filter (spec: List endpoints). */
-	createdField: string;
+	/** The record's date field, the creation date that `from`/`to` filter (service rules §3.2, §3.3). */
+	recordDateField: string;
 	/** Whether records carry `lastChangeDate` (deposits, cashouts, refunds, chargebacks). */
 	hasLastChangeDate: boolean;
-	/** Whether records carry a `status`. */
-	hasStatus: boolean;
-	/** Query name of the status filter: the spec writes `Status` for cashouts and settlements. */
+	/** Query name of the status filter (`Status` for cashouts and settlements); absent: no status. */
 	statusParam?: 'status' | 'Status';
-	/** Status values the list's filter accepts (spec). Records may carry others (CREATED, REJECTED). */
-	statuses?: string[];
-	filters: ListFilter[];
+	/** Status values the service's filter accepts (service rules §3.3). */
+	filterStatuses: readonly string[];
+	/** Further statuses records carry that the filter does not accept (judged on the client only). */
+	recordOnlyStatuses: readonly string[];
+	/** Filters sent to the service, besides the status. */
+	filters: readonly ListFilter[];
 }
 
-export const DEPOSIT_STATUSES = ['PENDING', 'APPROVED', 'COMPLETED', 'CANCELLED', 'DECLINED'];
-export const CASHOUT_STATUSES = [
-	'ON_HOLD',
-	'PENDING',
-	'DELIVERED',
-	'COMPLETED',
-	'REJECTED',
-	'CANCELLED',
-	'DECLINED',
-];
-export const REFUND_STATUSES = ['PENDING', 'COMPLETED', 'CANCELLED', 'WAITING_DETAILS'];
-export const CHARGEBACK_STATUSES = ['PENDING', 'COMPLETED', 'CANCELLED', 'FAILED'];
-export const SETTLEMENT_STATUSES = ['PENDING', 'COMPLETED', 'CANCELLED', 'FAILED'];
+/** Note types the notes list filters by (service rules §3.3). */
 export const NOTE_TYPES = [
 	'GENERIC_CREDIT_NOTE',
 	'SERVICE_FEE_CREDIT_NOTE',
@@ -64,85 +56,114 @@ export const NOTE_TYPES = [
 	'CHARGEBACK',
 	'CHARGEBACK_PROCESSING_FEE',
 	'SERVICE_FEE_DEBIT_NOTE',
-];
+] as const;
 
-export const REPORTING_LISTS: Record<ReportingResource, ReportingListDefinition> = {
+export const REPORTING_LISTS: Readonly<Record<ReportingResource, ReportingListDefinition>> = {
 	deposit: {
+		resource: 'deposit',
+		name: 'Deposit',
 		path: '/v1/deposits',
 		label: 'deposit',
 		idFields: ['idDeposit'],
-		createdField: 'creationDate',
+		recordDateField: 'creationDate',
 		hasLastChangeDate: true,
-		hasStatus: true,
 		statusParam: 'status',
-		statuses: DEPOSIT_STATUSES,
-		filters: ['country', 'paymentMethod', 'status', 'clientDocument'],
+		filterStatuses: ['PENDING', 'APPROVED', 'COMPLETED', 'CANCELLED', 'DECLINED'],
+		recordOnlyStatuses: ['CREATED'],
+		filters: ['country', 'paymentMethod', 'clientDocument'],
 	},
 	cashout: {
+		resource: 'cashout',
+		name: 'Cashout',
 		path: '/v1/cashouts',
 		label: 'cashout',
 		idFields: ['idCashout'],
-		createdField: 'creationDate',
+		recordDateField: 'creationDate',
 		hasLastChangeDate: true,
-		hasStatus: true,
 		statusParam: 'Status',
-		statuses: CASHOUT_STATUSES,
-		filters: ['country', 'status', 'clientDocument'],
+		filterStatuses: ['ON_HOLD', 'PENDING', 'DELIVERED', 'COMPLETED', 'REJECTED', 'CANCELLED', 'DECLINED'],
+		recordOnlyStatuses: [],
+		filters: ['country', 'clientDocument'],
 	},
 	note: {
+		resource: 'note',
+		name: 'Credit/Debit Note',
 		path: '/v1/notes',
 		label: 'credit/debit note',
 		idFields: ['id'],
-		createdField: 'date',
+		recordDateField: 'date',
 		hasLastChangeDate: false,
-		hasStatus: false,
+		filterStatuses: [],
+		recordOnlyStatuses: [],
 		filters: ['type'],
 	},
 	refund: {
+		resource: 'refund',
+		name: 'Refund',
 		path: '/v1/refund',
 		alternativePath: '/v1/refunds',
 		label: 'refund',
 		idFields: ['id'],
-		createdField: 'date',
+		recordDateField: 'date',
 		hasLastChangeDate: true,
-		hasStatus: true,
 		statusParam: 'status',
-		statuses: REFUND_STATUSES,
-		filters: ['country', 'paymentMethod', 'status'],
+		filterStatuses: ['PENDING', 'COMPLETED', 'CANCELLED', 'WAITING_DETAILS'],
+		recordOnlyStatuses: ['REJECTED'],
+		filters: ['country', 'paymentMethod'],
 	},
 	chargeback: {
+		resource: 'chargeback',
+		name: 'Chargeback',
 		path: '/v1/chargeback',
 		alternativePath: '/v1/chargebacks',
 		label: 'chargeback',
 		idFields: ['idChargeback'],
-		createdField: 'creationDate',
+		recordDateField: 'creationDate',
 		hasLastChangeDate: true,
-		hasStatus: true,
 		statusParam: 'status',
-		statuses: CHARGEBACK_STATUSES,
-		filters: ['country', 'status'],
+		filterStatuses: ['PENDING', 'COMPLETED', 'CANCELLED', 'FAILED'],
+		recordOnlyStatuses: [],
+		filters: ['country'],
 	},
 	settlement: {
+		resource: 'settlement',
+		name: 'Settlement',
 		path: '/v1/settlements',
 		label: 'settlement',
 		idFields: ['id'],
-		createdField: 'creationDate',
+		recordDateField: 'creationDate',
 		hasLastChangeDate: false,
-		hasStatus: true,
 		statusParam: 'Status',
-		statuses: SETTLEMENT_STATUSES,
-		filters: ['status'],
+		filterStatuses: ['PENDING', 'COMPLETED', 'CANCELLED', 'FAILED'],
+		recordOnlyStatuses: [],
+		filters: [],
 	},
 	balanceReport: {
+		resource: 'balanceReport',
+		name: 'Daily Balance Report',
 		path: '/v1/balance/report',
 		label: 'daily balance report',
 		idFields: ['date', 'currency'],
-		createdField: 'date',
+		recordDateField: 'date',
 		hasLastChangeDate: false,
-		hasStatus: false,
+		filterStatuses: [],
+		recordOnlyStatuses: [],
 		filters: [],
 	},
 };
+
+/** Whether records of `list` carry a status. */
+export function hasStatus(list: ReportingListDefinition): boolean {
+	return list.statusParam !== undefined;
+}
+
+/** Every status a record of `list` can carry: the filter's values, then the record-only ones. */
+export function recordStatuses(list: ReportingListDefinition): string[] {
+	return [...list.filterStatuses, ...list.recordOnlyStatuses];
+}
+
+/** The lists a trigger can watch: those with records that appear over time (not the daily balance). */
+export const TRIGGER_LISTS: readonly ReportingResource[] = ['cashout', 'chargeback', 'note', 'deposit', 'refund', 'settlement'];
 
 /**
  * The identity of a record in its list: the value of its id field(s), or `undefined` when the
@@ -156,4 +177,10 @@ export function recordKey(list: ReportingListDefinition, record: Record<string, 
 		parts.push(String(value));
 	}
 	return parts.join('|');
+}
+
+/** Whether `record`'s status is `status` (case-insensitive); no status given passes everything. */
+export function hasRecordStatus(record: Record<string, unknown>, status: string | undefined): boolean {
+	if (!status) return true;
+	return typeof record.status === 'string' && record.status.toUpperCase() === status.toUpperCase();
 }

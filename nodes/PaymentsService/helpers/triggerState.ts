@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { recordKey, type ReportingListDefinition } from './lists';
+import { triggerEvent } from '../trigger/events';
+import { hasStatus, recordKey, type ReportingListDefinition } from './lists';
 import { MAX_WINDOW_SECONDS } from './constants';
 import { splitIntoWindows, type TimeWindow } from './windows';
 
@@ -8,8 +9,7 @@ import { splitIntoWindows, type TimeWindow } from './windows';
  * The polling trigger's memory and its pure decisions: what changed since the last poll, what to
  * emit, what to remember. Nothing here sends requests or reads parameters; the trigger node does.
  *
- * The reporting lists filter by creation date only (spec: List endpoints; API-NOTES: Ordering and
- * filters), so every poll re-reads the records created within the look-back and compares each with
+ * The reporting lists filter by creation date only (service rules §3.2), so every poll re-reads the records created within the look-back and compares each with
  * what this trigger saw last. Each record is judged on its own, so the outcome does not depend on
  * page order, records moving between pages, or a poll reading only part of the look-back.
  */
@@ -139,11 +139,11 @@ const toSeconds = (value: unknown): number | null => {
  */
 export function observe(list: ReportingListDefinition, record: IDataObject): Observation | undefined {
 	const key = recordKey(list, record);
-	const created = toSeconds(record[list.createdField]);
+	const created = toSeconds(record[list.recordDateField]);
 	if (key === undefined || created === null) return undefined;
 	return {
 		key,
-		status: list.hasStatus && typeof record.status === 'string' ? record.status : null,
+		status: hasStatus(list) && typeof record.status === 'string' ? record.status : null,
 		lastChange: list.hasLastChangeDate ? toSeconds(record.lastChangeDate) : null,
 		created,
 		record,
@@ -184,27 +184,21 @@ function eventFor(
 	observation: Observation,
 	firstSightingsCount: boolean,
 ): EmittedEventType | undefined {
-	if (!previous) {
-		if (!firstSightingsCount) return undefined;
-		if (config.event === 'newRecord') return 'newRecord';
-		if (!config.includeFirstSightings) return undefined;
-		return config.event === 'statusChanged' ? 'statusChanged' : 'changed';
-	}
-	if (config.event === 'statusChanged') return previous.status !== observation.status ? 'statusChanged' : undefined;
-	if (config.event === 'anyChange') {
-		const moved =
-			observation.lastChange !== null && (previous.lastChange === null || observation.lastChange > previous.lastChange);
-		return moved || previous.status !== observation.status ? 'changed' : undefined;
-	}
-	return undefined;
+	const event = triggerEvent(config.event);
+	if (!previous) return firstSightingsCount && event.countsFirstSighting(config) ? event.type : undefined;
+	return event.changed(previous, observation) ? event.type : undefined;
 }
 
-function passesFilters(config: TriggerConfig, observation: Observation): boolean {
-	const status = observation.status?.toUpperCase() ?? '';
-	if (config.event === 'statusChanged') {
-		return config.toStatuses.length === 0 || config.toStatuses.some((wanted) => wanted.toUpperCase() === status);
-	}
-	return config.status === '' || config.status.toUpperCase() === status;
+/**
+ * Whether a record in `status` may be emitted for `config`: its current status is one the event
+ * wants (To Status for Status Changed, the Status filter otherwise); none wanted passes all.
+ * Used by the decisions below and by Fetch Test Event alike.
+ */
+export function matchesWantedStatus(config: TriggerConfig, status: string | null): boolean {
+	const wanted = triggerEvent(config.event).wantedStatuses(config);
+	if (wanted.length === 0) return true;
+	const current = status?.toUpperCase() ?? '';
+	return wanted.some((value) => value.toUpperCase() === current);
 }
 
 /**
@@ -237,7 +231,7 @@ export function detectEvents(
 		// one created after the activation second cannot be.
 		const firstSightingCounts = state.baselineDone || observation.created > state.activatedAt;
 		const type = eventFor(config, previous, observation, firstSightingCounts);
-		if (type && passesFilters(config, observation)) {
+		if (type && matchesWantedStatus(config, observation.status)) {
 			wanted.push({
 				observation,
 				type,

@@ -2,7 +2,7 @@ import { MAX_WINDOW_SECONDS } from './constants';
 
 /**
  * A period of creation dates, both ends inclusive, in Unix seconds: the `from`/`to` pair one
- * reporting request carries (spec: List endpoints).
+ * reporting request carries (service rules §3.2).
  */
 export interface TimeWindow {
 	from: number;
@@ -15,7 +15,7 @@ export interface TimeWindow {
  * next window starts one second after the previous one ends, so every second of the period is in
  * exactly one window.
  *
- * Spec: List endpoints ("The difference between them is at most 60 days"), Errors (code 18).
+ * Service rules §3.2: every window spans at most 60 days minus one second (code 18 otherwise).
  *
  * @throws RangeError when a bound is not an integer, `from > to`, or `maxSpanSeconds < 0`.
  */
@@ -39,6 +39,44 @@ export function splitIntoWindows(
 		const end = Math.min(start + maxSpanSeconds, to);
 		windows.push({ from: start, to: end });
 		start = end + 1;
+	}
+	return windows;
+}
+
+/**
+ * Splits the inclusive period [`from`, `to`] (Unix seconds) into windows of equal span (to the
+ * second), oldest first, for reading `concurrency` windows at once (service rules §3.2).
+ *
+ * Every window costs one short page, so the count stays minimal: the fewest windows of at most
+ * `maxSpanSeconds`, unless that is more than `concurrency`; then it is rounded up to a multiple of
+ * `concurrency`, so every slot reads the same share of the period in each round. (Seven windows for
+ * four slots would run as four, then three: the last round leaves a slot idle for a whole window.)
+ *
+ * @throws RangeError as {@link splitIntoWindows}, or when `concurrency` is not a whole number ≥ 1.
+ */
+export function splitIntoBalancedWindows(
+	from: number,
+	to: number,
+	concurrency: number,
+	maxSpanSeconds: number = MAX_WINDOW_SECONDS,
+): TimeWindow[] {
+	if (!Number.isInteger(concurrency) || concurrency < 1) {
+		throw new RangeError(`Concurrency must be a whole number of at least 1, got ${concurrency}`);
+	}
+	const minimal = splitIntoWindows(from, to, maxSpanSeconds);
+	if (minimal.length <= concurrency) return balance(from, to, minimal.length);
+	return balance(from, to, Math.ceil(minimal.length / concurrency) * concurrency);
+}
+
+/** `count` consecutive windows covering [from, to], their lengths differing by at most one second. */
+function balance(from: number, to: number, count: number): TimeWindow[] {
+	const seconds = to - from + 1;
+	const windows: TimeWindow[] = [];
+	let start = from;
+	for (let index = 0; index < count && start <= to; index++) {
+		const length = Math.floor(seconds / count) + (index < seconds % count ? 1 : 0);
+		windows.push({ from: start, to: start + length - 1 });
+		start += length;
 	}
 	return windows;
 }

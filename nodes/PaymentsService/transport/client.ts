@@ -1,18 +1,21 @@
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
+	IN8nHttpFullResponse,
 	ILoadOptionsFunctions,
 	IPollFunctions,
+	IWebhookFunctions,
 } from 'n8n-workflow';
 
 import type { ApiFamily } from '../helpers/errorCodes';
+import { DEFAULT_RETRY_POLICY, nextRetryDelay, type RetryPolicy } from '../helpers/retry';
 import { normaliseBaseUrl } from '../helpers/session';
-import { readFailure, toNodeApiError, type FailureContext } from './errors';
+import { readAnswer, readFailure, toNodeApiError, type FailureContext, type ServiceFailure } from './errors';
 
-/** The credential types of this package, by the API part they open. */
+/** The credential types of this package, by the API part they open (service rules §2). */
 export const CREDENTIAL_TYPES = {
 	session: 'paymentsServiceSessionApi',
 	readOnly: 'paymentsServiceReadOnlyApi',
@@ -22,10 +25,12 @@ export const CREDENTIAL_TYPES = {
 export type CredentialKind = keyof typeof CREDENTIAL_TYPES;
 
 /** Any n8n context that can send authenticated requests. */
-export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions | IWebhookFunctions;
 
 /** One request to the service, relative to the credential's base URL. */
 export interface ServiceRequest {
+	/** The API the request goes to; it decides how the service's error codes read (service rules §4). */
+	family: ApiFamily;
 	method: IHttpRequestMethods;
 	/** Path starting with /v1 or /v3. */
 	path: string;
@@ -33,88 +38,237 @@ export interface ServiceRequest {
 	/** JSON object, an already-serialised string, or a multipart Buffer. */
 	body?: IDataObject | string | Buffer;
 	headers?: IDataObject;
+	/**
+	 * Whether the request changes nothing, so it may be sent again after a 429, a 5xx or a lost
+	 * connection (service rules §11). Default: true for GET, false otherwise. Money-moving and
+	 * state-changing calls must leave it false.
+	 */
+	safeToRepeat?: boolean;
+}
+
+/** How a client retries safe reads. */
+export interface ClientOptions {
+	/** The retry numbers; `false` sends every request once. Default {@link DEFAULT_RETRY_POLICY}. */
+	retry?: RetryPolicy | false;
+	/** Epoch milliseconds after which no retry starts (e.g. the end of a poll's time budget). */
+	deadline?: number;
 }
 
 /** Milliseconds to wait for an answer before giving up on a request. */
 const REQUEST_TIMEOUT_MS = 60_000;
 
-function familyOf(kind: CredentialKind, path: string): ApiFamily {
-	if (kind === 'cashout') return 'cashout';
-	if (kind !== 'session') return 'payments';
-	return path.startsWith('/v1/tickets') || /\/flagForReview/.test(path) ? 'tickets' : 'reporting';
+/** An answer of HTTP 401 to a request that carried the session token: the session has ended. */
+class SessionEnded {
+	constructor(readonly answer: IN8nHttpFullResponse) {}
 }
 
 /**
- * Sends requests through n8n's `httpRequestWithAuthentication`, so each credential type signs or
- * logs in by itself, and turns failures into NodeApiErrors a merchant can act on.
+ * Keeps one login per lost session, however many requests are in flight (service rules §2.1).
  *
- * Create one per node run (it remembers each credential's base URL for that run only); it keeps no
- * state across runs or workers.
+ * n8n logs in again whenever a request it sends answers 401, once per request: four windows read at
+ * once would log in four times when the session dies. So requests are sent with HTTP errors
+ * returned, not thrown (n8n then leaves a 401 alone), and one request at a time — the *leader* — is
+ * sent the ordinary way, letting n8n log in (or renew the session) and store the new token in the
+ * credential. Every other request waits for the leader, then goes out with the stored token.
+ * A 401 to a request sent before the last renewal is simply sent again; a 401 to one sent after it
+ * means the session ended again, and that request becomes the next leader.
+ *
+ * The first request of a client is a leader too, so a credential without a token logs in once.
  */
-export class PaymentsClient {
-	private readonly baseUrls = new Map<CredentialKind, string>();
+class SessionGate {
+	private leader: Promise<unknown> | undefined;
 
-	constructor(readonly context: RequestContext) {}
+	/** Whether a request went through since the last renewal (then followers may go at once). */
+	private open = false;
+
+	/** Renewals so far; a request remembers the value it was sent under. */
+	private generation = 0;
 
 	/**
-	 * The base URL of the credential of `kind`.
+	 * Sends one request under the gate. `send('lead')` must let n8n handle a 401 (log in, retry);
+	 * `send('follow')` must return a 401 as a {@link SessionEnded}.
+	 */
+	async run<T>(send: (role: 'lead' | 'follow') => Promise<T | SessionEnded>): Promise<T> {
+		for (;;) {
+			if (this.leader) {
+				// When the leader could not open the session (wrong keys, refused merchant), the
+				// requests that waited for it fail with that error rather than each logging in again.
+				const failed = await this.leader.then(
+					() => undefined,
+					(error: unknown) => (readFailure(error).session ? { error } : undefined),
+				);
+				if (failed) return await Promise.reject(failed.error);
+				continue;
+			}
+			if (!this.open) return await this.lead(send);
+			const sentUnder = this.generation;
+			const answer = await send('follow');
+			if (!(answer instanceof SessionEnded)) return answer;
+			// Renewed meanwhile: the stored token is new, send again. Otherwise renew (or wait for
+			// the renewal another request has just started).
+			if (sentUnder === this.generation && !this.leader) this.open = false;
+		}
+	}
+
+	private async lead<T>(send: (role: 'lead' | 'follow') => Promise<T | SessionEnded>): Promise<T> {
+		const attempt = send('lead');
+		this.leader = attempt;
+		const settled = await attempt.then(
+			(answer) => ({ answer: answer as T }),
+			(error: unknown) => ({ error }),
+		);
+		this.generation++;
+		this.leader = undefined;
+		if ('answer' in settled) {
+			this.open = true;
+			return settled.answer;
+		}
+		// A failure that is not about the session (e.g. a 503) still proved the session works.
+		const failure = readFailure(settled.error);
+		if (!failure.session && failure.httpStatus !== 401) this.open = true;
+		return await Promise.reject(settled.error);
+	}
+}
+
+/**
+ * Sends requests through n8n's `httpRequestWithAuthentication`, so the credential signs or logs in
+ * by itself, and turns failures into NodeApiErrors a merchant can act on.
+ *
+ * - One client per credential and node run (or poll, or webhook call); it keeps no state across
+ *   runs or workers.
+ * - Safe reads are retried on 429 (after the wait the service asked), 5xx and lost connections,
+ *   with exponential backoff and jitter, within the retry policy (service rules §11). After a 429,
+ *   every request of the client waits until the service's wait is over.
+ * - Session requests share one login per lost session ({@link SessionGate}).
+ */
+export class PaymentsClient {
+	private baseUrlValue: string | undefined;
+
+	private readonly gate = new SessionGate();
+
+	/** Epoch ms before which no request of this client starts (after a 429's Retry-After). */
+	private notBefore = 0;
+
+	private retryPolicy: RetryPolicy | false;
+
+	constructor(
+		readonly context: RequestContext,
+		readonly credential: CredentialKind,
+		private readonly options: ClientOptions = {},
+	) {
+		this.retryPolicy = options.retry ?? DEFAULT_RETRY_POLICY;
+	}
+
+	/** Turns automatic retries of safe reads on (the default policy) or off, e.g. per item. */
+	setRetries(enabled: boolean): void {
+		this.retryPolicy = enabled ? (this.options.retry ?? DEFAULT_RETRY_POLICY) : false;
+	}
+
+	/**
+	 * The credential's base URL, trimmed and without a trailing slash.
 	 * @throws NodeOperationError when the credential's Base URL is not an http(s) URL.
 	 */
-	async baseUrl(kind: CredentialKind, itemIndex?: number): Promise<string> {
-		const known = this.baseUrls.get(kind);
-		if (known) return known;
-		const credentials = await this.context.getCredentials(CREDENTIAL_TYPES[kind]);
+	async baseUrl(itemIndex?: number): Promise<string> {
+		if (this.baseUrlValue) return this.baseUrlValue;
+		const type = CREDENTIAL_TYPES[this.credential];
+		const credentials = await this.context.getCredentials(type);
 		const baseUrl = normaliseBaseUrl(credentials.baseUrl);
 		if (!baseUrl) {
-			throw new NodeOperationError(
-				this.context.getNode(),
-				`The Base URL of the ${CREDENTIAL_TYPES[kind]} credential is not a URL`,
-				{
-					description: 'Open the credential and enter the address of the service, e.g. https://api-stg.example.com',
-					itemIndex,
-				},
-			);
+			throw new NodeOperationError(this.context.getNode(), `The Base URL of the ${type} credential is not a URL`, {
+				description: 'Open the credential and enter the address of the service, e.g. https://api-stg.example.com',
+				itemIndex,
+			});
 		}
-		this.baseUrls.set(kind, baseUrl);
+		this.baseUrlValue = baseUrl;
 		return baseUrl;
 	}
 
 	/**
-	 * Sends `request` with the credential of `kind` and returns the parsed answer.
+	 * Sends `request` and returns the parsed answer.
 	 *
-	 * @throws NodeApiError naming `failure.action`, the service's code and message, with the item
-	 *   index; a 429 carries the wait the service asked for (`context.retryAfterSeconds`).
+	 * @throws NodeApiError (built once, here) naming `failure.action`, the service's code and
+	 *   message, with the item index; a failure while opening the session carries the credential's
+	 *   own message; a 429 carries the wait the service asked for (`context.retryAfterSeconds`).
+	 * @throws NodeOperationError when the credential is missing or its Base URL is not a URL.
+	 * @param control `stop()` is asked before each retry: once it says true, no further attempt starts.
 	 */
 	async request<T = unknown>(
-		kind: CredentialKind,
 		request: ServiceRequest,
-		failure: Omit<FailureContext, 'family'>,
+		failure: FailureContext,
+		control: { stop?: () => boolean } = {},
 	): Promise<T> {
-		const baseURL = await this.baseUrl(kind, failure.itemIndex);
+		const baseURL = await this.baseUrl(failure.itemIndex);
+		const safe = request.safeToRepeat ?? request.method === 'GET';
+		const policy = safe ? this.retryPolicy : false;
+		const startedAt = Date.now();
+		for (let attempt = 1; ; attempt++) {
+			await this.waitForTurn();
+			const outcome = await this.attempt<T>(baseURL, request);
+			if (outcome.ok) return outcome.value;
+			const problem = outcome.failure;
+			if (problem.httpStatus === 429 && problem.retryAfterSeconds !== undefined) {
+				this.notBefore = Math.max(this.notBefore, Date.now() + problem.retryAfterSeconds * 1000);
+			}
+			const delay = policy ? nextRetryDelay(problem, attempt, Date.now() - startedAt, policy) : undefined;
+			const deadline = this.options.deadline ?? Number.POSITIVE_INFINITY;
+			if (delay === undefined || Date.now() + delay >= deadline || control.stop?.()) {
+				if (outcome.error instanceof NodeOperationError) throw outcome.error;
+				throw toNodeApiError(this.context.getNode(), { ...problem, attempts: attempt }, request.family, failure);
+			}
+			await sleep(delay);
+			if (control.stop?.()) {
+				throw toNodeApiError(this.context.getNode(), { ...problem, attempts: attempt }, request.family, failure);
+			}
+		}
+	}
+
+	private async waitForTurn(): Promise<void> {
+		const wait = this.notBefore - Date.now();
+		if (wait > 0) await sleep(wait);
+	}
+
+	/** One attempt: the answer, or what went wrong (never throws for a failed request). */
+	private async attempt<T>(
+		baseURL: string,
+		request: ServiceRequest,
+	): Promise<{ ok: true; value: T } | { ok: false; failure: ServiceFailure; error?: unknown }> {
 		const options: IHttpRequestOptions = {
 			method: request.method,
 			baseURL,
 			url: request.path,
 			json: true,
 			timeout: REQUEST_TIMEOUT_MS,
+			returnFullResponse: true,
 		};
 		if (request.qs && Object.keys(request.qs).length) options.qs = request.qs;
 		if (request.body !== undefined) options.body = request.body;
 		if (request.headers) options.headers = request.headers;
-		try {
-			return (await this.context.helpers.httpRequestWithAuthentication.call(
+		const type = CREDENTIAL_TYPES[this.credential];
+		const send = async (role: 'lead' | 'follow'): Promise<IN8nHttpFullResponse | SessionEnded> => {
+			// Copies: the credential's authenticate() must sign each attempt afresh.
+			const attemptOptions: IHttpRequestOptions = { ...options, headers: options.headers ? { ...options.headers } : undefined };
+			// HTTP errors come back as answers, so n8n never repeats a request on its own; only a
+			// session leader lets n8n see a 401 and log in again.
+			if (role === 'follow' || this.credential !== 'session') attemptOptions.ignoreHttpStatusErrors = true;
+			const answer = (await this.context.helpers.httpRequestWithAuthentication.call(
 				this.context,
-				CREDENTIAL_TYPES[kind],
-				options,
-			)) as T;
+				type,
+				attemptOptions,
+			)) as IN8nHttpFullResponse;
+			if (role === 'follow' && this.credential === 'session' && answer.statusCode === 401) return new SessionEnded(answer);
+			return answer;
+		};
+		try {
+			const answer =
+				this.credential === 'session'
+					? await this.gate.run<IN8nHttpFullResponse>(send)
+					: ((await send('follow')) as IN8nHttpFullResponse);
+			if (answer.statusCode >= 200 && answer.statusCode < 300) return { ok: true, value: answer.body as T };
+			return { ok: false, failure: readAnswer(answer.statusCode, answer.headers, answer.body) };
 		} catch (error) {
 			// A NodeOperationError was raised before anything was sent (e.g. a missing credential).
-			throw error instanceof NodeOperationError
-				? error
-				: toNodeApiError(this.context.getNode(), readFailure(error), {
-						...failure,
-						family: familyOf(kind, request.path),
-					});
+			if (error instanceof NodeOperationError) return { ok: false, failure: {}, error };
+			return { ok: false, failure: readFailure(error), error };
 		}
 	}
 }

@@ -2,6 +2,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
 import { meaningOf, type ApiFamily } from '../helpers/errorCodes';
+import { findSessionFailure } from '../helpers/session';
 
 /**
  * What went wrong with one request, read from the service's answer or the connection, with
@@ -22,6 +23,17 @@ export interface ServiceFailure {
 	retryAfterSeconds?: number;
 	/** Connection-level failure code (ECONNRESET, ECONNREFUSED, ETIMEDOUT...). */
 	networkCode?: string;
+	/** Set when the failure happened while opening the session (login or merchant switch). */
+	session?: SessionFailureInfo;
+	/** Attempts made, when the request was retried (service rules §11). */
+	attempts?: number;
+}
+
+/** The failure of a session's login or merchant switch, with the message written for the user. */
+export interface SessionFailureInfo {
+	step: 'login' | 'switchContext';
+	/** The credential's own explanation, e.g. "Switching the session to merchant ID 9999 failed …". */
+	message: string;
 }
 
 interface AxiosLikeError {
@@ -29,8 +41,6 @@ interface AxiosLikeError {
 	message?: string;
 	response?: { status?: number; data?: unknown; headers?: Record<string, unknown> };
 	cause?: unknown;
-	/** Set by the session credential on a refused login (see PaymentsServiceSessionApi). */
-	serviceFailure?: { httpStatus?: number; code?: string | number; message?: string };
 }
 
 function parseRetryAfter(value: unknown): number | undefined {
@@ -43,49 +53,61 @@ function parseRetryAfter(value: unknown): number | undefined {
 }
 
 /**
+ * Reads an answer that is not a success: HTTP status, the service's code, text, type and details
+ * from its body (JSON, or text), and `Retry-After` (seconds or an HTTP date) from its headers.
+ * Each API family names its fields differently (service rules §4); all are read.
+ */
+export function readAnswer(status: number, headers: Record<string, unknown> | undefined, body: unknown): ServiceFailure {
+	const failure: ServiceFailure = { httpStatus: status };
+	let data = body;
+	if (Buffer.isBuffer(data)) data = data.toString('utf8');
+	if (typeof data === 'string') {
+		const text = data;
+		try {
+			data = JSON.parse(text);
+		} catch {
+			if (text.trim() !== '') failure.message = text.slice(0, 500);
+		}
+	}
+	if (data && typeof data === 'object' && !Array.isArray(data)) {
+		const fields = data as Record<string, unknown>;
+		if (typeof fields.code === 'string' || typeof fields.code === 'number') failure.code = fields.code;
+		const text = fields.description ?? fields.message;
+		if (typeof text === 'string') failure.message = text;
+		if (typeof fields.type === 'string') failure.type = fields.type;
+		if (Array.isArray(fields.details)) failure.details = fields.details.map(String);
+	}
+	const lowerCased: Record<string, unknown> = {};
+	for (const [name, value] of Object.entries(headers ?? {})) lowerCased[name.toLowerCase()] = value;
+	const retryAfter = parseRetryAfter(lowerCased['retry-after']);
+	if (retryAfter !== undefined) failure.retryAfterSeconds = retryAfter;
+	return failure;
+}
+
+/**
  * Reads a failure from whatever n8n's request helpers threw: a NodeApiError wrapping an axios error,
- * the axios error itself, or a plain error raised while logging in.
+ * the axios error itself, or the session credential's login error (then `session` carries the
+ * credential's own message, and the status and code are the login's).
  */
 export function readFailure(error: unknown): ServiceFailure {
+	const session = findSessionFailure(error);
+	if (session) {
+		return {
+			httpStatus: session.httpStatus,
+			code: session.code,
+			message: session.serviceMessage,
+			networkCode: session.networkCode,
+			session: { step: session.step, message: session.message },
+		};
+	}
 	let current: AxiosLikeError | undefined = error as AxiosLikeError;
 	// NodeApiError keeps the original error as `cause`; walk down to the one with an answer.
-	for (
-		let depth = 0;
-		depth < 4 && current && !current.response && !current.serviceFailure && current.cause;
-		depth++
-	) {
+	for (let depth = 0; depth < 4 && current && !current.response && current.cause; depth++) {
 		current = current.cause as AxiosLikeError;
 	}
-	const failure: ServiceFailure = {};
-	if (current?.serviceFailure?.httpStatus) {
-		const { httpStatus, code, message } = current.serviceFailure;
-		return { httpStatus, code, message: message ?? current.message };
-	}
 	const response = current?.response;
-	if (response?.status) {
-		failure.httpStatus = response.status;
-		let data = response.data;
-		if (typeof data === 'string') {
-			const text = data;
-			try {
-				data = JSON.parse(text);
-			} catch {
-				failure.message = text.slice(0, 500);
-			}
-		}
-		if (data && typeof data === 'object' && !Array.isArray(data)) {
-			const body = data as Record<string, unknown>;
-			if (typeof body.code === 'string' || typeof body.code === 'number') failure.code = body.code;
-			const text = body.description ?? body.message;
-			if (typeof text === 'string') failure.message = text;
-			if (typeof body.type === 'string') failure.type = body.type;
-			if (Array.isArray(body.details)) failure.details = body.details.map(String);
-		}
-		const headers = response.headers ?? {};
-		const retryAfter = parseRetryAfter(headers['retry-after'] ?? headers['Retry-After']);
-		if (retryAfter !== undefined) failure.retryAfterSeconds = retryAfter;
-		return failure;
-	}
+	if (response?.status) return readAnswer(response.status, response.headers, response.data);
+	const failure: ServiceFailure = {};
 	const network = [current?.code, (error as AxiosLikeError)?.code].find(
 		(code) => typeof code === 'string' && /^E[A-Z_]+$/.test(code),
 	);
@@ -97,8 +119,7 @@ export function readFailure(error: unknown): ServiceFailure {
 
 /** Where a failure happened and how to explain it; see {@link toNodeApiError}. */
 export interface FailureContext {
-	family: ApiFamily;
-	/** What was being done, e.g. "Put cashout 123 on hold". */
+	/** What was being done, e.g. "Putting cashout 123 on hold". */
 	action: string;
 	itemIndex?: number;
 	/**
@@ -110,38 +131,58 @@ export interface FailureContext {
 
 const NETWORK_HINT =
 	'No answer came back, so it is unknown whether the service acted on the request. Reads can simply be retried; ' +
-	'for cashout changes read the cashout status before retrying; a deposit creation can be retried safely (same idempotency key).';
+	'for cashout changes read the cashout status before retrying; deposit, refund and cashout creation can be retried safely (same idempotency key or external ID).';
+
+function retriedText(failure: ServiceFailure): string {
+	return failure.attempts && failure.attempts > 1 ? ` Tried ${failure.attempts} times.` : '';
+}
 
 /**
  * Builds the NodeApiError a user sees for a failed request: message = what failed with the
- * service's code, description = what it means and what to do. Carries the item index, the HTTP
- * status, the service code and, on 429, the wait the service asked for (`context.retryAfterSeconds`).
- * Never includes request headers or bodies.
+ * service's code, description = what it means and what to do. A failure while opening the
+ * session shows the credential's own message (login or merchant switch), with what was being done
+ * in the description. Carries the item index, the HTTP status, the service code (`context.serviceCode`)
+ * and, on 429, the wait the service asked for (`context.retryAfterSeconds`).
+ * Never includes request headers or bodies (they hold secrets).
+ *
+ * @param family the API the request went to: it decides what the service's code means (service rules §4).
  */
-export function toNodeApiError(node: INode, failure: ServiceFailure, context: FailureContext): NodeApiError {
+export function toNodeApiError(
+	node: INode,
+	failure: ServiceFailure,
+	family: ApiFamily,
+	context: FailureContext,
+): NodeApiError {
 	const codeText = failure.code !== undefined ? ` (${failure.code})` : '';
 	const serviceSays = failure.message ? `: ${failure.message}` : '';
 	let message: string;
 	let description: string | undefined;
-	if (failure.httpStatus === undefined && failure.networkCode === undefined) {
+	if (failure.session) {
+		// Logins and merchant switches answer in the reporting API's code space (service rules §4).
+		message = failure.session.message;
+		const meaning = meaningOf('reporting', failure.code);
+		description =
+			`This happened while opening the session for: ${context.action}.` +
+			(meaning ? ` Meaning of code ${failure.code}: ${meaning}.` : '') +
+			retriedText(failure);
+	} else if (failure.httpStatus === undefined && failure.networkCode === undefined) {
 		message = `${context.action} failed${serviceSays}`;
 	} else if (failure.httpStatus === undefined) {
 		message = `${context.action} failed: the payments service could not be reached (${failure.networkCode})`;
-		description = NETWORK_HINT;
+		description = NETWORK_HINT + retriedText(failure);
 	} else if (failure.httpStatus === 429) {
 		const wait =
 			failure.retryAfterSeconds !== undefined
 				? `it asked to wait ${failure.retryAfterSeconds} second${failure.retryAfterSeconds === 1 ? '' : 's'} before the next request`
 				: 'it gave no wait time';
 		message = `${context.action} was refused: too many requests (429)`;
-		description = `The service is rate limiting this merchant; ${wait}. The request was not processed. Enable Retry On Fail with a wait at least that long, or poll less often.`;
+		description = `The service is rate limiting this merchant; ${wait}. The request was not processed.${retriedText(failure)} Enable Retry On Fail with a wait at least that long, or poll less often.`;
 	} else {
 		const explained = context.explain?.(failure);
 		message = explained ?? `${context.action} failed${serviceSays}${codeText || ` (HTTP ${failure.httpStatus})`}`;
-		// Logins happen on the reporting API even when a ticket request triggered them.
+		// A session expiring during a ticket call is answered in the reporting code space.
 		const meaning =
-			meaningOf(context.family, failure.code) ??
-			(context.family === 'tickets' ? meaningOf('reporting', failure.code) : undefined);
+			meaningOf(family, failure.code) ?? (family === 'tickets' ? meaningOf('reporting', failure.code) : undefined);
 		const parts: string[] = [];
 		if (explained && failure.message) parts.push(`The service said: ${failure.message}${codeText}.`);
 		if (meaning) parts.push(`Meaning: ${meaning}.`);
@@ -149,6 +190,8 @@ export function toNodeApiError(node: INode, failure: ServiceFailure, context: Fa
 		if (failure.httpStatus >= 500) {
 			parts.push('The service failed internally (HTTP ' + failure.httpStatus + '); try again later.');
 		}
+		const retried = retriedText(failure).trim();
+		if (retried) parts.push(retried);
 		description = parts.length ? parts.join(' ') : undefined;
 	}
 	const errorResponse: JsonObject = {
@@ -169,5 +212,19 @@ export function toNodeApiError(node: INode, failure: ServiceFailure, context: Fa
 	error.message = message;
 	if (failure.code !== undefined) error.context.serviceCode = failure.code;
 	if (failure.retryAfterSeconds !== undefined) error.context.retryAfterSeconds = failure.retryAfterSeconds;
+	if (failure.session) error.context.sessionStep = failure.session.step;
 	return error;
+}
+
+/**
+ * Whether a failure carries one of the service's `codes` (compared as text, so 104 and "104" match;
+ * service rules §4): a NodeApiError built by {@link toNodeApiError}, or a {@link ServiceFailure} as
+ * the `explain` callbacks receive it. The one place service codes are compared.
+ */
+export function isServiceCode(failure: unknown, ...codes: Array<string | number>): boolean {
+	let code: unknown;
+	if (failure instanceof NodeApiError) code = failure.context.serviceCode;
+	else if (failure && typeof failure === 'object' && !(failure instanceof Error)) code = (failure as ServiceFailure).code;
+	if (code === undefined || code === null) return false;
+	return codes.some((wanted) => String(wanted) === String(code));
 }

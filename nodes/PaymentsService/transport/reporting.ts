@@ -2,19 +2,39 @@ import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { FIRST_PAGE, MAX_PAGES_PER_WINDOW } from '../helpers/constants';
-import { mapWithConcurrency } from '../helpers/concurrency';
-import { recordKey, type ReportingListDefinition } from '../helpers/lists';
-import { hasNextPage, RecordCollector, type PageEnvelope } from '../helpers/paging';
-import { splitIntoWindows, type TimeWindow } from '../helpers/windows';
+import type { ReportingListDefinition } from '../helpers/lists';
+import { hasNextPage, type PageEnvelope } from '../helpers/paging';
+import type { TimeWindow } from '../helpers/windows';
 import type { PaymentsClient } from './client';
 
-/** What to list: a reporting list, its filters (query names as the spec spells them) and a status. */
+/**
+ * Reading the reporting lists page by page (service rules §3): async iterators over pages, so the
+ * consumer decides what to keep and when to stop (`for await … break`). De-duplication, status
+ * filtering and limits are the consumer's steps, not options of this transport.
+ */
+
+/** What to list: a reporting list, its filters (query names as the service spells them) and statuses. */
 export interface ListQuery {
 	list: ReportingListDefinition;
 	/** Extra query parameters: country, paymentMethod, clientDocument, type. Empty values are dropped. */
 	filters?: IDataObject;
-	/** Status filter; sent under the list's own parameter name and also applied to the records. */
+	/**
+	 * Status to ask the service for, under the list's own parameter name (service rules §3.3). The
+	 * service may ignore it, so a consumer that needs the status checks the records too.
+	 */
 	status?: string;
+}
+
+/** One page of one window, as it arrived. */
+export interface ListPage {
+	window: TimeWindow;
+	/** Position of `window` in the windows being read. */
+	windowIndex: number;
+	/** Page number, from 0. */
+	page: number;
+	records: IDataObject[];
+	/** True for the window's last page (a short one): every record of the window was read. */
+	last: boolean;
 }
 
 const isoSeconds = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
@@ -24,15 +44,11 @@ export function describeWindow(window: TimeWindow): string {
 	return `${isoSeconds(window.from)} – ${isoSeconds(window.to)}`;
 }
 
-/** Whether `record` passes the status filter (case-insensitive); no filter passes everything. */
-export function matchesStatus(record: IDataObject, status: string | undefined): boolean {
-	if (!status) return true;
-	return typeof record.status === 'string' && record.status.toUpperCase() === status.toUpperCase();
-}
-
 /**
- * Requests one page of a reporting list for one window (spec: List endpoints (reporting)).
- * @throws NodeApiError on a failed request or an answer that is not a page envelope.
+ * Requests one page of a reporting list for one window (service rules §3.1, §3.2). A safe read:
+ * the client retries it on 429, 5xx and lost connections.
+ * @throws NodeApiError naming the list, the window and the page, on a failed request or an answer
+ *   that is not a page envelope.
  */
 export async function fetchPage(
 	client: PaymentsClient,
@@ -40,6 +56,7 @@ export async function fetchPage(
 	window: TimeWindow,
 	page: number,
 	itemIndex?: number,
+	stop?: () => boolean,
 ): Promise<PageEnvelope<IDataObject>> {
 	const { list } = query;
 	const qs: IDataObject = { from: window.from, to: window.to, page };
@@ -49,8 +66,7 @@ export async function fetchPage(
 	if (query.status && list.statusParam) qs[list.statusParam] = query.status;
 	const action = `Listing ${list.label} records created ${describeWindow(window)} (page ${page})`;
 	const envelope = await client.request<PageEnvelope<IDataObject>>(
-		'session',
-		{ method: 'GET', path: list.path, qs },
+		{ family: 'reporting', method: 'GET', path: list.path, qs },
 		{
 			action,
 			itemIndex,
@@ -59,6 +75,7 @@ export async function fetchPage(
 					? `${action} failed: the service has no ${list.path} (404). Newer versions of the API serve this list at ${list.alternativePath}; check the credential's Base URL and the service version`
 					: undefined,
 		},
+		{ stop },
 	);
 	if (!envelope || typeof envelope !== 'object' || !Array.isArray(envelope.data)) {
 		throw new NodeApiError(
@@ -74,49 +91,22 @@ export async function fetchPage(
 	return envelope;
 }
 
-/** Result of reading one window. */
-export interface WindowRead {
-	window: TimeWindow;
-	records: IDataObject[];
-	/** Pages requested. */
-	pages: number;
-	/** True when the last page was short (every record of the window was read). */
-	complete: boolean;
-}
-
 /**
- * Reads every page of one window, from page 0 until a page has fewer rows than `maxRows`.
- * `onPage` sees each page's records as they arrive. Stops early, with `complete: false`, when
- * `shouldStop()` says so between pages. The first page may be supplied when it was already fetched.
+ * The pages of one window, from page 0 until a page has fewer rows than `maxRows`
+ * (service rules §3.1). The next page is requested only when the consumer asks for it, so a
+ * consumer that breaks out of its loop sends no further request; once `stop()` says true, the
+ * iterator ends without requesting the next page.
  *
  * @throws NodeApiError when a request fails, or after {@link MAX_PAGES_PER_WINDOW} full pages.
  */
-export async function readWindow(
+export async function* windowPages(
 	client: PaymentsClient,
 	query: ListQuery,
 	window: TimeWindow,
-	options: {
-		itemIndex?: number;
-		onPage?: (records: IDataObject[]) => void;
-		shouldStop?: () => boolean;
-		firstPage?: PageEnvelope<IDataObject>;
-	} = {},
-): Promise<WindowRead> {
-	const records: IDataObject[] = [];
-	let page = FIRST_PAGE;
-	let pages = 0;
-	for (;;) {
-		const envelope =
-			page === FIRST_PAGE && options.firstPage
-				? options.firstPage
-				: await fetchPage(client, query, window, page, options.itemIndex);
-		pages++;
-		const data = envelope.data ?? [];
-		records.push(...data);
-		options.onPage?.(data);
-		if (!hasNextPage(envelope)) return { window, records, pages, complete: true };
-		if (options.shouldStop?.()) return { window, records, pages, complete: false };
-		if (pages >= MAX_PAGES_PER_WINDOW) {
+	options: { windowIndex?: number; itemIndex?: number; stop?: () => boolean } = {},
+): AsyncGenerator<ListPage> {
+	for (let page = FIRST_PAGE; ; page++) {
+		if (page - FIRST_PAGE >= MAX_PAGES_PER_WINDOW) {
 			throw new NodeApiError(
 				client.context.getNode(),
 				{ message: 'too many pages' },
@@ -127,62 +117,91 @@ export async function readWindow(
 				},
 			);
 		}
-		page++;
+		if (options.stop?.()) return;
+		const envelope = await fetchPage(client, query, window, page, options.itemIndex, options.stop);
+		const last = !hasNextPage(envelope);
+		yield { window, windowIndex: options.windowIndex ?? 0, page, records: envelope.data ?? [], last };
+		if (last) return;
 	}
-}
-
-/** How Get Many reads a period. */
-export interface FetchListOptions {
-	/** Maximum records to return; undefined = Return All. */
-	limit?: number;
-	/** Windows read at once when returning all (at least 1). */
-	concurrency: number;
-	itemIndex?: number;
 }
 
 /**
- * Lists the records created in `period` (inclusive Unix seconds): splits it into windows strictly
- * shorter than 60 days, reads each window page by page, keeps each record once (records move
- * between pages while a list is read), and keeps only records matching the status filter even if
- * the service ignored it (API-NOTES: Conflicts).
+ * The pages of several windows, reading up to `concurrency` windows at once; pages arrive in order
+ * within a window, interleaved across windows.
  *
- * Order: newest window first, records in the service's order within a window; stable whatever
- * order concurrent windows finish in. Returning all, the first page is read alone (so one login
- * serves the run) and then up to `concurrency` windows are read at once; with a limit, windows are
- * read one after the other until the limit is reached, and no further request is made.
+ * Stops at the first failure: no new request starts, the requests in flight are awaited and their
+ * pages discarded, then the failure is thrown (it names the window and the page). A consumer that
+ * breaks out of its loop stops the read the same way.
  */
-export async function fetchReportingList(
+export async function* periodPages(
 	client: PaymentsClient,
 	query: ListQuery,
-	period: TimeWindow,
-	options: FetchListOptions,
-): Promise<IDataObject[]> {
-	const windows = splitIntoWindows(period.from, period.to).reverse();
-	const collector = new RecordCollector<IDataObject>((record) => recordKey(query.list, record));
-	const accept = (records: IDataObject[]) => {
-		for (const record of records) {
-			if (matchesStatus(record, query.status)) collector.add(record);
+	windows: readonly TimeWindow[],
+	options: { concurrency: number; itemIndex?: number },
+): AsyncGenerator<ListPage> {
+	// Pages wait here until the consumer takes them; a window's next page is requested only then,
+	// so a consumer that stops early (a limit) causes no request it did not ask for.
+	const ready: Array<{ page: ListPage; taken: () => void }> = [];
+	let wake: (() => void) | undefined;
+	let failure: { error: unknown } | undefined;
+	let stopped = false;
+	let next = 0;
+	const signal = () => {
+		wake?.();
+		wake = undefined;
+	};
+	const halted = () => stopped || failure !== undefined;
+	const worker = async () => {
+		while (!halted() && next < windows.length) {
+			const windowIndex = next++;
+			const pages = windowPages(client, query, windows[windowIndex], {
+				windowIndex,
+				itemIndex: options.itemIndex,
+				// A retry is a new request: none starts once the read has failed or was stopped.
+				stop: halted,
+			});
+			try {
+				for await (const page of pages) {
+					if (halted()) break;
+					await new Promise<void>((taken) => {
+						ready.push({ page, taken });
+						signal();
+					});
+					if (halted()) break;
+				}
+			} catch (error) {
+				failure = failure ?? { error };
+			}
+			signal();
 		}
 	};
-	if (options.limit !== undefined) {
-		const limit = options.limit;
-		for (const window of windows) {
-			if (collector.size >= limit) break;
-			await readWindow(client, query, window, {
-				itemIndex: options.itemIndex,
-				onPage: accept,
-				shouldStop: () => collector.size >= limit,
-			});
+	const slots = Math.max(1, Math.min(Math.floor(options.concurrency) || 1, windows.length));
+	let running = slots;
+	const workers = Array.from({ length: slots }, async () => {
+		await worker();
+		running--;
+		signal();
+	});
+	let handedOut: (() => void) | undefined;
+	try {
+		for (;;) {
+			if (failure) break;
+			const entry = ready.shift();
+			if (entry) {
+				handedOut = entry.taken;
+				yield entry.page;
+				handedOut = undefined;
+				entry.taken();
+				continue;
+			}
+			if (running === 0) break;
+			await new Promise<void>((resolve) => (wake = resolve));
 		}
-		return collector.records().slice(0, options.limit);
+	} finally {
+		stopped = true;
+		handedOut?.();
+		for (const entry of ready.splice(0)) entry.taken();
+		await Promise.all(workers);
 	}
-	const firstPage = await fetchPage(client, query, windows[0], FIRST_PAGE, options.itemIndex);
-	const reads = await mapWithConcurrency(windows, options.concurrency, async (window, index) =>
-		await readWindow(client, query, window, {
-			itemIndex: options.itemIndex,
-			firstPage: index === 0 ? firstPage : undefined,
-		}),
-	);
-	for (const read of reads) accept(read.records);
-	return collector.records();
+	if (failure) throw failure.error;
 }

@@ -38,8 +38,7 @@ export async function addAttachment(
 		{ name: 'file', fileName: file.fileName, contentType: file.mimeType, data: file.data },
 	]);
 	const answer = await client.request<TicketRecord>(
-		'session',
-		{ method: 'POST', path: `/v1/tickets/${ticketId}/addAttachment`, body, headers: { 'Content-Type': contentType } },
+		{ family: 'tickets', method: 'POST', path: `/v1/tickets/${ticketId}/addAttachment`, body, headers: { 'Content-Type': contentType } },
 		{
 			action: `Attaching "${file.fileName}" (${file.documentType}) to ticket ${ticketId}`,
 			itemIndex,
@@ -54,8 +53,7 @@ export async function addAttachment(
  */
 export async function confirmTicket(client: PaymentsClient, ticketId: number, itemIndex: number): Promise<TicketRecord> {
 	const answer = await client.request<TicketRecord>(
-		'session',
-		{ method: 'POST', path: `/v1/tickets/${ticketId}/confirmTicket`, headers: { 'Content-Type': 'application/json' } },
+		{ family: 'tickets', method: 'POST', path: `/v1/tickets/${ticketId}/confirmTicket`, headers: { 'Content-Type': 'application/json' } },
 		{ action: `Confirming ticket ${ticketId}`, itemIndex },
 	);
 	return answer && typeof answer === 'object' ? answer : {};

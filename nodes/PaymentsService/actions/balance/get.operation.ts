@@ -1,5 +1,4 @@
-import { updateDisplayOptions } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { PaymentsClient } from '../../transport/client';
 
@@ -7,7 +6,7 @@ import type { PaymentsClient } from '../../transport/client';
  * Balance → Get: GET /v1/balance, the total available balance (spec: Total available balance;
  * body from API-NOTES). One output item per balance entry (one per currency and type).
  */
-export const description = updateDisplayOptions({ show: { resource: ['balance'], operation: ['get'] } }, []);
+export const properties: INodeProperties[] = [];
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -15,8 +14,7 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const answer = await client.request<IDataObject>(
-		'session',
-		{ method: 'GET', path: '/v1/balance' },
+		{ family: 'reporting', method: 'GET', path: '/v1/balance' },
 		{ action: 'Reading the available balance', itemIndex },
 	);
 	const balances = Array.isArray(answer?.balances) ? (answer.balances as IDataObject[]) : undefined;

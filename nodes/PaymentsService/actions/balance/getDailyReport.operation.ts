@@ -1,13 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { PaymentsClient } from '../../transport/client';
-import { executeList, listDescription } from '../common/list';
+import { executeList, listProperties } from '../common/list';
 
 /**
  * Balance → Get Daily Report: GET /v1/balance/report over a period, one item per day
  * (spec: List endpoints (reporting); Balance report record).
  */
-export const description = listDescription('balanceReport', 'getDailyReport', 'balance');
+export const properties = listProperties('balanceReport');
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -1,11 +1,10 @@
-import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { PaymentsClient } from '../../transport/client';
 import { readLimit, returnAllProperties } from '../common/list';
 import { readCountry } from '../common/parameters';
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Country',
 		name: 'country',
@@ -22,7 +21,6 @@ const properties: INodeProperties[] = [
  * Bank → Get Many: GET /v3/banks, the bank codes accepted for cashouts in a country (spec: Cashout
  * bank codes). The list is live: read it when needed rather than storing it.
  */
-export const description = updateDisplayOptions({ show: { resource: ['bank'], operation: ['getMany'] } }, properties);
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -31,8 +29,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const country = readCountry(this, 'country', itemIndex);
 	const banks = await client.request<IDataObject[]>(
-		'readOnly',
-		{ method: 'GET', path: '/v3/banks', qs: { country: country } },
+		{ family: 'payments', method: 'GET', path: '/v3/banks', qs: { country: country } },
 		{ action: `Listing the banks of ${country}`, itemIndex },
 	);
 	const list = Array.isArray(banks) ? banks : [];

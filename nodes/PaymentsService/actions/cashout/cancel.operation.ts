@@ -1,5 +1,4 @@
-import { updateDisplayOptions } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { PaymentsClient } from '../../transport/client';
 import { readPositiveInteger, readRequiredText } from '../common/parameters';
@@ -10,7 +9,7 @@ import { cashoutCall, cashoutIdProperty, explainCashoutRefusal } from './shared'
  * cancel). The service decides whether an ON_HOLD cashout can be cancelled (API-NOTES); the node
  * never blocks it and reports a refusal (510) as it comes.
  */
-export const description = updateDisplayOptions({ show: { resource: ['cashout'], operation: ['cancel'] } }, [
+export const properties: INodeProperties[] = [
 	cashoutIdProperty,
 	{
 		displayName: 'External ID',
@@ -20,7 +19,7 @@ export const description = updateDisplayOptions({ show: { resource: ['cashout'],
 		default: '',
 		description: 'The external_id your system sent when creating the cashout; the service requires both IDs to cancel',
 	},
-]);
+];
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { PaymentsClient } from '../../transport/client';
-import { executeList, listDescription } from '../common/list';
+import { executeList, listProperties } from '../common/list';
 
 /** Cashout → Get Many: GET /v1/cashouts over a period (spec: List endpoints (reporting)). */
-export const description = listDescription('cashout');
+export const properties = listProperties('cashout');
 
 export async function execute(
 	this: IExecuteFunctions,

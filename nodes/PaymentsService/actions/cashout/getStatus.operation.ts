@@ -1,11 +1,10 @@
-import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { PaymentsClient } from '../../transport/client';
 import { readPositiveInteger, readRequiredText } from '../common/parameters';
 import { cashoutCall, cashoutIdProperty, explainCashoutRefusal } from './shared';
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Identify By',
 		name: 'identifyBy',
@@ -29,7 +28,6 @@ const properties: INodeProperties[] = [
 ];
 
 /** Cashout → Get Status: POST /v3/cashout/status (spec: Cashout: status). */
-export const description = updateDisplayOptions({ show: { resource: ['cashout'], operation: ['getStatus'] } }, properties);
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -1,5 +1,4 @@
-import { updateDisplayOptions } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { PaymentsClient } from '../../transport/client';
 import { readPositiveInteger } from '../common/parameters';
@@ -9,9 +8,9 @@ import { cashoutCall, cashoutIdProperty, explainCashoutRefusal } from './shared'
  * Cashout → Put On Hold: PUT /v3/cashout/status with status ON_HOLD; only from PENDING
  * (spec: Cashout: update status; States and transitions).
  */
-export const description = updateDisplayOptions({ show: { resource: ['cashout'], operation: ['putOnHold'] } }, [
+export const properties: INodeProperties[] = [
 	cashoutIdProperty,
-]);
+];
 
 export async function execute(
 	this: IExecuteFunctions,

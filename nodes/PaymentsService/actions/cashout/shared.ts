@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { describeCashoutStatus } from '../../helpers/cashoutStatus';
-import type { ServiceFailure } from '../../transport/errors';
+import { isServiceCode, type ServiceFailure } from '../../transport/errors';
 import type { PaymentsClient } from '../../transport/client';
 
 /** The Cashout ID parameter of the cashout operations. */
@@ -22,12 +22,11 @@ export function explainCashoutRefusal(
 	allowedFrom: string,
 ): (failure: ServiceFailure) => string | undefined {
 	return (failure) => {
-		const code = String(failure.code);
-		if (code === '510') {
+		if (isServiceCode(failure, 510)) {
 			const current = /\b(ON_HOLD|PENDING|DELIVERED|COMPLETED|REJECTED|CANCELLED|DECLINED)\b/.exec(failure.message ?? '');
 			return `Cashout ${cashoutId} can no longer be ${verb}: it is not ${allowedFrom}${current ? ` (it is ${current[1]})` : ''} (510)`;
 		}
-		if (code === '509') return `Cashout ${cashoutId} was not found for this merchant (509)`;
+		if (isServiceCode(failure, 509)) return `Cashout ${cashoutId} was not found for this merchant (509)`;
 		return undefined;
 	};
 }
@@ -43,7 +42,11 @@ export async function cashoutCall(
 	failure: { action: string; itemIndex: number; explain?: (failure: ServiceFailure) => string | undefined },
 ): Promise<INodeExecutionData[]> {
 	const path = method === 'DELETE' ? '/v3/cashout/cancel' : '/v3/cashout/status';
-	const result = await client.request<IDataObject>('cashout', { method, path, body }, failure);
+	// The status read changes nothing, so it may be repeated; hold, release and cancel never are.
+	const result = await client.request<IDataObject>(
+		{ family: 'cashout', method, path, body, safeToRepeat: method === 'POST' },
+		failure,
+	);
 	const described: IDataObject = describeCashoutStatus(result && typeof result === 'object' ? result : {});
 	if (described.cashout_id === undefined && body.cashout_id !== undefined) described.cashout_id = body.cashout_id;
 	if (described.external_id === undefined && body.external_id !== undefined) described.external_id = body.external_id;

@@ -1,13 +1,23 @@
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_WINDOW_CONCURRENCY } from '../../helpers/constants';
 import { checkListFilters, codeOptions, FilterError } from '../../helpers/filters';
-import { NOTE_TYPES, REPORTING_LISTS, type ReportingResource } from '../../helpers/lists';
+import {
+	hasRecordStatus,
+	hasStatus,
+	NOTE_TYPES,
+	recordKey,
+	REPORTING_LISTS,
+	type ReportingListDefinition,
+	type ReportingResource,
+} from '../../helpers/lists';
 import { DateInputError, resolvePeriod, type PeriodPreset } from '../../helpers/period';
 import type { TimeWindow } from '../../helpers/windows';
 import type { PaymentsClient } from '../../transport/client';
-import { fetchReportingList } from '../../transport/reporting';
+import { RecordCollector } from '../../helpers/paging';
+import { splitIntoBalancedWindows } from '../../helpers/windows';
+import { periodPages } from '../../transport/reporting';
 
 
 /** The "Period" parameters shared by every reporting list and the daily balance report. */
@@ -71,8 +81,18 @@ export const returnAllProperties: INodeProperties[] = [
 	},
 ];
 
-function filterProperties(resource: ReportingResource): INodeProperties[] {
-	const list = REPORTING_LISTS[resource];
+/**
+ * The fields of a reporting list's Filters collection (service rules §3.3), built from the list's
+ * description: the action node's Get Many and the trigger show the same fields.
+ *
+ * @param statusShownFor trigger only: the events for which the Status filter is shown
+ *   (`/event` values); omitted, the Status filter is always shown.
+ * @param statusValues the statuses offered; default the values the service's filter accepts.
+ */
+export function listFilterProperties(
+	list: ReportingListDefinition,
+	options: { statusShownFor?: string[]; statusValues?: readonly string[]; statusDescription?: string } = {},
+): INodeProperties[] {
 	const fields: INodeProperties[] = [];
 	for (const filter of list.filters) {
 		switch (filter) {
@@ -105,17 +125,6 @@ function filterProperties(resource: ReportingResource): INodeProperties[] {
 					description: 'Document number of the customer',
 				});
 				break;
-			case 'status':
-				fields.push({
-					displayName: 'Status',
-					name: 'status',
-					type: 'options',
-					default: '',
-					options: [{ name: 'Any Status', value: '' }, ...codeOptions(list.statuses ?? [])],
-					description:
-						'Only records in this status. Applied by the service and again to the records it returns.',
-				});
-				break;
 			case 'type':
 				fields.push({
 					displayName: 'Type',
@@ -128,19 +137,29 @@ function filterProperties(resource: ReportingResource): INodeProperties[] {
 				break;
 		}
 	}
-	return fields;
+	if (hasStatus(list)) {
+		const status: INodeProperties = {
+			displayName: 'Status',
+			name: 'status',
+			type: 'options',
+			default: '',
+			options: [{ name: 'Any Status', value: '' }, ...codeOptions(options.statusValues ?? list.filterStatuses)],
+			description:
+				options.statusDescription ?? 'Only records in this status. Applied by the service and again to the records it returns.',
+		};
+		if (options.statusShownFor) status.displayOptions = { show: { '/event': options.statusShownFor } };
+		fields.push(status);
+	}
+	return fields.sort((a, b) => a.displayName.localeCompare(b.displayName));
 }
 
 /**
- * The parameters of a reporting-list Get Many for `resource`, shown only for the node resource
- * `shownFor` (default: the same name) and `operation`.
+ * The parameters of a reporting-list Get Many for `resource`: Return All / Limit, Period, the
+ * list's Filters and Options (Window Concurrency). The operation registry shows them for their
+ * resource and operation.
  */
-export function listDescription(
-	resource: ReportingResource,
-	operation = 'getMany',
-	shownFor: string = resource,
-): INodeProperties[] {
-	const filters = filterProperties(resource);
+export function listProperties(resource: ReportingResource): INodeProperties[] {
+	const filters = listFilterProperties(REPORTING_LISTS[resource]);
 	const properties: INodeProperties[] = [...returnAllProperties, ...periodProperties];
 	if (filters.length) {
 		properties.push({
@@ -149,7 +168,7 @@ export function listDescription(
 			type: 'collection',
 			placeholder: 'Add Filter',
 			default: {},
-			options: filters.sort((a, b) => a.displayName.localeCompare(b.displayName)),
+			options: filters,
 		});
 	}
 	properties.push({
@@ -166,11 +185,11 @@ export function listDescription(
 				default: DEFAULT_WINDOW_CONCURRENCY,
 				typeOptions: { minValue: 1, maxValue: 10 },
 				description:
-					'How many 60-day windows of a long period are read at the same time when returning all records',
+					'How many windows of under 60 days a long period is read in at the same time when returning all records',
 			},
 		],
 	});
-	return updateDisplayOptions({ show: { resource: [shownFor], operation: [operation] } }, properties);
+	return properties;
 }
 
 /**
@@ -215,27 +234,44 @@ export function readLimit(context: IExecuteFunctions, itemIndex: number): number
 	return returnAll ? undefined : (context.getNodeParameter('limit', itemIndex, 50) as number);
 }
 
-/** Runs a reporting-list Get Many for one item: one output item per record. */
+/**
+ * Runs a reporting-list Get Many for one item: one output item per record.
+ *
+ * The period is split into windows of under 60 days (service rules §3.2); returning all, up to
+ * Window Concurrency windows are read at once, balanced so every slot reads an equal share; with a
+ * limit, windows are read newest first, one after the other, and reading stops once enough records
+ * arrived. Each record is output once (service rules §3.1), only in the wanted status even when the
+ * service ignored the filter (§3.3). Order: newest window first, the service's order within a
+ * window, whatever order concurrent windows finish in.
+ */
 export async function executeList(
 	context: IExecuteFunctions,
 	client: PaymentsClient,
 	itemIndex: number,
 	resource: ReportingResource,
 ): Promise<INodeExecutionData[]> {
+	const list = REPORTING_LISTS[resource];
 	const period = readPeriod(context, itemIndex);
-	const { filters, status } = REPORTING_LISTS[resource].filters.length
-		? readFilters(context, itemIndex)
-		: { filters: {}, status: undefined };
+	const { filters, status } = list.filters.length || hasStatus(list) ? readFilters(context, itemIndex) : { filters: {}, status: undefined };
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const records = await fetchReportingList(
-		client,
-		{ list: REPORTING_LISTS[resource], filters, status },
-		period,
-		{
-			limit: readLimit(context, itemIndex),
-			concurrency: Number(options.windowConcurrency ?? DEFAULT_WINDOW_CONCURRENCY),
-			itemIndex,
-		},
-	);
-	return records.map((record) => ({ json: record }));
+	const limit = readLimit(context, itemIndex);
+	const concurrency = limit === undefined ? Math.max(1, Math.floor(Number(options.windowConcurrency ?? DEFAULT_WINDOW_CONCURRENCY))) : 1;
+	const windows = splitIntoBalancedWindows(period.from, period.to, concurrency).reverse();
+	const query = { list, filters, status };
+
+	const byWindow: IDataObject[][] = windows.map(() => []);
+	const collector = new RecordCollector<IDataObject>((record) => recordKey(list, record));
+	for await (const page of periodPages(client, query, windows, { concurrency, itemIndex })) {
+		if (limit === undefined) {
+			byWindow[page.windowIndex].push(...page.records);
+			continue;
+		}
+		for (const record of page.records) if (hasRecordStatus(record, status)) collector.add(record);
+		if (collector.size >= limit) break;
+	}
+	if (limit === undefined) {
+		for (const records of byWindow) for (const record of records) if (hasRecordStatus(record, status)) collector.add(record);
+	}
+	const records = collector.records();
+	return (limit === undefined ? records : records.slice(0, limit)).map((record) => ({ json: record }));
 }

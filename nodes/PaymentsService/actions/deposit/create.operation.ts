@@ -1,10 +1,11 @@
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { IDEMPOTENCY_HEADER } from '../../helpers/constants';
 import { DEPOSIT_LANGUAGES, validateDepositRequest } from '../../helpers/depositSchema';
 import { deriveIdempotencyKey } from '../../helpers/idempotency';
 import type { PaymentsClient } from '../../transport/client';
+import { isServiceCode } from '../../transport/errors';
 
 /** Payer fields of the node (camelCase) -> body fields (spec: Payer object). */
 const PAYER_FIELDS: Record<string, string> = {
@@ -73,7 +74,7 @@ const flag = (displayName: string, name: string, description: string): INodeProp
 	description,
 });
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Specify Body',
 		name: 'specifyBody',
@@ -254,7 +255,6 @@ const properties: INodeProperties[] = [
 ];
 
 /** Deposit → Create: POST /v3/deposits (spec: Create deposit). */
-export const description = updateDisplayOptions({ show: { resource: ['deposit'], operation: ['create'] } }, properties);
 
 function pick(source: IDataObject, mapping: Record<string, string>): IDataObject {
 	const target: IDataObject = {};
@@ -365,12 +365,11 @@ export async function execute(
 	let result: IDataObject;
 	try {
 		result = await client.request<IDataObject>(
-			'deposit',
-			{ method: 'POST', path: '/v3/deposits', body: request, headers: { [IDEMPOTENCY_HEADER]: idempotencyKey } },
+		{ family: 'payments', method: 'POST', path: '/v3/deposits', body: request, headers: { [IDEMPOTENCY_HEADER]: idempotencyKey } },
 			{ action: `Creating the deposit of item ${itemIndex}`, itemIndex },
 		);
 	} catch (error) {
-		if (error instanceof NodeApiError && String(error.context.serviceCode) === '104') {
+		if (isServiceCode(error, 104)) {
 			return [
 				{
 					json: {

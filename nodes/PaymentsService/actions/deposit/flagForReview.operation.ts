@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { PaymentsClient } from '../../transport/client';
-import { executeReview, reviewDescription } from './review';
+import { executeReview, reviewProperties } from './review';
 
 /** Deposit → Flag for Review: POST /v1/deposits/{idDeposit}/flagForReview (spec: Flag deposit for review). */
-export const description = reviewDescription('flagForReview');
+export const properties = reviewProperties;
 
 export async function execute(
 	this: IExecuteFunctions,

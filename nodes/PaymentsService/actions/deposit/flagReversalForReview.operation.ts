@@ -1,13 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { PaymentsClient } from '../../transport/client';
-import { executeReview, reviewDescription } from './review';
+import { executeReview, reviewProperties } from './review';
 
 /**
  * Deposit → Flag Reversal for Review: POST /v1/deposits/{idDeposit}/flagForReviewReversal
  * (spec: Flag deposit reversal for review).
  */
-export const description = reviewDescription('flagReversalForReview');
+export const properties = reviewProperties;
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -1,10 +1,10 @@
-import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { PaymentsClient } from '../../transport/client';
+import { isServiceCode } from '../../transport/errors';
 import { readPositiveInteger } from '../common/parameters';
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Deposit ID',
 		name: 'depositId',
@@ -17,7 +17,6 @@ const properties: INodeProperties[] = [
 ];
 
 /** Deposit → Get Status: signed GET /v3/deposits/{deposit_id} (API-NOTES: Other facts). */
-export const description = updateDisplayOptions({ show: { resource: ['deposit'], operation: ['getStatus'] } }, properties);
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -26,13 +25,12 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const depositId = readPositiveInteger(this, 'depositId', 'Deposit ID', itemIndex);
 	const result = await client.request<IDataObject>(
-		'deposit',
-		{ method: 'GET', path: `/v3/deposits/${depositId}` },
+		{ family: 'payments', method: 'GET', path: `/v3/deposits/${depositId}` },
 		{
 			action: `Reading the status of deposit ${depositId}`,
 			itemIndex,
 			explain: (failure) =>
-				failure.httpStatus === 404 || String(failure.code) === '208'
+				failure.httpStatus === 404 || isServiceCode(failure, 208)
 					? `Deposit ${depositId} was not found (${failure.code ?? 404}): check the Deposit ID and that the credential belongs to the merchant that created it`
 					: undefined,
 		},

@@ -1,4 +1,4 @@
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { codeOptions } from '../../helpers/filters';
@@ -12,6 +12,7 @@ import {
 	type DocumentType,
 	type TicketRecord,
 } from '../../transport/tickets';
+import { isServiceCode } from '../../transport/errors';
 import { readBinaryFile } from '../common/binary';
 import { readPositiveInteger } from '../common/parameters';
 
@@ -19,61 +20,58 @@ import { readPositiveInteger } from '../common/parameters';
 export type ReviewKind = 'flagForReview' | 'flagForReviewReversal';
 
 
-/** The parameters of Flag for Review / Flag Reversal for Review, shown for `operation`. */
-export function reviewDescription(operation: string): INodeProperties[] {
-	const properties: INodeProperties[] = [
-		{
-			displayName: 'Deposit ID',
-			name: 'depositId',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: '300012345',
-			description: 'The deposit to flag (idDeposit)',
-		},
-		{
-			displayName: 'Attachments',
-			name: 'attachments',
-			type: 'fixedCollection',
-			placeholder: 'Add Attachment',
-			default: {},
-			typeOptions: { multipleValues: true },
-			description:
-				'Files from binary properties of the input item to attach to the ticket. A voucher the service already attached is not uploaded again.',
-			options: [
-				{
-					displayName: 'File',
-					name: 'file',
-					values: [
-						{
-							displayName: 'Input Binary Field',
-							name: 'binaryPropertyName',
-							type: 'string',
-							default: 'data',
-							description: 'Name of the binary property holding the file',
-						},
-						{
-							displayName: 'Document Type',
-							name: 'documentType',
-							type: 'options',
-							default: 'VOUCHER',
-							options: codeOptions(DOCUMENT_TYPES),
-						},
-					],
-				},
-			],
-		},
-		{
-			displayName: 'Confirm Ticket',
-			name: 'confirm',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to submit the ticket to the support team after attaching the files. A confirmed ticket can no longer be changed.',
-		},
-	];
-	return updateDisplayOptions({ show: { resource: ['deposit'], operation: [operation] } }, properties);
-}
+/** The parameters of Flag for Review and Flag Reversal for Review. */
+export const reviewProperties: INodeProperties[] = [
+	{
+		displayName: 'Deposit ID',
+		name: 'depositId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '300012345',
+		description: 'The deposit to flag (idDeposit)',
+	},
+	{
+		displayName: 'Attachments',
+		name: 'attachments',
+		type: 'fixedCollection',
+		placeholder: 'Add Attachment',
+		default: {},
+		typeOptions: { multipleValues: true },
+		description:
+			'Files from binary properties of the input item to attach to the ticket. A voucher the service already attached is not uploaded again.',
+		options: [
+			{
+				displayName: 'File',
+				name: 'file',
+				values: [
+					{
+						displayName: 'Input Binary Field',
+						name: 'binaryPropertyName',
+						type: 'string',
+						default: 'data',
+						description: 'Name of the binary property holding the file',
+					},
+					{
+						displayName: 'Document Type',
+						name: 'documentType',
+						type: 'options',
+						default: 'VOUCHER',
+						options: codeOptions(DOCUMENT_TYPES),
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Confirm Ticket',
+		name: 'confirm',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to submit the ticket to the support team after attaching the files. A confirmed ticket can no longer be changed.',
+	},
+];
 
 /**
  * Flags a deposit (or its reversal) for review and optionally attaches files and confirms the
@@ -102,13 +100,12 @@ export async function executeReview(
 
 	const what = kind === 'flagForReview' ? 'for review' : 'as a reversal for review';
 	const created = await client.request<TicketRecord>(
-		'session',
-		{ method: 'POST', path: `/v1/deposits/${depositId}/${kind}`, headers: { 'Content-Type': 'application/json' } },
+		{ family: 'tickets', method: 'POST', path: `/v1/deposits/${depositId}/${kind}`, headers: { 'Content-Type': 'application/json' } },
 		{
 			action: `Flagging deposit ${depositId} ${what}`,
 			itemIndex,
 			explain: (failure) =>
-				failure.code === 'DEPOSIT_NOT_REVIEWABLE'
+				isServiceCode(failure, 'DEPOSIT_NOT_REVIEWABLE')
 					? `Deposit ${depositId} cannot be flagged ${what}: ${failure.message ?? 'refused by the service'}`
 					: undefined,
 		},

@@ -1,10 +1,10 @@
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { PaymentsClient } from '../../transport/client';
 import { readCountry } from '../common/parameters';
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Country',
 		name: 'country',
@@ -25,7 +25,6 @@ const properties: INodeProperties[] = [
 ];
 
 /** Exchange Rate → Get: GET /v3/exchange_rates (spec: Exchange rates). */
-export const description = updateDisplayOptions({ show: { resource: ['exchangeRate'], operation: ['get'] } }, properties);
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -40,8 +39,7 @@ export async function execute(
 		});
 	}
 	const result = await client.request<IDataObject>(
-		'readOnly',
-		{ method: 'GET', path: '/v3/exchange_rates', qs: { country: country, amount } },
+		{ family: 'payments', method: 'GET', path: '/v3/exchange_rates', qs: { country: country, amount } },
 		{ action: `Reading the exchange rate for ${country}`, itemIndex },
 	);
 	return [{ json: result ?? {} }];

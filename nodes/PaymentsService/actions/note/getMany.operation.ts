@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { PaymentsClient } from '../../transport/client';
-import { executeList, listDescription } from '../common/list';
+import { executeList, listProperties } from '../common/list';
 
 /** Credit/Debit Note → Get Many: GET /v1/notes over a period (spec: List endpoints (reporting)). */
-export const description = listDescription('note');
+export const properties = listProperties('note');
 
 export async function execute(
 	this: IExecuteFunctions,

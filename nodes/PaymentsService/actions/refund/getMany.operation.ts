@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { PaymentsClient } from '../../transport/client';
-import { executeList, listDescription } from '../common/list';
+import { executeList, listProperties } from '../common/list';
 
 /** Refund → Get Many: GET /v1/refund over a period (spec: List endpoints (reporting)). */
-export const description = listDescription('refund');
+export const properties = listProperties('refund');
 
 export async function execute(
 	this: IExecuteFunctions,

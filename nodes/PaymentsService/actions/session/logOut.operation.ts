@@ -1,5 +1,4 @@
-import { updateDisplayOptions } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { PaymentsClient } from '../../transport/client';
 
@@ -8,7 +7,7 @@ import type { PaymentsClient } from '../../transport/client';
  * session token at once; the next request of the credential logs in again by itself. Runs once per
  * node run, whatever the number of input items.
  */
-export const description = updateDisplayOptions({ show: { resource: ['session'], operation: ['logOut'] } }, []);
+export const properties: INodeProperties[] = [];
 
 export const oncePerRun = true;
 
@@ -18,8 +17,7 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const answer = await client.request<unknown>(
-		'session',
-		{ method: 'DELETE', path: '/v1/auth/session/destroy', headers: { 'Content-Type': 'application/json' } },
+		{ family: 'reporting', method: 'DELETE', path: '/v1/auth/session/destroy', headers: { 'Content-Type': 'application/json' } },
 		{ action: 'Logging out', itemIndex },
 	);
 	const message =

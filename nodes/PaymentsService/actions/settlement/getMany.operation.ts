@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { PaymentsClient } from '../../transport/client';
-import { executeList, listDescription } from '../common/list';
+import { executeList, listProperties } from '../common/list';
 
 /** Settlement → Get Many: GET /v1/settlements over a period (spec: List endpoints (reporting)). */
-export const description = listDescription('settlement');
+export const properties = listProperties('settlement');
 
 export async function execute(
 	this: IExecuteFunctions,

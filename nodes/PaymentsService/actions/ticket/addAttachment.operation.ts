@@ -1,4 +1,3 @@
-import { updateDisplayOptions } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { codeOptions } from '../../helpers/filters';
@@ -7,7 +6,7 @@ import { addAttachment, DOCUMENT_TYPES, type DocumentType } from '../../transpor
 import { readBinaryFile } from '../common/binary';
 import { readPositiveInteger } from '../common/parameters';
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Ticket ID',
 		name: 'ticketId',
@@ -37,7 +36,6 @@ const properties: INodeProperties[] = [
  * Ticket → Add Attachment: POST /v1/tickets/{idTicket}/addAttachment, multipart (spec: Add
  * attachment). The ticket must still be a draft.
  */
-export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['addAttachment'] } }, properties);
 
 export async function execute(
 	this: IExecuteFunctions,

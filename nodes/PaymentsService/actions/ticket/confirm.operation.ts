@@ -1,5 +1,4 @@
-import { updateDisplayOptions } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { PaymentsClient } from '../../transport/client';
 import { confirmTicket } from '../../transport/tickets';
@@ -9,7 +8,7 @@ import { readPositiveInteger } from '../common/parameters';
  * Ticket → Confirm: POST /v1/tickets/{idTicket}/confirmTicket (spec: Confirm ticket). Submits the
  * draft to the support team; it can no longer be changed afterwards.
  */
-export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['confirm'] } }, [
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Ticket ID',
 		name: 'ticketId',
@@ -18,7 +17,7 @@ export const description = updateDisplayOptions({ show: { resource: ['ticket'], 
 		default: '',
 		description: 'ID of the draft ticket (idTicket)',
 	},
-]);
+];
 
 export async function execute(
 	this: IExecuteFunctions,

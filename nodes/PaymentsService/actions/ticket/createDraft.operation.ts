@@ -1,10 +1,9 @@
-import { updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { PaymentsClient } from '../../transport/client';
 import { readRequiredText } from '../common/parameters';
 
-const properties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Type',
 		name: 'type',
@@ -52,7 +51,6 @@ const properties: INodeProperties[] = [
  * Ticket → Create Draft: POST /v1/tickets/createTicket (spec: Create draft ticket). The ticket is
  * not submitted until confirmed (Ticket → Confirm).
  */
-export const description = updateDisplayOptions({ show: { resource: ['ticket'], operation: ['createDraft'] } }, properties);
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -68,8 +66,7 @@ export async function execute(
 		body.referenceId = Number(additional.referenceId);
 	}
 	const ticket = await client.request<IDataObject>(
-		'session',
-		{ method: 'POST', path: '/v1/tickets/createTicket', body },
+		{ family: 'tickets', method: 'POST', path: '/v1/tickets/createTicket', body },
 		{ action: 'Creating a draft ticket', itemIndex },
 	);
 	return [{ json: ticket ?? {} }];

@@ -1,0 +1,405 @@
+import type { INodeCredentialDescription, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPES, type CredentialKind } from '../transport/client';
+import * as balanceGet from './balance/get.operation';
+import * as balanceGetDailyReport from './balance/getDailyReport.operation';
+import * as bankGetMany from './bank/getMany.operation';
+import * as cashoutCancel from './cashout/cancel.operation';
+import * as cashoutGetMany from './cashout/getMany.operation';
+import * as cashoutGetStatus from './cashout/getStatus.operation';
+import * as cashoutPutOnHold from './cashout/putOnHold.operation';
+import * as cashoutReleaseHold from './cashout/releaseHold.operation';
+import * as chargebackGetMany from './chargeback/getMany.operation';
+import * as depositCreate from './deposit/create.operation';
+import * as depositFlagForReview from './deposit/flagForReview.operation';
+import * as depositFlagReversalForReview from './deposit/flagReversalForReview.operation';
+import * as depositGetMany from './deposit/getMany.operation';
+import * as depositGetStatus from './deposit/getStatus.operation';
+import * as exchangeRateGet from './exchangeRate/get.operation';
+import * as noteGetMany from './note/getMany.operation';
+import * as refundGetMany from './refund/getMany.operation';
+import * as sessionLogOut from './session/logOut.operation';
+import * as settlementGetMany from './settlement/getMany.operation';
+import * as ticketAddAttachment from './ticket/addAttachment.operation';
+import * as ticketConfirm from './ticket/confirm.operation';
+import * as ticketCreateDraft from './ticket/createDraft.operation';
+import { retryReadsOption } from './common/parameters';
+import type { OperationModule } from './types';
+
+/**
+ * The operation registry: every resource of the action node, its operations, their action texts,
+ * the credential each uses and whether it only reads. The node description (resource and operation
+ * options, parameters, which credential shows for which operation) and the router are built from
+ * it, so adding an operation is an entry here plus its `<operation>.operation.ts` file.
+ */
+
+/** One operation: what the user picks and sees, and what runs. */
+export interface OperationDefinition {
+	/** Operation value, unique within its resource (e.g. `getMany`). */
+	value: string;
+	/** Label in the operation list (e.g. "Get Many"). */
+	name: string;
+	description: string;
+	/** What the operation does, for the AI agent and the node's subtitle (e.g. "Get many deposits"). */
+	action: string;
+	/** The credential the operation uses; it is the only one shown for it. */
+	credential: CredentialKind;
+	/**
+	 * True when the operation only reads (service rules §11): its requests are retried automatically
+	 * after a 429, a 5xx or a lost connection, and it offers the option to turn that off.
+	 */
+	reads: boolean;
+	module: OperationModule;
+}
+
+/** One resource and its operations (in the order shown). */
+export interface ResourceDefinition {
+	value: string;
+	name: string;
+	/** The operation selected when the resource is picked. */
+	defaultOperation: string;
+	operations: OperationDefinition[];
+}
+
+export const RESOURCES: readonly ResourceDefinition[] = [
+	{
+		value: 'balance',
+		name: 'Balance',
+		defaultOperation: 'get',
+		operations: [
+			{ value: 'get', name: 'Get', description: 'Get the total available balance', action: 'Get the balance', credential: 'session', reads: true, module: balanceGet },
+			{
+				value: 'getDailyReport',
+				name: 'Get Daily Report',
+				description: 'Get the balance report, one entry per day of a period',
+				action: 'Get the daily balance report',
+				credential: 'session',
+				reads: true,
+				module: balanceGetDailyReport,
+			},
+		],
+	},
+	{
+		value: 'bank',
+		name: 'Bank',
+		defaultOperation: 'getMany',
+		operations: [
+			{
+				value: 'getMany',
+				name: 'Get Many',
+				description: 'List the bank codes accepted for cashouts in a country',
+				action: 'Get many banks',
+				credential: 'readOnly',
+				reads: true,
+				module: bankGetMany,
+			},
+		],
+	},
+	{
+		value: 'cashout',
+		name: 'Cashout',
+		defaultOperation: 'getMany',
+		operations: [
+			{
+				value: 'cancel',
+				name: 'Cancel',
+				description: 'Cancel a cashout that has not been sent to the bank',
+				action: 'Cancel a cashout',
+				credential: 'cashout',
+				reads: false,
+				module: cashoutCancel,
+			},
+			{ value: 'getMany', name: 'Get Many', description: 'List cashouts created in a period', action: 'Get many cashouts', credential: 'session', reads: true, module: cashoutGetMany },
+			{
+				value: 'getStatus',
+				name: 'Get Status',
+				description: 'Read the status of a cashout, with the bank’s rejection reason if any',
+				action: 'Get the status of a cashout',
+				credential: 'cashout',
+				reads: true,
+				module: cashoutGetStatus,
+			},
+			{
+				value: 'putOnHold',
+				name: 'Put On Hold',
+				description: 'Stop a pending cashout from being processed',
+				action: 'Put a cashout on hold',
+				credential: 'cashout',
+				reads: false,
+				module: cashoutPutOnHold,
+			},
+			{
+				value: 'releaseHold',
+				name: 'Release Hold',
+				description: 'Let a cashout on hold be processed again',
+				action: 'Release a cashout from hold',
+				credential: 'cashout',
+				reads: false,
+				module: cashoutReleaseHold,
+			},
+		],
+	},
+	{
+		value: 'chargeback',
+		name: 'Chargeback',
+		defaultOperation: 'getMany',
+		operations: [
+			{
+				value: 'getMany',
+				name: 'Get Many',
+				description: 'List chargebacks created in a period',
+				action: 'Get many chargebacks',
+				credential: 'session',
+				reads: true,
+				module: chargebackGetMany,
+			},
+		],
+	},
+	{
+		value: 'note',
+		name: 'Credit/Debit Note',
+		defaultOperation: 'getMany',
+		operations: [
+			{
+				value: 'getMany',
+				name: 'Get Many',
+				description: 'List credit and debit notes created in a period',
+				action: 'Get many credit and debit notes',
+				credential: 'session',
+				reads: true,
+				module: noteGetMany,
+			},
+		],
+	},
+	{
+		value: 'deposit',
+		name: 'Deposit',
+		defaultOperation: 'getMany',
+		operations: [
+			{
+				value: 'create',
+				name: 'Create',
+				description: 'Create a deposit (pay-in), ONE_SHOT or HOSTED',
+				action: 'Create a deposit',
+				credential: 'deposit',
+				reads: false,
+				module: depositCreate,
+			},
+			{
+				value: 'flagForReview',
+				name: 'Flag for Review',
+				description: 'Open a review ticket for a deposit, optionally with files, and confirm it',
+				action: 'Flag a deposit for review',
+				credential: 'session',
+				reads: false,
+				module: depositFlagForReview,
+			},
+			{
+				value: 'flagReversalForReview',
+				name: 'Flag Reversal for Review',
+				description: 'Open a review ticket for a deposit reversal, optionally with files, and confirm it',
+				action: 'Flag a deposit reversal for review',
+				credential: 'session',
+				reads: false,
+				module: depositFlagReversalForReview,
+			},
+			{ value: 'getMany', name: 'Get Many', description: 'List deposits created in a period', action: 'Get many deposits', credential: 'session', reads: true, module: depositGetMany },
+			{
+				value: 'getStatus',
+				name: 'Get Status',
+				description: 'Read the current status of a created deposit',
+				action: 'Get the status of a deposit',
+				credential: 'deposit',
+				reads: true,
+				module: depositGetStatus,
+			},
+		],
+	},
+	{
+		value: 'exchangeRate',
+		name: 'Exchange Rate',
+		defaultOperation: 'get',
+		operations: [
+			{
+				value: 'get',
+				name: 'Get',
+				description: 'Get the rate of a country’s local currency against USD, and an amount converted',
+				action: 'Get an exchange rate',
+				credential: 'readOnly',
+				reads: true,
+				module: exchangeRateGet,
+			},
+		],
+	},
+	{
+		value: 'refund',
+		name: 'Refund',
+		defaultOperation: 'getMany',
+		operations: [
+			{ value: 'getMany', name: 'Get Many', description: 'List refunds created in a period', action: 'Get many refunds', credential: 'session', reads: true, module: refundGetMany },
+		],
+	},
+	{
+		value: 'session',
+		name: 'Session',
+		defaultOperation: 'logOut',
+		operations: [
+			{
+				value: 'logOut',
+				name: 'Log Out',
+				description: 'End the stored session at once; the next request logs in again',
+				action: 'Log out of the session',
+				credential: 'session',
+				reads: false,
+				module: sessionLogOut,
+			},
+		],
+	},
+	{
+		value: 'settlement',
+		name: 'Settlement',
+		defaultOperation: 'getMany',
+		operations: [
+			{
+				value: 'getMany',
+				name: 'Get Many',
+				description: 'List settlements created in a period',
+				action: 'Get many settlements',
+				credential: 'session',
+				reads: true,
+				module: settlementGetMany,
+			},
+		],
+	},
+	{
+		value: 'ticket',
+		name: 'Ticket',
+		defaultOperation: 'createDraft',
+		operations: [
+			{
+				value: 'addAttachment',
+				name: 'Add Attachment',
+				description: 'Attach a file to a draft ticket',
+				action: 'Add an attachment to a ticket',
+				credential: 'session',
+				reads: false,
+				module: ticketAddAttachment,
+			},
+			{
+				value: 'confirm',
+				name: 'Confirm',
+				description: 'Submit a draft ticket to the support team',
+				action: 'Confirm a ticket',
+				credential: 'session',
+				reads: false,
+				module: ticketConfirm,
+			},
+			{
+				value: 'createDraft',
+				name: 'Create Draft',
+				description: 'Create a support ticket in draft state',
+				action: 'Create a draft ticket',
+				credential: 'session',
+				reads: false,
+				module: ticketCreateDraft,
+			},
+		],
+	},
+];
+
+/** The operation `operation` of resource `resource`, or undefined. */
+export function findOperation(resource: string, operation: string): OperationDefinition | undefined {
+	return RESOURCES.find((entry) => entry.value === resource)?.operations.find((entry) => entry.value === operation);
+}
+
+/** An operation's parameters, with the retry option added to (or as) its Options collection. */
+function parametersOf(operation: OperationDefinition): INodeProperties[] {
+	const properties = [...operation.module.properties];
+	if (!operation.reads) return properties;
+	const at = properties.findIndex((property) => property.name === 'options' && property.type === 'collection');
+	if (at >= 0) {
+		const options = properties[at];
+		properties[at] = { ...options, options: [...(options.options ?? []), retryReadsOption] };
+	} else {
+		properties.push({
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [retryReadsOption],
+		});
+	}
+	return properties;
+}
+
+/** The Resource and Operation selectors and every operation's parameters, in the registry's order. */
+export function buildProperties(): INodeProperties[] {
+	// n8n lists options alphabetically by name.
+	const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => a.name.localeCompare(b.name);
+	const resourceOptions: INodePropertyOptions[] = RESOURCES.map((resource) => ({ name: resource.name, value: resource.value })).sort(byName);
+	const properties: INodeProperties[] = [
+		{
+			displayName: 'Resource',
+			name: 'resource',
+			type: 'options',
+			noDataExpression: true,
+			options: resourceOptions,
+			default: 'deposit',
+		},
+	];
+	for (const resource of RESOURCES) {
+		const defaultOperation = resource.defaultOperation;
+		properties.push({
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { resource: [resource.value] } },
+			options: resource.operations
+				.map((operation) => ({
+					name: operation.name,
+					value: operation.value,
+					description: operation.description,
+					action: operation.action,
+				}))
+				.sort(byName),
+			default: defaultOperation,
+		});
+	}
+	for (const resource of RESOURCES) {
+		for (const operation of resource.operations) {
+			properties.push(
+				...updateDisplayOptions({ show: { resource: [resource.value], operation: [operation.value] } }, parametersOf(operation)),
+			);
+		}
+	}
+	return properties;
+}
+
+/**
+ * The node's credentials, each shown for exactly the operations that use it. n8n shows a credential
+ * when the selected resource and the selected operation are both in its lists, so the lists are the
+ * resources and operation values of its operations; a test checks that no pair from two lists
+ * belongs to an operation of another credential.
+ */
+export function buildCredentials(): INodeCredentialDescription[] {
+	const kinds = Object.keys(CREDENTIAL_TYPES) as CredentialKind[];
+	return kinds.map((kind) => {
+		const resources = new Set<string>();
+		const operations = new Set<string>();
+		for (const resource of RESOURCES) {
+			for (const operation of resource.operations) {
+				if (operation.credential !== kind) continue;
+				resources.add(resource.value);
+				operations.add(operation.value);
+			}
+		}
+		return {
+			name: CREDENTIAL_TYPES[kind],
+			required: true,
+			displayOptions: { show: { resource: [...resources].sort(), operation: [...operations].sort() } },
+		};
+	});
+}

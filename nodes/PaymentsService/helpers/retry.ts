@@ -1,0 +1,94 @@
+/**
+ * When a safe read is tried again (service rules §11). Pure: the transport asks, then waits.
+ *
+ * Safe reads change nothing on the service, so repeating one is harmless; money-moving and
+ * state-changing calls never come here. A read is retried on HTTP 429, on HTTP 5xx and when the
+ * connection failed, a bounded number of times within an overall time budget:
+ * - after a 429 with `Retry-After`, it waits what the service asked, unless that is longer than
+ *   {@link RetryPolicy.maxRetryAfterMs} (then waiting less would only be refused again, so it stops);
+ * - otherwise it waits an exponential backoff with full jitter: a random time between 0 and
+ *   `baseDelayMs × 2^(failures − 1)`, at most `maxDelayMs`.
+ */
+
+/** The numbers of automatic retries; all times in milliseconds. */
+export interface RetryPolicy {
+	/** Attempts in all, the first one included (at least 1). */
+	maxAttempts: number;
+	/** Backoff ceiling after the first failure. */
+	baseDelayMs: number;
+	/** Largest backoff between two attempts. */
+	maxDelayMs: number;
+	/** Longest `Retry-After` honoured; a longer one ends the retries. */
+	maxRetryAfterMs: number;
+	/** Time from the first attempt after which no further attempt starts. */
+	budgetMs: number;
+}
+
+/**
+ * The default: 4 attempts, backoff ceilings 0.5 s, 1 s, 2 s (at most 8 s), `Retry-After` up to
+ * 30 s honoured, no new attempt more than 60 s after the first. A read that meets three faults in a
+ * row still completes; a service that stays down fails the read within about a minute.
+ */
+export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = {
+	maxAttempts: 4,
+	baseDelayMs: 500,
+	maxDelayMs: 8_000,
+	maxRetryAfterMs: 30_000,
+	budgetMs: 60_000,
+};
+
+/** Connection failures worth another attempt (the request may not have reached the service). */
+const RETRYABLE_NETWORK_CODES = new Set([
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'EPIPE',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+]);
+
+/** What the retry decision needs to know of a failed attempt. */
+export interface AttemptFailure {
+	/** HTTP status, when an answer arrived. */
+	httpStatus?: number;
+	/** Connection-level code (ECONNRESET…), when no answer arrived. */
+	networkCode?: string;
+	/** Seconds the service asked to wait (`Retry-After`). */
+	retryAfterSeconds?: number;
+}
+
+/** Whether a failed attempt of a safe read may be repeated: HTTP 429, 5xx or a lost connection. */
+export function isRetryableFailure(failure: AttemptFailure): boolean {
+	if (failure.httpStatus !== undefined) return failure.httpStatus === 429 || failure.httpStatus >= 500;
+	return failure.networkCode !== undefined && RETRYABLE_NETWORK_CODES.has(failure.networkCode);
+}
+
+/**
+ * How long to wait before the next attempt, in milliseconds, or `undefined` to stop.
+ *
+ * @param failure the attempt that just failed.
+ * @param failures failed attempts so far (1 after the first failure).
+ * @param elapsedMs time since the first attempt started.
+ * @param random a number in [0, 1) (jitter); `Math.random` in production.
+ */
+export function nextRetryDelay(
+	failure: AttemptFailure,
+	failures: number,
+	elapsedMs: number,
+	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+	random: () => number = Math.random,
+): number | undefined {
+	if (!isRetryableFailure(failure) || failures >= policy.maxAttempts) return undefined;
+	let delay: number;
+	if (failure.httpStatus === 429 && failure.retryAfterSeconds !== undefined) {
+		delay = Math.max(0, failure.retryAfterSeconds * 1000);
+		if (delay > policy.maxRetryAfterMs) return undefined;
+	} else {
+		const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (failures - 1));
+		delay = Math.floor(random() * ceiling);
+	}
+	return elapsedMs + delay > policy.budgetMs ? undefined : delay;
+}

@@ -1,0 +1,26 @@
+import type { ReportingListDefinition } from '../../helpers/lists';
+import type { TriggerEventName } from '../../helpers/triggerState';
+import { anyChange } from './anyChange';
+import { newRecord } from './newRecord';
+import { statusChanged } from './statusChanged';
+import type { TriggerEventDefinition } from './types';
+
+export type { PreviousSighting, TriggerEventDefinition } from './types';
+
+/**
+ * The trigger's events, in the order the Event list shows them (alphabetical, as n8n lists
+ * options). Adding an event is a file in this folder plus an entry here.
+ */
+export const TRIGGER_EVENTS: readonly TriggerEventDefinition[] = [anyChange, newRecord, statusChanged];
+
+/** The event named `value`. @throws Error for an unknown event (a workflow from a newer version). */
+export function triggerEvent(value: TriggerEventName | string): TriggerEventDefinition {
+	const event = TRIGGER_EVENTS.find((candidate) => candidate.value === value);
+	if (!event) throw new Error(`Unknown trigger event "${value}"`);
+	return event;
+}
+
+/** The events records of `list` can raise. */
+export function eventsFor(list: ReportingListDefinition): TriggerEventDefinition[] {
+	return TRIGGER_EVENTS.filter((event) => event.supports(list));
+}

@@ -1,0 +1,132 @@
+import fc from 'fast-check';
+import type { IDataObject } from 'n8n-workflow';
+
+import { REPORTING_LISTS } from '../../nodes/PaymentsService/helpers/lists';
+import type { TimeWindow } from '../../nodes/PaymentsService/helpers/windows';
+import type { PaymentsClient } from '../../nodes/PaymentsService/transport/client';
+import { periodPages, type ListPage } from '../../nodes/PaymentsService/transport/reporting';
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A client double serving `pages[w]` pages (the last one short) for window w, each after `delay`
+ * ms; it records every request it starts and how many are in flight.
+ */
+function fakeClient(pageCounts: number[], options: { delay?: (window: number, page: number) => number; failAt?: [number, number] } = {}) {
+	const started: Array<[number, number]> = [];
+	let inFlight = 0;
+	let peak = 0;
+	let failedAt: number | undefined;
+	const client = {
+		context: { getNode: () => ({ name: 'test' }) },
+		async request(request: { qs: IDataObject }): Promise<unknown> {
+			const window = Number(request.qs.from);
+			const page = Number(request.qs.page);
+			started.push([window, page]);
+			inFlight++;
+			peak = Math.max(peak, inFlight);
+			await sleep(options.delay?.(window, page) ?? 0);
+			inFlight--;
+			if (options.failAt && options.failAt[0] === window && options.failAt[1] === page) {
+				failedAt = started.length;
+				throw new Error(`window ${window} page ${page} failed`);
+			}
+			const last = page === pageCounts[window] - 1;
+			const rows = last ? 3 : 50;
+			return { data: Array.from({ length: rows }, (_, index) => ({ id: `${window}-${page}-${index}` })), page, rows, maxRows: 50 };
+		},
+	};
+	return {
+		client: client as unknown as PaymentsClient,
+		started,
+		peak: () => peak,
+		startedAfterFailure: () => (failedAt === undefined ? 0 : started.length - failedAt),
+	};
+}
+
+/** Window w is [w, w]: the fake reads the window index from `from`. */
+const windowsOf = (count: number): TimeWindow[] => Array.from({ length: count }, (_, index) => ({ from: index, to: index }));
+const query = { list: REPORTING_LISTS.deposit };
+
+async function collect(iterator: AsyncGenerator<ListPage>): Promise<ListPage[]> {
+	const pages: ListPage[] = [];
+	for await (const page of iterator) pages.push(page);
+	return pages;
+}
+
+describe('periodPages: reading windows concurrently', () => {
+	test('every page of every window arrives once, in order within its window, with at most `concurrency` requests in flight (property)', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 8 }),
+				fc.integer({ min: 1, max: 5 }),
+				fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 40, maxLength: 40 }),
+				async (pageCounts, concurrency, delays) => {
+					const fake = fakeClient(pageCounts, { delay: (window, page) => delays[(window * 5 + page) % delays.length] });
+					const pages = await collect(periodPages(fake.client, query, windowsOf(pageCounts.length), { concurrency }));
+					const byWindow = pageCounts.map((_, window) => pages.filter((page) => page.windowIndex === window).map((page) => page.page));
+					expect(byWindow).toEqual(pageCounts.map((count) => Array.from({ length: count }, (_, page) => page)));
+					expect(pages.filter((page) => page.last).length).toBe(pageCounts.length);
+					expect(fake.started).toHaveLength(pageCounts.reduce((sum, count) => sum + count, 0));
+					expect(fake.peak()).toBeLessThanOrEqual(Math.min(concurrency, pageCounts.length));
+				},
+			),
+			{ numRuns: 40 },
+		);
+	});
+
+	test('the concurrency is used: slow windows are read side by side', async () => {
+		const fake = fakeClient([3, 3, 3, 3], { delay: () => 10 });
+		await collect(periodPages(fake.client, query, windowsOf(4), { concurrency: 4 }));
+		expect(fake.peak()).toBe(4);
+	});
+
+	test('after the first failure no request starts; the failure is thrown once the requests in flight ended', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc.integer({ min: 2, max: 6 }),
+				fc.integer({ min: 1, max: 4 }),
+				fc.integer({ min: 0, max: 3 }),
+				async (windows, concurrency, failingPage) => {
+					const pageCounts = Array.from({ length: windows }, () => 5);
+					const failingWindow = windows - 1;
+					const fake = fakeClient(pageCounts, { delay: () => 2, failAt: [failingWindow, failingPage] });
+					await expect(collect(periodPages(fake.client, query, windowsOf(windows), { concurrency }))).rejects.toThrow(
+						`window ${failingWindow} page ${failingPage} failed`,
+					);
+					// Requests already in flight when the failure came back were started before it; none after.
+					const inFlightAtFailure = Math.min(concurrency, windows) - 1;
+					expect(fake.startedAfterFailure()).toBe(0);
+					expect(fake.started.length).toBeLessThanOrEqual(
+						pageCounts.slice(0, failingWindow).reduce((sum, count) => sum + count, 0) + failingPage + 1 + inFlightAtFailure,
+					);
+				},
+			),
+			{ numRuns: 30 },
+		);
+	});
+
+	test('a consumer that stops early causes no request it did not ask for', async () => {
+		const fake = fakeClient([4, 4], { delay: () => 1 });
+		for await (const page of periodPages(fake.client, query, windowsOf(2), { concurrency: 1 })) {
+			if (page.page === 1) break;
+		}
+		expect(fake.started).toEqual([
+			[0, 0],
+			[0, 1],
+		]);
+	});
+
+	test('with several windows in flight, stopping early waits for them and starts nothing new', async () => {
+		const fake = fakeClient([6, 6, 6], { delay: () => 3 });
+		let taken = 0;
+		for await (const page of periodPages(fake.client, query, windowsOf(3), { concurrency: 3 })) {
+			taken += page.records.length ? 1 : 0;
+			if (taken === 4) break;
+		}
+		const startedAtBreak = fake.started.length;
+		await sleep(20);
+		expect(fake.started.length).toBe(startedAtBreak);
+		expect(startedAtBreak).toBeLessThanOrEqual(4 + 3);
+	});
+});
