@@ -7,6 +7,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
+import { BASE_URL_EXPRESSION, baseUrlProperty } from '../nodes/PaymentsService/helpers/credentialFields';
 import { CASHOUT_CREDENTIAL_MAX_LENGTH } from '../nodes/PaymentsService/helpers/constants';
 import { signCashoutRequest } from '../nodes/PaymentsService/helpers/signature';
 
@@ -28,15 +29,7 @@ export class PaymentsServiceCashoutApi implements ICredentialType {
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-payments-service#credentials';
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'https://api-stg.example.com',
-			description: 'Address of the payment API, without /v3',
-		},
+		baseUrlProperty('payment'),
 		{
 			displayName: 'Login',
 			name: 'login',
@@ -46,8 +39,6 @@ export class PaymentsServiceCashoutApi implements ICredentialType {
 			typeOptions: { maxLength: CASHOUT_CREDENTIAL_MAX_LENGTH },
 			description: 'Cashout API login from the merchant panel (Settings, API Access); up to 32 characters',
 		},
-		// The rule judges by the field name only; this field holds a secret, so it stays masked.
-		// eslint-disable-next-line @n8n/community-nodes/credential-unnecessary-password
 		{
 			displayName: 'Pass',
 			name: 'pass',
@@ -57,8 +48,6 @@ export class PaymentsServiceCashoutApi implements ICredentialType {
 			required: true,
 			description: 'Cashout API passphrase from the merchant panel; up to 32 characters',
 		},
-		// The rule judges by the field name only; this field holds a secret, so it stays masked.
-		// eslint-disable-next-line @n8n/community-nodes/credential-unnecessary-password
 		{
 			displayName: 'API Signature',
 			name: 'apiSignature',
@@ -87,7 +76,7 @@ export class PaymentsServiceCashoutApi implements ICredentialType {
 	// into a failed test. Nothing is changed on the service.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
+			baseURL: BASE_URL_EXPRESSION,
 			url: '/v3/cashout/status',
 			method: 'POST',
 			body: { cashout_id: 0 },

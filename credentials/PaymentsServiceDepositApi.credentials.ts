@@ -7,6 +7,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
+import { BASE_URL_EXPRESSION, baseUrlProperty } from '../nodes/PaymentsService/helpers/credentialFields';
 import { DEFAULT_DEPOSIT_AUTHORIZATION_SCHEME } from '../nodes/PaymentsService/helpers/constants';
 import { signDepositRequest } from '../nodes/PaymentsService/helpers/signature';
 
@@ -29,15 +30,7 @@ export class PaymentsServiceDepositApi implements ICredentialType {
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-payments-service#credentials';
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'https://api-stg.example.com',
-			description: 'Address of the payment API, without /v3',
-		},
+		baseUrlProperty('payment'),
 		{
 			displayName: 'API Key (X-Login)',
 			name: 'apiKey',
@@ -47,8 +40,6 @@ export class PaymentsServiceDepositApi implements ICredentialType {
 			required: true,
 			description: 'The deposit API key from the merchant panel, sent as X-Login',
 		},
-		// The rule judges by the field name only; this field holds a secret, so it stays masked.
-		// eslint-disable-next-line @n8n/community-nodes/credential-unnecessary-password
 		{
 			displayName: 'API Signature',
 			name: 'apiSignature',
@@ -89,7 +80,7 @@ export class PaymentsServiceDepositApi implements ICredentialType {
 	// mean "wrong credentials" into a failed test.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
+			baseURL: BASE_URL_EXPRESSION,
 			url: '/v3/deposits/0',
 			method: 'GET',
 			ignoreHttpStatusErrors: true,

@@ -6,6 +6,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
+import { BASE_URL_EXPRESSION, baseUrlProperty } from '../nodes/PaymentsService/helpers/credentialFields';
 /**
  * Read-only key for exchange rates and bank codes ({api_url}, /v3).
  * Spec: Authentication, Read-only key: `Authorization: Bearer <READ_ONLY_API_KEY>`; a wrong key
@@ -21,17 +22,7 @@ export class PaymentsServiceReadOnlyApi implements ICredentialType {
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-payments-service#credentials';
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'https://api-stg.example.com',
-			description: 'Address of the payment API, without /v3',
-		},
-		// The rule judges by the field name only; this field holds a secret, so it stays masked.
-		// eslint-disable-next-line @n8n/community-nodes/credential-unnecessary-password
+		baseUrlProperty('payment'),
 		{
 			displayName: 'Read-Only Key',
 			name: 'readOnlyKey',
@@ -54,7 +45,7 @@ export class PaymentsServiceReadOnlyApi implements ICredentialType {
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
+			baseURL: BASE_URL_EXPRESSION,
 			url: '/v3/banks',
 			qs: { country: 'BR' },
 			method: 'GET',

@@ -10,6 +10,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
+import { BASE_URL_EXPRESSION, baseUrlProperty } from '../nodes/PaymentsService/helpers/credentialFields';
 import {
 	extractSessionToken,
 	normaliseBaseUrl,
@@ -71,22 +72,10 @@ export class PaymentsServiceSessionApi implements ICredentialType {
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-payments-service#credentials';
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'https://merchants-api-stg.example.com',
-			description:
-				'Address of the reporting and support-ticket API, without /v1. Staging and production differ only in the host.',
-		},
+		baseUrlProperty('reporting'),
 		{
 			displayName: 'Access Key',
 			name: 'accessKey',
-			// The API user's e-mail address, not a secret (n8n's community rule agrees; this older rule
-			// goes by the word "key" in the name).
-			// eslint-disable-next-line n8n-nodes-base/cred-class-field-type-options-password-missing
 			type: 'string',
 			default: '',
 			required: true,
@@ -107,9 +96,9 @@ export class PaymentsServiceSessionApi implements ICredentialType {
 			name: 'merchantId',
 			type: 'string',
 			default: '',
-			placeholder: '1002',
+			placeholder: 'Empty: the API user’s default merchant account',
 			description:
-				'Merchant account (MID) the session works under. Leave empty for the API user’s default merchant account.',
+				'Merchant account (MID) the session works under, digits only (e.g. 1002). Leave empty for the API user’s default merchant account.',
 		},
 		{
 			displayName: 'Session Token',
@@ -187,7 +176,7 @@ export class PaymentsServiceSessionApi implements ICredentialType {
 	// n8n logs in (preAuthentication) before testing, so this checks login, merchant switch and token.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
+			baseURL: BASE_URL_EXPRESSION,
 			url: '/v1/balance',
 			method: 'GET',
 		},

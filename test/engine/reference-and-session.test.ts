@@ -145,6 +145,14 @@ describe('Credential tests, as n8n’s Test button runs them', () => {
 		expect(fx.sandbox.log.find('GET', '/v1/balance').at(-1)?.status).toBe(200);
 	});
 
+	test('a Base URL typed with spaces and a trailing slash is read the same way by every credential test', async () => {
+		for (const [type, id] of Object.entries(CREDENTIAL_IDS)) {
+			const stored = fx.engine.credentials.stored(id);
+			fx.engine.addCredential({ id: `${id}-padded`, name: 'padded', type, data: { ...stored, baseUrl: `  ${String(stored.baseUrl)}//  `, sessionToken: '' } });
+			expect([type, await testCredential(fx.engine, `${id}-padded`, type)]).toEqual([type, { status: 'OK', message: 'Connection successful!' }]);
+		}
+	});
+
 	test('wrong secrets fail with a message naming what is wrong', async () => {
 		const stored = (id: string) => fx.engine.credentials.stored(id);
 		const cases: Array<[string, string, Record<string, unknown>, RegExp]> = [

@@ -118,8 +118,9 @@ export function signCashoutRequest(
 	} else {
 		fields = { ...((options.body as IDataObject | undefined) ?? {}) };
 	}
-	// eslint-disable-next-line @typescript-eslint/no-unused-vars
-	const { login: _login, pass: _pass, ...rest } = fields;
+	const rest: IDataObject = { ...fields };
+	delete rest.login;
+	delete rest.pass;
 	const body = JSON.stringify({ login: keys.login, pass: keys.pass, ...rest });
 	return {
 		...options,
