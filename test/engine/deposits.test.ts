@@ -92,6 +92,24 @@ describe('Deposit Create, Get Status through the n8n engine', () => {
 		expect(run.output('Payments Service')[0].json.merchant_invoice_id).toBe('order-42');
 	});
 
+	test('a JSON body field the node does not know is sent unchanged and named in the output as unchecked', async () => {
+		const body = { amount: '30.00', currency: 'BRL', country: 'BR', installments_plan: { count: 3 }, risk_score_hint: 'low' };
+		const run = await fx.engine.run(createWorkflow({ specifyBody: 'json', jsonBody: JSON.stringify(body) }));
+		expect(run.error).toBeUndefined();
+		const sent = JSON.parse(depositPosts(fx)[0].rawBody!);
+		expect(sent).toMatchObject({ installments_plan: { count: 3 }, risk_score_hint: 'low', amount: '30.00' });
+		expect(run.output('Payments Service')[0].json).toMatchObject({
+			deposit_id: expect.any(Number),
+			unchecked_fields: ['installments_plan', 'risk_score_hint'],
+		});
+	});
+
+	test('a known field stays checked in a JSON body with unknown fields: nothing is sent', async () => {
+		const run = await fx.engine.run(createWorkflow({ specifyBody: 'json', jsonBody: JSON.stringify({ amount: '1.001', currency: 'BRL', country: 'BR', extra: 1 }) }));
+		expect(run.nodeError('Payments Service')?.message).toMatch(/^Deposit in item 0 is invalid: amount must be/);
+		expect(depositPosts(fx)).toHaveLength(0);
+	});
+
 	test('invalid input fails with the item, the field and the rule, and nothing is sent', async () => {
 		const run = await fx.engine.run(
 			createWorkflow(
