@@ -38,12 +38,12 @@ export function floorToSecond(ms: number): number {
 	return Math.floor(ms / MS_PER_SECOND) * MS_PER_SECOND;
 }
 
-/** Formats ms as the reporting timestamp `yyyy-MM-ddTHH:mm:ssZ` (UTC, spec: Page envelope). */
+/** Formats ms as the reporting timestamp `yyyy-MM-ddTHH:mm:ssZ` (UTC, service rules §3.4). */
 export function toIsoSeconds(ms: number): string {
 	return new Date(floorToSecond(ms)).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** Formats ms as `yyyy-MM-dd HH:mm:ss` (UTC; spec: Deposit creation result, payment_info dates). */
+/** Formats ms as `yyyy-MM-dd HH:mm:ss` (UTC; service rules §5.1, payment_info dates). */
 export function toSpaceDateTime(ms: number): string {
 	return toIsoSeconds(ms).replace('T', ' ').replace('Z', '');
 }

@@ -1,8 +1,8 @@
 /**
- * Payments-service sandbox: a stateful HTTP simulation of the merchant payments service described in
- * `/work/shared/spec/payments-service-interface.md` (+ `/work/shared/API-NOTES.md`), served on
- * 127.0.0.1 by one fastify server (/v1 reporting + tickets, /v3 payment API, /_sandbox admin).
- * See README.md in this folder for every choice made where the spec is silent.
+ * Payments-service sandbox: a stateful HTTP simulation of the merchant payments service as
+ * summarised in docs/service-rules.md (the provider's public documentation), served on 127.0.0.1 by
+ * one fastify server (/v1 reporting + tickets, /v3 payment API, /_sandbox admin).
+ * See README.md in this folder for every choice made where the service rules are silent.
  */
 import type { AddressInfo } from 'node:net';
 import { ManualClock, floorToSecond } from './clock';

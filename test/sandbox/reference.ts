@@ -1,6 +1,6 @@
 /**
  * Static reference data of the sandbox: countries, currencies, FX rates, payment methods (with the
- * ONE_SHOT requirements the spec leaves "not shown"), banks, merchants, note types and rejection codes.
+ * ONE_SHOT requirements the service rules leave unpublished), banks, merchants, note types and rejection codes.
  */
 
 /** Kind of payment method, returned as payment_info.type. */
@@ -8,22 +8,22 @@ export type PaymentKind = 'BANK_TRANSFER' | 'VOUCHER' | 'CREDIT_CARD' | 'WALLET'
 
 /** A payment method of a country. */
 export interface PaymentMethodInfo {
-	/** 2-character code (spec: paymentMethod filter max 2). */
+	/** 2-character code (service rules §3.3: paymentMethod filter max 2). */
 	code: string;
 	name: string;
 	kind: PaymentKind;
-	/** Default (and maximum) expiration in minutes (spec: expiration "not above the method's default"). */
+	/** Default (and maximum) expiration in minutes (service rules §5.1: expiration not above the method's default). */
 	defaultExpirationMinutes: number;
 	/** Whether deposits of this method carry a voucher (flagForReview attaches it). */
 	hasVoucher: boolean;
 	/**
-	 * Sandbox choice (spec: "not shown"): dotted body paths that must all be present (non-empty) for a
+	 * Sandbox choice (service rules §5.1: not published): dotted body paths that must all be present (non-empty) for a
 	 * ONE_SHOT answer; absent => the method is HOSTED only.
 	 */
 	oneShotRequired?: readonly string[];
 }
 
-/** A bank entry (spec: Bank entry). */
+/** A bank entry (service rules §9). */
 export interface BankEntry {
 	code: number;
 	name: string;
@@ -217,7 +217,7 @@ export function merchantById(id: number): MerchantInfo {
 	return merchant;
 }
 
-/** Spec: notes endpoint `type` values; category derived: *_CREDIT_NOTE => CREDIT, else DEBIT. */
+/** Service rules §3.3: notes `type` values; category derived: *_CREDIT_NOTE => CREDIT, else DEBIT. */
 export const NOTE_TYPES: readonly string[] = [
 	'GENERIC_CREDIT_NOTE',
 	'SERVICE_FEE_CREDIT_NOTE',
@@ -237,19 +237,19 @@ export function noteCategory(type: string): 'CREDIT' | 'DEBIT' {
 	return type.endsWith('_CREDIT_NOTE') ? 'CREDIT' : 'DEBIT';
 }
 
-/** Spec: States (Deposit reporting filter values). CREATED may occur in records but is not a filter value. */
+/** Service rules §3.3: deposit filter statuses. CREATED may occur in records but is not a filter value. */
 export const DEPOSIT_FILTER_STATUSES: readonly string[] = ['PENDING', 'APPROVED', 'COMPLETED', 'CANCELLED', 'DECLINED'];
-/** Spec: States (Cashout). */
+/** Service rules §6.1: cashout statuses. */
 export const CASHOUT_STATUSES: readonly string[] = ['ON_HOLD', 'PENDING', 'DELIVERED', 'COMPLETED', 'REJECTED', 'CANCELLED', 'DECLINED'];
-/** Spec: States (Refund filter values). */
+/** Service rules §3.3: refund filter statuses. */
 export const REFUND_FILTER_STATUSES: readonly string[] = ['PENDING', 'COMPLETED', 'CANCELLED', 'WAITING_DETAILS'];
-/** Spec: States (Chargeback filter values). */
+/** Service rules §3.3: chargeback filter statuses. */
 export const CHARGEBACK_STATUSES: readonly string[] = ['PENDING', 'COMPLETED', 'CANCELLED', 'FAILED'];
-/** Spec: States (Settlement filter values). */
+/** Service rules §3.3: settlement filter statuses. */
 export const SETTLEMENT_STATUSES: readonly string[] = ['PENDING', 'COMPLETED', 'CANCELLED', 'FAILED'];
 
 /**
- * API-NOTES: cashout_status codes. DECLINED has no published code: sandbox choice 6 'Declined'.
+ * Service rules §6.1: cashout_status codes. DECLINED has no published code: sandbox choice 6 'Declined'.
  */
 export const CASHOUT_STATUS_CODES: Readonly<Record<string, { code: number; description: string }>> = {
 	PENDING: { code: 0, description: 'Pending' },
@@ -261,7 +261,7 @@ export const CASHOUT_STATUS_CODES: Readonly<Record<string, { code: number; descr
 	DECLINED: { code: 6, description: 'Declined' },
 };
 
-/** API-NOTES: cashout rejection codes used by the generator (a subset of the published list). */
+/** Service rules §6.3: cashout rejection codes used by the generator (a subset of the published list). */
 export const REJECTION_CODES: ReadonlyArray<{ code: number; reason: string }> = [
 	{ code: 800, reason: 'ERROR_ACCOUNT_INCORRECT' },
 	{ code: 801, reason: 'ERROR_ACCOUNT_CLOSED' },
@@ -278,5 +278,5 @@ export const REJECTION_CODES: ReadonlyArray<{ code: number; reason: string }> = 
 /** Default rejection when advanceCashout(..., 'REJECTED') gets none: 807 ERROR_REJECTED_BY_BANK. */
 export const DEFAULT_REJECTION = { code: 807, reason: 'ERROR_REJECTED_BY_BANK' } as const;
 
-/** Ticket attachment document types (spec: Add attachment). */
+/** Ticket attachment document types (service rules §8). */
 export const DOCUMENT_TYPES: readonly string[] = ['VOUCHER', 'ID_DOCUMENT', 'BANK_STATEMENT'];

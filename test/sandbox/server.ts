@@ -104,7 +104,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 		await reply.code(fault.status).headers(fault.headers).send(fault.body);
 	});
 
-	// Spec (general rules): bodies are JSON. A non-empty, non-multipart body with another Content-Type -> 415.
+	// Service rules §1: bodies are JSON. A non-empty, non-multipart body with another Content-Type -> 415.
 	app.addHook('preHandler', async (request, reply) => {
 		if (!requestState(request) || typeof request.body !== 'string' || request.body === '') return;
 		if (JSON_CONTENT_TYPE.test(request.headers['content-type'] ?? '')) return;

@@ -60,7 +60,7 @@ export interface Session {
 	lastUsedAt: number;
 }
 
-/** A page of a reporting list (spec: Page envelope). */
+/** A page of a reporting list (service rules §3.1). */
 export interface PageEnvelope<T> {
 	data: T[];
 	page: number;
@@ -137,7 +137,7 @@ export class SandboxStore {
 		return floorToSecond(this.clock.now());
 	}
 
-	// ---- sessions (spec: Authentication, Session token) ----
+	// ---- sessions (service rules §2.1) ----
 
 	/** Checks credentials; on success creates a new token bound to the user's default MID. */
 	login(accessKey: unknown, secretKey: unknown): LoginResult {
@@ -190,7 +190,7 @@ export class SandboxStore {
 		this.sessions.clear();
 	}
 
-	// ---- idempotency (API-NOTES: Idempotency) ----
+	// ---- idempotency (service rules §5.2) ----
 
 	/** Whether `key` was already used by a successful deposit creation of `merchantId`. */
 	isIdempotencyKeyUsed(merchantId: number, key: string): boolean {
@@ -464,7 +464,7 @@ export class SandboxStore {
 		if ('lastChangeDate' in entry.rec) entry.rec.lastChangeDate = this.lastChangeIso(entry.createdMs);
 	}
 
-	/** Bank side of the cashout state machine (spec: States and transitions, Cashout). */
+	/** Bank side of the cashout state machine (service rules §6.1). */
 	advanceCashout(id: number, to: 'DELIVERED' | 'COMPLETED' | 'REJECTED', rejection?: { code: number; reason: string }): void {
 		const entry = this.requireEntry(this.byId.cashout, 'cashout', id);
 		const from = entry.rec.status;

@@ -1,8 +1,7 @@
 /**
  * Public types of the payments-service sandbox (see README.md in this folder).
  *
- * Record shapes follow the spec (`/work/shared/spec/payments-service-interface.md`, section
- * "Resources and their fields") completed by API-NOTES ("Bodies the spec omits").
+ * Record shapes follow the service rules (docs/service-rules.md §3.4 Records).
  * Timestamps in records are ISO 8601 UTC strings `yyyy-MM-ddTHH:mm:ssZ`; amounts are numbers with
  * at most 2 decimals.
  */
@@ -23,9 +22,9 @@ export interface SandboxOptions {
 	cashoutsPerDay?: number;
 	/** Minimum deposit age (ms, sandbox clock) for flagForReview(+Reversal); default 60 minutes. */
 	flagReviewMinAgeMs?: number;
-	/** Query parameter name honoured by the cashout and settlement status filters; default 'Status' (spec). The other spelling is ignored. */
+	/** Query parameter name honoured by the cashout and settlement status filters; default 'Status' (service rules §3.3). The other spelling is ignored. */
 	statusParamName?: 'Status' | 'status';
-	/** false (default): serve /v1/refund and /v1/chargeback (spec); true: only the plural paths (newer docs), singular -> 404. */
+	/** false (default): serve /v1/refund and /v1/chargeback (service rules §3); true: only the plural paths (newer docs), singular -> 404. */
 	pluralRefundChargebackPaths?: boolean;
 	/** Artificial latency (ms) added before each non-admin request is handled; default 0. */
 	latencyMs?: number;
@@ -137,7 +136,7 @@ export interface FaultInjector {
 	pending(): number;
 }
 
-/** Reporting deposit record (spec "Deposit record" + API-NOTES: clientDocument). */
+/** Reporting deposit record (service rules §3.4, with clientDocument). */
 export interface DepositRecord {
 	idDeposit: number;
 	externalId: string;
@@ -173,7 +172,7 @@ export interface DepositRecord {
 	refundAttempted: boolean;
 }
 
-/** Reporting cashout record (spec "Cashout record"). `reason` holds the rejection reason of REJECTED ones. */
+/** Reporting cashout record (service rules §3.4). `reason` holds the rejection reason of REJECTED ones. */
 export interface CashoutRecord {
 	idCashout: number;
 	externalId: string;
@@ -201,7 +200,7 @@ export interface CashoutRecord {
 	existVoucher: boolean;
 }
 
-/** Refund record (API-NOTES "Bodies the spec omits"); bank fields may be absent. */
+/** Refund record (service rules §3.4 and §7); bank fields may be absent. */
 export interface RefundRecord {
 	id: number;
 	/** The refunded deposit's id. */
@@ -233,7 +232,7 @@ export interface RefundRecord {
 	allowPixApiRefund: boolean;
 }
 
-/** Chargeback record (API-NOTES "Bodies the spec omits"). */
+/** Chargeback record (service rules §3.4). */
 export interface ChargebackRecord {
 	idChargeback: number;
 	creationDate: string;
@@ -255,7 +254,7 @@ export interface ChargebackRecord {
 	comments: string;
 }
 
-/** Credit/debit note record (spec "Credit/debit note record"). */
+/** Credit/debit note record (service rules §3.4). */
 export interface NoteRecord {
 	id: number;
 	externalId: string;
@@ -264,14 +263,14 @@ export interface NoteRecord {
 	date: string;
 	amount: number;
 	currency: string;
-	/** One of NOTE_TYPES (spec, notes endpoint). */
+	/** One of NOTE_TYPES (service rules §3.3). */
 	type: string;
 	description: string;
 	/** CREDIT or DEBIT (derived from the type). */
 	category: string;
 }
 
-/** Settlement record (spec "Settlement record"). */
+/** Settlement record (service rules §3.4). */
 export interface SettlementRecord {
 	id: number;
 	creationDate: string;
@@ -287,7 +286,7 @@ export interface SettlementRecord {
 	merchantName: string;
 }
 
-/** Balance report record, one per UTC day with movements (spec "Balance report record"). */
+/** Balance report record, one per UTC day with movements (service rules §3.4). */
 export interface BalanceReportRecord {
 	idMerchant: number;
 	depositTotal: number;

@@ -1,6 +1,6 @@
 /**
- * Cashout API (spec: Cashout update status / cancel / status, States and transitions (Cashout);
- * API-NOTES: Payload-Signature, cashout error codes, cashout_status codes).
+ * Cashout API (service rules §6: creation, update status, cancel, status, statuses and transitions,
+ * rejection codes; §2.4 Payload-Signature; §4 cashout error codes).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CASHOUT_CREDENTIAL_MAX_LENGTH } from '../constants';
@@ -11,7 +11,7 @@ import { CASHOUT_STATUS_CODES } from '../reference';
 
 type CashoutAccount = (typeof CASHOUT_ACCOUNTS)[number];
 
-/** Cashout status result (spec: Cashout status result). */
+/** Cashout status result (service rules §6.1). */
 export function statusResult(entry: CashoutEntry): Record<string, unknown> {
 	const known = CASHOUT_STATUS_CODES[entry.rec.status] ?? { code: -1, description: entry.rec.status };
 	const result: Record<string, unknown> = { cashout_status: known.code, cashout_status_description: known.description };

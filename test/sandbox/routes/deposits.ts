@@ -1,5 +1,5 @@
 /**
- * Deposit API (spec: Create deposit; API-NOTES: Signatures, Idempotency, Error bodies, Other facts):
+ * Deposit API (service rules §5.1 creation, §5.2 idempotency, §5.3 status, §2.3 signature, §4 errors):
  * POST /v3/deposits, GET /v3/deposits/:id and the hosted checkout / payment pages they point to.
  */
 import { randomBytes } from 'node:crypto';
@@ -13,7 +13,7 @@ import { apiError, hmacHex, headerOf, isPlainObject, parseJson, rawBodyOf, safeE
 import { digitableLine, pixCopyPaste, qrPngBase64 } from '../qr';
 import { COUNTRIES, findMethod, merchantById, type CountryInfo, type PaymentMethodInfo } from '../reference';
 
-/** Sandbox choice: code/type of a deposit field validation failure (API-NOTES has no deposit-specific one; 300 = invalid params). */
+/** Sandbox choice: code/type of a deposit field validation failure (service rules §4 give no deposit-specific one; 300 = invalid params). */
 export const DEPOSIT_VALIDATION_CODE = 300;
 /** Strict X-Date format: yyyy-MM-dd'T'HH:mm:ss'Z'. */
 const X_DATE_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;

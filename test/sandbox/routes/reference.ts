@@ -1,5 +1,5 @@
 /**
- * Reference data routes (spec: Exchange rates, Cashout bank codes; Authentication, Read-only key).
+ * Reference data routes (service rules §9 reference data; §2.2 read-only key).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { round2 } from '../data';

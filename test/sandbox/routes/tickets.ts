@@ -1,6 +1,6 @@
 /**
- * Support ticket routes (spec: Create draft ticket, Add attachment, Confirm ticket, Flag deposit
- * (reversal) for review; API-NOTES: ticket error codes).
+ * Support ticket routes (service rules §8: draft ticket, attachment, confirmation, flag deposit
+ * (reversal) for review; §4 ticket error codes).
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
