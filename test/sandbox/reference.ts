@@ -29,6 +29,18 @@ export interface BankEntry {
 	name: string;
 }
 
+/** A state of a country (GET /v3/states). */
+export interface StateEntry {
+	/** ISO 3166-2 subdivision code without the country prefix (at most 3 characters). */
+	code: string;
+	name: string;
+}
+
+/** Builds state entries from [code, name] pairs. */
+function entries(...pairs: Array<[string, string]>): StateEntry[] {
+	return pairs.map(([code, name]) => ({ code, name }));
+}
+
 /** A supported country. */
 export interface CountryInfo {
 	code: string;
@@ -40,8 +52,8 @@ export interface CountryInfo {
 	documentTypes: readonly string[];
 	methods: readonly PaymentMethodInfo[];
 	banks: readonly BankEntry[];
-	/** A few state codes (ISO 3166-2 subdivision part) used by the generator. */
-	states: readonly string[];
+	/** State codes (ISO 3166-2 subdivision part) and names, served by GET /v3/states (service rules §9). */
+	states: readonly StateEntry[];
 	/** Digits of a generated document number. */
 	documentDigits: number;
 }
@@ -59,7 +71,14 @@ export const COUNTRIES: Readonly<Record<string, CountryInfo>> = {
 		fxRate: 5.43,
 		documentTypes: ['CPF', 'CNPJ'],
 		documentDigits: 11,
-		states: ['SP', 'RJ', 'MG', 'RS', 'BA'],
+		states: entries(
+			['AC', 'Acre'], ['AL', 'Alagoas'], ['AP', 'Amapá'], ['AM', 'Amazonas'], ['BA', 'Bahia'], ['CE', 'Ceará'],
+			['DF', 'Distrito Federal'], ['ES', 'Espírito Santo'], ['GO', 'Goiás'], ['MA', 'Maranhão'], ['MT', 'Mato Grosso'],
+			['MS', 'Mato Grosso do Sul'], ['MG', 'Minas Gerais'], ['PA', 'Pará'], ['PB', 'Paraíba'], ['PR', 'Paraná'],
+			['PE', 'Pernambuco'], ['PI', 'Piauí'], ['RJ', 'Rio de Janeiro'], ['RN', 'Rio Grande do Norte'],
+			['RS', 'Rio Grande do Sul'], ['RO', 'Rondônia'], ['RR', 'Roraima'], ['SC', 'Santa Catarina'], ['SP', 'São Paulo'],
+			['SE', 'Sergipe'], ['TO', 'Tocantins'],
+		),
 		methods: [
 			{ code: 'PX', name: 'Pix', kind: 'BANK_TRANSFER', defaultExpirationMinutes: 60, hasVoucher: false, oneShotRequired: [...PAYER_CORE] },
 			{ code: 'BL', name: 'Boleto', kind: 'VOUCHER', defaultExpirationMinutes: 4320, hasVoucher: true, oneShotRequired: [...PAYER_CORE, ...ADDRESS] },
@@ -82,7 +101,15 @@ export const COUNTRIES: Readonly<Record<string, CountryInfo>> = {
 		fxRate: 17.12,
 		documentTypes: ['CURP', 'RFC', 'INE'],
 		documentDigits: 18,
-		states: ['CMX', 'JAL', 'NLE', 'PUE'],
+		states: entries(
+			['AGU', 'Aguascalientes'], ['BCN', 'Baja California'], ['BCS', 'Baja California Sur'], ['CAM', 'Campeche'],
+			['CHP', 'Chiapas'], ['CHH', 'Chihuahua'], ['CMX', 'Ciudad de México'], ['COA', 'Coahuila'], ['COL', 'Colima'],
+			['DUR', 'Durango'], ['GUA', 'Guanajuato'], ['GRO', 'Guerrero'], ['HID', 'Hidalgo'], ['JAL', 'Jalisco'],
+			['MEX', 'Estado de México'], ['MIC', 'Michoacán'], ['MOR', 'Morelos'], ['NAY', 'Nayarit'], ['NLE', 'Nuevo León'],
+			['OAX', 'Oaxaca'], ['PUE', 'Puebla'], ['QUE', 'Querétaro'], ['ROO', 'Quintana Roo'], ['SLP', 'San Luis Potosí'],
+			['SIN', 'Sinaloa'], ['SON', 'Sonora'], ['TAB', 'Tabasco'], ['TAM', 'Tamaulipas'], ['TLA', 'Tlaxcala'],
+			['VER', 'Veracruz'], ['YUC', 'Yucatán'], ['ZAC', 'Zacatecas'],
+		),
 		methods: [
 			{ code: 'SE', name: 'SPEI', kind: 'BANK_TRANSFER', defaultExpirationMinutes: 1440, hasVoucher: false, oneShotRequired: [...PAYER_NAMES] },
 			{ code: 'OX', name: 'OXXO', kind: 'VOUCHER', defaultExpirationMinutes: 4320, hasVoucher: true, oneShotRequired: [...PAYER_NAMES] },
@@ -103,7 +130,15 @@ export const COUNTRIES: Readonly<Record<string, CountryInfo>> = {
 		fxRate: 3950.5,
 		documentTypes: ['CC', 'CE', 'NIT', 'PP'],
 		documentDigits: 10,
-		states: ['DC', 'ANT', 'VAC'],
+		states: entries(
+			['AMA', 'Amazonas'], ['ANT', 'Antioquia'], ['ARA', 'Arauca'], ['ATL', 'Atlántico'], ['BOL', 'Bolívar'],
+			['BOY', 'Boyacá'], ['CAL', 'Caldas'], ['CAQ', 'Caquetá'], ['CAS', 'Casanare'], ['CAU', 'Cauca'], ['CES', 'Cesar'],
+			['CHO', 'Chocó'], ['COR', 'Córdoba'], ['CUN', 'Cundinamarca'], ['DC', 'Bogotá D.C.'], ['GUA', 'Guainía'],
+			['GUV', 'Guaviare'], ['HUI', 'Huila'], ['LAG', 'La Guajira'], ['MAG', 'Magdalena'], ['MET', 'Meta'], ['NAR', 'Nariño'],
+			['NSA', 'Norte de Santander'], ['PUT', 'Putumayo'], ['QUI', 'Quindío'], ['RIS', 'Risaralda'],
+			['SAP', 'San Andrés y Providencia'], ['SAN', 'Santander'], ['SUC', 'Sucre'], ['TOL', 'Tolima'],
+			['VAC', 'Valle del Cauca'], ['VAU', 'Vaupés'], ['VID', 'Vichada'],
+		),
 		methods: [
 			{ code: 'PC', name: 'PSE', kind: 'BANK_TRANSFER', defaultExpirationMinutes: 60, hasVoucher: false, oneShotRequired: [...PAYER_CORE, 'payer.phone', 'client_ip'] },
 			{ code: 'EF', name: 'Efecty', kind: 'VOUCHER', defaultExpirationMinutes: 2880, hasVoucher: true },
@@ -123,7 +158,12 @@ export const COUNTRIES: Readonly<Record<string, CountryInfo>> = {
 		fxRate: 940.2,
 		documentTypes: ['RUT'],
 		documentDigits: 9,
-		states: ['RM', 'VS', 'BI'],
+		states: entries(
+			['AI', 'Aysén'], ['AN', 'Antofagasta'], ['AP', 'Arica y Parinacota'], ['AR', 'Araucanía'], ['AT', 'Atacama'],
+			['BI', 'Biobío'], ['CO', 'Coquimbo'], ['LI', "Libertador General Bernardo O'Higgins"], ['LL', 'Los Lagos'],
+			['LR', 'Los Ríos'], ['MA', 'Magallanes'], ['ML', 'Maule'], ['NB', 'Ñuble'], ['RM', 'Región Metropolitana de Santiago'],
+			['TA', 'Tarapacá'], ['VS', 'Valparaíso'],
+		),
 		methods: [
 			{ code: 'WP', name: 'Webpay', kind: 'CREDIT_CARD', defaultExpirationMinutes: 60, hasVoucher: false },
 			{ code: 'KH', name: 'Khipu', kind: 'BANK_TRANSFER', defaultExpirationMinutes: 120, hasVoucher: false },
@@ -143,7 +183,14 @@ export const COUNTRIES: Readonly<Record<string, CountryInfo>> = {
 		fxRate: 3.74,
 		documentTypes: ['DNI', 'CE', 'RUC'],
 		documentDigits: 8,
-		states: ['LIM', 'ARE', 'CUS'],
+		states: entries(
+			['AMA', 'Amazonas'], ['ANC', 'Áncash'], ['APU', 'Apurímac'], ['ARE', 'Arequipa'], ['AYA', 'Ayacucho'],
+			['CAJ', 'Cajamarca'], ['CAL', 'Callao'], ['CUS', 'Cusco'], ['HUC', 'Huánuco'], ['HUV', 'Huancavelica'], ['ICA', 'Ica'],
+			['JUN', 'Junín'], ['LAL', 'La Libertad'], ['LAM', 'Lambayeque'], ['LIM', 'Lima'],
+			['LMA', 'Municipalidad Metropolitana de Lima'], ['LOR', 'Loreto'], ['MDD', 'Madre de Dios'], ['MOQ', 'Moquegua'],
+			['PAS', 'Pasco'], ['PIU', 'Piura'], ['PUN', 'Puno'], ['SAM', 'San Martín'], ['TAC', 'Tacna'], ['TUM', 'Tumbes'],
+			['UCA', 'Ucayali'],
+		),
 		methods: [
 			{ code: 'BC', name: 'BCP', kind: 'BANK_TRANSFER', defaultExpirationMinutes: 1440, hasVoucher: false },
 			{ code: 'PF', name: 'PagoEfectivo', kind: 'VOUCHER', defaultExpirationMinutes: 2880, hasVoucher: true },
@@ -162,7 +209,13 @@ export const COUNTRIES: Readonly<Record<string, CountryInfo>> = {
 		fxRate: 1015.3,
 		documentTypes: ['DNI', 'CUIT', 'CUIL'],
 		documentDigits: 8,
-		states: ['B', 'C', 'X'],
+		states: entries(
+			['A', 'Salta'], ['B', 'Buenos Aires'], ['C', 'Ciudad Autónoma de Buenos Aires'], ['D', 'San Luis'], ['E', 'Entre Ríos'],
+			['F', 'La Rioja'], ['G', 'Santiago del Estero'], ['H', 'Chaco'], ['J', 'San Juan'], ['K', 'Catamarca'],
+			['L', 'La Pampa'], ['M', 'Mendoza'], ['N', 'Misiones'], ['P', 'Formosa'], ['Q', 'Neuquén'], ['R', 'Río Negro'],
+			['S', 'Santa Fe'], ['T', 'Tucumán'], ['U', 'Chubut'], ['V', 'Tierra del Fuego'], ['W', 'Corrientes'], ['X', 'Córdoba'],
+			['Y', 'Jujuy'], ['Z', 'Santa Cruz'],
+		),
 		methods: [
 			{ code: 'RP', name: 'Rapipago', kind: 'VOUCHER', defaultExpirationMinutes: 4320, hasVoucher: true },
 			{ code: 'MP', name: 'Mercado Pago', kind: 'WALLET', defaultExpirationMinutes: 60, hasVoucher: false },

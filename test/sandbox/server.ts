@@ -146,7 +146,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 	registerTicketRoutes(app, deps);
 	registerDepositRoutes(app, deps);
 	registerCashoutRoutes(app, deps);
-	registerReferenceRoutes(app);
+	registerReferenceRoutes(app, deps);
 	registerAdminRoutes(app, deps);
 	return app;
 }
