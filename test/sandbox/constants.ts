@@ -70,6 +70,27 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** Sandbox choice: Retry-After default of an injected 429. */
 export const DEFAULT_RETRY_AFTER_SECONDS = 1;
 
+/** Service rules §6.2: cashout external_id max 100. */
+export const CASHOUT_EXTERNAL_ID_MAX_LENGTH = 100;
+/** Sandbox choice (service rules §6.2: not published): document_id max 30, like the deposit payer document. */
+export const CASHOUT_DOCUMENT_ID_MAX_LENGTH = 30;
+/** Sandbox choice (service rules §6.2: not published): beneficiary names max 128, like the deposit payer names. */
+export const CASHOUT_NAME_MAX_LENGTH = 128;
+/** Sandbox choice (service rules §6.2: not published): other optional text fields of a cashout, max 255. */
+export const CASHOUT_TEXT_MAX_LENGTH = 255;
+/** Sandbox choice (service rules §6.2, code 533: minimum not published): smallest cashout, 5.00 USD or equivalent. */
+export const CASHOUT_MIN_AMOUNT_USD = 5;
+/** Sandbox choice (service rules §6.2, code 508: limits not published): largest single cashout, 10,000.00 USD or equivalent. */
+export const CASHOUT_MAX_AMOUNT_USD = 10_000;
+/** Sandbox choice (service rules §6.2, code 514): default cashout funds of every merchant, 50,000 USD. */
+export const DEFAULT_CASHOUT_FUNDS_USD = 50_000;
+/** Sandbox choice (service rules §6.2, code 540: countries not published): countries whose cashouts need an e-mail or a phone. */
+export const CASHOUT_CONTACT_REQUIRED_COUNTRIES: readonly string[] = ['CO', 'PE'];
+/** Sandbox choice (service rules §6.2, KYC refusal): a document_id of one digit repeated (e.g. 00000000000) is blocked. */
+export const KYC_BLOCKED_DOCUMENT_PATTERN = /^(\d)\1+$/;
+/** Sandbox choice (service rules §6.2: KYC code not published): code of the KYC refusal, as the provider's public pages use it. */
+export const KYC_REFUSAL_CODE = 101;
+
 /** Sandbox default: PRNG seed. */
 export const DEFAULT_SEED = 42;
 /** Sandbox default: days of generated history. */

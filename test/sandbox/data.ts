@@ -127,6 +127,12 @@ export interface DepositEntry extends Entry<DepositRecord> {
 /** Stored cashout. */
 export interface CashoutEntry extends Entry<CashoutRecord> {
 	rejection?: { code: number; reason: string };
+	/** Created through POST /v3/cashout (counts against the merchant's cashout funds). */
+	viaApi?: boolean;
+	/** Where status-change notifications go (the creation body's notification_url, or control input). */
+	notificationUrl?: string;
+	/** `comments` of the creation body (sent back in notifications). */
+	comments?: string;
 }
 
 /** Stored refund. */
@@ -330,6 +336,11 @@ export interface CashoutBasics {
 	existVoucher: boolean;
 }
 
+/** Sandbox choice: fee (USD) of a cashout of `usd` USD: 1.5% + 0.50, 2 decimals. */
+export function cashoutFee(usd: number): number {
+	return round2(usd * 0.015 + 0.5);
+}
+
 /** Builds a full cashout record (amount/creditedAmount local, merchantAmount and fee in USD). */
 export function buildCashoutRecord(b: CashoutBasics): CashoutRecord {
 	const local = round2(b.usd * b.country.fxRate);
@@ -345,7 +356,7 @@ export function buildCashoutRecord(b: CashoutBasics): CashoutRecord {
 		merchantCurrency: 'USD',
 		merchantAmount: b.usd,
 		feeCurrency: 'USD',
-		fee: round2(b.usd * 0.015 + 0.5),
+		fee: cashoutFee(b.usd),
 		tax: b.country.code === 'BR' ? round2(b.usd * 0.0038) : 0,
 		lastChangeDate: toIsoSeconds(b.lastChangeMs),
 		status: b.status,

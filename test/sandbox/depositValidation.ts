@@ -56,7 +56,8 @@ export function decimalText(value: unknown): string | undefined {
 	return DECIMAL_PATTERN.test(text) ? text : undefined;
 }
 
-function isValidYyyyMmDd(text: string): boolean {
+/** Whether `text` is a real calendar date written yyyyMMdd. */
+export function isValidYyyyMmDd(text: string): boolean {
 	if (!/^\d{8}$/.test(text)) return false;
 	const y = Number(text.slice(0, 4));
 	const m = Number(text.slice(4, 6));

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ManualClock, floorToSecond, parseTimestamp, toIsoSeconds } from './clock';
-import { MAX_ROWS_PER_PAGE, SESSION_IDLE_TIMEOUT_MS } from './constants';
+import { DEFAULT_CASHOUT_FUNDS_USD, MAX_ROWS_PER_PAGE, SESSION_IDLE_TIMEOUT_MS } from './constants';
 import {
 	ID_BASE,
 	buildCashoutRecord,
@@ -31,6 +31,7 @@ import type {
 	AddNoteInput,
 	AddRefundInput,
 	AddSettlementInput,
+	CreatedCashout,
 	CreatedDeposit,
 	SandboxControl,
 	SessionInfo,
@@ -70,6 +71,9 @@ export interface PageEnvelope<T> {
 
 type IdKind = keyof typeof ID_BASE;
 
+/** Cashout statuses whose amount no longer counts against the merchant's cashout funds. */
+const RELEASED_CASHOUT_STATUSES: ReadonlySet<string> = new Set(['CANCELLED', 'REJECTED', 'DECLINED']);
+
 /** Result of {@link SandboxStore.login}. */
 export type LoginResult = { ok: true; session: Session } | { ok: false; reason: 'invalid' | 'refused' };
 
@@ -83,6 +87,9 @@ export class SandboxStore {
 	readonly settlements: SettlementEntry[];
 	readonly tickets = new Map<number, TicketRecord>();
 	readonly createdDeposits: CreatedDeposit[] = [];
+	readonly createdCashouts: CreatedCashout[] = [];
+	/** Configured cashout funds (USD) per merchant; absent = DEFAULT_CASHOUT_FUNDS_USD. */
+	private readonly cashoutFundsUsd = new Map<number, number>();
 	private readonly sessions = new Map<string, Session>();
 	private readonly idempotencyKeys = new Map<number, Set<string>>();
 	private readonly byId = {
@@ -202,6 +209,25 @@ export class SandboxStore {
 		const set = this.idempotencyKeys.get(merchantId) ?? new Set<string>();
 		set.add(key);
 		this.idempotencyKeys.set(merchantId, set);
+	}
+
+	// ---- cashout funds (service rules §6.2, code 514) ----
+
+	/** Funds (USD) left for new cashouts of `merchantId`: configured funds minus amount + fee of its live API-created cashouts. */
+	cashoutFunds(merchantId: number): number {
+		merchantById(merchantId);
+		const configured = this.cashoutFundsUsd.get(merchantId) ?? DEFAULT_CASHOUT_FUNDS_USD;
+		const used = this.cashouts
+			.filter((c) => c.viaApi && c.merchantId === merchantId && !RELEASED_CASHOUT_STATUSES.has(c.rec.status))
+			.reduce((sum, c) => sum + c.rec.merchantAmount + c.rec.fee, 0);
+		return Math.round((configured - used) * 100) / 100;
+	}
+
+	/** Sets the configured cashout funds of `merchantId` (USD, finite, >= 0); throws otherwise. */
+	setCashoutFunds(merchantId: number, usd: number): void {
+		merchantById(merchantId);
+		if (!Number.isFinite(usd) || usd < 0) throw new Error(`cashout funds must be a non-negative number, got ${usd}`);
+		this.cashoutFundsUsd.set(merchantId, usd);
 	}
 
 	// ---- lookups ----
@@ -496,6 +522,9 @@ export class SandboxStore {
 			settlements: (mid) => copy(this.settlements, mid),
 			tickets: () => [...this.tickets.values()].map((t) => structuredClone(t)),
 			createdDeposits: () => structuredClone(this.createdDeposits),
+			createdCashouts: () => structuredClone(this.createdCashouts),
+			cashoutFunds: (mid) => this.cashoutFunds(mid),
+			setCashoutFunds: (mid, usd) => this.setCashoutFunds(mid, usd),
 			activeSessions: () => this.activeSessions(),
 			cashoutRejection: (id) => {
 				const r = this.cashout(id)?.rejection;

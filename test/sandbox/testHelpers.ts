@@ -78,6 +78,11 @@ export function cashoutRequest(
 	return client(sandbox).request({ method, url: path, data: raw, headers, transformRequest: [(d: unknown) => d] });
 }
 
+/** POSTs a signed create-cashout request (POST /v3/cashout) with login/pass merged into `fields`. */
+export function createCashout(sandbox: Sandbox, fields: Record<string, unknown>, opts: Parameters<typeof cashoutRequest>[4] = {}): Promise<AxiosResponse> {
+	return cashoutRequest(sandbox, 'POST', '/v3/cashout', fields, opts);
+}
+
 /** from/to (Unix seconds) of a window ending at the sandbox clock. */
 export function windowEndingNow(sandbox: Sandbox, days: number): { from: number; to: number } {
 	const to = Math.floor(sandbox.clock.now() / 1000);

@@ -342,6 +342,22 @@ export interface CreatedDeposit {
 	createdAt: number;
 }
 
+/** A cashout created through POST /v3/cashout (refused requests are not recorded here). */
+export interface CreatedCashout {
+	cashoutId: number;
+	merchantId: number;
+	/** PENDING, or ON_HOLD when the body had `on_hold: true`. */
+	initialStatus: 'PENDING' | 'ON_HOLD';
+	/** Parsed request body (login and pass included, as sent). */
+	request: Record<string, unknown>;
+	/** Exact request body bytes (utf8). */
+	rawBody: string;
+	/** The 200 response body: `{cashout_id: '<digits>'}`. */
+	response: { cashout_id: string };
+	/** Sandbox clock ms at creation. */
+	createdAt: number;
+}
+
 /** Common extra fields of the control `add*` writers. */
 export interface AddOptions {
 	idMerchant: number;
@@ -388,6 +404,15 @@ export interface SandboxControl {
 	tickets(): TicketRecord[];
 	/** Deposits created through POST /v3/deposits, oldest first. */
 	createdDeposits(): CreatedDeposit[];
+	/** Cashouts created through POST /v3/cashout, oldest first. */
+	createdCashouts(): CreatedCashout[];
+	/**
+	 * Cashout funds (USD) `merchantId` has left: the configured funds (default 50,000) minus amount + fee
+	 * of its cashouts created through POST /v3/cashout that are not CANCELLED, REJECTED or DECLINED.
+	 */
+	cashoutFunds(merchantId: number): number;
+	/** Sets the configured cashout funds (USD, >= 0) of `merchantId`; a cashout whose amount + fee exceeds what is left gets 514. */
+	setCashoutFunds(merchantId: number, usd: number): void;
 	/** Sessions not idle-expired at clock now. */
 	activeSessions(): SessionInfo[];
 	/** Rejection code/reason of a cashout (internal), when it has one. */
