@@ -91,6 +91,9 @@ export const KYC_BLOCKED_DOCUMENT_PATTERN = /^(\d)\1+$/;
 /** Sandbox choice (service rules §6.2: KYC code not published): code of the KYC refusal, as the provider's public pages use it. */
 export const KYC_REFUSAL_CODE = 101;
 
+/** Sandbox choice (service rules §7: not published): refund `comments` max 255. */
+export const REFUND_COMMENTS_MAX_LENGTH = 255;
+
 /** Sandbox default: PRNG seed. */
 export const DEFAULT_SEED = 42;
 /** Sandbox default: days of generated history. */

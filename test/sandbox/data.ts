@@ -136,7 +136,12 @@ export interface CashoutEntry extends Entry<CashoutRecord> {
 }
 
 /** Stored refund. */
-export type RefundEntry = Entry<RefundRecord>;
+export interface RefundEntry extends Entry<RefundRecord> {
+	/** Created through POST /v3/refunds. */
+	viaApi?: boolean;
+	/** `notification_url` of the creation body (kept; refunds send no notifications). */
+	notificationUrl?: string;
+}
 /** Stored chargeback. */
 export type ChargebackEntry = Entry<ChargebackRecord>;
 /** Stored note. */
@@ -369,6 +374,16 @@ export function buildCashoutRecord(b: CashoutBasics): CashoutRecord {
 	};
 }
 
+/**
+ * Sandbox choice (service rules §7: which methods need a bank account is not published): how a
+ * deposit is refunded. Pix deposits back to the payer's Pix key (PIX), card deposits to the card
+ * (CREDIT_CARD), every other method by bank transfer (BANK_TRANSFER: POST /v3/refunds needs `bank_account`).
+ */
+export function refundTypeOf(deposit: DepositRecord): 'PIX' | 'CREDIT_CARD' | 'BANK_TRANSFER' {
+	if (deposit.paymentMethodCode === 'PX') return 'PIX';
+	return deposit.allowInstallments ? 'CREDIT_CARD' : 'BANK_TRANSFER';
+}
+
 /** Builds a refund record of `deposit`. */
 export function buildRefundRecord(
 	id: number,
@@ -379,7 +394,7 @@ export function buildRefundRecord(
 	partialFactor: number,
 ): RefundRecord {
 	const method = deposit.paymentMethodCode;
-	const type = method === 'PX' ? 'PIX' : deposit.allowInstallments ? 'CREDIT_CARD' : 'BANK_TRANSFER';
+	const type = refundTypeOf(deposit);
 	const record: RefundRecord = {
 		id,
 		idBoleto: deposit.idDeposit,

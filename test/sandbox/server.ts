@@ -15,6 +15,7 @@ import { registerAuthRoutes } from './routes/auth';
 import { registerCashoutRoutes } from './routes/cashouts';
 import { registerDepositRoutes } from './routes/deposits';
 import { registerReferenceRoutes } from './routes/reference';
+import { registerRefundRoutes } from './routes/refunds';
 import { registerReportingRoutes } from './routes/reporting';
 import { registerTicketRoutes } from './routes/tickets';
 
@@ -146,6 +147,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 	registerTicketRoutes(app, deps);
 	registerDepositRoutes(app, deps);
 	registerCashoutRoutes(app, deps);
+	registerRefundRoutes(app, deps);
 	registerReferenceRoutes(app, deps);
 	registerAdminRoutes(app, deps);
 	return app;

@@ -33,6 +33,8 @@ import type {
 	AddSettlementInput,
 	CreatedCashout,
 	CreatedDeposit,
+	CreatedRefund,
+	RefundAdvanceTarget,
 	SandboxControl,
 	SessionInfo,
 	StatusKind,
@@ -71,6 +73,19 @@ export interface PageEnvelope<T> {
 
 type IdKind = keyof typeof ID_BASE;
 
+/** Refund statuses whose amount goes back to the refundable remainder of the deposit. */
+const DEAD_REFUND_STATUSES: ReadonlySet<string> = new Set(['CANCELLED', 'REJECTED']);
+
+/** Allowed refund moves (service rules §7): target -> stored statuses it may come from. */
+const REFUND_MOVES: Readonly<Record<RefundAdvanceTarget, readonly string[]>> = {
+	DELIVERED: ['PENDING'],
+	COMPLETED: ['DELIVERED'],
+	REJECTED: ['PENDING', 'DELIVERED'],
+	CANCELLED: ['PENDING', 'WAITING_DETAILS'],
+	INCORRECT_DETAILS: ['PENDING'],
+	PENDING: ['WAITING_DETAILS'],
+};
+
 /** Cashout statuses whose amount no longer counts against the merchant's cashout funds. */
 const RELEASED_CASHOUT_STATUSES: ReadonlySet<string> = new Set(['CANCELLED', 'REJECTED', 'DECLINED']);
 
@@ -88,6 +103,7 @@ export class SandboxStore {
 	readonly tickets = new Map<number, TicketRecord>();
 	readonly createdDeposits: CreatedDeposit[] = [];
 	readonly createdCashouts: CreatedCashout[] = [];
+	readonly createdRefunds: CreatedRefund[] = [];
 	/** Configured cashout funds (USD) per merchant; absent = DEFAULT_CASHOUT_FUNDS_USD. */
 	private readonly cashoutFundsUsd = new Map<number, number>();
 	private readonly sessions = new Map<string, Session>();
@@ -199,7 +215,7 @@ export class SandboxStore {
 
 	// ---- idempotency (service rules §5.2) ----
 
-	/** Whether `key` was already used by a successful deposit creation of `merchantId`. */
+	/** Whether `key` was already used by a successful deposit or refund creation of `merchantId` (one key space). */
 	isIdempotencyKeyUsed(merchantId: number, key: string): boolean {
 		return this.idempotencyKeys.get(merchantId)?.has(key) ?? false;
 	}
@@ -235,6 +251,22 @@ export class SandboxStore {
 	/** A deposit by id (any merchant, visible or not). */
 	deposit(id: number): DepositEntry | undefined {
 		return this.byId.deposit.get(id);
+	}
+
+	/** A refund by id (any merchant, visible or not). */
+	refund(id: number): RefundEntry | undefined {
+		return this.byId.refund.get(id);
+	}
+
+	/**
+	 * Local amount of `deposit` still refundable: its localAmount minus the amounts of its refunds that
+	 * are not CANCELLED or REJECTED (never below 0), computed in cents.
+	 */
+	refundableCents(deposit: DepositEntry): number {
+		const refunded = this.refunds
+			.filter((r) => r.rec.idBoleto === deposit.id && !DEAD_REFUND_STATUSES.has(r.rec.status))
+			.reduce((sum, r) => sum + Math.round(r.rec.amount * 100), 0);
+		return Math.max(0, Math.round(deposit.rec.localAmount * 100) - refunded);
 	}
 
 	/** A cashout by id (any merchant, visible or not). */
@@ -503,6 +535,20 @@ export class SandboxStore {
 		this.setCashoutStatus(entry, to, to === 'REJECTED' ? (rejection ?? { ...DEFAULT_REJECTION }) : undefined);
 	}
 
+	/**
+	 * Refund state machine (service rules §7, see {@link REFUND_MOVES}). INCORRECT_DETAILS is stored as
+	 * the reporting status WAITING_DETAILS. Throws for an unknown id or a refused move.
+	 */
+	advanceRefund(id: number, to: RefundAdvanceTarget): void {
+		const entry = this.requireEntry(this.byId.refund, 'refund', id);
+		const from = entry.rec.status;
+		const allowed = REFUND_MOVES[to];
+		if (!allowed) throw new Error(`unknown refund status ${String(to)}`);
+		if (!allowed.includes(from)) throw new Error(`refund ${id} cannot move from ${from} to ${to}`);
+		entry.rec.status = to === 'INCORRECT_DETAILS' ? 'WAITING_DETAILS' : to;
+		entry.rec.lastChangeDate = this.lastChangeIso(entry.createdMs);
+	}
+
 	private requireEntry<T>(map: Map<number, T>, kind: string, id: number): T {
 		const entry = map.get(id);
 		if (!entry) throw new Error(`unknown ${kind} ${id}`);
@@ -523,6 +569,7 @@ export class SandboxStore {
 			tickets: () => [...this.tickets.values()].map((t) => structuredClone(t)),
 			createdDeposits: () => structuredClone(this.createdDeposits),
 			createdCashouts: () => structuredClone(this.createdCashouts),
+			createdRefunds: () => structuredClone(this.createdRefunds),
 			cashoutFunds: (mid) => this.cashoutFunds(mid),
 			setCashoutFunds: (mid, usd) => this.setCashoutFunds(mid, usd),
 			activeSessions: () => this.activeSessions(),
@@ -539,6 +586,7 @@ export class SandboxStore {
 			addSettlement: (p) => structuredClone(this.addSettlement(p).rec),
 			setStatus: (kind, id, status, extra) => this.setStatus(kind, id, status, extra),
 			advanceCashout: (id, to, rejection) => this.advanceCashout(id, to, rejection),
+			advanceRefund: (id, to) => this.advanceRefund(id, to),
 			expireSessions: () => this.expireSessions(),
 		};
 	}

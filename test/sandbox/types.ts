@@ -358,6 +358,29 @@ export interface CreatedCashout {
 	createdAt: number;
 }
 
+/** A refund created through POST /v3/refunds (refused requests are not recorded here). */
+export interface CreatedRefund {
+	refundId: number;
+	depositId: number;
+	merchantId: number;
+	idempotencyKey: string;
+	/** Parsed request body. */
+	request: Record<string, unknown>;
+	/** Exact request body bytes (utf8). */
+	rawBody: string;
+	/** The 201 response body: `{refund_id}`, plus `refund_info` for card deposits. */
+	response: Record<string, unknown>;
+	/** Sandbox clock ms at creation. */
+	createdAt: number;
+}
+
+/**
+ * Targets of {@link SandboxControl.advanceRefund} (service rules §7): PENDING -> DELIVERED | REJECTED |
+ * CANCELLED | INCORRECT_DETAILS; DELIVERED -> COMPLETED | REJECTED; INCORRECT_DETAILS -> PENDING |
+ * CANCELLED. INCORRECT_DETAILS is stored (and listed in /v1/refund) as WAITING_DETAILS.
+ */
+export type RefundAdvanceTarget = 'PENDING' | 'DELIVERED' | 'COMPLETED' | 'REJECTED' | 'CANCELLED' | 'INCORRECT_DETAILS';
+
 /** Common extra fields of the control `add*` writers. */
 export interface AddOptions {
 	idMerchant: number;
@@ -406,6 +429,8 @@ export interface SandboxControl {
 	createdDeposits(): CreatedDeposit[];
 	/** Cashouts created through POST /v3/cashout, oldest first. */
 	createdCashouts(): CreatedCashout[];
+	/** Refunds created through POST /v3/refunds, oldest first. */
+	createdRefunds(): CreatedRefund[];
 	/**
 	 * Cashout funds (USD) `merchantId` has left: the configured funds (default 50,000) minus amount + fee
 	 * of its cashouts created through POST /v3/cashout that are not CANCELLED, REJECTED or DECLINED.
@@ -429,6 +454,8 @@ export interface SandboxControl {
 	setStatus(kind: StatusKind, id: number, status: string, extra?: { rejectionCode?: number; rejectionReason?: string }): void;
 	/** Bank side of the cashout state machine: PENDING->DELIVERED, DELIVERED->COMPLETED|REJECTED, COMPLETED->REJECTED (late). */
 	advanceCashout(id: number, to: 'DELIVERED' | 'COMPLETED' | 'REJECTED', rejection?: { code: number; reason: string }): void;
+	/** Refund state machine (see {@link RefundAdvanceTarget}); throws for an unknown id or a refused move. */
+	advanceRefund(id: number, to: RefundAdvanceTarget): void;
 	/** Invalidates every session token. */
 	expireSessions(): void;
 }

@@ -8,7 +8,10 @@ import { demoCredentials } from '../demo';
 import type { FaultRegistry } from '../faults';
 import { isPlainObject, parseJson, rawBodyOf, type RouteContext } from '../http';
 import type { RequestLogStore } from '../log';
-import type { FaultSpec } from '../types';
+import type { FaultSpec, RefundAdvanceTarget } from '../types';
+
+/** Accepted `to` values of POST /_sandbox/refunds/:id/advance. */
+const REFUND_TARGETS: readonly RefundAdvanceTarget[] = ['PENDING', 'DELIVERED', 'COMPLETED', 'REJECTED', 'CANCELLED', 'INCORRECT_DETAILS'];
 
 /** Prefix of the admin routes. */
 export const ADMIN_PREFIX = '/_sandbox';
@@ -34,6 +37,7 @@ function jsonBody(raw: string): Record<string, unknown> | undefined {
  * POST /_sandbox/clock/set {ms}; GET/POST/DELETE /_sandbox/faults (POST body = FaultSpec JSON with
  * `path` as an exact string or `*` glob, or `pathRegex` as a RegExp source);
  * POST /_sandbox/cashouts/:id/advance {to, rejectionCode?, rejectionReason?};
+ * POST /_sandbox/refunds/:id/advance {to} (answers the refund record);
  * POST /_sandbox/sessions/expire; GET /_sandbox/credentials.
  */
 export function registerAdminRoutes(app: FastifyInstance, ctx: AdminContext): void {
@@ -90,6 +94,17 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AdminContext): vo
 			return bad(reply, error instanceof Error ? error.message : String(error));
 		}
 		return structuredClone(store.cashout(Number(request.params.id))?.rec);
+	});
+
+	app.post<{ Params: { id: string } }>(`${ADMIN_PREFIX}/refunds/:id/advance`, async (request, reply) => {
+		const to = jsonBody(rawBodyOf(request))?.to;
+		if (typeof to !== 'string' || !REFUND_TARGETS.includes(to as RefundAdvanceTarget)) return bad(reply, `body.to must be one of ${REFUND_TARGETS.join(', ')}`);
+		try {
+			store.advanceRefund(Number(request.params.id), to as RefundAdvanceTarget);
+		} catch (error) {
+			return bad(reply, error instanceof Error ? error.message : String(error));
+		}
+		return structuredClone(store.refund(Number(request.params.id))?.rec);
 	});
 
 	app.post(`${ADMIN_PREFIX}/sessions/expire`, async () => {

@@ -25,9 +25,10 @@ type DepositAccount = (typeof DEPOSIT_ACCOUNTS)[number];
  * X-Idempotency-Key on POST) -> 400/101 (an empty X-Date/X-Login/Authorization counts as missing);
  * empty X-Idempotency-Key -> 400/105; unknown X-Login -> 401/100; X-Date malformed or more than
  * 5 minutes from the SYSTEM clock -> 400/103; Authorization != 'D24 ' + hex HMAC-SHA256(secret,
- * X-Date + X-Login + raw body) -> 400/102. Answers and returns undefined on failure.
+ * X-Date + X-Login + raw body) -> 400/102. Answers and returns undefined on failure. Also used by the
+ * refund calls, which are signed the same way (service rules §7).
  */
-function authenticate(request: FastifyRequest, reply: FastifyReply, needsIdempotencyKey: boolean): { account: DepositAccount; idempotencyKey: string } | undefined {
+export function authenticateDepositApi(request: FastifyRequest, reply: FastifyReply, needsIdempotencyKey: boolean): { account: DepositAccount; idempotencyKey: string } | undefined {
 	const names = ['X-Date', 'X-Login', 'Authorization', ...(needsIdempotencyKey ? ['X-Idempotency-Key'] : [])];
 	for (const name of names) {
 		const value = headerOf(request, name);
@@ -117,7 +118,7 @@ export function registerDepositRoutes(app: FastifyInstance, ctx: RouteContext): 
 	const pages = new Map<string, number>();
 
 	app.post('/v3/deposits', async (request, reply) => {
-		const auth = authenticate(request, reply, true);
+		const auth = authenticateDepositApi(request, reply, true);
 		if (!auth) return reply;
 		const { account, idempotencyKey } = auth;
 		if (store.isIdempotencyKeyUsed(account.merchantId, idempotencyKey)) {
@@ -205,7 +206,7 @@ export function registerDepositRoutes(app: FastifyInstance, ctx: RouteContext): 
 	});
 
 	app.get<{ Params: { id: string } }>('/v3/deposits/:id', async (request, reply) => {
-		const auth = authenticate(request, reply, false);
+		const auth = authenticateDepositApi(request, reply, false);
 		if (!auth) return reply;
 		const deposit: DepositEntry | undefined = /^\d+$/.test(request.params.id) ? store.deposit(Number(request.params.id)) : undefined;
 		if (!deposit || deposit.merchantId !== auth.account.merchantId || !store.isVisible(deposit)) {
