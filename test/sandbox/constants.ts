@@ -94,6 +94,21 @@ export const KYC_REFUSAL_CODE = 101;
 /** Sandbox choice (service rules §7: not published): refund `comments` max 255. */
 export const REFUND_COMMENTS_MAX_LENGTH = 255;
 
+/**
+ * Service rules §10: a failed notification (no 2xx answer) is tried again up to 5 more times, backing
+ * off 5, 25, 125 and 625 minutes; the fifth delay is not published: sandbox choice 3125 minutes (the
+ * same x5 progression). Each delay counts from the previous failed attempt, on the sandbox clock.
+ */
+export const NOTIFICATION_RETRY_DELAYS_MS: readonly number[] = [5, 25, 125, 625, 3125].map((minutes) => minutes * 60_000);
+/** Sandbox choice: a notification attempt without an answer after 5 s (real time) fails with a timeout. */
+export const NOTIFICATION_TIMEOUT_MS = 5000;
+/** Sandbox choice: characters of a receiver's response body kept in the notification record. */
+export const NOTIFICATION_RESPONSE_BODY_LIMIT = 1000;
+/** Sandbox choice: random characters (hex) put before and after external_id in a cashout notification's `control`. */
+export const NOTIFICATION_CONTROL_RANDOM_BYTES = 4;
+/** Sandbox choice: User-Agent of notification requests. */
+export const NOTIFICATION_USER_AGENT = 'payments-service-sandbox-notifier/1.0';
+
 /** Sandbox default: PRNG seed. */
 export const DEFAULT_SEED = 42;
 /** Sandbox default: days of generated history. */

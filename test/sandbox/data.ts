@@ -122,6 +122,8 @@ export interface DepositEntry extends Entry<DepositRecord> {
 	payer: PayerData;
 	/** payment_type of the v3 view (the method's kind, or ALL when no method). */
 	paymentType: string;
+	/** Where status-change notifications go (creation body's notification_url, or control input); else the merchant's default. */
+	notificationUrl?: string;
 }
 
 /** Stored cashout. */

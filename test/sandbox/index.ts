@@ -93,6 +93,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			latency = nonNegativeNumber('latency', ms, 0);
 		},
 		close: async () => {
+			// Abort the notification in flight (if any) and send nothing more, then stop the server.
+			await store.notifier.close();
 			await app.close();
 		},
 	};

@@ -3,8 +3,8 @@
  * {@link SandboxControl} facade the tests use.
  */
 import { randomBytes } from 'node:crypto';
-import { ManualClock, floorToSecond, parseTimestamp, toIsoSeconds } from './clock';
-import { DEFAULT_CASHOUT_FUNDS_USD, MAX_ROWS_PER_PAGE, SESSION_IDLE_TIMEOUT_MS } from './constants';
+import { ManualClock, floorToSecond, parseTimestamp, toIsoSeconds, toSpaceDateTime } from './clock';
+import { DEFAULT_CASHOUT_FUNDS_USD, MAX_ROWS_PER_PAGE, NOTIFICATION_CONTROL_RANDOM_BYTES, SESSION_IDLE_TIMEOUT_MS } from './constants';
 import {
 	ID_BASE,
 	buildCashoutRecord,
@@ -22,7 +22,9 @@ import {
 	type RefundEntry,
 	type SettlementEntry,
 } from './data';
-import { USERS, type UserAccount } from './demo';
+import { CASHOUT_ACCOUNTS, USERS, type UserAccount } from './demo';
+import { hmacHex } from './http';
+import { NotificationCenter } from './notifications';
 import { COUNTRIES, DEFAULT_REJECTION, findMethod, merchantById, noteCategory } from './reference';
 import type {
 	AddCashoutInput,
@@ -106,6 +108,10 @@ export class SandboxStore {
 	readonly createdRefunds: CreatedRefund[] = [];
 	/** Configured cashout funds (USD) per merchant; absent = DEFAULT_CASHOUT_FUNDS_USD. */
 	private readonly cashoutFundsUsd = new Map<number, number>();
+	/** Status-change notifications (service rules §10). */
+	readonly notifier: NotificationCenter;
+	/** Merchant panel default notification URL per merchant (deposits without their own). */
+	private readonly defaultNotificationUrls = new Map<number, string>();
 	private readonly sessions = new Map<string, Session>();
 	private readonly idempotencyKeys = new Map<number, Set<string>>();
 	private readonly byId = {
@@ -135,6 +141,8 @@ export class SandboxStore {
 		this.index('chargeback', this.chargebacks);
 		this.index('note', this.notes);
 		this.index('settlement', this.settlements);
+		this.notifier = new NotificationCenter(clock);
+		clock.onChange((now) => this.notifier.onClockChange(now));
 	}
 
 	private index<K extends keyof SandboxStore['byId']>(kind: K, entries: Array<Entry<unknown>>): void {
@@ -314,7 +322,7 @@ export class SandboxStore {
 
 	/** Adds a deposit (defaults: BR, first method, 100 USD, PENDING, creation = clock now). */
 	addDeposit(p: AddDepositInput, payer?: Record<string, unknown>, paymentType?: string): DepositEntry {
-		const { idMerchant, visibleAt, hasVoucher, ...fields } = p;
+		const { idMerchant, visibleAt, hasVoucher, notificationUrl, ...fields } = p;
 		const merchant = merchantById(idMerchant);
 		const createdMs = this.creation(fields.creationDate);
 		const id = this.allocateId('deposit', fields.idDeposit);
@@ -353,6 +361,7 @@ export class SandboxStore {
 			payer: payer ?? { id: rec.clientId, document: rec.clientDocument },
 			rec,
 		};
+		if (notificationUrl !== undefined) entry.notificationUrl = notificationUrl;
 		this.deposits.push(entry);
 		this.byId.deposit.set(id, entry);
 		return entry;
@@ -360,7 +369,7 @@ export class SandboxStore {
 
 	/** Adds a cashout (defaults: BR, 50 USD, PENDING or ON_HOLD with `onHold`, creation = clock now). */
 	addCashout(p: AddCashoutInput): CashoutEntry {
-		const { idMerchant, visibleAt, onHold, rejectionCode, rejectionReason, ...fields } = p;
+		const { idMerchant, visibleAt, onHold, rejectionCode, rejectionReason, notificationUrl, ...fields } = p;
 		const merchant = merchantById(idMerchant);
 		const createdMs = this.creation(fields.creationDate);
 		const id = this.allocateId('cashout', fields.idCashout);
@@ -388,6 +397,7 @@ export class SandboxStore {
 			lastChangeDate: this.lastChangeIso(createdMs),
 		};
 		const entry: CashoutEntry = { id, merchantId: idMerchant, createdMs, visibleAt: visibleAt ?? createdMs, rec };
+		if (notificationUrl !== undefined) entry.notificationUrl = notificationUrl;
 		if (rejectionCode !== undefined || rejectionReason !== undefined) {
 			entry.rejection = { code: rejectionCode ?? 0, reason: rejectionReason ?? '' };
 			if (!fields.reason) rec.reason = entry.rejection.reason;
@@ -490,8 +500,12 @@ export class SandboxStore {
 		return entry;
 	}
 
-	/** Sets a cashout's status and lastChangeDate (rejection kept only for REJECTED). */
+	/**
+	 * Sets a cashout's status and lastChangeDate (rejection kept only for REJECTED). A change of status
+	 * queues a notification when the cashout has a notification URL.
+	 */
 	setCashoutStatus(entry: CashoutEntry, status: string, rejection?: { code: number; reason: string }): void {
+		const previous = entry.rec.status;
 		entry.rec.status = status;
 		entry.rec.lastChangeDate = this.lastChangeIso(entry.createdMs);
 		if (status === 'REJECTED') {
@@ -503,6 +517,88 @@ export class SandboxStore {
 			delete entry.rejection;
 			entry.rec.reason = '';
 		}
+		if (status !== previous) this.notifyCashout(entry);
+	}
+
+	/** Sets a deposit's status and lastChangeDate; a change of status queues a notification (see {@link notifyDeposit}). */
+	setDepositStatus(entry: DepositEntry, status: string): void {
+		const previous = entry.rec.status;
+		entry.rec.status = status;
+		entry.rec.lastChangeDate = this.lastChangeIso(entry.createdMs);
+		if (status !== previous) this.notifyDeposit(entry);
+	}
+
+	// ---- notifications (service rules §10) ----
+
+	/** Sets or clears (undefined) the default notification URL of `merchantId`; throws on a bad URL or merchant. */
+	setDefaultNotificationUrl(merchantId: number, url: string | undefined): void {
+		merchantById(merchantId);
+		if (url === undefined) {
+			this.defaultNotificationUrls.delete(merchantId);
+			return;
+		}
+		let protocol = '';
+		try {
+			protocol = new URL(url).protocol;
+		} catch {
+			// invalid: handled below
+		}
+		if (protocol !== 'http:' && protocol !== 'https:') throw new Error(`default notification URL must be an absolute http(s) URL, got ${url}`);
+		this.defaultNotificationUrls.set(merchantId, url);
+	}
+
+	/** The default notification URL of `merchantId`, if set. */
+	defaultNotificationUrl(merchantId: number): string | undefined {
+		return this.defaultNotificationUrls.get(merchantId);
+	}
+
+	/** Queues `{"deposit_id": N}` (JSON) to the deposit's URL, else the merchant's default; nothing without either. */
+	private notifyDeposit(entry: DepositEntry): void {
+		const url = entry.notificationUrl ?? this.defaultNotificationUrls.get(entry.merchantId);
+		if (url === undefined) return;
+		this.notifier.queue({
+			kind: 'deposit',
+			merchantId: entry.merchantId,
+			recordId: entry.id,
+			recordStatus: entry.rec.status,
+			url,
+			contentType: 'application/json',
+			body: JSON.stringify({ deposit_id: entry.id }),
+		});
+	}
+
+	/**
+	 * Queues the form-encoded cashout notification to the cashout's URL (nothing without one):
+	 * date (`yyyy-MM-dd HH:mm:ss`, GMT, sandbox clock), bank_reference_id (`bank-ref-<id>` once the bank
+	 * has it: DELIVERED, COMPLETED, REJECTED; else ''), comments (of the creation body, else ''),
+	 * external_id, control, cashout_id, status_reason (the rejection reason of REJECTED, else '').
+	 * `control` = upper-case hex HMAC-SHA256 keyed with the merchant's cashout secret over random hex +
+	 * external_id + random hex: only a plausible value, the real recipe is not published.
+	 */
+	private notifyCashout(entry: CashoutEntry): void {
+		const url = entry.notificationUrl;
+		if (url === undefined) return;
+		const secret = CASHOUT_ACCOUNTS.find((a) => a.merchantId === entry.merchantId)?.apiSignature ?? `sandbox-cashout-secret-${entry.merchantId}`;
+		const random = (): string => randomBytes(NOTIFICATION_CONTROL_RANDOM_BYTES).toString('hex');
+		const status = entry.rec.status;
+		const form = new URLSearchParams({
+			date: toSpaceDateTime(this.clock.now()),
+			bank_reference_id: ['DELIVERED', 'COMPLETED', 'REJECTED'].includes(status) ? `bank-ref-${entry.id}` : '',
+			comments: entry.comments ?? '',
+			external_id: entry.rec.externalId,
+			control: hmacHex(secret, random() + entry.rec.externalId + random()).toUpperCase(),
+			cashout_id: String(entry.id),
+			status_reason: status === 'REJECTED' ? (entry.rejection?.reason ?? entry.rec.reason) : '',
+		});
+		this.notifier.queue({
+			kind: 'cashout',
+			merchantId: entry.merchantId,
+			recordId: entry.id,
+			recordStatus: status,
+			url,
+			contentType: 'application/x-www-form-urlencoded',
+			body: form.toString(),
+		});
 	}
 
 	/** Sets any status (no state machine); throws for an unknown id. */
@@ -514,6 +610,10 @@ export class SandboxStore {
 					? { code: extra.rejectionCode ?? 0, reason: extra.rejectionReason ?? '' }
 					: undefined;
 			this.setCashoutStatus(entry, status, rejection);
+			return;
+		}
+		if (kind === 'deposit') {
+			this.setDepositStatus(this.requireEntry(this.byId.deposit, kind, id), status);
 			return;
 		}
 		const map: Map<number, Entry<{ status: string; lastChangeDate?: string }>> = this.byId[kind];
@@ -588,6 +688,9 @@ export class SandboxStore {
 			advanceCashout: (id, to, rejection) => this.advanceCashout(id, to, rejection),
 			advanceRefund: (id, to) => this.advanceRefund(id, to),
 			expireSessions: () => this.expireSessions(),
+			notifications: this.notifier.control(),
+			setDefaultNotificationUrl: (mid, url) => this.setDefaultNotificationUrl(mid, url),
+			defaultNotificationUrl: (mid) => this.defaultNotificationUrl(mid),
 		};
 	}
 }

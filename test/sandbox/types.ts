@@ -43,7 +43,7 @@ export interface Sandbox {
 	control: SandboxControl;
 	/** Changes the artificial latency (ms) applied before handling each non-admin request. */
 	setLatency(ms: number): void;
-	/** Stops the server (open keep-alive connections are closed). */
+	/** Stops the server (open keep-alive connections are closed) and the notifications (the attempt in flight is aborted; nothing more is sent). */
 	close(): Promise<void>;
 }
 
@@ -388,11 +388,18 @@ export interface AddOptions {
 	visibleAt?: number;
 }
 
-/** Input of {@link SandboxControl.addDeposit}. `hasVoucher` (internal) makes flagForReview attach a voucher. */
-export type AddDepositInput = Partial<DepositRecord> & AddOptions & { hasVoucher?: boolean };
-/** Input of {@link SandboxControl.addCashout}: `onHold` => status ON_HOLD (default PENDING). */
+/**
+ * Input of {@link SandboxControl.addDeposit}. `hasVoucher` (internal) makes flagForReview attach a
+ * voucher; `notificationUrl` receives the deposit's status-change notifications (else the merchant's
+ * default URL, see {@link SandboxControl.setDefaultNotificationUrl}).
+ */
+export type AddDepositInput = Partial<DepositRecord> & AddOptions & { hasVoucher?: boolean; notificationUrl?: string };
+/**
+ * Input of {@link SandboxControl.addCashout}: `onHold` => status ON_HOLD (default PENDING);
+ * `notificationUrl` receives the cashout's status-change notifications (none without it).
+ */
 export type AddCashoutInput = Partial<CashoutRecord> &
-	AddOptions & { onHold?: boolean; rejectionCode?: number; rejectionReason?: string };
+	AddOptions & { onHold?: boolean; rejectionCode?: number; rejectionReason?: string; notificationUrl?: string };
 /** Input of {@link SandboxControl.addRefund}. */
 export type AddRefundInput = Partial<RefundRecord> & AddOptions;
 /** Input of {@link SandboxControl.addChargeback}. */
@@ -401,6 +408,76 @@ export type AddChargebackInput = Partial<ChargebackRecord> & AddOptions;
 export type AddNoteInput = Partial<NoteRecord> & AddOptions;
 /** Input of {@link SandboxControl.addSettlement}. */
 export type AddSettlementInput = Partial<SettlementRecord> & AddOptions;
+
+/** One delivery attempt of a notification (service rules §10). */
+export interface NotificationAttempt {
+	/** 1 = the first delivery, 2..6 = the retries. */
+	attempt: number;
+	/** Sandbox clock ms of the attempt: now for a first attempt, the due time for a retry. */
+	at: number;
+	url: string;
+	/** Exact body sent (the same for every attempt). */
+	body: string;
+	/** HTTP status of the answer; absent on a network error. */
+	status?: number;
+	/** Network error (refused connection, timeout, bad URL, ...); absent when an HTTP answer came. */
+	error?: string;
+	/** First 1000 characters of the answer's body (absent on a network error). */
+	responseBody?: string;
+}
+
+/**
+ * State of a notification: 'held' (queued by hold(), not sent), 'sending' (an attempt is queued or in
+ * flight), 'retrying' (the last attempt failed; the next is due at nextAttemptAt), 'delivered' (a 2xx
+ * answer), 'failed' (6 attempts failed).
+ */
+export type NotificationState = 'held' | 'sending' | 'retrying' | 'delivered' | 'failed';
+
+/** A status-change notification the sandbox sends (service rules §10). */
+export interface SandboxNotification {
+	/** 1, 2, 3... in order of creation (not reset by clear()). */
+	id: number;
+	kind: 'deposit' | 'cashout';
+	merchantId: number;
+	/** The deposit_id or cashout_id. */
+	recordId: number;
+	/** The status the record changed to (for tests: it is not part of the body). */
+	recordStatus: string;
+	url: string;
+	/** 'application/json' (deposits) or 'application/x-www-form-urlencoded' (cashouts). */
+	contentType: string;
+	/** Exact body: deposits `{"deposit_id":N}`; cashouts date, bank_reference_id, comments, external_id, control, cashout_id, status_reason. */
+	body: string;
+	/** Sandbox clock ms of the status change. */
+	createdAt: number;
+	state: NotificationState;
+	/** Sandbox clock ms when the next retry is due (state 'retrying' only). */
+	nextAttemptAt?: number;
+	/** Set on the second copy made by duplicate(n): the id of the original. */
+	duplicateOf?: number;
+	attempts: NotificationAttempt[];
+}
+
+/**
+ * Notification control (`sandbox.control.notifications`). Deliveries are real HTTP POSTs, one at a
+ * time, in the order they were queued.
+ */
+export interface NotificationControl {
+	/** Deep copies of every notification (since the last clear()), oldest first. */
+	list(): SandboxNotification[];
+	/** Forgets every notification, including held ones and scheduled retries (ids keep counting). */
+	clear(): void;
+	/** Resolves once no delivery is queued or in flight. */
+	settle(): Promise<void>;
+	/** Sends every retry due at the sandbox clock's now (catching up, in due order); resolves with the number of attempts made. */
+	deliverDue(): Promise<number>;
+	/** The next `n` notifications (integer >= 0; replaces the previous count) are each queued twice: an identical copy follows the original. */
+	duplicate(n: number): void;
+	/** From now on, new notifications are queued as 'held' without being sent. */
+	hold(): void;
+	/** Ends hold() and sends the held notifications ('queued' order, default, or 'reverse'); resolves with their count once their first attempts are done. */
+	release(options?: { order?: 'queued' | 'reverse' }): Promise<number>;
+}
 
 /** Kinds of record whose status {@link SandboxControl.setStatus} can set. */
 export type StatusKind = 'deposit' | 'cashout' | 'refund' | 'chargeback' | 'settlement';
@@ -450,7 +527,7 @@ export interface SandboxControl {
 	addChargeback(p: AddChargebackInput): ChargebackRecord;
 	addNote(p: AddNoteInput): NoteRecord;
 	addSettlement(p: AddSettlementInput): SettlementRecord;
-	/** Sets any status string without state-machine checks. */
+	/** Sets any status string without state-machine checks (a change queues a notification, as every status change does). */
 	setStatus(kind: StatusKind, id: number, status: string, extra?: { rejectionCode?: number; rejectionReason?: string }): void;
 	/** Bank side of the cashout state machine: PENDING->DELIVERED, DELIVERED->COMPLETED|REJECTED, COMPLETED->REJECTED (late). */
 	advanceCashout(id: number, to: 'DELIVERED' | 'COMPLETED' | 'REJECTED', rejection?: { code: number; reason: string }): void;
@@ -458,4 +535,10 @@ export interface SandboxControl {
 	advanceRefund(id: number, to: RefundAdvanceTarget): void;
 	/** Invalidates every session token. */
 	expireSessions(): void;
+	/** Status-change notifications (service rules §10). */
+	notifications: NotificationControl;
+	/** Sets (http(s) URL) or clears (undefined) the merchant panel's default notification URL, used by deposits without their own. Throws on a bad URL or merchant. */
+	setDefaultNotificationUrl(merchantId: number, url: string | undefined): void;
+	/** The merchant's default notification URL, if set. */
+	defaultNotificationUrl(merchantId: number): string | undefined;
 }

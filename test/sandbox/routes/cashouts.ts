@@ -153,9 +153,8 @@ export function registerCashoutRoutes(app: FastifyInstance, ctx: RouteContext): 
 			store.addCashout({ ...fields, status: 'DECLINED', reason: refusal.message });
 			return cashoutError(reply, 400, refusal.code, refusal.message);
 		}
-		const entry = store.addCashout({ ...fields, onHold: c.onHold });
+		const entry = store.addCashout({ ...fields, onHold: c.onHold, notificationUrl: c.notificationUrl });
 		entry.viaApi = true;
-		entry.notificationUrl = c.notificationUrl;
 		if (c.comments !== undefined) entry.comments = c.comments;
 		const response = { cashout_id: String(entry.id) };
 		store.createdCashouts.push({

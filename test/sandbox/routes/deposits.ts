@@ -163,6 +163,7 @@ export function registerDepositRoutes(app: FastifyInstance, ctx: RouteContext): 
 				clientDocument: typeof payer.document === 'string' ? payer.document : '',
 				idUser: userId,
 				status: 'PENDING',
+				notificationUrl: typeof effective.notification_url === 'string' ? effective.notification_url : undefined,
 			},
 			{ ...payer, id: userId },
 			typeof effective.payment_type === 'string' ? effective.payment_type : (method?.kind ?? 'ALL'),
