@@ -1,6 +1,6 @@
 /**
- * Balance computations of a merchant from its visible records (spec: Balance report record;
- * API-NOTES: GET /v1/balance body). All amounts in USD, 2 decimals.
+ * Balance computations of a merchant from its visible records (service rules §3.4: balance report
+ * record and the GET /v1/balance body). All amounts in USD, 2 decimals.
  */
 import { MS_PER_DAY } from './constants';
 import { round2, type Entry } from './data';
@@ -105,7 +105,7 @@ export function balanceReport(store: SandboxStore, merchantId: number): Array<{ 
 }
 
 /**
- * Body of GET /v1/balance for `merchantId` (API-NOTES shape), one USD entry of type MAIN:
+ * Body of GET /v1/balance for `merchantId` (service rules §3.4), one USD entry of type MAIN:
  * totalBalance = all-time net; availableBalance = total minus net deposits of the last
  * DEPOSIT_SETTLEMENT_PERIOD_DAYS days; rollingReserveBalance = 5% of the last 30 days' credited
  * deposits; usableBalance = available - rolling reserve.

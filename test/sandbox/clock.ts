@@ -4,11 +4,12 @@ import type { SandboxClock } from './types';
 /**
  * Manual clock of the sandbox (ms since epoch). Time does not flow by itself: only
  * {@link ManualClock.advance} and {@link ManualClock.set} move it. Session idle expiry, record
- * visibility, creation dates and the flagForReview age check all use it. The X-Date check of the
+ * visibility, creation dates, the flagForReview age check and the notification retry schedule all use it. The X-Date check of the
  * deposit API does NOT (it compares with the system clock, as a client signs with its wall clock).
  */
 export class ManualClock implements SandboxClock {
 	private current: number;
+	private readonly listeners: Array<(now: number) => void> = [];
 
 	/** @param start initial time, ms since epoch. */
 	constructor(start: number) {
@@ -20,16 +21,30 @@ export class ManualClock implements SandboxClock {
 		return this.current;
 	}
 
-	/** Moves the clock forward by `ms` (negative values move it back). Throws on a non-finite value. */
+	/** Moves the clock forward by `ms` (negative values move it back), then calls the listeners. Throws on a non-finite value. */
 	advance(ms: number): void {
 		if (!Number.isFinite(ms)) throw new Error(`clock.advance: not a finite number: ${ms}`);
 		this.current += ms;
+		this.changed();
 	}
 
-	/** Sets the clock to `ms` since epoch. Throws on a non-finite value. */
+	/** Sets the clock to `ms` since epoch, then calls the listeners. Throws on a non-finite value. */
 	set(ms: number): void {
 		if (!Number.isFinite(ms)) throw new Error(`clock.set: not a finite number: ${ms}`);
 		this.current = ms;
+		this.changed();
+	}
+
+	/**
+	 * Registers `listener`, called synchronously with the new time after every advance/set (the
+	 * notification center uses it to send retries that became due). Listeners must not throw.
+	 */
+	onChange(listener: (now: number) => void): void {
+		this.listeners.push(listener);
+	}
+
+	private changed(): void {
+		for (const listener of this.listeners) listener(this.current);
 	}
 }
 
@@ -38,12 +53,12 @@ export function floorToSecond(ms: number): number {
 	return Math.floor(ms / MS_PER_SECOND) * MS_PER_SECOND;
 }
 
-/** Formats ms as the reporting timestamp `yyyy-MM-ddTHH:mm:ssZ` (UTC, spec: Page envelope). */
+/** Formats ms as the reporting timestamp `yyyy-MM-ddTHH:mm:ssZ` (UTC, service rules §3.4). */
 export function toIsoSeconds(ms: number): string {
 	return new Date(floorToSecond(ms)).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** Formats ms as `yyyy-MM-dd HH:mm:ss` (UTC; spec: Deposit creation result, payment_info dates). */
+/** Formats ms as `yyyy-MM-dd HH:mm:ss` (UTC; service rules §5.1, payment_info dates). */
 export function toSpaceDateTime(ms: number): string {
 	return toIsoSeconds(ms).replace('T', ' ').replace('Z', '');
 }

@@ -122,15 +122,28 @@ export interface DepositEntry extends Entry<DepositRecord> {
 	payer: PayerData;
 	/** payment_type of the v3 view (the method's kind, or ALL when no method). */
 	paymentType: string;
+	/** Where status-change notifications go (creation body's notification_url, or control input); else the merchant's default. */
+	notificationUrl?: string;
 }
 
 /** Stored cashout. */
 export interface CashoutEntry extends Entry<CashoutRecord> {
 	rejection?: { code: number; reason: string };
+	/** Created through POST /v3/cashout (counts against the merchant's cashout funds). */
+	viaApi?: boolean;
+	/** Where status-change notifications go (the creation body's notification_url, or control input). */
+	notificationUrl?: string;
+	/** `comments` of the creation body (sent back in notifications). */
+	comments?: string;
 }
 
 /** Stored refund. */
-export type RefundEntry = Entry<RefundRecord>;
+export interface RefundEntry extends Entry<RefundRecord> {
+	/** Created through POST /v3/refunds. */
+	viaApi?: boolean;
+	/** `notification_url` of the creation body (kept; refunds send no notifications). */
+	notificationUrl?: string;
+}
 /** Stored chargeback. */
 export type ChargebackEntry = Entry<ChargebackRecord>;
 /** Stored note. */
@@ -330,6 +343,11 @@ export interface CashoutBasics {
 	existVoucher: boolean;
 }
 
+/** Sandbox choice: fee (USD) of a cashout of `usd` USD: 1.5% + 0.50, 2 decimals. */
+export function cashoutFee(usd: number): number {
+	return round2(usd * 0.015 + 0.5);
+}
+
 /** Builds a full cashout record (amount/creditedAmount local, merchantAmount and fee in USD). */
 export function buildCashoutRecord(b: CashoutBasics): CashoutRecord {
 	const local = round2(b.usd * b.country.fxRate);
@@ -345,7 +363,7 @@ export function buildCashoutRecord(b: CashoutBasics): CashoutRecord {
 		merchantCurrency: 'USD',
 		merchantAmount: b.usd,
 		feeCurrency: 'USD',
-		fee: round2(b.usd * 0.015 + 0.5),
+		fee: cashoutFee(b.usd),
 		tax: b.country.code === 'BR' ? round2(b.usd * 0.0038) : 0,
 		lastChangeDate: toIsoSeconds(b.lastChangeMs),
 		status: b.status,
@@ -358,6 +376,16 @@ export function buildCashoutRecord(b: CashoutBasics): CashoutRecord {
 	};
 }
 
+/**
+ * Sandbox choice (service rules §7: which methods need a bank account is not published): how a
+ * deposit is refunded. Pix deposits back to the payer's Pix key (PIX), card deposits to the card
+ * (CREDIT_CARD), every other method by bank transfer (BANK_TRANSFER: POST /v3/refunds needs `bank_account`).
+ */
+export function refundTypeOf(deposit: DepositRecord): 'PIX' | 'CREDIT_CARD' | 'BANK_TRANSFER' {
+	if (deposit.paymentMethodCode === 'PX') return 'PIX';
+	return deposit.allowInstallments ? 'CREDIT_CARD' : 'BANK_TRANSFER';
+}
+
 /** Builds a refund record of `deposit`. */
 export function buildRefundRecord(
 	id: number,
@@ -368,7 +396,7 @@ export function buildRefundRecord(
 	partialFactor: number,
 ): RefundRecord {
 	const method = deposit.paymentMethodCode;
-	const type = method === 'PX' ? 'PIX' : deposit.allowInstallments ? 'CREDIT_CARD' : 'BANK_TRANSFER';
+	const type = refundTypeOf(deposit);
 	const record: RefundRecord = {
 		id,
 		idBoleto: deposit.idDeposit,

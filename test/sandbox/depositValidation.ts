@@ -1,6 +1,6 @@
 /**
- * Field validation of POST /v3/deposits (spec: Create deposit body table, Payer object, Payer address
- * object, reported_info; Limits). Each problem becomes one `details` entry `'<path>: <message>'`.
+ * Field validation of POST /v3/deposits (service rules §5.1: body fields, payer, payer.address,
+ * reported_info and their limits). Each problem becomes one `details` entry `'<path>: <message>'`.
  */
 import { isIP } from 'node:net';
 import {
@@ -32,15 +32,15 @@ import { COUNTRIES, findMethod } from './reference';
 export const PHONE_PATTERN = /^\+?[0-9 ()-]{6,20}$/;
 /** Sandbox choice (format "not shown"): payer.address.zip_code = 3-10 letters, digits, spaces or '-'. */
 export const ZIP_CODE_PATTERN = /^[A-Za-z0-9 -]{3,10}$/;
-/** Spec: address.state is an ISO 3166-2 subdivision code of at most 3 characters. */
+/** Service rules §5.1: address.state is an ISO 3166-2 subdivision code of at most 3 characters. */
 export const STATE_PATTERN = new RegExp(`^[A-Za-z0-9]{1,${ADDRESS_STATE_MAX_LENGTH}}$`);
-/** Spec: invoice_id pattern. */
+/** Service rules §5.1: invoice_id pattern. */
 export const INVOICE_ID_PATTERN = /^[A-Za-z0-9\-_]*$/;
-/** Spec: payer.id pattern. */
+/** Service rules §5.1: payer.id pattern. */
 export const PAYER_ID_PATTERN = /^[A-Za-z0-9]*$/;
 /** Pragmatic e-mail check. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/** Spec: decimal with up to 18 integer digits and 2 decimals. */
+/** Service rules §5.1: decimal with up to 18 integer digits and 2 decimals. */
 export const DECIMAL_PATTERN = new RegExp(`^\\d{1,${AMOUNT_MAX_INTEGER_DIGITS}}(\\.\\d{1,${AMOUNT_MAX_DECIMALS}})?$`);
 
 /** Result of {@link validateDepositBody}. */
@@ -56,7 +56,8 @@ export function decimalText(value: unknown): string | undefined {
 	return DECIMAL_PATTERN.test(text) ? text : undefined;
 }
 
-function isValidYyyyMmDd(text: string): boolean {
+/** Whether `text` is a real calendar date written yyyyMMdd. */
+export function isValidYyyyMmDd(text: string): boolean {
 	if (!/^\d{8}$/.test(text)) return false;
 	const y = Number(text.slice(0, 4));
 	const m = Number(text.slice(4, 6));

@@ -1,6 +1,6 @@
 /**
  * HTTP helpers shared by the routes: raw body, query and header access, JSON parsing, HMAC,
- * the four error-body families (API-NOTES "Error bodies and codes") and the session guard.
+ * the four error-body families (service rules §4) and the session guard.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';

@@ -1,8 +1,8 @@
 /**
- * Payments-service sandbox: a stateful HTTP simulation of the merchant payments service described in
- * `/work/shared/spec/payments-service-interface.md` (+ `/work/shared/API-NOTES.md`), served on
- * 127.0.0.1 by one fastify server (/v1 reporting + tickets, /v3 payment API, /_sandbox admin).
- * See README.md in this folder for every choice made where the spec is silent.
+ * Payments-service sandbox: a stateful HTTP simulation of the merchant payments service as
+ * summarised in docs/service-rules.md (the provider's public documentation), served on 127.0.0.1 by
+ * one fastify server (/v1 reporting + tickets, /v3 payment API, /_sandbox admin).
+ * See README.md in this folder for every choice made where the service rules are silent.
  */
 import type { AddressInfo } from 'node:net';
 import { ManualClock, floorToSecond } from './clock';
@@ -29,6 +29,13 @@ export {
 	X_DATE_MAX_SKEW_MS,
 	DEFAULT_FLAG_REVIEW_MIN_AGE_MS,
 	DEPOSIT_AUTH_PREFIX,
+	NOTIFICATION_RETRY_DELAYS_MS,
+	NOTIFICATION_TIMEOUT_MS,
+	CASHOUT_MIN_AMOUNT_USD,
+	CASHOUT_MAX_AMOUNT_USD,
+	DEFAULT_CASHOUT_FUNDS_USD,
+	CASHOUT_CONTACT_REQUIRED_COUNTRIES,
+	KYC_REFUSAL_CODE,
 } from './constants';
 export { COUNTRIES, MERCHANTS, CASHOUT_STATUS_CODES, REJECTION_CODES } from './reference';
 
@@ -93,6 +100,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			latency = nonNegativeNumber('latency', ms, 0);
 		},
 		close: async () => {
+			// Abort the notification in flight (if any) and send nothing more, then stop the server.
+			await store.notifier.close();
 			await app.close();
 		},
 	};

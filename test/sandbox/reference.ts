@@ -1,6 +1,6 @@
 /**
  * Static reference data of the sandbox: countries, currencies, FX rates, payment methods (with the
- * ONE_SHOT requirements the spec leaves "not shown"), banks, merchants, note types and rejection codes.
+ * ONE_SHOT requirements the service rules leave unpublished), banks, merchants, note types and rejection codes.
  */
 
 /** Kind of payment method, returned as payment_info.type. */
@@ -8,25 +8,37 @@ export type PaymentKind = 'BANK_TRANSFER' | 'VOUCHER' | 'CREDIT_CARD' | 'WALLET'
 
 /** A payment method of a country. */
 export interface PaymentMethodInfo {
-	/** 2-character code (spec: paymentMethod filter max 2). */
+	/** 2-character code (service rules §3.3: paymentMethod filter max 2). */
 	code: string;
 	name: string;
 	kind: PaymentKind;
-	/** Default (and maximum) expiration in minutes (spec: expiration "not above the method's default"). */
+	/** Default (and maximum) expiration in minutes (service rules §5.1: expiration not above the method's default). */
 	defaultExpirationMinutes: number;
 	/** Whether deposits of this method carry a voucher (flagForReview attaches it). */
 	hasVoucher: boolean;
 	/**
-	 * Sandbox choice (spec: "not shown"): dotted body paths that must all be present (non-empty) for a
+	 * Sandbox choice (service rules §5.1: not published): dotted body paths that must all be present (non-empty) for a
 	 * ONE_SHOT answer; absent => the method is HOSTED only.
 	 */
 	oneShotRequired?: readonly string[];
 }
 
-/** A bank entry (spec: Bank entry). */
+/** A bank entry (service rules §9). */
 export interface BankEntry {
 	code: number;
 	name: string;
+}
+
+/** A state of a country (GET /v3/states). */
+export interface StateEntry {
+	/** ISO 3166-2 subdivision code without the country prefix (at most 3 characters). */
+	code: string;
+	name: string;
+}
+
+/** Builds state entries from [code, name] pairs. */
+function entries(...pairs: Array<[string, string]>): StateEntry[] {
+	return pairs.map(([code, name]) => ({ code, name }));
 }
 
 /** A supported country. */
@@ -40,8 +52,8 @@ export interface CountryInfo {
 	documentTypes: readonly string[];
 	methods: readonly PaymentMethodInfo[];
 	banks: readonly BankEntry[];
-	/** A few state codes (ISO 3166-2 subdivision part) used by the generator. */
-	states: readonly string[];
+	/** State codes (ISO 3166-2 subdivision part) and names, served by GET /v3/states (service rules §9). */
+	states: readonly StateEntry[];
 	/** Digits of a generated document number. */
 	documentDigits: number;
 }
@@ -59,7 +71,14 @@ export const COUNTRIES: Readonly<Record<string, CountryInfo>> = {
 		fxRate: 5.43,
 		documentTypes: ['CPF', 'CNPJ'],
 		documentDigits: 11,
-		states: ['SP', 'RJ', 'MG', 'RS', 'BA'],
+		states: entries(
+			['AC', 'Acre'], ['AL', 'Alagoas'], ['AP', 'Amapá'], ['AM', 'Amazonas'], ['BA', 'Bahia'], ['CE', 'Ceará'],
+			['DF', 'Distrito Federal'], ['ES', 'Espírito Santo'], ['GO', 'Goiás'], ['MA', 'Maranhão'], ['MT', 'Mato Grosso'],
+			['MS', 'Mato Grosso do Sul'], ['MG', 'Minas Gerais'], ['PA', 'Pará'], ['PB', 'Paraíba'], ['PR', 'Paraná'],
+			['PE', 'Pernambuco'], ['PI', 'Piauí'], ['RJ', 'Rio de Janeiro'], ['RN', 'Rio Grande do Norte'],
+			['RS', 'Rio Grande do Sul'], ['RO', 'Rondônia'], ['RR', 'Roraima'], ['SC', 'Santa Catarina'], ['SP', 'São Paulo'],
+			['SE', 'Sergipe'], ['TO', 'Tocantins'],
+		),
 		methods: [
 			{ code: 'PX', name: 'Pix', kind: 'BANK_TRANSFER', defaultExpirationMinutes: 60, hasVoucher: false, oneShotRequired: [...PAYER_CORE] },
 			{ code: 'BL', name: 'Boleto', kind: 'VOUCHER', defaultExpirationMinutes: 4320, hasVoucher: true, oneShotRequired: [...PAYER_CORE, ...ADDRESS] },
@@ -82,7 +101,15 @@ export const COUNTRIES: Readonly<Record<string, CountryInfo>> = {
 		fxRate: 17.12,
 		documentTypes: ['CURP', 'RFC', 'INE'],
 		documentDigits: 18,
-		states: ['CMX', 'JAL', 'NLE', 'PUE'],
+		states: entries(
+			['AGU', 'Aguascalientes'], ['BCN', 'Baja California'], ['BCS', 'Baja California Sur'], ['CAM', 'Campeche'],
+			['CHP', 'Chiapas'], ['CHH', 'Chihuahua'], ['CMX', 'Ciudad de México'], ['COA', 'Coahuila'], ['COL', 'Colima'],
+			['DUR', 'Durango'], ['GUA', 'Guanajuato'], ['GRO', 'Guerrero'], ['HID', 'Hidalgo'], ['JAL', 'Jalisco'],
+			['MEX', 'Estado de México'], ['MIC', 'Michoacán'], ['MOR', 'Morelos'], ['NAY', 'Nayarit'], ['NLE', 'Nuevo León'],
+			['OAX', 'Oaxaca'], ['PUE', 'Puebla'], ['QUE', 'Querétaro'], ['ROO', 'Quintana Roo'], ['SLP', 'San Luis Potosí'],
+			['SIN', 'Sinaloa'], ['SON', 'Sonora'], ['TAB', 'Tabasco'], ['TAM', 'Tamaulipas'], ['TLA', 'Tlaxcala'],
+			['VER', 'Veracruz'], ['YUC', 'Yucatán'], ['ZAC', 'Zacatecas'],
+		),
 		methods: [
 			{ code: 'SE', name: 'SPEI', kind: 'BANK_TRANSFER', defaultExpirationMinutes: 1440, hasVoucher: false, oneShotRequired: [...PAYER_NAMES] },
 			{ code: 'OX', name: 'OXXO', kind: 'VOUCHER', defaultExpirationMinutes: 4320, hasVoucher: true, oneShotRequired: [...PAYER_NAMES] },
@@ -103,7 +130,15 @@ export const COUNTRIES: Readonly<Record<string, CountryInfo>> = {
 		fxRate: 3950.5,
 		documentTypes: ['CC', 'CE', 'NIT', 'PP'],
 		documentDigits: 10,
-		states: ['DC', 'ANT', 'VAC'],
+		states: entries(
+			['AMA', 'Amazonas'], ['ANT', 'Antioquia'], ['ARA', 'Arauca'], ['ATL', 'Atlántico'], ['BOL', 'Bolívar'],
+			['BOY', 'Boyacá'], ['CAL', 'Caldas'], ['CAQ', 'Caquetá'], ['CAS', 'Casanare'], ['CAU', 'Cauca'], ['CES', 'Cesar'],
+			['CHO', 'Chocó'], ['COR', 'Córdoba'], ['CUN', 'Cundinamarca'], ['DC', 'Bogotá D.C.'], ['GUA', 'Guainía'],
+			['GUV', 'Guaviare'], ['HUI', 'Huila'], ['LAG', 'La Guajira'], ['MAG', 'Magdalena'], ['MET', 'Meta'], ['NAR', 'Nariño'],
+			['NSA', 'Norte de Santander'], ['PUT', 'Putumayo'], ['QUI', 'Quindío'], ['RIS', 'Risaralda'],
+			['SAP', 'San Andrés y Providencia'], ['SAN', 'Santander'], ['SUC', 'Sucre'], ['TOL', 'Tolima'],
+			['VAC', 'Valle del Cauca'], ['VAU', 'Vaupés'], ['VID', 'Vichada'],
+		),
 		methods: [
 			{ code: 'PC', name: 'PSE', kind: 'BANK_TRANSFER', defaultExpirationMinutes: 60, hasVoucher: false, oneShotRequired: [...PAYER_CORE, 'payer.phone', 'client_ip'] },
 			{ code: 'EF', name: 'Efecty', kind: 'VOUCHER', defaultExpirationMinutes: 2880, hasVoucher: true },
@@ -123,7 +158,12 @@ export const COUNTRIES: Readonly<Record<string, CountryInfo>> = {
 		fxRate: 940.2,
 		documentTypes: ['RUT'],
 		documentDigits: 9,
-		states: ['RM', 'VS', 'BI'],
+		states: entries(
+			['AI', 'Aysén'], ['AN', 'Antofagasta'], ['AP', 'Arica y Parinacota'], ['AR', 'Araucanía'], ['AT', 'Atacama'],
+			['BI', 'Biobío'], ['CO', 'Coquimbo'], ['LI', "Libertador General Bernardo O'Higgins"], ['LL', 'Los Lagos'],
+			['LR', 'Los Ríos'], ['MA', 'Magallanes'], ['ML', 'Maule'], ['NB', 'Ñuble'], ['RM', 'Región Metropolitana de Santiago'],
+			['TA', 'Tarapacá'], ['VS', 'Valparaíso'],
+		),
 		methods: [
 			{ code: 'WP', name: 'Webpay', kind: 'CREDIT_CARD', defaultExpirationMinutes: 60, hasVoucher: false },
 			{ code: 'KH', name: 'Khipu', kind: 'BANK_TRANSFER', defaultExpirationMinutes: 120, hasVoucher: false },
@@ -143,7 +183,14 @@ export const COUNTRIES: Readonly<Record<string, CountryInfo>> = {
 		fxRate: 3.74,
 		documentTypes: ['DNI', 'CE', 'RUC'],
 		documentDigits: 8,
-		states: ['LIM', 'ARE', 'CUS'],
+		states: entries(
+			['AMA', 'Amazonas'], ['ANC', 'Áncash'], ['APU', 'Apurímac'], ['ARE', 'Arequipa'], ['AYA', 'Ayacucho'],
+			['CAJ', 'Cajamarca'], ['CAL', 'Callao'], ['CUS', 'Cusco'], ['HUC', 'Huánuco'], ['HUV', 'Huancavelica'], ['ICA', 'Ica'],
+			['JUN', 'Junín'], ['LAL', 'La Libertad'], ['LAM', 'Lambayeque'], ['LIM', 'Lima'],
+			['LMA', 'Municipalidad Metropolitana de Lima'], ['LOR', 'Loreto'], ['MDD', 'Madre de Dios'], ['MOQ', 'Moquegua'],
+			['PAS', 'Pasco'], ['PIU', 'Piura'], ['PUN', 'Puno'], ['SAM', 'San Martín'], ['TAC', 'Tacna'], ['TUM', 'Tumbes'],
+			['UCA', 'Ucayali'],
+		),
 		methods: [
 			{ code: 'BC', name: 'BCP', kind: 'BANK_TRANSFER', defaultExpirationMinutes: 1440, hasVoucher: false },
 			{ code: 'PF', name: 'PagoEfectivo', kind: 'VOUCHER', defaultExpirationMinutes: 2880, hasVoucher: true },
@@ -162,7 +209,13 @@ export const COUNTRIES: Readonly<Record<string, CountryInfo>> = {
 		fxRate: 1015.3,
 		documentTypes: ['DNI', 'CUIT', 'CUIL'],
 		documentDigits: 8,
-		states: ['B', 'C', 'X'],
+		states: entries(
+			['A', 'Salta'], ['B', 'Buenos Aires'], ['C', 'Ciudad Autónoma de Buenos Aires'], ['D', 'San Luis'], ['E', 'Entre Ríos'],
+			['F', 'La Rioja'], ['G', 'Santiago del Estero'], ['H', 'Chaco'], ['J', 'San Juan'], ['K', 'Catamarca'],
+			['L', 'La Pampa'], ['M', 'Mendoza'], ['N', 'Misiones'], ['P', 'Formosa'], ['Q', 'Neuquén'], ['R', 'Río Negro'],
+			['S', 'Santa Fe'], ['T', 'Tucumán'], ['U', 'Chubut'], ['V', 'Tierra del Fuego'], ['W', 'Corrientes'], ['X', 'Córdoba'],
+			['Y', 'Jujuy'], ['Z', 'Santa Cruz'],
+		),
 		methods: [
 			{ code: 'RP', name: 'Rapipago', kind: 'VOUCHER', defaultExpirationMinutes: 4320, hasVoucher: true },
 			{ code: 'MP', name: 'Mercado Pago', kind: 'WALLET', defaultExpirationMinutes: 60, hasVoucher: false },
@@ -217,7 +270,7 @@ export function merchantById(id: number): MerchantInfo {
 	return merchant;
 }
 
-/** Spec: notes endpoint `type` values; category derived: *_CREDIT_NOTE => CREDIT, else DEBIT. */
+/** Service rules §3.3: notes `type` values; category derived: *_CREDIT_NOTE => CREDIT, else DEBIT. */
 export const NOTE_TYPES: readonly string[] = [
 	'GENERIC_CREDIT_NOTE',
 	'SERVICE_FEE_CREDIT_NOTE',
@@ -237,19 +290,19 @@ export function noteCategory(type: string): 'CREDIT' | 'DEBIT' {
 	return type.endsWith('_CREDIT_NOTE') ? 'CREDIT' : 'DEBIT';
 }
 
-/** Spec: States (Deposit reporting filter values). CREATED may occur in records but is not a filter value. */
+/** Service rules §3.3: deposit filter statuses. CREATED may occur in records but is not a filter value. */
 export const DEPOSIT_FILTER_STATUSES: readonly string[] = ['PENDING', 'APPROVED', 'COMPLETED', 'CANCELLED', 'DECLINED'];
-/** Spec: States (Cashout). */
+/** Service rules §6.1: cashout statuses. */
 export const CASHOUT_STATUSES: readonly string[] = ['ON_HOLD', 'PENDING', 'DELIVERED', 'COMPLETED', 'REJECTED', 'CANCELLED', 'DECLINED'];
-/** Spec: States (Refund filter values). */
+/** Service rules §3.3: refund filter statuses. */
 export const REFUND_FILTER_STATUSES: readonly string[] = ['PENDING', 'COMPLETED', 'CANCELLED', 'WAITING_DETAILS'];
-/** Spec: States (Chargeback filter values). */
+/** Service rules §3.3: chargeback filter statuses. */
 export const CHARGEBACK_STATUSES: readonly string[] = ['PENDING', 'COMPLETED', 'CANCELLED', 'FAILED'];
-/** Spec: States (Settlement filter values). */
+/** Service rules §3.3: settlement filter statuses. */
 export const SETTLEMENT_STATUSES: readonly string[] = ['PENDING', 'COMPLETED', 'CANCELLED', 'FAILED'];
 
 /**
- * API-NOTES: cashout_status codes. DECLINED has no published code: sandbox choice 6 'Declined'.
+ * Service rules §6.1: cashout_status codes. DECLINED has no published code: sandbox choice 6 'Declined'.
  */
 export const CASHOUT_STATUS_CODES: Readonly<Record<string, { code: number; description: string }>> = {
 	PENDING: { code: 0, description: 'Pending' },
@@ -261,7 +314,7 @@ export const CASHOUT_STATUS_CODES: Readonly<Record<string, { code: number; descr
 	DECLINED: { code: 6, description: 'Declined' },
 };
 
-/** API-NOTES: cashout rejection codes used by the generator (a subset of the published list). */
+/** Service rules §6.3: cashout rejection codes used by the generator (a subset of the published list). */
 export const REJECTION_CODES: ReadonlyArray<{ code: number; reason: string }> = [
 	{ code: 800, reason: 'ERROR_ACCOUNT_INCORRECT' },
 	{ code: 801, reason: 'ERROR_ACCOUNT_CLOSED' },
@@ -278,5 +331,5 @@ export const REJECTION_CODES: ReadonlyArray<{ code: number; reason: string }> = 
 /** Default rejection when advanceCashout(..., 'REJECTED') gets none: 807 ERROR_REJECTED_BY_BANK. */
 export const DEFAULT_REJECTION = { code: 807, reason: 'ERROR_REJECTED_BY_BANK' } as const;
 
-/** Ticket attachment document types (spec: Add attachment). */
+/** Ticket attachment document types (service rules §8). */
 export const DOCUMENT_TYPES: readonly string[] = ['VOUCHER', 'ID_DOCUMENT', 'BANK_STATEMENT'];

@@ -15,6 +15,7 @@ import { registerAuthRoutes } from './routes/auth';
 import { registerCashoutRoutes } from './routes/cashouts';
 import { registerDepositRoutes } from './routes/deposits';
 import { registerReferenceRoutes } from './routes/reference';
+import { registerRefundRoutes } from './routes/refunds';
 import { registerReportingRoutes } from './routes/reporting';
 import { registerTicketRoutes } from './routes/tickets';
 
@@ -105,7 +106,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 		await reply.code(fault.status).headers(fault.headers).send(fault.body);
 	});
 
-	// Spec (general rules): bodies are JSON. A non-empty, non-multipart body with another Content-Type -> 415.
+	// Service rules §1: bodies are JSON. A non-empty, non-multipart body with another Content-Type -> 415.
 	app.addHook('preHandler', async (request, reply) => {
 		if (!requestState(request) || typeof request.body !== 'string' || request.body === '') return;
 		if (JSON_CONTENT_TYPE.test(request.headers['content-type'] ?? '')) return;
@@ -148,7 +149,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 	registerTicketRoutes(app, deps);
 	registerDepositRoutes(app, deps);
 	registerCashoutRoutes(app, deps);
-	registerReferenceRoutes(app);
+	registerRefundRoutes(app, deps);
+	registerReferenceRoutes(app, deps);
 	registerAdminRoutes(app, deps);
 	return app;
 }

@@ -3,8 +3,8 @@
  * {@link SandboxControl} facade the tests use.
  */
 import { randomBytes } from 'node:crypto';
-import { ManualClock, floorToSecond, parseTimestamp, toIsoSeconds } from './clock';
-import { MAX_ROWS_PER_PAGE, SESSION_IDLE_TIMEOUT_MS } from './constants';
+import { ManualClock, floorToSecond, parseTimestamp, toIsoSeconds, toSpaceDateTime } from './clock';
+import { DEFAULT_CASHOUT_FUNDS_USD, MAX_ROWS_PER_PAGE, NOTIFICATION_CONTROL_RANDOM_BYTES, SESSION_IDLE_TIMEOUT_MS } from './constants';
 import {
 	ID_BASE,
 	buildCashoutRecord,
@@ -22,7 +22,9 @@ import {
 	type RefundEntry,
 	type SettlementEntry,
 } from './data';
-import { USERS, type UserAccount } from './demo';
+import { CASHOUT_ACCOUNTS, USERS, type UserAccount } from './demo';
+import { hmacHex } from './http';
+import { NotificationCenter } from './notifications';
 import { COUNTRIES, DEFAULT_REJECTION, findMethod, merchantById, noteCategory } from './reference';
 import type {
 	AddCashoutInput,
@@ -31,7 +33,10 @@ import type {
 	AddNoteInput,
 	AddRefundInput,
 	AddSettlementInput,
+	CreatedCashout,
 	CreatedDeposit,
+	CreatedRefund,
+	RefundAdvanceTarget,
 	SandboxControl,
 	SessionInfo,
 	StatusKind,
@@ -60,7 +65,7 @@ export interface Session {
 	lastUsedAt: number;
 }
 
-/** A page of a reporting list (spec: Page envelope). */
+/** A page of a reporting list (service rules §3.1). */
 export interface PageEnvelope<T> {
 	data: T[];
 	page: number;
@@ -69,6 +74,22 @@ export interface PageEnvelope<T> {
 }
 
 type IdKind = keyof typeof ID_BASE;
+
+/** Refund statuses whose amount goes back to the refundable remainder of the deposit. */
+const DEAD_REFUND_STATUSES: ReadonlySet<string> = new Set(['CANCELLED', 'REJECTED']);
+
+/** Allowed refund moves (service rules §7): target -> stored statuses it may come from. */
+const REFUND_MOVES: Readonly<Record<RefundAdvanceTarget, readonly string[]>> = {
+	DELIVERED: ['PENDING'],
+	COMPLETED: ['DELIVERED'],
+	REJECTED: ['PENDING', 'DELIVERED'],
+	CANCELLED: ['PENDING', 'WAITING_DETAILS'],
+	INCORRECT_DETAILS: ['PENDING'],
+	PENDING: ['WAITING_DETAILS'],
+};
+
+/** Cashout statuses whose amount no longer counts against the merchant's cashout funds. */
+const RELEASED_CASHOUT_STATUSES: ReadonlySet<string> = new Set(['CANCELLED', 'REJECTED', 'DECLINED']);
 
 /** Result of {@link SandboxStore.login}. */
 export type LoginResult = { ok: true; session: Session } | { ok: false; reason: 'invalid' | 'refused' };
@@ -83,6 +104,14 @@ export class SandboxStore {
 	readonly settlements: SettlementEntry[];
 	readonly tickets = new Map<number, TicketRecord>();
 	readonly createdDeposits: CreatedDeposit[] = [];
+	readonly createdCashouts: CreatedCashout[] = [];
+	readonly createdRefunds: CreatedRefund[] = [];
+	/** Configured cashout funds (USD) per merchant; absent = DEFAULT_CASHOUT_FUNDS_USD. */
+	private readonly cashoutFundsUsd = new Map<number, number>();
+	/** Status-change notifications (service rules §10). */
+	readonly notifier: NotificationCenter;
+	/** Merchant panel default notification URL per merchant (deposits without their own). */
+	private readonly defaultNotificationUrls = new Map<number, string>();
 	private readonly sessions = new Map<string, Session>();
 	private readonly idempotencyKeys = new Map<number, Set<string>>();
 	private readonly byId = {
@@ -112,6 +141,8 @@ export class SandboxStore {
 		this.index('chargeback', this.chargebacks);
 		this.index('note', this.notes);
 		this.index('settlement', this.settlements);
+		this.notifier = new NotificationCenter(clock);
+		clock.onChange((now) => this.notifier.onClockChange(now));
 	}
 
 	private index<K extends keyof SandboxStore['byId']>(kind: K, entries: Array<Entry<unknown>>): void {
@@ -137,7 +168,7 @@ export class SandboxStore {
 		return floorToSecond(this.clock.now());
 	}
 
-	// ---- sessions (spec: Authentication, Session token) ----
+	// ---- sessions (service rules §2.1) ----
 
 	/** Checks credentials; on success creates a new token bound to the user's default MID. */
 	login(accessKey: unknown, secretKey: unknown): LoginResult {
@@ -190,9 +221,9 @@ export class SandboxStore {
 		this.sessions.clear();
 	}
 
-	// ---- idempotency (API-NOTES: Idempotency) ----
+	// ---- idempotency (service rules §5.2) ----
 
-	/** Whether `key` was already used by a successful deposit creation of `merchantId`. */
+	/** Whether `key` was already used by a successful deposit or refund creation of `merchantId` (one key space). */
 	isIdempotencyKeyUsed(merchantId: number, key: string): boolean {
 		return this.idempotencyKeys.get(merchantId)?.has(key) ?? false;
 	}
@@ -204,11 +235,46 @@ export class SandboxStore {
 		this.idempotencyKeys.set(merchantId, set);
 	}
 
+	// ---- cashout funds (service rules §6.2, code 514) ----
+
+	/** Funds (USD) left for new cashouts of `merchantId`: configured funds minus amount + fee of its live API-created cashouts. */
+	cashoutFunds(merchantId: number): number {
+		merchantById(merchantId);
+		const configured = this.cashoutFundsUsd.get(merchantId) ?? DEFAULT_CASHOUT_FUNDS_USD;
+		const used = this.cashouts
+			.filter((c) => c.viaApi && c.merchantId === merchantId && !RELEASED_CASHOUT_STATUSES.has(c.rec.status))
+			.reduce((sum, c) => sum + c.rec.merchantAmount + c.rec.fee, 0);
+		return Math.round((configured - used) * 100) / 100;
+	}
+
+	/** Sets the configured cashout funds of `merchantId` (USD, finite, >= 0); throws otherwise. */
+	setCashoutFunds(merchantId: number, usd: number): void {
+		merchantById(merchantId);
+		if (!Number.isFinite(usd) || usd < 0) throw new Error(`cashout funds must be a non-negative number, got ${usd}`);
+		this.cashoutFundsUsd.set(merchantId, usd);
+	}
+
 	// ---- lookups ----
 
 	/** A deposit by id (any merchant, visible or not). */
 	deposit(id: number): DepositEntry | undefined {
 		return this.byId.deposit.get(id);
+	}
+
+	/** A refund by id (any merchant, visible or not). */
+	refund(id: number): RefundEntry | undefined {
+		return this.byId.refund.get(id);
+	}
+
+	/**
+	 * Local amount of `deposit` still refundable: its localAmount minus the amounts of its refunds that
+	 * are not CANCELLED or REJECTED (never below 0), computed in cents.
+	 */
+	refundableCents(deposit: DepositEntry): number {
+		const refunded = this.refunds
+			.filter((r) => r.rec.idBoleto === deposit.id && !DEAD_REFUND_STATUSES.has(r.rec.status))
+			.reduce((sum, r) => sum + Math.round(r.rec.amount * 100), 0);
+		return Math.max(0, Math.round(deposit.rec.localAmount * 100) - refunded);
 	}
 
 	/** A cashout by id (any merchant, visible or not). */
@@ -256,7 +322,7 @@ export class SandboxStore {
 
 	/** Adds a deposit (defaults: BR, first method, 100 USD, PENDING, creation = clock now). */
 	addDeposit(p: AddDepositInput, payer?: Record<string, unknown>, paymentType?: string): DepositEntry {
-		const { idMerchant, visibleAt, hasVoucher, ...fields } = p;
+		const { idMerchant, visibleAt, hasVoucher, notificationUrl, ...fields } = p;
 		const merchant = merchantById(idMerchant);
 		const createdMs = this.creation(fields.creationDate);
 		const id = this.allocateId('deposit', fields.idDeposit);
@@ -295,6 +361,7 @@ export class SandboxStore {
 			payer: payer ?? { id: rec.clientId, document: rec.clientDocument },
 			rec,
 		};
+		if (notificationUrl !== undefined) entry.notificationUrl = notificationUrl;
 		this.deposits.push(entry);
 		this.byId.deposit.set(id, entry);
 		return entry;
@@ -302,7 +369,7 @@ export class SandboxStore {
 
 	/** Adds a cashout (defaults: BR, 50 USD, PENDING or ON_HOLD with `onHold`, creation = clock now). */
 	addCashout(p: AddCashoutInput): CashoutEntry {
-		const { idMerchant, visibleAt, onHold, rejectionCode, rejectionReason, ...fields } = p;
+		const { idMerchant, visibleAt, onHold, rejectionCode, rejectionReason, notificationUrl, ...fields } = p;
 		const merchant = merchantById(idMerchant);
 		const createdMs = this.creation(fields.creationDate);
 		const id = this.allocateId('cashout', fields.idCashout);
@@ -330,6 +397,7 @@ export class SandboxStore {
 			lastChangeDate: this.lastChangeIso(createdMs),
 		};
 		const entry: CashoutEntry = { id, merchantId: idMerchant, createdMs, visibleAt: visibleAt ?? createdMs, rec };
+		if (notificationUrl !== undefined) entry.notificationUrl = notificationUrl;
 		if (rejectionCode !== undefined || rejectionReason !== undefined) {
 			entry.rejection = { code: rejectionCode ?? 0, reason: rejectionReason ?? '' };
 			if (!fields.reason) rec.reason = entry.rejection.reason;
@@ -432,8 +500,12 @@ export class SandboxStore {
 		return entry;
 	}
 
-	/** Sets a cashout's status and lastChangeDate (rejection kept only for REJECTED). */
+	/**
+	 * Sets a cashout's status and lastChangeDate (rejection kept only for REJECTED). A change of status
+	 * queues a notification when the cashout has a notification URL.
+	 */
 	setCashoutStatus(entry: CashoutEntry, status: string, rejection?: { code: number; reason: string }): void {
+		const previous = entry.rec.status;
 		entry.rec.status = status;
 		entry.rec.lastChangeDate = this.lastChangeIso(entry.createdMs);
 		if (status === 'REJECTED') {
@@ -445,6 +517,88 @@ export class SandboxStore {
 			delete entry.rejection;
 			entry.rec.reason = '';
 		}
+		if (status !== previous) this.notifyCashout(entry);
+	}
+
+	/** Sets a deposit's status and lastChangeDate; a change of status queues a notification (see {@link notifyDeposit}). */
+	setDepositStatus(entry: DepositEntry, status: string): void {
+		const previous = entry.rec.status;
+		entry.rec.status = status;
+		entry.rec.lastChangeDate = this.lastChangeIso(entry.createdMs);
+		if (status !== previous) this.notifyDeposit(entry);
+	}
+
+	// ---- notifications (service rules §10) ----
+
+	/** Sets or clears (undefined) the default notification URL of `merchantId`; throws on a bad URL or merchant. */
+	setDefaultNotificationUrl(merchantId: number, url: string | undefined): void {
+		merchantById(merchantId);
+		if (url === undefined) {
+			this.defaultNotificationUrls.delete(merchantId);
+			return;
+		}
+		let protocol = '';
+		try {
+			protocol = new URL(url).protocol;
+		} catch {
+			// invalid: handled below
+		}
+		if (protocol !== 'http:' && protocol !== 'https:') throw new Error(`default notification URL must be an absolute http(s) URL, got ${url}`);
+		this.defaultNotificationUrls.set(merchantId, url);
+	}
+
+	/** The default notification URL of `merchantId`, if set. */
+	defaultNotificationUrl(merchantId: number): string | undefined {
+		return this.defaultNotificationUrls.get(merchantId);
+	}
+
+	/** Queues `{"deposit_id": N}` (JSON) to the deposit's URL, else the merchant's default; nothing without either. */
+	private notifyDeposit(entry: DepositEntry): void {
+		const url = entry.notificationUrl ?? this.defaultNotificationUrls.get(entry.merchantId);
+		if (url === undefined) return;
+		this.notifier.queue({
+			kind: 'deposit',
+			merchantId: entry.merchantId,
+			recordId: entry.id,
+			recordStatus: entry.rec.status,
+			url,
+			contentType: 'application/json',
+			body: JSON.stringify({ deposit_id: entry.id }),
+		});
+	}
+
+	/**
+	 * Queues the form-encoded cashout notification to the cashout's URL (nothing without one):
+	 * date (`yyyy-MM-dd HH:mm:ss`, GMT, sandbox clock), bank_reference_id (`bank-ref-<id>` once the bank
+	 * has it: DELIVERED, COMPLETED, REJECTED; else ''), comments (of the creation body, else ''),
+	 * external_id, control, cashout_id, status_reason (the rejection reason of REJECTED, else '').
+	 * `control` = upper-case hex HMAC-SHA256 keyed with the merchant's cashout secret over random hex +
+	 * external_id + random hex: only a plausible value, the real recipe is not published.
+	 */
+	private notifyCashout(entry: CashoutEntry): void {
+		const url = entry.notificationUrl;
+		if (url === undefined) return;
+		const secret = CASHOUT_ACCOUNTS.find((a) => a.merchantId === entry.merchantId)?.apiSignature ?? `sandbox-cashout-secret-${entry.merchantId}`;
+		const random = (): string => randomBytes(NOTIFICATION_CONTROL_RANDOM_BYTES).toString('hex');
+		const status = entry.rec.status;
+		const form = new URLSearchParams({
+			date: toSpaceDateTime(this.clock.now()),
+			bank_reference_id: ['DELIVERED', 'COMPLETED', 'REJECTED'].includes(status) ? `bank-ref-${entry.id}` : '',
+			comments: entry.comments ?? '',
+			external_id: entry.rec.externalId,
+			control: hmacHex(secret, random() + entry.rec.externalId + random()).toUpperCase(),
+			cashout_id: String(entry.id),
+			status_reason: status === 'REJECTED' ? (entry.rejection?.reason ?? entry.rec.reason) : '',
+		});
+		this.notifier.queue({
+			kind: 'cashout',
+			merchantId: entry.merchantId,
+			recordId: entry.id,
+			recordStatus: status,
+			url,
+			contentType: 'application/x-www-form-urlencoded',
+			body: form.toString(),
+		});
 	}
 
 	/** Sets any status (no state machine); throws for an unknown id. */
@@ -458,13 +612,17 @@ export class SandboxStore {
 			this.setCashoutStatus(entry, status, rejection);
 			return;
 		}
+		if (kind === 'deposit') {
+			this.setDepositStatus(this.requireEntry(this.byId.deposit, kind, id), status);
+			return;
+		}
 		const map: Map<number, Entry<{ status: string; lastChangeDate?: string }>> = this.byId[kind];
 		const entry = this.requireEntry(map, kind, id);
 		entry.rec.status = status;
 		if ('lastChangeDate' in entry.rec) entry.rec.lastChangeDate = this.lastChangeIso(entry.createdMs);
 	}
 
-	/** Bank side of the cashout state machine (spec: States and transitions, Cashout). */
+	/** Bank side of the cashout state machine (service rules §6.1). */
 	advanceCashout(id: number, to: 'DELIVERED' | 'COMPLETED' | 'REJECTED', rejection?: { code: number; reason: string }): void {
 		const entry = this.requireEntry(this.byId.cashout, 'cashout', id);
 		const from = entry.rec.status;
@@ -475,6 +633,20 @@ export class SandboxStore {
 		};
 		if (!(allowed[to] ?? []).includes(from)) throw new Error(`cashout ${id} cannot move from ${from} to ${to}`);
 		this.setCashoutStatus(entry, to, to === 'REJECTED' ? (rejection ?? { ...DEFAULT_REJECTION }) : undefined);
+	}
+
+	/**
+	 * Refund state machine (service rules §7, see {@link REFUND_MOVES}). INCORRECT_DETAILS is stored as
+	 * the reporting status WAITING_DETAILS. Throws for an unknown id or a refused move.
+	 */
+	advanceRefund(id: number, to: RefundAdvanceTarget): void {
+		const entry = this.requireEntry(this.byId.refund, 'refund', id);
+		const from = entry.rec.status;
+		const allowed = REFUND_MOVES[to];
+		if (!allowed) throw new Error(`unknown refund status ${String(to)}`);
+		if (!allowed.includes(from)) throw new Error(`refund ${id} cannot move from ${from} to ${to}`);
+		entry.rec.status = to === 'INCORRECT_DETAILS' ? 'WAITING_DETAILS' : to;
+		entry.rec.lastChangeDate = this.lastChangeIso(entry.createdMs);
 	}
 
 	private requireEntry<T>(map: Map<number, T>, kind: string, id: number): T {
@@ -496,6 +668,10 @@ export class SandboxStore {
 			settlements: (mid) => copy(this.settlements, mid),
 			tickets: () => [...this.tickets.values()].map((t) => structuredClone(t)),
 			createdDeposits: () => structuredClone(this.createdDeposits),
+			createdCashouts: () => structuredClone(this.createdCashouts),
+			createdRefunds: () => structuredClone(this.createdRefunds),
+			cashoutFunds: (mid) => this.cashoutFunds(mid),
+			setCashoutFunds: (mid, usd) => this.setCashoutFunds(mid, usd),
 			activeSessions: () => this.activeSessions(),
 			cashoutRejection: (id) => {
 				const r = this.cashout(id)?.rejection;
@@ -510,7 +686,11 @@ export class SandboxStore {
 			addSettlement: (p) => structuredClone(this.addSettlement(p).rec),
 			setStatus: (kind, id, status, extra) => this.setStatus(kind, id, status, extra),
 			advanceCashout: (id, to, rejection) => this.advanceCashout(id, to, rejection),
+			advanceRefund: (id, to) => this.advanceRefund(id, to),
 			expireSessions: () => this.expireSessions(),
+			notifications: this.notifier.control(),
+			setDefaultNotificationUrl: (mid, url) => this.setDefaultNotificationUrl(mid, url),
+			defaultNotificationUrl: (mid) => this.defaultNotificationUrl(mid),
 		};
 	}
 }

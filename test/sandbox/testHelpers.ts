@@ -1,6 +1,6 @@
 /**
  * Helpers for the sandbox's own jest tests (and usable by other tests): an axios client that never
- * throws on HTTP errors, session login, and the deposit / cashout request signers.
+ * throws on HTTP errors, session login, and the deposit / refund / cashout request signers.
  */
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
 import { createHmac } from 'node:crypto';
@@ -64,6 +64,23 @@ export function createDeposit(sandbox: Sandbox, body: unknown, opts: Parameters<
 	return client(sandbox).post('/v3/deposits', raw, { headers: depositHeaders(sandbox, raw, opts), transformRequest: [(d: unknown) => d] });
 }
 
+/**
+ * POSTs a signed create-refund request (POST /v3/refunds): signed like deposit creation over the exact
+ * body, with an X-Idempotency-Key (random unless `opts.idempotencyKey` is given; `null` omits it).
+ */
+export function createRefund(sandbox: Sandbox, body: unknown, opts: Parameters<typeof depositHeaders>[2] = {}): Promise<AxiosResponse> {
+	const raw = typeof body === 'string' ? body : JSON.stringify(body);
+	return client(sandbox).post('/v3/refunds', raw, { headers: depositHeaders(sandbox, raw, opts), transformRequest: [(d: unknown) => d] });
+}
+
+/** GET /v3/refunds/:id signed with an empty body (no idempotency key); `voucher` adds `?voucher=true`. */
+export function getRefund(sandbox: Sandbox, id: number | string, opts: { voucher?: boolean } = {}): Promise<AxiosResponse> {
+	return client(sandbox).get(`/v3/refunds/${id}`, {
+		params: opts.voucher ? { voucher: 'true' } : undefined,
+		headers: depositHeaders(sandbox, '', { idempotencyKey: null }),
+	});
+}
+
 /** Sends a cashout API request with login/pass merged in and a Payload-Signature over the exact body. */
 export function cashoutRequest(
 	sandbox: Sandbox,
@@ -76,6 +93,11 @@ export function cashoutRequest(
 	const headers: Record<string, string> = { 'Content-Type': 'application/json' };
 	if (opts.signature !== null) headers['Payload-Signature'] = opts.signature ?? createHmac('sha256', sandbox.credentials.cashout.apiSignature).update(raw).digest('hex');
 	return client(sandbox).request({ method, url: path, data: raw, headers, transformRequest: [(d: unknown) => d] });
+}
+
+/** POSTs a signed create-cashout request (POST /v3/cashout) with login/pass merged into `fields`. */
+export function createCashout(sandbox: Sandbox, fields: Record<string, unknown>, opts: Parameters<typeof cashoutRequest>[4] = {}): Promise<AxiosResponse> {
+	return cashoutRequest(sandbox, 'POST', '/v3/cashout', fields, opts);
 }
 
 /** from/to (Unix seconds) of a window ending at the sandbox clock. */

@@ -1,8 +1,7 @@
 /**
  * Public types of the payments-service sandbox (see README.md in this folder).
  *
- * Record shapes follow the spec (`/work/shared/spec/payments-service-interface.md`, section
- * "Resources and their fields") completed by API-NOTES ("Bodies the spec omits").
+ * Record shapes follow the service rules (docs/service-rules.md §3.4 Records).
  * Timestamps in records are ISO 8601 UTC strings `yyyy-MM-ddTHH:mm:ssZ`; amounts are numbers with
  * at most 2 decimals.
  */
@@ -23,9 +22,9 @@ export interface SandboxOptions {
 	cashoutsPerDay?: number;
 	/** Minimum deposit age (ms, sandbox clock) for flagForReview(+Reversal); default 60 minutes. */
 	flagReviewMinAgeMs?: number;
-	/** Query parameter name honoured by the cashout and settlement status filters; default 'Status' (spec). The other spelling is ignored. */
+	/** Query parameter name honoured by the cashout and settlement status filters; default 'Status' (service rules §3.3). The other spelling is ignored. */
 	statusParamName?: 'Status' | 'status';
-	/** false (default): serve /v1/refund and /v1/chargeback (spec); true: only the plural paths (newer docs), singular -> 404. */
+	/** false (default): serve /v1/refund and /v1/chargeback (service rules §3); true: only the plural paths (newer docs), singular -> 404. */
 	pluralRefundChargebackPaths?: boolean;
 	/** Artificial latency (ms) added before each non-admin request is handled; default 0. */
 	latencyMs?: number;
@@ -44,7 +43,7 @@ export interface Sandbox {
 	control: SandboxControl;
 	/** Changes the artificial latency (ms) applied before handling each non-admin request. */
 	setLatency(ms: number): void;
-	/** Stops the server (open keep-alive connections are closed). */
+	/** Stops the server (open keep-alive connections are closed) and the notifications (the attempt in flight is aborted; nothing more is sent). */
 	close(): Promise<void>;
 }
 
@@ -144,7 +143,7 @@ export interface FaultInjector {
 	pending(): number;
 }
 
-/** Reporting deposit record (spec "Deposit record" + API-NOTES: clientDocument). */
+/** Reporting deposit record (service rules §3.4, with clientDocument). */
 export interface DepositRecord {
 	idDeposit: number;
 	externalId: string;
@@ -180,7 +179,7 @@ export interface DepositRecord {
 	refundAttempted: boolean;
 }
 
-/** Reporting cashout record (spec "Cashout record"). `reason` holds the rejection reason of REJECTED ones. */
+/** Reporting cashout record (service rules §3.4). `reason` holds the rejection reason of REJECTED ones. */
 export interface CashoutRecord {
 	idCashout: number;
 	externalId: string;
@@ -208,7 +207,7 @@ export interface CashoutRecord {
 	existVoucher: boolean;
 }
 
-/** Refund record (API-NOTES "Bodies the spec omits"); bank fields may be absent. */
+/** Refund record (service rules §3.4 and §7); bank fields may be absent. */
 export interface RefundRecord {
 	id: number;
 	/** The refunded deposit's id. */
@@ -240,7 +239,7 @@ export interface RefundRecord {
 	allowPixApiRefund: boolean;
 }
 
-/** Chargeback record (API-NOTES "Bodies the spec omits"). */
+/** Chargeback record (service rules §3.4). */
 export interface ChargebackRecord {
 	idChargeback: number;
 	creationDate: string;
@@ -262,7 +261,7 @@ export interface ChargebackRecord {
 	comments: string;
 }
 
-/** Credit/debit note record (spec "Credit/debit note record"). */
+/** Credit/debit note record (service rules §3.4). */
 export interface NoteRecord {
 	id: number;
 	externalId: string;
@@ -271,14 +270,14 @@ export interface NoteRecord {
 	date: string;
 	amount: number;
 	currency: string;
-	/** One of NOTE_TYPES (spec, notes endpoint). */
+	/** One of NOTE_TYPES (service rules §3.3). */
 	type: string;
 	description: string;
 	/** CREDIT or DEBIT (derived from the type). */
 	category: string;
 }
 
-/** Settlement record (spec "Settlement record"). */
+/** Settlement record (service rules §3.4). */
 export interface SettlementRecord {
 	id: number;
 	creationDate: string;
@@ -294,7 +293,7 @@ export interface SettlementRecord {
 	merchantName: string;
 }
 
-/** Balance report record, one per UTC day with movements (spec "Balance report record"). */
+/** Balance report record, one per UTC day with movements (service rules §3.4). */
 export interface BalanceReportRecord {
 	idMerchant: number;
 	depositTotal: number;
@@ -350,6 +349,45 @@ export interface CreatedDeposit {
 	createdAt: number;
 }
 
+/** A cashout created through POST /v3/cashout (refused requests are not recorded here). */
+export interface CreatedCashout {
+	cashoutId: number;
+	merchantId: number;
+	/** PENDING, or ON_HOLD when the body had `on_hold: true`. */
+	initialStatus: 'PENDING' | 'ON_HOLD';
+	/** Parsed request body (login and pass included, as sent). */
+	request: Record<string, unknown>;
+	/** Exact request body bytes (utf8). */
+	rawBody: string;
+	/** The 200 response body: `{cashout_id: '<digits>'}`. */
+	response: { cashout_id: string };
+	/** Sandbox clock ms at creation. */
+	createdAt: number;
+}
+
+/** A refund created through POST /v3/refunds (refused requests are not recorded here). */
+export interface CreatedRefund {
+	refundId: number;
+	depositId: number;
+	merchantId: number;
+	idempotencyKey: string;
+	/** Parsed request body. */
+	request: Record<string, unknown>;
+	/** Exact request body bytes (utf8). */
+	rawBody: string;
+	/** The 201 response body: `{refund_id}`, plus `refund_info` for card deposits. */
+	response: Record<string, unknown>;
+	/** Sandbox clock ms at creation. */
+	createdAt: number;
+}
+
+/**
+ * Targets of {@link SandboxControl.advanceRefund} (service rules §7): PENDING -> DELIVERED | REJECTED |
+ * CANCELLED | INCORRECT_DETAILS; DELIVERED -> COMPLETED | REJECTED; INCORRECT_DETAILS -> PENDING |
+ * CANCELLED. INCORRECT_DETAILS is stored (and listed in /v1/refund) as WAITING_DETAILS.
+ */
+export type RefundAdvanceTarget = 'PENDING' | 'DELIVERED' | 'COMPLETED' | 'REJECTED' | 'CANCELLED' | 'INCORRECT_DETAILS';
+
 /** Common extra fields of the control `add*` writers. */
 export interface AddOptions {
 	idMerchant: number;
@@ -357,11 +395,18 @@ export interface AddOptions {
 	visibleAt?: number;
 }
 
-/** Input of {@link SandboxControl.addDeposit}. `hasVoucher` (internal) makes flagForReview attach a voucher. */
-export type AddDepositInput = Partial<DepositRecord> & AddOptions & { hasVoucher?: boolean };
-/** Input of {@link SandboxControl.addCashout}: `onHold` => status ON_HOLD (default PENDING). */
+/**
+ * Input of {@link SandboxControl.addDeposit}. `hasVoucher` (internal) makes flagForReview attach a
+ * voucher; `notificationUrl` receives the deposit's status-change notifications (else the merchant's
+ * default URL, see {@link SandboxControl.setDefaultNotificationUrl}).
+ */
+export type AddDepositInput = Partial<DepositRecord> & AddOptions & { hasVoucher?: boolean; notificationUrl?: string };
+/**
+ * Input of {@link SandboxControl.addCashout}: `onHold` => status ON_HOLD (default PENDING);
+ * `notificationUrl` receives the cashout's status-change notifications (none without it).
+ */
 export type AddCashoutInput = Partial<CashoutRecord> &
-	AddOptions & { onHold?: boolean; rejectionCode?: number; rejectionReason?: string };
+	AddOptions & { onHold?: boolean; rejectionCode?: number; rejectionReason?: string; notificationUrl?: string };
 /** Input of {@link SandboxControl.addRefund}. */
 export type AddRefundInput = Partial<RefundRecord> & AddOptions;
 /** Input of {@link SandboxControl.addChargeback}. */
@@ -370,6 +415,76 @@ export type AddChargebackInput = Partial<ChargebackRecord> & AddOptions;
 export type AddNoteInput = Partial<NoteRecord> & AddOptions;
 /** Input of {@link SandboxControl.addSettlement}. */
 export type AddSettlementInput = Partial<SettlementRecord> & AddOptions;
+
+/** One delivery attempt of a notification (service rules §10). */
+export interface NotificationAttempt {
+	/** 1 = the first delivery, 2..6 = the retries. */
+	attempt: number;
+	/** Sandbox clock ms of the attempt: now for a first attempt, the due time for a retry. */
+	at: number;
+	url: string;
+	/** Exact body sent (the same for every attempt). */
+	body: string;
+	/** HTTP status of the answer; absent on a network error. */
+	status?: number;
+	/** Network error (refused connection, timeout, bad URL, ...); absent when an HTTP answer came. */
+	error?: string;
+	/** First 1000 characters of the answer's body (absent on a network error). */
+	responseBody?: string;
+}
+
+/**
+ * State of a notification: 'held' (queued by hold(), not sent), 'sending' (an attempt is queued or in
+ * flight), 'retrying' (the last attempt failed; the next is due at nextAttemptAt), 'delivered' (a 2xx
+ * answer), 'failed' (6 attempts failed).
+ */
+export type NotificationState = 'held' | 'sending' | 'retrying' | 'delivered' | 'failed';
+
+/** A status-change notification the sandbox sends (service rules §10). */
+export interface SandboxNotification {
+	/** 1, 2, 3... in order of creation (not reset by clear()). */
+	id: number;
+	kind: 'deposit' | 'cashout';
+	merchantId: number;
+	/** The deposit_id or cashout_id. */
+	recordId: number;
+	/** The status the record changed to (for tests: it is not part of the body). */
+	recordStatus: string;
+	url: string;
+	/** 'application/json' (deposits) or 'application/x-www-form-urlencoded' (cashouts). */
+	contentType: string;
+	/** Exact body: deposits `{"deposit_id":N}`; cashouts date, bank_reference_id, comments, external_id, control, cashout_id, status_reason. */
+	body: string;
+	/** Sandbox clock ms of the status change. */
+	createdAt: number;
+	state: NotificationState;
+	/** Sandbox clock ms when the next retry is due (state 'retrying' only). */
+	nextAttemptAt?: number;
+	/** Set on the second copy made by duplicate(n): the id of the original. */
+	duplicateOf?: number;
+	attempts: NotificationAttempt[];
+}
+
+/**
+ * Notification control (`sandbox.control.notifications`). Deliveries are real HTTP POSTs, one at a
+ * time, in the order they were queued.
+ */
+export interface NotificationControl {
+	/** Deep copies of every notification (since the last clear()), oldest first. */
+	list(): SandboxNotification[];
+	/** Forgets every notification, including held ones and scheduled retries (ids keep counting). */
+	clear(): void;
+	/** Resolves once no delivery is queued or in flight. */
+	settle(): Promise<void>;
+	/** Sends every retry due at the sandbox clock's now (catching up, in due order); resolves with the number of attempts made. */
+	deliverDue(): Promise<number>;
+	/** The next `n` notifications (integer >= 0; replaces the previous count) are each queued twice: an identical copy follows the original. */
+	duplicate(n: number): void;
+	/** From now on, new notifications are queued as 'held' without being sent. */
+	hold(): void;
+	/** Ends hold() and sends the held notifications ('queued' order, default, or 'reverse'); resolves with their count once their first attempts are done. */
+	release(options?: { order?: 'queued' | 'reverse' }): Promise<number>;
+}
 
 /** Kinds of record whose status {@link SandboxControl.setStatus} can set. */
 export type StatusKind = 'deposit' | 'cashout' | 'refund' | 'chargeback' | 'settlement';
@@ -396,6 +511,17 @@ export interface SandboxControl {
 	tickets(): TicketRecord[];
 	/** Deposits created through POST /v3/deposits, oldest first. */
 	createdDeposits(): CreatedDeposit[];
+	/** Cashouts created through POST /v3/cashout, oldest first. */
+	createdCashouts(): CreatedCashout[];
+	/** Refunds created through POST /v3/refunds, oldest first. */
+	createdRefunds(): CreatedRefund[];
+	/**
+	 * Cashout funds (USD) `merchantId` has left: the configured funds (default 50,000) minus amount + fee
+	 * of its cashouts created through POST /v3/cashout that are not CANCELLED, REJECTED or DECLINED.
+	 */
+	cashoutFunds(merchantId: number): number;
+	/** Sets the configured cashout funds (USD, >= 0) of `merchantId`; a cashout whose amount + fee exceeds what is left gets 514. */
+	setCashoutFunds(merchantId: number, usd: number): void;
 	/** Sessions not idle-expired at clock now. */
 	activeSessions(): SessionInfo[];
 	/** Rejection code/reason of a cashout (internal), when it has one. */
@@ -408,10 +534,18 @@ export interface SandboxControl {
 	addChargeback(p: AddChargebackInput): ChargebackRecord;
 	addNote(p: AddNoteInput): NoteRecord;
 	addSettlement(p: AddSettlementInput): SettlementRecord;
-	/** Sets any status string without state-machine checks. */
+	/** Sets any status string without state-machine checks (a change queues a notification, as every status change does). */
 	setStatus(kind: StatusKind, id: number, status: string, extra?: { rejectionCode?: number; rejectionReason?: string }): void;
 	/** Bank side of the cashout state machine: PENDING->DELIVERED, DELIVERED->COMPLETED|REJECTED, COMPLETED->REJECTED (late). */
 	advanceCashout(id: number, to: 'DELIVERED' | 'COMPLETED' | 'REJECTED', rejection?: { code: number; reason: string }): void;
+	/** Refund state machine (see {@link RefundAdvanceTarget}); throws for an unknown id or a refused move. */
+	advanceRefund(id: number, to: RefundAdvanceTarget): void;
 	/** Invalidates every session token. */
 	expireSessions(): void;
+	/** Status-change notifications (service rules §10). */
+	notifications: NotificationControl;
+	/** Sets (http(s) URL) or clears (undefined) the merchant panel's default notification URL, used by deposits without their own. Throws on a bad URL or merchant. */
+	setDefaultNotificationUrl(merchantId: number, url: string | undefined): void;
+	/** The merchant's default notification URL, if set. */
+	defaultNotificationUrl(merchantId: number): string | undefined;
 }

@@ -8,7 +8,10 @@ import { demoCredentials } from '../demo';
 import type { FaultRegistry } from '../faults';
 import { isPlainObject, parseJson, rawBodyOf, type RouteContext } from '../http';
 import type { RequestLogStore } from '../log';
-import type { FaultSpec } from '../types';
+import type { FaultSpec, RefundAdvanceTarget } from '../types';
+
+/** Accepted `to` values of POST /_sandbox/refunds/:id/advance. */
+const REFUND_TARGETS: readonly RefundAdvanceTarget[] = ['PENDING', 'DELIVERED', 'COMPLETED', 'REJECTED', 'CANCELLED', 'INCORRECT_DETAILS'];
 
 /** Prefix of the admin routes. */
 export const ADMIN_PREFIX = '/_sandbox';
@@ -34,6 +37,13 @@ function jsonBody(raw: string): Record<string, unknown> | undefined {
  * POST /_sandbox/clock/set {ms}; GET/POST/DELETE /_sandbox/faults (POST body = FaultSpec JSON with
  * `path` as an exact string or `*` glob, or `pathRegex` as a RegExp source);
  * POST /_sandbox/cashouts/:id/advance {to, rejectionCode?, rejectionReason?};
+ * POST /_sandbox/refunds/:id/advance {to} (answers the refund record);
+ * POST /_sandbox/deposits/:id/status {status} (no state machine; answers the deposit record);
+ * GET/DELETE /_sandbox/notifications; POST /_sandbox/notifications/deliver-due -> {attempts};
+ * POST /_sandbox/notifications/settle; POST /_sandbox/notifications/duplicate {n};
+ * POST /_sandbox/notifications/hold; POST /_sandbox/notifications/release {order?} -> {released};
+ * GET/POST /_sandbox/merchants/:id/notification-url {url | null};
+ * GET/POST /_sandbox/merchants/:id/cashout-funds {usd} -> {merchantId, funds};
  * POST /_sandbox/sessions/expire; GET /_sandbox/credentials.
  */
 export function registerAdminRoutes(app: FastifyInstance, ctx: AdminContext): void {
@@ -90,6 +100,91 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AdminContext): vo
 			return bad(reply, error instanceof Error ? error.message : String(error));
 		}
 		return structuredClone(store.cashout(Number(request.params.id))?.rec);
+	});
+
+	app.post<{ Params: { id: string } }>(`${ADMIN_PREFIX}/refunds/:id/advance`, async (request, reply) => {
+		const to = jsonBody(rawBodyOf(request))?.to;
+		if (typeof to !== 'string' || !REFUND_TARGETS.includes(to as RefundAdvanceTarget)) return bad(reply, `body.to must be one of ${REFUND_TARGETS.join(', ')}`);
+		try {
+			store.advanceRefund(Number(request.params.id), to as RefundAdvanceTarget);
+		} catch (error) {
+			return bad(reply, error instanceof Error ? error.message : String(error));
+		}
+		return structuredClone(store.refund(Number(request.params.id))?.rec);
+	});
+
+	app.post<{ Params: { id: string } }>(`${ADMIN_PREFIX}/deposits/:id/status`, async (request, reply) => {
+		const status = jsonBody(rawBodyOf(request))?.status;
+		if (typeof status !== 'string' || status === '') return bad(reply, 'body must be {"status": "<status>"}');
+		try {
+			store.setStatus('deposit', Number(request.params.id), status);
+		} catch (error) {
+			return bad(reply, error instanceof Error ? error.message : String(error));
+		}
+		return structuredClone(store.deposit(Number(request.params.id))?.rec);
+	});
+
+	const notifications = store.notifier;
+	app.get(`${ADMIN_PREFIX}/notifications`, async () => notifications.list());
+	app.delete(`${ADMIN_PREFIX}/notifications`, async () => {
+		notifications.clear();
+		return { cleared: true };
+	});
+	app.post(`${ADMIN_PREFIX}/notifications/deliver-due`, async () => ({ attempts: await notifications.deliverDue() }));
+	app.post(`${ADMIN_PREFIX}/notifications/settle`, async () => {
+		await notifications.settle();
+		return { settled: true };
+	});
+	app.post(`${ADMIN_PREFIX}/notifications/duplicate`, async (request, reply) => {
+		const n = jsonBody(rawBodyOf(request))?.n;
+		if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) return bad(reply, 'body must be {"n": <integer >= 0>}');
+		notifications.duplicate(n);
+		return { duplicate: n };
+	});
+	app.post(`${ADMIN_PREFIX}/notifications/hold`, async () => {
+		notifications.hold();
+		return { holding: true };
+	});
+	app.post(`${ADMIN_PREFIX}/notifications/release`, async (request, reply) => {
+		const order = jsonBody(rawBodyOf(request))?.order ?? 'queued';
+		if (order !== 'queued' && order !== 'reverse') return bad(reply, 'body.order must be "queued" or "reverse"');
+		return { released: await notifications.release({ order }) };
+	});
+
+	app.get<{ Params: { id: string } }>(`${ADMIN_PREFIX}/merchants/:id/notification-url`, async (request) => {
+		const merchantId = Number(request.params.id);
+		return { merchantId, url: store.defaultNotificationUrl(merchantId) ?? null };
+	});
+	app.post<{ Params: { id: string } }>(`${ADMIN_PREFIX}/merchants/:id/notification-url`, async (request, reply) => {
+		const body = jsonBody(rawBodyOf(request));
+		const url = body?.url;
+		if (url !== undefined && url !== null && typeof url !== 'string') return bad(reply, 'body must be {"url": "<http(s) URL>"} or {"url": null}');
+		const merchantId = Number(request.params.id);
+		try {
+			store.setDefaultNotificationUrl(merchantId, typeof url === 'string' ? url : undefined);
+		} catch (error) {
+			return bad(reply, error instanceof Error ? error.message : String(error));
+		}
+		return { merchantId, url: store.defaultNotificationUrl(merchantId) ?? null };
+	});
+
+	app.get<{ Params: { id: string } }>(`${ADMIN_PREFIX}/merchants/:id/cashout-funds`, async (request, reply) => {
+		try {
+			return { merchantId: Number(request.params.id), funds: store.cashoutFunds(Number(request.params.id)) };
+		} catch (error) {
+			return bad(reply, error instanceof Error ? error.message : String(error));
+		}
+	});
+	app.post<{ Params: { id: string } }>(`${ADMIN_PREFIX}/merchants/:id/cashout-funds`, async (request, reply) => {
+		const usd = jsonBody(rawBodyOf(request))?.usd;
+		if (typeof usd !== 'number') return bad(reply, 'body must be {"usd": <number >= 0>}');
+		const merchantId = Number(request.params.id);
+		try {
+			store.setCashoutFunds(merchantId, usd);
+		} catch (error) {
+			return bad(reply, error instanceof Error ? error.message : String(error));
+		}
+		return { merchantId, funds: store.cashoutFunds(merchantId) };
 	});
 
 	app.post(`${ADMIN_PREFIX}/sessions/expire`, async () => {

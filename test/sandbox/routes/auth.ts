@@ -1,10 +1,10 @@
 /**
- * Session routes (spec: Endpoints Login / Switch context / Logout; Authentication, Session token).
+ * Session routes (service rules §2.1: login, switch context, logout, session token).
  */
 import type { FastifyInstance } from 'fastify';
 import { isPlainObject, parseJson, rawBodyOf, reportingError, requireSession, type RouteContext } from '../http';
 
-/** Text of the switchContext success message (API-NOTES: Bodies the spec omits). */
+/** Text of the switchContext success message (service rules §2.1). */
 export const SWITCH_CONTEXT_MESSAGE = 'Context switched successfully. Your session now operates under the new merchant.';
 /** Text of the logout success message (sandbox choice). */
 export const LOGOUT_MESSAGE = 'Session destroyed successfully.';

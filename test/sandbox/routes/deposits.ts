@@ -1,5 +1,5 @@
 /**
- * Deposit API (spec: Create deposit; API-NOTES: Signatures, Idempotency, Error bodies, Other facts):
+ * Deposit API (service rules §5.1 creation, §5.2 idempotency, §5.3 status, §2.3 signature, §4 errors):
  * POST /v3/deposits, GET /v3/deposits/:id and the hosted checkout / payment pages they point to.
  */
 import { randomBytes } from 'node:crypto';
@@ -13,7 +13,7 @@ import { apiError, hmacHex, headerOf, isPlainObject, parseJson, rawBodyOf, safeE
 import { digitableLine, pixCopyPaste, qrPngBase64 } from '../qr';
 import { COUNTRIES, findMethod, merchantById, type CountryInfo, type PaymentMethodInfo } from '../reference';
 
-/** Sandbox choice: code/type of a deposit field validation failure (API-NOTES has no deposit-specific one; 300 = invalid params). */
+/** Sandbox choice: code/type of a deposit field validation failure (service rules §4 give no deposit-specific one; 300 = invalid params). */
 export const DEPOSIT_VALIDATION_CODE = 300;
 /** Strict X-Date format: yyyy-MM-dd'T'HH:mm:ss'Z'. */
 const X_DATE_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -25,9 +25,10 @@ type DepositAccount = (typeof DEPOSIT_ACCOUNTS)[number];
  * X-Idempotency-Key on POST) -> 400/101 (an empty X-Date/X-Login/Authorization counts as missing);
  * empty X-Idempotency-Key -> 400/105; unknown X-Login -> 401/100; X-Date malformed or more than
  * 5 minutes from the SYSTEM clock -> 400/103; Authorization != 'D24 ' + hex HMAC-SHA256(secret,
- * X-Date + X-Login + raw body) -> 400/102. Answers and returns undefined on failure.
+ * X-Date + X-Login + raw body) -> 400/102. Answers and returns undefined on failure. Also used by the
+ * refund calls, which are signed the same way (service rules §7).
  */
-function authenticate(request: FastifyRequest, reply: FastifyReply, needsIdempotencyKey: boolean): { account: DepositAccount; idempotencyKey: string } | undefined {
+export function authenticateDepositApi(request: FastifyRequest, reply: FastifyReply, needsIdempotencyKey: boolean): { account: DepositAccount; idempotencyKey: string } | undefined {
 	const names = ['X-Date', 'X-Login', 'Authorization', ...(needsIdempotencyKey ? ['X-Idempotency-Key'] : [])];
 	for (const name of names) {
 		const value = headerOf(request, name);
@@ -117,7 +118,7 @@ export function registerDepositRoutes(app: FastifyInstance, ctx: RouteContext): 
 	const pages = new Map<string, number>();
 
 	app.post('/v3/deposits', async (request, reply) => {
-		const auth = authenticate(request, reply, true);
+		const auth = authenticateDepositApi(request, reply, true);
 		if (!auth) return reply;
 		const { account, idempotencyKey } = auth;
 		if (store.isIdempotencyKeyUsed(account.merchantId, idempotencyKey)) {
@@ -162,6 +163,7 @@ export function registerDepositRoutes(app: FastifyInstance, ctx: RouteContext): 
 				clientDocument: typeof payer.document === 'string' ? payer.document : '',
 				idUser: userId,
 				status: 'PENDING',
+				notificationUrl: typeof effective.notification_url === 'string' ? effective.notification_url : undefined,
 			},
 			{ ...payer, id: userId },
 			typeof effective.payment_type === 'string' ? effective.payment_type : (method?.kind ?? 'ALL'),
@@ -205,7 +207,7 @@ export function registerDepositRoutes(app: FastifyInstance, ctx: RouteContext): 
 	});
 
 	app.get<{ Params: { id: string } }>('/v3/deposits/:id', async (request, reply) => {
-		const auth = authenticate(request, reply, false);
+		const auth = authenticateDepositApi(request, reply, false);
 		if (!auth) return reply;
 		const deposit: DepositEntry | undefined = /^\d+$/.test(request.params.id) ? store.deposit(Number(request.params.id)) : undefined;
 		if (!deposit || deposit.merchantId !== auth.account.merchantId || !store.isVisible(deposit)) {

@@ -1,6 +1,6 @@
 /**
- * Reporting list routes and the balance read (spec: List endpoints (reporting), Total available
- * balance; API-NOTES: Error bodies and codes, Ordering and filters, Conflicts).
+ * Reporting list routes and the balance read (service rules §3: paging, periods, filters, records;
+ * §4 errors).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { balanceBody, balanceReport } from '../balance';
@@ -40,7 +40,7 @@ class ParamError extends Error {
 	}
 }
 
-/** Parsed from/to/page (spec: from, to Unix seconds; page from 0). Throws ParamError. */
+/** Parsed from/to/page (service rules §3.1-3.2: from, to Unix seconds; page from 0). Throws ParamError. */
 function parsePeriod(request: FastifyRequest): { from: number; to: number; page: number } {
 	const timestamp = new RegExp(`^\\d{1,${MAX_TIMESTAMP_DIGITS}}$`);
 	const fromRaw = queryParam(request, 'from');

@@ -1,6 +1,6 @@
 /**
- * Support ticket routes (spec: Create draft ticket, Add attachment, Confirm ticket, Flag deposit
- * (reversal) for review; API-NOTES: ticket error codes).
+ * Support ticket routes (service rules §8: draft ticket, attachment, confirmation, flag deposit
+ * (reversal) for review; §4 ticket error codes).
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -8,6 +8,7 @@ import { toIsoSeconds } from '../clock';
 import { MAX_ATTACHMENT_BYTES, MS_PER_MINUTE } from '../constants';
 import type { DepositEntry } from '../data';
 import { isPlainObject, parseJson, rawBodyOf, requireSession, ticketError, type RouteContext } from '../http';
+import { tinyPdf } from '../pdf';
 import { setMultipartLog } from '../requestState';
 import { DOCUMENT_TYPES } from '../reference';
 import type { Session } from '../store';
@@ -35,11 +36,7 @@ export function publicTicket(ticket: TicketRecord): Record<string, unknown> {
 
 /** Deterministic bytes of the automatic voucher of a deposit (a tiny PDF). */
 export function voucherBytes(deposit: DepositEntry): Buffer {
-	const text = `Voucher of deposit ${deposit.id} - ${deposit.rec.localAmount} ${deposit.rec.localCurrency} - ${deposit.rec.creationDate}`;
-	return Buffer.from(
-		`%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Count 0/Kids[]>>endobj\n% ${text}\ntrailer<</Root 1 0 R>>\n%%EOF\n`,
-		'utf8',
-	);
+	return tinyPdf(`Voucher of deposit ${deposit.id} - ${deposit.rec.localAmount} ${deposit.rec.localCurrency} - ${deposit.rec.creationDate}`);
 }
 
 function sha256Hex(bytes: Buffer): string {
