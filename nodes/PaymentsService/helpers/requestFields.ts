@@ -98,16 +98,6 @@ export function fieldParameters(fields: readonly RequestField[], collections: re
 	return [...own, ...grouped];
 }
 
-/** A field value the node could not turn into a body value (bad JSON). */
-export class FieldInputError extends Error {
-	constructor(
-		readonly field: RequestField,
-		readonly problem: string,
-	) {
-		super(`${field.displayName} ${problem}`);
-	}
-}
-
 function setAt(body: IDataObject, path: string, value: unknown): void {
 	const keys = path.split('.');
 	let target = body;
@@ -121,12 +111,12 @@ function setAt(body: IDataObject, path: string, value: unknown): void {
 /**
  * Builds the request body from parameter values: `read(param, collection)` gives a field's value
  * (undefined when not set). Empty text is left out; lists are split on commas; JSON text is parsed.
- * @throws FieldInputError for JSON text that is not a JSON object.
+ * Returns the body, or the first field whose text could not be read (JSON that is not an object).
  */
 export function bodyFromParameters(
 	fields: readonly RequestField[],
 	read: (param: string, collection: string | undefined) => unknown,
-): IDataObject {
+): { body: IDataObject } | { field: RequestField; problem: string } {
 	const body: IDataObject = {};
 	for (const field of fields) {
 		const raw = read(field.param, field.collection);
@@ -147,17 +137,15 @@ export function bodyFromParameters(
 				try {
 					parsed = JSON.parse(text);
 				} catch {
-					throw new FieldInputError(field, 'is not valid JSON; write it as a JSON object, e.g. {"account_number": "123"}');
+					return { field, problem: 'is not valid JSON' };
 				}
-				if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-					throw new FieldInputError(field, 'must be a JSON object, e.g. {"account_number": "123"}');
-				}
+				if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return { field, problem: 'must be a JSON object' };
 				value = parsed;
 			}
 		}
 		setAt(body, field.path, value);
 	}
-	return body;
+	return { body };
 }
 
 interface Tree {

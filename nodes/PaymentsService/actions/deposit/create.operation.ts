@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { IDEMPOTENCY_HEADER } from '../../helpers/constants';
 import { DEPOSIT_COLLECTIONS, DEPOSIT_FIELDS, validateDepositRequest } from '../../helpers/depositSchema';
-import { bodyFromParameters, FieldInputError, fieldParameters } from '../../helpers/requestFields';
+import { bodyFromParameters, fieldParameters } from '../../helpers/requestFields';
 import { deriveIdempotencyKey } from '../../helpers/idempotency';
 import type { PaymentsClient } from '../../transport/client';
 import { isServiceCode } from '../../transport/errors';
@@ -69,7 +69,7 @@ export const properties: INodeProperties[] = [
 
 /**
  * Builds the request body from the node's fields (one row of DEPOSIT_FIELDS each).
- * @throws NodeOperationError for Bank Account (JSON) that is not a JSON object.
+ * @throws NodeOperationError for Bank Account (JSON) that is not a JSON object; nothing is sent.
  */
 function bodyFromFields(context: IExecuteFunctions, itemIndex: number): IDataObject {
 	const collections = new Map<string, IDataObject>();
@@ -78,15 +78,12 @@ function bodyFromFields(context: IExecuteFunctions, itemIndex: number): IDataObj
 		if (!collections.has(collection)) collections.set(collection, context.getNodeParameter(collection, itemIndex, {}) as IDataObject);
 		return collections.get(collection)![param];
 	};
-	try {
-		return bodyFromParameters(DEPOSIT_FIELDS, read);
-	} catch (error) {
-		if (!(error instanceof FieldInputError)) throw error;
-		throw new NodeOperationError(context.getNode(), `Deposit in item ${itemIndex} is invalid: ${error.message}`, {
-			itemIndex,
-			description: 'Nothing was sent. Write the bank account as a JSON object, e.g. {"account_number": "123"}.',
-		});
-	}
+	const built = bodyFromParameters(DEPOSIT_FIELDS, read);
+	if ('body' in built) return built.body;
+	throw new NodeOperationError(context.getNode(), `Deposit in item ${itemIndex} is invalid: ${built.field.displayName} ${built.problem}`, {
+		itemIndex,
+		description: `Nothing was sent. Write ${built.field.displayName} as a JSON object, e.g. {"account_number": "123"}.`,
+	});
 }
 
 function bodyFromJson(context: IExecuteFunctions, itemIndex: number): IDataObject {
