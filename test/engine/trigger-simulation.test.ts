@@ -8,10 +8,12 @@ import { iso } from '../harness/records';
 import { sharedClock, TRIGGER_NODE, triggerWorkflow } from '../harness/trigger';
 
 /*
- * Several days of merchant activity against the sandbox, polled by four triggers the way n8n polls
- * them. The oracle knows only what the sandbox did: at each poll that succeeded it takes the
- * visible records; the events a trigger must emit are the differences between those snapshots.
- * The triggers' emitted events must equal that set exactly: nothing missed, nothing repeated.
+ * Several days of merchant activity against the sandbox, polled by five triggers the way n8n polls
+ * them. The oracle knows only what the sandbox did and which creation windows a poll read whole
+ * (from the sandbox's request log): at each poll that succeeded it takes the visible records of
+ * those windows; the events a trigger must emit are the differences from what that trigger saw
+ * last. The triggers' emitted events must equal that set exactly: nothing missed, nothing repeated;
+ * and a change is seen no later than the trigger's re-read period plus one poll interval.
  */
 
 const START = Date.UTC(2026, 9, 5, 6, 0, 0);
@@ -36,9 +38,17 @@ interface Truth {
 
 type Snapshot = Map<number, Truth>;
 
+/** What a narrowed trigger remembers of a record that left the statuses it asks for. */
+const LEFT: Truth = { status: '~left', lastChange: '' };
+
 interface Watched {
 	name: string;
 	parameters: INodeParameters;
+	/** The statuses the trigger asks the service for; undefined: every status. */
+	narrowed?: string[];
+	/** Re-read period of older records, in minutes (0: every poll). */
+	rereadMinutes: number;
+	lookBackDays: number;
 	runner?: PollRunner;
 	/** Decides the event a trigger of this kind must emit, from the last snapshot entry to the current one. */
 	expected: (before: Truth | undefined, now: Truth) => boolean;
@@ -46,6 +56,13 @@ interface Watched {
 	expectedEvents: string[];
 	emittedEvents: string[];
 	failedPolls: number;
+	/** Longest time from a change of a known record to the poll that reported it, in ms. */
+	longestDelay: number;
+	/** Polls in which a fault hit one of the trigger's requests. */
+	faultedPolls: number;
+	/** Most polls that failed one after the other. */
+	failedInARow: number;
+	failingNow: number;
 }
 
 describe('trigger simulation: days of activity, late arrivals, page shifts and faults', () => {
@@ -68,6 +85,7 @@ describe('trigger simulation: days of activity, late arrivals, page shifts and f
 		// What the test did: each cashout's status (to pick legal moves) and when it becomes visible.
 		const status = new Map<number, string>();
 		const visibleAt = new Map<number, number>();
+		const createdAt = new Map<number, number>();
 		const add = (ageMs: number, visibleDelayMs = 0) => {
 			const createdMs = Math.floor((clock.now() - ageMs) / 1000) * 1000;
 			const record = fx.sandbox.control.addCashout({
@@ -76,6 +94,7 @@ describe('trigger simulation: days of activity, late arrivals, page shifts and f
 				visibleAt: visibleDelayMs ? clock.now() + visibleDelayMs : undefined,
 			});
 			status.set(record.idCashout, 'PENDING');
+			createdAt.set(record.idCashout, createdMs / 1000);
 			visibleAt.set(record.idCashout, visibleDelayMs ? clock.now() + visibleDelayMs : createdMs);
 			return record.idCashout;
 		};
@@ -102,37 +121,100 @@ describe('trigger simulation: days of activity, late arrivals, page shifts and f
 		for (let index = 0; index < 240; index++) add(rng.int(0, 72 * HOUR));
 		for (const id of [...status.keys()]) if (rng.chance(0.5)) change(id);
 
-		type Spec = Pick<Watched, 'name' | 'parameters' | 'expected'>;
+		type Spec = Pick<Watched, 'name' | 'parameters' | 'expected' | 'narrowed' | 'rereadMinutes' | 'lookBackDays'>;
+		// Re-reading in turn is tried on a look-back the activity fills (5 days), so a part never re-read would show.
+		const FILLED_LOOK_BACK_DAYS = 5;
+		const changedStatus = (before: Truth | undefined, now: Truth) => !before || before.status !== now.status;
 		const specs: Spec[] = [
 			{
-				name: 'Status Changed',
-				parameters: { resource: 'cashout', event: 'statusChanged', toStatuses: [], options: { lookBackDays: LOOK_BACK_DAYS } },
-				expected: (before, now) => !before || before.status !== now.status,
+				name: 'Status Changed, every poll',
+				parameters: { resource: 'cashout', event: 'statusChanged', toStatuses: [], options: { lookBackDays: LOOK_BACK_DAYS, rereadMinutes: '0' } },
+				rereadMinutes: 0,
+				lookBackDays: LOOK_BACK_DAYS,
+				expected: changedStatus,
 			},
 			{
-				name: 'Status Changed to REJECTED',
+				name: 'Status Changed to REJECTED (narrowed, Automatic: every poll)',
 				parameters: { resource: 'cashout', event: 'statusChanged', toStatuses: ['REJECTED'], options: { lookBackDays: LOOK_BACK_DAYS } },
-				expected: (before, now) => (!before || before.status !== now.status) && now.status === 'REJECTED',
+				narrowed: ['REJECTED'],
+				rereadMinutes: 0,
+				lookBackDays: LOOK_BACK_DAYS,
+				expected: (before, now) => changedStatus(before, now) && now.status === 'REJECTED',
 			},
 			{
-				name: 'New Record',
-				parameters: { resource: 'cashout', event: 'newRecord', options: { lookBackDays: LOOK_BACK_DAYS } },
+				name: 'Status Changed to ON_HOLD or CANCELLED (narrowed, older records every 6 hours)',
+				parameters: {
+					resource: 'cashout',
+					event: 'statusChanged',
+					toStatuses: ['ON_HOLD', 'CANCELLED'],
+					options: { lookBackDays: FILLED_LOOK_BACK_DAYS, rereadMinutes: '360' },
+				},
+				narrowed: ['CANCELLED', 'ON_HOLD'],
+				rereadMinutes: 360,
+				lookBackDays: FILLED_LOOK_BACK_DAYS,
+				expected: (before, now) => changedStatus(before, now) && ['ON_HOLD', 'CANCELLED'].includes(now.status),
+			},
+			{
+				name: 'New Record (older records every 6 hours)',
+				parameters: { resource: 'cashout', event: 'newRecord', options: { lookBackDays: FILLED_LOOK_BACK_DAYS, rereadMinutes: '360' } },
+				rereadMinutes: 360,
+				lookBackDays: FILLED_LOOK_BACK_DAYS,
 				expected: (before) => !before,
 			},
 			{
-				name: 'Any Change',
-				parameters: { resource: 'cashout', event: 'anyChange', options: { lookBackDays: LOOK_BACK_DAYS } },
+				name: 'Any Change (older records every 24 hours)',
+				parameters: { resource: 'cashout', event: 'anyChange', options: { lookBackDays: FILLED_LOOK_BACK_DAYS, rereadMinutes: '1440' } },
+				rereadMinutes: 1440,
+				lookBackDays: FILLED_LOOK_BACK_DAYS,
 				expected: (before, now) => !before || before.lastChange !== now.lastChange || before.status !== now.status,
 			},
 		];
-		const watched: Watched[] = specs.map((spec) => ({ ...spec, last: new Map(), expectedEvents: [], emittedEvents: [], failedPolls: 0 }));
+		const watched: Watched[] = specs.map((spec) => ({ ...spec, last: new Map(), expectedEvents: [], emittedEvents: [], failedPolls: 0, faultedPolls: 0, longestDelay: 0, failedInARow: 0, failingNow: 0 }));
+
+		/** What a trigger sees of the visible records: only those in the statuses it asks for. */
+		const seenBy = (trigger: Watched, visible: Snapshot): Snapshot =>
+			trigger.narrowed ? new Map([...visible].filter(([, entry]) => trigger.narrowed!.includes(entry.status))) : visible;
+
+		/** The creation windows a poll read whole, in every status it asked for, from the request log. */
+		const windowsReadWhole = (trigger: Watched, listed: ReturnType<typeof fx.sandbox.log.entries>) => {
+			const lastPages = new Set(
+				listed
+					.filter((entry) => entry.status === 200 && (entry.responseBody as { rows: number }).rows < MAX_ROWS_PER_PAGE)
+					.map((entry) => `${entry.query.from}-${entry.query.to}-${entry.query.Status ?? ''}`),
+			);
+			const windows = new Map(listed.map((entry) => [`${entry.query.from}-${entry.query.to}`, { from: Number(entry.query.from), to: Number(entry.query.to) }]));
+			return [...windows.entries()]
+				.filter(([key]) => (trigger.narrowed ?? ['']).every((wanted) => lastPages.has(`${key}-${wanted}`)))
+				.map(([, window]) => window);
+		};
+
+		/** The oracle: the events a poll that read `windows` whole must emit, and what the trigger now remembers. */
+		const judge = (trigger: Watched, label: string, visible: Snapshot, windows: Array<{ from: number; to: number }>, pollMs: number) => {
+			const seen = seenBy(trigger, visible);
+			for (const [id, created] of createdAt) {
+				if (!windows.some((window) => created >= window.from && created <= window.to)) continue;
+				const entry = seen.get(id);
+				if (!entry) {
+					// Listed no more (narrowed): it left the wanted statuses.
+					if (trigger.last.has(id) && visible.has(id)) trigger.last.set(id, LEFT);
+					continue;
+				}
+				const before = trigger.last.get(id);
+				if (trigger.expected(before, entry)) {
+					const previous = before && before !== LEFT ? before.status : null;
+					trigger.expectedEvents.push(`${label} ${id}:${previous}->${entry.status}@${entry.lastChange}`);
+					if (before && before !== LEFT) trigger.longestDelay = Math.max(trigger.longestDelay, pollMs - Date.parse(entry.lastChange));
+				}
+				trigger.last.set(id, entry);
+			}
+		};
 
 		// Activation: each trigger takes its starting point.
 		for (const trigger of watched) {
 			trigger.runner = new PollRunner(fx.engine, triggerWorkflow(trigger.parameters), TRIGGER_NODE);
 			const first = await trigger.runner.poll();
 			expect([trigger.name, first]).toEqual([trigger.name, { items: null }]);
-			trigger.last = snapshot();
+			trigger.last = seenBy(trigger, snapshot());
 		}
 		fx.sandbox.log.clear();
 
@@ -210,6 +292,8 @@ describe('trigger simulation: days of activity, late arrivals, page shifts and f
 				}
 				fx.sandbox.faults.clear();
 				const listed = fx.sandbox.log.find('GET', '/v1/cashouts');
+				const readWhole = windowsReadWhole(trigger, listed);
+				if (listed.some((entry) => entry.fault) || fx.sandbox.log.find('POST', '/v1/auth/login').some((entry) => entry.fault)) trigger.faultedPolls++;
 				const pageIds = listed
 					.filter((entry) => entry.status === 200)
 					.flatMap((entry) => (entry.responseBody as { data: Array<{ idCashout: number }> }).data.map((record) => record.idCashout));
@@ -220,34 +304,40 @@ describe('trigger simulation: days of activity, late arrivals, page shifts and f
 				fx.sandbox.log.clear();
 				if (outcome.error) {
 					trigger.failedPolls++;
+					trigger.failingNow++;
+					trigger.failedInARow = Math.max(trigger.failedInARow, trigger.failingNow);
 					continue;
 				}
+				trigger.failingNow = 0;
 				if (fault) recoveredPolls++;
 				for (const item of outcome.items ?? []) {
 					const event = item.json.event as { previousStatus: string | null };
 					trigger.emittedEvents.push(`poll ${poll} ${String(item.json.idCashout)}:${event.previousStatus}->${String(item.json.status)}@${String(item.json.lastChangeDate)}`);
 				}
-				for (const [id, entry] of visible) {
-					const before = trigger.last.get(id);
-					if (trigger.expected(before, entry)) trigger.expectedEvents.push(`poll ${poll} ${id}:${before?.status ?? null}->${entry.status}@${entry.lastChange}`);
-				}
-				trigger.last = visible;
+				judge(trigger, `poll ${poll}`, visible, readWhole, clock.now());
 			}
 		}
-		// A last quiet poll each, so records inserted during the final polls are counted too.
+		// Quiet polls, a poll interval apart, until each trigger's re-read period has passed: every
+		// change made above must have been reported by then (a re-reading that skipped part of the
+		// look-back would leave the oracle's memory behind the sandbox).
 		for (const trigger of watched) {
-			clock.advance(MINUTE);
-			const visible = snapshot();
-			const outcome = await trigger.runner!.poll();
-			expect(outcome.error).toBeUndefined();
-			for (const item of outcome.items ?? []) {
-				const event = item.json.event as { previousStatus: string | null };
-				trigger.emittedEvents.push(`final ${String(item.json.idCashout)}:${event.previousStatus}->${String(item.json.status)}@${String(item.json.lastChangeDate)}`);
+			for (let quiet = 0; quiet <= Math.ceil(trigger.rereadMinutes / 120); quiet++) {
+				clock.advance(quiet === 0 ? MINUTE : 2 * HOUR);
+				const visible = snapshot();
+				fx.sandbox.log.clear();
+				const outcome = await trigger.runner!.poll();
+				expect(outcome.error).toBeUndefined();
+				for (const item of outcome.items ?? []) {
+					const event = item.json.event as { previousStatus: string | null };
+					trigger.emittedEvents.push(`final ${String(item.json.idCashout)}:${event.previousStatus}->${String(item.json.status)}@${String(item.json.lastChangeDate)}`);
+				}
+				judge(trigger, 'final', visible, windowsReadWhole(trigger, fx.sandbox.log.find('GET', '/v1/cashouts')), clock.now());
 			}
-			for (const [id, entry] of visible) {
-				const before = trigger.last.get(id);
-				if (trigger.expected(before, entry)) trigger.expectedEvents.push(`final ${id}:${before?.status ?? null}->${entry.status}@${entry.lastChange}`);
-			}
+			const lookBackStart = clock.now() / 1000 - trigger.lookBackDays * 24 * 3600;
+			const truth = [...seenBy(trigger, snapshot())].filter(([id]) => createdAt.get(id)! >= lookBackStart);
+			expect(truth.length).toBeGreaterThan(100);
+			const behind = truth.filter(([id, entry]) => JSON.stringify(trigger.last.get(id)) !== JSON.stringify(entry));
+			expect([trigger.name, behind]).toEqual([trigger.name, []]);
 		}
 
 		expect(actions).toBeGreaterThanOrEqual(2_000);
@@ -255,18 +345,23 @@ describe('trigger simulation: days of activity, late arrivals, page shifts and f
 		expect(twiceBetweenPolls).toBeGreaterThan(10);
 		expect(concurrentInserts).toBeGreaterThan(10);
 		expect(pageShifts).toBeGreaterThan(10); // polls that were served one record on two pages
-		// Across windows and pages: every poll read two windows (75 days), the newest over many pages.
-		expect(widestPoll).toBe(2);
+		// Across windows and pages: a full read takes two windows (75 days), the newest over many pages.
+		expect(widestPoll).toBeGreaterThanOrEqual(2);
 		expect(deepestPage).toBeGreaterThan(10);
-		expect(requests).toBeGreaterThan(1_500);
+		expect(requests).toBeGreaterThan(1_000);
 		expect(recoveredPolls).toBeGreaterThan(5); // faults the retries absorbed within the poll
+		expect(watched.reduce((sum, trigger) => sum + trigger.failedPolls, 0)).toBeGreaterThan(4); // faults that outlasted the retries
 		for (const trigger of watched) {
-			expect(trigger.failedPolls).toBeGreaterThan(0);
+			expect([trigger.name, trigger.faultedPolls > 0]).toEqual([trigger.name, true]);
 			expect(trigger.expectedEvents.length).toBeGreaterThan(0);
 			// Exactly the same events at the same polls (each names the change it reports by its
 			// lastChangeDate): none missed, none repeated, none late.
 			expect([trigger.name, [...trigger.emittedEvents].sort()]).toEqual([trigger.name, [...trigger.expectedEvents].sort()]);
 			expect(new Set(trigger.emittedEvents).size).toBe(trigger.emittedEvents.length);
+			// Bounded delay: the re-read period plus one poll interval (2 hours), plus the interval of
+			// each failed poll in a row (a failed poll reads nothing); polls run a few seconds late here.
+			const bound = (trigger.rereadMinutes + 120 * (1 + trigger.failedInARow) + 5) * MINUTE;
+			expect([trigger.name, trigger.longestDelay <= bound]).toEqual([trigger.name, true]);
 		}
 	}, 240_000);
 });

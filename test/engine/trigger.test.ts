@@ -30,7 +30,14 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 
 	const cashout = (ageMs = 0, extra: Record<string, unknown> = {}) =>
 		fx.sandbox.control.addCashout({ idMerchant: MID, creationDate: iso(Math.floor((clock.now() - ageMs) / 1000)), ...extra });
-	const runner = (parameters: INodeParameters) => new PollRunner(fx.engine, triggerWorkflow(parameters), TRIGGER_NODE);
+	// These tests read the whole look-back on every poll unless they say otherwise; the re-reading
+	// in turn has tests of its own below.
+	const runner = (parameters: INodeParameters) =>
+		new PollRunner(
+			fx.engine,
+			triggerWorkflow({ ...parameters, options: { rereadMinutes: '0', ...(parameters.options as INodeParameters | undefined) } }),
+			TRIGGER_NODE,
+		);
 	const ids = (items: Array<{ json: Record<string, unknown> }> | null, field = 'idCashout') => (items ?? []).map((item) => item.json[field]);
 
 	test('the first poll records a starting point and emits nothing; Fetch Test Event returns the newest match and saves nothing', async () => {
@@ -45,10 +52,13 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		expect(test.items![0].json.event).toMatchObject({ type: 'statusChanged', previousStatus: null });
 		expect(trigger.staticData()).toEqual({});
 
+		fx.sandbox.log.clear();
 		const first = await trigger.poll();
 		expect(first).toEqual({ items: null });
+		// To Status REJECTED: the service is asked for REJECTED cashouts only, and only those are remembered.
+		expect(fx.sandbox.log.find('GET', '/v1/cashouts').map((entry) => entry.query.Status)).toEqual(['REJECTED']);
 		const state = trigger.staticData().paymentsServiceTrigger as { seen: Record<string, unknown>; baselineDone: boolean };
-		expect(Object.keys(state.seen)).toHaveLength(121);
+		expect(Object.keys(state.seen)).toEqual([String(rejected.idCashout)]);
 		expect(state.baselineDone).toBe(true);
 		clock.advance(MINUTE);
 		expect(await trigger.poll()).toEqual({ items: null });
@@ -281,5 +291,119 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		clock.advance(2 * DAY);
 		await trigger.poll();
 		expect(seen()).toBe(0);
+	});
+	describe('polls whose cost follows the changes', () => {
+		const listed = (path = '/v1/cashouts') => fx.sandbox.log.find('GET', path);
+
+		test('Status Changed to a status asks the service for that status only; previousStatus is null when never seen in another', async () => {
+			const old = cashout(2 * DAY);
+			const trigger = new PollRunner(fx.engine, triggerWorkflow({ resource: 'cashout', event: 'statusChanged', toStatuses: ['ON_HOLD'] }), TRIGGER_NODE);
+			await trigger.poll();
+			clock.advance(MINUTE);
+			fx.sandbox.control.setStatus('cashout', old.idCashout, 'ON_HOLD');
+			fx.sandbox.log.clear();
+			const held = await trigger.poll();
+			expect(listed().every((entry) => entry.query.Status === 'ON_HOLD')).toBe(true);
+			expect(ids(held.items)).toEqual([old.idCashout]);
+			expect(held.items![0].json.event).toMatchObject({ type: 'statusChanged', previousStatus: null });
+
+			// It leaves ON_HOLD (no longer listed) and comes back: a change again, reported once.
+			clock.advance(MINUTE);
+			fx.sandbox.control.setStatus('cashout', old.idCashout, 'PENDING');
+			expect(await trigger.poll()).toEqual({ items: null });
+			clock.advance(MINUTE);
+			fx.sandbox.control.setStatus('cashout', old.idCashout, 'ON_HOLD');
+			expect(ids((await trigger.poll()).items)).toEqual([old.idCashout]);
+			clock.advance(MINUTE);
+			expect(await trigger.poll()).toEqual({ items: null });
+		});
+
+		test('several To Statuses: one read per status; each change reported once', async () => {
+			const [a, b] = [cashout(3 * HOUR), cashout(3 * HOUR)];
+			const trigger = new PollRunner(
+				fx.engine,
+				triggerWorkflow({ resource: 'cashout', event: 'statusChanged', toStatuses: ['REJECTED', 'CANCELLED'] }),
+				TRIGGER_NODE,
+			);
+			await trigger.poll();
+			clock.advance(MINUTE);
+			fx.sandbox.control.setStatus('cashout', a.idCashout, 'CANCELLED');
+			fx.sandbox.control.advanceCashout(b.idCashout, 'DELIVERED');
+			fx.sandbox.control.advanceCashout(b.idCashout, 'REJECTED', { code: 801, reason: '' });
+			fx.sandbox.log.clear();
+			const polled = await trigger.poll();
+			expect(new Set(listed().map((entry) => entry.query.Status))).toEqual(new Set(['CANCELLED', 'REJECTED']));
+			expect(ids(polled.items).sort()).toEqual([a.idCashout, b.idCashout].sort());
+		});
+
+		test('settings that would make narrowing unsound read every status', async () => {
+			// Without first sightings a record entering the status would be new to a narrowed read.
+			const noFirst = new PollRunner(
+				fx.engine,
+				triggerWorkflow({ resource: 'cashout', event: 'statusChanged', toStatuses: ['REJECTED'], options: { includeFirstSightings: false } }),
+				TRIGGER_NODE,
+			);
+			fx.sandbox.log.clear();
+			await noFirst.poll();
+			expect(listed().every((entry) => entry.query.Status === undefined)).toBe(true);
+			// CREATED is carried by records but not accepted by the deposit list's filter.
+			const created = new PollRunner(fx.engine, triggerWorkflow({ resource: 'deposit', event: 'statusChanged', toStatuses: ['CREATED'] }), TRIGGER_NODE);
+			fx.sandbox.log.clear();
+			await created.poll();
+			expect(listed('/v1/deposits').every((entry) => entry.query.status === undefined)).toBe(true);
+		});
+
+		test('New Record with a Status: a deposit created since activation, reported when first seen in that status', async () => {
+			const before = fx.sandbox.control.addDeposit({ idMerchant: MID, creationDate: iso(Math.floor((clock.now() - HOUR) / 1000)), status: 'PENDING' });
+			const trigger = new PollRunner(fx.engine, triggerWorkflow({ resource: 'deposit', event: 'newRecord', filters: { status: 'COMPLETED' } }), TRIGGER_NODE);
+			await trigger.poll();
+			clock.advance(MINUTE);
+			const fresh = fx.sandbox.control.addDeposit({ idMerchant: MID, status: 'PENDING' });
+			fx.sandbox.log.clear();
+			expect(await trigger.poll()).toEqual({ items: null });
+			expect(listed('/v1/deposits').every((entry) => entry.query.status === 'COMPLETED')).toBe(true);
+			clock.advance(MINUTE);
+			fx.sandbox.control.setStatus('deposit', fresh.idDeposit, 'COMPLETED');
+			fx.sandbox.control.setStatus('deposit', before.idDeposit, 'COMPLETED');
+			expect(ids((await trigger.poll()).items, 'idDeposit')).toEqual([fresh.idDeposit]);
+			clock.advance(MINUTE);
+			expect(await trigger.poll()).toEqual({ items: null });
+		});
+
+		test('Any Change re-reads older records in turn: few requests a poll, each change seen once within the re-read period', async () => {
+			// 7 days of cashouts, 150 a day.
+			for (let index = 0; index < 7 * 150; index++) cashout(index * (DAY / 150) + MINUTE);
+			const trigger = new PollRunner(fx.engine, triggerWorkflow({ resource: 'cashout', event: 'anyChange' }) /* Automatic: 1 hour */, TRIGGER_NODE);
+			fx.sandbox.log.clear();
+			await trigger.poll();
+			const baselineRequests = listed().length;
+			expect(baselineRequests).toBeGreaterThan(20);
+
+			const victims = fx.sandbox.control.cashouts(MID).filter((_, index) => index % 97 === 5);
+			const changedAt = new Map<number, number>();
+			const detected = new Map<number, number>();
+			let requests = 0;
+			for (let minute = 1; minute <= 75; minute++) {
+				clock.advance(MINUTE);
+				if (minute === 3) {
+					for (const victim of victims) {
+						fx.sandbox.control.setStatus('cashout', victim.idCashout, 'ON_HOLD');
+						changedAt.set(victim.idCashout, minute);
+					}
+				}
+				fx.sandbox.log.clear();
+				const polled = await trigger.poll();
+				expect(polled.error).toBeUndefined();
+				requests += listed().length;
+				for (const id of ids(polled.items) as number[]) {
+					expect(detected.has(id)).toBe(false);
+					detected.set(id, minute);
+				}
+			}
+			// Every change seen once, none later than the re-read period plus one poll.
+			expect([...detected.keys()].sort()).toEqual([...changedAt.keys()].sort());
+			for (const [id, minute] of detected) expect(minute - changedAt.get(id)!).toBeLessThanOrEqual(61);
+			expect(requests / 75).toBeLessThan(baselineRequests / 4);
+		});
 	});
 });

@@ -21,10 +21,41 @@ export function pathMatches(path: string, pattern: string | RegExp): boolean {
 	return new RegExp(`^${source}$`).test(path);
 }
 
+function decodePayload(payload: unknown): unknown {
+	const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
+	if (text === undefined || text === '') return undefined;
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
+}
+
 /** In-memory implementation of {@link RequestLog}; entries are filled while the request runs. */
 export class RequestLogStore implements RequestLog {
 	private list: RequestLogEntry[] = [];
 	private seq = 0;
+	/** Answers as sent, decoded into `responseBody` only when the log is read (keeps answering cheap). */
+	private readonly payloads = new WeakMap<RequestLogEntry, unknown>();
+
+	/** Records the answer sent for `entry`: the payload as sent, or (`decoded`) a value already parsed. */
+	setResponse(entry: RequestLogEntry, payload: unknown, decoded = false): void {
+		if (decoded) {
+			this.payloads.delete(entry);
+			entry.responseBody = payload;
+		} else {
+			this.payloads.set(entry, payload);
+		}
+	}
+
+	private decoded(entries: RequestLogEntry[]): RequestLogEntry[] {
+		for (const entry of entries) {
+			if (!this.payloads.has(entry)) continue;
+			entry.responseBody = decodePayload(this.payloads.get(entry));
+			this.payloads.delete(entry);
+		}
+		return structuredClone(entries);
+	}
 
 	/** Starts an entry (status 0 until the answer is known) and returns the live object. */
 	begin(fields: Omit<RequestLogEntry, 'seq' | 'status'>): RequestLogEntry {
@@ -43,7 +74,7 @@ export class RequestLogStore implements RequestLog {
 
 	/** Deep copies of all entries, oldest first. */
 	entries(): RequestLogEntry[] {
-		return structuredClone(this.list);
+		return this.decoded(this.list);
 	}
 
 	/** Forgets all entries (sequence numbers keep counting). */
@@ -54,6 +85,6 @@ export class RequestLogStore implements RequestLog {
 	/** Entries of `method` (case-insensitive) whose path matches `pathPattern` (see {@link pathMatches}). */
 	find(method: string, pathPattern: string | RegExp): RequestLogEntry[] {
 		const m = method.toUpperCase();
-		return structuredClone(this.list.filter((e) => e.method === m && pathMatches(e.path, pathPattern)));
+		return this.decoded(this.list.filter((e) => e.method === m && pathMatches(e.path, pathPattern)));
 	}
 }

@@ -43,15 +43,6 @@ function flatten(record: Record<string, unknown>): Record<string, string> {
 	return out;
 }
 
-function decodePayload(payload: unknown): unknown {
-	const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
-	if (text === undefined || text === '') return undefined;
-	try {
-		return JSON.parse(text) as unknown;
-	} catch {
-		return text;
-	}
-}
 
 function destroySocket(request: FastifyRequest): void {
 	request.raw.socket?.destroy();
@@ -120,19 +111,19 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 		const fault = state.afterFault;
 		if (!fault) {
 			state.entry.status = reply.statusCode;
-			state.entry.responseBody = decodePayload(payload);
+			deps.log.setResponse(state.entry, payload);
 			return payload;
 		}
 		state.entry.fault = fault.label;
 		if (fault.kind === 'reset') {
 			state.entry.status = 0;
-			state.entry.responseBody = decodePayload(payload);
+			deps.log.setResponse(state.entry, payload);
 			destroySocket(request);
 			return payload;
 		}
 		reply.code(fault.status).headers(fault.headers).type('application/json; charset=utf-8');
 		state.entry.status = fault.status;
-		state.entry.responseBody = fault.body;
+		deps.log.setResponse(state.entry, fault.body, true);
 		return JSON.stringify(fault.body ?? null);
 	});
 

@@ -96,6 +96,9 @@ export type LoginResult = { ok: true; session: Session } | { ok: false; reason: 
 
 /** The mutable state of one sandbox. */
 export class SandboxStore {
+	/** Per list array: its length when sorted, and each merchant's entries newest first. */
+	private readonly orderCache = new WeakMap<ReadonlyArray<Entry<unknown>>, { length: number; byMerchant: Map<number, Array<Entry<unknown>>> }>();
+
 	readonly deposits: DepositEntry[];
 	readonly cashouts: CashoutEntry[];
 	readonly refunds: RefundEntry[];
@@ -302,12 +305,38 @@ export class SandboxStore {
 		const fromMs = fromS * 1000;
 		const toMs = toS * 1000;
 		const now = this.clock.now();
-		const matching = entries.filter(
-			(e) => e.merchantId === merchantId && now >= e.visibleAt && e.createdMs >= fromMs && e.createdMs <= toMs && predicate(e.rec),
-		);
-		matching.sort((a, b) => b.createdMs - a.createdMs || b.id - a.id);
+		const sorted = this.newestFirst(entries, merchantId);
+		// The creation range by binary search, so a page costs the size of its window, not the list.
+		const firstAtOrBefore = (ms: number) => {
+			let low = 0;
+			let high = sorted.length;
+			while (low < high) {
+				const middle = (low + high) >> 1;
+				if (sorted[middle].createdMs > ms) low = middle + 1;
+				else high = middle;
+			}
+			return low;
+		};
+		const matching = sorted
+			.slice(firstAtOrBefore(toMs), firstAtOrBefore(fromMs - 1))
+			.filter((e) => now >= e.visibleAt && predicate(e.rec));
 		const data = matching.slice(page * MAX_ROWS_PER_PAGE, (page + 1) * MAX_ROWS_PER_PAGE).map((e) => structuredClone(e.rec));
 		return { data, page, rows: data.length, maxRows: MAX_ROWS_PER_PAGE };
+	}
+
+	/** Newest-first order of one merchant's entries (creation desc, then id desc), rebuilt only after an entry was added. */
+	private newestFirst<T>(entries: ReadonlyArray<Entry<T>>, merchantId: number): Array<Entry<T>> {
+		let cached = this.orderCache.get(entries);
+		if (!cached || cached.length !== entries.length) {
+			cached = { length: entries.length, byMerchant: new Map() };
+			this.orderCache.set(entries, cached);
+		}
+		let sorted = cached.byMerchant.get(merchantId) as Array<Entry<T>> | undefined;
+		if (!sorted) {
+			sorted = entries.filter((e) => e.merchantId === merchantId).sort((a, b) => b.createdMs - a.createdMs || b.id - a.id);
+			cached.byMerchant.set(merchantId, sorted as Array<Entry<unknown>>);
+		}
+		return sorted;
 	}
 
 	// ---- writers ----

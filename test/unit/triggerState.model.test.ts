@@ -101,6 +101,7 @@ function configArb(event: TriggerEventName): fc.Arbitrary<TriggerConfig> {
 			status: event === 'statusChanged' ? '' : status,
 			lookBackSeconds: LOOK_BACK,
 			includeFirstSightings,
+			rereadSeconds: 0,
 		}));
 }
 
@@ -161,8 +162,20 @@ function shuffled<T>(items: T[], seed: number): T[] {
 		.map((entry) => entry.item);
 }
 
+/**
+ * New Record with a Status: a record created since activation, reported once, when first seen in
+ * that status; records in other statuses are not remembered.
+ */
+const newInStatus = (config: TriggerConfig) => config.event === 'newRecord' && config.status !== '';
+const inWantedStatus = (config: TriggerConfig, record: SimRecord) => config.status.toUpperCase() === (record.status ?? '');
+
+/** The records whose state the trigger updates after a poll that saw `visible` (the others keep what it saw before). */
+function remembered(config: TriggerConfig, visible: SimRecord[]): SimRecord[] {
+	return newInStatus(config) ? visible.filter((record) => inWantedStatus(config, record)) : visible;
+}
+
 /** The reference: which event the README promises for a record, given what the trigger saw of it last. */
-function expectedType(config: TriggerConfig, previous: Seen | undefined, record: SimRecord): EmittedEventType | undefined {
+function expectedType(config: TriggerConfig, previous: Seen | undefined, record: SimRecord, activatedAt: number): EmittedEventType | undefined {
 	const current = record.status ?? '';
 	const wanted =
 		config.event === 'statusChanged'
@@ -170,6 +183,7 @@ function expectedType(config: TriggerConfig, previous: Seen | undefined, record:
 			: config.status === '' || config.status.toUpperCase() === current;
 	if (!wanted) return undefined;
 	if (previous === undefined) {
+		if (newInStatus(config)) return record.created > activatedAt ? 'newRecord' : undefined;
 		if (config.event === 'newRecord') return 'newRecord';
 		if (!config.includeFirstSightings) return undefined;
 		return config.event === 'statusChanged' ? 'statusChanged' : 'changed';
@@ -180,11 +194,11 @@ function expectedType(config: TriggerConfig, previous: Seen | undefined, record:
 	return undefined;
 }
 
-function expectedEvents(config: TriggerConfig, model: Map<string, Seen>, visible: SimRecord[]): Summary[] {
+function expectedEvents(config: TriggerConfig, model: Map<string, Seen>, visible: SimRecord[], activatedAt: number): Summary[] {
 	const events: Summary[] = [];
 	for (const record of visible) {
 		const previous = model.get(record.id);
-		const type = expectedType(config, previous, record);
+		const type = expectedType(config, previous, record, activatedAt);
 		if (type) {
 			events.push({
 				id: record.id,
@@ -198,8 +212,8 @@ function expectedEvents(config: TriggerConfig, model: Map<string, Seen>, visible
 	return events;
 }
 
-function remember(model: Map<string, Seen>, visible: SimRecord[]): void {
-	for (const record of visible) model.set(record.id, { status: record.status, lastChange: record.lastChange });
+function remember(config: TriggerConfig, model: Map<string, Seen>, visible: SimRecord[]): void {
+	for (const record of remembered(config, visible)) model.set(record.id, { status: record.status, lastChange: record.lastChange });
 }
 
 const summarize = (event: DetectedEvent): Summary => ({
@@ -219,14 +233,19 @@ function expectOldestFirst(events: DetectedEvent[]): void {
 	for (let i = 1; i < events.length; i++) expect(when(events[i])).toBeGreaterThanOrEqual(when(events[i - 1]));
 }
 
-/** Throws when the state does not remember exactly the visible records, as they are now, in a compact dictionary. */
-function expectStateMatches(state: TriggerState, visible: SimRecord[]): void {
-	expect(Object.keys(state.seen).sort()).toEqual(visible.map((record) => record.id).sort());
-	for (const record of visible) {
+/**
+ * Throws when the state does not remember exactly what the model says the trigger saw last of the
+ * visible records (those within the look-back), in a compact dictionary.
+ */
+function expectStateMatches(state: TriggerState, visible: SimRecord[], model: Map<string, Seen>): void {
+	const known = visible.filter((record) => model.has(record.id));
+	expect(Object.keys(state.seen).sort()).toEqual(known.map((record) => record.id).sort());
+	for (const record of known) {
 		const [status, lastChange, created] = state.seen[record.id];
+		const seen = model.get(record.id)!;
 		expect([status >= 0 ? state.statuses[status] : null, lastChange === 0 ? null : lastChange, created]).toEqual([
-			record.status,
-			record.lastChange,
+			seen.status,
+			seen.lastChange,
 			record.created,
 		]);
 	}
@@ -269,18 +288,20 @@ describe('detectEvents against a reference model', () => {
 				for (const record of history.initial) world.add(T0 - record.back, 0, record.status);
 				const model = new Map<string, Seen>();
 				let stored: TriggerState | undefined;
+				let activatedAt = T0;
 				history.polls.forEach((poll: PollPlan, index) => {
 					const now = T0 + index * INTERVAL;
 					world.apply(poll.actions, index, now);
 					const visible = world.visible(index, now);
 					const result = detect(stored ?? initialState(config, now), config, visible, now, 100_000, poll.order);
 					if (poll.fails) return; // the poll threw: its result is dropped, the state stays
-					const expected = stored === undefined ? [] : expectedEvents(config, model, visible);
+					if (stored === undefined) activatedAt = now;
+					const expected = stored === undefined ? [] : expectedEvents(config, model, visible, activatedAt);
 					expect(byId(result.events.map(summarize))).toEqual(byId(expected));
 					expectOldestFirst(result.events);
-					expectStateMatches(result.state, visible);
+					remember(config, model, visible);
+					expectStateMatches(result.state, visible, model);
 					expect(result.state.baselineDone).toBe(true);
-					remember(model, visible);
 					stored = result.state;
 				});
 			}),
@@ -311,13 +332,13 @@ describe('detectEvents against a reference model', () => {
 				expect(baseline.events).toEqual([]);
 				let state = baseline.state;
 				const model = new Map<string, Seen>();
-				remember(model, first);
+				remember(config, model, first);
 				history.phases.forEach((phase, index) => {
 					const poll = index + 1;
 					const now = T0 + poll * INTERVAL;
 					world.apply(phase.actions, poll, now);
 					const visible = world.visible(poll, now);
-					const expected = expectedEvents(config, model, visible);
+					const expected = expectedEvents(config, model, visible, T0);
 					const emitted: DetectedEvent[] = [];
 					for (let attempt = 0; ; attempt++) {
 						if (attempt > 200) throw new Error('the backlog never drains');
@@ -333,8 +354,8 @@ describe('detectEvents against a reference model', () => {
 					expect(new Set(summaries.map((summary) => summary.id)).size).toBe(summaries.length);
 					expect(byId(summaries)).toEqual(byId(expected));
 					expectOldestFirst(emitted);
-					expectStateMatches(state, visible);
-					remember(model, visible);
+					remember(config, model, visible);
+					expectStateMatches(state, visible, model);
 				});
 			}),
 			{ numRuns: 120 },

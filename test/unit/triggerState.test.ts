@@ -33,6 +33,7 @@ function config(overrides: Partial<TriggerConfig> = {}): TriggerConfig {
 		status: '',
 		lookBackSeconds: LOOK_BACK,
 		includeFirstSightings: true,
+		rereadSeconds: 0,
 		...overrides,
 	};
 }
@@ -378,12 +379,21 @@ describe('detectEvents', () => {
 			expect(summary(result.events)).toEqual([['b', 'newRecord', null, 'COMPLETED']]);
 		});
 
-		test('a new record filtered out by status is remembered and not emitted when it later enters the status', () => {
+		test('with a status filter, a new record is reported once, when first seen in that status', () => {
 			const filtered = config({ event: 'newRecord', status: 'COMPLETED' });
 			const first = detect(baseline(filtered, []), filtered, [obs('a', 'PENDING', null, NOW - 10)]);
 			expect(first.events).toEqual([]);
-			expect(remembered(first.state, 'a')?.status).toBe('PENDING');
-			expect(detect(first.state, filtered, [obs('a', 'COMPLETED', null, NOW - 10)]).events).toEqual([]);
+			// Not remembered in another status, so reaching COMPLETED later is its first sighting.
+			expect(remembered(first.state, 'a')).toBeUndefined();
+			const completed = detect(first.state, filtered, [obs('a', 'COMPLETED', null, NOW - 10)]);
+			expect(summary(completed.events)).toEqual([['a', 'newRecord', null, 'COMPLETED']]);
+			expect(detect(completed.state, filtered, [obs('a', 'COMPLETED', null, NOW - 10)]).events).toEqual([]);
+		});
+
+		test('with a status filter, a record created before activation that reaches the status later is no new record', () => {
+			const filtered = config({ event: 'newRecord', status: 'COMPLETED' });
+			const state = baseline(filtered, [obs('old', 'PENDING', null, START + 10)]);
+			expect(detect(state, filtered, [obs('old', 'COMPLETED', null, START + 10)]).events).toEqual([]);
 		});
 	});
 

@@ -34,6 +34,12 @@ export interface TriggerConfig {
 	lookBackSeconds: number;
 	/** Status Changed / Any Change: a record first seen after activation counts as a change. */
 	includeFirstSightings: boolean;
+	/**
+	 * Re-read period of older records, in seconds: records created within the last period are read
+	 * every poll, older ones once per period (0: every record every poll). Not part of
+	 * {@link configKey}: changing it changes only how soon a change is seen.
+	 */
+	rereadSeconds: number;
 }
 
 /** One record as read: its key and the facts the trigger compares. Times in Unix seconds. */
@@ -68,6 +74,13 @@ export interface TriggerState {
 	resumeFrom?: number;
 	/** Window span in seconds (shrinks when a single window cannot be read within the poll budget). */
 	windowSeconds: number;
+	/**
+	 * Re-reading older records in turn (see {@link planPoll}): the creation time (Unix seconds) the
+	 * next slice of older records starts from, going back; absent: from the newest older record.
+	 */
+	sweepFrom?: number;
+	/** Time (Unix seconds) up to which the older records' re-reading is done. */
+	sweepClock?: number;
 	/** Status dictionary for {@link SeenEntry}. */
 	statuses: string[];
 	/** Records created within the look-back, by key. */
@@ -76,6 +89,13 @@ export interface TriggerState {
 
 /** Smallest window the trigger narrows to when polls keep running out of time: one hour. */
 export const MIN_TRIGGER_WINDOW_SECONDS = 3_600;
+
+/**
+ * The status remembered for a record that left the statuses a narrowed read asks for: it is no
+ * longer listed, so its current status is unknown, but not the one remembered. Emitted as
+ * `previousStatus: null`.
+ */
+export const LEFT_STATUS = '~left';
 
 /** A stable text of the configuration: equal configurations give equal keys. */
 export function configKey(config: TriggerConfig): string {
@@ -120,6 +140,8 @@ export function readState(stored: unknown, config: TriggerConfig): TriggerState 
 		Number.isFinite(state.windowSeconds) &&
 		state.windowSeconds > 0 &&
 		(state.resumeFrom === undefined || typeof state.resumeFrom === 'number') &&
+		(state.sweepFrom === undefined || typeof state.sweepFrom === 'number') &&
+		(state.sweepClock === undefined || typeof state.sweepClock === 'number') &&
 		Array.isArray(state.statuses) &&
 		state.seen !== null &&
 		typeof state.seen === 'object' &&
@@ -160,6 +182,102 @@ export function planWindows(state: TriggerState, lookBackStart: number, now: num
 	const resume = state.resumeFrom;
 	if (resume === undefined || resume <= lookBackStart || resume > now) return splitIntoWindows(lookBackStart, now, span);
 	return [...splitIntoWindows(resume, now, span), ...splitIntoWindows(lookBackStart, resume - 1, span)];
+}
+
+/**
+ * The statuses to ask the service for, so a poll reads only the records that can raise an event
+ * (service rules §3.3: the status filter is an exact match); undefined to read every record.
+ *
+ * Narrowing applies when the event wants statuses (Status Changed with To Status; New Record or Any
+ * Change with a Status filter) and stays exact:
+ * - every wanted status must be one the list's filter accepts (a record-only status such as
+ *   CREATED cannot be asked for);
+ * - Status Changed and Any Change need Include First Sightings: a record entering a wanted status
+ *   is new to a narrowed read, so only counting first sightings reports it.
+ * A narrowed read never sees the status a record left, so `previousStatus` is null when the trigger
+ * never saw the record in another status.
+ */
+export function narrowedStatuses(config: TriggerConfig, list: ReportingListDefinition): string[] | undefined {
+	const event = triggerEvent(config.event);
+	const wanted = [...new Set(event.wantedStatuses(config).map((status) => status.toUpperCase()))];
+	if (wanted.length === 0 || !list.statusParam) return undefined;
+	if (!wanted.every((status) => list.filterStatuses.includes(status))) return undefined;
+	if (event.type !== 'newRecord' && !config.includeFirstSightings) return undefined;
+	return wanted.sort();
+}
+
+/** What one poll reads. */
+export interface PollPlan {
+	/** Windows to read, in order; each holds every record it covers once read whole. */
+	windows: TimeWindow[];
+	/**
+	 * Re-reading in turn: how many of `windows`, at the end, are the slice of older records, and
+	 * where that slice reaches (`lowest`, Unix seconds). Absent when the poll reads the whole look-back.
+	 */
+	slice?: { count: number; lowest: number; top: number };
+}
+
+/**
+ * The windows one poll reads (service rules §3.2).
+ *
+ * Until the starting point is complete, after a poll cut short, or when `rereadSeconds` is 0 or
+ * not shorter than the look-back: the whole look-back ({@link planWindows}).
+ *
+ * Otherwise in turn: every record created within the last `rereadSeconds` (the recent records,
+ * which change most), then the next slice of older records, going back from the newest older
+ * record to the start of the look-back and round again. A slice covers the older records in
+ * proportion to the time since the last slice, so each older record is re-read at least once every
+ * `rereadSeconds` plus one poll interval; read newest first, so a slice cut short by the poll budget
+ * still moves on.
+ */
+export function planPoll(state: TriggerState, config: TriggerConfig, lookBackStart: number, now: number): PollPlan {
+	const period = config.rereadSeconds;
+	const olderEnd = now - period;
+	if (!state.baselineDone || state.resumeFrom !== undefined || period <= 0 || olderEnd <= lookBackStart) {
+		return { windows: planWindows(state, lookBackStart, now) };
+	}
+	const span = Math.max(MIN_TRIGGER_WINDOW_SECONDS, Math.min(state.windowSeconds, MAX_WINDOW_SECONDS));
+	const recent = splitIntoWindows(olderEnd + 1, now, span);
+	const olderLength = olderEnd - lookBackStart + 1;
+	const elapsed = Math.min(period, Math.max(0, now - (state.sweepClock ?? now - period)));
+	const sliceLength = Math.min(olderLength, Math.ceil((olderLength * elapsed) / period));
+	if (sliceLength <= 0) return { windows: recent };
+	const top = state.sweepFrom !== undefined && state.sweepFrom >= lookBackStart && state.sweepFrom <= olderEnd ? state.sweepFrom : olderEnd;
+	const lowest = Math.max(lookBackStart, top - sliceLength + 1);
+	const slice = splitIntoWindows(lowest, top, span).reverse();
+	return { windows: [...recent, ...slice], slice: { count: slice.length, lowest, top } };
+}
+
+/**
+ * Where the next poll continues after this one read the first `windowsRead` windows of `plan`
+ * (see {@link planPoll}; a whole-look-back plan moves on as {@link advanceReadPosition}).
+ * A slice of older records read whole moves the re-reading on to just below it (round to the
+ * newest older record after the start of the look-back); read in part, it moves on below the last
+ * window read, and the time it accounts for in proportion.
+ */
+export function advanceAfterPoll(state: TriggerState, plan: PollPlan, windowsRead: number, now: number): TriggerState {
+	if (!plan.slice) {
+		const next = advanceReadPosition(state, plan.windows, windowsRead);
+		// A whole look-back read also counts as a round of re-reading.
+		return windowsRead >= plan.windows.length ? { ...next, sweepClock: now, sweepFrom: undefined } : next;
+	}
+	const recentCount = plan.windows.length - plan.slice.count;
+	if (windowsRead < recentCount) {
+		const windowSeconds = windowsRead === 0 ? Math.max(MIN_TRIGGER_WINDOW_SECONDS, Math.floor(state.windowSeconds / 2)) : state.windowSeconds;
+		return { ...state, windowSeconds };
+	}
+	const sliceRead = windowsRead - recentCount;
+	const clock = state.sweepClock ?? now;
+	if (sliceRead === 0) return state;
+	const lastRead = plan.windows[recentCount + sliceRead - 1];
+	const share = (plan.slice.top - lastRead.from + 1) / (plan.slice.top - plan.slice.lowest + 1);
+	// Below the start of the look-back, the next slice starts round again at the newest older record.
+	return {
+		...state,
+		sweepClock: sliceRead === plan.slice.count ? now : Math.round(clock + (now - clock) * share),
+		sweepFrom: lastRead.from - 1,
+		windowSeconds: Math.min(MAX_WINDOW_SECONDS, state.windowSeconds * 2),
+	};
 }
 
 /** An event found by {@link detectEvents}, with the item to emit. */
@@ -221,21 +339,37 @@ export function detectEvents(
 	state: TriggerState,
 	config: TriggerConfig,
 	observations: Observation[],
-	options: { maxEvents: number; complete: boolean; lookBackStart: number },
+	options: {
+		maxEvents: number;
+		complete: boolean;
+		lookBackStart: number;
+		/** Windows this poll read whole; with `narrowed`, a remembered record missing from them left the wanted statuses. */
+		readWindows?: TimeWindow[];
+		/** Whether the poll asked the service for the wanted statuses only ({@link narrowedStatuses}). */
+		narrowed?: boolean;
+	},
 ): { events: DetectedEvent[]; state: TriggerState } {
+	const event = triggerEvent(config.event);
+	// New Record with a Status: a record created since activation, reported once, when first seen in
+	// that status. Records in other statuses are not remembered, so reaching the status later is a
+	// first sighting, whether the poll read every status or only the wanted ones.
+	const newInStatus = event.type === 'newRecord' && event.wantedStatuses(config).length > 0;
+	const considered = newInStatus ? observations.filter((observation) => matchesWantedStatus(config, observation.status)) : observations;
 	const wanted: DetectedEvent[] = [];
 	const update = new Map<string, Observation>();
-	for (const observation of observations) {
+	for (const observation of considered) {
 		const previous = decode(state, state.seen[observation.key]);
 		// Until the look-back was read once, an unknown record may be part of the starting point;
 		// one created after the activation second cannot be.
-		const firstSightingCounts = state.baselineDone || observation.created > state.activatedAt;
+		const firstSightingCounts = newInStatus
+			? observation.created > state.activatedAt
+			: state.baselineDone || observation.created > state.activatedAt;
 		const type = eventFor(config, previous, observation, firstSightingCounts);
 		if (type && matchesWantedStatus(config, observation.status)) {
 			wanted.push({
 				observation,
 				type,
-				previousStatus: previous?.status ?? null,
+				previousStatus: previous?.status === LEFT_STATUS ? null : (previous?.status ?? null),
 				previousLastChange: previous?.lastChange ?? null,
 			});
 		} else {
@@ -262,6 +396,16 @@ export function detectEvents(
 	for (const observation of update.values()) {
 		if (observation.created < options.lookBackStart) continue;
 		seen[observation.key] = [statusIndex(observation.status), observation.lastChange ?? 0, observation.created];
+	}
+	if (options.narrowed && options.readWindows?.length) {
+		// A remembered record that a whole read of its window did not list has left the wanted
+		// statuses: remember that, so its return counts as a change.
+		const listed = new Set(observations.map((observation) => observation.key));
+		const left = statusIndex(LEFT_STATUS);
+		for (const [key, entry] of Object.entries(seen)) {
+			if (listed.has(key)) continue;
+			if (options.readWindows.some((window) => entry[2] >= window.from && entry[2] <= window.to)) entry[0] = left;
+		}
 	}
 	// Keep only the statuses still referenced, so the dictionary stays small.
 	const used = [...new Set(Object.values(seen).map((entry) => entry[0]).filter((index) => index >= 0))].sort((a, b) => a - b);
