@@ -241,7 +241,8 @@ export class PaymentsServiceNotificationTrigger implements INodeType {
 			notification: {
 				...notification.fields,
 				kind,
-				receivedAt: new Date(now * 1000).toISOString(),
+				// ISO 8601 UTC to the second, like the service's own dates (service rules §3.4).
+				receivedAt: new Date(now * 1000).toISOString().replace('.000Z', 'Z'),
 				previousStatus,
 			},
 		};

@@ -53,7 +53,7 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 			notification: {
 				kind: 'deposit',
 				deposit_id: record.idDeposit,
-				receivedAt: new Date(START).toISOString(),
+				receivedAt: '2026-11-02T12:00:00Z',
 				previousStatus: null,
 			},
 		});
@@ -90,7 +90,7 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 				control: 'C0FFEE',
 				cashout_id: String(payout.idCashout),
 				status_reason: 'whatever the body says',
-				receivedAt: new Date(START).toISOString(),
+				receivedAt: '2026-11-02T12:00:00Z',
 				previousStatus: null,
 			},
 		});
