@@ -23,16 +23,16 @@ import {
 import { describeRecord, readNotifiedState } from './trigger/notificationStatus';
 
 /** Deposit statuses of the v3 status read (service rules §5.3). */
-const DEPOSIT_STATUSES = ['CREATED', 'PENDING', 'EARLY_RELEASED', 'FOR_REVIEW', 'EXPIRED', 'CANCELLED', 'COMPLETED', 'DECLINED'];
+const DEPOSIT_STATUSES: readonly string[] = ['CREATED', 'PENDING', 'EARLY_RELEASED', 'FOR_REVIEW', 'EXPIRED', 'CANCELLED', 'COMPLETED', 'DECLINED'];
 
 /** Cashout statuses of the status read, by their names (service rules §6.1). */
-const CASHOUT_STATUSES = Object.values(CASHOUT_STATUS_BY_CODE);
+const CASHOUT_STATUSES: readonly string[] = Object.values(CASHOUT_STATUS_BY_CODE);
 
 /** Key of the trigger's memory in the node's workflow static data. */
 const MEMORY_KEY = 'notifications';
 
 /** The Notifications parameter's values and the kinds each one takes. */
-const KINDS_BY_CHOICE: Record<string, NotificationKind[]> = {
+const KINDS_BY_CHOICE: Readonly<Record<string, readonly NotificationKind[]>> = {
 	both: ['deposit', 'cashout'],
 	deposits: ['deposit'],
 	cashouts: ['cashout'],

@@ -315,6 +315,20 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 		expect((await first.call(depositNotification(record.idDeposit))).json).toMatchObject({ outcome: 'duplicate' });
 	});
 
+	test('the description: one POST webhook, nothing to register, each credential shown and required for its kind only', async () => {
+		const type = fx.engine.nodeTypes.getByNameAndVersion(notificationWorkflow({}).nodes[0].type) as INodeType;
+		const { description } = type;
+		expect(description.webhooks).toEqual([{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }]);
+		expect(description.credentials).toEqual([
+			{ name: 'paymentsServiceDepositApi', required: true, displayOptions: { show: { notifications: ['both', 'deposits'] } } },
+			{ name: 'paymentsServiceCashoutApi', required: true, displayOptions: { show: { notifications: ['both', 'cashouts'] } } },
+		]);
+		// No registration API (service rules §10): activation finds it "existing" and creates nothing.
+		const hooks = type.webhookMethods!.default!;
+		const context = {} as never;
+		expect([await hooks.checkExists.call(context), await hooks.create.call(context), await hooks.delete.call(context)]).toEqual([true, true, true]);
+	});
+
 	test('the item starts the workflow on n8n’s engine like any webhook execution', async () => {
 		const record = deposit('COMPLETED');
 		const workflow = notificationWorkflow({});
