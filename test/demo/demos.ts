@@ -4,6 +4,7 @@ import type { Sandbox } from '../sandbox';
 import type { Engine, WorkflowJson, WorkflowRun } from '../harness/engine';
 import { readWorkflow } from '../harness/engine';
 import { PollRunner } from '../harness/poll';
+import { startWebhookServer, WebhookRunner } from '../harness/webhook';
 import type { ReceivedMail } from './smtp-sink';
 
 /** What a demo needs around the engine. */
@@ -177,6 +178,63 @@ export const DEMOS: Demo[] = [
 				'4 polls: starting point, payout seen pending, rejection detected, nothing repeated; alert sent to ' +
 					mail.to.join(', ') +
 					':',
+				`  Subject: ${mail.subject}`,
+				...mail.text.trim().split(/\r?\n/).map((line) => `  | ${line}`),
+			];
+		},
+	},
+	{
+		title: '7. Alert on rejected cashouts, by notification: the service notifies the trigger’s webhook, the status is read, an alert e-mail goes out',
+		file: 'alert-rejected-cashouts-webhook.json',
+		async run(workflow, { engine, sandbox }) {
+			// The trigger's production webhook, served over HTTP; each execution runs on n8n's engine.
+			const hook = await startWebhookServer(engine, new WebhookRunner(engine, workflow, 'When a cashout is rejected'));
+			try {
+				const payout = sandbox.control.addCashout({
+					idMerchant: 1001,
+					externalId: 'payout-demo-0003',
+					country: 'CO',
+					amount: 90,
+					currency: 'USD',
+					notificationUrl: hook.url,
+				});
+				const delivered = async () => {
+					await sandbox.control.notifications.settle();
+					await hook.idle();
+				};
+				// Sent to the bank: notified, read as DELIVERED, not an alert.
+				sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
+				await delivered();
+				check(hook.runs().length === 0, 'the DELIVERED notification started the workflow');
+				// The bank rejects it; the service sends that notification twice.
+				sandbox.control.notifications.duplicate(1);
+				sandbox.control.advanceCashout(payout.idCashout, 'REJECTED', { code: 801, reason: 'Beneficiary account closed' });
+				await delivered();
+				const notifications = sandbox.control.notifications.list().filter((notification) => notification.recordId === payout.idCashout);
+				check(
+					notifications.length === 3 && notifications.every((notification) => notification.state === 'delivered'),
+					'the service’s notifications were not all answered 2xx',
+				);
+				const runs = hook.runs();
+				check(runs.length === 1, `the rejection started ${runs.length} executions instead of 1`);
+				return runs[0];
+			} finally {
+				await hook.close();
+			}
+		},
+		summarize(run, { mails, sandbox }) {
+			check(!run.error, `the workflow failed: ${run.error?.message}`);
+			const item = firstJson(run, 'When a cashout is rejected');
+			check(item.rejection_code_name === 'ERROR_ACCOUNT_CLOSED', 'the trigger did not read the rejection code');
+			const notifications = sandbox.control.notifications.list().filter((notification) => notification.recordId === item.cashout_id);
+			const answered = notifications.map((notification) => {
+				const answer = JSON.parse(notification.attempts.at(-1)?.responseBody ?? '{}') as IDataObject;
+				return `${notification.recordStatus}${notification.duplicateOf ? ' (sent again)' : ''} → ${notification.attempts.at(-1)?.status} ${answer.outcome}`;
+			});
+			const mail = mails.at(-1);
+			check(mail && /rejected \(ERROR_ACCOUNT_CLOSED\)$/.test(mail.subject), 'the alert e-mail was not received');
+			return [
+				`3 notifications answered: ${answered.join('; ')}; one alert sent to ${mail.to.join(', ')}:`,
 				`  Subject: ${mail.subject}`,
 				...mail.text.trim().split(/\r?\n/).map((line) => `  | ${line}`),
 			];

@@ -8,14 +8,14 @@ import { paymentsNode, startFixture, WorkflowBuilder } from '../harness/fixtures
 
 // `npm test` builds first: these tests check the package exactly as n8n installs and loads it.
 describe('the built package, loaded the way n8n loads community packages', () => {
-	test('package.json names the built node and the four credentials, and nothing is a run-time dependency', async () => {
+	test('package.json names the three built nodes and the four credentials, and nothing is a run-time dependency', async () => {
 		const pkg = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8'));
 		expect(pkg.keywords).toContain('n8n-community-node-package');
 		expect(pkg.dependencies).toBeUndefined();
 		expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
 		const loader = new PackageDirectoryLoader(PACKAGE_ROOT);
 		await loader.loadAll();
-		expect(Object.keys(loader.nodeTypes).sort()).toEqual(['paymentsService', 'paymentsServiceTrigger']);
+		expect(Object.keys(loader.nodeTypes).sort()).toEqual(['paymentsService', 'paymentsServiceNotificationTrigger', 'paymentsServiceTrigger']);
 		expect(Object.keys(loader.credentialTypes).sort()).toEqual([
 			'paymentsServiceCashoutApi',
 			'paymentsServiceDepositApi',
@@ -45,6 +45,7 @@ describe('the built package, loaded the way n8n loads community packages', () =>
 			'icons/payments-service.dark.svg',
 			'nodes/PaymentsService/PaymentsService.node.json',
 			'nodes/PaymentsService/PaymentsServiceTrigger.node.json',
+			'nodes/PaymentsService/PaymentsServiceNotificationTrigger.node.json',
 		]) {
 			expect([file, existsSync(path.join(PACKAGE_ROOT, 'dist', file))]).toEqual([file, true]);
 		}

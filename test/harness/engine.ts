@@ -99,13 +99,8 @@ async function loadPackage(source: PackageSource, registry: NodeRegistry, creden
 	}
 	/* eslint-disable @typescript-eslint/no-require-imports */
 	const { PaymentsService } = require('../../nodes/PaymentsService/PaymentsService.node');
-	const { PaymentsServiceTrigger } = (() => {
-		try {
-			return require('../../nodes/PaymentsService/PaymentsServiceTrigger.node');
-		} catch {
-			return {};
-		}
-	})();
+	const { PaymentsServiceTrigger } = require('../../nodes/PaymentsService/PaymentsServiceTrigger.node');
+	const { PaymentsServiceNotificationTrigger } = require('../../nodes/PaymentsService/PaymentsServiceNotificationTrigger.node');
 	const credentials = [
 		require('../../credentials/PaymentsServiceSessionApi.credentials').PaymentsServiceSessionApi,
 		require('../../credentials/PaymentsServiceReadOnlyApi.credentials').PaymentsServiceReadOnlyApi,
@@ -114,7 +109,8 @@ async function loadPackage(source: PackageSource, registry: NodeRegistry, creden
 	];
 	/* eslint-enable @typescript-eslint/no-require-imports */
 	registry.register(`${PACKAGE_NAME}.paymentsService`, new PaymentsService());
-	if (PaymentsServiceTrigger) registry.register(`${PACKAGE_NAME}.paymentsServiceTrigger`, new PaymentsServiceTrigger());
+	registry.register(`${PACKAGE_NAME}.paymentsServiceTrigger`, new PaymentsServiceTrigger());
+	registry.register(`${PACKAGE_NAME}.paymentsServiceNotificationTrigger`, new PaymentsServiceNotificationTrigger());
 	for (const Type of credentials) {
 		const instance = new Type() as ICredentialType;
 		credentialTypes.set(instance.name, instance);

@@ -1,0 +1,215 @@
+/**
+ * Status-change notifications the service POSTs to a merchant's URL (service rules §10): reading
+ * them, and remembering which statuses were already reported so repeats are not emitted twice.
+ * Pure: the Notification Trigger asks, then reads the status, answers and saves.
+ *
+ * A notification carries no status and no signature that can be checked: it is only a hint to read
+ * the status (deposits §5.3, cashouts §6.1). Nothing here trusts more of it than the id to read.
+ */
+
+/** The two kinds of notification (service rules §10). */
+export type NotificationKind = 'deposit' | 'cashout';
+
+/** A notification whose body names something to read. */
+export type Notification =
+	| {
+			kind: 'deposit';
+			/** `deposit_id`, a positive whole number. */
+			depositId: number;
+			/** Every field received, as received (numbers stay numbers, texts stay texts). */
+			fields: Record<string, unknown>;
+	  }
+	| {
+			kind: 'cashout';
+			/** `cashout_id`, when the body carries one (read by it first). */
+			cashoutId?: number;
+			/** `external_id`, when the body carries one (read by it when there is no `cashout_id`). */
+			externalId?: string;
+			fields: Record<string, unknown>;
+	  };
+
+/** Why a body is not a notification; `problem` is written for the sender and holds no body value. */
+export interface MalformedNotification {
+	problem: string;
+}
+
+/** Longest `external_id` the service accepts (service rules §6.2). */
+export const MAX_EXTERNAL_ID_LENGTH = 100;
+
+/** The cashout notification's fields, in the order the service sends them (service rules §10). */
+export const CASHOUT_NOTIFICATION_FIELDS = [
+	'date',
+	'bank_reference_id',
+	'comments',
+	'external_id',
+	'control',
+	'cashout_id',
+	'status_reason',
+] as const;
+
+/** A field value that is present: not undefined, null or empty (after trimming) text. */
+function present(value: unknown): boolean {
+	if (value === undefined || value === null) return false;
+	return typeof value !== 'string' || value.trim() !== '';
+}
+
+/** A positive whole number up to 2^53 − 1, given as a number or as digits; undefined otherwise. */
+export function asPositiveId(value: unknown): number | undefined {
+	let id: number | undefined;
+	if (typeof value === 'number') id = value;
+	else if (typeof value === 'string' && /^\d{1,16}$/.test(value.trim())) id = Number(value.trim());
+	return id !== undefined && Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+
+/**
+ * The body as an object of fields. n8n hands a webhook JSON as an object and a form-urlencoded body
+ * as an object of texts; a body it did not parse (another content type) arrives as text or bytes,
+ * which is read as JSON, else as a form.
+ */
+export function bodyFields(body: unknown): Record<string, unknown> | undefined {
+	let value = body;
+	if (Buffer.isBuffer(value)) value = value.toString('utf8');
+	if (typeof value === 'string') {
+		const text = value.trim();
+		if (text === '') return undefined;
+		try {
+			value = JSON.parse(text) as unknown;
+		} catch {
+			const form: Record<string, unknown> = {};
+			for (const [name, field] of new URLSearchParams(text)) {
+				const before = form[name];
+				form[name] = before === undefined ? field : [...(Array.isArray(before) ? before : [before]), field];
+			}
+			value = form;
+		}
+	}
+	if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+	// Form bodies come with a null prototype: copy into a plain object.
+	return { ...(value as Record<string, unknown>) };
+}
+
+/**
+ * Reads a notification body (service rules §10): a deposit's `{"deposit_id": N}` or a cashout's
+ * form fields (`cashout_id`, else `external_id`, names what to read).
+ *
+ * @returns the notification, or {@link MalformedNotification} when the body names nothing to read:
+ *   no `deposit_id`, `cashout_id` or `external_id`; an id that is not a positive whole number; a
+ *   field given twice; both a deposit and a cashout; an `external_id` over 100 characters.
+ */
+export function parseNotification(body: unknown): Notification | MalformedNotification {
+	const fields = bodyFields(body);
+	if (!fields) return { problem: 'The body is not a JSON object or a form: expected {"deposit_id": N} or the cashout form fields' };
+	for (const name of ['deposit_id', 'cashout_id', 'external_id']) {
+		if (Array.isArray(fields[name])) return { problem: `${name} is given more than once` };
+	}
+	const isDeposit = present(fields.deposit_id);
+	const isCashout = present(fields.cashout_id) || present(fields.external_id);
+	if (isDeposit && isCashout) return { problem: 'The body names both a deposit and a cashout' };
+	if (isDeposit) {
+		const depositId = asPositiveId(fields.deposit_id);
+		if (depositId === undefined) return { problem: 'deposit_id is not a positive whole number' };
+		return { kind: 'deposit', depositId, fields };
+	}
+	if (isCashout) {
+		if (present(fields.cashout_id)) {
+			const cashoutId = asPositiveId(fields.cashout_id);
+			if (cashoutId === undefined) return { problem: 'cashout_id is not a positive whole number' };
+			const externalId = present(fields.external_id) ? String(fields.external_id).trim() : undefined;
+			return { kind: 'cashout', cashoutId, externalId, fields };
+		}
+		if (typeof fields.external_id !== 'string' && typeof fields.external_id !== 'number') {
+			return { problem: 'external_id is not a text' };
+		}
+		const externalId = String(fields.external_id).trim();
+		if (externalId.length > MAX_EXTERNAL_ID_LENGTH) return { problem: `external_id is longer than ${MAX_EXTERNAL_ID_LENGTH} characters` };
+		return { kind: 'cashout', externalId, fields };
+	}
+	return { problem: 'The body has no deposit_id, cashout_id or external_id' };
+}
+
+/** Whether {@link parseNotification} found nothing to read. */
+export function isMalformed(parsed: Notification | MalformedNotification): parsed is MalformedNotification {
+	return 'problem' in parsed;
+}
+
+/**
+ * The record a notification is about, as a key of the memory: `d:<deposit_id>`, `c:<cashout_id>`,
+ * or `x:<external_id>` for a cashout notified without its id.
+ */
+export function recordKey(notification: Notification): string {
+	if (notification.kind === 'deposit') return `d:${notification.depositId}`;
+	return notification.cashoutId !== undefined ? `c:${notification.cashoutId}` : `x:${notification.externalId ?? ''}`;
+}
+
+/** How long a record's last status is remembered after its last notification: 7 days, in seconds. */
+export const MEMORY_MAX_AGE_SECONDS = 7 * 86_400;
+
+/** Most records remembered; beyond it the least recently notified are forgotten first. */
+export const MEMORY_MAX_RECORDS = 10_000;
+
+/**
+ * What the trigger remembers between notifications (in the node's workflow static data), per record
+ * key: `[last status read, Unix seconds of the last notification]`. About 35 bytes of JSON a record,
+ * so at most about 350 KB.
+ */
+export interface NotificationMemory {
+	version: 1;
+	records: Record<string, [string, number]>;
+}
+
+/** An empty memory. */
+export function emptyMemory(): NotificationMemory {
+	return { version: 1, records: {} };
+}
+
+/**
+ * The stored memory, or an empty one when `stored` is absent or not well formed (a broken state
+ * must not fail every notification; at worst a repeat is emitted once more).
+ */
+export function readMemory(stored: unknown): NotificationMemory {
+	if (!stored || typeof stored !== 'object') return emptyMemory();
+	const { version, records } = stored as { version?: unknown; records?: unknown };
+	if (version !== 1 || !records || typeof records !== 'object' || Array.isArray(records)) return emptyMemory();
+	const memory = emptyMemory();
+	for (const [key, entry] of Object.entries(records as Record<string, unknown>)) {
+		if (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string' && Number.isFinite(entry[1])) {
+			memory.records[key] = [entry[0], Number(entry[1])];
+		}
+	}
+	return memory;
+}
+
+/**
+ * Forgets records last notified more than {@link MEMORY_MAX_AGE_SECONDS} before `now`, then the
+ * least recently notified beyond {@link MEMORY_MAX_RECORDS}. Changes `memory`.
+ * @param now Unix seconds.
+ */
+export function pruneMemory(
+	memory: NotificationMemory,
+	now: number,
+	limits: { maxAgeSeconds: number; maxRecords: number } = { maxAgeSeconds: MEMORY_MAX_AGE_SECONDS, maxRecords: MEMORY_MAX_RECORDS },
+): void {
+	const oldest = now - limits.maxAgeSeconds;
+	for (const [key, [, seenAt]] of Object.entries(memory.records)) {
+		if (seenAt < oldest) delete memory.records[key];
+	}
+	const keys = Object.keys(memory.records);
+	if (keys.length <= limits.maxRecords) return;
+	keys
+		.sort((a, b) => memory.records[a][1] - memory.records[b][1])
+		.slice(0, keys.length - limits.maxRecords)
+		.forEach((key) => delete memory.records[key]);
+}
+
+/**
+ * Records that `key` was read in `status` at `now` (Unix seconds) and says whether that status is a
+ * repeat: the same as the last status read for the record. A record back in an earlier status after
+ * another one (ON_HOLD, PENDING, ON_HOLD) is not a repeat. Changes `memory`.
+ */
+export function rememberStatus(memory: NotificationMemory, key: string, status: string, now: number): { repeat: boolean; previousStatus: string | null } {
+	const previous = memory.records[key];
+	// Delete first so the record moves to the end: the key order is the notification order.
+	delete memory.records[key];
+	memory.records[key] = [status, now];
+	return { repeat: previous?.[0] === status, previousStatus: previous?.[0] ?? null };
+}

@@ -1,0 +1,213 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { SandboxNotification } from '../sandbox';
+import { startFixture, type Fixture } from '../harness/fixtures';
+import { NOTIFICATION_TRIGGER, notificationWorkflow, sandboxSecrets } from '../harness/notifications';
+import { sharedClock } from '../harness/trigger';
+import { startWebhookServer, WEBHOOK_ERROR_ANSWER, WebhookRunner, type WebhookServer } from '../harness/webhook';
+
+const START = Date.UTC(2026, 10, 2, 12, 0, 0);
+const MINUTE = 60_000;
+const MID = 1001;
+
+type Clock = ReturnType<typeof sharedClock>;
+
+// The sandbox sends real notifications (service rules §10) to an HTTP server that hands each one to
+// the node through n8n-core's WebhookContext and runs the workflow from the items it returns.
+describe('Payments Service Notification Trigger, receiving the sandbox’s notifications over HTTP', () => {
+	let fx: Fixture;
+	let clock: Clock;
+	let server: WebhookServer | undefined;
+
+	beforeEach(async () => {
+		fx = await startFixture({ sandbox: { now: START } });
+		clock = sharedClock(fx.sandbox, START);
+	});
+	afterEach(async () => {
+		await server?.close();
+		server = undefined;
+		clock.restore();
+		await fx.close();
+	});
+
+	const listen = async (parameters: INodeParameters = {}) => {
+		server = await startWebhookServer(fx.engine, new WebhookRunner(fx.engine, notificationWorkflow(parameters), NOTIFICATION_TRIGGER));
+		return server;
+	};
+	/** Waits until the sandbox sent everything due and the server finished the executions it started. */
+	const delivered = async () => {
+		await fx.sandbox.control.notifications.settle();
+		await server!.idle();
+	};
+	const emitted = () => server!.runs().flatMap((run) => run.output('Then').map((item) => item.json));
+	const answers = (notification: SandboxNotification) => notification.attempts.map((attempt) => attempt.status ?? attempt.error);
+	const post = async (contentType: string, body: string) => {
+		const answer = await fetch(server!.url, { method: 'POST', headers: { 'content-type': contentType }, body });
+		return { status: answer.status, json: (await answer.json()) as unknown };
+	};
+
+	test('each status change of a cashout gives one execution with the status read', async () => {
+		const hook = await listen();
+		const payout = fx.sandbox.control.addCashout({ idMerchant: MID, externalId: 'payout-http-1', notificationUrl: hook.url });
+		const changes: Array<() => void> = [
+			() => fx.sandbox.control.setStatus('cashout', payout.idCashout, 'ON_HOLD'),
+			() => fx.sandbox.control.setStatus('cashout', payout.idCashout, 'PENDING'),
+			() => fx.sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED'),
+			() => fx.sandbox.control.advanceCashout(payout.idCashout, 'REJECTED', { code: 801, reason: 'Beneficiary account closed' }),
+		];
+		for (const [index, change] of changes.entries()) {
+			change();
+			await delivered();
+			expect(server!.runs()).toHaveLength(index + 1);
+		}
+		expect(emitted().map((item) => [item.cashout_status_name, (item.notification as IDataObject).previousStatus])).toEqual([
+			['ON_HOLD', null],
+			['PENDING', 'ON_HOLD'],
+			['DELIVERED', 'PENDING'],
+			['REJECTED', 'DELIVERED'],
+		]);
+		expect(emitted()[3]).toMatchObject({
+			rejection_code: 801,
+			rejection_code_name: 'ERROR_ACCOUNT_CLOSED',
+			notification: { kind: 'cashout', external_id: 'payout-http-1', cashout_id: String(payout.idCashout), bank_reference_id: `bank-ref-${payout.idCashout}`, status_reason: 'Beneficiary account closed' },
+		});
+		const notifications = fx.sandbox.control.notifications.list();
+		expect(notifications.map((notification) => [notification.recordStatus, notification.state, answers(notification)])).toEqual([
+			['ON_HOLD', 'delivered', [200]],
+			['PENDING', 'delivered', [200]],
+			['DELIVERED', 'delivered', [200]],
+			['REJECTED', 'delivered', [200]],
+		]);
+		expect(server!.runs().every((run) => run.error === undefined)).toBe(true);
+	});
+
+	test('a status read that fails is answered 5xx; the sandbox’s retry 5 minutes later delivers the item', async () => {
+		const hook = await listen();
+		const payout = fx.sandbox.control.addCashout({ idMerchant: MID, externalId: 'payout-http-retry', notificationUrl: hook.url });
+		// Every attempt of the first delivery fails (three within the webhook).
+		fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout/status', kind: 'status', status: 503, times: 3 });
+		fx.sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
+		await delivered();
+		const [first] = fx.sandbox.control.notifications.list();
+		expect([first.state, answers(first), first.nextAttemptAt]).toEqual(['retrying', [500], START + 5 * MINUTE]);
+		expect(first.attempts[0].responseBody).toBe(JSON.stringify(WEBHOOK_ERROR_ANSWER));
+		expect(server!.runs()).toHaveLength(0);
+		expect(server!.deliveries[0].error?.message).toMatch(/Reading the status of notified cashout \d+ failed/);
+
+		clock.advance(5 * MINUTE);
+		await delivered();
+		const [retried] = fx.sandbox.control.notifications.list();
+		expect([retried.state, answers(retried)]).toEqual(['delivered', [500, 200]]);
+		expect(emitted().map((item) => item.cashout_status_name)).toEqual(['DELIVERED']);
+	});
+
+	test('a deposit notification is retried the same way when the deposit read fails', async () => {
+		const hook = await listen();
+		const record = fx.sandbox.control.addDeposit({ idMerchant: MID, status: 'PENDING', notificationUrl: hook.url });
+		fx.sandbox.faults.add({ method: 'GET', path: '/v3/deposits/*', kind: 'reset', times: 3 });
+		fx.sandbox.control.setStatus('deposit', record.idDeposit, 'COMPLETED');
+		await delivered();
+		expect(answers(fx.sandbox.control.notifications.list()[0])).toEqual([500]);
+		clock.advance(5 * MINUTE);
+		await delivered();
+		expect(answers(fx.sandbox.control.notifications.list()[0])).toEqual([500, 200]);
+		expect(emitted()).toEqual([expect.objectContaining({ deposit_id: record.idDeposit, status: 'COMPLETED' })]);
+	});
+
+	test('a notification sent twice gives one execution; the copy is answered 200 as a duplicate', async () => {
+		const hook = await listen();
+		const payout = fx.sandbox.control.addCashout({ idMerchant: MID, externalId: 'payout-http-dup', notificationUrl: hook.url });
+		fx.sandbox.control.notifications.duplicate(1);
+		fx.sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
+		await delivered();
+		const copies = fx.sandbox.control.notifications.list();
+		expect(copies.map((notification) => [notification.duplicateOf ?? null, answers(notification)])).toEqual([
+			[null, [200]],
+			[copies[0].id, [200]],
+		]);
+		expect(JSON.parse(copies[1].attempts[0].responseBody!)).toMatchObject({ outcome: 'duplicate', status: 'DELIVERED' });
+		expect(server!.runs()).toHaveLength(1);
+	});
+
+	test('Emit Every Notification: each copy gives an execution', async () => {
+		const hook = await listen({ options: { emitEveryNotification: true } });
+		const payout = fx.sandbox.control.addCashout({ idMerchant: MID, externalId: 'payout-http-every', notificationUrl: hook.url });
+		fx.sandbox.control.notifications.duplicate(1);
+		fx.sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
+		await delivered();
+		expect(emitted().map((item) => item.cashout_status_name)).toEqual(['DELIVERED', 'DELIVERED']);
+	});
+
+	test('status filters: only REJECTED cashouts and COMPLETED deposits start the workflow; the rest is answered 200', async () => {
+		const hook = await listen({ cashoutStatuses: ['REJECTED'], depositStatuses: ['COMPLETED'] });
+		const payout = fx.sandbox.control.addCashout({ idMerchant: MID, externalId: 'payout-http-filter', notificationUrl: hook.url });
+		const record = fx.sandbox.control.addDeposit({ idMerchant: MID, status: 'PENDING', notificationUrl: hook.url });
+		fx.sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
+		fx.sandbox.control.setStatus('deposit', record.idDeposit, 'EXPIRED');
+		await delivered();
+		expect(server!.runs()).toHaveLength(0);
+		fx.sandbox.control.advanceCashout(payout.idCashout, 'REJECTED', { code: 807, reason: 'Rejected by bank' });
+		fx.sandbox.control.setStatus('deposit', record.idDeposit, 'COMPLETED');
+		await delivered();
+		expect(emitted().map((item) => item.cashout_status_name ?? item.status)).toEqual(['REJECTED', 'COMPLETED']);
+		expect(fx.sandbox.control.notifications.list().map((notification) => answers(notification))).toEqual([[200], [200], [200], [200]]);
+	});
+
+	test('both kinds on one URL: deposits through the panel’s default URL, cashouts through their own, each read with its credential', async () => {
+		const hook = await listen();
+		fx.sandbox.control.setDefaultNotificationUrl(MID, hook.url);
+		const record = fx.sandbox.control.addDeposit({ idMerchant: MID, status: 'PENDING' });
+		const payout = fx.sandbox.control.addCashout({ idMerchant: MID, externalId: 'payout-http-both', notificationUrl: hook.url });
+		fx.sandbox.control.setStatus('deposit', record.idDeposit, 'COMPLETED');
+		fx.sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
+		await delivered();
+		expect(emitted().map((item) => [(item.notification as IDataObject).kind, item.deposit_id ?? item.cashout_id, item.status ?? item.cashout_status_name])).toEqual([
+			['deposit', record.idDeposit, 'COMPLETED'],
+			['cashout', payout.idCashout, 'DELIVERED'],
+		]);
+		expect(fx.sandbox.log.find('GET', '/v3/deposits/*')[0].headers['x-login']).toBe(fx.sandbox.credentials.deposit.apiKey);
+		expect(fx.sandbox.log.find('POST', '/v3/cashout/status')[0].headers['payload-signature']).toMatch(/^[0-9a-f]{64}$/);
+	});
+
+	test('a malformed body is answered 400 and an unknown id 200, neither starting anything', async () => {
+		await listen();
+		expect(await post('application/json', '{"deposit_id":"not-a-number"}')).toEqual({ status: 400, json: { received: false, error: 'deposit_id is not a positive whole number' } });
+		expect(await post('application/x-www-form-urlencoded', 'date=2026-11-02+12%3A00%3A00&comments=')).toEqual({
+			status: 400,
+			json: { received: false, error: 'The body has no deposit_id, cashout_id or external_id' },
+		});
+		expect(await post('application/json', '{"deposit_id":999999999}')).toEqual({
+			status: 200,
+			json: { received: true, kind: 'deposit', id: 999999999, outcome: 'not-found' },
+		});
+		expect(await post('application/x-www-form-urlencoded', 'cashout_id=9999999&external_id=nobody')).toEqual({
+			status: 200,
+			json: { received: true, kind: 'cashout', id: 9999999, outcome: 'not-found' },
+		});
+		await server!.idle();
+		expect(server!.runs()).toHaveLength(0);
+		expect(server!.deliveries.flatMap((delivery) => delivery.logs.map((line) => line.level))).toEqual(['warn', 'warn', 'warn', 'warn']);
+	});
+
+	test('no answer and no log line holds a secret', async () => {
+		const hook = await listen({ cashoutStatuses: ['REJECTED'] });
+		const payout = fx.sandbox.control.addCashout({ idMerchant: MID, externalId: 'payout-http-secrets', notificationUrl: hook.url });
+		fx.sandbox.control.setDefaultNotificationUrl(MID, hook.url);
+		const record = fx.sandbox.control.addDeposit({ idMerchant: MID, status: 'PENDING' });
+		fx.sandbox.faults.add({ method: 'GET', path: '/v3/deposits/*', kind: 'status', status: 500, times: 3 });
+		fx.sandbox.control.notifications.duplicate(1);
+		fx.sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
+		fx.sandbox.control.advanceCashout(payout.idCashout, 'REJECTED', { code: 801, reason: 'Beneficiary account closed' });
+		fx.sandbox.control.setStatus('deposit', record.idDeposit, 'COMPLETED');
+		await delivered();
+		await post('application/json', '{"oops":true}');
+		const notifications = fx.sandbox.control.notifications.list();
+		const controls = notifications.flatMap((notification) => (notification.kind === 'cashout' ? [new URLSearchParams(notification.body).get('control')!] : []));
+		const said = [
+			...notifications.flatMap((notification) => notification.attempts.map((attempt) => attempt.responseBody ?? '')),
+			...server!.deliveries.flatMap((delivery) => delivery.logs.map((line) => `${line.message} ${JSON.stringify(line.metadata)}`)),
+		].join('\n');
+		expect(notifications.map(answers)).toEqual([[200], [200], [200], [500]]);
+		for (const secret of [...sandboxSecrets(fx.sandbox), ...controls]) expect(said).not.toContain(secret);
+	});
+});

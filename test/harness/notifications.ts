@@ -1,0 +1,62 @@
+import type { INodeParameters } from 'n8n-workflow';
+
+import type { Sandbox } from '../sandbox';
+import { PACKAGE_NAME, type WorkflowJson } from './engine';
+import { CREDENTIAL_IDS } from './fixtures';
+
+export const NOTIFICATION_TRIGGER = 'Payments Service Notification Trigger';
+
+/**
+ * A workflow with the Payments Service Notification Trigger (deposit and cashout credentials)
+ * followed by a No Op node.
+ */
+export function notificationWorkflow(parameters: INodeParameters, webhookId = 'b8f1c3de-5a7e-4f0a-9c21-6d2f1e0a7b11'): WorkflowJson {
+	return {
+		id: 'wf-notifications',
+		name: 'Notification trigger test',
+		nodes: [
+			{
+				id: 'notification-trigger',
+				name: NOTIFICATION_TRIGGER,
+				type: `${PACKAGE_NAME}.paymentsServiceNotificationTrigger`,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId,
+				parameters,
+				credentials: {
+					paymentsServiceDepositApi: { id: CREDENTIAL_IDS.paymentsServiceDepositApi, name: 'deposit' },
+					paymentsServiceCashoutApi: { id: CREDENTIAL_IDS.paymentsServiceCashoutApi, name: 'cashout' },
+				},
+			},
+			{ id: 'noop', name: 'Then', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [200, 0], parameters: {} },
+		],
+		connections: { [NOTIFICATION_TRIGGER]: { main: [[{ node: 'Then', type: 'main', index: 0 }]] } },
+	};
+}
+
+/** A deposit notification body, as the service sends it (service rules §10). */
+export function depositNotification(depositId: number | string): { contentType: string; body: string } {
+	return { contentType: 'application/json', body: JSON.stringify({ deposit_id: depositId }) };
+}
+
+/** A cashout notification body, as the service sends it (service rules §10); `fields` override. */
+export function cashoutNotification(fields: Record<string, string | number>): { contentType: string; body: string } {
+	const form = new URLSearchParams();
+	const all = { date: '2026-11-02 12:00:00', bank_reference_id: '', comments: '', external_id: '', control: 'C0FFEE', cashout_id: '', status_reason: '', ...fields };
+	for (const [name, value] of Object.entries(all)) form.append(name, String(value));
+	return { contentType: 'application/x-www-form-urlencoded', body: form.toString() };
+}
+
+/** Every secret of the sandbox's credentials: none may appear in an answer or a log line. */
+export function sandboxSecrets(sandbox: Sandbox): string[] {
+	const { credentials } = sandbox;
+	return [
+		credentials.deposit.apiKey,
+		credentials.deposit.apiSignature,
+		credentials.cashout.login,
+		credentials.cashout.pass,
+		credentials.cashout.apiSignature,
+		credentials.session.secretKey,
+		credentials.readOnlyKey,
+	];
+}
