@@ -259,7 +259,7 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		const workerB = await createEngine({ source: 'dist' });
 		storeSandboxCredentials(workerB, fx.sandbox, String(MID));
 		const database = { staticData: {} };
-		const parameters = { resource: 'cashout', event: 'statusChanged' };
+		const parameters = { resource: 'cashout', event: 'statusChanged', options: { rereadMinutes: '0' } };
 		const a = new PollRunner(fx.engine, triggerWorkflow(parameters), TRIGGER_NODE, database);
 		const b = new PollRunner(workerB, triggerWorkflow(parameters), TRIGGER_NODE, database);
 		const records = [cashout(HOUR), cashout(HOUR), cashout(HOUR)];
