@@ -14,7 +14,13 @@ import path from 'path';
 
 import { createEngine, PACKAGE_ROOT } from '../harness/engine';
 import { paymentsNode, startFixture, storeSandboxCredentials, WorkflowBuilder } from '../harness/fixtures';
+import type { INodeParameters } from 'n8n-workflow';
+
+import { PollRunner } from '../harness/poll';
+import { iso } from '../harness/records';
+import { TRIGGER_NODE, triggerWorkflow } from '../harness/trigger';
 import type { Sandbox } from '../sandbox';
+import { Rng } from '../sandbox/data';
 import { demoCredentials } from '../sandbox/demo';
 
 interface Result {
@@ -228,10 +234,118 @@ function chains(entry: { requests: number; longestChain: number }): string {
 	return `windows, longest ${entry.longestChain} pages`;
 }
 
+/**
+ * A simulated day of a merchant with 1,000 cashouts a day (3% end REJECTED), a 7-day look-back and
+ * a poll every minute: the requests per poll of the polling trigger, and how late it sees changes.
+ * (a) Status Changed to REJECTED (Automatic: asks for REJECTED only, every poll) must need at
+ * least 20 times fewer requests per poll than reading the whole look-back; (b) Any Change
+ * (Automatic: older records once an hour) at least 10 times fewer on average, seeing a change to a
+ * record created within the hour at the next poll and any other within an hour and a poll.
+ */
+async function triggerCostBenchmark() {
+	const MINUTE = 60_000;
+	const HOUR = 60 * MINUTE;
+	const DAY = 24 * HOUR;
+	const start = Date.UTC(2026, 9, 5, 0, 0, 0);
+	const activation = start + 7 * DAY;
+	const fx = await startFixture({ source: 'dist', sandbox: { now: start, depositsPerDay: 0, cashoutsPerDay: 0 } });
+	const realNow = Date.now;
+	try {
+		storeSandboxCredentials(fx.engine, fx.sandbox, '1002');
+		// The node reads the time with Date.now(): here it is the sandbox's simulated time.
+		Date.now = () => fx.sandbox.clock.now();
+		const rng = new Rng(42);
+		type Step = { at: number; run: () => void };
+		const steps: Step[] = [];
+		const changedAt = new Map<number, { at: number; created: number }>();
+		for (let created = start; created < activation + DAY; created += DAY / 1_000) {
+			const delivered = created + rng.int(1 * HOUR, 3 * HOUR);
+			const final = delivered + rng.int(12 * HOUR, 48 * HOUR);
+			const rejected = rng.chance(0.03);
+			let id = 0;
+			steps.push({
+				at: created,
+				run: () => {
+					id = fx.sandbox.control.addCashout({ idMerchant: 1002, creationDate: iso(created / 1000) }).idCashout;
+					changedAt.set(id, { at: created, created }); // a new record is a change too (first sighting)
+				},
+			});
+			steps.push({ at: delivered, run: () => (fx.sandbox.control.advanceCashout(id, 'DELIVERED'), changedAt.set(id, { at: delivered, created })) });
+			steps.push({
+				at: final,
+				run: () => (
+					fx.sandbox.control.advanceCashout(id, rejected ? 'REJECTED' : 'COMPLETED', rejected ? { code: 801, reason: '' } : undefined),
+					changedAt.set(id, { at: final, created })
+				),
+			});
+		}
+		steps.sort((a, b) => a.at - b.at);
+		let next = 0;
+		const until = (ms: number) => {
+			while (next < steps.length && steps[next].at <= ms) {
+				fx.sandbox.clock.set(steps[next].at);
+				steps[next++].run();
+			}
+			fx.sandbox.clock.set(ms);
+		};
+		const runner = (parameters: INodeParameters) => new PollRunner(fx.engine, triggerWorkflow(parameters), TRIGGER_NODE);
+		const triggers = {
+			full: runner({ resource: 'cashout', event: 'anyChange', options: { rereadMinutes: '0' } }),
+			rejected: runner({ resource: 'cashout', event: 'statusChanged', toStatuses: ['REJECTED'] }),
+			anyChange: runner({ resource: 'cashout', event: 'anyChange' }),
+		};
+		until(activation);
+		for (const trigger of Object.values(triggers)) await trigger.poll();
+		const requests = { full: [] as number[], rejected: [] as number[], anyChange: [] as number[] };
+		const delays = { recent: 0, older: 0, rejected: 0 };
+		let seen = { rejected: 0, anyChange: 0 };
+		for (let minute = 1; minute <= 24 * 60; minute++) {
+			until(activation + minute * MINUTE);
+			const now = activation + minute * MINUTE;
+			for (const name of ['rejected', 'anyChange', 'full'] as const) {
+				// Reading the whole look-back costs the same every poll: sampled once an hour.
+				if (name === 'full' && minute % 60 !== 0) continue;
+				fx.sandbox.log.clear();
+				const polled = await triggers[name].poll();
+				if (polled.error) throw polled.error;
+				requests[name].push(fx.sandbox.log.find('GET', '/v1/cashouts').length);
+				if (name === 'full') continue;
+				for (const item of polled.items ?? []) {
+					const change = changedAt.get(item.json.idCashout as number);
+					if (!change) continue;
+					const delay = now - change.at;
+					if (name === 'rejected') delays.rejected = Math.max(delays.rejected, delay);
+					else if (change.at - change.created < HOUR) delays.recent = Math.max(delays.recent, delay);
+					else delays.older = Math.max(delays.older, delay);
+					seen = { ...seen, [name]: seen[name] + 1 };
+				}
+			}
+		}
+		const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+		const full = mean(requests.full);
+		console.log(
+			`     a day at 1,000 cashouts a day, 7-day look-back, a poll a minute: reading the whole look-back ${full.toFixed(1)} requests a poll; ` +
+				`REJECTED ${mean(requests.rejected).toFixed(2)} (${seen.rejected} events, latest ${(delays.rejected / MINUTE).toFixed(0)} min after the change); ` +
+				`Any Change ${mean(requests.anyChange).toFixed(2)} (max ${Math.max(...requests.anyChange)}; ${seen.anyChange} events; latest ${(delays.recent / MINUTE).toFixed(0)} min for records under an hour old, ${(delays.older / MINUTE).toFixed(0)} min for older ones)`,
+		);
+		record({ name: 'trigger (a) Status Changed to REJECTED: fewer requests a poll than a full read', value: full / mean(requests.rejected), unit: '×', target: 20, better: 'higher' });
+		record({ name: 'trigger (b) Any Change: fewer requests a poll than a full read', value: full / mean(requests.anyChange), unit: '×', target: 10, better: 'higher' });
+		record({ name: 'trigger (b) latest detection, records under an hour old', value: delays.recent / MINUTE, unit: 'min', target: 1, better: 'lower' });
+		record({ name: 'trigger (b) latest detection, older records', value: delays.older / MINUTE, unit: 'min', target: 61, better: 'lower' });
+		record({ name: 'trigger (a) latest detection of a rejection', value: delays.rejected / MINUTE, unit: 'min', target: 1, better: 'lower' });
+	} finally {
+		Date.now = realNow;
+		await fx.close();
+	}
+}
+
+/** `npm run bench -- <name>` runs one group: pure, engine, concurrency or trigger. */
 async function main() {
-	pureBenchmarks();
-	await engineBenchmark();
-	await concurrencyBenchmark();
+	const only = process.argv[2];
+	if (!only || only === 'pure') pureBenchmarks();
+	if (!only || only === 'engine') await engineBenchmark();
+	if (!only || only === 'concurrency') await concurrencyBenchmark();
+	if (!only || only === 'trigger') await triggerCostBenchmark();
 	const missed = results.filter((result) => (result.better === 'lower' ? result.value > result.target : result.value < result.target));
 	console.log(missed.length ? `\n${missed.length} target(s) missed.` : '\nAll targets met.');
 	process.exit(missed.length ? 1 : 0);
