@@ -6,6 +6,7 @@ import * as balanceGet from './balance/get.operation';
 import * as balanceGetDailyReport from './balance/getDailyReport.operation';
 import * as bankGetMany from './bank/getMany.operation';
 import * as cashoutCancel from './cashout/cancel.operation';
+import * as cashoutCreate from './cashout/create.operation';
 import * as cashoutGetMany from './cashout/getMany.operation';
 import * as cashoutGetStatus from './cashout/getStatus.operation';
 import * as cashoutPutOnHold from './cashout/putOnHold.operation';
@@ -116,6 +117,16 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				credential: 'cashout',
 				reads: false,
 				module: cashoutCancel,
+			},
+			{
+				value: 'create',
+				name: 'Create',
+				description: 'Create a cashout (payout); a repeat with the same external ID reads it instead of paying twice',
+				action: 'Create a cashout',
+				credential: 'cashout',
+				pickerCredential: 'readOnly',
+				reads: false,
+				module: cashoutCreate,
 			},
 			{ value: 'getMany', name: 'Get Many', description: 'List cashouts created in a period', action: 'Get many cashouts', credential: 'session', reads: true, module: cashoutGetMany },
 			{
