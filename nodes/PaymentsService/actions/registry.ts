@@ -20,7 +20,9 @@ import * as depositGetStatus from './deposit/getStatus.operation';
 import * as exchangeRateGet from './exchangeRate/get.operation';
 import * as noteGetMany from './note/getMany.operation';
 import * as paymentMethodGetMany from './paymentMethod/getMany.operation';
+import * as refundCreate from './refund/create.operation';
 import * as refundGetMany from './refund/getMany.operation';
+import * as refundGetStatus from './refund/getStatus.operation';
 import * as sessionLogOut from './session/logOut.operation';
 import * as settlementGetMany from './settlement/getMany.operation';
 import * as ticketAddAttachment from './ticket/addAttachment.operation';
@@ -272,7 +274,25 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 		name: 'Refund',
 		defaultOperation: 'getMany',
 		operations: [
+			{
+				value: 'create',
+				name: 'Create',
+				description: 'Refund a deposit, in full or in part; a repeat with the same idempotency key requests nothing new',
+				action: 'Create a refund',
+				credential: 'deposit',
+				reads: false,
+				module: refundCreate,
+			},
 			{ value: 'getMany', name: 'Get Many', description: 'List refunds created in a period', action: 'Get many refunds', credential: 'session', reads: true, module: refundGetMany },
+			{
+				value: 'getStatus',
+				name: 'Get Status',
+				description: 'Read the current status of a refund, optionally with its voucher',
+				action: 'Get the status of a refund',
+				credential: 'deposit',
+				reads: true,
+				module: refundGetStatus,
+			},
 		],
 	},
 	{
