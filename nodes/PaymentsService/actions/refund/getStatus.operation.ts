@@ -12,7 +12,7 @@ export const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: '168284',
-		description: 'The refund_id returned when the refund was requested (id in the reports)',
+		description: 'The refund_id returned when the refund was requested (its ID in Refund → Get Many)',
 	},
 	{
 		displayName: 'Options',
