@@ -77,6 +77,8 @@ function registerBaseNodes(registry: NodeRegistry): void {
 		['emailSend', 'EmailSend/EmailSend.node', 'EmailSend'],
 		['splitOut', 'Transform/SplitOut/SplitOut.node', 'SplitOut'],
 		['convertToFile', 'Files/ConvertToFile/ConvertToFile.node', 'ConvertToFile'],
+		['extractFromFile', 'Files/ExtractFromFile/ExtractFromFile.node', 'ExtractFromFile'],
+		['limit', 'Transform/Limit/Limit.node', 'Limit'],
 		['aggregate', 'Transform/Aggregate/Aggregate.node', 'Aggregate'],
 		['summarize', 'Transform/Summarize/Summarize.node', 'Summarize'],
 	];
