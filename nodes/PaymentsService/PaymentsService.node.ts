@@ -21,7 +21,7 @@ export class PaymentsService implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			'Report on deposits, cashouts, refunds, chargebacks, settlements and balances; create deposits; hold or cancel cashouts; open review tickets',
+			'Report on deposits, cashouts, refunds, chargebacks, settlements and balances; create deposits, cashouts and refunds; hold or cancel cashouts; open review tickets',
 		defaults: { name: 'Payments Service' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
