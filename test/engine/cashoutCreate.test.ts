@@ -90,6 +90,25 @@ describe('Cashout Create through the n8n engine', () => {
 		expect(JSON.parse(status.rawBody!)).toMatchObject({ cashout_id: record.cashoutId });
 	});
 
+	test('when the status read after a creation fails, the created cashout is still reported, never created again', async () => {
+		fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout/status', kind: 'status', status: 400, body: { code: 300, message: 'Injected' } });
+		const run = await fx.engine.run(createWorkflow(payout({ externalId: 'payout-status-unread' })));
+		expect(run.error).toBeUndefined();
+		const [record] = created('payout-status-unread');
+		expect(run.output('Payments Service')[0].json).toEqual({
+			already_created: false,
+			cashout_id: record.cashoutId,
+			external_id: 'payout-status-unread',
+			cashout_status: null,
+			cashout_status_description: null,
+			cashout_status_name: null,
+			message: expect.stringMatching(
+				new RegExp(`^Cashout ${record.cashoutId} created with external ID payout-status-unread\\. Its status could not be read \\(.*\\); read it with Cashout → Get Status\\.$`),
+			),
+		});
+		expect(calls()).toEqual(['POST /v3/cashout 200', 'POST /v3/cashout/status 400']);
+	});
+
 	test('On Hold creates the cashout ON_HOLD', async () => {
 		const run = await fx.engine.run(createWorkflow(payout({ externalId: 'payout-hold', onHold: true })));
 		expect(run.output('Payments Service')[0].json).toMatchObject({ already_created: false, cashout_status: 5, cashout_status_name: 'ON_HOLD' });
