@@ -3,10 +3,12 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 
 import { buildCredentials, buildProperties } from './actions/registry';
 import { router } from './actions/router';
+import { searchBanks, searchCountries, searchPaymentMethods } from './methods/listSearch';
 
 /**
  * Payments Service: every operation of the merchant payments service (reporting lists, balance,
- * support tickets, deposits, cashouts, exchange rates, bank codes, session).
+ * support tickets, deposits, cashouts, refunds, exchange rates, bank codes, payment methods,
+ * session), with pickers for countries, payment methods and banks (methods/listSearch.ts).
  * The operations, their action texts and credentials come from the operation registry
  * (actions/registry.ts); README.md lists them.
  */
@@ -19,13 +21,17 @@ export class PaymentsService implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			'Report on deposits, cashouts, refunds, chargebacks, settlements and balances; create deposits; hold or cancel cashouts; open review tickets',
+			'Report on deposits, cashouts, refunds, chargebacks, settlements and balances; create deposits, cashouts and refunds; hold or cancel cashouts; open review tickets',
 		defaults: { name: 'Payments Service' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: buildCredentials(),
 		properties: buildProperties(),
+	};
+
+	methods = {
+		listSearch: { searchCountries, searchPaymentMethods, searchBanks },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

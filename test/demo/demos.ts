@@ -241,6 +241,93 @@ export const DEMOS: Demo[] = [
 			];
 		},
 	},
+	{
+		title: '7. Payouts from a spreadsheet: one cashout per CSV row, and a report of what failed and why',
+		file: 'payouts-from-spreadsheet.json',
+		summarize(run, { sandbox }) {
+			check(!run.error, `the workflow failed: ${run.error?.message}`);
+			const report = run.output('Payout report').map((item) => item.json);
+			check(report.length === 6, `the report has ${report.length} rows instead of 6`);
+			const row = (id: string) => report.find((line) => line.external_id === id);
+			for (const id of ['payout-2026-0501', 'payout-2026-0502']) {
+				check(row(id)?.result === 'paid out' && row(id)?.status === 'PENDING', `${id} was not paid out`);
+				check(sandbox.control.createdCashouts().filter((entry) => entry.request.external_id === id).length === 1, `${id} is not exactly one cashout`);
+			}
+			const failures: Array<[string, RegExp]> = [
+				['payout-2026-0503', /e-mail or phone \(540\)/],
+				['payout-2026-0504', /below the minimum \(533\)/],
+				['payout-2026-0505', /Bank code 999 is not a bank of BR \(303\)/],
+				['payout-2026-0506', /^Cashout in item 5 is invalid: amount must be/],
+			];
+			for (const [id, reason] of failures) {
+				check(row(id)?.result === 'not paid out' && reason.test(String(row(id)?.reason)), `${id} is not reported as refused for the right reason: ${row(id)?.reason}`);
+				check(!sandbox.control.createdCashouts().some((entry) => entry.request.external_id === id), `${id} was paid out`);
+			}
+			const file = run.output('Report as CSV')[0]?.binary?.data;
+			check(file?.fileName === 'payout-report-2026-05.csv', 'no CSV report file');
+			return [
+				`${report.filter((line) => line.result === 'paid out').length} of ${report.length} rows paid out; report ${file.fileName}:`,
+				...report.map((line) => `  ${line.external_id}: ${line.result}${line.cashout_id ? ` (cashout ${line.cashout_id}, ${line.status})` : ''}${line.reason ? ` — ${line.reason}` : ''}`),
+			];
+		},
+	},
+	{
+		title: '8. Re-issue a rejected payout: the trigger sees the rejection, a new cashout goes out with corrected bank details',
+		file: 'reissue-rejected-payout.json',
+		async run(workflow, { engine, sandbox }) {
+			const trigger = new PollRunner(engine, workflow, 'When a payout is rejected');
+			const activation = await trigger.poll();
+			check(!activation.error && activation.items === null, `the first poll should only take a starting point: ${activation.error?.message}`);
+			const payout = sandbox.control.addCashout({
+				idMerchant: 1001,
+				externalId: 'payout-demo-0003',
+				country: 'BR',
+				amount: 320,
+				currency: 'BRL',
+				clientDocument: '52998224725',
+			});
+			sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
+			sandbox.control.advanceCashout(payout.idCashout, 'REJECTED', { code: 800, reason: 'Invalid bank account' });
+			const polled = await trigger.poll();
+			check(!polled.error, `the poll failed: ${polled.error?.message}`);
+			check(polled.items?.length === 1 && polled.items[0].json.idCashout === payout.idCashout, 'the poll did not report exactly the rejected payout');
+			const first = await engine.run(workflow, { triggerItems: polled.items });
+			// The same event once more (a replay, or a second worker): the re-issue is read back, not paid again.
+			const replay = await engine.run(workflow, { triggerItems: polled.items });
+			const again = replay.output('Re-issue payout')[0]?.json;
+			check(again?.already_created === true && again.external_id === 'payout-demo-0003-R1', 'replaying the rejection did not read the re-issued payout back');
+			return first;
+		},
+		summarize(run, { sandbox }) {
+			check(!run.error, `the workflow failed: ${run.error?.message}`);
+			const reissued = firstJson(run, 'Re-issue payout');
+			check(reissued.already_created === false && reissued.external_id === 'payout-demo-0003-R1', 'no new payout with an external ID derived from the rejected one');
+			const created = sandbox.control.createdCashouts().filter((entry) => entry.request.external_id === 'payout-demo-0003-R1');
+			check(created.length === 1, `the re-issued payout is ${created.length} cashouts`);
+			const request = created[0].request;
+			check(request.bank_code === 237 && request.bank_account === '76543-2' && request.amount === 320, 'the re-issue does not carry the corrected bank details and the amount');
+			return [
+				`payout-demo-0003 rejected (${firstJson(run, 'Rejection details').rejection_code_name}); re-issued as cashout ${reissued.cashout_id} (${reissued.external_id}, ${reissued.cashout_status_name})`,
+				`  to ${request.beneficiary_name} ${request.beneficiary_lastname}, bank ${request.bank_code} account ${request.bank_account}, ${request.amount} ${request.currency}; comments: ${request.comments}`,
+				'  the same rejection replayed: read back as already_created, no second payout',
+			];
+		},
+	},
+	{
+		title: '9. Refund a deposit: a completed Pix deposit found with Get Many, refunded in full, its refund read back',
+		file: 'refund-deposit.json',
+		summarize(run, { sandbox }) {
+			const refund = firstJson(run, 'Refund deposit');
+			const status = firstJson(run, 'Refund status');
+			check(refund.already_requested === false && typeof refund.refund_id === 'number', 'no refund was requested');
+			check(status.status === 'PENDING' && status.deposit_id === refund.deposit_id, 'the refund status was not read back');
+			const created = sandbox.control.createdRefunds().filter((entry) => entry.refundId === refund.refund_id);
+			check(created.length === 1, 'the sandbox does not hold the refund');
+			return [
+				`deposit ${refund.deposit_id} (${status.merchant_invoice_id}): refund ${refund.refund_id} of ${status.amount} BRL requested, status ${status.status}`,
+			];
+		},
+	},
 ];
 
 /** Runs one demo: reads its workflow file, prepares it, executes it and summarises the run. */

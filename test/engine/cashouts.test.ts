@@ -92,6 +92,32 @@ describe('Cashout operations through the n8n engine', () => {
 		});
 	});
 
+	test('with On Error "Continue (using error output)" a refused item leaves by the error output, joined with its input item', async () => {
+		const done = newPending('payout-error-output-done');
+		fx.sandbox.control.advanceCashout(done.idCashout, 'DELIVERED');
+		const pending = newPending('payout-error-output-fresh');
+		const builder = new WorkflowBuilder('Hold two, error output');
+		builder.items('Cashouts', [
+			{ id: done.idCashout, row: 'first' },
+			{ id: pending.idCashout, row: 'second' },
+		]);
+		builder.then({
+			...paymentsNode({ resource: 'cashout', operation: 'putOnHold', cashoutId: '={{ $json.id }}' }, CASHOUT),
+			onError: 'continueErrorOutput',
+		});
+		const run = await fx.engine.run(builder.build());
+		expect(run.error).toBeUndefined();
+		expect(run.output('Payments Service', 0).map((item) => item.json.cashout_status_name)).toEqual(['ON_HOLD']);
+		const [failed] = run.output('Payments Service', 1);
+		expect(failed.json).toEqual({
+			row: 'first',
+			id: done.idCashout,
+			error: `Cashout ${done.idCashout} can no longer be put on hold: it is not PENDING (it is DELIVERED) (510)`,
+			details: { code: 510, httpCode: '412', description: expect.stringMatching(/status transition is not allowed/) },
+		});
+		expect(run.output('Payments Service', 1)).toHaveLength(1);
+	});
+
 	test('a cashout on hold can be cancelled (the service decides; the node does not block it)', async () => {
 		const cashout = fx.sandbox.control.addCashout({ idMerchant: 1001, externalId: 'payout-on-hold', onHold: true });
 		const run = await fx.engine.run(

@@ -1,8 +1,12 @@
-import { ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
+import { ExecutionLifecycleHooks, LoadOptionsContext, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialType,
 	IConnections,
+	ILoadOptionsFunctions,
 	INode,
+	INodeCredentials,
+	INodeListSearchResult,
+	INodeParameters,
 	INodeExecutionData,
 	INodeType,
 	INodeTypes,
@@ -73,6 +77,8 @@ function registerBaseNodes(registry: NodeRegistry): void {
 		['emailSend', 'EmailSend/EmailSend.node', 'EmailSend'],
 		['splitOut', 'Transform/SplitOut/SplitOut.node', 'SplitOut'],
 		['convertToFile', 'Files/ConvertToFile/ConvertToFile.node', 'ConvertToFile'],
+		['extractFromFile', 'Files/ExtractFromFile/ExtractFromFile.node', 'ExtractFromFile'],
+		['limit', 'Transform/Limit/Limit.node', 'Limit'],
 		['aggregate', 'Transform/Aggregate/Aggregate.node', 'Aggregate'],
 		['summarize', 'Transform/Summarize/Summarize.node', 'Summarize'],
 	];
@@ -153,6 +159,15 @@ export interface Engine {
 		workflow: WorkflowJson,
 		options?: { executionId?: string; mode?: WorkflowExecuteMode; triggerItems?: INodeExecutionData[] },
 	): Promise<WorkflowRun>;
+	/**
+	 * Calls a `methods.listSearch` method of a node type the way n8n's editor does (n8n's
+	 * DynamicNodeParametersService): a one-node workflow with the node's current parameters and
+	 * credentials, and n8n-core's LoadOptionsContext for the parameter at `path`.
+	 */
+	listSearch(
+		method: string,
+		options: { parameters: INodeParameters; credentials?: INodeCredentials; filter?: string; path?: string; nodeType?: string },
+	): Promise<INodeListSearchResult>;
 	/** Builds the n8n Workflow object for a workflow JSON (used by the poll runner). */
 	workflowOf(workflow: WorkflowJson): Workflow;
 	additionalData(executionId: string, workflow: WorkflowJson): IWorkflowExecuteAdditionalData;
@@ -224,6 +239,17 @@ export async function createEngine(options: { source?: PackageSource } = {}): Pr
 		nodeTypes,
 		credentials,
 		addCredential: (credential) => credentials.add(credential),
+		async listSearch(method, { parameters, credentials: nodeCredentials, filter, path, nodeType = `${PACKAGE_NAME}.paymentsService` }) {
+			const node: INode = { parameters, id: 'uuid-1234', name: 'Temp-Node', type: nodeType, typeVersion: 1, position: [0, 0] };
+			if (nodeCredentials) node.credentials = nodeCredentials;
+			const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+			const data = { ...additionalData('load-options', { name: 'load options', nodes: [], connections: {} }), currentNodeParameters: parameters };
+			const context = new LoadOptionsContext(workflow, workflow.nodes['Temp-Node'], data, path ?? 'parameters.country');
+			const type = nodeTypes.getByNameAndVersion(nodeType, 1);
+			const search = type.methods?.listSearch?.[method];
+			if (!search) throw new Error(`${nodeType} has no listSearch method ${method}`);
+			return await search.call(context as ILoadOptionsFunctions, filter);
+		},
 		workflowOf,
 		additionalData: (executionId, json) => additionalData(executionId, json),
 		async run(json, runOptions = {}) {

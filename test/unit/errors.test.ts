@@ -1,5 +1,6 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
+import { meaningOf } from '../../nodes/PaymentsService/helpers/errorCodes';
 import { SessionLoginError } from '../../nodes/PaymentsService/helpers/session';
 import {
 	isServiceCode,
@@ -325,5 +326,26 @@ describe('isServiceCode', () => {
 	test('is false for errors without a code and for other errors', () => {
 		expect(isServiceCode(toNodeApiError(node, { httpStatus: 503 }, 'payments', { action: 'x' }), 503)).toBe(false);
 		expect(isServiceCode(new Error('104'), 104)).toBe(false);
+	});
+});
+
+describe('the meanings of the creation codes (service rules §4, §6.2, §7)', () => {
+	test.each([
+		['cashout', 303, /bank code is not one of the banks/],
+		['cashout', 508, /above a limit/],
+		['cashout', 511, /external ID was already used .* no new cashout was created/],
+		['cashout', 514, /insufficient funds/],
+		['cashout', 533, /below the minimum/],
+		['cashout', 540, /e-mail or phone is required/],
+		['payments', 104, /deposit or refund was created by an earlier attempt/],
+		['payments', 802, /cannot be refunded/],
+		['payments', 804, /bank account .* is missing/],
+	] as const)('%s %s', (family, code, meaning) => {
+		expect(meaningOf(family, code)).toMatch(meaning);
+	});
+
+	test('a code means something only within its family: 802 is a refund amount in payments, not a cashout code', () => {
+		expect(meaningOf('cashout', 802)).toBeUndefined();
+		expect(meaningOf('payments', 511)).toBeUndefined();
 	});
 });

@@ -1,18 +1,33 @@
-import { NodeHelpers, type INodeProperties, type INodePropertyOptions } from 'n8n-workflow';
+import { NodeHelpers, type INode, type INodeParameters, type INodeProperties, type INodePropertyOptions } from 'n8n-workflow';
 
 import { PaymentsService } from '../../nodes/PaymentsService/PaymentsService.node';
 import { RESOURCES } from '../../nodes/PaymentsService/actions/registry';
-import { CREDENTIAL_TYPES } from '../../nodes/PaymentsService/transport/client';
+import { LIST_SEARCH_METHODS } from '../../nodes/PaymentsService/helpers/pickers';
+import { CREDENTIAL_TYPES, type CredentialKind } from '../../nodes/PaymentsService/transport/client';
 
 const description = new PaymentsService().description;
 const everyOperation = RESOURCES.flatMap((resource) => resource.operations.map((operation) => ({ resource, operation })));
 
-/** The credentials n8n shows for a resource and operation, decided by n8n's own display logic. */
-function credentialsShown(resource: string, operation: string): string[] {
+/**
+ * The credentials n8n shows for a resource and operation, decided by n8n's own display logic on
+ * the parameters n8n fills in for it (defaults included, as the engine and the editor do).
+ */
+function credentialsShown(resource: string, operation: string, parameters: INodeParameters = {}): string[] {
+	const node = { typeVersion: 1, parameters: {} } as unknown as INode;
+	const values = NodeHelpers.getNodeParameters(description.properties, { resource, operation, ...parameters }, true, false, node, description)!;
 	return (description.credentials ?? [])
-		.filter((credential) => NodeHelpers.displayParameter({ resource, operation }, credential, { typeVersion: 1 }, description))
-		.map((credential) => credential.name);
+		.filter((credential) => NodeHelpers.displayParameter(values, credential, node, description))
+		.map((credential) => credential.name)
+		.sort();
 }
+
+/** The credentials an operation uses: the one it runs with, and the one its pickers read with. */
+function credentialsOf(operation: { credential: CredentialKind; pickerCredential?: CredentialKind }): string[] {
+	return [operation.credential, ...(operation.pickerCredential ? [operation.pickerCredential] : [])].map((kind) => CREDENTIAL_TYPES[kind]).sort();
+}
+
+/** Credentials some operation's pickers use: n8n keeps one entry per type, so they are optional. */
+const pickerCredentials = new Set<string>(everyOperation.flatMap(({ operation }) => (operation.pickerCredential ? [CREDENTIAL_TYPES[operation.pickerCredential]] : [])));
 
 /** The parameters n8n shows for a resource and operation (top level). */
 function parametersShown(resource: string, operation: string): INodeProperties[] {
@@ -22,12 +37,32 @@ function parametersShown(resource: string, operation: string): INodeProperties[]
 }
 
 describe('the operation registry builds the node description', () => {
-	test.each(everyOperation.map(({ resource, operation }) => [resource.value, operation.value, operation.credential]))(
-		'%s → %s shows exactly the credential it uses (%s)',
-		(resource, operation, credential) => {
-			expect(credentialsShown(resource, operation)).toEqual([CREDENTIAL_TYPES[credential as keyof typeof CREDENTIAL_TYPES]]);
+	test.each(everyOperation.map(({ resource, operation }) => [resource.value, operation.value, credentialsOf(operation).join(' + ')]))(
+		'%s → %s shows exactly the credentials it uses (%s)',
+		(resource, operation) => {
+			const definition = everyOperation.find((entry) => entry.resource.value === resource && entry.operation.value === operation)!.operation;
+			expect(credentialsShown(resource, operation)).toEqual(credentialsOf(definition));
 		},
 	);
+
+	test('the credential an operation runs with is required, unless some picker also uses it; a picker credential is optional', () => {
+		expect([...pickerCredentials]).toEqual([CREDENTIAL_TYPES.readOnly]);
+		for (const credential of description.credentials ?? []) {
+			expect([credential.name, credential.required]).toEqual([credential.name, !pickerCredentials.has(credential.name)]);
+		}
+	});
+
+	test('Deposit Create and Cashout Create offer the read-only key for their pickers; Deposit Get Many does not, whatever its period', () => {
+		expect(credentialsShown('deposit', 'create')).toEqual([CREDENTIAL_TYPES.deposit, CREDENTIAL_TYPES.readOnly].sort());
+		for (const period of ['today', 'last90Days', 'custom']) {
+			expect(credentialsShown('deposit', 'getMany', { period })).toEqual([CREDENTIAL_TYPES.session]);
+			expect(credentialsShown('cashout', 'getMany', { period })).toEqual([CREDENTIAL_TYPES.session]);
+		}
+	});
+
+	test('every picker of the node has its list method', () => {
+		expect(Object.keys(new PaymentsService().methods.listSearch).sort()).toEqual(Object.values(LIST_SEARCH_METHODS).sort());
+	});
 
 	test('the check would catch an operation showing another credential', () => {
 		// A credential whose lists pair a resource with another resource's operation.

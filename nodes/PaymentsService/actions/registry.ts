@@ -6,6 +6,7 @@ import * as balanceGet from './balance/get.operation';
 import * as balanceGetDailyReport from './balance/getDailyReport.operation';
 import * as bankGetMany from './bank/getMany.operation';
 import * as cashoutCancel from './cashout/cancel.operation';
+import * as cashoutCreate from './cashout/create.operation';
 import * as cashoutGetMany from './cashout/getMany.operation';
 import * as cashoutGetStatus from './cashout/getStatus.operation';
 import * as cashoutPutOnHold from './cashout/putOnHold.operation';
@@ -18,7 +19,10 @@ import * as depositGetMany from './deposit/getMany.operation';
 import * as depositGetStatus from './deposit/getStatus.operation';
 import * as exchangeRateGet from './exchangeRate/get.operation';
 import * as noteGetMany from './note/getMany.operation';
+import * as paymentMethodGetMany from './paymentMethod/getMany.operation';
+import * as refundCreate from './refund/create.operation';
 import * as refundGetMany from './refund/getMany.operation';
+import * as refundGetStatus from './refund/getStatus.operation';
 import * as sessionLogOut from './session/logOut.operation';
 import * as settlementGetMany from './settlement/getMany.operation';
 import * as ticketAddAttachment from './ticket/addAttachment.operation';
@@ -43,8 +47,14 @@ export interface OperationDefinition {
 	description: string;
 	/** What the operation does, for the AI agent and the node's subtitle (e.g. "Get many deposits"). */
 	action: string;
-	/** The credential the operation uses; it is the only one shown for it. */
+	/** The credential the operation runs with. */
 	credential: CredentialKind;
+	/**
+	 * The credential its pickers read lists with (Payment Method and Bank read with the read-only
+	 * key), when that is another one. It is offered as an optional second credential: the
+	 * operation runs without it, and its pickers then take a typed code (see {@link buildCredentials}).
+	 */
+	pickerCredential?: CredentialKind;
 	/**
 	 * True when the operation only reads (service rules §11): its requests are retried automatically
 	 * after a 429, a 5xx or a lost connection, and it offers the option to turn that off.
@@ -109,6 +119,16 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				credential: 'cashout',
 				reads: false,
 				module: cashoutCancel,
+			},
+			{
+				value: 'create',
+				name: 'Create',
+				description: 'Create a cashout (payout); a repeat with the same external ID reads it instead of paying twice',
+				action: 'Create a cashout',
+				credential: 'cashout',
+				pickerCredential: 'readOnly',
+				reads: false,
+				module: cashoutCreate,
 			},
 			{ value: 'getMany', name: 'Get Many', description: 'List cashouts created in a period', action: 'Get many cashouts', credential: 'session', reads: true, module: cashoutGetMany },
 			{
@@ -183,6 +203,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				description: 'Create a deposit (pay-in), ONE_SHOT or HOSTED',
 				action: 'Create a deposit',
 				credential: 'deposit',
+				pickerCredential: 'readOnly',
 				reads: false,
 				module: depositCreate,
 			},
@@ -233,11 +254,45 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 		],
 	},
 	{
+		value: 'paymentMethod',
+		name: 'Payment Method',
+		defaultOperation: 'getMany',
+		operations: [
+			{
+				value: 'getMany',
+				name: 'Get Many',
+				description: 'List the payment methods deposits can use in a country',
+				action: 'Get many payment methods',
+				credential: 'readOnly',
+				reads: true,
+				module: paymentMethodGetMany,
+			},
+		],
+	},
+	{
 		value: 'refund',
 		name: 'Refund',
 		defaultOperation: 'getMany',
 		operations: [
+			{
+				value: 'create',
+				name: 'Create',
+				description: 'Refund a deposit, in full or in part; a repeat with the same idempotency key requests nothing new',
+				action: 'Create a refund',
+				credential: 'deposit',
+				reads: false,
+				module: refundCreate,
+			},
 			{ value: 'getMany', name: 'Get Many', description: 'List refunds created in a period', action: 'Get many refunds', credential: 'session', reads: true, module: refundGetMany },
+			{
+				value: 'getStatus',
+				name: 'Get Status',
+				description: 'Read the current status of a refund, optionally with its voucher',
+				action: 'Get the status of a refund',
+				credential: 'deposit',
+				reads: true,
+				module: refundGetStatus,
+			},
 		],
 	},
 	{
@@ -378,28 +433,86 @@ export function buildProperties(): INodeProperties[] {
 	return properties;
 }
 
+/** One use of a credential: an operation that runs with it, or whose pickers read with it. */
+interface CredentialUse {
+	resource: string;
+	operation: OperationDefinition;
+	forPickers: boolean;
+}
+
+function usesOf(kind: CredentialKind): CredentialUse[] {
+	return RESOURCES.flatMap((resource) =>
+		resource.operations.flatMap((operation): CredentialUse[] => {
+			if (operation.credential === kind) return [{ resource: resource.value, operation, forPickers: false }];
+			if (operation.pickerCredential === kind) return [{ resource: resource.value, operation, forPickers: true }];
+			return [];
+		}),
+	);
+}
+
 /**
- * The node's credentials, each shown for exactly the operations that use it. n8n shows a credential
- * when the selected resource and the selected operation are both in its lists, so the lists are the
- * resources and operation values of its operations; a test checks that no pair from two lists
- * belongs to an operation of another credential.
+ * A parameter that tells `foreign` operations apart from `own` ones: an options parameter every
+ * foreign operation shows unconditionally and no own operation has, with its values. Undefined when
+ * there is none.
+ */
+function telltaleParameter(foreign: OperationDefinition[], own: OperationDefinition[]): { name: string; values: string[] } | undefined {
+	const candidates = foreign[0].module.properties.filter(
+		(property) => property.type === 'options' && !property.displayOptions && Array.isArray(property.options) && property.options.length > 0,
+	);
+	for (const candidate of candidates) {
+		const inEveryForeign = foreign.every((operation) =>
+			operation.module.properties.some((property) => property.name === candidate.name && property.type === 'options' && !property.displayOptions),
+		);
+		const inNoOwn = own.every((operation) => !operation.module.properties.some((property) => property.name === candidate.name));
+		if (inEveryForeign && inNoOwn) {
+			return { name: candidate.name, values: (candidate.options as INodePropertyOptions[]).map((option) => String(option.value)) };
+		}
+	}
+	return undefined;
+}
+
+/**
+ * The node's credentials, each shown for exactly the operations that use it, to run or for their
+ * pickers.
+ *
+ * n8n keeps one entry per credential type (it finds a node's credential by type and checks that
+ * entry's display rule), so a credential that some operation's pickers use is optional
+ * (`required: false`) for every operation: Deposit Create runs with the deposit key alone, and an
+ * operation that runs with the read-only key names it clearly when it is missing (the client's
+ * "No … credential is selected"). Every other credential is required.
+ *
+ * n8n shows a credential when the selected resource and the selected operation are both in its
+ * lists. When the lists also pair a resource with an operation of another credential (the
+ * read-only key lists Deposit for Create and Get Many for banks, which would show it on Deposit →
+ * Get Many), the entry is hidden for the values of a parameter only those other operations have
+ * (the reporting lists' Period). A test checks, with n8n's own display logic, that every operation
+ * shows exactly its credentials.
  */
 export function buildCredentials(): INodeCredentialDescription[] {
 	const kinds = Object.keys(CREDENTIAL_TYPES) as CredentialKind[];
 	return kinds.map((kind) => {
-		const resources = new Set<string>();
-		const operations = new Set<string>();
-		for (const resource of RESOURCES) {
-			for (const operation of resource.operations) {
-				if (operation.credential !== kind) continue;
-				resources.add(resource.value);
-				operations.add(operation.value);
-			}
-		}
-		return {
+		const uses = usesOf(kind);
+		const resources = new Set(uses.map((use) => use.resource));
+		const operations = new Set(uses.map((use) => use.operation.value));
+		const description: INodeCredentialDescription = {
 			name: CREDENTIAL_TYPES[kind],
-			required: true,
+			required: !uses.some((use) => use.forPickers),
 			displayOptions: { show: { resource: [...resources].sort(), operation: [...operations].sort() } },
 		};
+		const foreign = RESOURCES.flatMap((resource) =>
+			resources.has(resource.value)
+				? resource.operations.filter(
+						(operation) => operations.has(operation.value) && !uses.some((use) => use.resource === resource.value && use.operation === operation),
+					)
+				: [],
+		);
+		if (foreign.length) {
+			const telltale = telltaleParameter(
+				foreign,
+				uses.map((use) => use.operation),
+			);
+			if (telltale) description.displayOptions!.hide = { [telltale.name]: telltale.values };
+		}
+		return description;
 	});
 }

@@ -1,6 +1,6 @@
 /**
- * What the service's error codes mean, per API family (API-NOTES: Error bodies and codes; spec:
- * Errors). Used to write error descriptions a merchant can act on.
+ * What the service's error codes mean, per API family (service rules §4, with the creation codes of
+ * §6.2 and §7). Used to write error descriptions a merchant can act on.
  */
 
 /** The four API families; their error bodies and code spaces differ. */
@@ -30,19 +30,27 @@ export const ERROR_CODE_MEANINGS: Readonly<Record<ApiFamily, Readonly<Record<str
 		'101': 'a required header is missing',
 		'102': 'the request signature does not match: check the API Signature secret of the deposit credential',
 		'103': "the request date (X-Date) is outside the service's window: check this machine's clock",
-		'104': 'this idempotency key was already used: the deposit was created by an earlier attempt',
+		'104': 'this idempotency key was already used: the deposit or refund was created by an earlier attempt, and nothing new was created',
 		'105': 'a header was sent empty',
 		'208': 'the resource was not found',
+		'300': 'the request fields are not valid (see the details)',
+		'802': 'the amount cannot be refunded: it must be above 0, with at most 2 decimals, and not more than what is left to refund of the deposit',
+		'804': 'the deposit was paid by a method that refunds to a bank account, and the bank account (beneficiary, bank code, account number) is missing',
 	},
 	cashout: {
 		'300': 'the request parameters are not valid',
 		'302': 'the payload signature does not match: check the API Signature secret of the cashout credential',
+		'303': 'the bank code is not one of the banks the service lists for the country (Bank → Get Many)',
 		'401': 'the cashout login or pass is not valid',
 		'402': "this machine's IP address is not registered for the cashout API in the merchant panel",
 		'502': 'the request body is not valid JSON',
+		'508': 'the amount is above a limit of the merchant or the beneficiary; no payout was made',
 		'509': 'the cashout was not found for this merchant',
 		'510': 'the status transition is not allowed from the cashout’s current status',
-		'514': 'insufficient funds',
+		'511': 'the external ID was already used by a cashout of this merchant, so no new cashout was created',
+		'514': 'insufficient funds: the merchant balance does not cover the amount and its fee; no payout was made',
+		'533': 'the amount is below the minimum cashout amount for the country; no payout was made',
+		'540': 'the beneficiary’s e-mail or phone is required for cashouts to this country',
 		'702': 'the cashout could not be cancelled',
 	},
 };

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'crypto';
 
-/** Where in a workflow run a deposit creation happens: what makes its idempotency key. */
+/** Where in a workflow run a creation happens: what makes its idempotency key. */
 export interface IdempotencyScope {
 	workflowId: string | undefined;
 	/** n8n's execution id; undefined only outside a saved execution. */
@@ -11,12 +11,14 @@ export interface IdempotencyScope {
 }
 
 /**
- * The `X-Idempotency-Key` for one deposit creation (API-NOTES: Idempotency).
+ * The key that makes one creation happen at most once (service rules §5.2, §6.2): the
+ * `X-Idempotency-Key` of a deposit or refund creation, and the derived `external_id` of a cashout.
  *
  * Same workflow, execution, node and item => same key, so when n8n re-runs the item (Retry On
- * Fail) the service recognises the repeat (error 104) instead of creating a second deposit. Another
- * item or another execution => another key. Shape: `n8n-` + 40 hex characters (44 characters, also
- * valid as an `invoice_id`). Without an execution id (never in a saved execution) the key is random.
+ * Fail) the service recognises the repeat (error 104 for deposits and refunds, 511 for cashouts)
+ * instead of creating a second one. Another item or another execution => another key. Shape:
+ * `n8n-` + 40 hex characters (44 characters: a valid `invoice_id` (≤ 128) and `external_id`
+ * (≤ 100)). Without an execution id (never in a saved execution) the key is random.
  */
 export function deriveIdempotencyKey(scope: IdempotencyScope): string {
 	const executionPart = scope.executionId ?? `unsaved-${randomUUID()}`;

@@ -1,6 +1,8 @@
 import { z, type ZodTypeAny } from 'zod';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { locatorValue, PICKERS, type PickerKind } from './pickers';
+
 /**
  * Request bodies described by one table: each row is a field of the body, how the node asks for it,
  * and its rule. The node's parameters, the body built from them and the zod schema that checks the
@@ -14,7 +16,8 @@ export type FieldInput =
 	| 'boolean'
 	| 'list' // comma-separated text -> array of text
 	| 'json' // a JSON object typed as text
-	| { options: readonly string[] };
+	| { options: readonly string[] }
+	| { picker: PickerKind }; // a resource locator (list or typed code); its value reads like text
 
 /** One field of a request body. */
 export interface RequestField {
@@ -62,9 +65,10 @@ function parameterOf(field: RequestField): INodeProperties {
 		...(field.required && !field.collection ? { required: true } : {}),
 	};
 	let property: INodeProperties;
-	if (input === 'boolean') property = { ...base, type: 'boolean', default: field.default ?? false };
+	if (typeof input === 'object' && 'picker' in input) property = { ...base, ...PICKERS[input.picker] };
+	else if (input === 'boolean') property = { ...base, type: 'boolean', default: field.default ?? false };
 	else if (input === 'number') property = { ...base, type: 'number', default: field.default ?? 0 };
-	else if (typeof input === 'object') {
+	else if (typeof input === 'object' && 'options' in input) {
 		property = {
 			...base,
 			type: 'options',
@@ -110,7 +114,8 @@ function setAt(body: IDataObject, path: string, value: unknown): void {
 
 /**
  * Builds the request body from parameter values: `read(param, collection)` gives a field's value
- * (undefined when not set). Empty text is left out; lists are split on commas; JSON text is parsed.
+ * (undefined when not set). Empty text is left out; lists are split on commas; JSON text is parsed;
+ * a picker gives the value it holds (a resource locator's `value`, or a plain string saved before).
  * Returns the body, or the first field whose text could not be read (JSON that is not an object).
  */
 export function bodyFromParameters(
@@ -119,10 +124,11 @@ export function bodyFromParameters(
 ): { body: IDataObject } | { field: RequestField; problem: string } {
 	const body: IDataObject = {};
 	for (const field of fields) {
-		const raw = read(field.param, field.collection);
+		const isPicker = typeof field.input === 'object' && 'picker' in field.input;
+		const raw = isPicker ? locatorValue(read(field.param, field.collection)) : read(field.param, field.collection);
 		if (raw === undefined || raw === null) continue;
 		let value: unknown = raw;
-		if (field.input === 'text' || field.input === 'list' || field.input === 'json') {
+		if (field.input === 'text' || field.input === 'list' || field.input === 'json' || isPicker) {
 			const text = typeof raw === 'string' ? raw.trim() : raw;
 			if (text === '') continue;
 			value = text;

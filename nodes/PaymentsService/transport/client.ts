@@ -24,6 +24,14 @@ export const CREDENTIAL_TYPES = {
 } as const;
 export type CredentialKind = keyof typeof CREDENTIAL_TYPES;
 
+/** The name n8n shows for each credential type. */
+export const CREDENTIAL_NAMES: Readonly<Record<CredentialKind, string>> = {
+	session: 'Payments Service Session API',
+	readOnly: 'Payments Service Read-Only API',
+	deposit: 'Payments Service Deposit API',
+	cashout: 'Payments Service Cashout API',
+};
+
 /** Any n8n context that can send authenticated requests. */
 export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions | IWebhookFunctions;
 
@@ -52,6 +60,8 @@ export interface ClientOptions {
 	retry?: RetryPolicy | false;
 	/** Epoch milliseconds after which no retry starts (e.g. the end of a poll's time budget). */
 	deadline?: number;
+	/** What the credential is needed for, said when the node has none selected (e.g. "to list the banks"). */
+	purpose?: string;
 }
 
 /** Milliseconds to wait for an answer before giving up on a request. */
@@ -166,11 +176,20 @@ export class PaymentsClient {
 
 	/**
 	 * The credential's base URL, trimmed and without a trailing slash.
-	 * @throws NodeOperationError when the credential's Base URL is not an http(s) URL.
+	 * @throws NodeOperationError when the node has no credential of this client's type selected, or
+	 *   the credential's Base URL is not an http(s) URL.
 	 */
 	async baseUrl(itemIndex?: number): Promise<string> {
 		if (this.baseUrlValue) return this.baseUrlValue;
 		const type = CREDENTIAL_TYPES[this.credential];
+		if (!this.context.getNode().credentials?.[type]) {
+			// An optional credential (the read-only key of the pickers) may be left empty; say which
+			// one to select instead of n8n's "Node does not require credentials".
+			throw new NodeOperationError(this.context.getNode(), `No ${CREDENTIAL_NAMES[this.credential]} credential is selected`, {
+				description: `Select one in the node's credential field${this.options.purpose ? ` ${this.options.purpose}` : ''}.`,
+				itemIndex,
+			});
+		}
 		const credentials = await this.context.getCredentials(type);
 		const baseUrl = normaliseBaseUrl(credentials.baseUrl);
 		if (!baseUrl) {

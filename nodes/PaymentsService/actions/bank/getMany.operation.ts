@@ -1,19 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { countryPicker } from '../../helpers/pickers';
 import type { PaymentsClient } from '../../transport/client';
 import { readLimit, returnAllProperties } from '../common/list';
 import { readCountry } from '../common/parameters';
 
 export const properties: INodeProperties[] = [
-	{
-		displayName: 'Country',
-		name: 'country',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'BR',
-		description: '2-letter ISO code of the country whose banks to list',
-	},
+	countryPicker('Country whose banks to list: pick it, or type its 2-letter ISO code'),
 	...returnAllProperties,
 ];
 

@@ -2,6 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { isCountryCode } from '../../helpers/filters';
+import { locatorValue } from '../../helpers/pickers';
 
 /**
  * Reads a required identifier parameter (deposit, cashout or ticket id) as a positive whole number.
@@ -47,11 +48,18 @@ export function readRequiredText(
 }
 
 /**
- * Reads a required 2-letter country code parameter, upper-cased.
+ * Reads a required 2-letter country code from a Country picker (or a plain string saved before the
+ * parameter was a picker), upper-cased.
  * @throws NodeOperationError when it is empty or not 2 letters.
  */
 export function readCountry(context: IExecuteFunctions, parameter: string, itemIndex: number): string {
-	const country = readRequiredText(context, parameter, 'Country', itemIndex, 'Enter a 2-letter country code such as BR.');
+	const country = String(locatorValue(context.getNodeParameter(parameter, itemIndex, '')) ?? '').trim();
+	if (country === '') {
+		throw new NodeOperationError(context.getNode(), `Country is empty (item ${itemIndex})`, {
+			itemIndex,
+			description: 'Pick a country from the list, or type a 2-letter country code such as BR.',
+		});
+	}
 	if (!isCountryCode(country)) {
 		throw new NodeOperationError(context.getNode(), `Country must be a 2-letter country code, got "${country}" (item ${itemIndex})`, {
 			itemIndex,

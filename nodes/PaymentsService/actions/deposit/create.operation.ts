@@ -3,10 +3,11 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { IDEMPOTENCY_HEADER } from '../../helpers/constants';
 import { DEPOSIT_COLLECTIONS, DEPOSIT_FIELDS, validateDepositRequest } from '../../helpers/depositSchema';
-import { bodyFromParameters, fieldParameters } from '../../helpers/requestFields';
+import { fieldParameters } from '../../helpers/requestFields';
 import { deriveIdempotencyKey } from '../../helpers/idempotency';
 import type { PaymentsClient } from '../../transport/client';
 import { isServiceCode } from '../../transport/errors';
+import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 
 export const properties: INodeProperties[] = [
 	{
@@ -65,26 +66,7 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
-/** Deposit → Create: POST /v3/deposits (spec: Create deposit). */
-
-/**
- * Builds the request body from the node's fields (one row of DEPOSIT_FIELDS each).
- * @throws NodeOperationError for Bank Account (JSON) that is not a JSON object; nothing is sent.
- */
-function bodyFromFields(context: IExecuteFunctions, itemIndex: number): IDataObject {
-	const collections = new Map<string, IDataObject>();
-	const read = (param: string, collection: string | undefined) => {
-		if (!collection) return context.getNodeParameter(param, itemIndex, '');
-		if (!collections.has(collection)) collections.set(collection, context.getNodeParameter(collection, itemIndex, {}) as IDataObject);
-		return collections.get(collection)![param];
-	};
-	const built = bodyFromParameters(DEPOSIT_FIELDS, read);
-	if ('body' in built) return built.body;
-	throw new NodeOperationError(context.getNode(), `Deposit in item ${itemIndex} is invalid: ${built.field.displayName} ${built.problem}`, {
-		itemIndex,
-		description: `Nothing was sent. Write ${built.field.displayName} as a JSON object, e.g. {"account_number": "123"}.`,
-	});
-}
+/** Deposit → Create: POST /v3/deposits (service rules §5.1, §5.2). */
 
 function bodyFromJson(context: IExecuteFunctions, itemIndex: number): IDataObject {
 	const raw = context.getNodeParameter('jsonBody', itemIndex) as unknown;
@@ -115,16 +97,10 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const specifyBody = this.getNodeParameter('specifyBody', itemIndex, 'fields') as string;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const body = specifyBody === 'json' ? bodyFromJson(this, itemIndex) : bodyFromFields(this, itemIndex);
+	const body = specifyBody === 'json' ? bodyFromJson(this, itemIndex) : bodyFromFields(this, itemIndex, DEPOSIT_FIELDS, 'Deposit');
 
 	const checked = validateDepositRequest(body);
-	if (!checked.ok) {
-		const lines = checked.problems.map((problem) => `${problem.field} ${problem.problem}`);
-		throw new NodeOperationError(this.getNode(), `Deposit in item ${itemIndex} is invalid: ${lines[0]}`, {
-			itemIndex,
-			description: `Nothing was sent. Fix ${lines.length === 1 ? 'this field' : `these ${lines.length} fields`}: ${lines.join('; ')}.`,
-		});
-	}
+	if (!checked.ok) throw invalidBodyError(this, itemIndex, 'Deposit', checked.problems);
 
 	const node = this.getNode();
 	const userKey = typeof options.idempotencyKey === 'string' ? options.idempotencyKey.trim() : '';

@@ -1,19 +1,12 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { countryPicker } from '../../helpers/pickers';
 import type { PaymentsClient } from '../../transport/client';
 import { readCountry } from '../common/parameters';
 
 export const properties: INodeProperties[] = [
-	{
-		displayName: 'Country',
-		name: 'country',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'BR',
-		description: '2-letter ISO code of the country whose local currency is used',
-	},
+	countryPicker('Country whose local currency is used: pick it, or type its 2-letter ISO code'),
 	{
 		displayName: 'Amount (USD)',
 		name: 'amount',

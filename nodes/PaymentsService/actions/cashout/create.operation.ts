@@ -1,0 +1,151 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { CASHOUT_COLLECTIONS, CASHOUT_FIELDS, validateCashoutRequest } from '../../helpers/cashoutSchema';
+import { deriveIdempotencyKey } from '../../helpers/idempotency';
+import { fieldParameters } from '../../helpers/requestFields';
+import type { PaymentsClient } from '../../transport/client';
+import { isServiceCode, type ServiceFailure } from '../../transport/errors';
+import { bodyFromFields, invalidBodyError } from '../common/requestBody';
+import { cashoutCall, explainCashoutRefusal } from './shared';
+
+export const properties: INodeProperties[] = fieldParameters(CASHOUT_FIELDS, CASHOUT_COLLECTIONS);
+
+/**
+ * Cashout → Create: `POST /v3/cashout`, signed by the cashout credential (service rules §6.2, §2.4).
+ *
+ * Every field is checked before anything is sent (helpers/cashoutSchema.ts). The external ID is
+ * the idempotency key: given, or derived from workflow, execution, node and item (the same under
+ * Retry On Fail). The service never creates a second cashout with one external ID: it answers 511,
+ * and the operation then reads that cashout instead of paying out again.
+ *
+ * One item per input item, the same fields on both paths (service rules §6.1 for the status):
+ * `{already_created, cashout_id, external_id, cashout_status, cashout_status_description,
+ * cashout_status_name, message}`, plus `rejection_code`, `rejection_reason` and
+ * `rejection_code_name` when the bank rejected it.
+ * - First success: the service's `cashout_id` (a string in this answer) as a number, as the other
+ *   cashout operations take it; then the status read by that id (`already_created: false`).
+ * - 511: the status read by external ID (`already_created: true`). That answer carries no
+ *   `cashout_id` (it is null; Cashout → Get Many finds it by `externalId`), and nothing in it shows
+ *   whether the earlier cashout has the same amount and beneficiary: the external ID is the only
+ *   link.
+ *
+ * @throws NodeOperationError for a field that breaks its rule (nothing is sent); NodeApiError for a
+ *   refusal (300, 303, 508, 514, 533, 540, KYC), with what it means; a lost answer names the
+ *   external ID to look up before creating the payout again.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	client: PaymentsClient,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const body = bodyFromFields(this, itemIndex, CASHOUT_FIELDS, 'Cashout');
+	const given = typeof body.external_id === 'string' && body.external_id !== '';
+	if (!given) {
+		const node = this.getNode();
+		body.external_id = deriveIdempotencyKey({
+			workflowId: this.getWorkflow().id,
+			executionId: this.getExecutionId(),
+			nodeId: node.id ?? node.name,
+			itemIndex,
+		});
+	}
+	const checked = validateCashoutRequest(body);
+	if (!checked.ok) throw invalidBodyError(this, itemIndex, 'Cashout', checked.problems);
+	const request = checked.value;
+	const externalId = String(request.external_id);
+
+	let created: IDataObject;
+	try {
+		created = await client.request<IDataObject>(
+			{ family: 'cashout', method: 'POST', path: '/v3/cashout', body: request, safeToRepeat: false },
+			{ action: `Creating the cashout of item ${itemIndex}`, itemIndex, explain: explainCreationRefusal(request, itemIndex) },
+		);
+	} catch (error) {
+		if (isServiceCode(error, 511)) return [{ json: await alreadyCreated(client, externalId, given, itemIndex) }];
+		if (error instanceof NodeApiError && !error.httpCode) {
+			// No answer: the cashout may exist. Say how to find out before paying out again.
+			error.description =
+				`${error.description ?? ''} External ID of this cashout: ${externalId}. Retry On Fail sends the same one, so the service ` +
+				`recognises the repeat (511) and this node reads the cashout instead${given ? '' : '; running the workflow again derives a new one, so read the status by this External ID first'}.`.trim();
+		}
+		throw error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+	}
+
+	const cashoutId = asCashoutId(created?.cashout_id);
+	let status: IDataObject | undefined;
+	let unread = '';
+	try {
+		status = await readStatus(client, cashoutId !== null ? { cashout_id: cashoutId } : { external_id: externalId }, itemIndex);
+	} catch (error) {
+		// The payout exists: report it even when its first status read fails.
+		unread = ` Its status could not be read (${(error as Error).message}); read it with Cashout → Get Status.`;
+	}
+	const described = `Cashout ${cashoutId ?? '(no id in the answer)'} created with external ID ${externalId}${status ? ` (${String(status.cashout_status_name ?? status.cashout_status)})` : ''}.`;
+	return [{ json: output(false, externalId, cashoutId, status, described + unread) }];
+}
+
+/** The service's `cashout_id` as a number (it answers a string on creation, service rules §6.2). */
+function asCashoutId(value: unknown): number | null {
+	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+	return /^\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : null;
+}
+
+/** Reads a cashout's status (a safe read, retried on its own) with readable names added. */
+async function readStatus(client: PaymentsClient, by: IDataObject, itemIndex: number): Promise<IDataObject> {
+	const what = by.cashout_id !== undefined ? `cashout ${String(by.cashout_id)}` : `cashout with external ID "${String(by.external_id)}"`;
+	const [item] = await cashoutCall(client, 'POST', by, {
+		action: `Reading the status of ${what}`,
+		itemIndex,
+		explain: explainCashoutRefusal(by.cashout_id !== undefined ? String(by.cashout_id) : `with external ID "${String(by.external_id)}"`, 'read', 'known'),
+	});
+	return item.json;
+}
+
+/** The item of a 511: the existing cashout, read by external ID; no second payout. */
+async function alreadyCreated(client: PaymentsClient, externalId: string, given: boolean, itemIndex: number): Promise<IDataObject> {
+	const status = await readStatus(client, { external_id: externalId }, itemIndex);
+	const statusName = String(status.cashout_status_name ?? status.cashout_status ?? 'unknown');
+	const message =
+		`Cashout with external ID ${externalId} already created by an earlier attempt; no second payout was made. It is ${statusName}.` +
+		(given ? ' If that cashout is not this payout, give this one another External ID.' : '');
+	return output(true, externalId, asCashoutId(status.cashout_id), status, message);
+}
+
+/** The output of both paths: the same fields, null where not known. */
+function output(alreadyCreated: boolean, externalId: string, cashoutId: number | null, status: IDataObject | undefined, message: string): IDataObject {
+	const json: IDataObject = {
+		already_created: alreadyCreated,
+		cashout_id: cashoutId,
+		external_id: externalId,
+		cashout_status: status?.cashout_status ?? null,
+		cashout_status_description: status?.cashout_status_description ?? null,
+		cashout_status_name: status?.cashout_status_name ?? null,
+	};
+	for (const key of ['rejection_code', 'rejection_reason', 'rejection_code_name']) {
+		if (status?.[key] !== undefined) json[key] = status[key];
+	}
+	json.message = message;
+	return json;
+}
+
+/** Why a creation was refused, in words (service rules §6.2): the refusals that create nothing or a DECLINED cashout. */
+function explainCreationRefusal(request: IDataObject, itemIndex: number): (failure: ServiceFailure) => string | undefined {
+	const amount = `${String(request.amount)}${request.currency ? ` ${String(request.currency)}` : ''}`;
+	return (failure) => {
+		if (/USER_REJECTED_KYC_CHECK/.test(failure.message ?? '')) {
+			return `The beneficiary of the cashout in item ${itemIndex} did not pass the KYC check (USER_REJECTED_KYC_CHECK): no payout was made`;
+		}
+		if (isServiceCode(failure, 303)) {
+			return `Bank code ${String(request.bank_code)} is not a bank of ${String(request.country)} (303): pick the bank from the list, or see Bank → Get Many`;
+		}
+		if (isServiceCode(failure, 540)) {
+			return `Cashouts to ${String(request.country)} need the beneficiary’s e-mail or phone (540): fill Email or Phone under Beneficiary`;
+		}
+		if (isServiceCode(failure, 533)) return `The cashout amount ${amount} of item ${itemIndex} is below the minimum (533): no payout was made`;
+		if (isServiceCode(failure, 508)) return `The cashout amount ${amount} of item ${itemIndex} is above the limit (508): no payout was made`;
+		if (isServiceCode(failure, 514)) return `Not enough funds for the cashout of item ${itemIndex} (514): no payout was made`;
+		if (isServiceCode(failure, 300)) return `The cashout of item ${itemIndex} was refused: invalid parameters (300)`;
+		return undefined;
+	};
+}

@@ -1,0 +1,125 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { IDEMPOTENCY_HEADER } from '../../helpers/constants';
+import { deriveIdempotencyKey } from '../../helpers/idempotency';
+import { REFUND_COLLECTIONS, REFUND_FIELDS, validateRefundRequest } from '../../helpers/refundSchema';
+import { fieldParameters } from '../../helpers/requestFields';
+import type { PaymentsClient } from '../../transport/client';
+import { isServiceCode, type ServiceFailure } from '../../transport/errors';
+import { bodyFromFields, invalidBodyError } from '../common/requestBody';
+
+export const properties: INodeProperties[] = [
+	{
+		displayName: 'Deposit Identified By',
+		name: 'identifyBy',
+		type: 'options',
+		default: 'depositId',
+		options: [
+			{ name: 'Deposit ID', value: 'depositId', description: 'The ID the service assigned to the deposit' },
+			{ name: 'Invoice ID', value: 'invoiceId', description: 'The invoice ID your system gave the deposit' },
+		],
+	},
+	...fieldParameters(REFUND_FIELDS, REFUND_COLLECTIONS),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Idempotency Key',
+				name: 'idempotencyKey',
+				type: 'string',
+				default: '',
+				description:
+					'Key that stops the same refund being requested twice. Empty: one is derived from the execution and the item, so Retry On Fail reuses it.',
+			},
+		],
+	},
+];
+
+/**
+ * Refund → Create: `POST /v3/refunds`, signed like deposits, with an `X-Idempotency-Key` (service
+ * rules §7, §2.3, §5.2).
+ *
+ * Every field is checked before anything is sent (helpers/refundSchema.ts). The key is given
+ * (option Idempotency Key) or derived from workflow, execution, node and item, the same under
+ * Retry On Fail. One item per input item, the same fields on both paths:
+ * `{already_requested, refund_id, deposit_id, invoice_id, amount, idempotency_key, refund_info,
+ * message}` — `amount` null for a full refund; `refund_info` the card acquirer's answer of an
+ * instant card refund, else null.
+ * - First success: the service's `refund_id` (`already_requested: false`).
+ * - 104 (key already used): an earlier attempt requested this refund; nothing new is requested
+ *   (`already_requested: true`). That answer carries no `refund_id` (null; Refund → Get Many lists
+ *   the deposit's refunds, `idBoleto` = the deposit).
+ *
+ * @throws NodeOperationError for a field that breaks its rule (nothing is sent); NodeApiError for a
+ *   refusal (802 amount, 804 bank account, 208 deposit not found, 300 fields), with what it means;
+ *   a lost answer names the key Retry On Fail repeats.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	client: PaymentsClient,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const body = bodyFromFields(this, itemIndex, REFUND_FIELDS, 'Refund');
+	const checked = validateRefundRequest(body);
+	if (!checked.ok) throw invalidBodyError(this, itemIndex, 'Refund', checked.problems);
+	const request = checked.value as IDataObject;
+
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const userKey = typeof options.idempotencyKey === 'string' ? options.idempotencyKey.trim() : '';
+	const node = this.getNode();
+	const idempotencyKey =
+		userKey ||
+		deriveIdempotencyKey({ workflowId: this.getWorkflow().id, executionId: this.getExecutionId(), nodeId: node.id ?? node.name, itemIndex });
+	const deposit = request.deposit_id !== undefined ? `deposit ${String(request.deposit_id)}` : `the deposit with invoice ID ${String(request.invoice_id)}`;
+	const shape = (alreadyRequested: boolean, refundId: unknown, refundInfo: unknown, message: string): IDataObject => ({
+		already_requested: alreadyRequested,
+		refund_id: (refundId as IDataObject[string]) ?? null,
+		deposit_id: (request.deposit_id as number | undefined) ?? null,
+		invoice_id: (request.invoice_id as string | undefined) ?? null,
+		amount: (request.amount as string | number | undefined) ?? null,
+		idempotency_key: idempotencyKey,
+		refund_info: (refundInfo as IDataObject | undefined) ?? null,
+		message,
+	});
+
+	let result: IDataObject;
+	try {
+		result = await client.request<IDataObject>(
+			{ family: 'payments', method: 'POST', path: '/v3/refunds', body: request, headers: { [IDEMPOTENCY_HEADER]: idempotencyKey } },
+			{ action: `Requesting the refund of item ${itemIndex}`, itemIndex, explain: explainRefusal(deposit, itemIndex) },
+		);
+	} catch (error) {
+		if (isServiceCode(error, 104)) {
+			const message = `Refund of ${deposit} already requested by an earlier attempt (idempotency key ${idempotencyKey}); no second refund was made.`;
+			return [{ json: shape(true, null, null, message) }];
+		}
+		if (error instanceof NodeApiError && !error.httpCode) {
+			// No answer: the refund may have been requested. Retry On Fail repeats the key safely.
+			error.description = `${error.description ?? ''} Idempotency key of this refund: ${idempotencyKey}. Retry On Fail sends the same one, so the service recognises the repeat (104) and no second refund is made.`.trim();
+		}
+		throw error instanceof NodeApiError ? error : new NodeOperationError(node, error as Error, { itemIndex });
+	}
+	const refundId = result?.refund_id;
+	const amount = request.amount !== undefined ? `${String(request.amount)}` : 'everything left';
+	return [{ json: shape(false, refundId, result?.refund_info, `Refund ${String(refundId)} of ${deposit} requested (${amount}).`) }];
+}
+
+/** Why a refund was refused, in words (service rules §7). */
+function explainRefusal(deposit: string, itemIndex: number): (failure: ServiceFailure) => string | undefined {
+	return (failure) => {
+		if (isServiceCode(failure, 802)) return `The amount of the refund of ${deposit} cannot be refunded (802)`;
+		if (isServiceCode(failure, 804)) {
+			return `The refund of ${deposit} needs the customer’s bank account (804): fill Bank Account with the beneficiary, bank code and account number`;
+		}
+		if (isServiceCode(failure, 208) || failure.httpStatus === 404) {
+			return `${deposit.charAt(0).toUpperCase()}${deposit.slice(1)} was not found (${failure.code ?? 404}): check it, and that the credential belongs to the merchant that received it`;
+		}
+		if (isServiceCode(failure, 300)) return `The refund of item ${itemIndex} was refused: invalid request (300)`;
+		return undefined;
+	};
+}
