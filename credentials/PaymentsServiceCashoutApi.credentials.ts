@@ -13,7 +13,7 @@ import { signCashoutRequest } from '../nodes/PaymentsService/helpers/signature';
 
 /**
  * Cashout API login, pass and signature secret (all /v3/cashout/* calls).
- * Spec: Authentication, Cashout API; API-NOTES: Signatures.
+ * Service rules §2.4.
  *
  * Adds `login` and `pass` to the JSON body, serialises it once and sets `Payload-Signature` to the
  * hex HMAC-SHA256 of exactly those bytes. Re-signing already signed options replaces login, pass

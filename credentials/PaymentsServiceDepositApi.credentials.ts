@@ -13,7 +13,7 @@ import { signDepositRequest } from '../nodes/PaymentsService/helpers/signature';
 
 /**
  * Deposit API key and signature secret (POST /v3/deposits, GET /v3/deposits/{id}).
- * Spec: Authentication, Deposit creation API; API-NOTES: Signatures.
+ * Service rules §2.3.
  *
  * Every request gets `X-Login`, `X-Date` (taken at signing time) and
  * `Authorization: <scheme><hex HMAC-SHA256(X-Date + X-Login + body)>` over the exact body bytes

@@ -11,7 +11,7 @@ import { BASE_URL_EXPRESSION, baseUrlProperty } from '../nodes/PaymentsService/h
 
 /**
  * Read-only key for exchange rates and bank codes ({api_url}, /v3).
- * Spec: Authentication, Read-only key: `Authorization: Bearer <READ_ONLY_API_KEY>`; a wrong key
+ * Service rules §2.2: `Authorization: Bearer <read-only key>`; a wrong key
  * yields HTTP 401 code 100.
  */
 export class PaymentsServiceReadOnlyApi implements ICredentialType {

@@ -78,11 +78,11 @@ describe('paging on an empty merchant account (MID 1002) filled by the test', ()
 	});
 });
 
-describe('a service that ignores the spec’s status parameter', () => {
+describe('a service that ignores the interface’s status parameter', () => {
 	let fx: Fixture;
 
 	beforeAll(async () => {
-		// This sandbox honours only `status`, so the spec's `Status` on cashouts is ignored.
+		// This sandbox honours only `status`, so the interface's `Status` on cashouts is ignored.
 		fx = await startFixture({ sandbox: { statusParamName: 'status' } });
 	});
 	afterAll(async () => await fx.close());

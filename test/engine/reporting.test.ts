@@ -83,7 +83,7 @@ describe('reporting lists through the n8n engine', () => {
 		expect(listRequests(fx, '/v1/deposits')).toHaveLength(1);
 	});
 
-	test('filters are sent under the spec’s names and an invalid one fails the item before any request', async () => {
+	test('filters are sent under the service’s names and an invalid one fails the item before any request', async () => {
 		const ok = await fx.engine.run(
 			listWorkflow('deposit', { returnAll: true, period: 'last30Days', filters: { country: 'br', paymentMethod: 'PX' } }),
 		);

@@ -1,6 +1,6 @@
 /**
- * Cashout status and bank rejection codes (spec: States and transitions, Cashout;
- * API-NOTES: Cashout status codes).
+ * Cashout status and bank rejection codes (service rules §6.1,
+ * §6.3).
  */
 
 /** `cashout_status` number -> status name. */
@@ -13,7 +13,7 @@ export const CASHOUT_STATUS_BY_CODE: Readonly<Record<number, string>> = {
 	5: 'ON_HOLD',
 };
 
-/** `rejection_code` number -> rejection name (API-NOTES: Cashout status codes). */
+/** `rejection_code` number -> rejection name (service rules §6.3). */
 export const REJECTION_CODE_NAMES: Readonly<Record<number, string>> = {
 	800: 'ERROR_ACCOUNT_INCORRECT',
 	801: 'ERROR_ACCOUNT_CLOSED',

@@ -1,28 +1,28 @@
 /**
- * Numbers the service's interface fixes. Each names the spec section it comes from
- * (`payments-service-interface.md`, "the spec") or the API notes that fill its gaps.
+ * Numbers the service's interface fixes. Each names the section of docs/service-rules.md
+ * ("service rules §N") it comes from.
  */
 
-/** Records per page of every reporting list (spec: Limits, "Records per page"; Page envelope, `maxRows`). */
+/** Records per page of every reporting list (service rules §3.1). */
 export const MAX_ROWS_PER_PAGE = 50;
 
-/** Number of the first page of every reporting list (spec: Limits, "First page number"). */
+/** Number of the first page of every reporting list (service rules §3.1). */
 export const FIRST_PAGE = 0;
 
-/** Seconds in one day; reporting `from`/`to` are Unix timestamps in seconds (spec: List endpoints). */
+/** Seconds in one day; reporting `from`/`to` are Unix timestamps in seconds (service rules §3.2). */
 export const SECONDS_PER_DAY = 86_400;
 
-/** Longest period one reporting request may span, in days (spec: Limits, "Maximum span between from and to"). */
+/** Longest period one reporting request may span, in days (service rules §3.2). */
 export const MAX_PERIOD_DAYS = 60;
 
 /**
  * Largest `to - from`, in seconds, this package ever sends: strictly shorter than 60 days, because the
- * spec's error table refuses "60 days or more" (code 18) while its limits say "at most 60 days"
- * (API-NOTES: Ordering and filters). 60 days minus one second satisfies both readings.
+ * interface's error table refuses "60 days or more" (code 18) while its limits say "at most 60
+ * days" (service rules §3.2). 60 days minus one second satisfies both readings.
  */
 export const MAX_WINDOW_SECONDS = MAX_PERIOD_DAYS * SECONDS_PER_DAY - 1;
 
-/** Session token lifetime after its last use, in minutes (spec: Authentication, Session token). */
+/** Session token lifetime after its last use, in minutes (service rules §2.1). */
 export const SESSION_IDLE_TIMEOUT_MINUTES = 15;
 
 /** Windows fetched at once by Get Many when Return All is on (node option "Window Concurrency"). */
@@ -34,14 +34,14 @@ export const DEFAULT_WINDOW_CONCURRENCY = 4;
  */
 export const MAX_PAGES_PER_WINDOW = 2_000;
 
-/** Maximum length of the cashout `login` and `pass` fields (spec: Cashout API; Limits). */
+/** Maximum length of the cashout `login` and `pass` fields (service rules §2.4). */
 export const CASHOUT_CREDENTIAL_MAX_LENGTH = 32;
 
-/** Default authorization scheme of the deposit API's control hash (API-NOTES: Signatures). */
+/** Default authorization scheme of the deposit API's control hash (service rules §2.3). */
 export const DEFAULT_DEPOSIT_AUTHORIZATION_SCHEME = 'D24 ';
 
-/** Name of the cookie carrying the session token after login (spec: Authentication, Session token). */
+/** Name of the cookie carrying the session token after login (service rules §2.1). */
 export const SESSION_COOKIE_NAME = 'BEARER_TOKEN';
 
-/** Header carrying the deposit idempotency key (API-NOTES: Idempotency). */
+/** Header carrying the deposit idempotency key (service rules §5.2). */
 export const IDEMPOTENCY_HEADER = 'X-Idempotency-Key';

@@ -29,7 +29,7 @@ export class FilterError extends Error {
 }
 
 /**
- * Checks and normalises the Filters collection of a reporting list (spec: List endpoints; Limits:
+ * Checks and normalises the Filters collection of a reporting list (service rules §3.3:
  * country and paymentMethod at most 2 characters). Empty values are dropped, the country is
  * upper-cased, and `status` is returned apart (callers decide whether the service sees it).
  *

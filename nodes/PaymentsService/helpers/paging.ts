@@ -1,6 +1,6 @@
 import { MAX_ROWS_PER_PAGE } from './constants';
 
-/** One page of a reporting list (spec: Page envelope). Every field may be missing from a bad answer. */
+/** One page of a reporting list (service rules §3.1). Every field may be missing from a bad answer. */
 export interface PageEnvelope<T = Record<string, unknown>> {
 	data?: T[];
 	page?: number;
@@ -9,8 +9,8 @@ export interface PageEnvelope<T = Record<string, unknown>> {
 }
 
 /**
- * Whether another page must be requested after `envelope`: the spec says to request page + 1 while
- * `rows` equals `maxRows` (spec: List endpoints, third rule). `rows` falls back to the length of
+ * Whether another page must be requested after `envelope`: the service asks for page + 1 while
+ * `rows` equals `maxRows` (service rules §3.1). `rows` falls back to the length of
  * `data`, `maxRows` to 50. An empty page never asks for more.
  */
 export function hasNextPage(envelope: PageEnvelope<unknown>): boolean {

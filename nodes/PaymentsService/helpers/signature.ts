@@ -3,14 +3,14 @@ import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 /**
  * Lower-case hex HMAC-SHA256 of `message` keyed with `secret`, both UTF-8
- * (API-NOTES: Signatures; spec: Authentication, Cashout API).
+ * (service rules §2.3, §2.4).
  */
 export function hmacSha256Hex(secret: string, message: string): string {
 	return createHmac('sha256', secret).update(message, 'utf8').digest('hex');
 }
 
 /**
- * The deposit API's `X-Date`: UTC, `yyyy-MM-dd'T'HH:mm:ss'Z'`, no milliseconds (API-NOTES: Signatures).
+ * The deposit API's `X-Date`: UTC, `yyyy-MM-dd'T'HH:mm:ss'Z'`, no milliseconds (service rules §2.3).
  */
 export function formatXDate(date: Date): string {
 	return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -19,7 +19,7 @@ export function formatXDate(date: Date): string {
 /**
  * The deposit API's `Authorization` value: `scheme` followed by the lower-case hex HMAC-SHA256 of
  * `xDate + xLogin + body` (no separators) keyed with the deposit API signature secret.
- * A request without a body signs `""` as the body (API-NOTES: Signatures).
+ * A request without a body signs `""` as the body (service rules §2.3).
  */
 export function depositAuthorization(
 	scheme: string,
@@ -99,7 +99,7 @@ export interface CashoutSigningKeys {
 /**
  * Signs a cashout API request (all /v3/cashout/* calls): puts `login` and `pass` first in the JSON
  * body, serialises it once and sets `Payload-Signature` to the lower-case hex HMAC-SHA256 of those
- * exact bytes (API-NOTES: Signatures). Idempotent: a body that is already a signed string is parsed,
+ * exact bytes (service rules §2.3). Idempotent: a body that is already a signed string is parsed,
  * its login/pass replaced, and re-signed. Returns new options; the input is not changed.
  *
  * @throws SyntaxError when the body is a string that is not a JSON object.

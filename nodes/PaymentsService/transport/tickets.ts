@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { PaymentsClient } from './client';
 import { buildMultipartBody } from './multipart';
 
-/** Document types an attachment can have (spec: Add attachment, form field documentType). */
+/** Document types an attachment can have (service rules §8). */
 export const DOCUMENT_TYPES = ['VOUCHER', 'ID_DOCUMENT', 'BANK_STATEMENT'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
@@ -23,7 +23,7 @@ export interface TicketRecord extends IDataObject {
 
 /**
  * Uploads one file to a draft ticket: POST /v1/tickets/{id}/addAttachment, multipart/form-data
- * with `file` and `documentType` (spec: Add attachment). The body is a Buffer, so n8n can resend it
+ * with `file` and `documentType` (service rules §8). The body is a Buffer, so n8n can resend it
  * after renewing the session.
  * @throws NodeApiError naming the ticket and file.
  */
@@ -48,7 +48,7 @@ export async function addAttachment(
 }
 
 /**
- * Submits a draft ticket: POST /v1/tickets/{id}/confirmTicket (spec: Confirm ticket).
+ * Submits a draft ticket: POST /v1/tickets/{id}/confirmTicket (service rules §8).
  * @throws NodeApiError naming the ticket.
  */
 export async function confirmTicket(client: PaymentsClient, ticketId: number, itemIndex: number): Promise<TicketRecord> {
@@ -76,7 +76,7 @@ function describeDocument(entry: unknown): { documentType?: string; fileName?: s
 
 /**
  * Whether `uploadedDocuments` already holds `file`, so uploading it would duplicate it
- * (spec: Add attachment: "the client checks uploadedDocuments before uploading a duplicate").
+ * (service rules §8: clients check `uploadedDocuments` before uploading a duplicate).
  * A VOUCHER counts as present when any voucher is attached (the service attaches the deposit's
  * voucher by itself); other types when one of the same type has the same file name.
  */

@@ -3,8 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import type { PaymentsClient } from '../../transport/client';
 
 /**
- * Balance → Get: GET /v1/balance, the total available balance (spec: Total available balance;
- * body from API-NOTES). One output item per balance entry (one per currency and type).
+ * Balance → Get: GET /v1/balance, the total available balance (service rules §3.4). One output item per balance entry (one per currency and type).
  */
 export const properties: INodeProperties[] = [];
 

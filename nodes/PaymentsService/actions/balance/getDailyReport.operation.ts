@@ -5,7 +5,7 @@ import { executeList, listProperties } from '../common/list';
 
 /**
  * Balance → Get Daily Report: GET /v1/balance/report over a period, one item per day
- * (spec: List endpoints (reporting); Balance report record).
+ * (service rules §3).
  */
 export const properties = listProperties('balanceReport');
 

@@ -11,8 +11,7 @@ export const properties: INodeProperties[] = [
 ];
 
 /**
- * Bank → Get Many: GET /v3/banks, the bank codes accepted for cashouts in a country (spec: Cashout
- * bank codes). The list is live: read it when needed rather than storing it.
+ * Bank → Get Many: GET /v3/banks, the bank codes accepted for cashouts in a country (service rules §9). The list is live: read it when needed rather than storing it.
  */
 
 export async function execute(

@@ -5,8 +5,8 @@ import { readPositiveInteger, readRequiredText } from '../common/parameters';
 import { cashoutCall, cashoutIdProperty, explainCashoutRefusal } from './shared';
 
 /**
- * Cashout → Cancel: DELETE /v3/cashout/cancel with cashout_id and external_id (spec: Cashout:
- * cancel). The service decides whether an ON_HOLD cashout can be cancelled (API-NOTES); the node
+ * Cashout → Cancel: DELETE /v3/cashout/cancel with cashout_id and external_id (service
+ * rules §6.1). The service decides whether an ON_HOLD cashout can be cancelled (a conflict); the node
  * never blocks it and reports a refusal (510) as it comes.
  */
 export const properties: INodeProperties[] = [

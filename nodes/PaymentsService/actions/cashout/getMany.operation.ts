@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { PaymentsClient } from '../../transport/client';
 import { executeList, listProperties } from '../common/list';
 
-/** Cashout → Get Many: GET /v1/cashouts over a period (spec: List endpoints (reporting)). */
+/** Cashout → Get Many: GET /v1/cashouts over a period (service rules §3). */
 export const properties = listProperties('cashout');
 
 export async function execute(

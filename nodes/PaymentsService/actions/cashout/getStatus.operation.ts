@@ -27,7 +27,7 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
-/** Cashout → Get Status: POST /v3/cashout/status (spec: Cashout: status). */
+/** Cashout → Get Status: POST /v3/cashout/status (service rules §6.1). */
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -6,7 +6,7 @@ import { cashoutCall, cashoutIdProperty, explainCashoutRefusal } from './shared'
 
 /**
  * Cashout → Put On Hold: PUT /v3/cashout/status with status ON_HOLD; only from PENDING
- * (spec: Cashout: update status; States and transitions).
+ * (service rules §6.1).
  */
 export const properties: INodeProperties[] = [
 	cashoutIdProperty,

@@ -6,7 +6,7 @@ import { cashoutCall, cashoutIdProperty, explainCashoutRefusal } from './shared'
 
 /**
  * Cashout → Release Hold: PUT /v3/cashout/status with status PENDING; only from ON_HOLD
- * (spec: Cashout: update status; States and transitions).
+ * (service rules §6.1).
  */
 export const properties: INodeProperties[] = [
 	cashoutIdProperty,

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { PaymentsClient } from '../../transport/client';
 import { executeList, listProperties } from '../common/list';
 
-/** Chargeback → Get Many: GET /v1/chargeback over a period (spec: List endpoints (reporting)). */
+/** Chargeback → Get Many: GET /v1/chargeback over a period (service rules §3). */
 export const properties = listProperties('chargeback');
 
 export async function execute(

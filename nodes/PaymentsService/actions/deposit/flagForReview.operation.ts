@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { PaymentsClient } from '../../transport/client';
 import { executeReview, reviewProperties } from './review';
 
-/** Deposit → Flag for Review: POST /v1/deposits/{idDeposit}/flagForReview (spec: Flag deposit for review). */
+/** Deposit → Flag for Review: POST /v1/deposits/{idDeposit}/flagForReview (service rules §8). */
 export const properties = reviewProperties;
 
 export async function execute(

@@ -5,7 +5,7 @@ import { executeReview, reviewProperties } from './review';
 
 /**
  * Deposit → Flag Reversal for Review: POST /v1/deposits/{idDeposit}/flagForReviewReversal
- * (spec: Flag deposit reversal for review).
+ * (service rules §8).
  */
 export const properties = reviewProperties;
 

@@ -16,7 +16,7 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
-/** Deposit → Get Status: signed GET /v3/deposits/{deposit_id} (API-NOTES: Other facts). */
+/** Deposit → Get Status: signed GET /v3/deposits/{deposit_id} (service rules §5.3). */
 
 export async function execute(
 	this: IExecuteFunctions,

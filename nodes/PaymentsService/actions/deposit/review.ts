@@ -16,7 +16,7 @@ import { isServiceCode } from '../../transport/errors';
 import { readBinaryFile } from '../common/binary';
 import { readPositiveInteger } from '../common/parameters';
 
-/** The two review shortcuts (spec: Flag deposit for review; Flag deposit reversal for review). */
+/** The two review shortcuts (service rules §8). */
 export type ReviewKind = 'flagForReview' | 'flagForReviewReversal';
 
 

@@ -17,7 +17,7 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
-/** Exchange Rate → Get: GET /v3/exchange_rates (spec: Exchange rates). */
+/** Exchange Rate → Get: GET /v3/exchange_rates (service rules §9). */
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { PaymentsClient } from '../../transport/client';
 import { executeList, listProperties } from '../common/list';
 
-/** Credit/Debit Note → Get Many: GET /v1/notes over a period (spec: List endpoints (reporting)). */
+/** Credit/Debit Note → Get Many: GET /v1/notes over a period (service rules §3). */
 export const properties = listProperties('note');
 
 export async function execute(

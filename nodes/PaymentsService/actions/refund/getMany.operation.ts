@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { PaymentsClient } from '../../transport/client';
 import { executeList, listProperties } from '../common/list';
 
-/** Refund → Get Many: GET /v1/refund over a period (spec: List endpoints (reporting)). */
+/** Refund → Get Many: GET /v1/refund over a period (service rules §3). */
 export const properties = listProperties('refund');
 
 export async function execute(

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import type { PaymentsClient } from '../../transport/client';
 
 /**
- * Session → Log Out: DELETE /v1/auth/session/destroy (spec: Logout). Invalidates the stored
+ * Session → Log Out: DELETE /v1/auth/session/destroy (service rules §2.1). Invalidates the stored
  * session token at once; the next request of the credential logs in again by itself. Runs once per
  * node run, whatever the number of input items.
  */

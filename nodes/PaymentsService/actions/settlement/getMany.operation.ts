@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { PaymentsClient } from '../../transport/client';
 import { executeList, listProperties } from '../common/list';
 
-/** Settlement → Get Many: GET /v1/settlements over a period (spec: List endpoints (reporting)). */
+/** Settlement → Get Many: GET /v1/settlements over a period (service rules §3). */
 export const properties = listProperties('settlement');
 
 export async function execute(

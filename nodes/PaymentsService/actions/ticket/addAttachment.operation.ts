@@ -33,8 +33,8 @@ export const properties: INodeProperties[] = [
 ];
 
 /**
- * Ticket → Add Attachment: POST /v1/tickets/{idTicket}/addAttachment, multipart (spec: Add
- * attachment). The ticket must still be a draft.
+ * Ticket → Add Attachment: POST /v1/tickets/{idTicket}/addAttachment, multipart (service
+ * rules §8). The ticket must still be a draft.
  */
 
 export async function execute(

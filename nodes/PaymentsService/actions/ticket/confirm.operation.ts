@@ -5,7 +5,7 @@ import { confirmTicket } from '../../transport/tickets';
 import { readPositiveInteger } from '../common/parameters';
 
 /**
- * Ticket → Confirm: POST /v1/tickets/{idTicket}/confirmTicket (spec: Confirm ticket). Submits the
+ * Ticket → Confirm: POST /v1/tickets/{idTicket}/confirmTicket (service rules §8). Submits the
  * draft to the support team; it can no longer be changed afterwards.
  */
 export const properties: INodeProperties[] = [

@@ -48,7 +48,7 @@ export const properties: INodeProperties[] = [
 ];
 
 /**
- * Ticket → Create Draft: POST /v1/tickets/createTicket (spec: Create draft ticket). The ticket is
+ * Ticket → Create Draft: POST /v1/tickets/createTicket (service rules §8). The ticket is
  * not submitted until confirmed (Ticket → Confirm).
  */
 
