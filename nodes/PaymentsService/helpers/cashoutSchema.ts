@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-import { compactDate, decimal, maxText } from './depositSchema';
-import { bodySchema, checkBody, type FieldCollection, type RequestField } from './requestFields';
+import { compactDate, countryCode, decimal, maxText } from './depositSchema';
+import { bodySchema, checkBody, textField, type FieldCollection, type RequestField } from './requestFields';
 
 /**
  * The cashout creation body (service rules §6.2) as one table: each row is a body field, the node
@@ -55,15 +55,7 @@ const BENEFICIARY = 'beneficiary';
 const BANK = 'bankAccount';
 const MORE = 'additionalFields';
 
-const text = (
-	path: string,
-	param: string,
-	collection: string | undefined,
-	displayName: string,
-	description: string,
-	rule: z.ZodTypeAny,
-	placeholder?: string,
-): RequestField => ({ path, param, collection, displayName, description, input: 'text', rule, placeholder });
+const text = textField;
 /** A field the body must have (service rules §6.2). */
 const required = (field: RequestField): RequestField => ({ ...field, required: true });
 
@@ -92,7 +84,7 @@ export const CASHOUT_FIELDS: readonly RequestField[] = [
 		description: 'Country of the payout: pick it from the list, or type its 2-letter ISO code',
 		input: { picker: 'country' },
 		required: true,
-		rule: z.string({ invalid_type_error: 'must be text' }).regex(/^[A-Z]{2}$/, 'must be a 2-letter ISO country code in capitals, e.g. BR'),
+		rule: countryCode(),
 	},
 	{
 		path: 'amount',

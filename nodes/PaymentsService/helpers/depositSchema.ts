@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
 	bodySchema,
 	checkBody,
+	textField,
 	type FieldCollection,
 	type FieldProblem,
 	type RequestField,
@@ -43,6 +44,9 @@ export const decimal = () =>
 		}
 	});
 
+/** A 2-letter ISO country code in capitals (service rules §5.1, §6.2). */
+export const countryCode = () => z.string({ invalid_type_error: 'must be text' }).regex(/^[A-Z]{2}$/, 'must be a 2-letter ISO country code in capitals, e.g. BR');
+
 export const maxText = (max: number) =>
 	z.string({ invalid_type_error: 'must be text' }).max(max, `must be at most ${max} characters`);
 
@@ -74,15 +78,7 @@ export const compactDate = z.string({ invalid_type_error: 'must be text' }).supe
 	if (!valid) ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be a date written yyyyMMdd, e.g. 19900131' });
 });
 
-const text = (
-	path: string,
-	param: string,
-	collection: string | undefined,
-	displayName: string,
-	description: string,
-	rule: z.ZodTypeAny,
-	placeholder?: string,
-): RequestField => ({ path, param, collection, displayName, description, input: 'text', rule, placeholder });
+const text = textField;
 const flag = (path: string, param: string, displayName: string, description: string, defaultValue = false): RequestField => ({
 	path,
 	param,
@@ -125,7 +121,7 @@ export const DEPOSIT_FIELDS: readonly RequestField[] = [
 		description: 'Country of the deposit: pick it from the list, or type its 2-letter ISO code',
 		input: { picker: 'country' },
 		required: true,
-		rule: z.string({ invalid_type_error: 'must be text' }).regex(/^[A-Z]{2}$/, 'must be a 2-letter ISO country code in capitals, e.g. BR'),
+		rule: countryCode(),
 	},
 	{
 		path: 'payment_method',

@@ -23,70 +23,52 @@ export type PickerKind = keyof typeof LIST_SEARCH_METHODS;
 type PickerSettings = Pick<INodeProperties, 'type' | 'default' | 'modes' | 'typeOptions'>;
 
 /**
- * The settings of each picker: From List (a searchable list) and By Code (typed, checked by n8n
- * before the workflow runs). Payment methods and banks depend on the Country parameter; the
+ * A picker's settings: From List (a searchable list from `listSearch`) and By Code (typed, checked
+ * against `code` by n8n before the workflow runs).
+ */
+function picker(
+	kind: PickerKind,
+	code: { pattern: string; example: string; error: string },
+	options: { dependsOnCountry?: boolean; noCredential?: boolean } = {},
+): PickerSettings {
+	return {
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		...(options.dependsOnCountry ? { typeOptions: { loadOptionsDependsOn: ['country.value'] } } : {}),
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: {
+					searchListMethod: LIST_SEARCH_METHODS[kind],
+					searchable: true,
+					...(options.noCredential ? { skipCredentialsCheckInRLC: true } : {}),
+				},
+			},
+			{
+				displayName: 'By Code',
+				name: 'id',
+				type: 'string',
+				placeholder: `e.g. ${code.example}`,
+				validation: [{ type: 'regex', properties: { regex: code.pattern, errorMessage: code.error } }],
+			},
+		],
+	};
+}
+
+/**
+ * The settings of each picker. Payment methods and banks depend on the Country parameter; the
  * country list needs no credential.
  */
 export const PICKERS: Readonly<Record<PickerKind, PickerSettings>> = {
-	country: {
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: LIST_SEARCH_METHODS.country, searchable: true, skipCredentialsCheckInRLC: true },
-			},
-			{
-				displayName: 'By Code',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. BR',
-				validation: [{ type: 'regex', properties: { regex: '^[A-Za-z]{2}$', errorMessage: 'Enter a 2-letter country code, e.g. BR' } }],
-			},
-		],
-	},
-	paymentMethod: {
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		typeOptions: { loadOptionsDependsOn: ['country.value'] },
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: LIST_SEARCH_METHODS.paymentMethod, searchable: true },
-			},
-			{
-				displayName: 'By Code',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. PX',
-				validation: [{ type: 'regex', properties: { regex: '^[A-Za-z0-9]{1,10}$', errorMessage: 'Enter the payment method code, e.g. PX' } }],
-			},
-		],
-	},
-	bank: {
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		typeOptions: { loadOptionsDependsOn: ['country.value'] },
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: LIST_SEARCH_METHODS.bank, searchable: true },
-			},
-			{
-				displayName: 'By Code',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 341',
-				validation: [{ type: 'regex', properties: { regex: '^[0-9]+$', errorMessage: 'Enter the bank code as digits, e.g. 341' } }],
-			},
-		],
-	},
+	country: picker('country', { pattern: '^[A-Za-z]{2}$', example: 'BR', error: 'Enter a 2-letter country code, e.g. BR' }, { noCredential: true }),
+	paymentMethod: picker(
+		'paymentMethod',
+		{ pattern: '^[A-Za-z0-9]{1,10}$', example: 'PX', error: 'Enter the payment method code, e.g. PX' },
+		{ dependsOnCountry: true },
+	),
+	bank: picker('bank', { pattern: '^[0-9]+$', example: '341', error: 'Enter the bank code as digits, e.g. 341' }, { dependsOnCountry: true }),
 };
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { decimal, httpsUrl, maxText } from './depositSchema';
-import { bodySchema, checkBody, type FieldCollection, type FieldProblem, type RequestField } from './requestFields';
+import { bodySchema, checkBody, textField, type FieldCollection, type FieldProblem, type RequestField } from './requestFields';
 
 /**
  * The refund creation body (service rules §7) as one table: each row is a body field, the node
@@ -26,15 +26,7 @@ const MORE = 'additionalFields';
 const byDepositId = { displayOptions: { show: { identifyBy: ['depositId'] } } };
 const byInvoiceId = { displayOptions: { show: { identifyBy: ['invoiceId'] } } };
 
-const text = (
-	path: string,
-	param: string,
-	collection: string | undefined,
-	displayName: string,
-	description: string,
-	rule: z.ZodTypeAny,
-	placeholder?: string,
-): RequestField => ({ path, param, collection, displayName, description, input: 'text', rule, placeholder });
+const text = textField;
 
 /** Every field of the refund creation body (service rules §7). `deposit_id` or `invoice_id` names the deposit. */
 export const REFUND_FIELDS: readonly RequestField[] = [

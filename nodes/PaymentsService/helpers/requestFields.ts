@@ -41,6 +41,19 @@ export interface RequestField {
 	extra?: Partial<INodeProperties>;
 }
 
+/** A text field of `collection` (undefined: a parameter of its own) checked by `rule`. */
+export function textField(
+	path: string,
+	param: string,
+	collection: string | undefined,
+	displayName: string,
+	description: string,
+	rule: ZodTypeAny,
+	placeholder?: string,
+): RequestField {
+	return { path, param, collection, displayName, description, input: 'text', rule, placeholder };
+}
+
 /** A collection parameter that groups fields. */
 export interface FieldCollection {
 	name: string;
