@@ -99,16 +99,65 @@ async function signedInContext(state: RunState, userDataDir: string): Promise<Br
 	return context;
 }
 
-/** Opens the nodes panel on an empty canvas and searches "Payments Service". */
-async function nodesPanelStep(page: Page, baseUrl: string): Promise<string> {
-	await page.goto(`${baseUrl}/workflow/new`);
-	await page.getByText('Add first step').first().click({ timeout: UI_TIMEOUT_MS });
-	await page.keyboard.type('Payments Service');
+/** Runs a UI check; when it fails, saves what the page showed as failed-<name>.png first. */
+async function withScreenshot(page: Page, name: string, check: () => Promise<string>): Promise<string> {
+	try {
+		return await check();
+	} catch (error) {
+		await page.screenshot({ path: path.join(SCREENSHOTS, `failed-${name}.png`) }).catch(() => undefined);
+		throw new Error(`${(error as Error).message.split('\n')[0]} (see failed-${name}.png)`);
+	}
+}
+
+/** Opens the nodes panel with `opener` and types `query` into its search field. */
+async function searchNodes(page: Page, opener: ReturnType<Page['locator']>, query: string): Promise<void> {
+	await opener.waitFor({ timeout: UI_TIMEOUT_MS });
+	await opener.click({ timeout: UI_TIMEOUT_MS });
+	const input = page.locator('[data-test-id="node-creator-search-bar"]').first();
+	await input.waitFor({ timeout: UI_TIMEOUT_MS });
+	await input.fill(query);
+}
+
+/** The description n8n shows under a node's name in the nodes panel. */
+function nodeDescription(file: string, exported: string): string {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const module = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'PaymentsService', file)) as Record<string, new () => { description: INodeTypeDescription }>;
+	return new module[exported]().description.description;
+}
+
+/** The action texts of the action node's operations (what the nodes panel lists), in order. */
+function operationActions(): string[] {
+	return actionNodeDescription()
+		.properties.filter((property) => property.name === 'operation')
+		.flatMap((property) => (property.options ?? []).map((option) => (option as { action?: string }).action))
+		.filter((action): action is string => typeof action === 'string');
+}
+
+/**
+ * Searches "Payments Service" in the nodes panel twice, as a user adding nodes does: as the first
+ * step (trigger nodes: the Payments Service Trigger) and after a Manual Trigger (the action node).
+ */
+async function nodesPanelStep(page: Page, state: RunState): Promise<string> {
+	const main = need(state.main, 'n8n main');
 	const creator = page.locator('[data-test-id="node-creator"]');
-	await creator.getByText('Payments Service Trigger').first().waitFor({ timeout: UI_TIMEOUT_MS });
-	await creator.getByText(/^Payments Service$/).first().waitFor({ timeout: UI_TIMEOUT_MS });
-	await page.screenshot({ path: path.join(SCREENSHOTS, 'nodes-panel.png') });
-	return 'search "Payments Service" lists Payments Service and Payments Service Trigger (nodes-panel.png)';
+	await page.goto(`${main.url}/workflow/new`);
+	await searchNodes(page, page.locator('[data-test-id="canvas-add-button"] button').first(), 'Payments Service');
+	const trigger = nodeDescription('PaymentsServiceTrigger.node.js', 'PaymentsServiceTrigger');
+	await creator.getByText(trigger).first().waitFor({ timeout: UI_TIMEOUT_MS });
+	await page.screenshot({ path: path.join(SCREENSHOTS, 'nodes-panel-trigger.png') });
+
+	const manual: INode = { id: 'manual', name: 'Manual', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+	const stored = await need(state.client, 'the REST client').createWorkflow({ name: 'Editor: nodes panel', nodes: [manual], connections: {}, settings: {} });
+	await page.goto(`${main.url}/workflow/${stored.id}`);
+	await page.locator('[data-test-id="canvas-node"]').first().waitFor({ timeout: UI_TIMEOUT_MS });
+	await searchNodes(page, page.locator('[data-test-id="canvas-handle-plus"]').first(), 'Payments Service');
+	// n8n lists a package's nodes as one entry; opening it lists the action node's operations.
+	await creator.getByText(/^Payments Service$/).first().click({ timeout: UI_TIMEOUT_MS });
+	const actions = operationActions();
+	for (const action of actions.slice(0, 3)) await creator.getByText(action, { exact: true }).first().waitFor({ timeout: UI_TIMEOUT_MS });
+	await page.screenshot({ path: path.join(SCREENSHOTS, 'nodes-panel-action.png') });
+	await page.keyboard.press('Escape');
+	return `first step: Payments Service Trigger (nodes-panel-trigger.png); next step: Payments Service with its actions, e.g. ${actions.slice(0, 3).join(', ')} (nodes-panel-action.png)`;
 }
 
 /** Opens each resource's node and requires its parameters to render with no console error. */
@@ -176,9 +225,9 @@ async function main(): Promise<number> {
 		);
 		const page = await need(context, 'the browser').newPage();
 		const errors = collectErrors(page);
-		await steps.run('Nodes panel lists both nodes', async () => await nodesPanelStep(page, need(state.main, 'n8n main').url));
-		await steps.run('Each resource’s parameter panel renders without console errors', async () => await parameterPanelsStep(page, errors, state));
-		await steps.run('A credential test passes in the credential dialog', async () => await credentialTestStep(page, state));
+		await steps.run('Nodes panel lists both nodes', async () => await withScreenshot(page, 'nodes-panel', async () => await nodesPanelStep(page, state)));
+		await steps.run('Each resource’s parameter panel renders without console errors', async () => await withScreenshot(page, 'parameters', async () => await parameterPanelsStep(page, errors, state)));
+		await steps.run('A credential test passes in the credential dialog', async () => await withScreenshot(page, 'credential-test', async () => await credentialTestStep(page, state)));
 	} catch (error) {
 		if (!Steps.isAbort(error)) await steps.run('Unexpected error', async () => Promise.reject(error));
 	} finally {
