@@ -71,7 +71,7 @@ export class Steps {
 		const widths = header.map((cell, index) => Math.min(index === 3 ? 90 : 60, Math.max(cell.length, ...rows.map((row) => row[index].length))));
 		const line = (cells: string[]) =>
 			`| ${cells.map((cell, index) => (cell.length > widths[index] ? `${cell.slice(0, widths[index] - 1)}…` : cell.padEnd(widths[index]))).join(' | ')} |`;
-		const failed = this.results.filter((result) => result.status !== 'ok').length;
+		const count = (status: StepResult['status']) => this.results.filter((result) => result.status === status).length;
 		return [
 			'',
 			title,
@@ -79,7 +79,7 @@ export class Steps {
 			`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`,
 			...rows.map(line),
 			'',
-			`${this.results.length - failed} passed, ${failed} failed`,
+			`${count('ok')} passed, ${count('FAILED')} failed${count('skipped') ? `, ${count('skipped')} skipped` : ''}`,
 		].join('\n');
 	}
 }
