@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import path from 'path';
 
 import { PACKAGE_NAME, PACKAGE_ROOT } from '../harness/engine';
-import { runCommand } from './processes';
+import { IdleError, runCommand } from './processes';
 
 /** Where a cached install is complete: written last, so a half-done install is never used. */
 const MARKER = '.e2e-install.json';
@@ -46,6 +46,29 @@ function npmEnv(extraPath?: string): NodeJS.ProcessEnv {
 	return env;
 }
 
+/** Attempts at an install whose download stalled. */
+const INSTALL_ATTEMPTS = 4;
+/** How long npm may use no CPU before its download counts as stalled. */
+const NPM_IDLE_MS = 90_000;
+
+/**
+ * `npm install` (scripts off) in `dir`. A registry connection sometimes stalls without ever
+ * timing out; npm then sits idle, so an install idle for NPM_IDLE_MS is stopped and started again
+ * (what it downloaded stays in npm's cache, so the next attempt resumes quickly).
+ */
+async function npmInstall(dir: string, what: string): Promise<void> {
+	const args = ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', '--fetch-timeout=60000', '--fetch-retries=5'];
+	for (let attempt = 1; ; attempt++) {
+		try {
+			await runCommand('npm', args, { cwd: dir, env: npmEnv(), what, idleMs: NPM_IDLE_MS });
+			return;
+		} catch (error) {
+			if (!(error instanceof IdleError) || attempt === INSTALL_ATTEMPTS) throw error;
+			console.log(`  ${error.message}; attempt ${attempt + 1} of ${INSTALL_ATTEMPTS}`);
+		}
+	}
+}
+
 /** Reads the marker of a finished install, if `dir` holds one with the same `expected` content. */
 function isComplete(dir: string, expected: object): boolean {
 	const marker = path.join(dir, MARKER);
@@ -70,9 +93,7 @@ async function installInto(
 	mkdirSync(partial, { recursive: true });
 	writeFileSync(path.join(partial, 'package.json'), JSON.stringify(manifest, null, 2));
 	try {
-		// A stalled download fails after a minute and is retried, instead of hanging for npm's default 5.
-		const fetch = ['--fetch-timeout=60000', '--fetch-retries=5', '--fetch-retry-mintimeout=2000'];
-		await runCommand('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', ...fetch], { cwd: partial, env: npmEnv(), what });
+		await npmInstall(partial, what);
 		await finish(partial);
 		writeFileSync(path.join(partial, MARKER), JSON.stringify(marker));
 		rmSync(target, { recursive: true, force: true });

@@ -85,25 +85,61 @@ export async function stopAll(): Promise<void> {
 	for (const managed of [...running].reverse()) await managed.stop();
 }
 
-/** Runs a command to completion; resolves its output, rejects with the output's tail on failure. */
+/** CPU time (user + system, in clock ticks) a process has used so far; undefined once it is gone. */
+function cpuTicks(pid: number): number | undefined {
+	try {
+		// Fields after the command name (which may hold spaces): state is 3rd, utime 14th, stime 15th.
+		const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+		return Number(fields[11]) + Number(fields[12]);
+	} catch {
+		return undefined;
+	}
+}
+
+/** Thrown when a command was stopped because it used no CPU for `idleMs` (a stalled download). */
+export class IdleError extends Error {}
+
+/**
+ * Runs a command to completion; resolves its output, rejects with the output's tail on failure.
+ * `idleMs`: stop it (IdleError) when it used no CPU time for that long, i.e. it waits on a stalled
+ * connection (Linux; elsewhere the overall `timeoutMs` applies).
+ */
 export function runCommand(
 	command: string,
 	args: string[],
-	options: { env?: NodeJS.ProcessEnv; cwd?: string; what: string; timeoutMs?: number },
+	options: { env?: NodeJS.ProcessEnv; cwd?: string; what: string; timeoutMs?: number; idleMs?: number },
 ): Promise<string> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(command, args, { env: options.env ?? process.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
 		let output = '';
+		let idle = false;
 		child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
 		child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
 		const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20 * 60_000);
-		child.on('error', (error) => {
+		let lastTicks = -1;
+		let lastChange = Date.now();
+		const watchdog = setInterval(() => {
+			const ticks = child.pid === undefined ? undefined : cpuTicks(child.pid);
+			if (ticks === undefined || ticks !== lastTicks) {
+				lastTicks = ticks ?? lastTicks;
+				lastChange = Date.now();
+			} else if (options.idleMs && Date.now() - lastChange > options.idleMs) {
+				idle = true;
+				child.kill('SIGKILL');
+			}
+		}, 5_000);
+		const done = () => {
 			clearTimeout(timer);
+			clearInterval(watchdog);
+		};
+		child.on('error', (error) => {
+			done();
 			reject(new Error(`${options.what}: ${error.message}`));
 		});
 		child.on('close', (code, signal) => {
-			clearTimeout(timer);
+			done();
 			if (code === 0) resolve(output);
+			else if (idle) reject(new IdleError(`${options.what} used no CPU for ${Math.round((options.idleMs ?? 0) / 1000)}s (stalled download)`));
 			else reject(new Error(`${options.what} failed (${signal ?? `exit ${code}`}):\n${output.trim().split('\n').slice(-25).join('\n')}`));
 		});
 	});
