@@ -48,7 +48,7 @@ function npmEnv(extraPath?: string): NodeJS.ProcessEnv {
 
 /** Attempts at an install whose download stalled. */
 const INSTALL_ATTEMPTS = 4;
-/** How long npm may use no CPU before its download counts as stalled. */
+/** An npm install using under a second of CPU in this long waits on a stalled download. */
 const NPM_IDLE_MS = 90_000;
 
 /**

@@ -96,13 +96,16 @@ function cpuTicks(pid: number): number | undefined {
 	}
 }
 
+/** CPU time (clock ticks, 1/100 s) under which a command counts as idle over its idle window. */
+const IDLE_TICKS = 100;
+
 /** Thrown when a command was stopped because it used no CPU for `idleMs` (a stalled download). */
 export class IdleError extends Error {}
 
 /**
  * Runs a command to completion; resolves its output, rejects with the output's tail on failure.
- * `idleMs`: stop it (IdleError) when it used no CPU time for that long, i.e. it waits on a stalled
- * connection (Linux; elsewhere the overall `timeoutMs` applies).
+ * `idleMs`: stop it (IdleError) when it used under a second of CPU in that long, i.e. it waits on a
+ * stalled connection (Linux; elsewhere the overall `timeoutMs` applies).
  */
 export function runCommand(
 	command: string,
@@ -116,14 +119,16 @@ export function runCommand(
 		child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
 		child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
 		const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20 * 60_000);
-		let lastTicks = -1;
-		let lastChange = Date.now();
+		// CPU samples of the last `idleMs`: a stalled download still wakes up now and then (timers),
+		// so "idle" is less than a second of CPU in the whole window.
+		const samples: Array<{ at: number; ticks: number }> = [];
 		const watchdog = setInterval(() => {
 			const ticks = child.pid === undefined ? undefined : cpuTicks(child.pid);
-			if (ticks === undefined || ticks !== lastTicks) {
-				lastTicks = ticks ?? lastTicks;
-				lastChange = Date.now();
-			} else if (options.idleMs && Date.now() - lastChange > options.idleMs) {
+			if (ticks === undefined || !options.idleMs) return;
+			const now = Date.now();
+			samples.push({ at: now, ticks });
+			while (samples.length > 1 && now - samples[1].at >= options.idleMs) samples.shift();
+			if (now - samples[0].at >= options.idleMs && ticks - samples[0].ticks < IDLE_TICKS) {
 				idle = true;
 				child.kill('SIGKILL');
 			}
@@ -139,7 +144,7 @@ export function runCommand(
 		child.on('close', (code, signal) => {
 			done();
 			if (code === 0) resolve(output);
-			else if (idle) reject(new IdleError(`${options.what} used no CPU for ${Math.round((options.idleMs ?? 0) / 1000)}s (stalled download)`));
+			else if (idle) reject(new IdleError(`${options.what} used under a second of CPU in ${Math.round((options.idleMs ?? 0) / 1000)}s (stalled download)`));
 			else reject(new Error(`${options.what} failed (${signal ?? `exit ${code}`}):\n${output.trim().split('\n').slice(-25).join('\n')}`));
 		});
 	});
