@@ -1,0 +1,248 @@
+/**
+ * `npm run test:editor`: the package in n8n's editor, in a real browser (Debian's Chromium driven by
+ * playwright-core). Starts n8n as `npm run test:n8n` does, then checks that both nodes appear in the
+ * nodes panel, that the parameter panel of each resource of the action node renders without console
+ * errors, and that a credential test passes through the credential dialog. Screenshots go to
+ * .e2e-output/editor (git-ignored). Exits 1 on any failure; always stops the browser and n8n.
+ */
+import { existsSync, mkdirSync, rmSync } from 'fs';
+import os from 'os';
+import path from 'path';
+import type { INode, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+import { PACKAGE_NAME, PACKAGE_ROOT, type WorkflowJson } from '../harness/engine';
+import { parseOptions } from './options';
+import { runCommand } from './processes';
+import { Steps } from './report';
+import { cleanUp, credentialsStep, installStep, loadedStep, newRunState, ownerStep, packStep, sandboxStep, startN8nStep } from './run';
+import { need, type RunState } from './state';
+
+/** Where the screenshots go (git-ignored). */
+const SCREENSHOTS = path.join(PACKAGE_ROOT, '.e2e-output', 'editor');
+/** Debian's Chromium. */
+const CHROMIUM = '/usr/bin/chromium';
+/** Flags that work on this machine (no GPU, no sandbox as root, nothing fetched from outside). */
+const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+/** How long one UI expectation may take. */
+const UI_TIMEOUT_MS = 30_000;
+
+/** Installs Debian's Chromium when missing (as root), as the project cannot download a browser build. */
+async function ensureChromium(): Promise<string> {
+	if (existsSync(CHROMIUM)) return CHROMIUM;
+	if (process.getuid?.() !== 0) throw new Error(`${CHROMIUM} is missing: run \`sudo apt-get install -y chromium\``);
+	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+	await runCommand('apt-get', ['update'], { env, what: 'apt-get update' });
+	await runCommand('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { env, what: 'apt-get install chromium' });
+	return CHROMIUM;
+}
+
+/** The action node's description, from the built package (what n8n loaded). */
+function actionNodeDescription(): INodeTypeDescription {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { PaymentsService } = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'PaymentsService', 'PaymentsService.node.js')) as {
+		PaymentsService: new () => { description: INodeTypeDescription };
+	};
+	return new PaymentsService().description;
+}
+
+/** One node per resource, with its default operation, and the credential that pair needs. */
+export function resourceNodes(description: INodeTypeDescription, credentialIds: Map<string, string>): INode[] {
+	const resource = description.properties.find((property) => property.name === 'resource') as INodeProperties;
+	const values = (resource.options ?? []).map((option) => String((option as { value: string }).value));
+	return values.map((value, index): INode => {
+		const operation = description.properties.find((property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(value));
+		const credential = (description.credentials ?? []).find((candidate) => {
+			const show = candidate.displayOptions?.show ?? {};
+			return (show.resource ?? []).includes(value) && (!show.operation || show.operation.includes(operation?.default as string));
+		});
+		const exported = { paymentsServiceSessionApi: 'cred-session', paymentsServiceReadOnlyApi: 'cred-read-only', paymentsServiceDepositApi: 'cred-deposit', paymentsServiceCashoutApi: 'cred-cashout' } as Record<string, string>;
+		const credentialId = credential ? credentialIds.get(exported[credential.name]) : undefined;
+		return {
+			id: `resource-${value}`,
+			name: `Resource ${value}`,
+			type: `${PACKAGE_NAME}.paymentsService`,
+			typeVersion: 1,
+			position: [240 * (index % 4), 200 * Math.floor(index / 4) + 200],
+			parameters: { resource: value, ...(operation ? { operation: operation.default } : {}) },
+			...(credential && credentialId ? { credentials: { [credential.name]: { id: credentialId, name: credential.name } } } : {}),
+		};
+	});
+}
+
+/** Console errors and page errors of a page, collected as they happen. */
+function collectErrors(page: Page): string[] {
+	const errors: string[] = [];
+	page.on('console', (message) => {
+		if (message.type() === 'error') errors.push(message.text());
+	});
+	page.on('pageerror', (error) => errors.push(error.message));
+	return errors;
+}
+
+/** A browser context signed in as the owner: the REST client's auth cookie and its browser id. */
+async function signedInContext(state: RunState, userDataDir: string): Promise<BrowserContext> {
+	const client = need(state.client, 'the REST client');
+	const main = need(state.main, 'n8n main');
+	const context = await chromium.launchPersistentContext(userDataDir, {
+		executablePath: await ensureChromium(),
+		headless: true,
+		chromiumSandbox: false,
+		args: CHROMIUM_FLAGS,
+		viewport: { width: 1440, height: 900 },
+	});
+	const { cookie, browserId } = client.session();
+	const [name, ...value] = cookie.split('=');
+	await context.addCookies([{ name, value: value.join('='), url: main.url }]);
+	// The editor sends this id as `browser-id`; the cookie is valid only with the id it was issued for.
+	await context.addInitScript({ content: `localStorage.setItem('n8n-browserId', ${JSON.stringify(browserId)});` });
+	return context;
+}
+
+/** Runs a UI check; when it fails, saves what the page showed as failed-<name>.png first. */
+async function withScreenshot(page: Page, name: string, check: () => Promise<string>): Promise<string> {
+	try {
+		return await check();
+	} catch (error) {
+		await page.screenshot({ path: path.join(SCREENSHOTS, `failed-${name}.png`) }).catch(() => undefined);
+		throw new Error(`${(error as Error).message.split('\n')[0]} (see failed-${name}.png)`);
+	}
+}
+
+/** Opens the nodes panel with `opener` and types `query` into its search field. */
+async function searchNodes(page: Page, opener: ReturnType<Page['locator']>, query: string): Promise<void> {
+	await opener.waitFor({ timeout: UI_TIMEOUT_MS });
+	await opener.click({ timeout: UI_TIMEOUT_MS });
+	const input = page.locator('[data-test-id="node-creator-search-bar"]').first();
+	await input.waitFor({ timeout: UI_TIMEOUT_MS });
+	await input.fill(query);
+}
+
+/** The description n8n shows under a node's name in the nodes panel. */
+function nodeDescription(file: string, exported: string): string {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const module = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'PaymentsService', file)) as Record<string, new () => { description: INodeTypeDescription }>;
+	return new module[exported]().description.description;
+}
+
+/** The action texts of the action node's operations (what the nodes panel lists), in order. */
+function operationActions(): string[] {
+	return actionNodeDescription()
+		.properties.filter((property) => property.name === 'operation')
+		.flatMap((property) => (property.options ?? []).map((option) => (option as { action?: string }).action))
+		.filter((action): action is string => typeof action === 'string');
+}
+
+/**
+ * Searches "Payments Service" in the nodes panel twice, as a user adding nodes does: as the first
+ * step (trigger nodes: the Payments Service Trigger) and after a Manual Trigger (the action node).
+ */
+async function nodesPanelStep(page: Page, state: RunState): Promise<string> {
+	const main = need(state.main, 'n8n main');
+	const creator = page.locator('[data-test-id="node-creator"]');
+	await page.goto(`${main.url}/workflow/new`);
+	await searchNodes(page, page.locator('[data-test-id="canvas-add-button"] button').first(), 'Payments Service');
+	const trigger = nodeDescription('PaymentsServiceTrigger.node.js', 'PaymentsServiceTrigger');
+	await creator.getByText(trigger).first().waitFor({ timeout: UI_TIMEOUT_MS });
+	await page.screenshot({ path: path.join(SCREENSHOTS, 'nodes-panel-trigger.png') });
+
+	const manual: INode = { id: 'manual', name: 'Manual', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+	const stored = await need(state.client, 'the REST client').createWorkflow({ name: 'Editor: nodes panel', nodes: [manual], connections: {}, settings: {} });
+	await page.goto(`${main.url}/workflow/${stored.id}`);
+	await page.locator('[data-test-id="canvas-node"]').first().waitFor({ timeout: UI_TIMEOUT_MS });
+	await searchNodes(page, page.locator('[data-test-id="canvas-handle-plus"]').first(), 'Payments Service');
+	// n8n lists a package's nodes as one entry; opening it lists the action node's operations.
+	await creator.getByText(/^Payments Service$/).first().click({ timeout: UI_TIMEOUT_MS });
+	const actions = operationActions();
+	for (const action of actions.slice(0, 3)) await creator.getByText(action, { exact: true }).first().waitFor({ timeout: UI_TIMEOUT_MS });
+	await page.screenshot({ path: path.join(SCREENSHOTS, 'nodes-panel-action.png') });
+	await page.keyboard.press('Escape');
+	return `first step: Payments Service Trigger (nodes-panel-trigger.png); next step: Payments Service with its actions, e.g. ${actions.slice(0, 3).join(', ')} (nodes-panel-action.png)`;
+}
+
+/** Opens each resource's node and requires its parameters to render with no console error. */
+async function parameterPanelsStep(page: Page, errors: string[], state: RunState): Promise<string> {
+	const client = need(state.client, 'the REST client');
+	const main = need(state.main, 'n8n main');
+	const nodes = resourceNodes(actionNodeDescription(), state.credentialIds);
+	const workflow: WorkflowJson = { name: 'Editor: every resource', nodes, connections: {}, settings: { executionOrder: 'v1' } };
+	const stored = await client.createWorkflow(workflow);
+	await page.goto(`${main.url}/workflow/${stored.id}`);
+	const rendered: string[] = [];
+	for (const node of nodes) {
+		const before = errors.length;
+		await page.locator(`[data-test-id="canvas-node"][data-node-name="${node.name}"]`).dblclick({ timeout: UI_TIMEOUT_MS });
+		const panel = page.locator('[data-test-id="ndv"]');
+		await panel.locator('[data-test-id="parameter-input-resource"]').waitFor({ timeout: UI_TIMEOUT_MS });
+		await panel.locator('[data-test-id="node-parameters"]').waitFor({ timeout: UI_TIMEOUT_MS });
+		const parameters = await panel.locator('[data-test-id="node-parameters"] [data-test-id^="parameter-input-"]').count();
+		await page.screenshot({ path: path.join(SCREENSHOTS, `resource-${node.parameters.resource}.png`) });
+		if (errors.length > before) throw new Error(`the ${node.parameters.resource} panel logged console errors: ${errors.slice(before).join(' | ')}`);
+		if (parameters < 1) throw new Error(`the ${node.parameters.resource} panel shows no parameter`);
+		rendered.push(`${node.parameters.resource} (${parameters})`);
+		await page.keyboard.press('Escape');
+		await panel.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+	}
+	return `${rendered.length} resources rendered, parameters shown: ${rendered.join(', ')}`;
+}
+
+/** Opens the session credential and saves it: the dialog tests it and says it passed. */
+async function credentialTestStep(page: Page, state: RunState): Promise<string> {
+	const main = need(state.main, 'n8n main');
+	const id = need(state.credentialIds.get('cred-session'), 'the session credential');
+	await page.goto(`${main.url}/home/credentials/${id}`);
+	const modal = page.locator('[data-test-id="editCredential-modal"]');
+	await modal.waitFor({ timeout: UI_TIMEOUT_MS });
+	await modal.locator('[data-test-id="credential-save-button"]').click({ timeout: UI_TIMEOUT_MS });
+	await modal.getByText('Connection tested successfully').waitFor({ timeout: UI_TIMEOUT_MS });
+	await page.screenshot({ path: path.join(SCREENSHOTS, 'credential-test.png') });
+	return 'Sandbox session: saved in the dialog, "Connection tested successfully" (credential-test.png)';
+}
+
+async function main(): Promise<number> {
+	const state = newRunState(parseOptions(process.argv.slice(2)));
+	const steps = new Steps();
+	const userDataDir = path.join(os.tmpdir(), `payments-editor-chromium-${process.pid}`);
+	rmSync(SCREENSHOTS, { recursive: true, force: true });
+	mkdirSync(SCREENSHOTS, { recursive: true });
+	let context: BrowserContext | undefined;
+	const critical = { critical: true };
+	try {
+		await steps.run('Install n8n and Node.js (cache)', async () => await installStep(state), critical);
+		await steps.run('Build and pack the package', async () => await packStep(state), critical);
+		await steps.run('Start the sandbox and the SMTP sink', async () => await sandboxStep(state), critical);
+		await steps.run('Start n8n', async () => await startN8nStep(state), critical);
+		await steps.run('Set up the owner and log in', async () => await ownerStep(state), critical);
+		await steps.run('n8n loaded the package', async () => await loadedStep(state), critical);
+		await steps.run('Create the credentials and run their tests', async () => await credentialsStep(state), critical);
+		await steps.run(
+			'Start Chromium signed in',
+			async () => {
+				context = await signedInContext(state, userDataDir);
+				return `${CHROMIUM} (${context.browser()?.version() ?? 'persistent context'}), profile ${userDataDir}`;
+			},
+			critical,
+		);
+		const page = await need(context, 'the browser').newPage();
+		const errors = collectErrors(page);
+		await steps.run('Nodes panel lists both nodes', async () => await withScreenshot(page, 'nodes-panel', async () => await nodesPanelStep(page, state)));
+		await steps.run('Each resource’s parameter panel renders without console errors', async () => await withScreenshot(page, 'parameters', async () => await parameterPanelsStep(page, errors, state)));
+		await steps.run('A credential test passes in the credential dialog', async () => await withScreenshot(page, 'credential-test', async () => await credentialTestStep(page, state)));
+	} catch (error) {
+		if (!Steps.isAbort(error)) await steps.run('Unexpected error', async () => Promise.reject(error));
+	} finally {
+		await context?.close();
+		rmSync(userDataDir, { recursive: true, force: true });
+		await cleanUp(state, state.options.keep || !steps.passed());
+	}
+	console.log(steps.table(`n8n ${state.options.n8nVersion} editor in Chromium — screenshots in ${path.relative(PACKAGE_ROOT, SCREENSHOTS)}`));
+	return steps.passed() ? 0 : 1;
+}
+
+main().then(
+	(code) => process.exit(code),
+	(error: unknown) => {
+		console.error(error);
+		process.exit(1);
+	},
+);

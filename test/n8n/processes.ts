@@ -1,0 +1,201 @@
+/**
+ * Child processes of the end-to-end runs (n8n, its workers, PostgreSQL, Redis): each runs in its own
+ * process group with its output in a log file, and is stopped by signalling the whole group.
+ */
+import { spawn, type ChildProcess } from 'child_process';
+import { closeSync, openSync, readFileSync } from 'fs';
+import { createServer } from 'net';
+
+/** A started child process. */
+export interface Managed {
+	name: string;
+	pid: number;
+	logFile: string;
+	/** The process's log so far. */
+	log(): string;
+	/** Whether the process has exited. */
+	exited(): boolean;
+	/** SIGTERM to the process group, SIGKILL after `graceMs`; resolves once the leader exited. */
+	stop(graceMs?: number): Promise<void>;
+}
+
+/** Every process started and not yet stopped, so a failing run can still stop them all. */
+const running = new Set<Managed>();
+
+/** Signals the process group of `pid`; a group that is already gone is not an error. */
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+	try {
+		process.kill(-pid, signal);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+	}
+}
+
+/** Resolves when `child` has exited, or after `ms` (then false). */
+function exitWithin(child: ChildProcess, ms: number): Promise<boolean> {
+	if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+	return new Promise((resolve) => {
+		const timer = setTimeout(() => resolve(false), ms);
+		child.once('exit', () => {
+			clearTimeout(timer);
+			resolve(true);
+		});
+	});
+}
+
+/**
+ * Starts `command` detached (its own process group), stdout and stderr appended to `logFile`.
+ * @throws when the command cannot be spawned.
+ */
+export function startProcess(
+	name: string,
+	command: string,
+	args: string[],
+	options: { env: NodeJS.ProcessEnv; cwd?: string; logFile: string },
+): Managed {
+	const fd = openSync(options.logFile, 'a');
+	const child = spawn(command, args, { env: options.env, cwd: options.cwd, detached: true, stdio: ['ignore', fd, fd] });
+	closeSync(fd);
+	if (child.pid === undefined) throw new Error(`${name}: could not start ${command}`);
+	const pid = child.pid;
+	const managed: Managed = {
+		name,
+		pid,
+		logFile: options.logFile,
+		log: () => readFileSync(options.logFile, 'utf8'),
+		exited: () => child.exitCode !== null || child.signalCode !== null,
+		async stop(graceMs = 15_000) {
+			running.delete(managed);
+			killGroup(pid, 'SIGTERM');
+			if (!(await exitWithin(child, graceMs))) {
+				killGroup(pid, 'SIGKILL');
+				await exitWithin(child, 5_000);
+			}
+			// Children of the leader (n8n's task runner) may outlive it by a moment.
+			killGroup(pid, 'SIGKILL');
+		},
+	};
+	child.on('error', () => undefined);
+	running.add(managed);
+	return managed;
+}
+
+/** Stops every process still running, newest first (workers before main, main before databases). */
+export async function stopAll(): Promise<void> {
+	for (const managed of [...running].reverse()) await managed.stop();
+}
+
+/** CPU time (user + system, in clock ticks) a process has used so far; undefined once it is gone. */
+function cpuTicks(pid: number): number | undefined {
+	try {
+		// Fields after the command name (which may hold spaces): state is 3rd, utime 14th, stime 15th.
+		const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+		return Number(fields[11]) + Number(fields[12]);
+	} catch {
+		return undefined;
+	}
+}
+
+/** CPU time (clock ticks, 1/100 s) under which a command counts as idle over its idle window. */
+const IDLE_TICKS = 100;
+
+/** Thrown when a command was stopped because it used no CPU for `idleMs` (a stalled download). */
+export class IdleError extends Error {}
+
+/**
+ * Runs a command to completion; resolves its output, rejects with the output's tail on failure.
+ * `idleMs`: stop it (IdleError) when it used under a second of CPU in that long, i.e. it waits on a
+ * stalled connection (Linux; elsewhere the overall `timeoutMs` applies).
+ */
+export function runCommand(
+	command: string,
+	args: string[],
+	options: { env?: NodeJS.ProcessEnv; cwd?: string; what: string; timeoutMs?: number; idleMs?: number },
+): Promise<string> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(command, args, { env: options.env ?? process.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+		let output = '';
+		let idle = false;
+		child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+		child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+		const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20 * 60_000);
+		// CPU samples of the last `idleMs`: a stalled download still wakes up now and then (timers),
+		// so "idle" is less than a second of CPU in the whole window.
+		const samples: Array<{ at: number; ticks: number }> = [];
+		const watchdog = setInterval(() => {
+			const ticks = child.pid === undefined ? undefined : cpuTicks(child.pid);
+			if (ticks === undefined || !options.idleMs) return;
+			const now = Date.now();
+			samples.push({ at: now, ticks });
+			while (samples.length > 1 && now - samples[1].at >= options.idleMs) samples.shift();
+			if (now - samples[0].at >= options.idleMs && ticks - samples[0].ticks < IDLE_TICKS) {
+				idle = true;
+				child.kill('SIGKILL');
+			}
+		}, 5_000);
+		const done = () => {
+			clearTimeout(timer);
+			clearInterval(watchdog);
+		};
+		child.on('error', (error) => {
+			done();
+			reject(new Error(`${options.what}: ${error.message}`));
+		});
+		child.on('close', (code, signal) => {
+			done();
+			if (code === 0) resolve(output);
+			else if (idle) reject(new IdleError(`${options.what} used under a second of CPU in ${Math.round((options.idleMs ?? 0) / 1000)}s (stalled download)`));
+			else reject(new Error(`${options.what} failed (${signal ?? `exit ${code}`}):\n${output.trim().split('\n').slice(-25).join('\n')}`));
+		});
+	});
+}
+
+/** A TCP port free on 127.0.0.1 right now (the OS picks it). */
+export function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			const port = typeof address === 'object' && address ? address.port : 0;
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+/**
+ * Polls `probe` every `intervalMs` until it returns a value other than undefined/false; throws
+ * `Timed out after Ns waiting for <what>` (with `detail()` appended, e.g. a log tail) otherwise.
+ */
+export async function waitFor<T>(
+	what: string,
+	probe: () => Promise<T | undefined | false> | T | undefined | false,
+	options: { timeoutMs: number; intervalMs?: number; detail?: () => string },
+): Promise<T> {
+	const deadline = Date.now() + options.timeoutMs;
+	let lastError: unknown;
+	for (;;) {
+		try {
+			const value = await probe();
+			if (value !== undefined && value !== false) return value;
+		} catch (error) {
+			lastError = error;
+		}
+		if (Date.now() >= deadline) {
+			const cause = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
+			const detail = options.detail ? `\n${options.detail()}` : '';
+			throw new Error(`Timed out after ${Math.round(options.timeoutMs / 1000)}s waiting for ${what}${cause}${detail}`);
+		}
+		await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 250));
+	}
+}
+
+/** The last `lines` lines of `text`, indented, for error messages. */
+export function tail(text: string, lines = 20): string {
+	return text
+		.trimEnd()
+		.split('\n')
+		.slice(-lines)
+		.map((line) => `    | ${line}`)
+		.join('\n');
+}

@@ -1,0 +1,319 @@
+/**
+ * `npm run test:n8n` (and `test:n8n:queue` with `--queue`): the package in a REAL n8n.
+ *
+ * Installs n8n (cached), packs this package and installs it the way n8n's community-package
+ * installer does, starts the sandbox and n8n (SQLite; or PostgreSQL, Redis, main and workers in
+ * queue mode), then through n8n's REST API: owner, credentials and their tests, every example
+ * workflow imported and the manual ones run and checked like test/demo checks them, a session
+ * re-login after the sandbox expired the sessions, and every alert scenario activated and driven
+ * until it fired exactly as often as it must. Prints a summary table; exits 1 on any failure.
+ * n8n and everything else started is stopped in every case.
+ */
+import { randomBytes } from 'crypto';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'fs';
+import os from 'os';
+import path from 'path';
+
+import { startSmtpSink } from '../demo/smtp-sink';
+import { startSandbox } from '../sandbox';
+import { credentialSpecs, loadCatalogue, mapCredentials, type CatalogueEntry } from './catalogue';
+import { toWorkflowRun } from './execution';
+import { buildAndPack, ensureN8n, ensureNode, installCommunityPackage } from './install';
+import { baseEnv, startMain, startWorker } from './n8n-server';
+import { parseOptions, type E2eOptions } from './options';
+import { stopAll, waitFor } from './processes';
+import { executionsByWorker, workerChecks, workerChecksAfterRelogin } from './queue';
+import { EXECUTION_TIMEOUT_MS, logins, need, runOnce, sessionWorkflow, type RunState } from './state';
+import { Steps } from './report';
+import { N8nClient, type ExecutionSummary } from './rest';
+import { ALERT_SCENARIOS, sandboxAdmin, type AlertScenario, type ScenarioContext } from './scenarios';
+import { startQueueBackends } from './services';
+import { demoContext } from './stubs';
+
+/** Statuses of an execution that will not change any more. */
+const FINAL_STATUSES = ['success', 'error', 'crashed', 'canceled'];
+
+
+
+
+
+/** Installs Node and n8n into the cache (or finds them there). */
+export async function installStep(state: RunState): Promise<string> {
+	const { cacheDir, n8nVersion, nodeVersion } = state.options;
+	mkdirSync(cacheDir, { recursive: true });
+	const started = Date.now();
+	const node = await ensureNode(cacheDir, nodeVersion);
+	state.install = await ensureN8n(cacheDir, n8nVersion, node);
+	const how = state.install.installed ? `installed in ${Math.round((Date.now() - started) / 1000)}s (cold cache)` : 'from the cache';
+	return `n8n ${n8nVersion} on Node ${nodeVersion}, ${how}: ${cacheDir}`;
+}
+
+/** Builds and packs this package. */
+export async function packStep(state: RunState): Promise<string> {
+	state.tarball = await buildAndPack(state.runDir);
+	return `${path.basename(state.tarball)} (${Math.round(statSync(state.tarball).size / 1024)} KiB)`;
+}
+
+/** Starts the sandbox in-process and the SMTP sink the example workflows send e-mail to. */
+export async function sandboxStep(state: RunState): Promise<string> {
+	state.sandbox = await startSandbox();
+	state.smtp = await startSmtpSink();
+	return `sandbox ${state.sandbox.baseUrl}, SMTP sink 127.0.0.1:${state.smtp.port}`;
+}
+
+/** The user folder of one n8n process, with the package installed as n8n's installer does. */
+async function userFolderWithPackage(state: RunState, name: string): Promise<string> {
+	const userFolder = path.join(state.runDir, `user-${name}`);
+	await installCommunityPackage(path.join(userFolder, '.n8n'), need(state.tarball, 'the tarball'), need(state.install, 'n8n').node);
+	return userFolder;
+}
+
+/** Starts n8n: main alone, or (queue mode) PostgreSQL, Redis, main and the workers. */
+export async function startN8nStep(state: RunState): Promise<string> {
+	const install = need(state.install, 'n8n');
+	const encryptionKey = randomBytes(24).toString('hex');
+	if (state.options.queue) state.backends = await startQueueBackends(state.runDir, state.logDir);
+	const mainFolder = await userFolderWithPackage(state, 'main');
+	const started = Date.now();
+	state.main = await startMain(install, baseEnv(install, mainFolder, encryptionKey, state.backends), state.logDir);
+	const mainSeconds = Math.round((Date.now() - started) / 1000);
+	for (let index = 1; index <= (state.options.queue ? state.options.workers : 0); index++) {
+		const folder = await userFolderWithPackage(state, `worker-${index}`);
+		state.workers.push(await startWorker(install, baseEnv(install, folder, encryptionKey, state.backends), `worker-${index}`, state.logDir));
+	}
+	state.client = new N8nClient(state.main.url);
+	const backends = state.backends ? `, PostgreSQL :${state.backends.postgres.port}, Redis :${state.backends.redis.port}` : ', SQLite';
+	const workers = state.workers.length ? `, ${state.workers.length} workers` : '';
+	return `main ${state.main.url} ready in ${mainSeconds}s${workers}${backends}`;
+}
+
+/** Creates the owner and signs in. */
+export async function ownerStep(state: RunState): Promise<string> {
+	const client = need(state.client, 'the REST client');
+	await client.setupOwner();
+	await client.login();
+	return 'POST /rest/owner/setup, POST /rest/login';
+}
+
+/** Checks n8n loaded both nodes and the four credential types of the package. */
+export async function loadedStep(state: RunState): Promise<string> {
+	const client = need(state.client, 'the REST client');
+	const nodes = await client.typeNames('nodes');
+	const credentials = await client.typeNames('credentials');
+	const ours = nodes.filter((name) => name.startsWith('n8n-nodes-payments-service.'));
+	const ourCredentials = credentials.filter((name) => name.startsWith('paymentsService'));
+	const expected = ['n8n-nodes-payments-service.paymentsService', 'n8n-nodes-payments-service.paymentsServiceTrigger'];
+	if (!expected.every((name) => ours.includes(name)) || ourCredentials.length !== 4) {
+		throw new Error(`n8n loaded the nodes [${ours.join(', ')}] and ${ourCredentials.length} credential types of the package, expected ${expected.join(' and ')} and 4`);
+	}
+	// n8n adds a "…Tool" variant of a node that is usable as an AI agent tool.
+	return `${ours.join(', ')}; ${ourCredentials.length} credential types`;
+}
+
+/** Creates the credentials and runs the test of each of the package's four. */
+export async function credentialsStep(state: RunState): Promise<string> {
+	const client = need(state.client, 'the REST client');
+	const specs = credentialSpecs(need(state.sandbox, 'the sandbox'), need(state.smtp, 'the SMTP sink').port);
+	const results: string[] = [];
+	for (const spec of specs) {
+		const id = await client.createCredential({ name: spec.name, type: spec.type, data: spec.data });
+		state.credentialIds.set(spec.exportedId, id);
+		if (!spec.test) continue;
+		const result = await client.testCredential({ id, name: spec.name, type: spec.type, data: spec.data });
+		if (result.status !== 'OK') throw new Error(`the test of ${spec.type} failed: ${result.message}`);
+		results.push(`${spec.type}: ${result.message}`);
+	}
+	return `${specs.length} created, ${results.length} tests passed\n${results.join('\n')}`;
+}
+
+/** Imports every workflow of test/workflows, credentials mapped and sandbox ids prepared. */
+async function importStep(state: RunState): Promise<string> {
+	const client = need(state.client, 'the REST client');
+	const context = demoContext(need(state.sandbox, 'the sandbox'), need(state.smtp, 'the SMTP sink').mails);
+	state.catalogue = loadCatalogue();
+	for (const entry of state.catalogue) {
+		const scenario = ALERT_SCENARIOS.find((candidate) => candidate.file === entry.file);
+		let workflow = entry.demo?.prepare && entry.manualTrigger ? entry.demo.prepare(entry.workflow, context) : entry.workflow;
+		if (scenario?.prepare) workflow = scenario.prepare(workflow);
+		workflow = mapCredentials(workflow, state.credentialIds);
+		const stored = await client.createWorkflow(workflow);
+		state.workflows.set(entry.file, { ...workflow, ...stored });
+	}
+	const manual = state.catalogue.filter((entry) => entry.manualTrigger).length;
+	return `${state.catalogue.length} workflows imported (${manual} manual, ${state.catalogue.length - manual} started by triggers)`;
+}
+
+
+/** Runs one manual workflow and checks it like test/demo (or, without a demo, that it succeeded). */
+async function manualWorkflowStep(state: RunState, entry: CatalogueEntry): Promise<string> {
+	const run = await runOnce(state, entry.file);
+	const context = demoContext(need(state.sandbox, 'the sandbox'), need(state.smtp, 'the SMTP sink').mails);
+	const lines = entry.demo ? entry.demo.summarize(run, context) : ['succeeded (no demo check for this workflow in test/demo/demos.ts)'];
+	return [`execution ${run.executionId}: ${lines[0]}`, ...lines.slice(1)].join('\n');
+}
+
+/** Expires the sandbox's sessions and shows n8n logs in again once, by itself, and succeeds. */
+async function reloginStep(state: RunState): Promise<string> {
+	const sandbox = need(state.sandbox, 'the sandbox');
+	const file = sessionWorkflow(state);
+	const before = logins(sandbox);
+	const refusedBefore = sandbox.log.entries().filter((entry) => entry.status === 401).length;
+	await sandboxAdmin(sandbox, '/sessions/expire', {});
+	const run = await runOnce(state, file);
+	const added = logins(sandbox) - before;
+	const refused = sandbox.log.entries().filter((entry) => entry.status === 401).length - refusedBefore;
+	if (added !== 1) throw new Error(`expected exactly 1 new login after the sessions expired, the sandbox counted ${added}`);
+	return `${file}: 401 answered ${refused}×, then 1 login (${before} → ${before + added}); execution ${run.executionId} succeeded`;
+}
+
+/** The context an alert scenario works in. */
+function scenarioContext(state: RunState, scenario: AlertScenario): ScenarioContext {
+	const main = need(state.main, 'n8n main');
+	return {
+		client: need(state.client, 'the REST client'),
+		sandbox: need(state.sandbox, 'the sandbox'),
+		mails: need(state.smtp, 'the SMTP sink').mails,
+		n8nUrl: main.url,
+		mainLog: () => main.process.log(),
+		workflow: need(state.workflows.get(scenario.file), `the imported ${scenario.file}`),
+		state: {},
+	};
+}
+
+/**
+ * Activates the scenario's workflow, drives the sandbox, waits for the first execution and lets
+ * n8n settle; resolves every execution of the workflow once all have finished, and what was seen.
+ */
+async function activateAndDrive(scenario: AlertScenario, context: ScenarioContext): Promise<{ executions: ExecutionSummary[]; seen: string }> {
+	const { client, workflow } = context;
+	await scenario.beforeActivation?.(context);
+	const activatedAt = Date.now();
+	await client.activate(workflow);
+	try {
+		const live = await scenario.afterActivation(context);
+		await scenario.drive(context);
+		await waitFor(`"${workflow.name}" to start an execution`, async () => (await client.executions(workflow.id)).length > 0, {
+			timeoutMs: scenario.timeoutMs,
+			intervalMs: 1000,
+		});
+		const firstSeconds = Math.round((Date.now() - activatedAt) / 1000);
+		const settled = await scenario.settle(context);
+		const executions = await waitFor(
+			`the executions of "${workflow.name}" to finish`,
+			async () => {
+				const list = await client.executions(workflow.id);
+				return list.every((execution) => FINAL_STATUSES.includes(execution.status)) && list;
+			},
+			{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 500 },
+		);
+		return { executions, seen: `first execution ${firstSeconds}s after activation; ${live}; ${settled}` };
+	} finally {
+		await client.deactivate(workflow);
+	}
+}
+
+/** Activates an alert workflow, drives the sandbox, and requires exactly the expected executions. */
+async function alertStep(state: RunState, scenario: AlertScenario): Promise<string> {
+	const context = scenarioContext(state, scenario);
+	const { executions, seen } = await activateAndDrive(scenario, context);
+	const listed = executions.map((execution) => `${execution.id} ${execution.mode} ${execution.status}`).join(', ');
+	if (executions.length !== scenario.expectedExecutions) {
+		throw new Error(`expected ${scenario.expectedExecutions} execution(s) of "${context.workflow.name}", n8n has ${executions.length}: ${listed}`);
+	}
+	const demo = state.catalogue.find((entry) => entry.file === scenario.file)?.demo;
+	const lines = [`executions: ${listed}; ${seen}`];
+	for (const summary of executions) {
+		if (summary.status !== 'success') throw new Error(`execution ${summary.id} ended "${summary.status}"`);
+		const run = await toWorkflowRun(context.client, await context.client.execution(summary.id));
+		lines.push(...(scenario.summarize ? scenario.summarize(run, context) : (demo?.summarize(run, demoContext(context.sandbox, context.mails)) ?? [])));
+	}
+	state.alertExecutions.push(...executions.map((execution) => execution.id));
+	return lines.join('\n');
+}
+
+/** All steps of a run, in order. */
+async function runSteps(steps: Steps, state: RunState): Promise<void> {
+	const critical = { critical: true };
+	await steps.run('Install n8n and Node.js (cache)', async () => await installStep(state), critical);
+	await steps.run('Build and pack the package', async () => await packStep(state), critical);
+	await steps.run('Start the sandbox and the SMTP sink', async () => await sandboxStep(state), critical);
+	await steps.run(state.options.queue ? 'Start PostgreSQL, Redis, n8n main and workers' : 'Start n8n', async () => await startN8nStep(state), critical);
+	await steps.run('Set up the owner and log in', async () => await ownerStep(state), critical);
+	await steps.run('n8n loaded the package', async () => await loadedStep(state), critical);
+	await steps.run('Create the credentials and run their tests', async () => await credentialsStep(state), critical);
+	await steps.run('Import every workflow of test/workflows', async () => await importStep(state), critical);
+	const loginsBefore = logins(need(state.sandbox, 'the sandbox'));
+	for (const entry of state.catalogue.filter((candidate) => candidate.manualTrigger)) {
+		await steps.run(`Run ${entry.file}`, async () => await manualWorkflowStep(state, entry));
+	}
+	await steps.run('One session login served every execution', async () => {
+		// The credential test logs in; n8n keeps the token it got when the test passes, so the
+		// executions then need none (older n8n versions log in once more at the first execution).
+		const total = logins(need(state.sandbox, 'the sandbox'));
+		const added = total - loginsBefore;
+		if (added > 1) throw new Error(`the manual executions logged in ${added} times, expected at most once`);
+		return `${total} login(s) in all: credential test ${loginsBefore}, manual executions ${added}`;
+	});
+	if (state.options.queue) await workerChecks(steps, state);
+	await steps.run('Automatic re-login after the sessions expired', async () => await reloginStep(state));
+	if (state.options.queue) await workerChecksAfterRelogin(steps, state);
+	for (const scenario of ALERT_SCENARIOS) {
+		await steps.run(`Alert: ${scenario.title}`, async () => await alertStep(state, scenario));
+	}
+	if (state.options.queue) {
+		await steps.run('Queue mode: polls on main, executions on workers', async () => await executionsByWorker(state));
+	}
+}
+
+/** Stops n8n, the backends, the sandbox and the sink; removes the run folder unless kept. */
+export async function cleanUp(state: RunState, keep: boolean): Promise<void> {
+	await stopAll();
+	// The requests n8n sent to the sandbox, for whoever reads a failed run's logs.
+	if (state.sandbox) writeFileSync(path.join(state.logDir, 'sandbox-requests.json'), JSON.stringify(state.sandbox.log.entries(), null, 1));
+	await state.smtp?.close();
+	await state.sandbox?.close();
+	if (keep) console.log(`\nRun folder kept (logs, user folders): ${state.runDir}`);
+	else rmSync(state.runDir, { recursive: true, force: true });
+}
+
+/** A fresh run: its temporary folder (with logs/) and empty state. */
+export function newRunState(options: E2eOptions): RunState {
+	const runDir = mkdtempSync(path.join(os.tmpdir(), 'payments-n8n-e2e-'));
+	const logDir = path.join(runDir, 'logs');
+	mkdirSync(logDir);
+	return { options, runDir, logDir, workers: [], credentialIds: new Map(), workflows: new Map(), catalogue: [], alertExecutions: [] };
+}
+
+async function main(): Promise<number> {
+	const options = parseOptions(process.argv.slice(2));
+	const state = newRunState(options);
+	const { logDir } = state;
+	const steps = new Steps();
+	const started = Date.now();
+	const interrupted = () => {
+		void cleanUp(state, true).then(() => process.exit(130));
+	};
+	process.once('SIGINT', interrupted);
+	process.once('SIGTERM', interrupted);
+	console.log(`n8n ${options.n8nVersion}${options.queue ? ` in queue mode (${options.workers} workers)` : ''}; logs in ${logDir}\n`);
+	try {
+		await runSteps(steps, state);
+	} catch (error) {
+		if (!Steps.isAbort(error)) await steps.run('Unexpected error', async () => Promise.reject(error));
+	} finally {
+		await cleanUp(state, options.keep || !steps.passed());
+	}
+	const mode = options.queue ? `queue mode, ${options.workers} workers` : 'regular mode';
+	console.log(steps.table(`n8n ${options.n8nVersion} (${mode}) — ${Math.round((Date.now() - started) / 1000)}s`));
+	return steps.passed() ? 0 : 1;
+}
+
+if (require.main === module) {
+	main().then(
+		(code) => process.exit(code),
+		(error: unknown) => {
+			console.error(error);
+			process.exit(1);
+		},
+	);
+}

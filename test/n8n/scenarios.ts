@@ -1,0 +1,144 @@
+/**
+ * Alert scenarios: workflows that n8n starts by itself once active (a polling trigger today, a
+ * webhook trigger next), each with how to make the sandbox produce the event and what n8n must do.
+ *
+ * EXTENSION POINT — a webhook alert (e.g. a `paymentsServiceNotificationTrigger` receiving POSTs
+ * from the sandbox): add its workflow to test/workflows and NOT_MANUAL (catalogue.ts), then add an
+ * entry to {@link ALERT_SCENARIOS} with `kind: 'webhook'`: `afterActivation` waits until n8n
+ * registered the webhook (it activates asynchronously) and tells the sandbox the production URL (`${context.n8nUrl}/webhook/<path>` of the trigger node), `drive` makes the
+ * sandbox send the notification, `settle` can be {@link settleNothing}. The run activates it, drives
+ * it, waits for `expectedExecutions`, lets it settle, then requires exactly that many executions,
+ * all successful, each judged by `summarize` (the demo's check by default).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { DEMOS } from '../demo/demos';
+import type { ReceivedMail } from '../demo/smtp-sink';
+import type { WorkflowJson, WorkflowRun } from '../harness/engine';
+import type { Sandbox } from '../sandbox';
+import { waitFor } from './processes';
+import type { N8nClient, StoredWorkflow } from './rest';
+import { demoContext } from './stubs';
+
+/** What a scenario works with. */
+export interface ScenarioContext {
+	client: N8nClient;
+	sandbox: Sandbox;
+	mails: ReceivedMail[];
+	/** http://127.0.0.1:<port> of n8n main (webhook URLs start here). */
+	n8nUrl: string;
+	/** n8n main's log so far (it logs each poll of a trigger at debug level). */
+	mainLog(): string;
+	/** The workflow as imported (credentials mapped). */
+	workflow: StoredWorkflow & WorkflowJson;
+	/** Scenario-private values passed between its phases. */
+	state: IDataObject;
+}
+
+/** An alert workflow, how to make it fire, and what must follow. */
+export interface AlertScenario {
+	title: string;
+	/** Its workflow in test/workflows. */
+	file: string;
+	kind: 'polling' | 'webhook';
+	/** Changes the copy imported into n8n (e.g. poll times). */
+	prepare?: (workflow: WorkflowJson) => WorkflowJson;
+	/** Runs before activation: records that must be part of the trigger's starting point. */
+	beforeActivation?: (context: ScenarioContext) => Promise<void>;
+	/**
+	 * Resolves once the activated trigger is live: n8n 2.x activates asynchronously (the REST call
+	 * returns before the trigger runs), so a polling trigger must have taken its starting point
+	 * before the sandbox changes anything. A webhook scenario registers its URL with the sandbox here.
+	 */
+	afterActivation: (context: ScenarioContext) => Promise<string>;
+	/** Makes the sandbox produce the event(s). */
+	drive: (context: ScenarioContext) => Promise<void>;
+	/** How many executions the event(s) must start, no more, no fewer. */
+	expectedExecutions: number;
+	/** How long the first execution may take to appear. */
+	timeoutMs: number;
+	/** Waits until n8n had every chance to start a superfluous execution. */
+	settle: (context: ScenarioContext) => Promise<string>;
+	/** Judges one execution (throws when wrong); lines to print. Defaults to the demo's check. */
+	summarize?: (run: WorkflowRun, context: ScenarioContext) => string[];
+}
+
+/** How many polls n8n main logged for `workflowName` (`Poll trigger initiated for workflow "…"`). */
+export function countPolls(mainLog: string, workflowName: string): number {
+	const quoted = workflowName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+	return (mainLog.match(new RegExp(`Poll(?:ing)? trigger initiated for workflow "${quoted}"`, 'g')) ?? []).length;
+}
+
+/** Sends an admin request to the sandbox (`/_sandbox/...`), as a person driving it would. */
+export async function sandboxAdmin(sandbox: Sandbox, route: string, body: IDataObject): Promise<IDataObject> {
+	const response = await fetch(`${sandbox.baseUrl}/_sandbox${route}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
+	const answer = (await response.json()) as IDataObject;
+	if (!response.ok) throw new Error(`POST /_sandbox${route} answered ${response.status}: ${JSON.stringify(answer)}`);
+	return answer;
+}
+
+/** The highest sequence number in the sandbox's request log (0 when empty). */
+function lastSeq(sandbox: Sandbox): number {
+	return sandbox.log.entries().at(-1)?.seq ?? 0;
+}
+
+/**
+ * Settling of a polling trigger: waits until main logged one more poll of the workflow than now and
+ * the sandbox answered that poll's last (short) page of `listPath`; then the poll is over and any
+ * execution it started exists.
+ */
+export async function settleOnePoll(context: ScenarioContext, listPath: string, what = 'after the alert'): Promise<string> {
+	const name = context.workflow.name;
+	const polls = countPolls(context.mainLog(), name);
+	const after = lastSeq(context.sandbox);
+	await waitFor(
+		`one more complete poll of "${name}"`,
+		() => {
+			if (countPolls(context.mainLog(), name) <= polls) return false;
+			return context.sandbox.log.find('GET', listPath).some((entry) => {
+				const page = entry.responseBody as { rows?: number; maxRows?: number } | undefined;
+				return entry.seq > after && entry.status === 200 && page?.rows !== undefined && page.rows < (page.maxRows ?? 50);
+			});
+		},
+		{ timeoutMs: 150_000, intervalMs: 500 },
+	);
+	return `poll ${countPolls(context.mainLog(), name)} ${what} read ${listPath} to its end`;
+}
+
+/** Settling of a trigger that cannot fire again by itself (a webhook answered once). */
+export async function settleNothing(): Promise<string> {
+	return 'nothing to wait for';
+}
+
+/** Every alert scenario the runs activate and drive. */
+export const ALERT_SCENARIOS: AlertScenario[] = [
+	{
+		title: 'Rejected cashout alert (polling trigger)',
+		file: 'alert-rejected-cashouts.json',
+		kind: 'polling',
+		// n8n polls at most once a minute ("The polling interval is too short"), the export's setting.
+		async beforeActivation({ sandbox, state }) {
+			// Part of the trigger's starting point, so the rejection is a change from PENDING.
+			const payout = sandbox.control.addCashout({ idMerchant: 1001, externalId: `payout-e2e-${Date.now()}`, country: 'MX', amount: 1500, currency: 'MXN' });
+			state.cashoutId = payout.idCashout;
+		},
+		async drive({ sandbox, state }) {
+			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, { to: 'DELIVERED' });
+			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, { to: 'REJECTED', rejectionCode: 801, rejectionReason: 'Beneficiary account closed' });
+		},
+		afterActivation: async (context) => await settleOnePoll(context, '/v1/cashouts', '(the starting point, PENDING)'),
+		expectedExecutions: 1,
+		timeoutMs: 150_000,
+		settle: async (context) => await settleOnePoll(context, '/v1/cashouts', 'after the alert (nothing repeated)'),
+		summarize(run, context) {
+			const demo = DEMOS.find((candidate) => candidate.file === 'alert-rejected-cashouts.json');
+			const lines = demo?.summarize(run, demoContext(context.sandbox, context.mails)) ?? [];
+			// The demo's first line tells its own polls; the e-mail lines are what this run shows too.
+			return lines.map((line, index) => (index === 0 ? line.replace(/^.*?(alert sent to)/, '$1') : line));
+		},
+	},
+];

@@ -1,0 +1,133 @@
+/**
+ * PostgreSQL and Redis for queue mode, started in a temporary folder on 127.0.0.1 and stopped with
+ * the run: PostgreSQL 15 from /usr/lib/postgresql/15/bin, Redis from Debian's redis-server package
+ * (installed with apt-get when missing and the run is root).
+ */
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync } from 'fs';
+import path from 'path';
+
+import { freePort, runCommand, startProcess, tail, waitFor, type Managed } from './processes';
+import type { QueueBackends } from './n8n-server';
+
+/** Where Debian puts PostgreSQL's server binaries. */
+const POSTGRES_ROOT = '/usr/lib/postgresql';
+/** The database n8n uses. */
+const DATABASE = 'n8n';
+/** The PostgreSQL role (trust authentication on loopback; the database lives only for this run). */
+const DB_USER = 'postgres';
+
+/** The newest PostgreSQL server installed (`/usr/lib/postgresql/<major>/bin`). */
+function postgresBin(): string {
+	const majors = existsSync(POSTGRES_ROOT) ? readdirSync(POSTGRES_ROOT).filter((name) => /^\d+$/.test(name)) : [];
+	const newest = majors.sort((a, b) => Number(b) - Number(a))[0];
+	if (!newest) throw new Error(`No PostgreSQL server in ${POSTGRES_ROOT}: install Debian's postgresql package`);
+	return path.join(POSTGRES_ROOT, newest, 'bin');
+}
+
+/** `[command, args]` running `binary` as the `postgres` system user when we are root (initdb refuses root). */
+function asPostgres(binary: string, args: string[]): [string, string[]] {
+	if (process.getuid?.() !== 0) return [binary, args];
+	return ['runuser', ['-u', 'postgres', '--', binary, ...args]];
+}
+
+/** Whether a TCP connect to 127.0.0.1:`port` succeeds. */
+async function listening(port: number): Promise<boolean> {
+	const { connect } = await import('net');
+	return await new Promise((resolve) => {
+		const socket = connect(port, '127.0.0.1');
+		socket.once('connect', () => {
+			socket.destroy();
+			resolve(true);
+		});
+		socket.once('error', () => resolve(false));
+	});
+}
+
+/**
+ * Initialises a cluster in `<runDir>/postgres` and starts `postgres` on a free loopback port (no
+ * Unix socket outside the folder, durability off: the data lives only for the run), then creates the
+ * database.
+ */
+export async function startPostgres(runDir: string, logDir: string): Promise<{ process: Managed; port: number }> {
+	const bin = postgresBin();
+	const dataDir = path.join(runDir, 'postgres');
+	const socketDir = path.join(runDir, 'postgres-socket');
+	mkdirSync(dataDir, { recursive: true });
+	mkdirSync(socketDir, { recursive: true });
+	if (process.getuid?.() === 0) {
+		// The run folder is private to root; the postgres user must reach its two folders.
+		chmodSync(runDir, 0o711);
+		const { uid, gid } = await postgresIds();
+		chownSync(dataDir, uid, gid);
+		chownSync(socketDir, uid, gid);
+	}
+	const [initCommand, initArgs] = asPostgres(path.join(bin, 'initdb'), ['-D', dataDir, '-U', DB_USER, '--auth=trust', '-E', 'UTF8', '--no-sync']);
+	await runCommand(initCommand, initArgs, { what: 'initdb (PostgreSQL)' });
+	const port = await freePort();
+	const [command, args] = asPostgres(path.join(bin, 'postgres'), [
+		'-D',
+		dataDir,
+		'-p',
+		String(port),
+		'-c',
+		'listen_addresses=127.0.0.1',
+		'-c',
+		`unix_socket_directories=${socketDir}`,
+		'-c',
+		'fsync=off',
+		'-c',
+		'synchronous_commit=off',
+		'-c',
+		'full_page_writes=off',
+	]);
+	const managed = startProcess('PostgreSQL', command, args, { env: process.env, logFile: path.join(logDir, 'postgres.log') });
+	await waitFor('PostgreSQL to accept connections', async () => !managed.exited() && (await listening(port)), {
+		timeoutMs: 30_000,
+		detail: () => tail(managed.log()),
+	});
+	const [createCommand, createArgs] = asPostgres(path.join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', DB_USER, DATABASE]);
+	await waitFor('the n8n database to be created', async () => (await runCommand(createCommand, createArgs, { what: 'createdb' }), true), {
+		timeoutMs: 15_000,
+	});
+	return { process: managed, port };
+}
+
+/** uid and gid of the `postgres` system user. */
+async function postgresIds(): Promise<{ uid: number; gid: number }> {
+	const uid = Number((await runCommand('id', ['-u', 'postgres'], { what: 'id -u postgres' })).trim());
+	const gid = Number((await runCommand('id', ['-g', 'postgres'], { what: 'id -g postgres' })).trim());
+	return { uid, gid };
+}
+
+/** The redis-server binary, installed with apt-get (as root) when missing. */
+async function redisServer(): Promise<string> {
+	const binary = '/usr/bin/redis-server';
+	if (existsSync(binary)) return binary;
+	if (process.getuid?.() !== 0) throw new Error('redis-server is missing: run `sudo apt-get install -y redis-server`');
+	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+	await runCommand('apt-get', ['update'], { env, what: 'apt-get update' });
+	await runCommand('apt-get', ['install', '-y', '--no-install-recommends', 'redis-server'], { env, what: 'apt-get install redis-server' });
+	return binary;
+}
+
+/** Starts Redis on a free loopback port, in memory only (no snapshots, no append-only file). */
+export async function startRedis(runDir: string, logDir: string): Promise<{ process: Managed; port: number }> {
+	const binary = await redisServer();
+	const port = await freePort();
+	const dir = path.join(runDir, 'redis');
+	mkdirSync(dir, { recursive: true });
+	const managed = startProcess(
+		'Redis',
+		binary,
+		['--port', String(port), '--bind', '127.0.0.1', '--protected-mode', 'yes', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'],
+		{ env: process.env, logFile: path.join(logDir, 'redis.log') },
+	);
+	await waitFor('Redis to accept connections', async () => !managed.exited() && (await listening(port)), { timeoutMs: 15_000, detail: () => tail(managed.log()) });
+	return { process: managed, port };
+}
+
+/** Starts both; resolves the connection details n8n needs. */
+export async function startQueueBackends(runDir: string, logDir: string): Promise<QueueBackends> {
+	const [postgres, redis] = await Promise.all([startPostgres(runDir, logDir), startRedis(runDir, logDir)]);
+	return { postgres: { port: postgres.port, database: DATABASE, user: DB_USER }, redis: { port: redis.port } };
+}
