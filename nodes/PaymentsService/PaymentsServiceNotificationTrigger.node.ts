@@ -88,16 +88,20 @@ export class PaymentsServiceNotificationTrigger implements INodeType {
 		defaults: { name: 'Payments Service Notification Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
+		// Rules on `hide`, never `show`: n8n's editor takes a parameter named in a credential's
+		// `show` rule for the node's authentication selector and removes it from the panel.
 		credentials: [
 			{
 				name: 'paymentsServiceDepositApi',
+				displayName: 'Deposit Credential',
 				required: true,
-				displayOptions: { show: { notifications: ['both', 'deposits'] } },
+				displayOptions: { hide: { notifications: ['cashouts'] } },
 			},
 			{
 				name: 'paymentsServiceCashoutApi',
+				displayName: 'Cashout Credential',
 				required: true,
-				displayOptions: { show: { notifications: ['both', 'cashouts'] } },
+				displayOptions: { hide: { notifications: ['deposits'] } },
 			},
 		],
 		webhooks: [

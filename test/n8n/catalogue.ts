@@ -21,6 +21,10 @@ import type { Sandbox } from '../sandbox';
 export const NOT_MANUAL: Record<string, string> = {
 	'alert-rejected-cashouts.json':
 		'starts from the Payments Service Trigger (polling): activated and driven by the "rejected cashout" alert scenario',
+	'alert-rejected-cashouts-webhook.json':
+		'starts from the Payments Service Notification Trigger (webhook): activated and driven by the "rejected cashout, notified" scenario',
+	'reissue-rejected-payout.json':
+		'starts from the Payments Service Trigger (polling): activated and driven by the "re-issue a rejected payout" scenario',
 };
 
 /** The id the example workflows give the SMTP credential of their Send Email nodes. */

@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, rmSync } from 'fs';
 import os from 'os';
 import path from 'path';
-import type { INode, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+import { NodeHelpers, type INode, type INodeParameters, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 import { PACKAGE_NAME, PACKAGE_ROOT, type WorkflowJson } from '../harness/engine';
@@ -37,37 +37,82 @@ async function ensureChromium(): Promise<string> {
 	return CHROMIUM;
 }
 
-/** The action node's description, from the built package (what n8n loaded). */
-function actionNodeDescription(): INodeTypeDescription {
+/** A node's description, from the built package (what n8n loaded). */
+function builtDescription(file: string, exportName: string): INodeTypeDescription {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { PaymentsService } = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'PaymentsService', 'PaymentsService.node.js')) as {
-		PaymentsService: new () => { description: INodeTypeDescription };
-	};
-	return new PaymentsService().description;
+	const module = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'PaymentsService', file)) as Record<string, new () => { description: INodeTypeDescription }>;
+	return new module[exportName]().description;
 }
 
-/** One node per resource, with its default operation, and the credential that pair needs. */
-export function resourceNodes(description: INodeTypeDescription, credentialIds: Map<string, string>): INode[] {
-	const resource = description.properties.find((property) => property.name === 'resource') as INodeProperties;
+function actionNodeDescription(): INodeTypeDescription {
+	return builtDescription('PaymentsService.node.js', 'PaymentsService');
+}
+
+/** The credential ids the exported workflows use, by credential type. */
+const EXPORTED_CREDENTIALS: Record<string, string> = {
+	paymentsServiceSessionApi: 'cred-session',
+	paymentsServiceReadOnlyApi: 'cred-read-only',
+	paymentsServiceDepositApi: 'cred-deposit',
+	paymentsServiceCashoutApi: 'cred-cashout',
+};
+
+/** The node's credentials n8n shows for these parameters (its own display logic), with their ids. */
+function shownCredentials(description: INodeTypeDescription, parameters: INodeParameters, credentialIds: Map<string, string>): INode['credentials'] {
+	const node = { typeVersion: 1, parameters: {} } as unknown as INode;
+	const values = NodeHelpers.getNodeParameters(description.properties, parameters, true, false, node, description) ?? parameters;
+	const credentials: NonNullable<INode['credentials']> = {};
+	for (const credential of description.credentials ?? []) {
+		const id = credentialIds.get(EXPORTED_CREDENTIALS[credential.name]);
+		if (id && NodeHelpers.displayParameter(values, credential, node, description)) credentials[credential.name] = { id, name: credential.name };
+	}
+	return credentials;
+}
+
+/** A node to open in the editor, and the parameter its panel must show (named in a test id). */
+export interface PanelNode {
+	node: INode;
+	parameter: string;
+}
+
+/**
+ * One action node per resource, with its default operation, and the notification trigger: each
+ * with the credentials n8n shows for it. Each panel must show the parameter that chooses what the
+ * node does (Resource, Notifications), which n8n's editor would move out of the panel if a
+ * credential's display rule made it the node's authentication selector.
+ */
+export function panelNodes(action: INodeTypeDescription, notification: INodeTypeDescription, credentialIds: Map<string, string>): PanelNode[] {
+	const resource = action.properties.find((property) => property.name === 'resource') as INodeProperties;
 	const values = (resource.options ?? []).map((option) => String((option as { value: string }).value));
-	return values.map((value, index): INode => {
-		const operation = description.properties.find((property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(value));
-		const credential = (description.credentials ?? []).find((candidate) => {
-			const show = candidate.displayOptions?.show ?? {};
-			return (show.resource ?? []).includes(value) && (!show.operation || show.operation.includes(operation?.default as string));
-		});
-		const exported = { paymentsServiceSessionApi: 'cred-session', paymentsServiceReadOnlyApi: 'cred-read-only', paymentsServiceDepositApi: 'cred-deposit', paymentsServiceCashoutApi: 'cred-cashout' } as Record<string, string>;
-		const credentialId = credential ? credentialIds.get(exported[credential.name]) : undefined;
+	const resources = values.map((value, index): PanelNode => {
+		const operation = action.properties.find((property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(value));
+		const parameters: INodeParameters = { resource: value, ...(operation ? { operation: operation.default } : {}) };
 		return {
-			id: `resource-${value}`,
-			name: `Resource ${value}`,
-			type: `${PACKAGE_NAME}.paymentsService`,
-			typeVersion: 1,
-			position: [240 * (index % 4), 200 * Math.floor(index / 4) + 200],
-			parameters: { resource: value, ...(operation ? { operation: operation.default } : {}) },
-			...(credential && credentialId ? { credentials: { [credential.name]: { id: credentialId, name: credential.name } } } : {}),
+			parameter: 'resource',
+			node: {
+				id: `resource-${value}`,
+				name: `Resource ${value}`,
+				type: `${PACKAGE_NAME}.paymentsService`,
+				typeVersion: 1,
+				position: [240 * (index % 4), 200 * Math.floor(index / 4) + 200],
+				parameters,
+				credentials: shownCredentials(action, parameters, credentialIds),
+			},
 		};
 	});
+	const trigger: PanelNode = {
+		parameter: 'notifications',
+		node: {
+			id: 'notification-trigger',
+			name: 'Notification trigger',
+			type: `${PACKAGE_NAME}.paymentsServiceNotificationTrigger`,
+			typeVersion: 1,
+			position: [0, 0],
+			webhookId: '5d0f3a52-6d1e-4c58-9a43-0f3f1e7b2c10',
+			parameters: {},
+			credentials: shownCredentials(notification, {}, credentialIds),
+		},
+	};
+	return [...resources, trigger];
 }
 
 /** Console errors and page errors of a page, collected as they happen. */
@@ -118,13 +163,6 @@ async function searchNodes(page: Page, opener: ReturnType<Page['locator']>, quer
 	await input.fill(query);
 }
 
-/** The description n8n shows under a node's name in the nodes panel. */
-function nodeDescription(file: string, exported: string): string {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const module = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'PaymentsService', file)) as Record<string, new () => { description: INodeTypeDescription }>;
-	return new module[exported]().description.description;
-}
-
 /** The action texts of the action node's operations (what the nodes panel lists), in order. */
 function operationActions(): string[] {
 	return actionNodeDescription()
@@ -135,15 +173,17 @@ function operationActions(): string[] {
 
 /**
  * Searches "Payments Service" in the nodes panel twice, as a user adding nodes does: as the first
- * step (trigger nodes: the Payments Service Trigger) and after a Manual Trigger (the action node).
+ * step (trigger nodes: the polling and the notification trigger) and after a Manual Trigger (the action node).
  */
 async function nodesPanelStep(page: Page, state: RunState): Promise<string> {
 	const main = need(state.main, 'n8n main');
 	const creator = page.locator('[data-test-id="node-creator"]');
 	await page.goto(`${main.url}/workflow/new`);
 	await searchNodes(page, page.locator('[data-test-id="canvas-add-button"] button').first(), 'Payments Service');
-	const trigger = nodeDescription('PaymentsServiceTrigger.node.js', 'PaymentsServiceTrigger');
+	const trigger = builtDescription('PaymentsServiceTrigger.node.js', 'PaymentsServiceTrigger').description;
 	await creator.getByText(trigger).first().waitFor({ timeout: UI_TIMEOUT_MS });
+	const notification = builtDescription('PaymentsServiceNotificationTrigger.node.js', 'PaymentsServiceNotificationTrigger').description;
+	await creator.getByText(notification).first().waitFor({ timeout: UI_TIMEOUT_MS });
 	await page.screenshot({ path: path.join(SCREENSHOTS, 'nodes-panel-trigger.png') });
 
 	const manual: INode = { id: 'manual', name: 'Manual', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
@@ -157,33 +197,47 @@ async function nodesPanelStep(page: Page, state: RunState): Promise<string> {
 	for (const action of actions.slice(0, 3)) await creator.getByText(action, { exact: true }).first().waitFor({ timeout: UI_TIMEOUT_MS });
 	await page.screenshot({ path: path.join(SCREENSHOTS, 'nodes-panel-action.png') });
 	await page.keyboard.press('Escape');
-	return `first step: Payments Service Trigger (nodes-panel-trigger.png); next step: Payments Service with its actions, e.g. ${actions.slice(0, 3).join(', ')} (nodes-panel-action.png)`;
+	return `first step: Payments Service Trigger and Payments Service Notification Trigger (nodes-panel-trigger.png); next step: Payments Service with its actions, e.g. ${actions.slice(0, 3).join(', ')} (nodes-panel-action.png)`;
 }
 
-/** Opens each resource's node and requires its parameters to render with no console error. */
+/**
+ * Opens each resource's node and the notification trigger, and requires each panel to show its
+ * choosing parameter (Resource, Notifications), a labelled credential and its parameters, with no
+ * console error.
+ */
 async function parameterPanelsStep(page: Page, errors: string[], state: RunState): Promise<string> {
 	const client = need(state.client, 'the REST client');
 	const main = need(state.main, 'n8n main');
-	const nodes = resourceNodes(actionNodeDescription(), state.credentialIds);
-	const workflow: WorkflowJson = { name: 'Editor: every resource', nodes, connections: {}, settings: { executionOrder: 'v1' } };
+	const panels = panelNodes(
+		actionNodeDescription(),
+		builtDescription('PaymentsServiceNotificationTrigger.node.js', 'PaymentsServiceNotificationTrigger'),
+		state.credentialIds,
+	);
+	const workflow: WorkflowJson = { name: 'Editor: every resource', nodes: panels.map((panel) => panel.node), connections: {}, settings: { executionOrder: 'v1' } };
 	const stored = await client.createWorkflow(workflow);
 	await page.goto(`${main.url}/workflow/${stored.id}`);
 	const rendered: string[] = [];
-	for (const node of nodes) {
+	for (const { node, parameter } of panels) {
 		const before = errors.length;
 		await page.locator(`[data-test-id="canvas-node"][data-node-name="${node.name}"]`).dblclick({ timeout: UI_TIMEOUT_MS });
 		const panel = page.locator('[data-test-id="ndv"]');
-		await panel.locator('[data-test-id="parameter-input-resource"]').waitFor({ timeout: UI_TIMEOUT_MS });
 		await panel.locator('[data-test-id="node-parameters"]').waitFor({ timeout: UI_TIMEOUT_MS });
+		const chooser = panel.locator(`[data-test-id="parameter-input-${parameter}"]`);
+		try {
+			await chooser.waitFor({ timeout: UI_TIMEOUT_MS });
+		} catch {
+			throw new Error(`the panel of "${node.name}" does not show its ${parameter} parameter`);
+		}
+		const labels = await panel.locator('[data-test-id="credentials-label"]').allInnerTexts();
 		const parameters = await panel.locator('[data-test-id="node-parameters"] [data-test-id^="parameter-input-"]').count();
-		await page.screenshot({ path: path.join(SCREENSHOTS, `resource-${node.parameters.resource}.png`) });
-		if (errors.length > before) throw new Error(`the ${node.parameters.resource} panel logged console errors: ${errors.slice(before).join(' | ')}`);
-		if (parameters < 1) throw new Error(`the ${node.parameters.resource} panel shows no parameter`);
-		rendered.push(`${node.parameters.resource} (${parameters})`);
+		await page.screenshot({ path: path.join(SCREENSHOTS, `panel-${node.id}.png`) });
+		if (errors.length > before) throw new Error(`the "${node.name}" panel logged console errors: ${errors.slice(before).join(' | ')}`);
+		if (labels.length < 1) throw new Error(`the "${node.name}" panel shows no credential`);
+		rendered.push(`${node.name.replace(/^Resource /, '')} (${parameters}; ${labels.map((label) => label.split('\n')[0].trim()).join(' + ')})`);
 		await page.keyboard.press('Escape');
 		await panel.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
 	}
-	return `${rendered.length} resources rendered, parameters shown: ${rendered.join(', ')}`;
+	return `${rendered.length} panels with their Resource or Notifications parameter, parameters and credentials shown: ${rendered.join(', ')}`;
 }
 
 /** Opens the session credential and saves it: the dialog tests it and says it passed. */
@@ -226,7 +280,7 @@ async function main(): Promise<number> {
 		const page = await need(context, 'the browser').newPage();
 		const errors = collectErrors(page);
 		await steps.run('Nodes panel lists both nodes', async () => await withScreenshot(page, 'nodes-panel', async () => await nodesPanelStep(page, state)));
-		await steps.run('Each resource’s parameter panel renders without console errors', async () => await withScreenshot(page, 'parameters', async () => await parameterPanelsStep(page, errors, state)));
+		await steps.run('Each resource’s panel and the notification trigger’s show their parameters and credentials, without console errors', async () => await withScreenshot(page, 'parameters', async () => await parameterPanelsStep(page, errors, state)));
 		await steps.run('A credential test passes in the credential dialog', async () => await withScreenshot(page, 'credential-test', async () => await credentialTestStep(page, state)));
 	} catch (error) {
 		if (!Steps.isAbort(error)) await steps.run('Unexpected error', async () => Promise.reject(error));

@@ -122,15 +122,17 @@ export const ALERT_SCENARIOS: AlertScenario[] = [
 		kind: 'polling',
 		// n8n polls at most once a minute ("The polling interval is too short"), the export's setting.
 		async beforeActivation({ sandbox, state }) {
-			// Part of the trigger's starting point, so the rejection is a change from PENDING.
+			// Created before activation, PENDING: the trigger (asking for REJECTED cashouts only) must
+			// report it once when it is rejected.
 			const payout = sandbox.control.addCashout({ idMerchant: 1001, externalId: `payout-e2e-${Date.now()}`, country: 'MX', amount: 1500, currency: 'MXN' });
 			state.cashoutId = payout.idCashout;
 		},
 		async drive({ sandbox, state }) {
 			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, { to: 'DELIVERED' });
-			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, { to: 'REJECTED', rejectionCode: 801, rejectionReason: 'Beneficiary account closed' });
+			// A code and no reason from the bank: the e-mail must not end the line with a dangling dash.
+			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, { to: 'REJECTED', rejectionCode: 801, rejectionReason: '' });
 		},
-		afterActivation: async (context) => await settleOnePoll(context, '/v1/cashouts', '(the starting point, PENDING)'),
+		afterActivation: async (context) => await settleOnePoll(context, '/v1/cashouts', '(the starting point)'),
 		expectedExecutions: 1,
 		timeoutMs: 150_000,
 		settle: async (context) => await settleOnePoll(context, '/v1/cashouts', 'after the alert (nothing repeated)'),
@@ -139,6 +141,95 @@ export const ALERT_SCENARIOS: AlertScenario[] = [
 			const lines = demo?.summarize(run, demoContext(context.sandbox, context.mails)) ?? [];
 			// The demo's first line tells its own polls; the e-mail lines are what this run shows too.
 			return lines.map((line, index) => (index === 0 ? line.replace(/^.*?(alert sent to)/, '$1') : line));
+		},
+	},
+	{
+		title: 'Rejected cashout alert (notification trigger)',
+		file: 'alert-rejected-cashouts-webhook.json',
+		kind: 'webhook',
+		async afterActivation({ workflow, n8nUrl, sandbox, state }) {
+			// The production URL of the trigger: /webhook/<webhookId>/<path> (n8n registers it
+			// asynchronously after activation; it answers 404 until then).
+			const trigger = workflow.nodes.find((node) => node.type.endsWith('.paymentsServiceNotificationTrigger'));
+			if (!trigger?.webhookId) throw new Error(`"${workflow.name}" has no notification trigger with a webhookId`);
+			const url = `${n8nUrl}/webhook/${trigger.webhookId}/webhook`;
+			await waitFor(
+				`the webhook ${url} to be registered`,
+				async () => {
+					// A body without an id: a live trigger answers 400 and starts nothing.
+					const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+					return answer.status === 400;
+				},
+				{ timeoutMs: 60_000, intervalMs: 500 },
+			);
+			const payout = sandbox.control.addCashout({
+				idMerchant: 1001,
+				externalId: `payout-e2e-hook-${Date.now()}`,
+				country: 'CO',
+				amount: 90,
+				currency: 'USD',
+				notificationUrl: url,
+			});
+			state.cashoutId = payout.idCashout;
+			return `the webhook answers at ${url.replace(n8nUrl, '')}; cashout ${payout.idCashout} notifies it`;
+		},
+		async drive({ sandbox, state }) {
+			// DELIVERED is notified, read and filtered out; REJECTED is notified twice (a duplicate).
+			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, { to: 'DELIVERED' });
+			await sandbox.control.notifications.settle();
+			sandbox.control.notifications.duplicate(1);
+			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, { to: 'REJECTED', rejectionCode: 801, rejectionReason: 'Beneficiary account closed' });
+			await sandbox.control.notifications.settle();
+		},
+		expectedExecutions: 1,
+		timeoutMs: 60_000,
+		async settle({ sandbox, state }) {
+			const notifications = sandbox.control.notifications.list().filter((notification) => notification.recordId === state.cashoutId);
+			const answers = notifications.map((notification) => `${notification.recordStatus} → ${notification.attempts.at(-1)?.status ?? 'none'}`);
+			if (notifications.length !== 3 || notifications.some((notification) => notification.state !== 'delivered')) {
+				throw new Error(`the service's notifications were not all answered 2xx: ${answers.join(', ')}`);
+			}
+			return `3 notifications answered 2xx (${answers.join(', ')}); nothing else can start it`;
+		},
+		summarize(run, context) {
+			const item = run.output('When a cashout is rejected')[0]?.json;
+			if (item?.rejection_code_name !== 'ERROR_ACCOUNT_CLOSED') throw new Error('the trigger did not read the rejection code');
+			const mail = context.mails.at(-1);
+			if (!mail || !/rejected \(ERROR_ACCOUNT_CLOSED\)$/.test(mail.subject)) throw new Error('the alert e-mail was not received');
+			return [`alert sent to ${mail.to.join(', ')}: ${mail.subject}`];
+		},
+	},
+	{
+		title: 'Re-issue a rejected payout (polling trigger, cashout creation)',
+		file: 'reissue-rejected-payout.json',
+		kind: 'polling',
+		async beforeActivation({ sandbox, state }) {
+			const payout = sandbox.control.addCashout({
+				idMerchant: 1001,
+				externalId: `payout-e2e-reissue-${Date.now()}`,
+				country: 'BR',
+				amount: 320,
+				currency: 'BRL',
+				clientDocument: '52998224725',
+			});
+			state.cashoutId = payout.idCashout;
+			state.externalId = payout.externalId;
+		},
+		afterActivation: async (context) => await settleOnePoll(context, '/v1/cashouts', '(the starting point)'),
+		async drive({ sandbox, state }) {
+			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, { to: 'DELIVERED' });
+			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, { to: 'REJECTED', rejectionCode: 800, rejectionReason: 'Invalid bank account' });
+		},
+		expectedExecutions: 1,
+		timeoutMs: 150_000,
+		settle: async (context) => await settleOnePoll(context, '/v1/cashouts', 'after the re-issue (nothing repeated)'),
+		summarize(run, { sandbox, state }) {
+			const reissued = run.output('Re-issue payout')[0]?.json;
+			const externalId = `${String(state.externalId)}-R1`;
+			if (reissued?.already_created !== false || reissued.external_id !== externalId) throw new Error(`no new payout ${externalId}`);
+			const created = sandbox.control.createdCashouts().filter((entry) => entry.request.external_id === externalId);
+			if (created.length !== 1) throw new Error(`the re-issued payout is ${created.length} cashouts`);
+			return [`rejected payout re-issued once as cashout ${String(reissued.cashout_id)} (${externalId}, ${String(reissued.cashout_status_name)})`];
 		},
 	},
 ];

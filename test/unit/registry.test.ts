@@ -65,8 +65,8 @@ describe('the operation registry builds the node description', () => {
 	});
 
 	test('the check would catch an operation showing another credential', () => {
-		// A credential whose lists pair a resource with another resource's operation.
-		const leaky = { name: 'paymentsServiceCashoutApi', displayOptions: { show: { resource: ['cashout', 'deposit'], operation: ['getStatus'] } } };
+		// A credential whose rule leaves a resource paired with another resource's operation.
+		const leaky = { name: 'paymentsServiceCashoutApi', displayOptions: { hide: { resource: ['balance'], operation: ['get'] } } };
 		expect(NodeHelpers.displayParameter({ resource: 'deposit', operation: 'getStatus' }, leaky, { typeVersion: 1 }, description)).toBe(true);
 	});
 

@@ -433,6 +433,14 @@ export function buildProperties(): INodeProperties[] {
 	return properties;
 }
 
+/** The label of each credential's field in the node's panel. */
+const CREDENTIAL_LABELS: Readonly<Record<CredentialKind, string>> = {
+	session: 'Session Credential',
+	readOnly: 'Read-Only Credential',
+	deposit: 'Deposit Credential',
+	cashout: 'Cashout Credential',
+};
+
 /** One use of a credential: an operation that runs with it, or whose pickers read with it. */
 interface CredentialUse {
 	resource: string;
@@ -473,7 +481,7 @@ function telltaleParameter(foreign: OperationDefinition[], own: OperationDefinit
 
 /**
  * The node's credentials, each shown for exactly the operations that use it, to run or for their
- * pickers.
+ * pickers, and labelled in the panel by what it is (`displayName`).
  *
  * n8n keeps one entry per credential type (it finds a node's credential by type and checks that
  * entry's display rule), so a credential that some operation's pickers use is optional
@@ -481,12 +489,15 @@ function telltaleParameter(foreign: OperationDefinition[], own: OperationDefinit
  * operation that runs with the read-only key names it clearly when it is missing (the client's
  * "No … credential is selected"). Every other credential is required.
  *
- * n8n shows a credential when the selected resource and the selected operation are both in its
- * lists. When the lists also pair a resource with an operation of another credential (the
- * read-only key lists Deposit for Create and Get Many for banks, which would show it on Deposit →
- * Get Many), the entry is hidden for the values of a parameter only those other operations have
- * (the reporting lists' Period). A test checks, with n8n's own display logic, that every operation
- * shows exactly its credentials.
+ * The rules are written with `hide`, never `show`: n8n's editor takes a parameter that a
+ * credential's `show` rule names, and whose every value some credential lists, for the node's
+ * authentication selector (`getMainAuthField` in its nodeTypesUtils); it then removes Resource from
+ * the panel and offers every credential type in one dropdown that switches the resource. So a
+ * credential is hidden for the resources and the operations it has no use in. When the remaining
+ * pairs include an operation of another credential (the read-only key serves Deposit for Create
+ * and Get Many for banks, which would show it on Deposit → Get Many), it is also hidden for the
+ * values of a parameter only those other operations have (the reporting lists' Period). A test
+ * checks, with n8n's own display logic, that every operation shows exactly its credentials.
  */
 export function buildCredentials(): INodeCredentialDescription[] {
 	const kinds = Object.keys(CREDENTIAL_TYPES) as CredentialKind[];
@@ -494,10 +505,18 @@ export function buildCredentials(): INodeCredentialDescription[] {
 		const uses = usesOf(kind);
 		const resources = new Set(uses.map((use) => use.resource));
 		const operations = new Set(uses.map((use) => use.operation.value));
+		const hide: Record<string, string[]> = {};
+		const unusedResources = RESOURCES.map((resource) => resource.value).filter((resource) => !resources.has(resource));
+		const unusedOperations = [...new Set(RESOURCES.flatMap((resource) => resource.operations.map((operation) => operation.value)))].filter(
+			(operation) => !operations.has(operation),
+		);
+		if (unusedResources.length) hide.resource = unusedResources.sort();
+		if (unusedOperations.length) hide.operation = unusedOperations.sort();
 		const description: INodeCredentialDescription = {
 			name: CREDENTIAL_TYPES[kind],
+			displayName: CREDENTIAL_LABELS[kind],
 			required: !uses.some((use) => use.forPickers),
-			displayOptions: { show: { resource: [...resources].sort(), operation: [...operations].sort() } },
+			displayOptions: { hide },
 		};
 		const foreign = RESOURCES.flatMap((resource) =>
 			resources.has(resource.value)
@@ -511,7 +530,7 @@ export function buildCredentials(): INodeCredentialDescription[] {
 				foreign,
 				uses.map((use) => use.operation),
 			);
-			if (telltale) description.displayOptions!.hide = { [telltale.name]: telltale.values };
+			if (telltale) hide[telltale.name] = telltale.values;
 		}
 		return description;
 	});

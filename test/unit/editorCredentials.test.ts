@@ -1,0 +1,48 @@
+import { NodeHelpers, type INode, type INodeTypeDescription } from 'n8n-workflow';
+
+import { PaymentsService } from '../../nodes/PaymentsService/PaymentsService.node';
+import { PaymentsServiceNotificationTrigger } from '../../nodes/PaymentsService/PaymentsServiceNotificationTrigger.node';
+import { PaymentsServiceTrigger } from '../../nodes/PaymentsService/PaymentsServiceTrigger.node';
+
+const NODES: INodeTypeDescription[] = [new PaymentsService().description, new PaymentsServiceTrigger().description, new PaymentsServiceNotificationTrigger().description];
+
+/**
+ * The parameters n8n's editor treats as a node's authentication fields: those named in a
+ * credential's `show` rule (`getNodeAuthFields` in n8n's editor-ui nodeTypesUtils). One of them
+ * whose every value some credential lists becomes the authentication selector: the editor removes
+ * it from the parameter panel and puts it in the credential dialog.
+ */
+function authFields(node: INodeTypeDescription): string[] {
+	const names = new Set(node.properties.map((property) => property.name));
+	return (node.credentials ?? []).flatMap((credential) => Object.keys(credential.displayOptions?.show ?? {}).filter((key) => names.has(key)));
+}
+
+function notificationCredentials(notifications: string): string[] {
+	const description = new PaymentsServiceNotificationTrigger().description;
+	const node = { typeVersion: 1, parameters: {} } as unknown as INode;
+	const values = NodeHelpers.getNodeParameters(description.properties, { notifications }, true, false, node, description)!;
+	return (description.credentials ?? []).filter((credential) => NodeHelpers.displayParameter(values, credential, node, description)).map((credential) => credential.name);
+}
+
+describe('credentials as the n8n editor reads them', () => {
+	test.each(NODES.map((node) => [node.displayName, node]))('%s: no parameter is taken for an authentication selector (all stay in the panel)', (_name, node) => {
+		expect(authFields(node)).toEqual([]);
+	});
+
+	test('the check would catch a credential shown by a parameter', () => {
+		const node = { ...NODES[2], credentials: [{ name: 'paymentsServiceDepositApi', displayOptions: { show: { notifications: ['both', 'deposits'] } } }] };
+		expect(authFields(node)).toEqual(['notifications']);
+	});
+
+	test('a node that can show two credentials labels each', () => {
+		for (const node of NODES.filter((candidate) => (candidate.credentials ?? []).length > 1)) {
+			for (const credential of node.credentials ?? []) expect([node.displayName, credential.name, credential.displayName]).toEqual([node.displayName, credential.name, expect.stringMatching(/ Credential$/)]);
+		}
+	});
+
+	test('the notification trigger asks for the deposit key, the cashout key or both, as chosen', () => {
+		expect(notificationCredentials('deposits')).toEqual(['paymentsServiceDepositApi']);
+		expect(notificationCredentials('cashouts')).toEqual(['paymentsServiceCashoutApi']);
+		expect(notificationCredentials('both')).toEqual(['paymentsServiceDepositApi', 'paymentsServiceCashoutApi']);
+	});
+});
