@@ -5,7 +5,7 @@
  * errors, and that a credential test passes through the credential dialog. Screenshots go to
  * .e2e-output/editor (git-ignored). Exits 1 on any failure; always stops the browser and n8n.
  */
-import { existsSync, mkdirSync, rmSync } from 'fs';
+import { mkdirSync, rmSync } from 'fs';
 import os from 'os';
 import path from 'path';
 import { NodeHelpers, type INode, type INodeParameters, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
@@ -13,7 +13,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 import { PACKAGE_NAME, PACKAGE_ROOT, type WorkflowJson } from '../harness/engine';
 import { parseOptions } from './options';
-import { runCommand } from './processes';
+import { debianBinary } from './processes';
 import { Steps } from './report';
 import { cleanUp, credentialsStep, installStep, loadedStep, newRunState, ownerStep, packStep, sandboxStep, startN8nStep } from './run';
 import { need, type RunState } from './state';
@@ -26,16 +26,6 @@ const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 /** How long one UI expectation may take. */
 const UI_TIMEOUT_MS = 30_000;
-
-/** Installs Debian's Chromium when missing (as root), as the project cannot download a browser build. */
-async function ensureChromium(): Promise<string> {
-	if (existsSync(CHROMIUM)) return CHROMIUM;
-	if (process.getuid?.() !== 0) throw new Error(`${CHROMIUM} is missing: run \`sudo apt-get install -y chromium\``);
-	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	await runCommand('apt-get', ['update'], { env, what: 'apt-get update' });
-	await runCommand('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { env, what: 'apt-get install chromium' });
-	return CHROMIUM;
-}
 
 /** A node's description, from the built package (what n8n loaded). */
 function builtDescription(file: string, exportName: string): INodeTypeDescription {
@@ -130,7 +120,7 @@ async function signedInContext(state: RunState, userDataDir: string): Promise<Br
 	const client = need(state.client, 'the REST client');
 	const main = need(state.main, 'n8n main');
 	const context = await chromium.launchPersistentContext(userDataDir, {
-		executablePath: await ensureChromium(),
+		executablePath: await debianBinary('chromium', CHROMIUM),
 		headless: true,
 		chromiumSandbox: false,
 		args: CHROMIUM_FLAGS,

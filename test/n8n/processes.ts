@@ -3,7 +3,7 @@
  * process group with its output in a log file, and is stopped by signalling the whole group.
  */
 import { spawn, type ChildProcess } from 'child_process';
-import { closeSync, openSync, readFileSync } from 'fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'fs';
 import { createServer } from 'net';
 
 /** A started child process. */
@@ -198,4 +198,22 @@ export function tail(text: string, lines = 20): string {
 		.slice(-lines)
 		.map((line) => `    | ${line}`)
 		.join('\n');
+}
+
+/**
+ * Returns `binary`, first installing Debian's `debianPackage` with apt-get when the file is missing
+ * and the run is root (this machine reaches Debian's mirrors); otherwise says what to install.
+ * `binary` may be a function: the package's layout decides the path (PostgreSQL's major version).
+ */
+export async function debianBinary(debianPackage: string, binary: string | (() => string | undefined)): Promise<string> {
+	const find = (): string | undefined => (typeof binary === 'string' ? (existsSync(binary) ? binary : undefined) : binary());
+	const found = find();
+	if (found) return found;
+	if (process.getuid?.() !== 0) throw new Error(`${debianPackage} is missing: run \`sudo apt-get install -y ${debianPackage}\``);
+	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+	await runCommand('apt-get', ['update'], { env, what: 'apt-get update' });
+	await runCommand('apt-get', ['install', '-y', '--no-install-recommends', debianPackage], { env, what: `apt-get install ${debianPackage}` });
+	const installed = find();
+	if (!installed) throw new Error(`apt-get installed ${debianPackage}, but ${typeof binary === 'string' ? binary : 'its binary'} is still missing`);
+	return installed;
 }

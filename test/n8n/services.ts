@@ -1,12 +1,12 @@
 /**
  * PostgreSQL and Redis for queue mode, started in a temporary folder on 127.0.0.1 and stopped with
- * the run: PostgreSQL 15 from /usr/lib/postgresql/15/bin, Redis from Debian's redis-server package
- * (installed with apt-get when missing and the run is root).
+ * the run: Debian's postgresql (the newest /usr/lib/postgresql/<major>/bin) and redis-server
+ * packages, installed with apt-get when missing and the run is root.
  */
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync } from 'fs';
 import path from 'path';
 
-import { freePort, runCommand, startProcess, tail, waitFor, type Managed } from './processes';
+import { debianBinary, freePort, runCommand, startProcess, tail, waitFor, type Managed } from './processes';
 import type { QueueBackends } from './n8n-server';
 
 /** Where Debian puts PostgreSQL's server binaries. */
@@ -16,12 +16,11 @@ const DATABASE = 'n8n';
 /** The PostgreSQL role (trust authentication on loopback; the database lives only for this run). */
 const DB_USER = 'postgres';
 
-/** The newest PostgreSQL server installed (`/usr/lib/postgresql/<major>/bin`). */
-function postgresBin(): string {
+/** The newest PostgreSQL server installed (`/usr/lib/postgresql/<major>/bin`), if any. */
+function installedPostgresBin(): string | undefined {
 	const majors = existsSync(POSTGRES_ROOT) ? readdirSync(POSTGRES_ROOT).filter((name) => /^\d+$/.test(name)) : [];
 	const newest = majors.sort((a, b) => Number(b) - Number(a))[0];
-	if (!newest) throw new Error(`No PostgreSQL server in ${POSTGRES_ROOT}: install Debian's postgresql package`);
-	return path.join(POSTGRES_ROOT, newest, 'bin');
+	return newest ? path.join(POSTGRES_ROOT, newest, 'bin') : undefined;
 }
 
 /** `[command, args]` running `binary` as the `postgres` system user when we are root (initdb refuses root). */
@@ -49,7 +48,7 @@ async function listening(port: number): Promise<boolean> {
  * database.
  */
 export async function startPostgres(runDir: string, logDir: string): Promise<{ process: Managed; port: number }> {
-	const bin = postgresBin();
+	const bin = await debianBinary('postgresql', installedPostgresBin);
 	const dataDir = path.join(runDir, 'postgres');
 	const socketDir = path.join(runDir, 'postgres-socket');
 	mkdirSync(dataDir, { recursive: true });
@@ -99,20 +98,9 @@ async function postgresIds(): Promise<{ uid: number; gid: number }> {
 	return { uid, gid };
 }
 
-/** The redis-server binary, installed with apt-get (as root) when missing. */
-async function redisServer(): Promise<string> {
-	const binary = '/usr/bin/redis-server';
-	if (existsSync(binary)) return binary;
-	if (process.getuid?.() !== 0) throw new Error('redis-server is missing: run `sudo apt-get install -y redis-server`');
-	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	await runCommand('apt-get', ['update'], { env, what: 'apt-get update' });
-	await runCommand('apt-get', ['install', '-y', '--no-install-recommends', 'redis-server'], { env, what: 'apt-get install redis-server' });
-	return binary;
-}
-
 /** Starts Redis on a free loopback port, in memory only (no snapshots, no append-only file). */
 export async function startRedis(runDir: string, logDir: string): Promise<{ process: Managed; port: number }> {
-	const binary = await redisServer();
+	const binary = await debianBinary('redis-server', '/usr/bin/redis-server');
 	const port = await freePort();
 	const dir = path.join(runDir, 'redis');
 	mkdirSync(dir, { recursive: true });
