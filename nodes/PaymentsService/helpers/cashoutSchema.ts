@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { compactDate, countryCode, decimal, maxText } from './depositSchema';
+import { compactDate, countryCode, decimal, maxText, webAddress } from './depositSchema';
 import { bodySchema, checkBody, textField, type FieldCollection, type RequestField } from './requestFields';
 
 /**
@@ -13,22 +13,8 @@ import { bodySchema, checkBody, textField, type FieldCollection, type RequestFie
 /** Longest `external_id` the service accepts (service rules §6.2). */
 export const CASHOUT_EXTERNAL_ID_MAX_LENGTH = 100;
 
-/** An absolute http(s) address of at most 2048 characters. */
-const notificationUrl = z
-	.string({ invalid_type_error: 'must be text' })
-	.max(2048, 'must be at most 2048 characters')
-	.superRefine((value, ctx) => {
-		let url: URL;
-		try {
-			url = new URL(value);
-		} catch {
-			ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be a full URL, e.g. https://shop.example.com/payouts/notify' });
-			return;
-		}
-		if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-			ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be an http or https URL' });
-		}
-	});
+/** The notification URL: http or https (service rules §6.2). */
+const notificationUrl = webAddress({ allowHttp: true, example: 'https://shop.example.com/payouts/notify' });
 
 /** A date written yyyyMMdd (as the deposit payer dates) or yyyy-MM-dd. */
 const birthdate = z

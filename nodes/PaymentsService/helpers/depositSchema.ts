@@ -50,21 +50,29 @@ export const countryCode = () => z.string({ invalid_type_error: 'must be text' }
 export const maxText = (max: number) =>
 	z.string({ invalid_type_error: 'must be text' }).max(max, `must be at most ${max} characters`);
 
-export const httpsUrl = z
-	.string({ invalid_type_error: 'must be text' })
-	.max(2048, 'must be at most 2048 characters')
-	.superRefine((value, ctx) => {
-		let url: URL;
-		try {
-			url = new URL(value);
-		} catch {
-			ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be a full URL, e.g. https://shop.example.com/done' });
-			return;
-		}
-		if (url.protocol !== 'https:') {
-			ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be an HTTPS URL (https://...)' });
-		}
-	});
+/**
+ * An absolute web address of at most 2048 characters: HTTPS only, or HTTP too (`allowHttp`, for
+ * the cashout notification URL the service also accepts over HTTP; service rules §6.2). The error
+ * shows `example`.
+ */
+export function webAddress(options: { allowHttp: boolean; example: string }) {
+	return z
+		.string({ invalid_type_error: 'must be text' })
+		.max(2048, 'must be at most 2048 characters')
+		.superRefine((value, ctx) => {
+			let url: URL;
+			try {
+				url = new URL(value);
+			} catch {
+				ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be a full URL, e.g. ${options.example}` });
+				return;
+			}
+			if (url.protocol === 'https:' || (options.allowHttp && url.protocol === 'http:')) return;
+			ctx.addIssue({ code: z.ZodIssueCode.custom, message: options.allowHttp ? 'must be an http or https URL' : 'must be an HTTPS URL (https://...)' });
+		});
+}
+
+export const httpsUrl = webAddress({ allowHttp: false, example: 'https://shop.example.com/done' });
 
 export const compactDate = z.string({ invalid_type_error: 'must be text' }).superRefine((value, ctx) => {
 	const match = YYYYMMDD.exec(value);

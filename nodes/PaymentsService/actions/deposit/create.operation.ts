@@ -4,9 +4,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { IDEMPOTENCY_HEADER } from '../../helpers/constants';
 import { DEPOSIT_COLLECTIONS, DEPOSIT_FIELDS, validateDepositRequest } from '../../helpers/depositSchema';
 import { fieldParameters } from '../../helpers/requestFields';
-import { deriveIdempotencyKey } from '../../helpers/idempotency';
 import type { PaymentsClient } from '../../transport/client';
 import { isServiceCode } from '../../transport/errors';
+import { idempotencyKeyFor, idempotencyKeyOption } from '../common/idempotency';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 
 export const properties: INodeProperties[] = [
@@ -39,14 +39,7 @@ export const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: 'Idempotency Key',
-				name: 'idempotencyKey',
-				type: 'string',
-				default: '',
-				description:
-					'Key that stops the same deposit being created twice. Empty: one is derived from the execution and the item, so Retry On Fail reuses it.',
-			},
+			idempotencyKeyOption('the same deposit being created twice'),
 			{
 				displayName: 'Put QR Code in Binary Property',
 				name: 'qrCodeToBinary',
@@ -103,15 +96,7 @@ export async function execute(
 	if (!checked.ok) throw invalidBodyError(this, itemIndex, 'Deposit', checked.problems);
 
 	const node = this.getNode();
-	const userKey = typeof options.idempotencyKey === 'string' ? options.idempotencyKey.trim() : '';
-	const idempotencyKey =
-		userKey ||
-		deriveIdempotencyKey({
-			workflowId: this.getWorkflow().id,
-			executionId: this.getExecutionId(),
-			nodeId: node.id ?? node.name,
-			itemIndex,
-		});
+	const idempotencyKey = idempotencyKeyFor(this, itemIndex, options);
 	// Fields the table does not know are sent as they are; the output names them (service rules §5.1).
 	const unchecked = checked.unchecked.length ? { unchecked_fields: checked.unchecked } : {};
 	const request: IDataObject = { ...checked.value };

@@ -2,11 +2,11 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { IDEMPOTENCY_HEADER } from '../../helpers/constants';
-import { deriveIdempotencyKey } from '../../helpers/idempotency';
 import { REFUND_COLLECTIONS, REFUND_FIELDS, validateRefundRequest } from '../../helpers/refundSchema';
 import { fieldParameters } from '../../helpers/requestFields';
 import type { PaymentsClient } from '../../transport/client';
 import { isServiceCode, type ServiceFailure } from '../../transport/errors';
+import { idempotencyKeyFor, idempotencyKeyOption } from '../common/idempotency';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 
 export const properties: INodeProperties[] = [
@@ -28,14 +28,7 @@ export const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: 'Idempotency Key',
-				name: 'idempotencyKey',
-				type: 'string',
-				default: '',
-				description:
-					'Key that stops the same refund being requested twice. Empty: one is derived from the execution and the item, so Retry On Fail reuses it.',
-			},
+			idempotencyKeyOption('the same refund being requested twice'),
 		],
 	},
 ];
@@ -70,11 +63,7 @@ export async function execute(
 	const request = checked.value as IDataObject;
 
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const userKey = typeof options.idempotencyKey === 'string' ? options.idempotencyKey.trim() : '';
-	const node = this.getNode();
-	const idempotencyKey =
-		userKey ||
-		deriveIdempotencyKey({ workflowId: this.getWorkflow().id, executionId: this.getExecutionId(), nodeId: node.id ?? node.name, itemIndex });
+	const idempotencyKey = idempotencyKeyFor(this, itemIndex, options);
 	const deposit = request.deposit_id !== undefined ? `deposit ${String(request.deposit_id)}` : `the deposit with invoice ID ${String(request.invoice_id)}`;
 	const shape = (alreadyRequested: boolean, refundId: unknown, refundInfo: unknown, message: string): IDataObject => ({
 		already_requested: alreadyRequested,
@@ -102,7 +91,7 @@ export async function execute(
 			// No answer: the refund may have been requested. Retry On Fail repeats the key safely.
 			error.description = `${error.description ?? ''} Idempotency key of this refund: ${idempotencyKey}. Retry On Fail sends the same one, so the service recognises the repeat (104) and no second refund is made.`.trim();
 		}
-		throw error instanceof NodeApiError ? error : new NodeOperationError(node, error as Error, { itemIndex });
+		throw error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 	}
 	const refundId = result?.refund_id;
 	const amount = request.amount !== undefined ? `${String(request.amount)}` : 'everything left';
