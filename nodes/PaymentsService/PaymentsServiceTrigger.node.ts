@@ -218,8 +218,10 @@ export class PaymentsServiceTrigger implements INodeType {
 		const deadline = budgetMs ? startedAt + budgetMs * POLL_BUDGET_SHARE : Number.POSITIVE_INFINITY;
 		const client = new PaymentsClient(this, 'session', { deadline: Number.isFinite(deadline) ? deadline : undefined });
 		client.setRetries(retryReads);
-		// Only attributes that never change are filtered by the service; the status is judged here,
-		// because a record must be tracked in every status to know when it changes.
+		// The query filters only by attributes that never change. A poll that may ask for the wanted
+		// statuses only (narrowedStatuses) adds one status per read below; otherwise every status is
+		// read, because a record must be tracked in every status to know when it changes. Either
+		// way the decisions check the status again.
 		const query: ListQuery = { list, filters: config.filters };
 
 		const narrowed = narrowedStatuses(config, list);

@@ -102,27 +102,32 @@ function pureBenchmarks() {
 	record({ name: 'trigger state for 70,000 watched records', value: stateBytes / 1024, unit: 'KiB', target: 2_500, better: 'lower' });
 }
 
+/** Deposit → Get Many of every deposit created in the `days` before `now` (Unix seconds). */
+function depositReadWorkflow(now: number, days: number, windowConcurrency: number) {
+	const builder = new WorkflowBuilder('bench');
+	builder.then(
+		paymentsNode(
+			{
+				resource: 'deposit',
+				operation: 'getMany',
+				returnAll: true,
+				period: 'custom',
+				createdFrom: new Date((now - days * 86_400) * 1000).toISOString(),
+				createdTo: new Date(now * 1000).toISOString(),
+				options: { windowConcurrency },
+			},
+			'paymentsServiceSessionApi',
+		),
+	);
+	return builder.build();
+}
+
 async function engineBenchmark() {
 	const fx = await startFixture({ source: 'dist' });
 	try {
 		const now = Math.floor(fx.sandbox.clock.now() / 1000);
 		for (const concurrency of [1, 4]) {
-			const builder = new WorkflowBuilder('bench');
-			builder.then(
-				paymentsNode(
-					{
-						resource: 'deposit',
-						operation: 'getMany',
-						returnAll: true,
-						period: 'custom',
-						createdFrom: new Date((now - 180 * 86_400) * 1000).toISOString(),
-						createdTo: new Date(now * 1000).toISOString(),
-						options: { windowConcurrency: concurrency },
-					},
-					'paymentsServiceSessionApi',
-				),
-			);
-			const workflow = builder.build();
+			const workflow = depositReadWorkflow(now, 180, concurrency);
 			await fx.engine.run(workflow); // warm-up (and the one login)
 			fx.sandbox.log.clear();
 			const start = performance.now();
@@ -177,30 +182,12 @@ async function concurrencyBenchmark() {
 		storeSandboxCredentials(engine, { baseUrl: sandbox.baseUrl, apiUrl: sandbox.baseUrl, credentials: demoCredentials() } as unknown as Sandbox);
 		const clock = (await admin('GET', 'clock')) as { now: number };
 		const now = Math.floor(clock.now / 1000);
-		const workflowFor = (concurrency: number, days: number) => {
-			const builder = new WorkflowBuilder('bench');
-			builder.then(
-				paymentsNode(
-					{
-						resource: 'deposit',
-						operation: 'getMany',
-						returnAll: true,
-						period: 'custom',
-						createdFrom: new Date((now - days * 86_400) * 1000).toISOString(),
-						createdTo: new Date(now * 1000).toISOString(),
-						options: { windowConcurrency: concurrency },
-					},
-					'paymentsServiceSessionApi',
-				),
-			);
-			return builder.build();
-		};
-		await engine.run(workflowFor(1, 1)); // warm-up, and the one login
+		await engine.run(depositReadWorkflow(now, 1, 1)); // warm-up, and the one login
 		const runs: Array<{ concurrency: number; ms: number; requests: number; longestChain: number; items: number }> = [];
 		for (const concurrency of [1, 4, 8]) {
 			await admin('DELETE', 'log');
 			const start = performance.now();
-			const run = await engine.run(workflowFor(concurrency, 360));
+			const run = await engine.run(depositReadWorkflow(now, 360, concurrency));
 			const ms = performance.now() - start;
 			if (run.error) throw run.error;
 			const pages = ((await admin('GET', 'log')) as Array<{ method: string; path: string; query: Record<string, string> }>).filter(

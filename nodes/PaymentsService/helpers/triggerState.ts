@@ -9,9 +9,11 @@ import { splitIntoWindows, type TimeWindow } from './windows';
  * The polling trigger's memory and its pure decisions: what changed since the last poll, what to
  * emit, what to remember. Nothing here sends requests or reads parameters; the trigger node does.
  *
- * The reporting lists filter by creation date only (service rules §3.2), so every poll re-reads the records created within the look-back and compares each with
- * what this trigger saw last. Each record is judged on its own, so the outcome does not depend on
- * page order, records moving between pages, or a poll reading only part of the look-back.
+ * The reporting lists filter by creation date and an exact status only (service rules §3.2), so
+ * polls re-read the records created within the look-back (in the wanted statuses when the poll may
+ * ask for them, older records in turn; see {@link planPoll}) and compare each with what this
+ * trigger saw last. Each record is judged on its own, so the outcome does not depend on page order,
+ * records moving between pages, or a poll reading only part of the look-back.
  */
 
 /** The three events the trigger offers. */

@@ -2,10 +2,10 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { CASHOUT_COLLECTIONS, CASHOUT_FIELDS, validateCashoutRequest } from '../../helpers/cashoutSchema';
-import { deriveIdempotencyKey } from '../../helpers/idempotency';
 import { fieldParameters } from '../../helpers/requestFields';
 import type { PaymentsClient } from '../../transport/client';
 import { isServiceCode, type ServiceFailure } from '../../transport/errors';
+import { derivedKeyFor } from '../common/idempotency';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 import { cashoutCall, explainCashoutRefusal } from './shared';
 
@@ -41,15 +41,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const body = bodyFromFields(this, itemIndex, CASHOUT_FIELDS, 'Cashout');
 	const given = typeof body.external_id === 'string' && body.external_id !== '';
-	if (!given) {
-		const node = this.getNode();
-		body.external_id = deriveIdempotencyKey({
-			workflowId: this.getWorkflow().id,
-			executionId: this.getExecutionId(),
-			nodeId: node.id ?? node.name,
-			itemIndex,
-		});
-	}
+	if (!given) body.external_id = derivedKeyFor(this, itemIndex);
 	const checked = validateCashoutRequest(body);
 	if (!checked.ok) throw invalidBodyError(this, itemIndex, 'Cashout', checked.problems);
 	const request = checked.value;

@@ -17,13 +17,21 @@ export function idempotencyKeyOption(what: string): INodeProperties {
 }
 
 /**
+ * The key derived for an item's creation from the workflow, execution, node and item
+ * (`deriveIdempotencyKey`): the same when n8n re-runs the item (Retry On Fail), different for
+ * other items and executions. Deposits and refunds send it as `X-Idempotency-Key`, cashouts as
+ * their `external_id`.
+ */
+export function derivedKeyFor(context: IExecuteFunctions, itemIndex: number): string {
+	const node = context.getNode();
+	return deriveIdempotencyKey({ workflowId: context.getWorkflow().id, executionId: context.getExecutionId(), nodeId: node.id ?? node.name, itemIndex });
+}
+
+/**
  * The idempotency key of an item's creation: the Idempotency Key option when filled in (trimmed),
- * else the key derived from the workflow, execution, node and item (`deriveIdempotencyKey`), which
- * Retry On Fail repeats.
+ * else {@link derivedKeyFor}.
  */
 export function idempotencyKeyFor(context: IExecuteFunctions, itemIndex: number, options: IDataObject): string {
 	const userKey = typeof options.idempotencyKey === 'string' ? options.idempotencyKey.trim() : '';
-	if (userKey) return userKey;
-	const node = context.getNode();
-	return deriveIdempotencyKey({ workflowId: context.getWorkflow().id, executionId: context.getExecutionId(), nodeId: node.id ?? node.name, itemIndex });
+	return userKey || derivedKeyFor(context, itemIndex);
 }

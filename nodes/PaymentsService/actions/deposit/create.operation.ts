@@ -108,7 +108,7 @@ export async function execute(
 	let result: IDataObject;
 	try {
 		result = await client.request<IDataObject>(
-		{ family: 'payments', method: 'POST', path: '/v3/deposits', body: request, headers: { [IDEMPOTENCY_HEADER]: idempotencyKey } },
+			{ family: 'payments', method: 'POST', path: '/v3/deposits', body: request, headers: { [IDEMPOTENCY_HEADER]: idempotencyKey } },
 			{ action: `Creating the deposit of item ${itemIndex}`, itemIndex },
 		);
 	} catch (error) {
