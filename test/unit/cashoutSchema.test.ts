@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { CASHOUT_COLLECTIONS, CASHOUT_EXTERNAL_ID_MAX_LENGTH, CASHOUT_FIELDS, validateCashoutRequest } from '../../nodes/PaymentsService/helpers/cashoutSchema';
-import { deriveIdempotencyKey } from '../../nodes/PaymentsService/helpers/idempotency';
+import { deriveRequestKey } from '../../nodes/PaymentsService/helpers/idempotency';
 import { bodyFromParameters, fieldParameters, type FieldProblem } from '../../nodes/PaymentsService/helpers/requestFields';
 
 const minimal = {
@@ -24,13 +24,13 @@ describe('validateCashoutRequest (service rules §6.2)', () => {
 		expect(validateCashoutRequest(minimal)).toEqual({ ok: true, value: minimal, unchecked: [] });
 	});
 
-	test('a derived key is a valid external ID (≤ 100 characters), the same for a retried item and another for the next item', () => {
-		const scope = { workflowId: 'wf', executionId: '42', nodeId: 'create-payout', itemIndex: 3 };
-		const key = deriveIdempotencyKey(scope);
+	test('a derived key is a valid external ID (≤ 100 characters), the same for a re-run request and another for the next item', () => {
+		const identity = { workflowId: 'wf', nodeId: 'create-payout', runIndex: 0, itemIndex: 3, content: { ...minimal, external_id: undefined }, window: '2026-11-23' };
+		const key = deriveRequestKey(identity);
 		expect(key.length).toBeLessThanOrEqual(CASHOUT_EXTERNAL_ID_MAX_LENGTH);
 		expect(validateCashoutRequest({ ...minimal, external_id: key }).ok).toBe(true);
-		expect(deriveIdempotencyKey({ ...scope })).toBe(key);
-		expect(deriveIdempotencyKey({ ...scope, itemIndex: 4 })).not.toBe(key);
+		expect(deriveRequestKey({ ...identity })).toBe(key);
+		expect(deriveRequestKey({ ...identity, itemIndex: 4 })).not.toBe(key);
 	});
 
 	test('every required field is named when missing', () => {

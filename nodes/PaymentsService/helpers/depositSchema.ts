@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { EXACT_SIGNIFICANT_DIGITS, significantDigits } from './jsonNumbers';
+
 import {
 	bodySchema,
 	checkBody,
@@ -30,6 +32,15 @@ export const decimal = () =>
 		const text = typeof value === 'number' ? String(value) : value.trim();
 		if (typeof value === 'number' && (!Number.isFinite(value) || /e/i.test(text))) {
 			ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be a plain decimal number, e.g. 100.50' });
+			return;
+		}
+		if (typeof value === 'number' && significantDigits(value) > EXACT_SIGNIFICANT_DIGITS) {
+			// A JavaScript number keeps about 15 significant digits: this one may already have been
+			// rounded (123456789012345678 arrives as 123456789012345680). Text is carried exactly.
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				message: `is the number ${text}, which has more significant digits than a JavaScript number carries exactly (${EXACT_SIGNIFICANT_DIGITS}): write it as text, e.g. "${text}"`,
+			});
 			return;
 		}
 		if (!DECIMAL_18_2.test(text)) {

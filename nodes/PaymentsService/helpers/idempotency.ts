@@ -1,29 +1,179 @@
-import { createHash, randomUUID } from 'crypto';
+import { createHash } from 'crypto';
 
-/** Where in a workflow run a creation happens: what makes its idempotency key. */
-export interface IdempotencyScope {
-	workflowId: string | undefined;
-	/** n8n's execution id; undefined only outside a saved execution. */
-	executionId: string | undefined;
-	/** The node's id (stable across renames), or its name. */
-	nodeId: string;
-	itemIndex: number;
+/**
+ * Keys that make a creation (deposit, refund, cashout) happen at most once (service rules §5.2,
+ * §6.2, §7): the rule for the keys this package derives, and the rule a key the user gives must
+ * meet. Pure functions; the node reads the workflow, node, run and item and calls them.
+ */
+
+/**
+ * How long a derived key stays the same for the same request: every re-run of the request inside
+ * one UTC hour, day or month sends the same key (so the service recognises it), and a repeat in a
+ * later window is a new request (next month's payroll is paid). Service rules §5.2.
+ */
+export type DuplicateWindow = 'hour' | 'day' | 'month';
+
+/** The default window: a re-run on the same UTC day is a retry; on another day, a new request. */
+export const DEFAULT_DUPLICATE_WINDOW: DuplicateWindow = 'day';
+
+/** A window's label (part of the key), and where it starts and ends, epoch milliseconds (UTC). */
+export interface WindowSpan {
+	/** `2026-11-23T19` (hour), `2026-11-23` (day) or `2026-11` (month). */
+	label: string;
+	startMs: number;
+	/** First millisecond of the next window. */
+	endMs: number;
+}
+
+/** The UTC window of `kind` that holds `nowMs`. */
+export function duplicateWindowAt(kind: DuplicateWindow, nowMs: number): WindowSpan {
+	const now = new Date(nowMs);
+	const year = now.getUTCFullYear();
+	const month = now.getUTCMonth();
+	const day = now.getUTCDate();
+	const iso = now.toISOString();
+	if (kind === 'hour') {
+		const startMs = Date.UTC(year, month, day, now.getUTCHours());
+		return { label: iso.slice(0, 13), startMs, endMs: startMs + 3_600_000 };
+	}
+	if (kind === 'month') return { label: iso.slice(0, 7), startMs: Date.UTC(year, month, 1), endMs: Date.UTC(year, month + 1, 1) };
+	return { label: iso.slice(0, 10), startMs: Date.UTC(year, month, day), endMs: Date.UTC(year, month, day + 1) };
+}
+
+/** Whether `value` names a duplicate window. */
+export function isDuplicateWindow(value: unknown): value is DuplicateWindow {
+	return value === 'hour' || value === 'day' || value === 'month';
 }
 
 /**
- * The key that makes one creation happen at most once (service rules §5.2, §6.2): the
- * `X-Idempotency-Key` of a deposit or refund creation, and the derived `external_id` of a cashout.
- *
- * Same workflow, execution, node and item => same key, so when n8n re-runs the item (Retry On
- * Fail) the service recognises the repeat (error 104 for deposits and refunds, 511 for cashouts)
- * instead of creating a second one. Another item or another execution => another key. Shape:
- * `n8n-` + 40 hex characters (44 characters: a valid `invoice_id` (≤ 128) and `external_id`
- * (≤ 100)). Without an execution id (never in a saved execution) the key is random.
+ * JSON with object keys sorted at every level, so two bodies with the same fields and values give
+ * the same text whatever the order they were built in. Arrays keep their order.
  */
-export function deriveIdempotencyKey(scope: IdempotencyScope): string {
-	const executionPart = scope.executionId ?? `unsaved-${randomUUID()}`;
+export function canonicalJson(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+	if (value !== null && typeof value === 'object') {
+		const entries = Object.entries(value as Record<string, unknown>)
+			.filter(([, entry]) => entry !== undefined)
+			.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+		return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonicalJson(entry)}`).join(',')}}`;
+	}
+	return JSON.stringify(value) ?? 'null';
+}
+
+/** What names one creation request: where in the workflow it is made, what it asks and when. */
+export interface RequestIdentity {
+	/** The workflow's id; a sub-workflow has its own. */
+	workflowId: string | undefined;
+	/** The node's id (stable across renames), or its name. */
+	nodeId: string;
+	/**
+	 * How many times the node ran before in this execution (n8n's `$runIndex`): each pass of a
+	 * Loop Over Items is a run of its own, and every run sees item index 0.
+	 */
+	runIndex: number;
+	/** The item's index within the run. */
+	itemIndex: number;
+	/** The request body without the key itself (e.g. a cashout body without `external_id`). */
+	content: unknown;
+	/** The duplicate window's label ({@link duplicateWindowAt}). */
+	window: string;
+}
+
+/** Version of the derivation, so a future change never collides with keys derived today. */
+const DERIVATION_VERSION = 'request-key-v2';
+
+/**
+ * The key derived for a creation when the user gives none (service rules §5.2):
+ * `n8n-` + 40 lowercase hex characters of SHA-256 over the workflow, node, run index, item index,
+ * the request's canonical content and the duplicate window.
+ *
+ * - Two items, or two runs of a loop, get two keys, even for identical bodies: two equal payouts
+ *   in one execution are two payouts.
+ * - Re-running the same request gets the same key within the window: Retry On Fail, n8n's Retry of
+ *   a failed execution (a new execution id, the same run and item), a manual re-run on the same
+ *   input, a sub-workflow retried by its parent. The service then answers 104 (deposits, refunds)
+ *   or 511 (cashouts) instead of creating a second record.
+ * - Another body, another node, workflow or window gives another key.
+ *
+ * 44 characters of `[a-z0-9-]`: a valid `X-Idempotency-Key`, `invoice_id` (≤ 128, letters, digits,
+ * `-`, `_`) and cashout `external_id` (≤ 100).
+ */
+export function deriveRequestKey(identity: RequestIdentity): string {
 	const digest = createHash('sha256')
-		.update(`${scope.workflowId ?? ''}\u0000${executionPart}\u0000${scope.nodeId}\u0000${scope.itemIndex}`)
+		.update(
+			canonicalJson([
+				DERIVATION_VERSION,
+				identity.workflowId ?? '',
+				identity.nodeId,
+				identity.runIndex,
+				identity.itemIndex,
+				identity.window,
+				identity.content,
+			]),
+		)
 		.digest('hex');
 	return `n8n-${digest.slice(0, 40)}`;
+}
+
+/** The kinds of key a user can give, each with the rule the service or HTTP imposes (service rules §5.2, §6.2). */
+export type GivenKeyKind = 'idempotencyKey' | 'invoiceId' | 'externalId';
+
+/**
+ * Longest idempotency key accepted. The service publishes no limit; 128 matches `invoice_id`, so
+ * a key can also serve as the invoice id, and keeps a header far below any server's limit.
+ */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 128;
+/** Longest `invoice_id` (service rules §5.1). */
+export const MAX_INVOICE_ID_LENGTH = 128;
+/** Longest cashout `external_id` (service rules §6.2). */
+export const MAX_EXTERNAL_ID_LENGTH = 100;
+
+/**
+ * Why `key` cannot be sent as a `kind`, or undefined when it can be sent exactly as given.
+ * - idempotency key: an HTTP header value, so visible ASCII only (`!` to `~`, no spaces or line
+ *   breaks: a header cannot carry them, and n8n's HTTP client would strip or mangle them),
+ *   1–128 characters;
+ * - invoice id: letters, digits, `-` and `_`, 1–128 characters (service rules §5.1);
+ * - external id: 1–100 characters, no control characters (CR, LF, tab…) and no leading or
+ *   trailing spaces; any other Unicode is carried in the JSON body as is.
+ * Nothing is ever stripped: a key is sent as given, or refused.
+ */
+export function givenKeyProblem(kind: GivenKeyKind, key: string): string | undefined {
+	if (key === '') return 'is empty';
+	if (kind === 'idempotencyKey') {
+		if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) return `is ${key.length} characters long; at most ${MAX_IDEMPOTENCY_KEY_LENGTH} are accepted`;
+		const bad = [...key].find((char) => char < '!' || char > '~');
+		if (bad !== undefined) {
+			return `contains ${describeCharacter(bad)}, which an HTTP header cannot carry: use only visible ASCII characters (letters, digits and punctuation, no spaces)`;
+		}
+		return undefined;
+	}
+	if (kind === 'invoiceId') {
+		if (key.length > MAX_INVOICE_ID_LENGTH) return `is ${key.length} characters long; the service accepts at most ${MAX_INVOICE_ID_LENGTH}`;
+		const bad = [...key].find((char) => !/[A-Za-z0-9\-_]/.test(char));
+		if (bad !== undefined) return `contains ${describeCharacter(bad)}; the service accepts only letters, digits, "-" and "_"`;
+		return undefined;
+	}
+	const length = [...key].length;
+	if (length > MAX_EXTERNAL_ID_LENGTH) return `is ${length} characters long; the service accepts at most ${MAX_EXTERNAL_ID_LENGTH}`;
+	const control = [...key].find((char) => isControl(char) || char === '\u2028' || char === '\u2029');
+	if (control !== undefined) return `contains ${describeCharacter(control)}; control characters and line breaks cannot be part of an external ID`;
+	if (key.trim() !== key) return 'starts or ends with a space; remove it, so the ID reads the same everywhere';
+	return undefined;
+}
+
+/** A character as a reader can spot it: `"Ł" (U+0141)`, `a line break (U+000A)`. */
+function describeCharacter(char: string): string {
+	const code = `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+	if (char === '\n' || char === '\r') return `a line break (${code})`;
+	if (char === ' ') return `a space (${code})`;
+	if (char === '\t') return `a tab (${code})`;
+	if (isControl(char)) return `a control character (${code})`;
+	return `"${char}" (${code})`;
+}
+
+/** Whether `char` is a C0 or C1 control character (U+0000–U+001F, U+007F–U+009F). */
+function isControl(char: string): boolean {
+	const code = char.codePointAt(0) ?? 0;
+	return code < 0x20 || (code >= 0x7f && code <= 0x9f);
 }

@@ -39,6 +39,14 @@ export interface RequestField {
 	rule: ZodTypeAny;
 	/** Extra parameter settings (e.g. `typeOptions`). */
 	extra?: Partial<INodeProperties>;
+	/**
+	 * True when leaving the field out changes what the request does (a refund without an amount
+	 * refunds everything): an expression that resolves to nothing is then refused, and only a field
+	 * left empty on purpose is left out.
+	 */
+	refuseEmptyExpression?: boolean;
+	/** What an empty value means, said when an expression resolved to nothing (e.g. "Empty means a full refund: …"). */
+	emptyMeaning?: string;
 }
 
 /** A text field of `collection` (undefined: a parameter of its own) checked by `rule`. */

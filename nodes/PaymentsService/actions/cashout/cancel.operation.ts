@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import type { PaymentsClient } from '../../transport/client';
 import { readPositiveInteger, readRequiredText } from '../common/parameters';
-import { cashoutCall, cashoutIdProperty, explainCashoutRefusal } from './shared';
+import { cashoutIdProperty, changeCashoutStatus } from './shared';
 
 /**
  * Cashout → Cancel: DELETE /v3/cashout/cancel with cashout_id and external_id (service
@@ -28,9 +28,13 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const cashoutId = readPositiveInteger(this, 'cashoutId', 'Cashout ID', itemIndex);
 	const externalId = readRequiredText(this, 'externalId', 'External ID', itemIndex, 'The service needs the external_id sent at creation to cancel a cashout.');
-	return await cashoutCall(client, 'DELETE', { cashout_id: cashoutId, external_id: externalId }, {
+	return await changeCashoutStatus(client, {
+		method: 'DELETE',
+		body: { cashout_id: cashoutId, external_id: externalId },
+		target: 'CANCELLED',
 		action: `Cancelling cashout ${cashoutId}`,
+		verb: 'cancelled',
+		allowedFrom: 'PENDING or ON_HOLD',
 		itemIndex,
-		explain: explainCashoutRefusal(cashoutId, 'cancelled', 'PENDING or ON_HOLD'),
 	});
 }

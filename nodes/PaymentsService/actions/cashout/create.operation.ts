@@ -5,19 +5,30 @@ import { CASHOUT_COLLECTIONS, CASHOUT_FIELDS, validateCashoutRequest } from '../
 import { fieldParameters } from '../../helpers/requestFields';
 import type { PaymentsClient } from '../../transport/client';
 import { isServiceCode, type ServiceFailure } from '../../transport/errors';
-import { derivedKeyFor } from '../common/idempotency';
+import { creationKey, duplicateWindowOption, explainUncertainCreation } from '../common/idempotency';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 import { cashoutCall, explainCashoutRefusal } from './shared';
 
-export const properties: INodeProperties[] = fieldParameters(CASHOUT_FIELDS, CASHOUT_COLLECTIONS);
+export const properties: INodeProperties[] = [
+	...fieldParameters(CASHOUT_FIELDS, CASHOUT_COLLECTIONS),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [duplicateWindowOption],
+	},
+];
 
 /**
  * Cashout → Create: `POST /v3/cashout`, signed by the cashout credential (service rules §6.2, §2.4).
  *
  * Every field is checked before anything is sent (helpers/cashoutSchema.ts). The external ID is
- * the idempotency key: given, or derived from workflow, execution, node and item (the same under
- * Retry On Fail). The service never creates a second cashout with one external ID: it answers 511,
- * and the operation then reads that cashout instead of paying out again.
+ * the idempotency key: given (sent exactly as given, or refused), or derived from the workflow,
+ * node, run, item, the request and the Duplicate Window (service rules §5.2), so every re-run of the
+ * same request sends the same one. The service never creates a second cashout with one external ID:
+ * it answers 511, and the operation then reads that cashout instead of paying out again.
  *
  * One item per input item, the same fields on both paths (service rules §6.1 for the status):
  * `{already_created, cashout_id, external_id, cashout_status, cashout_status_description,
@@ -40,12 +51,25 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const body = bodyFromFields(this, itemIndex, CASHOUT_FIELDS, 'Cashout');
-	const given = typeof body.external_id === 'string' && body.external_id !== '';
-	if (!given) body.external_id = derivedKeyFor(this, itemIndex);
-	const checked = validateCashoutRequest(body);
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const { external_id: givenExternalId, ...content } = body;
+	// Every field is checked first (a placeholder stands in for an external ID to be derived), so a
+	// derived key names the request as it will be sent.
+	const precheck = validateCashoutRequest({ ...content, external_id: givenExternalId || 'to-be-derived' });
+	if (!precheck.ok) throw invalidBodyError(this, itemIndex, 'Cashout', precheck.problems);
+	const creation = creationKey(this, itemIndex, {
+		given: givenExternalId,
+		kind: 'externalId',
+		label: 'External ID',
+		noun: 'Cashout',
+		content: { ...precheck.value, external_id: undefined },
+		options,
+	});
+	const given = !creation.derived;
+	const checked = validateCashoutRequest({ ...content, external_id: creation.key });
 	if (!checked.ok) throw invalidBodyError(this, itemIndex, 'Cashout', checked.problems);
 	const request = checked.value;
-	const externalId = String(request.external_id);
+	const externalId = creation.key;
 
 	let created: IDataObject;
 	try {
@@ -55,13 +79,9 @@ export async function execute(
 		);
 	} catch (error) {
 		if (isServiceCode(error, 511)) return [{ json: await alreadyCreated(client, externalId, given, itemIndex) }];
-		if (error instanceof NodeApiError && !error.httpCode) {
-			// No answer: the cashout may exist. Say how to find out before paying out again.
-			error.description =
-				`${error.description ?? ''} External ID of this cashout: ${externalId}. Retry On Fail sends the same one, so the service ` +
-				`recognises the repeat (511) and this node reads the cashout instead${given ? '' : '; running the workflow again derives a new one, so read the status by this External ID first'}.`.trim();
-		}
-		throw error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		throw error instanceof NodeApiError
+			? explainUncertainCreation(error, creation, 'external ID', 511, 'cashout')
+			: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 	}
 
 	const cashoutId = asCashoutId(created?.cashout_id);

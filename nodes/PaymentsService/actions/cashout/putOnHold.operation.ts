@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import type { PaymentsClient } from '../../transport/client';
 import { readPositiveInteger } from '../common/parameters';
-import { cashoutCall, cashoutIdProperty, explainCashoutRefusal } from './shared';
+import { cashoutIdProperty, changeCashoutStatus } from './shared';
 
 /**
  * Cashout → Put On Hold: PUT /v3/cashout/status with status ON_HOLD; only from PENDING
@@ -18,9 +18,13 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const cashoutId = readPositiveInteger(this, 'cashoutId', 'Cashout ID', itemIndex);
-	return await cashoutCall(client, 'PUT', { cashout_id: cashoutId, status: 'ON_HOLD' }, {
+	return await changeCashoutStatus(client, {
+		method: 'PUT',
+		body: { cashout_id: cashoutId, status: 'ON_HOLD' },
+		target: 'ON_HOLD',
 		action: `Putting cashout ${cashoutId} on hold`,
+		verb: 'put on hold',
+		allowedFrom: 'PENDING',
 		itemIndex,
-		explain: explainCashoutRefusal(cashoutId, 'put on hold', 'PENDING'),
 	});
 }

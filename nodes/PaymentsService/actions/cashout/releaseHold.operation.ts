@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import type { PaymentsClient } from '../../transport/client';
 import { readPositiveInteger } from '../common/parameters';
-import { cashoutCall, cashoutIdProperty, explainCashoutRefusal } from './shared';
+import { cashoutIdProperty, changeCashoutStatus } from './shared';
 
 /**
  * Cashout → Release Hold: PUT /v3/cashout/status with status PENDING; only from ON_HOLD
@@ -18,9 +18,13 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const cashoutId = readPositiveInteger(this, 'cashoutId', 'Cashout ID', itemIndex);
-	return await cashoutCall(client, 'PUT', { cashout_id: cashoutId, status: 'PENDING' }, {
+	return await changeCashoutStatus(client, {
+		method: 'PUT',
+		body: { cashout_id: cashoutId, status: 'PENDING' },
+		target: 'PENDING',
 		action: `Releasing the hold on cashout ${cashoutId}`,
+		verb: 'released from hold',
+		allowedFrom: 'ON_HOLD',
 		itemIndex,
-		explain: explainCashoutRefusal(cashoutId, 'released from hold', 'ON_HOLD'),
 	});
 }

@@ -52,3 +52,55 @@ export async function cashoutCall(
 	if (described.external_id === undefined && body.external_id !== undefined) described.external_id = body.external_id;
 	return [{ json: described }];
 }
+
+/** A state change of a cashout: hold, release or cancel (service rules §6.1). */
+export interface CashoutChange {
+	method: 'PUT' | 'DELETE';
+	body: IDataObject & { cashout_id: number };
+	/** The status the change leads to: ON_HOLD, PENDING or CANCELLED. */
+	target: 'ON_HOLD' | 'PENDING' | 'CANCELLED';
+	/** What is being done, e.g. "Putting cashout 123 on hold". */
+	action: string;
+	/** The change in words after "can no longer be", e.g. "put on hold". */
+	verb: string;
+	/** The statuses it is allowed from, in words, e.g. "PENDING". */
+	allowedFrom: string;
+	itemIndex: number;
+}
+
+/**
+ * Sends a hold, release or cancel, and reads the result back when the service refuses it as an
+ * invalid transition (510): when the cashout already is where the change wanted it (an earlier
+ * attempt whose answer was lost, e.g. under Retry On Fail, or someone else's change), the item is
+ * its current status with `already_in_status: true` and a message, not an error; otherwise the
+ * refusal names the cashout's actual status (read, not guessed from the message). Nothing is ever
+ * sent twice: the status read changes nothing.
+ * @throws NodeApiError for a refusal (509 not found, 510 from another status) or a failure.
+ */
+export async function changeCashoutStatus(client: PaymentsClient, change: CashoutChange): Promise<INodeExecutionData[]> {
+	const cashoutId = change.body.cashout_id;
+	try {
+		return await cashoutCall(client, change.method, change.body, {
+			action: change.action,
+			itemIndex: change.itemIndex,
+			explain: explainCashoutRefusal(cashoutId, change.verb, change.allowedFrom),
+		});
+	} catch (error) {
+		if (!isServiceCode(error, 510)) throw error;
+		const [current] = await cashoutCall(client, 'POST', { cashout_id: cashoutId }, {
+			action: `Reading the status of cashout ${cashoutId} after the service refused the change`,
+			itemIndex: change.itemIndex,
+			explain: explainCashoutRefusal(cashoutId, 'read', 'known'),
+		});
+		const status = current.json.cashout_status_name;
+		if (status !== change.target) {
+			if (typeof status === 'string' && error instanceof Error) {
+				error.message = `Cashout ${cashoutId} can no longer be ${change.verb}: it is not ${change.allowedFrom} (it is ${status}) (510)`;
+			}
+			throw error;
+		}
+		current.json.already_in_status = true;
+		current.json.message = `Cashout ${cashoutId} is already ${status}: nothing was changed. An earlier attempt whose answer was lost (or another change) already did it.`;
+		return [current];
+	}
+}

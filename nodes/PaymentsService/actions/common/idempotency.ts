@@ -1,10 +1,19 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { deriveIdempotencyKey } from '../../helpers/idempotency';
+import {
+	DEFAULT_DUPLICATE_WINDOW,
+	deriveRequestKey,
+	duplicateWindowAt,
+	givenKeyProblem,
+	isDuplicateWindow,
+	type GivenKeyKind,
+	type WindowSpan,
+} from '../../helpers/idempotency';
 
 /**
  * The Idempotency Key option of a creation sent with `X-Idempotency-Key` (deposits, refunds;
- * service rules §5.2, §6.2). `what` names the creation: "the same deposit being created twice".
+ * service rules §5.2, §7). `what` names the creation: "the same deposit being created twice".
  */
 export function idempotencyKeyOption(what: string): INodeProperties {
 	return {
@@ -12,26 +21,125 @@ export function idempotencyKeyOption(what: string): INodeProperties {
 		name: 'idempotencyKey',
 		type: 'string',
 		default: '',
-		description: `Key that stops ${what}. Empty: one is derived from the execution and the item, so Retry On Fail reuses it.`,
+		description: `Key that stops ${what}: up to 128 visible ASCII characters (no spaces), sent as given. Empty: one is derived from the workflow, node, run, item, the request and the Duplicate Window, so every re-run of the same request sends the same key.`,
 	};
 }
 
-/**
- * The key derived for an item's creation from the workflow, execution, node and item
- * (`deriveIdempotencyKey`): the same when n8n re-runs the item (Retry On Fail), different for
- * other items and executions. Deposits and refunds send it as `X-Idempotency-Key`, cashouts as
- * their `external_id`.
- */
-export function derivedKeyFor(context: IExecuteFunctions, itemIndex: number): string {
-	const node = context.getNode();
-	return deriveIdempotencyKey({ workflowId: context.getWorkflow().id, executionId: context.getExecutionId(), nodeId: node.id ?? node.name, itemIndex });
+/** The Duplicate Window option of every creation (service rules §5.2). */
+export const duplicateWindowOption: INodeProperties = {
+	displayName: 'Duplicate Window',
+	name: 'duplicateWindow',
+	type: 'options',
+	default: DEFAULT_DUPLICATE_WINDOW,
+	options: [
+		{ name: 'Same UTC Hour', value: 'hour', description: 'A re-run within the same UTC hour is a retry; later, a new request' },
+		{ name: 'Same UTC Day', value: 'day', description: 'A re-run on the same UTC day is a retry; on another day, a new request' },
+		{ name: 'Same UTC Month', value: 'month', description: 'A re-run within the same UTC month is a retry; in another month, a new request' },
+	],
+	description:
+		'Only when no key or ID is given: how long a re-run of the same request (Retry On Fail, Retry of a failed execution, a manual re-run) counts as the same request, so it is recognised instead of made twice',
+};
+
+/** The key of one creation: the one the user gave, or the one derived for the request. */
+export interface CreationKey {
+	key: string;
+	/** True when the key was derived ({@link deriveRequestKey}); false when the user gave it. */
+	derived: boolean;
+	/** The duplicate window a derived key belongs to (undefined for a given key). */
+	window?: WindowSpan;
+}
+
+/** What {@link creationKey} needs to know about the creation. */
+export interface CreationKeyRequest {
+	/** The key the user gave (trimmed text), or undefined/'' to derive one. */
+	given: unknown;
+	/** What the given key is sent as, for its rule. */
+	kind: GivenKeyKind;
+	/** The field's name in the panel, e.g. "External ID". */
+	label: string;
+	/** What is created, capitalised, for the error message ("Deposit", "Cashout", "Refund"). */
+	noun: string;
+	/** The request body without the key itself. */
+	content: unknown;
+	/** The operation's Options collection (Duplicate Window). */
+	options: IDataObject;
 }
 
 /**
- * The idempotency key of an item's creation: the Idempotency Key option when filled in (trimmed),
- * else {@link derivedKeyFor}.
+ * The key of item `itemIndex`'s creation: the given key, exactly as given, or a key derived from the
+ * workflow, the node, the run index (`$runIndex`: each pass of a loop is a run of its own), the
+ * item index, the request's content and the Duplicate Window (service rules §5.2).
+ * @throws NodeOperationError naming the item, the field and the rule when the given key cannot be
+ *   sent as it is (nothing is sent, nothing is stripped).
  */
-export function idempotencyKeyFor(context: IExecuteFunctions, itemIndex: number, options: IDataObject): string {
-	const userKey = typeof options.idempotencyKey === 'string' ? options.idempotencyKey.trim() : '';
-	return userKey || derivedKeyFor(context, itemIndex);
+export function creationKey(context: IExecuteFunctions, itemIndex: number, request: CreationKeyRequest): CreationKey {
+	const given = typeof request.given === 'string' ? request.given : request.given === undefined || request.given === null ? '' : String(request.given);
+	if (given !== '') {
+		const problem = givenKeyProblem(request.kind, given);
+		if (problem) {
+			throw new NodeOperationError(context.getNode(), `${request.noun} in item ${itemIndex} is invalid: ${request.label} ${problem}`, {
+				itemIndex,
+				description: `Nothing was sent. Fix the ${request.label}, or leave it empty to have one derived. A key is sent exactly as given, never shortened or stripped.`,
+			});
+		}
+		return { key: given, derived: false };
+	}
+	const windowKind = isDuplicateWindow(request.options.duplicateWindow) ? request.options.duplicateWindow : DEFAULT_DUPLICATE_WINDOW;
+	const window = duplicateWindowAt(windowKind, Date.now());
+	const node = context.getNode();
+	const key = deriveRequestKey({
+		workflowId: context.getWorkflow().id,
+		nodeId: node.id ?? node.name,
+		runIndex: runIndexOf(context, itemIndex),
+		itemIndex,
+		content: request.content,
+		window: window.label,
+	});
+	return { key, derived: true, window };
+}
+
+/** n8n's `$runIndex` for the running node: how many times it ran before in this execution. */
+function runIndexOf(context: IExecuteFunctions, itemIndex: number): number {
+	const runIndex = context.getWorkflowDataProxy(itemIndex).$runIndex as unknown;
+	return typeof runIndex === 'number' && Number.isInteger(runIndex) && runIndex >= 0 ? runIndex : 0;
+}
+
+/** `2026-11-24 00:00 UTC` */
+function utcMinute(ms: number): string {
+	return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/**
+ * What to tell the user when a creation's outcome is unknown (no answer, or a 5xx): the key used,
+ * and how to retry without creating a second record. `field` names what the key is sent as
+ * ("idempotency key", "external ID"); `code` is the service's answer to a repeat (104, 511).
+ */
+export function safeRetryAdvice(creation: CreationKey, field: string, code: number, noun: string): string {
+	const repeat = `the service recognises the repeat (${code}) and this node reports the existing ${noun} instead of making a second one`;
+	if (!creation.derived) return `The ${field} of this ${noun} is ${creation.key}. Retrying with the same ${field} is safe at any time: ${repeat}.`;
+	return (
+		`The ${field} of this ${noun} is ${creation.key} (derived). Retry On Fail, n8n's Retry of this execution, or a re-run on the same input before ` +
+		`${utcMinute(creation.window!.endMs)} sends the same one: ${repeat}. After that time the derived ${field} changes, so look the ${noun} up first, ` +
+		`or give it this ${field} yourself.`
+	);
+}
+
+/**
+ * Adds to a creation's failure whether the service may have acted, and how to retry safely
+ * ({@link safeRetryAdvice}), when the outcome is unknown: no answer came back, or the service
+ * answered 5xx. Other refusals (4xx, 429) created nothing and are left as they are.
+ * @returns the same error, for `throw`.
+ */
+export function explainUncertainCreation<E>(error: E, creation: CreationKey, field: string, code: number, noun: string): E {
+	if (!(error instanceof NodeApiError)) return error;
+	const status = error.httpCode ? Number(error.httpCode) : undefined;
+	if (status !== undefined && status < 500) return error;
+	const cause =
+		status === undefined
+			? `No answer came back, so the ${noun} may or may not have been created.`
+			: `The service failed (HTTP ${status}) and may or may not have created the ${noun}.`;
+	// The general network hint is replaced: for a creation, this is what to do.
+	const serviceSaid = status !== undefined && error.description ? ` ${error.description}` : '';
+	error.description = `${cause} ${safeRetryAdvice(creation, field, code, noun)}${serviceSaid}`;
+	return error;
 }

@@ -7,7 +7,8 @@ import { bodyFromParameters, type FieldProblem, type RequestField } from '../../
  * Builds a request body from the node's fields for item `itemIndex`, one row of `fields` each
  * (helpers/requestFields.ts): parameters of their own, and the collections they sit in.
  * @param noun what the body creates, capitalised, for the error message ("Deposit", "Cashout").
- * @throws NodeOperationError for a JSON field that is not a JSON object; nothing is sent.
+ * @throws NodeOperationError for a JSON field that is not a JSON object, or a field marked
+ *   `refuseEmptyExpression` whose expression resolved to nothing; nothing is sent.
  */
 export function bodyFromFields(context: IExecuteFunctions, itemIndex: number, fields: readonly RequestField[], noun: string): IDataObject {
 	const collections = new Map<string, IDataObject>();
@@ -16,6 +17,7 @@ export function bodyFromFields(context: IExecuteFunctions, itemIndex: number, fi
 		if (!collections.has(collection)) collections.set(collection, context.getNodeParameter(collection, itemIndex, {}) as IDataObject);
 		return collections.get(collection)![param];
 	};
+	refuseEmptyExpressions(context, itemIndex, fields, noun, read);
 	const built = bodyFromParameters(fields, read);
 	if ('body' in built) return built.body;
 	throw new NodeOperationError(context.getNode(), `${noun} in item ${itemIndex} is invalid: ${built.field.displayName} ${built.problem}`, {
@@ -34,4 +36,39 @@ export function invalidBodyError(context: IExecuteFunctions, itemIndex: number, 
 		itemIndex,
 		description: `Nothing was sent. Fix ${lines.length === 1 ? 'this field' : `these ${lines.length} fields`}: ${lines.join('; ')}.`,
 	});
+}
+
+/** Whether a parameter's value is empty: nothing, or text of spaces only. */
+function isEmptyValue(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/**
+ * Refuses the fields marked `refuseEmptyExpression` whose value is an expression (`={{ … }}`) that
+ * resolved to nothing (`undefined`, `null`, empty text): for those fields, leaving the value out
+ * changes what the request does (a refund without an amount refunds everything), so only a field
+ * left empty in the panel on purpose may be empty.
+ * @throws NodeOperationError naming the item, the field, the expression and the fix.
+ */
+function refuseEmptyExpressions(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	fields: readonly RequestField[],
+	noun: string,
+	read: (param: string, collection: string | undefined) => unknown,
+): void {
+	for (const field of fields) {
+		if (!field.refuseEmptyExpression) continue;
+		const raw = field.collection
+			? (context.getNodeParameter(field.collection, itemIndex, {}, { rawExpressions: true }) as IDataObject)[field.param]
+			: context.getNodeParameter(field.param, itemIndex, '', { rawExpressions: true });
+		if (typeof raw !== 'string' || !raw.startsWith('=')) continue;
+		const value = read(field.param, field.collection);
+		if (!isEmptyValue(value)) continue;
+		const got = value === undefined ? 'undefined' : value === null ? 'null' : 'empty text';
+		throw new NodeOperationError(context.getNode(), `${noun} in item ${itemIndex} is invalid: ${field.displayName} is an expression that resolved to nothing`, {
+			itemIndex,
+			description: `Nothing was sent. ${field.displayName} is ${raw.slice(1)}, which gave ${got} for this item: check the field it reads in the input item. ${field.emptyMeaning ?? ''}`.trim(),
+		});
+	}
 }

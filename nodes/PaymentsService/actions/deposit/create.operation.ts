@@ -2,11 +2,13 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { IDEMPOTENCY_HEADER } from '../../helpers/constants';
+import { givenKeyProblem } from '../../helpers/idempotency';
 import { DEPOSIT_COLLECTIONS, DEPOSIT_FIELDS, validateDepositRequest } from '../../helpers/depositSchema';
 import { fieldParameters } from '../../helpers/requestFields';
 import type { PaymentsClient } from '../../transport/client';
 import { isServiceCode } from '../../transport/errors';
-import { idempotencyKeyFor, idempotencyKeyOption } from '../common/idempotency';
+import { findInexactNumbers } from '../../helpers/jsonNumbers';
+import { creationKey, duplicateWindowOption, explainUncertainCreation, idempotencyKeyOption } from '../common/idempotency';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 
 export const properties: INodeProperties[] = [
@@ -39,6 +41,7 @@ export const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
+			duplicateWindowOption,
 			idempotencyKeyOption('the same deposit being created twice'),
 			{
 				displayName: 'Put QR Code in Binary Property',
@@ -73,6 +76,18 @@ function bodyFromJson(context: IExecuteFunctions, itemIndex: number): IDataObjec
 				description: `${(error as Error).message}. Write the deposit request as a JSON object.`,
 			});
 		}
+		// JSON.parse rounds numbers past a double's precision: refuse rather than send another amount.
+		const inexact = findInexactNumbers(raw);
+		if (inexact.length) {
+			throw new NodeOperationError(
+				context.getNode(),
+				`JSON Body of item ${itemIndex} has the number ${inexact[0]}, which a JavaScript number cannot carry exactly`,
+				{
+					itemIndex,
+					description: `Nothing was sent. It would arrive as ${String(Number(inexact[0]))}. Write ${inexact.length === 1 ? 'it' : `these numbers (${inexact.join(', ')})`} as text instead, e.g. "amount": "${inexact[0]}".`,
+				},
+			);
+		}
 	}
 	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
 		throw new NodeOperationError(context.getNode(), `JSON Body of item ${itemIndex} must be a JSON object`, {
@@ -95,12 +110,21 @@ export async function execute(
 	const checked = validateDepositRequest(body);
 	if (!checked.ok) throw invalidBodyError(this, itemIndex, 'Deposit', checked.problems);
 
-	const node = this.getNode();
-	const idempotencyKey = idempotencyKeyFor(this, itemIndex, options);
 	// Fields the table does not know are sent as they are; the output names them (service rules §5.1).
 	const unchecked = checked.unchecked.length ? { unchecked_fields: checked.unchecked } : {};
 	const request: IDataObject = { ...checked.value };
-	if (request.invoice_id === undefined && /^[A-Za-z0-9\-_]{1,128}$/.test(idempotencyKey)) {
+	const creation = creationKey(this, itemIndex, {
+		given: typeof options.idempotencyKey === 'string' ? options.idempotencyKey.trim() : undefined,
+		kind: 'idempotencyKey',
+		label: 'Idempotency Key',
+		noun: 'Deposit',
+		content: request,
+		options,
+	});
+	const idempotencyKey = creation.key;
+	// Without an invoice ID the key is sent as the invoice ID, so the deposit can be traced back
+	// (and found again after a lost answer). A given key that is not a valid invoice ID is not.
+	if (request.invoice_id === undefined && givenKeyProblem('invoiceId', idempotencyKey) === undefined) {
 		request.invoice_id = idempotencyKey;
 	}
 	const invoiceId = request.invoice_id as string | undefined;
@@ -125,7 +149,9 @@ export async function execute(
 				},
 			];
 		}
-		throw error instanceof NodeApiError ? error : new NodeOperationError(node, error as Error, { itemIndex });
+		throw error instanceof NodeApiError
+			? explainUncertainCreation(error, creation, 'idempotency key', 104, 'deposit')
+			: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 	}
 
 	const output: INodeExecutionData = { json: { ...result, idempotency_key: idempotencyKey, ...unchecked } };

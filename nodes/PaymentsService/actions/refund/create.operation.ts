@@ -6,7 +6,7 @@ import { REFUND_COLLECTIONS, REFUND_FIELDS, validateRefundRequest } from '../../
 import { fieldParameters } from '../../helpers/requestFields';
 import type { PaymentsClient } from '../../transport/client';
 import { isServiceCode, type ServiceFailure } from '../../transport/errors';
-import { idempotencyKeyFor, idempotencyKeyOption } from '../common/idempotency';
+import { creationKey, duplicateWindowOption, explainUncertainCreation, idempotencyKeyOption } from '../common/idempotency';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 
 export const properties: INodeProperties[] = [
@@ -27,9 +27,7 @@ export const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [
-			idempotencyKeyOption('the same refund being requested twice'),
-		],
+		options: [duplicateWindowOption, idempotencyKeyOption('the same refund being requested twice')],
 	},
 ];
 
@@ -37,9 +35,10 @@ export const properties: INodeProperties[] = [
  * Refund → Create: `POST /v3/refunds`, signed like deposits, with an `X-Idempotency-Key` (service
  * rules §7, §2.3, §5.2).
  *
- * Every field is checked before anything is sent (helpers/refundSchema.ts). The key is given
- * (option Idempotency Key) or derived from workflow, execution, node and item, the same under
- * Retry On Fail. One item per input item, the same fields on both paths:
+ * Every field is checked before anything is sent (helpers/refundSchema.ts); an Amount expression
+ * that resolves to nothing is refused (only an Amount left empty on purpose is a full refund). The
+ * key is given (option Idempotency Key, sent as given or refused) or derived from the workflow,
+ * node, run, item, the request and the Duplicate Window, the same on every re-run of the request. One item per input item, the same fields on both paths:
  * `{already_requested, refund_id, deposit_id, invoice_id, amount, idempotency_key, refund_info,
  * message}` — `amount` null for a full refund; `refund_info` the card acquirer's answer of an
  * instant card refund, else null.
@@ -63,7 +62,15 @@ export async function execute(
 	const request = checked.value as IDataObject;
 
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const idempotencyKey = idempotencyKeyFor(this, itemIndex, options);
+	const creation = creationKey(this, itemIndex, {
+		given: typeof options.idempotencyKey === 'string' ? options.idempotencyKey.trim() : undefined,
+		kind: 'idempotencyKey',
+		label: 'Idempotency Key',
+		noun: 'Refund',
+		content: request,
+		options,
+	});
+	const idempotencyKey = creation.key;
 	const deposit = request.deposit_id !== undefined ? `deposit ${String(request.deposit_id)}` : `the deposit with invoice ID ${String(request.invoice_id)}`;
 	const shape = (alreadyRequested: boolean, refundId: unknown, refundInfo: unknown, message: string): IDataObject => ({
 		already_requested: alreadyRequested,
@@ -87,11 +94,9 @@ export async function execute(
 			const message = `Refund of ${deposit} already requested by an earlier attempt (idempotency key ${idempotencyKey}); no second refund was made.`;
 			return [{ json: shape(true, null, null, message) }];
 		}
-		if (error instanceof NodeApiError && !error.httpCode) {
-			// No answer: the refund may have been requested. Retry On Fail repeats the key safely.
-			error.description = `${error.description ?? ''} Idempotency key of this refund: ${idempotencyKey}. Retry On Fail sends the same one, so the service recognises the repeat (104) and no second refund is made.`.trim();
-		}
-		throw error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		throw error instanceof NodeApiError
+			? explainUncertainCreation(error, creation, 'idempotency key', 104, 'refund')
+			: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 	}
 	const refundId = result?.refund_id;
 	const amount = request.amount !== undefined ? `${String(request.amount)}` : 'everything left';
