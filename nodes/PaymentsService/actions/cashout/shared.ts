@@ -1,3 +1,4 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { describeCashoutStatus } from '../../helpers/cashoutStatus';
@@ -85,7 +86,9 @@ export async function changeCashoutStatus(client: PaymentsClient, change: Cashou
 			itemIndex: change.itemIndex,
 			explain: explainCashoutRefusal(cashoutId, change.verb, change.allowedFrom),
 		});
-	} catch (error) {
+	} catch (caught) {
+		// cashoutCall fails only with n8n's errors; anything else is wrapped once here.
+		const error = caught instanceof NodeApiError || caught instanceof NodeOperationError ? caught : new NodeOperationError(client.context.getNode(), caught as Error);
 		if (!isServiceCode(error, 510)) throw error;
 		const [current] = await cashoutCall(client, 'POST', { cashout_id: cashoutId }, {
 			action: `Reading the status of cashout ${cashoutId} after the service refused the change`,
@@ -94,7 +97,7 @@ export async function changeCashoutStatus(client: PaymentsClient, change: Cashou
 		});
 		const status = current.json.cashout_status_name;
 		if (status !== change.target) {
-			if (typeof status === 'string' && error instanceof Error) {
+			if (typeof status === 'string') {
 				error.message = `Cashout ${cashoutId} can no longer be ${change.verb}: it is not ${change.allowedFrom} (it is ${status}) (510)`;
 			}
 			throw error;
