@@ -130,7 +130,7 @@ describe('Cashout Create through the n8n engine', () => {
 	test('Retry On Fail after a lost answer gives already_created with the same fields, and the sandbox holds exactly one cashout', async () => {
 		// The first creation is processed, but the connection drops before the answer.
 		fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after' });
-		const run = await fx.engine.run(createWorkflow(payout({ externalId: '' }), { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 }));
+		const run = await fx.engine.run(createWorkflow(payout({ externalId: '' }), { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 }));
 		expect(run.error).toBeUndefined();
 		const [item] = run.output('Payments Service');
 		const externalId = String(item.json.external_id);

@@ -156,7 +156,7 @@ describe('Deposit Create, Get Status through the n8n engine', () => {
 		const run = await fx.engine.run(
 			createWorkflow(
 				{ amount: '99.90', currency: 'BRL', country: 'BR', paymentMethod: 'PX', payer: PIX_PAYER },
-				{ retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
+				{ retryOnFail: true, maxTries: 2, waitBetweenTries: 1 },
 			),
 		);
 		expect(run.error).toBeUndefined();

@@ -93,7 +93,7 @@ describe('Refund Create and Get Status through the n8n engine', () => {
 	test('Retry On Fail after a lost answer: the second attempt is "already requested by an earlier attempt", and the sandbox holds exactly one refund', async () => {
 		const deposit = completedDeposit();
 		fx.sandbox.faults.add({ method: 'POST', path: '/v3/refunds', kind: 'reset', phase: 'after' });
-		const run = await fx.engine.run(refundWorkflow({ depositId: String(deposit.idDeposit) }, { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 }));
+		const run = await fx.engine.run(refundWorkflow({ depositId: String(deposit.idDeposit) }, { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 }));
 		expect(run.error).toBeUndefined();
 		const posts = fx.sandbox.log.find('POST', '/v3/refunds');
 		expect(calls()).toEqual(['POST /v3/refunds 0', 'POST /v3/refunds 400']);

@@ -81,6 +81,7 @@ function registerBaseNodes(registry: NodeRegistry): void {
 		['limit', 'Transform/Limit/Limit.node', 'Limit'],
 		['aggregate', 'Transform/Aggregate/Aggregate.node', 'Aggregate'],
 		['summarize', 'Transform/Summarize/Summarize.node', 'Summarize'],
+		['splitInBatches', 'SplitInBatches/SplitInBatches.node', 'SplitInBatches'],
 	];
 	for (const [name, file, exported] of base) {
 		registry.registerLazy(`n8n-nodes-base.${name}`, () => {
@@ -160,6 +161,13 @@ export interface Engine {
 		options?: { executionId?: string; mode?: WorkflowExecuteMode; triggerItems?: INodeExecutionData[] },
 	): Promise<WorkflowRun>;
 	/**
+	 * Retries a failed execution the way n8n's executions list does (`ExecutionService.retry`, n8n
+	 * 2.41): a new execution (new id, mode `retry`) that starts from the failed execution's data, with
+	 * the failed run of the last node removed, so that node runs again on the same input with the
+	 * same run index, and the nodes before it are not run again.
+	 */
+	retry(failed: WorkflowRun, workflow: WorkflowJson, options?: { executionId?: string }): Promise<WorkflowRun>;
+	/**
 	 * Calls a `methods.listSearch` method of a node type the way n8n's editor does (n8n's
 	 * DynamicNodeParametersService): a one-node workflow with the node's current parameters and
 	 * credentials, and n8n-core's LoadOptionsContext for the parameter at `path`.
@@ -235,6 +243,21 @@ export async function createEngine(options: { source?: PackageSource } = {}): Pr
 			},
 		}) as unknown as IWorkflowExecuteAdditionalData;
 
+	const runOf = (executionId: string, run: IRun): WorkflowRun => {
+		const runData = run.data.resultData.runData;
+		return {
+			executionId,
+			run,
+			error: run.data.resultData.error as Error | undefined,
+			output(nodeName, outputIndex = 0) {
+				return (runData[nodeName] ?? []).flatMap((task) => task.data?.main?.[outputIndex] ?? []);
+			},
+			nodeError(nodeName) {
+				return (runData[nodeName] ?? []).map((task) => task.error as Error | undefined).find(Boolean);
+			},
+		};
+	};
+
 	return {
 		nodeTypes,
 		credentials,
@@ -252,6 +275,19 @@ export async function createEngine(options: { source?: PackageSource } = {}): Pr
 		},
 		workflowOf,
 		additionalData: (executionId, json) => additionalData(executionId, json),
+		async retry(failed, json, retryOptions = {}) {
+			const executionId = retryOptions.executionId ?? `exec-${++executions}`;
+			// The execution's data as n8n stores it (JSON), then ExecutionService.retry's edits.
+			const data = JSON.parse(JSON.stringify(failed.run.data)) as IRunExecutionData;
+			delete data.resultData.error;
+			const last = data.resultData.lastNodeExecuted;
+			const runs = last ? data.resultData.runData[last] : undefined;
+			if (runs?.length && runs[runs.length - 1].error !== undefined) runs.pop();
+			const workflow = workflowOf(json);
+			const hooks = new ExecutionLifecycleHooks('retry', executionId, { id: workflow.id, name: json.name, nodes: json.nodes, connections: json.connections } as unknown as IWorkflowBase);
+			const run = await new WorkflowExecute(additionalData(executionId, json, hooks), 'retry', data).processRunExecutionData(workflow);
+			return runOf(executionId, run);
+		},
 		async run(json, runOptions = {}) {
 			const executionId = runOptions.executionId ?? `exec-${++executions}`;
 			const mode = runOptions.mode ?? (runOptions.triggerItems ? 'trigger' : 'manual');
@@ -284,18 +320,7 @@ export async function createEngine(options: { source?: PackageSource } = {}): Pr
 			} as unknown as IRunExecutionData;
 			const execute = new WorkflowExecute(additionalData(executionId, json, hooks), mode, runExecutionData);
 			const run = await execute.processRunExecutionData(workflow);
-			const runData = run.data.resultData.runData;
-			return {
-				executionId,
-				run,
-				error: run.data.resultData.error as Error | undefined,
-				output(nodeName, outputIndex = 0) {
-					return (runData[nodeName] ?? []).flatMap((task) => task.data?.main?.[outputIndex] ?? []);
-				},
-				nodeError(nodeName) {
-					return (runData[nodeName] ?? []).map((task) => task.error as Error | undefined).find(Boolean);
-				},
-			};
+			return runOf(executionId, run);
 		},
 	};
 }

@@ -208,6 +208,28 @@ export class WorkflowBuilder {
 		return name;
 	}
 
+	/**
+	 * Adds n8n's Loop Over Items (Split in Batches v3) after the last node, with `body` inside the
+	 * loop: the loop output feeds `body`, whose output goes back into the loop; the done output is
+	 * left open. Every pass runs `body` once more (run index 0, 1, 2…) with item index 0 when the
+	 * batch size is 1. Returns the body's name.
+	 */
+	loopOverItems(name: string, body: INode, batchSize = 1): string {
+		const loop = this.then({
+			id: name,
+			name,
+			type: 'n8n-nodes-base.splitInBatches',
+			typeVersion: 3,
+			position: [0, 0],
+			parameters: { batchSize, options: {} },
+		});
+		this.nodes.push({ ...body, position: [this.nodes.length * 200, 200] });
+		this.connections[loop] = { main: [[], [{ node: body.name, type: 'main', index: 0 }]] };
+		this.connect(body.name, loop);
+		this.last = body.name;
+		return body.name;
+	}
+
 	build(): WorkflowJson {
 		return { name: this.name, nodes: this.nodes, connections: this.connections };
 	}

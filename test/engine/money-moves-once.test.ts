@@ -1,0 +1,347 @@
+import fc from 'fast-check';
+import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
+
+import type { WorkflowJson } from '../harness/engine';
+import { paymentsNode, startFixture, WorkflowBuilder, type CredentialTypeName, type Fixture } from '../harness/fixtures';
+
+/**
+ * Money moves once on every path n8n can take (service rules §5.2): Loop Over Items, Retry On
+ * Fail, n8n's Retry of a failed execution, a manual re-run, and the inputs that used to be
+ * altered or misread on the way. Each test counts the records the sandbox holds.
+ */
+
+const CASHOUT: CredentialTypeName = 'paymentsServiceCashoutApi';
+const DEPOSIT: CredentialTypeName = 'paymentsServiceDepositApi';
+
+/** A Brazilian payout whose fields come from the input item (`name`, `amount`, `document`). */
+const payoutFromRow = (extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'cashout',
+	operation: 'create',
+	externalId: '',
+	country: { __rl: true, mode: 'list', value: 'BR' },
+	amount: '={{ $json.amount }}',
+	documentId: '={{ $json.document }}',
+	beneficiaryName: '={{ $json.name }}',
+	notificationUrl: 'https://shop.example.com/payouts/notify',
+	...extra,
+});
+
+const depositFromRow = (extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'deposit',
+	operation: 'create',
+	amount: '={{ $json.amount }}',
+	currency: 'BRL',
+	country: 'BR',
+	additionalFields: { description: '={{ $json.name }}' },
+	...extra,
+});
+
+const refundFromRow = (extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'refund',
+	operation: 'create',
+	depositId: '={{ $json.deposit }}',
+	amount: '={{ $json.amount }}',
+	...extra,
+});
+
+/** Rows as a spreadsheet gives them: two identical rows are two payouts. */
+const ROWS = [
+	{ name: 'Ana Souza', amount: '250.00', document: '84932495016' },
+	{ name: 'Ana Souza', amount: '250.00', document: '84932495016' },
+	{ name: 'Bia Lima', amount: '400.00', document: '52998224725' },
+];
+
+/** Rows → Loop Over Items (batch size 1) → `node`. */
+function loopWorkflow(id: string, rows: IDataObject[], node: INode): WorkflowJson {
+	const builder = new WorkflowBuilder('Loop over rows');
+	builder.items('Rows', rows);
+	builder.loopOverItems('Loop Over Items', node);
+	return { ...builder.build(), id };
+}
+
+/** Rows → `node` (all rows in one run). */
+function itemsWorkflow(id: string, rows: IDataObject[], node: INode): WorkflowJson {
+	const builder = new WorkflowBuilder('Rows at once');
+	builder.items('Rows', rows);
+	builder.then(node);
+	return { ...builder.build(), id };
+}
+
+describe('money moves once on every path n8n takes', () => {
+	let fx: Fixture;
+
+	beforeAll(async () => {
+		fx = await startFixture();
+	});
+	afterAll(async () => await fx.close());
+	beforeEach(() => {
+		fx.sandbox.log.clear();
+		fx.sandbox.faults.clear();
+	});
+
+	const cashoutsMade = (salt: string) => fx.sandbox.control.createdCashouts().filter((entry) => String(entry.request.beneficiary_name).endsWith(salt));
+	const depositsMade = (salt: string) => fx.sandbox.control.createdDeposits().filter((entry) => String(entry.request.description).endsWith(salt));
+	const salted = (salt: string) => ROWS.map((row) => ({ ...row, name: `${row.name} ${salt}` }));
+	/** A COMPLETED Pix deposit of 100 USD (543.00 BRL). */
+	const completedDeposit = () => fx.sandbox.control.addDeposit({ idMerchant: 1001, status: 'COMPLETED', country: 'BR', paymentMethodCode: 'PX', amount: 100 });
+
+	describe('Loop Over Items (every pass sees item index 0)', () => {
+		test('3 rows, two of them identical, make 3 cashouts, each reported as created', async () => {
+			const run = await fx.engine.run(loopWorkflow('wf-loop-cashouts', salted('#loop-c'), paymentsNode(payoutFromRow(), CASHOUT)));
+			expect(run.error).toBeUndefined();
+			const items = run.output('Payments Service').map((item) => item.json);
+			expect(items.map((item) => item.already_created)).toEqual([false, false, false]);
+			expect(new Set(items.map((item) => item.external_id)).size).toBe(3);
+			expect(cashoutsMade('#loop-c')).toHaveLength(3);
+			expect(fx.sandbox.log.find('POST', '/v3/cashout')).toHaveLength(3);
+		});
+
+		test('3 rows, two of them identical, make 3 deposits', async () => {
+			const run = await fx.engine.run(loopWorkflow('wf-loop-deposits', salted('#loop-d'), paymentsNode(depositFromRow(), DEPOSIT)));
+			expect(run.error).toBeUndefined();
+			const items = run.output('Payments Service').map((item) => item.json);
+			expect(items.map((item) => item.already_created ?? false)).toEqual([false, false, false]);
+			expect(items.every((item) => typeof item.deposit_id === 'number')).toBe(true);
+			expect(depositsMade('#loop-d')).toHaveLength(3);
+		});
+
+		test('3 rows, two of them identical partial refunds of one deposit, make 3 refunds', async () => {
+			const first = completedDeposit();
+			const second = completedDeposit();
+			const rows = [
+				{ deposit: first.idDeposit, amount: '10.00' },
+				{ deposit: first.idDeposit, amount: '10.00' },
+				{ deposit: second.idDeposit, amount: '5.00' },
+			];
+			const run = await fx.engine.run(loopWorkflow('wf-loop-refunds', rows, paymentsNode(refundFromRow(), DEPOSIT)));
+			expect(run.error).toBeUndefined();
+			expect(run.output('Payments Service').map((item) => item.json.already_requested)).toEqual([false, false, false]);
+			const made = fx.sandbox.control.createdRefunds().filter((refund) => refund.depositId === first.idDeposit || refund.depositId === second.idDeposit);
+			expect(made.map((refund) => [refund.depositId, String(refund.request.amount)])).toEqual(rows.map((row) => [row.deposit, row.amount]));
+		});
+	});
+
+	describe("n8n's Retry of a failed execution (a new execution id, the same input)", () => {
+		test.each([
+			['cashout', () => paymentsNode(payoutFromRow(), CASHOUT), 'POST', '/v3/cashout', '#retry-c'],
+			['deposit', () => paymentsNode(depositFromRow(), DEPOSIT), 'POST', '/v3/deposits', '#retry-d'],
+		] as const)('after a lost answer, a %s is made once and the retry outputs it', async (kind, node, method, path, salt) => {
+			fx.sandbox.faults.add({ method, path, kind: 'reset', phase: 'after' });
+			const workflow = itemsWorkflow(`wf-retry-${kind}`, [salted(salt)[0]], node());
+			const failed = await fx.engine.run(workflow);
+			expect(failed.nodeError('Payments Service')?.message).toMatch(/could not be reached \(ECONNRESET\)/);
+
+			const retried = await fx.engine.retry(failed, workflow);
+
+			expect(retried.executionId).not.toBe(failed.executionId);
+			expect(retried.error).toBeUndefined();
+			const [item] = retried.output('Payments Service');
+			expect(item.json.already_created).toBe(true);
+			const made = kind === 'cashout' ? cashoutsMade(salt) : depositsMade(salt);
+			expect(made).toHaveLength(1);
+			const posts = fx.sandbox.log.find(method, path);
+			expect(posts).toHaveLength(2);
+			if (kind === 'cashout') expect(item.json.external_id).toBe(JSON.parse(posts[0].rawBody!).external_id);
+			else expect(item.json.idempotency_key).toBe(posts[0].headers['x-idempotency-key']);
+		});
+
+		test('after a lost answer, a refund is made once and the retry reports it', async () => {
+			const deposit = completedDeposit();
+			fx.sandbox.faults.add({ method: 'POST', path: '/v3/refunds', kind: 'reset', phase: 'after' });
+			const workflow = itemsWorkflow('wf-retry-refund', [{ deposit: deposit.idDeposit, amount: '25.00' }], paymentsNode(refundFromRow(), DEPOSIT));
+			const failed = await fx.engine.run(workflow);
+			expect(failed.error).toBeDefined();
+
+			const retried = await fx.engine.retry(failed, workflow);
+
+			expect(retried.output('Payments Service')[0].json).toMatchObject({ already_requested: true, deposit_id: deposit.idDeposit, amount: '25.00' });
+			expect(fx.sandbox.control.createdRefunds().filter((refund) => refund.depositId === deposit.idDeposit)).toHaveLength(1);
+		});
+
+		test('a loop that failed on its second payout resumes there: 3 payouts in all, the second reported as already created', async () => {
+			fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after', skip: 1 });
+			const workflow = loopWorkflow('wf-retry-loop', salted('#retry-loop'), paymentsNode(payoutFromRow(), CASHOUT));
+			const failed = await fx.engine.run(workflow);
+			expect(failed.error).toBeDefined();
+			expect(cashoutsMade('#retry-loop')).toHaveLength(2);
+
+			const retried = await fx.engine.retry(failed, workflow);
+
+			expect(retried.error).toBeUndefined();
+			// The first pass ran in the failed execution; the retry runs passes 2 and 3.
+			expect(retried.output('Payments Service').map((item) => item.json.already_created)).toEqual([false, true, false]);
+			expect(cashoutsMade('#retry-loop')).toHaveLength(3);
+		});
+
+		test('a lost answer tells the user the service may have acted, the key, and until when a retry is safe', async () => {
+			fx.sandbox.faults.add({ method: 'POST', path: '/v3/deposits', kind: 'reset', phase: 'after' });
+			const failed = await fx.engine.run(itemsWorkflow('wf-lost-deposit', [salted('#lost-d')[0]], paymentsNode(depositFromRow(), DEPOSIT)));
+			const error = failed.nodeError('Payments Service') as unknown as { description: string };
+			const [post] = fx.sandbox.log.find('POST', '/v3/deposits');
+			expect(error.description).toContain('No answer came back, so the deposit may or may not have been created.');
+			expect(error.description).toContain(`The idempotency key of this deposit is ${post.headers['x-idempotency-key']} (derived).`);
+			expect(error.description).toMatch(/Retry On Fail, n8n's Retry of this execution, or a re-run on the same input before \d{4}-\d{2}-\d{2} 00:00 UTC sends the same one/);
+		});
+	});
+
+	test('a 5xx on a creation says the service may have acted and how to retry safely', async () => {
+		fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'status', status: 503, phase: 'after' });
+		const run = await fx.engine.run(itemsWorkflow('wf-5xx', [{ ...ROWS[0], name: 'Ana #5xx' }], paymentsNode(payoutFromRow({ externalId: 'payout-5xx-1' }), CASHOUT)));
+		const error = run.nodeError('Payments Service') as unknown as { description: string };
+		expect(error.description).toMatch(
+			/^The service failed \(HTTP 503\) and may or may not have created the cashout\. The external ID of this cashout is payout-5xx-1\. Retrying with the same external ID is safe at any time/,
+		);
+		expect(cashoutsMade('#5xx')).toHaveLength(1);
+	});
+
+	describe('a refund Amount that resolves to nothing is refused, never read as a full refund', () => {
+		test.each([
+			['missing', {}],
+			['null', { refundAmount: null }],
+			['empty', { refundAmount: '' }],
+		])('%s: nothing is sent, and the error names the item, the field and the expression', async (_what, row) => {
+			const deposit = completedDeposit();
+			const run = await fx.engine.run(
+				itemsWorkflow('wf-refund-empty', [{ deposit: deposit.idDeposit, ...row }], paymentsNode(refundFromRow({ amount: '={{ $json.refundAmount }}' }), DEPOSIT)),
+			);
+			const error = run.nodeError('Payments Service') as unknown as { message: string; description: string };
+			expect(error.message).toBe('Refund in item 0 is invalid: Amount is an expression that resolved to nothing');
+			expect(error.description).toMatch(/^Nothing was sent\. Amount is \{\{ \$json\.refundAmount \}\}, which gave (undefined|null|empty text) for this item/);
+			expect(fx.sandbox.log.entries()).toHaveLength(0);
+		});
+
+		test('an Amount left empty on purpose is a full refund', async () => {
+			const deposit = completedDeposit();
+			const run = await fx.engine.run(itemsWorkflow('wf-refund-full', [{ deposit: deposit.idDeposit }], paymentsNode(refundFromRow({ amount: '' }), DEPOSIT)));
+			expect(run.output('Payments Service')[0].json).toMatchObject({ already_requested: false, amount: null });
+			expect(JSON.parse(fx.sandbox.log.find('POST', '/v3/refunds')[0].rawBody!)).toEqual({ deposit_id: deposit.idDeposit });
+		});
+	});
+
+	describe('keys are sent as given, or refused', () => {
+		test('idempotency keys with characters a header cannot carry are refused before anything is sent', async () => {
+			const rows = [{ key: 'order-Łukasz-1' }, { key: 'order-Żukasz-1' }, { key: 'k'.repeat(10_240) }];
+			const run = await fx.engine.run(
+				itemsWorkflow('wf-keys', rows, paymentsNode({ ...depositFromRow(), amount: '10.00', options: { idempotencyKey: '={{ $json.key }}' } }, DEPOSIT, { continueOnFail: true })),
+			);
+			expect(run.output('Payments Service').map((item) => item.json.error)).toEqual([
+				'Deposit in item 0 is invalid: Idempotency Key contains "Ł" (U+0141), which an HTTP header cannot carry: use only visible ASCII characters (letters, digits and punctuation, no spaces)',
+				'Deposit in item 1 is invalid: Idempotency Key contains "Ż" (U+017B), which an HTTP header cannot carry: use only visible ASCII characters (letters, digits and punctuation, no spaces)',
+				'Deposit in item 2 is invalid: Idempotency Key is 10240 characters long; at most 128 are accepted',
+			]);
+			expect(fx.sandbox.log.entries()).toHaveLength(0);
+		});
+
+		test('external IDs that differ only in non-Latin-1 letters stay distinct: two cashouts, each with its ID exactly', async () => {
+			const rows = [
+				{ ...ROWS[0], name: 'Ana #latin', id: 'order-Łukasz-1' },
+				{ ...ROWS[0], name: 'Ana #latin', id: 'order-Żukasz-1' },
+			];
+			const run = await fx.engine.run(itemsWorkflow('wf-external-ids', rows, paymentsNode(payoutFromRow({ externalId: '={{ $json.id }}' }), CASHOUT)));
+			expect(run.output('Payments Service').map((item) => [item.json.external_id, item.json.already_created])).toEqual([
+				['order-Łukasz-1', false],
+				['order-Żukasz-1', false],
+			]);
+			expect(cashoutsMade('#latin').map((entry) => entry.request.external_id)).toEqual(['order-Łukasz-1', 'order-Żukasz-1']);
+		});
+
+		test('an External ID with a line break is refused, not stripped', async () => {
+			const run = await fx.engine.run(itemsWorkflow('wf-external-lf', [{ ...ROWS[0], id: 'payout\n7' }], paymentsNode(payoutFromRow({ externalId: '={{ $json.id }}' }), CASHOUT)));
+			expect(run.nodeError('Payments Service')?.message).toBe(
+				'Cashout in item 0 is invalid: External ID contains a line break (U+000A); control characters and line breaks cannot be part of an external ID',
+			);
+			expect(fx.sandbox.log.entries()).toHaveLength(0);
+		});
+	});
+
+	describe('amounts arrive exactly as given', () => {
+		test.each(['123456789012345678', '9007199254740993.01'])('a JSON-mode amount %s written as a number is refused, written as text it arrives exactly', async (amount) => {
+			const json = (value: string) => `{"amount": ${value}, "currency": "BRL", "country": "BR"}`;
+			const refused = await fx.engine.run(itemsWorkflow('wf-json-amount', [{}], paymentsNode({ resource: 'deposit', operation: 'create', specifyBody: 'json', jsonBody: json(amount) }, DEPOSIT)));
+			expect(refused.nodeError('Payments Service')?.message).toBe(`JSON Body of item 0 has the number ${amount}, which a JavaScript number cannot carry exactly`);
+			expect(fx.sandbox.log.entries()).toHaveLength(0);
+
+			await fx.engine.run(itemsWorkflow('wf-json-amount', [{}], paymentsNode({ resource: 'deposit', operation: 'create', specifyBody: 'json', jsonBody: json(`"${amount}"`) }, DEPOSIT)));
+			const [post] = fx.sandbox.log.find('POST', '/v3/deposits');
+			expect(post.rawBody).toContain(`"amount":"${amount}"`);
+		});
+
+		test('an amount mapped as a number past what a double carries is refused in Fields mode too', async () => {
+			const run = await fx.engine.run(
+				itemsWorkflow('wf-number-amount', [{ amount: 123456789012345678 }], paymentsNode(depositFromRow({ amount: '={{ $json.amount }}' }), DEPOSIT)),
+			);
+			expect(run.nodeError('Payments Service')?.message).toMatch(/^Deposit in item 0 is invalid: amount is the number 123456789012345680, which has more significant digits than a JavaScript number carries exactly/);
+			expect(fx.sandbox.log.entries()).toHaveLength(0);
+		});
+	});
+
+	describe('hold, release and cancel read back a refused repeat', () => {
+		test.each([
+			['putOnHold', 'ON_HOLD', false],
+			['releaseHold', 'PENDING', true],
+			['cancel', 'CANCELLED', false],
+		] as const)('%s after a lost answer, under Retry On Fail, ends in %s with a note and no error', async (operation, target, onHold) => {
+			const cashout = fx.sandbox.control.addCashout({ idMerchant: 1001, onHold });
+			const method = operation === 'cancel' ? 'DELETE' : 'PUT';
+			const path = operation === 'cancel' ? '/v3/cashout/cancel' : '/v3/cashout/status';
+			fx.sandbox.faults.add({ method, path, kind: 'reset', phase: 'after' });
+			const parameters: INodeParameters = { resource: 'cashout', operation, cashoutId: String(cashout.idCashout) };
+			if (operation === 'cancel') parameters.externalId = cashout.externalId;
+			const run = await fx.engine.run(itemsWorkflow(`wf-${operation}`, [{}], paymentsNode(parameters, CASHOUT, { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 })));
+
+			expect(run.error).toBeUndefined();
+			expect(run.output('Payments Service')[0].json).toMatchObject({
+				cashout_id: cashout.idCashout,
+				cashout_status_name: target,
+				already_in_status: true,
+				message: `Cashout ${cashout.idCashout} is already ${target}: nothing was changed. An earlier attempt whose answer was lost (or another change) already did it.`,
+			});
+			const calls = fx.sandbox.log.entries().map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
+			expect(calls).toEqual([`${method} ${path} 0`, `${method} ${path} 412`, 'POST /v3/cashout/status 200']);
+		});
+
+		test('a hold refused from another status still fails, naming the status read back', async () => {
+			const cashout = fx.sandbox.control.addCashout({ idMerchant: 1001 });
+			fx.sandbox.control.advanceCashout(cashout.idCashout, 'DELIVERED');
+			const run = await fx.engine.run(itemsWorkflow('wf-hold-delivered', [{}], paymentsNode({ resource: 'cashout', operation: 'putOnHold', cashoutId: String(cashout.idCashout) }, CASHOUT)));
+			expect(run.nodeError('Payments Service')?.message).toBe(`Cashout ${cashout.idCashout} can no longer be put on hold: it is not PENDING (it is DELIVERED) (510)`);
+		});
+	});
+
+	test('property: for any sequence of loops, items, lost answers, retries and re-runs, the cashouts made equal the distinct requests', async () => {
+		const pool = [
+			{ name: 'Ana', amount: '250.00', document: '84932495016' },
+			{ name: 'Bia', amount: '400.00', document: '52998224725' },
+		];
+		const invocation = fc.record({
+			mode: fc.constantFrom('loop' as const, 'items' as const),
+			rows: fc.array(fc.nat(pool.length - 1), { minLength: 1, maxLength: 3 }),
+			lose: fc.option(fc.nat(2), { nil: undefined }),
+			recovery: fc.constantFrom('retryOnFail' as const, 'executionRetry' as const, 'manualRerun' as const),
+		});
+		let iteration = 0;
+		await fc.assert(
+			fc.asyncProperty(fc.array(invocation, { minLength: 1, maxLength: 3 }), async (invocations) => {
+				const salt = `#p${++iteration}`;
+				const distinct = new Set<string>();
+				for (const { mode, rows, lose, recovery } of invocations) {
+					const data = rows.map((index) => ({ ...pool[index], name: `${pool[index].name} ${salt}` }));
+					// A request is named by its workflow, its position (run or item) and its content.
+					data.forEach((row, position) => distinct.add(`${mode}:${position}:${JSON.stringify(row)}`));
+					fx.sandbox.faults.clear();
+					if (lose !== undefined && lose < data.length) fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after', skip: lose });
+					const extra = recovery === 'retryOnFail' ? { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 } : {};
+					const node = paymentsNode(payoutFromRow(), CASHOUT, extra);
+					const workflow = mode === 'loop' ? loopWorkflow('wf-property-loop', data, node) : itemsWorkflow('wf-property-items', data, node);
+					const run = await fx.engine.run(workflow);
+					if (run.error) {
+						if (recovery === 'executionRetry') expect((await fx.engine.retry(run, workflow)).error).toBeUndefined();
+						else expect((await fx.engine.run(workflow)).error).toBeUndefined();
+					}
+				}
+				expect(cashoutsMade(salt)).toHaveLength(distinct.size);
+			}),
+			{ numRuns: 12 },
+		);
+	});
+});
