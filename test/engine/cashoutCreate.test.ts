@@ -142,7 +142,8 @@ describe('Cashout Create through the n8n engine', () => {
 			cashout_status: 0,
 			cashout_status_description: 'Pending',
 			cashout_status_name: 'PENDING',
-			message: `Cashout with external ID ${externalId} already created by an earlier attempt; no second payout was made. It is PENDING.`,
+			matches_request: true,
+			message: `Cashout with external ID ${externalId} already created by an earlier attempt; no second payout was made. It is PENDING. The external ID was derived from this request, so it is the same payout.`,
 		});
 		expect(calls()).toEqual(['POST /v3/cashout 0', 'POST /v3/cashout 400', 'POST /v3/cashout/status 200']);
 		const posts = fx.sandbox.log.find('POST', '/v3/cashout');
@@ -180,7 +181,8 @@ describe('Cashout Create through the n8n engine', () => {
 			rejection_reason: 'Account closed',
 			rejection_code_name: 'ERROR_ACCOUNT_CLOSED',
 			message:
-				'Cashout with external ID payout-old-rejected already created by an earlier attempt; no second payout was made. It is REJECTED. If that cashout is not this payout, give this one another External ID.',
+				'Cashout with external ID payout-old-rejected already created by an earlier attempt; no second payout was made. It is REJECTED. Select a Session credential on this node to have the existing cashout looked up and compared. If that cashout is not this payout, give this one another External ID.',
+			matches_request: null,
 		});
 		expect(created('payout-old-rejected')).toHaveLength(0);
 	});

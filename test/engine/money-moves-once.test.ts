@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import type { WorkflowJson } from '../harness/engine';
-import { paymentsNode, startFixture, WorkflowBuilder, type CredentialTypeName, type Fixture } from '../harness/fixtures';
+import { CREDENTIAL_IDS, paymentsNode, startFixture, WorkflowBuilder, type CredentialTypeName, type Fixture } from '../harness/fixtures';
 
 /**
  * Money moves once on every path n8n can take (service rules §5.2): Loop Over Items, Retry On
@@ -42,6 +42,12 @@ const refundFromRow = (extra: INodeParameters = {}): INodeParameters => ({
 	depositId: '={{ $json.deposit }}',
 	amount: '={{ $json.amount }}',
 	...extra,
+});
+
+/** `node` with the optional Session credential selected, for looking earlier records up. */
+const withSession = (node: INode): INode => ({
+	...node,
+	credentials: { ...node.credentials, paymentsServiceSessionApi: { id: CREDENTIAL_IDS.paymentsServiceSessionApi, name: 'paymentsServiceSessionApi' } },
 });
 
 /** Rows as a spreadsheet gives them: two identical rows are two payouts. */
@@ -305,6 +311,69 @@ describe('money moves once on every path n8n takes', () => {
 			fx.sandbox.control.advanceCashout(cashout.idCashout, 'DELIVERED');
 			const run = await fx.engine.run(itemsWorkflow('wf-hold-delivered', [{}], paymentsNode({ resource: 'cashout', operation: 'putOnHold', cashoutId: String(cashout.idCashout) }, CASHOUT)));
 			expect(run.nodeError('Payments Service')?.message).toBe(`Cashout ${cashout.idCashout} can no longer be put on hold: it is not PENDING (it is DELIVERED) (510)`);
+		});
+	});
+
+	describe('with a Session credential, the record an earlier attempt made comes back and is compared', () => {
+		const retry = { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 };
+
+		test('a deposit whose answer was lost comes back with its deposit_id and status', async () => {
+			fx.sandbox.faults.add({ method: 'POST', path: '/v3/deposits', kind: 'reset', phase: 'after' });
+			const run = await fx.engine.run(itemsWorkflow('wf-recover-deposit', [salted('#rec-d')[0]], withSession(paymentsNode(depositFromRow(), DEPOSIT, retry))));
+			expect(run.error).toBeUndefined();
+			const [made] = depositsMade('#rec-d');
+			expect(run.output('Payments Service')[0].json).toMatchObject({
+				already_created: true,
+				matches_request: true,
+				deposit_id: made.depositId,
+				status: 'PENDING',
+				payment_instructions_recovered: false,
+				message: expect.stringContaining(`It is deposit ${made.depositId} (PENDING), with the same amount, currency, country and payer.`),
+			});
+			expect(fx.sandbox.log.find('GET', `/v3/deposits/${made.depositId}`)).toHaveLength(1);
+		});
+
+		test('a cashout whose answer was lost comes back with its cashout_id', async () => {
+			fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after' });
+			const run = await fx.engine.run(itemsWorkflow('wf-recover-cashout', [salted('#rec-c')[0]], withSession(paymentsNode(payoutFromRow(), CASHOUT, retry))));
+			const [made] = cashoutsMade('#rec-c');
+			expect(run.output('Payments Service')[0].json).toMatchObject({ already_created: true, matches_request: true, cashout_id: made.cashoutId, cashout_status_name: 'PENDING' });
+			expect(cashoutsMade('#rec-c')).toHaveLength(1);
+		});
+
+		test('a refund whose answer was lost comes back with its refund_id', async () => {
+			const deposit = completedDeposit();
+			fx.sandbox.faults.add({ method: 'POST', path: '/v3/refunds', kind: 'reset', phase: 'after' });
+			const run = await fx.engine.run(itemsWorkflow('wf-recover-refund', [{ deposit: deposit.idDeposit, amount: '30.00' }], withSession(paymentsNode(refundFromRow(), DEPOSIT, retry))));
+			const [made] = fx.sandbox.control.createdRefunds().filter((refund) => refund.depositId === deposit.idDeposit);
+			expect(run.output('Payments Service')[0].json).toMatchObject({ already_requested: true, matches_request: true, refund_id: made.refundId });
+		});
+
+		test('an External ID given again for another payout is refused, naming the field that differs and the fix', async () => {
+			const node = withSession(paymentsNode(payoutFromRow({ externalId: '={{ $json.id }}' }), CASHOUT, { continueOnFail: true }));
+			const first = await fx.engine.run(itemsWorkflow('wf-given-1', [{ ...ROWS[0], name: 'Ana #given', id: 'payout-given-1' }], node));
+			const cashoutId = first.output('Payments Service')[0].json.cashout_id;
+			const run = await fx.engine.run(
+				itemsWorkflow('wf-given-2', [{ ...ROWS[0], name: 'Ana #given', id: 'payout-given-1' }, { ...ROWS[0], amount: '300.00', name: 'Ana #given', id: 'payout-given-1' }], node),
+			);
+			const [same, other] = run.output('Payments Service').map((item) => item.json);
+			expect(same).toMatchObject({ already_created: true, matches_request: true, cashout_id: cashoutId });
+			expect(other).toMatchObject({
+				error: 'Cashout in item 1 was not created: External ID payout-given-1 already belongs to another payout',
+				description: `The service refused it (511) because cashout ${String(cashoutId)} already has this external ID, and it differs from this payout (amount: 300.00 asked, 250 on the existing cashout). No second payout was made. Give this payout its own External ID.`,
+			});
+			expect(cashoutsMade('#given')).toHaveLength(1);
+		});
+
+		test('an Idempotency Key given again for another deposit is refused, naming the field that differs', async () => {
+			const node = (amount: string) =>
+				withSession(paymentsNode({ ...depositFromRow(), amount, additionalFields: { description: 'Order #given-d' }, options: { idempotencyKey: 'order-given-7' } }, DEPOSIT));
+			await fx.engine.run(itemsWorkflow('wf-given-d1', [{}], node('10.00')));
+			const run = await fx.engine.run(itemsWorkflow('wf-given-d2', [{}], node('12.00')));
+			const error = run.nodeError('Payments Service') as unknown as { message: string; description: string };
+			expect(error.message).toBe('Deposit in item 0 was not created: idempotency key order-given-7 was already used for another deposit');
+			expect(error.description).toMatch(/differs from this request \(amount: 12\.00 asked, 10 on the existing deposit\)\. No second deposit was made\. Give this deposit its own Idempotency Key or Invoice ID\./);
+			expect(depositsMade('#given-d')).toHaveLength(1);
 		});
 	});
 

@@ -107,7 +107,8 @@ describe('Refund Create and Get Status through the n8n engine', () => {
 			amount: null,
 			idempotency_key: key,
 			refund_info: null,
-			message: `Refund of deposit ${deposit.idDeposit} already requested by an earlier attempt (idempotency key ${key}); no second refund was made.`,
+			matches_request: true,
+			message: `Refund of deposit ${deposit.idDeposit} already requested by an earlier attempt (idempotency key ${key}); no second refund was made. The key was derived from this request, so it is the same refund. Select a Session credential on this node to have the existing refund looked up and compared.`,
 		});
 		expect(refundsOf(deposit.idDeposit)).toHaveLength(1);
 		expect(fx.sandbox.control.refunds(1001).filter((record) => record.idBoleto === deposit.idDeposit)).toHaveLength(1);

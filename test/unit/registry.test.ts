@@ -21,13 +21,18 @@ function credentialsShown(resource: string, operation: string, parameters: INode
 		.sort();
 }
 
-/** The credentials an operation uses: the one it runs with, and the one its pickers read with. */
-function credentialsOf(operation: { credential: CredentialKind; pickerCredential?: CredentialKind }): string[] {
-	return [operation.credential, ...(operation.pickerCredential ? [operation.pickerCredential] : [])].map((kind) => CREDENTIAL_TYPES[kind]).sort();
+/** The credentials an operation uses: the one it runs with, the one its pickers read with, the one it looks records up with. */
+function credentialsOf(operation: { credential: CredentialKind; pickerCredential?: CredentialKind; lookupCredential?: CredentialKind }): string[] {
+	return [operation.credential, operation.pickerCredential, operation.lookupCredential]
+		.filter((kind): kind is CredentialKind => kind !== undefined)
+		.map((kind) => CREDENTIAL_TYPES[kind])
+		.sort();
 }
 
-/** Credentials some operation's pickers use: n8n keeps one entry per type, so they are optional. */
-const pickerCredentials = new Set<string>(everyOperation.flatMap(({ operation }) => (operation.pickerCredential ? [CREDENTIAL_TYPES[operation.pickerCredential]] : [])));
+/** Credentials some operation uses optionally: n8n keeps one entry per type, so they are optional everywhere. */
+const optionalCredentials = new Set<string>(
+	everyOperation.flatMap(({ operation }) => [operation.pickerCredential, operation.lookupCredential].filter((kind): kind is CredentialKind => kind !== undefined).map((kind) => CREDENTIAL_TYPES[kind])),
+);
 
 /** The parameters n8n shows for a resource and operation (top level). */
 function parametersShown(resource: string, operation: string): INodeProperties[] {
@@ -45,15 +50,16 @@ describe('the operation registry builds the node description', () => {
 		},
 	);
 
-	test('the credential an operation runs with is required, unless some picker also uses it; a picker credential is optional', () => {
-		expect([...pickerCredentials]).toEqual([CREDENTIAL_TYPES.readOnly]);
+	test('the credential an operation runs with is required, unless some operation also uses it optionally (pickers, look-ups)', () => {
+		expect([...optionalCredentials].sort()).toEqual([CREDENTIAL_TYPES.readOnly, CREDENTIAL_TYPES.session].sort());
 		for (const credential of description.credentials ?? []) {
-			expect([credential.name, credential.required]).toEqual([credential.name, !pickerCredentials.has(credential.name)]);
+			expect([credential.name, credential.required]).toEqual([credential.name, !optionalCredentials.has(credential.name)]);
 		}
 	});
 
-	test('Deposit Create and Cashout Create offer the read-only key for their pickers; Deposit Get Many does not, whatever its period', () => {
-		expect(credentialsShown('deposit', 'create')).toEqual([CREDENTIAL_TYPES.deposit, CREDENTIAL_TYPES.readOnly].sort());
+	test('Deposit Create and Cashout Create offer the read-only key for their pickers and the session for look-ups; Deposit Get Many offers neither extra, whatever its period', () => {
+		expect(credentialsShown('deposit', 'create')).toEqual([CREDENTIAL_TYPES.deposit, CREDENTIAL_TYPES.readOnly, CREDENTIAL_TYPES.session].sort());
+		expect(credentialsShown('refund', 'create')).toEqual([CREDENTIAL_TYPES.deposit, CREDENTIAL_TYPES.session].sort());
 		for (const period of ['today', 'last90Days', 'custom']) {
 			expect(credentialsShown('deposit', 'getMany', { period })).toEqual([CREDENTIAL_TYPES.session]);
 			expect(credentialsShown('cashout', 'getMany', { period })).toEqual([CREDENTIAL_TYPES.session]);

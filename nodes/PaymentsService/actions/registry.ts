@@ -56,6 +56,13 @@ export interface OperationDefinition {
 	 */
 	pickerCredential?: CredentialKind;
 	/**
+	 * The credential a creation looks its earlier record up with, after the service answered that
+	 * the key was already used (the Session credential reads the reporting lists; service rules
+	 * §5.2). Optional like a picker credential: without it the creation runs and reports the
+	 * earlier record without its id.
+	 */
+	lookupCredential?: CredentialKind;
+	/**
 	 * True when the operation only reads (service rules §11): its requests are retried automatically
 	 * after a 429, a 5xx or a lost connection, and it offers the option to turn that off.
 	 */
@@ -127,6 +134,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				action: 'Create a cashout',
 				credential: 'cashout',
 				pickerCredential: 'readOnly',
+				lookupCredential: 'session',
 				reads: false,
 				module: cashoutCreate,
 			},
@@ -204,6 +212,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				action: 'Create a deposit',
 				credential: 'deposit',
 				pickerCredential: 'readOnly',
+				lookupCredential: 'session',
 				reads: false,
 				module: depositCreate,
 			},
@@ -280,6 +289,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				description: 'Refund a deposit, in full or in part; a repeat with the same idempotency key requests nothing new',
 				action: 'Create a refund',
 				credential: 'deposit',
+				lookupCredential: 'session',
 				reads: false,
 				module: refundCreate,
 			},
@@ -441,18 +451,21 @@ const CREDENTIAL_LABELS: Readonly<Record<CredentialKind, string>> = {
 	cashout: 'Cashout Credential',
 };
 
-/** One use of a credential: an operation that runs with it, or whose pickers read with it. */
+/**
+ * One use of a credential: an operation that runs with it, or that uses it optionally (its pickers
+ * read lists with it, or it looks an earlier record up with it).
+ */
 interface CredentialUse {
 	resource: string;
 	operation: OperationDefinition;
-	forPickers: boolean;
+	optional: boolean;
 }
 
 function usesOf(kind: CredentialKind): CredentialUse[] {
 	return RESOURCES.flatMap((resource) =>
 		resource.operations.flatMap((operation): CredentialUse[] => {
-			if (operation.credential === kind) return [{ resource: resource.value, operation, forPickers: false }];
-			if (operation.pickerCredential === kind) return [{ resource: resource.value, operation, forPickers: true }];
+			if (operation.credential === kind) return [{ resource: resource.value, operation, optional: false }];
+			if (operation.pickerCredential === kind || operation.lookupCredential === kind) return [{ resource: resource.value, operation, optional: true }];
 			return [];
 		}),
 	);
@@ -484,10 +497,11 @@ function telltaleParameter(foreign: OperationDefinition[], own: OperationDefinit
  * pickers, and labelled in the panel by what it is (`displayName`).
  *
  * n8n keeps one entry per credential type (it finds a node's credential by type and checks that
- * entry's display rule), so a credential that some operation's pickers use is optional
- * (`required: false`) for every operation: Deposit Create runs with the deposit key alone, and an
- * operation that runs with the read-only key names it clearly when it is missing (the client's
- * "No … credential is selected"). Every other credential is required.
+ * entry's display rule), so a credential that some operation uses optionally (for its pickers, or
+ * to look an earlier record up) is optional (`required: false`) for every operation: Deposit Create
+ * runs with the deposit key alone, and an operation that runs with the read-only or session
+ * credential names it clearly when it is missing (the client's "No … credential is selected").
+ * Every other credential is required.
  *
  * The rules are written with `hide`, never `show`: n8n's editor takes a parameter that a
  * credential's `show` rule names, and whose every value some credential lists, for the node's
@@ -515,7 +529,7 @@ export function buildCredentials(): INodeCredentialDescription[] {
 		const description: INodeCredentialDescription = {
 			name: CREDENTIAL_TYPES[kind],
 			displayName: CREDENTIAL_LABELS[kind],
-			required: !uses.some((use) => use.forPickers),
+			required: !uses.some((use) => use.optional),
 			displayOptions: { hide },
 		};
 		const foreign = RESOURCES.flatMap((resource) =>

@@ -1,11 +1,13 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { REPORTING_LISTS } from '../../helpers/lists';
 import { CASHOUT_COLLECTIONS, CASHOUT_FIELDS, validateCashoutRequest } from '../../helpers/cashoutSchema';
 import { fieldParameters } from '../../helpers/requestFields';
 import type { PaymentsClient } from '../../transport/client';
 import { isServiceCode, type ServiceFailure } from '../../transport/errors';
-import { creationKey, duplicateWindowOption, explainUncertainCreation } from '../common/idempotency';
+import { creationKey, duplicateWindowOption, explainUncertainCreation, type CreationKey } from '../common/idempotency';
+import { differences, findEarlierRecord, recoveryNote, recoveryPeriod } from '../common/recovery';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 import { cashoutCall, explainCashoutRefusal } from './shared';
 
@@ -65,7 +67,6 @@ export async function execute(
 		content: { ...precheck.value, external_id: undefined },
 		options,
 	});
-	const given = !creation.derived;
 	const checked = validateCashoutRequest({ ...content, external_id: creation.key });
 	if (!checked.ok) throw invalidBodyError(this, itemIndex, 'Cashout', checked.problems);
 	const request = checked.value;
@@ -78,7 +79,7 @@ export async function execute(
 			{ action: `Creating the cashout of item ${itemIndex}`, itemIndex, explain: explainCreationRefusal(request, itemIndex) },
 		);
 	} catch (error) {
-		if (isServiceCode(error, 511)) return [{ json: await alreadyCreated(client, externalId, given, itemIndex) }];
+		if (isServiceCode(error, 511)) return [{ json: await alreadyCreated.call(this, client, request, creation, itemIndex) }];
 		throw error instanceof NodeApiError
 			? explainUncertainCreation(error, creation, 'external ID', 511, 'cashout')
 			: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
@@ -114,14 +115,58 @@ async function readStatus(client: PaymentsClient, by: IDataObject, itemIndex: nu
 	return item.json;
 }
 
-/** The item of a 511: the existing cashout, read by external ID; no second payout. */
-async function alreadyCreated(client: PaymentsClient, externalId: string, given: boolean, itemIndex: number): Promise<IDataObject> {
+/**
+ * The item of a 511: the existing cashout, read by external ID; no second payout. With a Session
+ * credential on the node, the cashout is also found in the cashout list (its `cashout_id`) and
+ * compared with this request: amount, currency, country and document (service rules §5.2, §6.2).
+ * @throws NodeOperationError when the existing cashout is another payout (a field differs): the
+ *   external ID is taken, and this payout needs its own.
+ */
+async function alreadyCreated(this: IExecuteFunctions, client: PaymentsClient, request: IDataObject, creation: CreationKey, itemIndex: number): Promise<IDataObject> {
+	const externalId = creation.key;
 	const status = await readStatus(client, { external_id: externalId }, itemIndex);
+	const recovery = await findEarlierRecord(
+		this,
+		itemIndex,
+		{
+			list: REPORTING_LISTS.cashout,
+			filters: { country: request.country, clientDocument: request.document_id },
+			match: (record) => record.externalId === externalId,
+		},
+		recoveryPeriod(creation, Date.now()),
+	);
+	let cashoutId = asCashoutId(status.cashout_id);
+	if (recovery.outcome === 'found') {
+		const record = recovery.record;
+		const inUsd = String(request.currency ?? '').toUpperCase() === 'USD';
+		const differing = differences(
+			[
+				{ field: 'amount', asked: request.amount, found: inUsd ? record.merchantAmount : record.amount },
+				{ field: 'country', asked: request.country, found: record.country },
+				{ field: 'document_id', asked: request.document_id, found: record.clientDocument },
+				{ field: 'currency', asked: inUsd ? undefined : request.currency, found: record.currency },
+			],
+			'cashout',
+		);
+		if (differing.length) {
+			throw new NodeOperationError(this.getNode(), `Cashout in item ${itemIndex} was not created: External ID ${externalId} already belongs to another payout`, {
+				itemIndex,
+				description: `The service refused it (511) because cashout ${String(record.idCashout)} already has this external ID, and it differs from this payout (${differing.join('; ')}). No second payout was made. Give this payout its own External ID.`,
+			});
+		}
+		cashoutId = asCashoutId(record.idCashout) ?? cashoutId;
+	}
 	const statusName = String(status.cashout_status_name ?? status.cashout_status ?? 'unknown');
-	const message =
-		`Cashout with external ID ${externalId} already created by an earlier attempt; no second payout was made. It is ${statusName}.` +
-		(given ? ' If that cashout is not this payout, give this one another External ID.' : '');
-	return output(true, externalId, asCashoutId(status.cashout_id), status, message);
+	const compared =
+		recovery.outcome === 'found'
+			? ` Cashout ${String(cashoutId)} has the same amount, country and document.`
+			: creation.derived
+				? ' The external ID was derived from this request, so it is the same payout.'
+				: recoveryNote(recovery, 'cashout', 'cashout') + ' If that cashout is not this payout, give this one another External ID.';
+	const message = `Cashout with external ID ${externalId} already created by an earlier attempt; no second payout was made. It is ${statusName}.${compared}`;
+	const { message: text, ...json } = output(true, externalId, cashoutId, status, message);
+	// True: the same payout (found and compared, or a key derived from this request); null: not compared.
+	return { ...json, matches_request: recovery.outcome === 'found' || creation.derived ? true : null, message: text };
 }
 
 /** The output of both paths: the same fields, null where not known. */

@@ -3,12 +3,14 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { IDEMPOTENCY_HEADER } from '../../helpers/constants';
 import { givenKeyProblem } from '../../helpers/idempotency';
+import { REPORTING_LISTS } from '../../helpers/lists';
 import { DEPOSIT_COLLECTIONS, DEPOSIT_FIELDS, validateDepositRequest } from '../../helpers/depositSchema';
 import { fieldParameters } from '../../helpers/requestFields';
 import type { PaymentsClient } from '../../transport/client';
 import { isServiceCode } from '../../transport/errors';
 import { findInexactNumbers } from '../../helpers/jsonNumbers';
-import { creationKey, duplicateWindowOption, explainUncertainCreation, idempotencyKeyOption } from '../common/idempotency';
+import { creationKey, duplicateWindowOption, explainUncertainCreation, idempotencyKeyOption, type CreationKey } from '../common/idempotency';
+import { differences, findEarlierRecord, recoveryNote, recoveryPeriod, type Recovery } from '../common/recovery';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 
 export const properties: INodeProperties[] = [
@@ -136,19 +138,7 @@ export async function execute(
 			{ action: `Creating the deposit of item ${itemIndex}`, itemIndex },
 		);
 	} catch (error) {
-		if (isServiceCode(error, 104)) {
-			return [
-				{
-					json: {
-						already_created: true,
-						merchant_invoice_id: invoiceId ?? null,
-						idempotency_key: idempotencyKey,
-						message: `Deposit already created by an earlier attempt (idempotency key ${idempotencyKey}${invoiceId ? `, invoice ${invoiceId}` : ''}); no second deposit was made.`,
-						...unchecked,
-					},
-				},
-			];
-		}
+		if (isServiceCode(error, 104)) return [{ json: { ...(await alreadyCreated.call(this, client, request, creation, itemIndex)), ...unchecked } }];
 		throw error instanceof NodeApiError
 			? explainUncertainCreation(error, creation, 'idempotency key', 104, 'deposit')
 			: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
@@ -172,4 +162,81 @@ export async function execute(
 		}
 	}
 	return [output];
+}
+
+/**
+ * The item of a 104 (key already used): the deposit an earlier attempt created; none is made again
+ * (service rules §5.2). With a Session credential on the node and an invoice ID to find it by, the
+ * deposit is looked up in the deposit list, compared with this request (amount, currency, country,
+ * payer document) and its current status read (`GET /v3/deposits/{id}`). The payment instructions
+ * (`redirect_url`, `payment_info`) came only in the lost answer: no call gives them again.
+ * @throws NodeOperationError when the existing deposit is another request (a field differs).
+ */
+async function alreadyCreated(this: IExecuteFunctions, client: PaymentsClient, request: IDataObject, creation: CreationKey, itemIndex: number): Promise<IDataObject> {
+	const key = creation.key;
+	const invoiceId = request.invoice_id as string | undefined;
+	const payer = (request.payer as IDataObject | undefined) ?? {};
+	const recovery: Recovery = invoiceId
+		? await findEarlierRecord(
+				this,
+				itemIndex,
+				{
+					list: REPORTING_LISTS.deposit,
+					filters: { country: request.country, clientDocument: payer.document, paymentMethod: request.payment_method },
+					match: (record) => record.externalId === invoiceId,
+				},
+				recoveryPeriod(creation, Date.now()),
+			)
+		: { outcome: 'not-found', pagesRead: 0, capped: false };
+	let depositId: number | null = null;
+	let status: string | null = null;
+	if (recovery.outcome === 'found') {
+		const record = recovery.record;
+		const differing = differences(
+			[
+				{ field: 'amount', asked: request.amount, found: record.requestedAmount },
+				{ field: 'currency', asked: request.currency, found: record.requestedCurrency },
+				{ field: 'country', asked: request.country, found: record.country },
+				{ field: 'payer.document', asked: payer.document, found: record.clientDocument },
+			],
+			'deposit',
+		);
+		if (differing.length) {
+			throw new NodeOperationError(this.getNode(), `Deposit in item ${itemIndex} was not created: idempotency key ${key} was already used for another deposit`, {
+				itemIndex,
+				description: `The service refused it (104): deposit ${String(record.idDeposit)} (invoice ${invoiceId}) was created with this key and differs from this request (${differing.join('; ')}). No second deposit was made. Give this deposit its own Idempotency Key or Invoice ID.`,
+			});
+		}
+		depositId = typeof record.idDeposit === 'number' ? record.idDeposit : Number(record.idDeposit) || null;
+		status = typeof record.status === 'string' ? record.status : null;
+		if (depositId !== null) {
+			try {
+				const current = await client.request<IDataObject>(
+					{ family: 'payments', method: 'GET', path: `/v3/deposits/${depositId}` },
+					{ action: `Reading the status of deposit ${depositId}`, itemIndex },
+				);
+				if (typeof current?.status === 'string') status = current.status;
+			} catch {
+				// The list's status stands; the deposit exists either way.
+			}
+		}
+	}
+	const compared =
+		recovery.outcome === 'found'
+			? ` It is deposit ${String(depositId)} (${String(status)}), with the same amount, currency, country and payer. Its payment instructions (redirect_url, payment_info) came only in the lost answer and cannot be read again: read the deposit with Deposit → Get Status, and if the customer needs instructions, create a new deposit with its own Invoice ID.`
+			: creation.derived
+				? ` The key was derived from this request, so it is the same deposit.${invoiceId ? recoveryNote(recovery, 'deposit', 'deposit') : ''}`
+				: invoiceId
+					? recoveryNote(recovery, 'deposit', 'deposit') + ' If it is not this deposit, give this one its own Idempotency Key.'
+					: ' Without an Invoice ID it cannot be looked up. If it is not this deposit, give this one its own Idempotency Key.';
+	return {
+		already_created: true,
+		matches_request: recovery.outcome === 'found' || creation.derived ? true : null,
+		deposit_id: depositId,
+		status,
+		merchant_invoice_id: invoiceId ?? null,
+		idempotency_key: key,
+		payment_instructions_recovered: false,
+		message: `Deposit already created by an earlier attempt (idempotency key ${key}${invoiceId ? `, invoice ${invoiceId}` : ''}); no second deposit was made.${compared}`,
+	};
 }

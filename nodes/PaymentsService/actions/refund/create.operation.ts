@@ -6,7 +6,9 @@ import { REFUND_COLLECTIONS, REFUND_FIELDS, validateRefundRequest } from '../../
 import { fieldParameters } from '../../helpers/requestFields';
 import type { PaymentsClient } from '../../transport/client';
 import { isServiceCode, type ServiceFailure } from '../../transport/errors';
-import { creationKey, duplicateWindowOption, explainUncertainCreation, idempotencyKeyOption } from '../common/idempotency';
+import { creationKey, duplicateWindowOption, explainUncertainCreation, idempotencyKeyOption, type CreationKey } from '../common/idempotency';
+import { findEarlierRecord, recoveryNote, recoveryPeriod, type Recovery } from '../common/recovery';
+import { REPORTING_LISTS } from '../../helpers/lists';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 
 export const properties: INodeProperties[] = [
@@ -44,8 +46,9 @@ export const properties: INodeProperties[] = [
  * instant card refund, else null.
  * - First success: the service's `refund_id` (`already_requested: false`).
  * - 104 (key already used): an earlier attempt requested this refund; nothing new is requested
- *   (`already_requested: true`). That answer carries no `refund_id` (null; Refund → Get Many lists
- *   the deposit's refunds, `idBoleto` = the deposit).
+ *   (`already_requested: true`). That answer carries no `refund_id`: with a Session credential on
+ *   the node and a Deposit ID, the newest refund of that deposit and amount in the key's window is
+ *   looked up in the refund list (`idBoleto` = the deposit); otherwise `refund_id` is null.
  *
  * @throws NodeOperationError for a field that breaks its rule (nothing is sent); NodeApiError for a
  *   refusal (802 amount, 804 bank account, 208 deposit not found, 300 fields), with what it means;
@@ -91,8 +94,15 @@ export async function execute(
 		);
 	} catch (error) {
 		if (isServiceCode(error, 104)) {
-			const message = `Refund of ${deposit} already requested by an earlier attempt (idempotency key ${idempotencyKey}); no second refund was made.`;
-			return [{ json: shape(true, null, null, message) }];
+			const found = await findRequestedRefund(this, itemIndex, request, creation);
+			const refundId = found.outcome === 'found' ? (found.record.id ?? null) : null;
+			const compared =
+				found.outcome === 'found'
+					? ` It is refund ${String(refundId)} (${String(found.record.status)}), of the same deposit and amount.`
+					: (creation.derived ? ' The key was derived from this request, so it is the same refund.' : '') +
+						(request.deposit_id !== undefined ? recoveryNote(found, 'refund', 'refund') : '');
+			const message = `Refund of ${deposit} already requested by an earlier attempt (idempotency key ${idempotencyKey}); no second refund was made.${compared}`;
+			return [{ json: { ...shape(true, refundId, null, message), matches_request: found.outcome === 'found' || creation.derived ? true : null } }];
 		}
 		throw error instanceof NodeApiError
 			? explainUncertainCreation(error, creation, 'idempotency key', 104, 'refund')
@@ -116,4 +126,28 @@ function explainRefusal(deposit: string, itemIndex: number): (failure: ServiceFa
 		if (isServiceCode(failure, 300)) return `The refund of item ${itemIndex} was refused: invalid request (300)`;
 		return undefined;
 	};
+}
+
+/**
+ * The refund an earlier attempt requested, from the refund list (service rules §7): refund records
+ * carry no key, so the newest refund of the same deposit and amount (a full refund when no amount was
+ * asked) created in the key's window. Only by Deposit ID: refund records do not name the invoice.
+ */
+async function findRequestedRefund(context: IExecuteFunctions, itemIndex: number, request: IDataObject, creation: CreationKey): Promise<Recovery> {
+	if (request.deposit_id === undefined) return { outcome: 'not-found', pagesRead: 0, capped: false };
+	const depositId = Number(request.deposit_id);
+	const asked = request.amount === undefined ? undefined : Number(request.amount);
+	return await findEarlierRecord(
+		context,
+		itemIndex,
+		{
+			list: REPORTING_LISTS.refund,
+			filters: {},
+			match: (record) =>
+				Number(record.idBoleto) === depositId &&
+				(asked === undefined ? record.amountType === 'FULL' || record.amountType === undefined : Math.abs(Number(record.amount) - asked) < 0.005),
+			pick: (matches) => [...matches].sort((a, b) => String(b.date ?? '').localeCompare(String(a.date ?? '')))[0],
+		},
+		recoveryPeriod(creation, Date.now()),
+	);
 }

@@ -1,0 +1,130 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { ReportingListDefinition } from '../../helpers/lists';
+import { splitIntoWindows } from '../../helpers/windows';
+import { CREDENTIAL_TYPES, PaymentsClient } from '../../transport/client';
+import { periodPages } from '../../transport/reporting';
+import type { CreationKey } from './idempotency';
+
+/**
+ * Finding the record an earlier attempt created, after the service answered "key already used"
+ * (104 for deposits and refunds, 511 for cashouts; service rules §5.2): the answer names no record,
+ * so the record is looked up in the reporting list with the node's Session credential, when one is
+ * selected, and compared with what this item asks for.
+ */
+
+/** Most pages one look-up reads (50 records each): a look-up never turns into a long read. */
+export const MAX_RECOVERY_PAGES = 40;
+
+/** How far back a look-up reads for a key the user gave (derived keys: their Duplicate Window). */
+export const GIVEN_KEY_LOOKBACK_SECONDS = 7 * 86_400;
+
+/** Slack on both ends of a look-up, for clocks of the service and of n8n that differ. */
+const CLOCK_SLACK_SECONDS = 600;
+
+/** What a look-up found. */
+export type Recovery =
+	/** The node has no Session credential: nothing was read. */
+	| { outcome: 'no-credential' }
+	| { outcome: 'found'; record: IDataObject }
+	| { outcome: 'not-found'; pagesRead: number; capped: boolean }
+	/** The look-up itself failed; the creation's outcome stands, the record is just not shown. */
+	| { outcome: 'failed'; message: string };
+
+/** One look-up: a list, its filters, the period to read and the record wanted. */
+export interface RecoveryLookup {
+	list: ReportingListDefinition;
+	/** Query filters as the service names them (country, clientDocument, paymentMethod); empty values dropped. */
+	filters: IDataObject;
+	/** Which record is the one (e.g. `externalId` equals the key). */
+	match: (record: IDataObject) => boolean;
+	/**
+	 * When several records match, the one to take (default: the first). Refund records carry no key,
+	 * so the newest matching refund is taken.
+	 */
+	pick?: (matches: IDataObject[]) => IDataObject | undefined;
+}
+
+/** The creation dates to read (Unix seconds): the key's Duplicate Window, or the last 7 days for a given key. */
+export function recoveryPeriod(creation: CreationKey, nowMs: number): { from: number; to: number } {
+	const now = Math.floor(nowMs / 1000);
+	const from = creation.derived && creation.window ? Math.floor(creation.window.startMs / 1000) : now - GIVEN_KEY_LOOKBACK_SECONDS;
+	return { from: from - CLOCK_SLACK_SECONDS, to: now + CLOCK_SLACK_SECONDS };
+}
+
+/** Whether the node has a Session credential selected (it is optional on the creations). */
+export function hasSessionCredential(context: IExecuteFunctions): boolean {
+	return Boolean(context.getNode().credentials?.[CREDENTIAL_TYPES.session]);
+}
+
+/**
+ * Looks the record up in `lookup.list` over `period`, with the Session credential, reading at most
+ * {@link MAX_RECOVERY_PAGES} pages (each page a safe, retried read). Never throws: a failed
+ * look-up is reported as such, since the creation itself already happened.
+ */
+export async function findEarlierRecord(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	lookup: RecoveryLookup,
+	period: { from: number; to: number },
+): Promise<Recovery> {
+	if (!hasSessionCredential(context)) return { outcome: 'no-credential' };
+	const client = new PaymentsClient(context, 'session');
+	const filters: IDataObject = {};
+	for (const [name, value] of Object.entries(lookup.filters)) if (value !== undefined && value !== null && value !== '') filters[name] = value;
+	const matches: IDataObject[] = [];
+	let pagesRead = 0;
+	try {
+		const pages = periodPages(client, { list: lookup.list, filters }, splitIntoWindows(period.from, period.to), { concurrency: 1, itemIndex });
+		for await (const page of pages) {
+			pagesRead++;
+			matches.push(...page.records.filter(lookup.match));
+			if ((matches.length && !lookup.pick) || pagesRead >= MAX_RECOVERY_PAGES) break;
+		}
+	} catch (error) {
+		return { outcome: 'failed', message: (error as Error).message };
+	}
+	const record = lookup.pick ? lookup.pick(matches) : matches[0];
+	if (record) return { outcome: 'found', record };
+	return { outcome: 'not-found', pagesRead, capped: pagesRead >= MAX_RECOVERY_PAGES };
+}
+
+/** One field compared: its name in the request, what was asked and what the record holds. */
+export interface Comparison {
+	field: string;
+	asked: unknown;
+	found: unknown;
+}
+
+/** Whether two values are the same: numerically for amounts (`250` = `250.00`), as text otherwise. */
+function same(asked: unknown, found: unknown): boolean {
+	const a = typeof asked === 'number' ? asked : typeof asked === 'string' && asked.trim() !== '' ? Number(asked) : NaN;
+	const b = typeof found === 'number' ? found : typeof found === 'string' && found.trim() !== '' ? Number(found) : NaN;
+	if (!Number.isNaN(a) && !Number.isNaN(b)) return Math.abs(a - b) < 0.005;
+	return String(asked).trim().toUpperCase() === String(found).trim().toUpperCase();
+}
+
+/**
+ * The comparisons that differ, skipping those where either side is absent (the record may not
+ * carry every field, service rules §3.4), as "amount: 300.00 asked, 250 on the existing cashout".
+ */
+export function differences(comparisons: Comparison[], noun: string): string[] {
+	return comparisons
+		.filter(({ asked, found }) => asked !== undefined && asked !== null && asked !== '' && found !== undefined && found !== null && found !== '')
+		.filter(({ asked, found }) => !same(asked, found))
+		.map(({ field, asked, found }) => `${field}: ${String(asked)} asked, ${String(found)} on the existing ${noun}`);
+}
+
+/** A sentence on what a look-up could not do, for the output message (empty when it found the record). */
+export function recoveryNote(recovery: Recovery, noun: string, listName: string): string {
+	switch (recovery.outcome) {
+		case 'no-credential':
+			return ` Select a Session credential on this node to have the existing ${noun} looked up and compared.`;
+		case 'not-found':
+			return ` It was not found in the ${listName} list (${recovery.pagesRead} page${recovery.pagesRead === 1 ? '' : 's'} read${recovery.capped ? ', the most a look-up reads' : ''}); the list may show it a little later.`;
+		case 'failed':
+			return ` Looking it up failed (${recovery.message}).`;
+		default:
+			return '';
+	}
+}
