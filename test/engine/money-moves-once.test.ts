@@ -274,7 +274,7 @@ describe('money moves once on every path n8n takes', () => {
 
 		test('an amount mapped as a number past what a double carries is refused in Fields mode too', async () => {
 			const run = await fx.engine.run(
-				itemsWorkflow('wf-number-amount', [{ amount: 123456789012345678 }], paymentsNode(depositFromRow({ amount: '={{ $json.amount }}' }), DEPOSIT)),
+				itemsWorkflow('wf-number-amount', [{ amount: Number('123456789012345678') }], paymentsNode(depositFromRow({ amount: '={{ $json.amount }}' }), DEPOSIT)),
 			);
 			expect(run.nodeError('Payments Service')?.message).toMatch(/^Deposit in item 0 is invalid: amount is the number 123456789012345680, which has more significant digits than a JavaScript number carries exactly/);
 			expect(fx.sandbox.log.entries()).toHaveLength(0);
