@@ -328,6 +328,37 @@ export const DEMOS: Demo[] = [
 			];
 		},
 	},
+	{
+		title: '10. Payouts one row at a time (Loop Over Items): two identical rows are two payouts; a lost answer, n8n’s Retry and a re-run pay nobody twice',
+		file: 'payouts-loop-over-items.json',
+		async run(workflow, { engine, sandbox }) {
+			// The service makes the second payout, but its answer is lost: the execution fails there.
+			sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after', skip: 1 });
+			const failed = await engine.run(workflow);
+			check(failed.error, 'the execution should fail on the lost answer');
+			// n8n's Retry from the executions list: a new execution that resumes at the failed node.
+			const retried = await engine.retry(failed, workflow);
+			check(!retried.error, `the retried execution failed: ${retried.error?.message}`);
+			// The same workflow run again by hand on the same input: nothing is paid again.
+			const again = await engine.run(workflow);
+			const repeated = again.output('Payroll report').map((item) => item.json.result);
+			check(repeated.length === 3 && repeated.every((result) => result === 'already paid out by an earlier attempt'), `the re-run did not read all three payouts back: ${repeated.join(', ')}`);
+			return retried;
+		},
+		summarize(run, { sandbox }) {
+			check(!run.error, `the workflow failed: ${run.error?.message}`);
+			const report = run.output('Payroll report').map((item) => item.json);
+			check(report.length === 3, `the report has ${report.length} rows instead of 3`);
+			const made = sandbox.control.createdCashouts().filter((entry) => entry.request.comments === 'Payroll 2026-11, one row at a time');
+			check(made.length === 3, `the sandbox holds ${made.length} payouts of this payroll instead of 3`);
+			check(new Set(report.map((line) => line.external_id)).size === 3, 'two rows shared an external ID');
+			const posts = sandbox.log.find('POST', '/v3/cashout').filter((entry) => String(entry.rawBody).includes('one row at a time')).length;
+			return [
+				`3 rows (two identical) → ${made.length} payouts, ${posts} creation requests in all`,
+				...report.map((line) => `  ${String(line.external_id)}: ${String(line.result)}${line.cashout_id ? ` (cashout ${String(line.cashout_id)}, ${String(line.status)})` : ''}`),
+			];
+		},
+	},
 ];
 
 /** Runs one demo: reads its workflow file, prepares it, executes it and summarises the run. */

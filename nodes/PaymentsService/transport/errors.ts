@@ -131,7 +131,8 @@ export interface FailureContext {
 
 const NETWORK_HINT =
 	'No answer came back, so it is unknown whether the service acted on the request. Reads can simply be retried; ' +
-	'for cashout changes read the cashout status before retrying; deposit, refund and cashout creation can be retried safely (same idempotency key or external ID).';
+	'a hold, release or cancel can be retried too (a repeat that finds the cashout already changed reports it); ' +
+	'deposit, refund and cashout creation say how to retry them safely.';
 
 function retriedText(failure: ServiceFailure): string {
 	return failure.attempts && failure.attempts > 1 ? ` Tried ${failure.attempts} times.` : '';
