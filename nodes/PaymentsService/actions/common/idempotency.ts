@@ -98,6 +98,23 @@ export function creationKey(context: IExecuteFunctions, itemIndex: number, reque
 	return { key, derived: true, window };
 }
 
+/**
+ * The `X-Idempotency-Key` of a deposit or refund creation (service rules §5.2): the Idempotency Key
+ * option when filled in (trimmed; sent as given, or refused), else derived from the request.
+ * @param noun "Deposit" or "Refund", for the error message.
+ * @throws NodeOperationError as {@link creationKey}.
+ */
+export function idempotencyKeyCreation(context: IExecuteFunctions, itemIndex: number, noun: string, request: IDataObject, options: IDataObject): CreationKey {
+	return creationKey(context, itemIndex, {
+		given: typeof options.idempotencyKey === 'string' ? options.idempotencyKey.trim() : undefined,
+		kind: 'idempotencyKey',
+		label: 'Idempotency Key',
+		noun,
+		content: request,
+		options,
+	});
+}
+
 /** n8n's `$runIndex` for the running node: how many times it ran before in this execution. */
 function runIndexOf(context: IExecuteFunctions, itemIndex: number): number {
 	const runIndex = context.getWorkflowDataProxy(itemIndex).$runIndex as unknown;

@@ -9,7 +9,7 @@ import { fieldParameters } from '../../helpers/requestFields';
 import type { PaymentsClient } from '../../transport/client';
 import { isServiceCode } from '../../transport/errors';
 import { findInexactNumbers } from '../../helpers/jsonNumbers';
-import { creationKey, duplicateWindowOption, explainUncertainCreation, idempotencyKeyOption, type CreationKey } from '../common/idempotency';
+import { duplicateWindowOption, explainUncertainCreation, idempotencyKeyCreation, idempotencyKeyOption, type CreationKey } from '../common/idempotency';
 import { differences, findEarlierRecord, recoveryNote, recoveryPeriod, type Recovery } from '../common/recovery';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 
@@ -115,14 +115,7 @@ export async function execute(
 	// Fields the table does not know are sent as they are; the output names them (service rules §5.1).
 	const unchecked = checked.unchecked.length ? { unchecked_fields: checked.unchecked } : {};
 	const request: IDataObject = { ...checked.value };
-	const creation = creationKey(this, itemIndex, {
-		given: typeof options.idempotencyKey === 'string' ? options.idempotencyKey.trim() : undefined,
-		kind: 'idempotencyKey',
-		label: 'Idempotency Key',
-		noun: 'Deposit',
-		content: request,
-		options,
-	});
+	const creation = idempotencyKeyCreation(this, itemIndex, 'Deposit', request, options);
 	const idempotencyKey = creation.key;
 	// Without an invoice ID the key is sent as the invoice ID, so the deposit can be traced back
 	// (and found again after a lost answer). A given key that is not a valid invoice ID is not.

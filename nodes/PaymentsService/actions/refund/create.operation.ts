@@ -6,7 +6,7 @@ import { REFUND_COLLECTIONS, REFUND_FIELDS, validateRefundRequest } from '../../
 import { fieldParameters } from '../../helpers/requestFields';
 import type { PaymentsClient } from '../../transport/client';
 import { isServiceCode, type ServiceFailure } from '../../transport/errors';
-import { creationKey, duplicateWindowOption, explainUncertainCreation, idempotencyKeyOption, type CreationKey } from '../common/idempotency';
+import { duplicateWindowOption, explainUncertainCreation, idempotencyKeyCreation, idempotencyKeyOption, type CreationKey } from '../common/idempotency';
 import { findEarlierRecord, recoveryNote, recoveryPeriod, type Recovery } from '../common/recovery';
 import { REPORTING_LISTS } from '../../helpers/lists';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
@@ -65,14 +65,7 @@ export async function execute(
 	const request = checked.value as IDataObject;
 
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const creation = creationKey(this, itemIndex, {
-		given: typeof options.idempotencyKey === 'string' ? options.idempotencyKey.trim() : undefined,
-		kind: 'idempotencyKey',
-		label: 'Idempotency Key',
-		noun: 'Refund',
-		content: request,
-		options,
-	});
+	const creation = idempotencyKeyCreation(this, itemIndex, 'Refund', request, options);
 	const idempotencyKey = creation.key;
 	const deposit = request.deposit_id !== undefined ? `deposit ${String(request.deposit_id)}` : `the deposit with invoice ID ${String(request.invoice_id)}`;
 	const shape = (alreadyRequested: boolean, refundId: unknown, refundInfo: unknown, message: string): IDataObject => ({
