@@ -4,8 +4,9 @@
  * Installs n8n (cached), packs this package and installs it the way n8n's community-package
  * installer does, starts the sandbox and n8n (SQLite; or PostgreSQL, Redis, main and workers in
  * queue mode), then through n8n's REST API: owner, credentials and their tests, every example
- * workflow imported and the manual ones run and checked like test/demo checks them, a session
- * re-login after the sandbox expired the sessions, and every alert scenario activated and driven
+ * workflow imported and the manual ones run and checked like test/demo checks them, n8n's Retry of a
+ * failed payout execution (one payout per row), a session re-login after the sandbox expired the
+ * sessions, and every alert scenario activated and driven
  * until it fired exactly as often as it must. Prints a summary table; exits 1 on any failure.
  * n8n and everything else started is stopped in every case.
  */
@@ -25,6 +26,7 @@ import { stopAll, waitFor } from './processes';
 import { executionsByWorker, workerChecks, workerChecksAfterRelogin } from './queue';
 import { EXECUTION_TIMEOUT_MS, logins, need, runOnce, sessionWorkflow, type RunState } from './state';
 import { Steps } from './report';
+import { executionRetryStep } from './retry';
 import { N8nClient, type ExecutionSummary } from './rest';
 import { ALERT_SCENARIOS, sandboxAdmin, type AlertScenario, type ScenarioContext } from './scenarios';
 import { startQueueBackends } from './services';
@@ -254,6 +256,7 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 		if (added > 1) throw new Error(`the manual executions logged in ${added} times, expected at most once`);
 		return `${total} login(s) in all: credential test ${loginsBefore}, manual executions ${added}`;
 	});
+	await steps.run("n8n's Retry of a failed payout execution pays each row once", async () => await executionRetryStep(state));
 	if (state.options.queue) await workerChecks(steps, state);
 	await steps.run('Automatic re-login after the sessions expired', async () => await reloginStep(state));
 	if (state.options.queue) await workerChecksAfterRelogin(steps, state);

@@ -1,5 +1,5 @@
 import { NodeApiError } from 'n8n-workflow';
-import type { INode, JsonObject } from 'n8n-workflow';
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 
 import { meaningOf, type ApiFamily } from '../helpers/errorCodes';
 import { findSessionFailure } from '../helpers/session';
@@ -127,6 +127,12 @@ export interface FailureContext {
 	 * merchant; undefined to use the general one.
 	 */
 	explain?: (failure: ServiceFailure) => string | undefined;
+	/**
+	 * For a request that changes something: what to tell the user when its outcome is unknown (no
+	 * answer came back, or the service answered 5xx), e.g. the creation's key and how to retry it
+	 * safely. It replaces the general network hint and leads the description of a 5xx.
+	 */
+	unknownOutcome?: (failure: ServiceFailure) => string;
 }
 
 const NETWORK_HINT =
@@ -170,7 +176,7 @@ export function toNodeApiError(
 		message = `${context.action} failed${serviceSays}`;
 	} else if (failure.httpStatus === undefined) {
 		message = `${context.action} failed: the payments service could not be reached (${failure.networkCode})`;
-		description = NETWORK_HINT + retriedText(failure);
+		description = (context.unknownOutcome?.(failure) ?? NETWORK_HINT) + retriedText(failure);
 	} else if (failure.httpStatus === 429) {
 		const wait =
 			failure.retryAfterSeconds !== undefined
@@ -185,10 +191,11 @@ export function toNodeApiError(
 		const meaning =
 			meaningOf(family, failure.code) ?? (family === 'tickets' ? meaningOf('reporting', failure.code) : undefined);
 		const parts: string[] = [];
+		if (failure.httpStatus >= 500 && context.unknownOutcome) parts.push(context.unknownOutcome(failure));
 		if (explained && failure.message) parts.push(`The service said: ${failure.message}${codeText}.`);
 		if (meaning) parts.push(`Meaning: ${meaning}.`);
 		if (failure.details?.length) parts.push(`Details: ${failure.details.join('; ')}.`);
-		if (failure.httpStatus >= 500) {
+		if (failure.httpStatus >= 500 && !context.unknownOutcome) {
 			parts.push('The service failed internally (HTTP ' + failure.httpStatus + '); try again later.');
 		}
 		const retried = retriedText(failure).trim();
@@ -214,7 +221,19 @@ export function toNodeApiError(
 	if (failure.code !== undefined) error.context.serviceCode = failure.code;
 	if (failure.retryAfterSeconds !== undefined) error.context.retryAfterSeconds = failure.retryAfterSeconds;
 	if (failure.session) error.context.sessionStep = failure.session.step;
+	// The failure as read, so a caller can decide on it (and build another error from it) by type.
+	error.context.failure = { ...failure, session: undefined } as unknown as IDataObject;
 	return error;
+}
+
+/**
+ * The {@link ServiceFailure} a NodeApiError of {@link toNodeApiError} was built from, or undefined
+ * for any other error.
+ */
+export function failureOf(error: unknown): ServiceFailure | undefined {
+	if (!(error instanceof NodeApiError)) return undefined;
+	const failure = error.context.failure;
+	return failure && typeof failure === 'object' ? (failure as ServiceFailure) : undefined;
 }
 
 /**

@@ -6,7 +6,7 @@ import { CASHOUT_COLLECTIONS, CASHOUT_FIELDS, validateCashoutRequest } from '../
 import { fieldParameters } from '../../helpers/requestFields';
 import type { PaymentsClient } from '../../transport/client';
 import { isServiceCode, type ServiceFailure } from '../../transport/errors';
-import { creationKey, duplicateWindowOption, explainUncertainCreation, type CreationKey } from '../common/idempotency';
+import { creationKey, duplicateWindowOption, unknownCreationOutcome, type CreationKey } from '../common/idempotency';
 import { differences, findEarlierRecord, recoveryNote, recoveryPeriod } from '../common/recovery';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 import { cashoutCall, explainCashoutRefusal } from './shared';
@@ -76,13 +76,16 @@ export async function execute(
 	try {
 		created = await client.request<IDataObject>(
 			{ family: 'cashout', method: 'POST', path: '/v3/cashout', body: request, safeToRepeat: false },
-			{ action: `Creating the cashout of item ${itemIndex}`, itemIndex, explain: explainCreationRefusal(request, itemIndex) },
+			{
+				action: `Creating the cashout of item ${itemIndex}`,
+				itemIndex,
+				explain: explainCreationRefusal(request, itemIndex),
+				unknownOutcome: unknownCreationOutcome(creation, 'external ID', 511, 'cashout'),
+			},
 		);
 	} catch (error) {
 		if (isServiceCode(error, 511)) return [{ json: await alreadyCreated.call(this, client, request, creation, itemIndex) }];
-		throw error instanceof NodeApiError
-			? explainUncertainCreation(error, creation, 'external ID', 511, 'cashout')
-			: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		throw error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 	}
 
 	const cashoutId = asCashoutId(created?.cashout_id);

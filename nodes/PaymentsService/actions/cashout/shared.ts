@@ -2,7 +2,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { describeCashoutStatus } from '../../helpers/cashoutStatus';
-import { isServiceCode, type ServiceFailure } from '../../transport/errors';
+import { failureOf, isServiceCode, toNodeApiError, type ServiceFailure } from '../../transport/errors';
 import type { PaymentsClient } from '../../transport/client';
 
 /** The Cashout ID parameter of the cashout operations. */
@@ -97,10 +97,14 @@ export async function changeCashoutStatus(client: PaymentsClient, change: Cashou
 		});
 		const status = current.json.cashout_status_name;
 		if (status !== change.target) {
-			if (typeof status === 'string') {
-				error.message = `Cashout ${cashoutId} can no longer be ${change.verb}: it is not ${change.allowedFrom} (it is ${status}) (510)`;
-			}
-			throw error;
+			// The refusal again, now naming the status read rather than one guessed from the message.
+			const failure = failureOf(error);
+			if (typeof status !== 'string' || !failure) throw error;
+			throw toNodeApiError(client.context.getNode(), failure, 'cashout', {
+				action: change.action,
+				itemIndex: change.itemIndex,
+				explain: () => `Cashout ${cashoutId} can no longer be ${change.verb}: it is not ${change.allowedFrom} (it is ${status}) (510)`,
+			});
 		}
 		current.json.already_in_status = true;
 		current.json.message = `Cashout ${cashoutId} is already ${status}: nothing was changed. An earlier attempt whose answer was lost (or another change) already did it.`;

@@ -1,4 +1,4 @@
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import {
@@ -10,6 +10,7 @@ import {
 	type GivenKeyKind,
 	type WindowSpan,
 } from '../../helpers/idempotency';
+import type { ServiceFailure } from '../../transport/errors';
 
 /**
  * The Idempotency Key option of a creation sent with `X-Idempotency-Key` (deposits, refunds;
@@ -142,21 +143,16 @@ export function safeRetryAdvice(creation: CreationKey, field: string, code: numb
 }
 
 /**
- * Adds to a creation's failure whether the service may have acted, and how to retry safely
- * ({@link safeRetryAdvice}), when the outcome is unknown: no answer came back, or the service
- * answered 5xx. Other refusals (4xx, 429) created nothing and are left as they are.
- * @returns the same error, for `throw`.
+ * What a creation's failure says when its outcome is unknown (no answer came back, or the service
+ * answered 5xx): that the service may have acted, and how to retry safely ({@link safeRetryAdvice}).
+ * Given to the client as the request's `unknownOutcome`, so the error is built with it once.
  */
-export function explainUncertainCreation<E>(error: E, creation: CreationKey, field: string, code: number, noun: string): E {
-	if (!(error instanceof NodeApiError)) return error;
-	const status = error.httpCode ? Number(error.httpCode) : undefined;
-	if (status !== undefined && status < 500) return error;
-	const cause =
-		status === undefined
-			? `No answer came back, so the ${noun} may or may not have been created.`
-			: `The service failed (HTTP ${status}) and may or may not have created the ${noun}.`;
-	// The general network hint is replaced: for a creation, this is what to do.
-	const serviceSaid = status !== undefined && error.description ? ` ${error.description}` : '';
-	error.description = `${cause} ${safeRetryAdvice(creation, field, code, noun)}${serviceSaid}`;
-	return error;
+export function unknownCreationOutcome(creation: CreationKey, field: string, code: number, noun: string): (failure: ServiceFailure) => string {
+	return (failure) => {
+		const cause =
+			failure.httpStatus === undefined
+				? `No answer came back, so the ${noun} may or may not have been created.`
+				: `The service failed (HTTP ${failure.httpStatus}) and may or may not have created the ${noun}.`;
+		return `${cause} ${safeRetryAdvice(creation, field, code, noun)}`;
+	};
 }

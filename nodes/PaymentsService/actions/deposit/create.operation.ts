@@ -9,7 +9,7 @@ import { fieldParameters } from '../../helpers/requestFields';
 import type { PaymentsClient } from '../../transport/client';
 import { isServiceCode } from '../../transport/errors';
 import { findInexactNumbers } from '../../helpers/jsonNumbers';
-import { duplicateWindowOption, explainUncertainCreation, idempotencyKeyCreation, idempotencyKeyOption, type CreationKey } from '../common/idempotency';
+import { duplicateWindowOption, unknownCreationOutcome, idempotencyKeyCreation, idempotencyKeyOption, type CreationKey } from '../common/idempotency';
 import { differences, findEarlierRecord, recoveryNote, recoveryPeriod, type Recovery } from '../common/recovery';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 
@@ -128,13 +128,11 @@ export async function execute(
 	try {
 		result = await client.request<IDataObject>(
 			{ family: 'payments', method: 'POST', path: '/v3/deposits', body: request, headers: { [IDEMPOTENCY_HEADER]: idempotencyKey } },
-			{ action: `Creating the deposit of item ${itemIndex}`, itemIndex },
+			{ action: `Creating the deposit of item ${itemIndex}`, itemIndex, unknownOutcome: unknownCreationOutcome(creation, 'idempotency key', 104, 'deposit') },
 		);
 	} catch (error) {
 		if (isServiceCode(error, 104)) return [{ json: { ...(await alreadyCreated.call(this, client, request, creation, itemIndex)), ...unchecked } }];
-		throw error instanceof NodeApiError
-			? explainUncertainCreation(error, creation, 'idempotency key', 104, 'deposit')
-			: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		throw error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 	}
 
 	const output: INodeExecutionData = { json: { ...result, idempotency_key: idempotencyKey, ...unchecked } };

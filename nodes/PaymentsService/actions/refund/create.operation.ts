@@ -6,7 +6,7 @@ import { REFUND_COLLECTIONS, REFUND_FIELDS, validateRefundRequest } from '../../
 import { fieldParameters } from '../../helpers/requestFields';
 import type { PaymentsClient } from '../../transport/client';
 import { isServiceCode, type ServiceFailure } from '../../transport/errors';
-import { duplicateWindowOption, explainUncertainCreation, idempotencyKeyCreation, idempotencyKeyOption, type CreationKey } from '../common/idempotency';
+import { duplicateWindowOption, unknownCreationOutcome, idempotencyKeyCreation, idempotencyKeyOption, type CreationKey } from '../common/idempotency';
 import { findEarlierRecord, recoveryNote, recoveryPeriod, type Recovery } from '../common/recovery';
 import { REPORTING_LISTS } from '../../helpers/lists';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
@@ -83,7 +83,12 @@ export async function execute(
 	try {
 		result = await client.request<IDataObject>(
 			{ family: 'payments', method: 'POST', path: '/v3/refunds', body: request, headers: { [IDEMPOTENCY_HEADER]: idempotencyKey } },
-			{ action: `Requesting the refund of item ${itemIndex}`, itemIndex, explain: explainRefusal(deposit, itemIndex) },
+			{
+				action: `Requesting the refund of item ${itemIndex}`,
+				itemIndex,
+				explain: explainRefusal(deposit, itemIndex),
+				unknownOutcome: unknownCreationOutcome(creation, 'idempotency key', 104, 'refund'),
+			},
 		);
 	} catch (error) {
 		if (isServiceCode(error, 104)) {
@@ -97,9 +102,7 @@ export async function execute(
 			const message = `Refund of ${deposit} already requested by an earlier attempt (idempotency key ${idempotencyKey}); no second refund was made.${compared}`;
 			return [{ json: { ...shape(true, refundId, null, message), matches_request: found.outcome === 'found' || creation.derived ? true : null } }];
 		}
-		throw error instanceof NodeApiError
-			? explainUncertainCreation(error, creation, 'idempotency key', 104, 'refund')
-			: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		throw error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 	}
 	const refundId = result?.refund_id;
 	const amount = request.amount !== undefined ? `${String(request.amount)}` : 'everything left';
