@@ -90,11 +90,16 @@ export async function changeCashoutStatus(client: PaymentsClient, change: Cashou
 		// cashoutCall fails only with n8n's errors; anything else is wrapped once here.
 		const error = caught instanceof NodeApiError || caught instanceof NodeOperationError ? caught : new NodeOperationError(client.context.getNode(), caught as Error);
 		if (!isServiceCode(error, 510)) throw error;
-		const [current] = await cashoutCall(client, 'POST', { cashout_id: cashoutId }, {
-			action: `Reading the status of cashout ${cashoutId} after the service refused the change`,
-			itemIndex: change.itemIndex,
-			explain: explainCashoutRefusal(cashoutId, 'read', 'known'),
-		});
+		let current: INodeExecutionData;
+		try {
+			[current] = await cashoutCall(client, 'POST', { cashout_id: cashoutId }, {
+				action: `Reading the status of cashout ${cashoutId} after the service refused the change`,
+				itemIndex: change.itemIndex,
+			});
+		} catch {
+			// Without the status, the refusal stands as the service gave it.
+			throw error;
+		}
 		const status = current.json.cashout_status_name;
 		if (status !== change.target) {
 			// The refusal again, now naming the status read rather than one guessed from the message.
