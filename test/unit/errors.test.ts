@@ -3,6 +3,9 @@ import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 import { meaningOf } from '../../nodes/PaymentsService/helpers/errorCodes';
 import { SessionLoginError } from '../../nodes/PaymentsService/helpers/session';
 import {
+	classifyFailure,
+	failureOf,
+	isFailureKind,
 	isServiceCode,
 	readAnswer,
 	readFailure,
@@ -347,5 +350,32 @@ describe('the meanings of the creation codes (service rules §4, §6.2, §7)', (
 	test('a code means something only within its family: 802 is a refund amount in payments, not a cashout code', () => {
 		expect(meaningOf('cashout', 802)).toBeUndefined();
 		expect(meaningOf('payments', 511)).toBeUndefined();
+	});
+});
+
+describe('classifyFailure: every answer is one kind, whatever the API family (service rules §4)', () => {
+	test.each([
+		[{ networkCode: 'ECONNRESET' }, 'payments', 'unreachable'],
+		[{ httpStatus: 429, retryAfterSeconds: 2 }, 'reporting', 'rateLimited'],
+		[{ httpStatus: 503 }, 'cashout', 'serverError'],
+		[{ httpStatus: 400, code: 104 }, 'payments', 'keyAlreadyUsed'],
+		[{ httpStatus: 400, code: 511 }, 'cashout', 'keyAlreadyUsed'],
+		[{ httpStatus: 400, code: 104 }, 'cashout', 'refused'],
+		[{ httpStatus: 412, code: 510 }, 'cashout', 'invalidTransition'],
+		[{ httpStatus: 412, code: 509 }, 'cashout', 'notFound'],
+		[{ httpStatus: 404, code: 208 }, 'payments', 'notFound'],
+		[{ httpStatus: 404, code: 'NOT_FOUND' }, 'tickets', 'notFound'],
+		[{ httpStatus: 404 }, 'reporting', 'notFound'],
+		[{ httpStatus: 400, message: 'Beneficiary refused: USER_REJECTED_KYC_CHECK' }, 'cashout', 'kycRejected'],
+		[{ httpStatus: 400, code: 300, message: 'Invalid params' }, 'cashout', 'refused'],
+	] as const)('%j from %s is %s', (failure, family, kind) => {
+		expect(classifyFailure(failure, family)).toBe(kind);
+	});
+
+	test('an error built from an answer carries its kind, and isFailureKind reads it', () => {
+		const error = toNodeApiError(node, { httpStatus: 400, code: 511 }, 'cashout', { action: 'Creating' });
+		expect(isFailureKind(error, 'keyAlreadyUsed')).toBe(true);
+		expect(isFailureKind(error, 'notFound')).toBe(false);
+		expect(failureOf(error)).toMatchObject({ httpStatus: 400, code: 511, kind: 'keyAlreadyUsed' });
 	});
 });

@@ -27,6 +27,8 @@ export interface ServiceFailure {
 	session?: SessionFailureInfo;
 	/** Attempts made, when the request was retried (service rules §11). */
 	attempts?: number;
+	/** What kind of failure it is ({@link classifyFailure}); set when the error is built. */
+	kind?: FailureKind;
 }
 
 /** The failure of a session's login or merchant switch, with the message written for the user. */
@@ -160,6 +162,7 @@ export function toNodeApiError(
 	family: ApiFamily,
 	context: FailureContext,
 ): NodeApiError {
+	failure = { ...failure, kind: classifyFailure(failure, family) };
 	const codeText = failure.code !== undefined ? ` (${failure.code})` : '';
 	const serviceSays = failure.message ? `: ${failure.message}` : '';
 	let message: string;
@@ -234,6 +237,48 @@ export function failureOf(error: unknown): ServiceFailure | undefined {
 	if (!(error instanceof NodeApiError)) return undefined;
 	const failure = error.context.failure;
 	return failure && typeof failure === 'object' ? (failure as ServiceFailure) : undefined;
+}
+
+/**
+ * What kind of failure an answer is, whatever the API family (service rules §4): the one place
+ * answers are classified, so operations decide on a kind, never on a message's text.
+ * - `unreachable`: no answer came back (the outcome of a change is unknown);
+ * - `rateLimited`: 429; `serverError`: 5xx (the outcome of a change is unknown);
+ * - `keyAlreadyUsed`: a creation's key was used before (104 payments, 511 cashouts): nothing new made;
+ * - `invalidTransition`: a cashout change refused from the current status (510);
+ * - `notFound`: 404, 208 (payments), 509 (cashouts), `NOT_FOUND` (tickets);
+ * - `kycRejected`: a cashout refused by the beneficiary's KYC check (the service sends no code, only
+ *   `USER_REJECTED_KYC_CHECK` in its message);
+ * - `refused`: any other answer.
+ */
+export type FailureKind = 'unreachable' | 'rateLimited' | 'serverError' | 'keyAlreadyUsed' | 'invalidTransition' | 'notFound' | 'kycRejected' | 'refused';
+
+const KIND_BY_CODE: Readonly<Record<ApiFamily, Readonly<Record<string, FailureKind>>>> = {
+	reporting: {},
+	tickets: { NOT_FOUND: 'notFound' },
+	payments: { '104': 'keyAlreadyUsed', '208': 'notFound' },
+	cashout: { '511': 'keyAlreadyUsed', '510': 'invalidTransition', '509': 'notFound' },
+};
+
+/** The {@link FailureKind} of `failure`, an answer of `family`. */
+export function classifyFailure(failure: ServiceFailure, family: ApiFamily): FailureKind {
+	if (failure.httpStatus === undefined) return 'unreachable';
+	if (failure.httpStatus === 429) return 'rateLimited';
+	if (failure.httpStatus >= 500) return 'serverError';
+	const byCode = failure.code !== undefined ? KIND_BY_CODE[family][String(failure.code)] : undefined;
+	if (byCode) return byCode;
+	if (family === 'cashout' && /\bUSER_REJECTED_KYC_CHECK\b/.test(failure.message ?? '')) return 'kycRejected';
+	if (failure.httpStatus === 404) return 'notFound';
+	return 'refused';
+}
+
+/**
+ * Whether `failure` — a NodeApiError built by {@link toNodeApiError}, or a {@link ServiceFailure} as
+ * the `explain` callbacks receive it — is of one of `kinds`.
+ */
+export function isFailureKind(failure: unknown, ...kinds: FailureKind[]): boolean {
+	const read = failure instanceof NodeApiError ? failureOf(failure) : failure && typeof failure === 'object' && !(failure instanceof Error) ? (failure as ServiceFailure) : undefined;
+	return read?.kind !== undefined && kinds.includes(read.kind);
 }
 
 /**

@@ -5,7 +5,7 @@ import { REPORTING_LISTS } from '../../helpers/lists';
 import { CASHOUT_COLLECTIONS, CASHOUT_FIELDS, validateCashoutRequest } from '../../helpers/cashoutSchema';
 import { fieldParameters } from '../../helpers/requestFields';
 import type { PaymentsClient } from '../../transport/client';
-import { isServiceCode, type ServiceFailure } from '../../transport/errors';
+import { isFailureKind, isServiceCode, type ServiceFailure } from '../../transport/errors';
 import { creationKey, duplicateWindowOption, unknownCreationOutcome, type CreationKey } from '../common/idempotency';
 import { differences, findEarlierRecord, recoveryNote, recoveryPeriod } from '../common/recovery';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
@@ -84,7 +84,7 @@ export async function execute(
 			},
 		);
 	} catch (error) {
-		if (isServiceCode(error, 511)) return [{ json: await alreadyCreated.call(this, client, request, creation, itemIndex) }];
+		if (isFailureKind(error, 'keyAlreadyUsed')) return [{ json: await alreadyCreated.call(this, client, request, creation, itemIndex) }];
 		throw error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 	}
 
@@ -193,7 +193,7 @@ function output(alreadyCreated: boolean, externalId: string, cashoutId: number |
 function explainCreationRefusal(request: IDataObject, itemIndex: number): (failure: ServiceFailure) => string | undefined {
 	const amount = `${String(request.amount)}${request.currency ? ` ${String(request.currency)}` : ''}`;
 	return (failure) => {
-		if (/USER_REJECTED_KYC_CHECK/.test(failure.message ?? '')) {
+		if (isFailureKind(failure, 'kycRejected')) {
 			return `The beneficiary of the cashout in item ${itemIndex} did not pass the KYC check (USER_REJECTED_KYC_CHECK): no payout was made`;
 		}
 		if (isServiceCode(failure, 303)) {

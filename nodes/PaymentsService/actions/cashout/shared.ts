@@ -2,7 +2,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { describeCashoutStatus } from '../../helpers/cashoutStatus';
-import { failureOf, isServiceCode, toNodeApiError, type ServiceFailure } from '../../transport/errors';
+import { failureOf, isFailureKind, toNodeApiError, type ServiceFailure } from '../../transport/errors';
 import type { PaymentsClient } from '../../transport/client';
 
 /** The Cashout ID parameter of the cashout operations. */
@@ -23,11 +23,8 @@ export function explainCashoutRefusal(
 	allowedFrom: string,
 ): (failure: ServiceFailure) => string | undefined {
 	return (failure) => {
-		if (isServiceCode(failure, 510)) {
-			const current = /\b(ON_HOLD|PENDING|DELIVERED|COMPLETED|REJECTED|CANCELLED|DECLINED)\b/.exec(failure.message ?? '');
-			return `Cashout ${cashoutId} can no longer be ${verb}: it is not ${allowedFrom}${current ? ` (it is ${current[1]})` : ''} (510)`;
-		}
-		if (isServiceCode(failure, 509)) return `Cashout ${cashoutId} was not found for this merchant (509)`;
+		if (isFailureKind(failure, 'invalidTransition')) return `Cashout ${cashoutId} can no longer be ${verb}: it is not ${allowedFrom} (510)`;
+		if (isFailureKind(failure, 'notFound')) return `Cashout ${cashoutId} was not found for this merchant (${failure.code ?? failure.httpStatus})`;
 		return undefined;
 	};
 }
@@ -89,7 +86,7 @@ export async function changeCashoutStatus(client: PaymentsClient, change: Cashou
 	} catch (caught) {
 		// cashoutCall fails only with n8n's errors; anything else is wrapped once here.
 		const error = caught instanceof NodeApiError || caught instanceof NodeOperationError ? caught : new NodeOperationError(client.context.getNode(), caught as Error);
-		if (!isServiceCode(error, 510)) throw error;
+		if (!isFailureKind(error, 'invalidTransition')) throw error;
 		let current: INodeExecutionData;
 		try {
 			[current] = await cashoutCall(client, 'POST', { cashout_id: cashoutId }, {

@@ -7,7 +7,7 @@ import { REPORTING_LISTS } from '../../helpers/lists';
 import { DEPOSIT_COLLECTIONS, DEPOSIT_FIELDS, validateDepositRequest } from '../../helpers/depositSchema';
 import { fieldParameters } from '../../helpers/requestFields';
 import type { PaymentsClient } from '../../transport/client';
-import { isServiceCode } from '../../transport/errors';
+import { isFailureKind } from '../../transport/errors';
 import { findInexactNumbers } from '../../helpers/jsonNumbers';
 import { duplicateWindowOption, unknownCreationOutcome, idempotencyKeyCreation, idempotencyKeyOption, type CreationKey } from '../common/idempotency';
 import { differences, findEarlierRecord, recoveryNote, recoveryPeriod, type Recovery } from '../common/recovery';
@@ -131,7 +131,7 @@ export async function execute(
 			{ action: `Creating the deposit of item ${itemIndex}`, itemIndex, unknownOutcome: unknownCreationOutcome(creation, 'idempotency key', 104, 'deposit') },
 		);
 	} catch (error) {
-		if (isServiceCode(error, 104)) return [{ json: { ...(await alreadyCreated.call(this, client, request, creation, itemIndex)), ...unchecked } }];
+		if (isFailureKind(error, 'keyAlreadyUsed')) return [{ json: { ...(await alreadyCreated.call(this, client, request, creation, itemIndex)), ...unchecked } }];
 		throw error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 	}
 

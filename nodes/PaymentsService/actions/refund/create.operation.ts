@@ -5,7 +5,7 @@ import { IDEMPOTENCY_HEADER } from '../../helpers/constants';
 import { REFUND_COLLECTIONS, REFUND_FIELDS, validateRefundRequest } from '../../helpers/refundSchema';
 import { fieldParameters } from '../../helpers/requestFields';
 import type { PaymentsClient } from '../../transport/client';
-import { isServiceCode, type ServiceFailure } from '../../transport/errors';
+import { isFailureKind, isServiceCode, type ServiceFailure } from '../../transport/errors';
 import { duplicateWindowOption, unknownCreationOutcome, idempotencyKeyCreation, idempotencyKeyOption, type CreationKey } from '../common/idempotency';
 import { findEarlierRecord, recoveryNote, recoveryPeriod, type Recovery } from '../common/recovery';
 import { REPORTING_LISTS } from '../../helpers/lists';
@@ -91,7 +91,7 @@ export async function execute(
 			},
 		);
 	} catch (error) {
-		if (isServiceCode(error, 104)) {
+		if (isFailureKind(error, 'keyAlreadyUsed')) {
 			const found = await findRequestedRefund(this, itemIndex, request, creation);
 			const refundId = found.outcome === 'found' ? (found.record.id ?? null) : null;
 			const compared =
@@ -116,7 +116,7 @@ function explainRefusal(deposit: string, itemIndex: number): (failure: ServiceFa
 		if (isServiceCode(failure, 804)) {
 			return `The refund of ${deposit} needs the customer’s bank account (804): fill Bank Account with the beneficiary, bank code and account number`;
 		}
-		if (isServiceCode(failure, 208) || failure.httpStatus === 404) {
+		if (isFailureKind(failure, 'notFound')) {
 			return `${deposit.charAt(0).toUpperCase()}${deposit.slice(1)} was not found (${failure.code ?? 404}): check it, and that the credential belongs to the merchant that received it`;
 		}
 		if (isServiceCode(failure, 300)) return `The refund of item ${itemIndex} was refused: invalid request (300)`;

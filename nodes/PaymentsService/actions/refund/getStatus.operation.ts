@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { PaymentsClient } from '../../transport/client';
-import { isServiceCode } from '../../transport/errors';
+import { isFailureKind } from '../../transport/errors';
 import { readPositiveInteger } from '../common/parameters';
 
 export const properties: INodeProperties[] = [
@@ -62,7 +62,7 @@ export async function execute(
 			action: `Reading the status of refund ${refundId}`,
 			itemIndex,
 			explain: (failure) =>
-				failure.httpStatus === 404 || isServiceCode(failure, 208)
+				isFailureKind(failure, 'notFound')
 					? `Refund ${refundId} was not found (${failure.code ?? 404}): check the Refund ID and that the credential belongs to the merchant that requested it`
 					: undefined,
 		},
