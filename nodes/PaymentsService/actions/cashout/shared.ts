@@ -1,9 +1,11 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { describeCashoutStatus } from '../../helpers/cashoutStatus';
 import { failureOf, isFailureKind, toNodeApiError, type ServiceFailure } from '../../transport/errors';
 import type { PaymentsClient } from '../../transport/client';
+import { readPositiveInteger } from '../common/parameters';
+import type { OperationModule } from '../types';
 
 /** The Cashout ID parameter of the cashout operations. */
 export const cashoutIdProperty: INodeProperties = {
@@ -112,4 +114,33 @@ export async function changeCashoutStatus(client: PaymentsClient, change: Cashou
 		current.json.message = `Cashout ${cashoutId} is already ${status}: nothing was changed. An earlier attempt whose answer was lost (or another change) already did it.`;
 		return [current];
 	}
+}
+
+/**
+ * The operation that moves a cashout with `PUT /v3/cashout/status` (service rules §6.1): Put On
+ * Hold (PENDING → ON_HOLD) and Release Hold (ON_HOLD → PENDING) differ only in these words.
+ */
+export function statusUpdateOperation(move: {
+	target: 'ON_HOLD' | 'PENDING';
+	allowedFrom: 'PENDING' | 'ON_HOLD';
+	/** After "can no longer be", e.g. "put on hold". */
+	verb: string;
+	/** What is being done to `cashoutId`, e.g. "Putting cashout 7 on hold". */
+	action: (cashoutId: number) => string;
+}): OperationModule {
+	return {
+		properties: [cashoutIdProperty],
+		async execute(this: IExecuteFunctions, client: PaymentsClient, itemIndex: number): Promise<INodeExecutionData[]> {
+			const cashoutId = readPositiveInteger(this, 'cashoutId', 'Cashout ID', itemIndex);
+			return await changeCashoutStatus(client, {
+				method: 'PUT',
+				body: { cashout_id: cashoutId, status: move.target },
+				target: move.target,
+				action: move.action(cashoutId),
+				verb: move.verb,
+				allowedFrom: move.allowedFrom,
+				itemIndex,
+			});
+		},
+	};
 }
