@@ -54,6 +54,20 @@ export interface ServiceRequest {
 	safeToRepeat?: boolean;
 }
 
+/**
+ * Where a client reads the time and how it waits: the real clock in n8n; a test gives its own, so
+ * retries and `Retry-After` waits are checked without waiting.
+ */
+export interface Clock {
+	/** Epoch milliseconds. */
+	now(): number;
+	/** Resolves after `ms` milliseconds. */
+	sleep(ms: number): Promise<void>;
+}
+
+/** The real clock: `Date.now` and n8n's `sleep`. */
+export const SYSTEM_CLOCK: Clock = { now: () => Date.now(), sleep: async (ms) => await sleep(ms) };
+
 /** How a client retries safe reads. */
 export interface ClientOptions {
 	/** The retry numbers; `false` sends every request once. Default {@link DEFAULT_RETRY_POLICY}. */
@@ -62,6 +76,8 @@ export interface ClientOptions {
 	deadline?: number;
 	/** What the credential is needed for, said when the node has none selected (e.g. "to list the banks"). */
 	purpose?: string;
+	/** The clock retries wait on; default {@link SYSTEM_CLOCK}. */
+	clock?: Clock;
 }
 
 /** Milliseconds to wait for an answer before giving up on a request. */
@@ -161,12 +177,15 @@ export class PaymentsClient {
 
 	private retryPolicy: RetryPolicy | false;
 
+	private readonly clock: Clock;
+
 	constructor(
 		readonly context: RequestContext,
 		readonly credential: CredentialKind,
 		private readonly options: ClientOptions = {},
 	) {
 		this.retryPolicy = options.retry ?? DEFAULT_RETRY_POLICY;
+		this.clock = options.clock ?? SYSTEM_CLOCK;
 	}
 
 	/** Turns automatic retries of safe reads on (the default policy) or off, e.g. per item. */
@@ -219,22 +238,22 @@ export class PaymentsClient {
 		const baseURL = await this.baseUrl(failure.itemIndex);
 		const safe = request.safeToRepeat ?? request.method === 'GET';
 		const policy = safe ? this.retryPolicy : false;
-		const startedAt = Date.now();
+		const startedAt = this.clock.now();
 		for (let attempt = 1; ; attempt++) {
 			await this.waitForTurn();
 			const outcome = await this.attempt<T>(baseURL, request);
 			if (outcome.ok) return outcome.value;
 			const problem = outcome.failure;
 			if (problem.httpStatus === 429 && problem.retryAfterSeconds !== undefined) {
-				this.notBefore = Math.max(this.notBefore, Date.now() + problem.retryAfterSeconds * 1000);
+				this.notBefore = Math.max(this.notBefore, this.clock.now() + problem.retryAfterSeconds * 1000);
 			}
-			const delay = policy ? nextRetryDelay(problem, attempt, Date.now() - startedAt, policy) : undefined;
+			const delay = policy ? nextRetryDelay(problem, attempt, this.clock.now() - startedAt, policy) : undefined;
 			const deadline = this.options.deadline ?? Number.POSITIVE_INFINITY;
-			if (delay === undefined || Date.now() + delay >= deadline || control.stop?.()) {
+			if (delay === undefined || this.clock.now() + delay >= deadline || control.stop?.()) {
 				if (outcome.error instanceof NodeOperationError) throw outcome.error;
 				throw toNodeApiError(this.context.getNode(), { ...problem, attempts: attempt }, request.family, failure);
 			}
-			await sleep(delay);
+			await this.clock.sleep(delay);
 			if (control.stop?.()) {
 				throw toNodeApiError(this.context.getNode(), { ...problem, attempts: attempt }, request.family, failure);
 			}
@@ -242,8 +261,8 @@ export class PaymentsClient {
 	}
 
 	private async waitForTurn(): Promise<void> {
-		const wait = this.notBefore - Date.now();
-		if (wait > 0) await sleep(wait);
+		const wait = this.notBefore - this.clock.now();
+		if (wait > 0) await this.clock.sleep(wait);
 	}
 
 	/** One attempt: the answer, or what went wrong (never throws for a failed request). */
