@@ -127,6 +127,16 @@ describe('money moves once on every path n8n takes', () => {
 		});
 	});
 
+	test('as an AI agent’s tool, a call repeated with the same request (a model retrying after a lost answer) is one payout', async () => {
+		// The tool variant n8n makes of the node runs the same code under a type ending in "Tool".
+		fx.engine.nodeTypes.register('n8n-nodes-payments-service.paymentsServiceTool', fx.engine.nodeTypes.getByName('n8n-nodes-payments-service.paymentsService'));
+		const tool = { ...paymentsNode(payoutFromRow(), CASHOUT), type: 'n8n-nodes-payments-service.paymentsServiceTool' };
+		const rows = salted('#tool').slice(0, 2);
+		const run = await fx.engine.run(loopWorkflow('wf-tool-calls', rows, tool));
+		expect(run.output('Payments Service').map((item) => item.json.already_created)).toEqual([false, true]);
+		expect(cashoutsMade('#tool')).toHaveLength(1);
+	});
+
 	describe("n8n's Retry of a failed execution (a new execution id, the same input)", () => {
 		test.each([
 			['cashout', () => paymentsNode(payoutFromRow(), CASHOUT), 'POST', '/v3/cashout', '#retry-c'],

@@ -116,8 +116,14 @@ export function idempotencyKeyCreation(context: IExecuteFunctions, itemIndex: nu
 	});
 }
 
-/** n8n's `$runIndex` for the running node: how many times it ran before in this execution. */
+/**
+ * n8n's `$runIndex` for the running node: how many times it ran before in this execution. As an AI
+ * agent's tool every call is a run of its own, and a model that calls again after a lost answer
+ * asks for the same payment: there the run index is left out (0), so identical calls within the
+ * Duplicate Window are one request.
+ */
 function runIndexOf(context: IExecuteFunctions, itemIndex: number): number {
+	if (isToolExecution(context)) return 0;
 	const runIndex = context.getWorkflowDataProxy(itemIndex).$runIndex as unknown;
 	return typeof runIndex === 'number' && Number.isInteger(runIndex) && runIndex >= 0 ? runIndex : 0;
 }
@@ -155,4 +161,14 @@ export function unknownCreationOutcome(creation: CreationKey, field: string, cod
 				: `The service failed (HTTP ${failure.httpStatus}) and may or may not have created the ${noun}.`;
 		return `${cause} ${safeRetryAdvice(creation, field, code, noun)}`;
 	};
+}
+
+/**
+ * Whether the node runs as an AI agent's tool: its type is the tool variant n8n makes of it
+ * (`…paymentsServiceTool`), or the context says so (`isToolExecution`, where n8n has it).
+ */
+function isToolExecution(context: IExecuteFunctions): boolean {
+	if (context.getNode().type.endsWith('Tool')) return true;
+	const ask = (context as { isToolExecution?: () => boolean }).isToolExecution;
+	return typeof ask === 'function' && ask.call(context) === true;
 }
