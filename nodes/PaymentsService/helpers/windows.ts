@@ -47,10 +47,12 @@ export function splitIntoWindows(
  * Splits the inclusive period [`from`, `to`] (Unix seconds) into windows of equal span (to the
  * second), oldest first, for reading `concurrency` windows at once (service rules §3.2).
  *
- * Every window costs one short page, so the count stays minimal: the fewest windows of at most
- * `maxSpanSeconds`, unless that is more than `concurrency`; then it is rounded up to a multiple of
- * `concurrency`, so every slot reads the same share of the period in each round. (Seven windows for
- * four slots would run as four, then three: the last round leaves a slot idle for a whole window.)
+ * A period that fits one window stays one window (a read whose first page is not full costs one
+ * request; a busy one is divided as its pages arrive, see {@link planSplit}). A longer one gets the
+ * fewest windows of at most `maxSpanSeconds` rounded up to a multiple of `concurrency`, so every slot
+ * reads the same share of the period in each round. (Seven windows for four slots would run as four,
+ * then three: the last round leaves a slot idle for a whole window; seven for eight leave one idle
+ * throughout.)
  *
  * @throws RangeError as {@link splitIntoWindows}, or when `concurrency` is not a whole number ≥ 1.
  */
@@ -64,7 +66,7 @@ export function splitIntoBalancedWindows(
 		throw new RangeError(`Concurrency must be a whole number of at least 1, got ${concurrency}`);
 	}
 	const minimal = splitIntoWindows(from, to, maxSpanSeconds);
-	if (minimal.length <= concurrency) return balance(from, to, minimal.length);
+	if (minimal.length === 1) return minimal;
 	return balance(from, to, Math.ceil(minimal.length / concurrency) * concurrency);
 }
 
@@ -134,23 +136,35 @@ export function estimateRemainingPages(progress: WindowProgress): number {
 export const MIN_SPLIT_PAGES = 4;
 
 /**
+ * How far beyond its fair share a window's estimated remaining pages must go before it is split: a
+ * split costs requests (the pages read again, a short last page per part) and the estimate is rough,
+ * so a window only a little longer than the others is read to its end.
+ */
+export const SPLIT_MARGIN = 2;
+
+/**
  * Decides whether a window whose last page read was full is divided further (service rules §3.2).
  *
  * `fairPages` is the chain of pages each read slot should get: the read's remaining work divided by
  * its concurrency (alone, about half the page cap). The window is split when its estimated remaining
- * pages exceed both `fairPages` (and {@link MIN_SPLIT_PAGES}) and the pages already read (which the
- * split reads again). It becomes ⌈remaining ÷ fairPages⌉ windows (at most `maxParts`): after its first
+ * pages exceed `fairPages` × {@link SPLIT_MARGIN} (× 1 when `idleSlots`: some read slot has no
+ * window to read), {@link MIN_SPLIT_PAGES} and the pages already read (which the split reads again). It becomes ⌈remaining ÷ fairPages⌉ windows (at most `maxParts`): after its first
  * page, equal spans of the whole window; later, the span the pages read covered, [`oldest`, `to`], as
  * one window, and the rest in equal spans. A peak therefore ends up in more, narrower windows than a
  * quiet part, because its pages cover fewer seconds each.
  *
  * @returns the new windows, newest first, exactly covering `window`; undefined to keep paging it.
  */
-export function planSplit(progress: WindowProgress, fairPages: number, maxParts = 64): TimeWindow[] | undefined {
+export function planSplit(
+	progress: WindowProgress,
+	fairPages: number,
+	options: { idleSlots?: boolean; maxParts?: number } = {},
+): TimeWindow[] | undefined {
 	const { window, pagesRead, oldest } = progress;
+	const maxParts = options.maxParts ?? 64;
 	if (window.to <= window.from) return undefined;
 	const remaining = estimateRemainingPages(progress);
-	const threshold = Math.max(fairPages, MIN_SPLIT_PAGES, pagesRead);
+	const threshold = Math.max(fairPages * (options.idleSlots ? 1 : SPLIT_MARGIN), MIN_SPLIT_PAGES, pagesRead);
 	if (!(remaining > threshold)) return undefined;
 	const parts = Math.max(2, Math.min(maxParts, Math.ceil(remaining / Math.max(1, fairPages))));
 	if (pagesRead <= 1 || oldest <= window.from || oldest > window.to) return splitEvenly(window, parts);

@@ -316,7 +316,7 @@ export async function* splitPeriodPages(
 						density.pages += 1 + task.estimate;
 						density.seconds += span(window);
 					}
-					into = planSplit(progress, fairPages());
+					into = planSplit(progress, fairPages(), { idleSlots: active.size + queue.length < concurrency });
 				}
 				if (!into && pagesRead >= MAX_PAGES_PER_WINDOW) {
 					if (window.to === window.from) {

@@ -185,7 +185,7 @@ export function listProperties(resource: ReportingResource): INodeProperties[] {
 				default: DEFAULT_WINDOW_CONCURRENCY,
 				typeOptions: { minValue: 1, maxValue: 10 },
 				description:
-					'How many windows of under 60 days a long period is read in at the same time when returning all records',
+					'How many windows of the period are read at the same time when returning all records. A long period is split into windows of under 60 days, and a window with more than a few pages of records is split further.',
 			},
 		],
 	});
