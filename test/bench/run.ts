@@ -4,6 +4,8 @@
  * exits 1 when a target is missed. Not part of `npm test` (timings depend on the machine).
  */
 import { performance } from 'perf_hooks';
+import { setFlagsFromString } from 'v8';
+import { runInNewContext } from 'vm';
 
 import { hasRecordStatus, REPORTING_LISTS, recordKey } from '../../nodes/PaymentsService/helpers/lists';
 import { pageDates, RecordCollector } from '../../nodes/PaymentsService/helpers/paging';
@@ -47,6 +49,22 @@ function time<T>(run: () => T): { ms: number; value: T } {
 	return { ms: performance.now() - start, value };
 }
 
+/** A function that runs a full garbage collection (V8's, exposed on demand). */
+function collectGarbage(): () => void {
+	setFlagsFromString('--expose-gc');
+	return runInNewContext('gc') as () => void;
+}
+
+/** The fastest of `runs` runs: on a shared machine the others measure the neighbours too. */
+function best<T>(run: () => T, runs = 5): { ms: number; value: T } {
+	let fastest = time(run);
+	for (let index = 1; index < runs; index++) {
+		const next = time(run);
+		if (next.ms < fastest.ms) fastest = next;
+	}
+	return fastest;
+}
+
 function pureBenchmarks() {
 	// Window splitting: a 10-year period, 1,000 times.
 	const tenYears = { from: 1_500_000_000, to: 1_500_000_000 + 10 * 365 * 86_400 };
@@ -65,7 +83,7 @@ function pureBenchmarks() {
 		lastChangeDate: '2026-11-01T00:00:00Z',
 		status: 'PENDING',
 	}));
-	const collected = time(() => {
+	const collected = best(() => {
 		const collector = new RecordCollector((entry: Record<string, unknown>) => recordKey(list, entry));
 		for (const entry of records) collector.add(entry);
 		return collector.size;
@@ -84,7 +102,7 @@ function pureBenchmarks() {
 			status: 'COMPLETED',
 		})),
 	);
-	const perPage = time(() => {
+	const perPage = best(() => {
 		const collector = new RecordCollector((entry: Record<string, unknown>) => recordKey(deposits, entry));
 		const window = { from: 1_700_000_000, to: 1_800_000_000 };
 		let oldest = 0;
@@ -96,6 +114,28 @@ function pureBenchmarks() {
 		return items.length + oldest;
 	});
 	record({ name: "package's own work per page of 50 records (dates, status, de-duplication, items)", value: (perPage.ms * 1000) / pages.length, unit: 'µs', target: 100, better: 'lower' });
+
+	// Memory the package holds beyond the records on a 100,000-deposit read: the windows' record
+	// lists, the de-duplicator and the output items (n8n keeps the items; their json is the records).
+	const gc = collectGarbage();
+	const heap = () => (gc(), process.memoryUsage().heapUsed);
+	const startHeap = heap();
+	const sample = { ...((pages[0][0] as unknown) as Record<string, unknown>), country: 'BR', currency: 'BRL', amount: 100.25, paymentMethodCode: 'PX', externalId: 'inv-1002-x1', clientDocument: '52998224725' };
+	const held = pages.map((page) => page.map((entry) => ({ ...sample, ...entry })));
+	const recordsHeap = heap() - startHeap;
+	const byWindow = new Map<string, { path: number[]; records: Array<Record<string, unknown>> }>();
+	held.forEach((page, index) => {
+		const key = String(index % 64);
+		const entry = byWindow.get(key) ?? { path: [index % 64], records: [] };
+		byWindow.set(key, entry);
+		entry.records.push(...page);
+	});
+	const collector = new RecordCollector((entry: Record<string, unknown>) => recordKey(deposits, entry));
+	for (const { records } of byWindow.values()) for (const entry of records) collector.add(entry);
+	const items = collector.records().map((json) => ({ json }));
+	const ownHeap = heap() - startHeap - recordsHeap;
+	record({ name: `package's own memory on a 100,000-record read (records: ${(recordsHeap / 2 ** 20).toFixed(0)} MiB)`, value: ownHeap / 2 ** 20, unit: 'MiB', target: 30, better: 'lower' });
+	if (items.length !== 100_000 || held.length === 0) throw new Error('the memory benchmark lost records');
 
 	// Trigger decision over a large merchant: 70,000 records in the look-back (10,000 a day, 7 days).
 	const config: TriggerConfig = {
