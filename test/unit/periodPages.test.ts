@@ -217,4 +217,31 @@ describe('splitPeriodPages: windows that follow the data', () => {
 		expect(new Set(busy.requests.map((request) => `${request.from}-${request.to}`)).size).toBe(1);
 		expect(busy.requests).toHaveLength(101);
 	});
+
+	test('alone, a window estimated above 1,000 pages is divided early, so a 55,000-record day is read without nearing the 2,000-page stop', async () => {
+		const seconds = Array.from({ length: 55_000 }, (_, index) => Math.floor((index * DAY) / 55_000));
+		const service = fakeService(seconds, 'newestFirst');
+		const { ids } = await readAll(service.client, [{ from: 0, to: DAY - 1 }], 1);
+		expect(ids).toEqual(seconds.map((_, index) => index).reverse());
+		const windows = new Map<string, number>();
+		for (const request of service.requests) windows.set(`${request.from}-${request.to}`, (windows.get(`${request.from}-${request.to}`) ?? 0) + 1);
+		expect(windows.size).toBeGreaterThan(1);
+		expect(Math.max(...windows.values())).toBeLessThan(1_000);
+		expect(service.requests.length).toBeLessThan(1_110);
+	});
+
+	test('a service that never stops answering full, undated pages: a window is halved at 2,000 pages; a single second fails with the window named', async () => {
+		const requests: Array<{ from: number; to: number }> = [];
+		const client = {
+			context: { getNode: () => ({ name: 'test' }) },
+			async request(request: { qs: IDataObject }): Promise<unknown> {
+				requests.push({ from: Number(request.qs.from), to: Number(request.qs.to) });
+				return { data: Array.from({ length: 50 }, (_, index) => ({ idDeposit: requests.length * 50 + index })), rows: 50, maxRows: 50 };
+			},
+		} as unknown as PaymentsClient;
+		await expect(readAll(client, [{ from: 0, to: 1 }], 1)).rejects.toThrow(/created 1970-01-01T00:00:0[01]Z – 1970-01-01T00:00:0[01]Z did not end after 2000 full pages/);
+		expect(requests.slice(0, 2_000).every((request) => request.from === 0 && request.to === 1)).toBe(true);
+		expect(requests[2_000]).toEqual({ from: 1, to: 1 });
+		expect(requests).toHaveLength(4_000);
+	});
 });

@@ -146,9 +146,10 @@ export const SPLIT_MARGIN = 2;
  * Decides whether a window whose last page read was full is divided further (service rules §3.2).
  *
  * `fairPages` is the chain of pages each read slot should get: the read's remaining work divided by
- * its concurrency (alone, about half the page cap). The window is split when its estimated remaining
- * pages exceed `fairPages` × {@link SPLIT_MARGIN} (× 1 when `idleSlots`: some read slot has no
- * window to read), {@link MIN_SPLIT_PAGES} and the pages already read (which the split reads again). It becomes ⌈remaining ÷ fairPages⌉ windows (at most `maxParts`): after its first
+ * its concurrency (alone, half the page cap). The window is split when its estimated remaining pages
+ * exceed `fairPages` × `margin` (default {@link SPLIT_MARGIN}; a reader passes 1 while a read slot has
+ * no window to read, and when reading alone), {@link MIN_SPLIT_PAGES} and the pages already read
+ * (which the split reads again). It becomes ⌈remaining ÷ fairPages⌉ windows (at most `maxParts`): after its first
  * page, equal spans of the whole window; later, the span the pages read covered, [`oldest`, `to`], as
  * one window, and the rest in equal spans. A peak therefore ends up in more, narrower windows than a
  * quiet part, because its pages cover fewer seconds each.
@@ -158,13 +159,13 @@ export const SPLIT_MARGIN = 2;
 export function planSplit(
 	progress: WindowProgress,
 	fairPages: number,
-	options: { idleSlots?: boolean; maxParts?: number } = {},
+	options: { margin?: number; maxParts?: number } = {},
 ): TimeWindow[] | undefined {
 	const { window, pagesRead, oldest } = progress;
 	const maxParts = options.maxParts ?? 64;
 	if (window.to <= window.from) return undefined;
 	const remaining = estimateRemainingPages(progress);
-	const threshold = Math.max(fairPages * (options.idleSlots ? 1 : SPLIT_MARGIN), MIN_SPLIT_PAGES, pagesRead);
+	const threshold = Math.max(fairPages * (options.margin ?? SPLIT_MARGIN), MIN_SPLIT_PAGES, pagesRead);
 	if (!(remaining > threshold)) return undefined;
 	const parts = Math.max(2, Math.min(maxParts, Math.ceil(remaining / Math.max(1, fairPages))));
 	if (pagesRead <= 1 || oldest <= window.from || oldest > window.to) return splitEvenly(window, parts);

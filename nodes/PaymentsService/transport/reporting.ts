@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { FIRST_PAGE, MAX_PAGES_PER_WINDOW } from '../helpers/constants';
 import type { ReportingListDefinition } from '../helpers/lists';
 import { hasNextPage, pageDates, type PageEnvelope } from '../helpers/paging';
-import { estimateRemainingPages, planSplit, splitEvenly, type TimeWindow, type WindowProgress } from '../helpers/windows';
+import { estimateRemainingPages, planSplit, SPLIT_MARGIN, splitEvenly, type TimeWindow, type WindowProgress } from '../helpers/windows';
 import type { PaymentsClient } from './client';
 
 /**
@@ -316,7 +316,9 @@ export async function* splitPeriodPages(
 						density.pages += 1 + task.estimate;
 						density.seconds += span(window);
 					}
-					into = planSplit(progress, fairPages(), { idleSlots: active.size + queue.length < concurrency });
+					// Alone, or with a slot that has nothing to read, any window above its share is worth dividing.
+					const margin = concurrency === 1 || active.size + queue.length < concurrency ? 1 : SPLIT_MARGIN;
+					into = planSplit(progress, fairPages(), { margin });
 				}
 				if (!into && pagesRead >= MAX_PAGES_PER_WINDOW) {
 					if (window.to === window.from) {
