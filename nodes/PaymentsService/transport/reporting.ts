@@ -337,8 +337,8 @@ export async function* splitPeriodPages(
 			}
 			if (halted()) return;
 			if (into) {
-				// The parts go first, so one slot keeps reading newest first; their estimates share the
-				// window's, the part already read getting what it took.
+				// The parts go first, so one slot keeps reading newest first; they share the window's
+				// estimate in proportion to their spans until their own first pages say more.
 				const rest = into.reduce((seconds, part) => seconds + span(part), 0);
 				const remaining = task.estimate ?? pagesRead;
 				queue.unshift(...into.map((part, index) => ({ window: part, path: [...path, index], estimate: (remaining * span(part)) / rest })));
