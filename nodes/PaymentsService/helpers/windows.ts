@@ -149,9 +149,9 @@ export const SPLIT_MARGIN = 2;
  * its concurrency (alone, half the page cap). The window is split when its estimated remaining pages
  * exceed `fairPages` × `margin` (default {@link SPLIT_MARGIN}; a reader passes 1 while a read slot has
  * no window to read, and when reading alone), {@link MIN_SPLIT_PAGES} and the pages already read
- * (which the split reads again). It becomes ⌈remaining ÷ fairPages⌉ windows (at most `maxParts`): after its first
- * page, equal spans of the whole window; later, the span the pages read covered, [`oldest`, `to`], as
- * one window, and the rest in equal spans. A peak therefore ends up in more, narrower windows than a
+ * (which the split reads again). It becomes ⌈remaining ÷ fairPages⌉ windows (at most `maxParts`):
+ * after its first page, equal spans of the whole window; later, the span the pages read covered,
+ * [`oldest`, `to`], as one window, and the rest in equal spans. A peak therefore ends up in more, narrower windows than a
  * quiet part, because its pages cover fewer seconds each.
  *
  * @returns the new windows, newest first, exactly covering `window`; undefined to keep paging it.
@@ -172,7 +172,10 @@ export function planSplit(
 	return [{ from: oldest, to: window.to }, ...splitEvenly({ from: window.from, to: oldest - 1 }, parts)];
 }
 
-/** Compares two positions in a tree of windows (see `ListPage.path`): lexicographic, newest first. */
+/**
+ * Compares two positions in a tree of windows (`PeriodEvent.path` of the reporting transport):
+ * lexicographic, so sorting paths gives the windows newest first.
+ */
 export function comparePaths(a: readonly number[], b: readonly number[]): number {
 	const length = Math.min(a.length, b.length);
 	for (let index = 0; index < length; index++) if (a[index] !== b[index]) return a[index] - b[index];
