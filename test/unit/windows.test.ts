@@ -254,13 +254,15 @@ describe('planSplit: dividing a window whose pages are full', () => {
 		);
 	});
 
-	test('a dense first page splits the window into about remaining ÷ fair parts; a window whose rest fits the fair share is not split', () => {
+	test('a dense first page splits the window into about 2 × remaining ÷ fair parts; a window whose rest fits twice the fair share is not split', () => {
 		const day = { from: 0, to: DAY - 1 };
 		// 50 records in the newest 432 s of a day: about 200 pages in all.
 		const dense = { window: day, pagesRead: 1, oldest: DAY - 432, lastPage: { oldest: DAY - 432, newest: DAY - 1 } };
 		expect(estimateRemainingPages(dense)).toBeCloseTo(199, 0);
-		expect(planSplit(dense, 25)).toHaveLength(8);
-		expect(planSplit(dense, 200)).toBeUndefined();
+		expect(planSplit(dense, 25)).toHaveLength(16);
+		expect(planSplit(dense, 100)).toBeUndefined();
+		// A read slot with nothing to read lowers the bar to the share itself.
+		expect(planSplit(dense, 100, { margin: 1 })).toHaveLength(4);
 		// Never below MIN_SPLIT_PAGES, never when the rest is no more than what was read already.
 		const small = { window: day, pagesRead: 1, oldest: DAY / 2, lastPage: { oldest: DAY / 2, newest: DAY - 1 } };
 		expect(planSplit(small, 1)).toBeUndefined();

@@ -143,13 +143,21 @@ export const MIN_SPLIT_PAGES = 4;
 export const SPLIT_MARGIN = 2;
 
 /**
+ * Parts per fair share a split window becomes: each part holds about half a share, so a slot that
+ * finishes early takes the next part from the queue, rather than a part being divided again later
+ * (which reads its pages again). Costs one short last page per part.
+ */
+export const PARTS_PER_SHARE = 2;
+
+/**
  * Decides whether a window whose last page read was full is divided further (service rules §3.2).
  *
  * `fairPages` is the chain of pages each read slot should get: the read's remaining work divided by
  * its concurrency (alone, half the page cap). The window is split when its estimated remaining pages
  * exceed `fairPages` × `margin` (default {@link SPLIT_MARGIN}; a reader passes 1 while a read slot has
  * no window to read, and when reading alone), {@link MIN_SPLIT_PAGES} and the pages already read
- * (which the split reads again). It becomes ⌈remaining ÷ fairPages⌉ windows (at most `maxParts`):
+ * (which the split reads again). It becomes ⌈{@link PARTS_PER_SHARE} × remaining ÷ fairPages⌉
+ * windows (at least 2, at most `maxParts`):
  * after its first page, equal spans of the whole window; later, the span the pages read covered,
  * [`oldest`, `to`], as one window, and the rest in equal spans. A peak therefore ends up in more, narrower windows than a
  * quiet part, because its pages cover fewer seconds each.
@@ -167,7 +175,7 @@ export function planSplit(
 	const remaining = estimateRemainingPages(progress);
 	const threshold = Math.max(fairPages * (options.margin ?? SPLIT_MARGIN), MIN_SPLIT_PAGES, pagesRead);
 	if (!(remaining > threshold)) return undefined;
-	const parts = Math.max(2, Math.min(maxParts, Math.ceil(remaining / Math.max(1, fairPages))));
+	const parts = Math.max(2, Math.min(maxParts, Math.ceil((PARTS_PER_SHARE * remaining) / Math.max(1, fairPages))));
 	if (pagesRead <= 1 || oldest <= window.from || oldest > window.to) return splitEvenly(window, parts);
 	return [{ from: oldest, to: window.to }, ...splitEvenly({ from: window.from, to: oldest - 1 }, parts)];
 }
