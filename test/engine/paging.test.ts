@@ -196,4 +196,23 @@ describe('a day read with windows that follow the data (MID 1002, filled by the 
 			}
 		},
 	);
+
+	test('a Limit on a busy day stops as early as before: one window, the pages that hold the records asked for', async () => {
+		const end = now - 40 * DAY;
+		const start = end - DAY + 1;
+		for (const second of shapes.uniform(start, 1_500)) fx.sandbox.control.addDeposit({ idMerchant: 1002, creationDate: iso(second), status: 'COMPLETED' });
+		const builder = new WorkflowBuilder('Limit');
+		builder.then(
+			paymentsNode(
+				{ resource: 'deposit', operation: 'getMany', returnAll: false, limit: 120, period: 'custom', createdFrom: iso(start), createdTo: iso(end), options: { windowConcurrency: 8 } },
+				SESSION,
+			),
+		);
+		const run = await fx.engine.run(builder.build());
+		expect(run.error).toBeUndefined();
+		expect(run.output('Payments Service')).toHaveLength(120);
+		const requests = fx.sandbox.log.find('GET', '/v1/deposits');
+		expect(requests.map((entry) => entry.query.page)).toEqual(['0', '1', '2']);
+		expect(new Set(requests.map((entry) => `${entry.query.from}-${entry.query.to}`))).toEqual(new Set([`${start}-${end}`]));
+	});
 });
