@@ -126,3 +126,93 @@ describe('a service that serves refunds at the plural path of newer docs', () =>
 		});
 	});
 });
+
+describe('a day read with windows that follow the data (MID 1002, filled by the test)', () => {
+	let fx: Fixture;
+	let now: number;
+
+	beforeAll(async () => {
+		fx = await startFixture();
+		now = Math.floor(fx.sandbox.clock.now() / 1000);
+		storeSandboxCredentials(fx.engine, fx.sandbox, '1002');
+	});
+	afterAll(async () => await fx.close());
+	beforeEach(() => {
+		fx.sandbox.log.clear();
+		fx.sandbox.setLatency(0);
+	});
+
+	/** Creation seconds of `count` deposits in [start, start + DAY): evenly, or 80% in the 2 hours from 10:00. */
+	const shapes = {
+		uniform: (start: number, count: number) => Array.from({ length: count }, (_, index) => start + Math.floor(((index + 0.5) * DAY) / count)),
+		peaked: (start: number, count: number) =>
+			Array.from({ length: count }, (_, index) =>
+				index < count * 0.8 ? start + 10 * 3_600 + Math.floor(((index + 0.5) * 7_200) / (count * 0.8)) : start + Math.floor(((index - count * 0.8 + 0.5) * DAY) / (count * 0.2)),
+			),
+		empty: () => [] as number[],
+	};
+	// Each case reads its own day, ending at its own "now" so late records land inside it.
+	const cases = (['uniform', 'peaked', 'empty'] as const).flatMap((shape, shapeIndex) =>
+		[1, 4, 8].map((concurrency, index) => ({ shape, concurrency, daysBack: 3 + 3 * (shapeIndex * 3 + index) })),
+	);
+
+	test.each(cases)(
+		'$shape day, Window Concurrency $concurrency: every deposit once, none missed, with deposits created during the read',
+		async ({ shape, concurrency, daysBack }) => {
+			const end = now - daysBack * DAY;
+			const start = end - DAY + 1;
+			const before = shapes[shape](start, 1_500).map(
+				(second) => fx.sandbox.control.addDeposit({ idMerchant: 1002, creationDate: iso(second), status: 'COMPLETED' }).idDeposit,
+			);
+			fx.sandbox.setLatency(3);
+			const running = fx.engine.run(
+				listWorkflow('deposit', { period: 'custom', createdFrom: iso(start), createdTo: iso(end), options: { windowConcurrency: concurrency } }),
+			);
+			// While the read runs, new deposits keep arriving at the newest end of the day: each one
+			// pushes the records of the newest windows one place down their pages.
+			const late: number[] = [];
+			const answered = () => fx.sandbox.log.find('GET', '/v1/deposits').filter((entry) => entry.status === 200).length;
+			for (const after of shape === 'empty' ? [] : [1, 5, 12]) {
+				while (answered() < after) await new Promise((resolve) => setTimeout(resolve, 1));
+				late.push(fx.sandbox.control.addDeposit({ idMerchant: 1002, creationDate: iso(end - late.length), status: 'COMPLETED' }).idDeposit);
+			}
+			const run = await running;
+			fx.sandbox.setLatency(0);
+			expect(run.error).toBeUndefined();
+			const emitted = run.output('Payments Service').map((item) => item.json.idDeposit as number);
+			expect(new Set(emitted).size).toBe(emitted.length);
+			const emittedSet = new Set(emitted);
+			expect(before.filter((id) => !emittedSet.has(id))).toEqual([]);
+			expect(emitted.filter((id) => !before.includes(id) && !late.includes(id))).toEqual([]);
+			const requests = fx.sandbox.log.find('GET', '/v1/deposits');
+			const windows = new Set(requests.map((entry) => `${entry.query.from}-${entry.query.to}`));
+			if (shape === 'empty') expect(requests).toHaveLength(1);
+			else if (concurrency === 1) expect(windows.size).toBe(1);
+			else expect(windows.size).toBeGreaterThanOrEqual(concurrency);
+			// No window reaches outside the day.
+			for (const entry of requests) {
+				expect(Number(entry.query.from)).toBeGreaterThanOrEqual(start);
+				expect(Number(entry.query.to)).toBeLessThanOrEqual(end);
+			}
+		},
+	);
+
+	test('a Limit on a busy day stops as early as before: one window, the pages that hold the records asked for', async () => {
+		const end = now - 40 * DAY;
+		const start = end - DAY + 1;
+		for (const second of shapes.uniform(start, 1_500)) fx.sandbox.control.addDeposit({ idMerchant: 1002, creationDate: iso(second), status: 'COMPLETED' });
+		const builder = new WorkflowBuilder('Limit');
+		builder.then(
+			paymentsNode(
+				{ resource: 'deposit', operation: 'getMany', returnAll: false, limit: 120, period: 'custom', createdFrom: iso(start), createdTo: iso(end), options: { windowConcurrency: 8 } },
+				SESSION,
+			),
+		);
+		const run = await fx.engine.run(builder.build());
+		expect(run.error).toBeUndefined();
+		expect(run.output('Payments Service')).toHaveLength(120);
+		const requests = fx.sandbox.log.find('GET', '/v1/deposits');
+		expect(requests.map((entry) => entry.query.page)).toEqual(['0', '1', '2']);
+		expect(new Set(requests.map((entry) => `${entry.query.from}-${entry.query.to}`))).toEqual(new Set([`${start}-${end}`]));
+	});
+});

@@ -58,7 +58,7 @@ describe('list reads that recover by themselves', () => {
 		const requests = listRequests(fx);
 		expect(requests.filter((entry) => entry.fault).length).toBe(12);
 		// Every page was answered once with its records (a retried page is not read twice).
-		const pagesServed = requests.filter((entry) => entry.status === 200 && !entry.fault).map((entry) => `${entry.query.from}:${entry.query.page}`);
+		const pagesServed = requests.filter((entry) => entry.status === 200 && !entry.fault).map((entry) => `${entry.query.from}-${entry.query.to}:${entry.query.page}`);
 		expect(new Set(pagesServed).size).toBe(pagesServed.length);
 	});
 

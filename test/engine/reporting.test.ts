@@ -25,11 +25,11 @@ describe('reporting lists through the n8n engine', () => {
 	afterAll(async () => await fx.close());
 	beforeEach(() => fx.sandbox.log.clear());
 
-	test('Deposit Get Many returns every deposit created in the period, newest first, once each', async () => {
+	test('Deposit Get Many at Window Concurrency 1 returns every deposit created in the period, newest first, once each, paging one window', async () => {
 		const from = now - 20 * DAY;
 		const to = now - 10 * DAY;
 		const run = await fx.engine.run(
-			listWorkflow('deposit', { returnAll: true, period: 'custom', createdFrom: iso(from), createdTo: iso(to) }),
+			listWorkflow('deposit', { returnAll: true, period: 'custom', createdFrom: iso(from), createdTo: iso(to), options: { windowConcurrency: 1 } }),
 		);
 		expect(run.error).toBeUndefined();
 		const expected = expectedList(fx.sandbox.control.deposits(1001), 'creationDate', 'idDeposit', from, to);
@@ -44,11 +44,30 @@ describe('reporting lists through the n8n engine', () => {
 		);
 	});
 
+	test('at the default Window Concurrency the same period is divided into windows read to their end that cover it exactly, with the same output', async () => {
+		const from = now - 20 * DAY;
+		const to = now - 10 * DAY;
+		const run = await fx.engine.run(listWorkflow('deposit', { returnAll: true, period: 'custom', createdFrom: iso(from), createdTo: iso(to) }));
+		expect(run.error).toBeUndefined();
+		const expected = expectedList(fx.sandbox.control.deposits(1001), 'creationDate', 'idDeposit', from, to);
+		expect(run.output('Payments Service').map((item) => item.json.idDeposit)).toEqual(expected.map((deposit) => deposit.idDeposit));
+		const requests = listRequests(fx, '/v1/deposits');
+		// A window read to its end answered a short page; those windows tile [from, to].
+		const complete = requests
+			.filter((entry) => (entry.responseBody as { rows: number }).rows < 50)
+			.map((entry) => [Number(entry.query.from), Number(entry.query.to)])
+			.sort((a, b) => a[0] - b[0]);
+		expect(complete.length).toBeGreaterThan(1);
+		expect(complete[0][0]).toBe(from);
+		expect(complete[complete.length - 1][1]).toBe(to);
+		for (let index = 1; index < complete.length; index++) expect(complete[index][0]).toBe(complete[index - 1][1] + 1);
+	});
+
 	test('a 70-day period is fetched as two windows, each shorter than 60 days, with nothing lost at the seam', async () => {
 		const from = now - 100 * DAY;
 		const to = from + 70 * DAY;
 		const run = await fx.engine.run(
-			listWorkflow('cashout', { returnAll: true, period: 'custom', createdFrom: iso(from), createdTo: iso(to) }),
+			listWorkflow('cashout', { returnAll: true, period: 'custom', createdFrom: iso(from), createdTo: iso(to), options: { windowConcurrency: 1 } }),
 		);
 		expect(run.error).toBeUndefined();
 		const windows = [

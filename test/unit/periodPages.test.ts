@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
 import { REPORTING_LISTS } from '../../nodes/PaymentsService/helpers/lists';
-import type { TimeWindow } from '../../nodes/PaymentsService/helpers/windows';
+import { comparePaths, type TimeWindow } from '../../nodes/PaymentsService/helpers/windows';
 import type { PaymentsClient } from '../../nodes/PaymentsService/transport/client';
-import { periodPages, type ListPage } from '../../nodes/PaymentsService/transport/reporting';
+import { periodPages, splitPeriodPages, type ListPage } from '../../nodes/PaymentsService/transport/reporting';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -128,5 +128,120 @@ describe('periodPages: reading windows concurrently', () => {
 		await sleep(20);
 		expect(fake.started.length).toBe(startedAtBreak);
 		expect(startedAtBreak).toBeLessThanOrEqual(4 + 3);
+	});
+});
+
+describe('splitPeriodPages: windows that follow the data', () => {
+	/**
+	 * A service double holding `seconds` (one record per entry, id = index) that answers a window's
+	 * page from its records sorted by `order`; it records every request.
+	 */
+	function fakeService(seconds: number[], order: 'newestFirst' | 'byId' | 'oldestFirst') {
+		const requests: Array<{ from: number; to: number; page: number }> = [];
+		const records = seconds.map((second, index) => ({ idDeposit: index, creationDate: new Date(second * 1000).toISOString().replace('.000Z', 'Z'), second }));
+		const client = {
+			context: { getNode: () => ({ name: 'test' }) },
+			async request(request: { qs: IDataObject }): Promise<unknown> {
+				const from = Number(request.qs.from);
+				const to = Number(request.qs.to);
+				const page = Number(request.qs.page);
+				requests.push({ from, to, page });
+				await sleep(0);
+				const inWindow = records.filter((record) => record.second >= from && record.second <= to);
+				if (order === 'newestFirst') inWindow.sort((a, b) => b.second - a.second || b.idDeposit - a.idDeposit);
+				if (order === 'oldestFirst') inWindow.sort((a, b) => a.second - b.second || a.idDeposit - b.idDeposit);
+				const data = inWindow.slice(page * 50, page * 50 + 50);
+				return { data, page, rows: data.length, maxRows: 50 };
+			},
+		};
+		return { client: client as unknown as PaymentsClient, requests };
+	}
+
+	/** Reads the period and returns the ids of the windows read to their end, newest window first. */
+	async function readAll(client: PaymentsClient, windows: TimeWindow[], concurrency: number) {
+		const byPath = new Map<string, { path: readonly number[]; ids: number[] }>();
+		const splits: TimeWindow[][] = [];
+		for await (const event of splitPeriodPages(client, query, windows, { concurrency, dateField: 'creationDate' })) {
+			const key = event.path.join('.');
+			if (event.kind === 'split') {
+				byPath.delete(key);
+				splits.push(event.into);
+				continue;
+			}
+			const entry = byPath.get(key) ?? { path: event.path, ids: [] };
+			byPath.set(key, entry);
+			entry.ids.push(...event.page.records.map((record) => record.idDeposit as number));
+		}
+		const ordered = [...byPath.values()].sort((a, b) => comparePaths(a.path, b.path));
+		return { ids: ordered.flatMap((entry) => entry.ids), splits };
+	}
+
+	const DAY = 86_400;
+	const dayArb = fc.oneof(
+		// Uniform, peaked, or a few dense seconds.
+		fc.integer({ min: 0, max: 3_000 }).map((count) => Array.from({ length: count }, (_, index) => Math.floor((index * DAY) / Math.max(1, count)))),
+		fc.array(fc.integer({ min: 36_000, max: 36_000 + 7_200 }), { maxLength: 2_500 }),
+		fc.array(fc.constantFrom(100, 101, 50_000, DAY - 1), { maxLength: 400 }),
+		fc.array(fc.integer({ min: 0, max: DAY - 1 }), { maxLength: 2_000 }),
+	);
+
+	test('every record exactly once, whatever the spread, the concurrency and the service’s order (property)', async () => {
+		await fc.assert(
+			fc.asyncProperty(dayArb, fc.integer({ min: 1, max: 8 }), fc.constantFrom('newestFirst' as const, 'byId' as const, 'oldestFirst' as const), async (seconds, concurrency, order) => {
+				const service = fakeService(seconds, order);
+				const { ids } = await readAll(service.client, [{ from: 0, to: DAY - 1 }], concurrency);
+				expect([...ids].sort((a, b) => a - b)).toEqual(seconds.map((_, index) => index));
+			}),
+			{ numRuns: 60 },
+		);
+	});
+
+	test('with a newest-first service the output is newest first, and concurrency 8 divides a busy day into at least 8 windows', async () => {
+		const seconds = Array.from({ length: 5_000 }, (_, index) => Math.floor((index * DAY) / 5_000));
+		const service = fakeService(seconds, 'newestFirst');
+		const { ids, splits } = await readAll(service.client, [{ from: 0, to: DAY - 1 }], 8);
+		expect(ids).toEqual(seconds.map((_, index) => index).reverse());
+		expect(splits.length).toBeGreaterThan(0);
+		const leaves = new Set(service.requests.filter((request) => request.page === 0).map((request) => `${request.from}-${request.to}`));
+		expect(leaves.size).toBeGreaterThanOrEqual(9);
+		// Splitting costs a few requests over the 101 pages of one window, not a multiple of them.
+		expect(service.requests.length).toBeLessThan(125);
+	});
+
+	test('a first page that is not full costs one request; at concurrency 1 a busy day is read as one window', async () => {
+		const quiet = fakeService([5, 6, 7], 'newestFirst');
+		await readAll(quiet.client, [{ from: 0, to: DAY - 1 }], 8);
+		expect(quiet.requests).toHaveLength(1);
+		const busy = fakeService(Array.from({ length: 5_000 }, (_, index) => Math.floor((index * DAY) / 5_000)), 'newestFirst');
+		await readAll(busy.client, [{ from: 0, to: DAY - 1 }], 1);
+		expect(new Set(busy.requests.map((request) => `${request.from}-${request.to}`)).size).toBe(1);
+		expect(busy.requests).toHaveLength(101);
+	});
+
+	test('alone, a window estimated above 1,000 pages is divided early, so a 55,000-record day is read without nearing the 2,000-page stop', async () => {
+		const seconds = Array.from({ length: 55_000 }, (_, index) => Math.floor((index * DAY) / 55_000));
+		const service = fakeService(seconds, 'newestFirst');
+		const { ids } = await readAll(service.client, [{ from: 0, to: DAY - 1 }], 1);
+		expect(ids).toEqual(seconds.map((_, index) => index).reverse());
+		const windows = new Map<string, number>();
+		for (const request of service.requests) windows.set(`${request.from}-${request.to}`, (windows.get(`${request.from}-${request.to}`) ?? 0) + 1);
+		expect(windows.size).toBeGreaterThan(1);
+		expect(Math.max(...windows.values())).toBeLessThan(1_000);
+		expect(service.requests.length).toBeLessThan(1_110);
+	});
+
+	test('a service that never stops answering full, undated pages: a window is halved at 2,000 pages; a single second fails with the window named', async () => {
+		const requests: Array<{ from: number; to: number }> = [];
+		const client = {
+			context: { getNode: () => ({ name: 'test' }) },
+			async request(request: { qs: IDataObject }): Promise<unknown> {
+				requests.push({ from: Number(request.qs.from), to: Number(request.qs.to) });
+				return { data: Array.from({ length: 50 }, (_, index) => ({ idDeposit: requests.length * 50 + index })), rows: 50, maxRows: 50 };
+			},
+		} as unknown as PaymentsClient;
+		await expect(readAll(client, [{ from: 0, to: 1 }], 1)).rejects.toThrow(/created 1970-01-01T00:00:0[01]Z – 1970-01-01T00:00:0[01]Z did not end after 2000 full pages/);
+		expect(requests.slice(0, 2_000).every((request) => request.from === 0 && request.to === 1)).toBe(true);
+		expect(requests[2_000]).toEqual({ from: 1, to: 1 });
+		expect(requests).toHaveLength(4_000);
 	});
 });

@@ -20,6 +20,53 @@ export function hasNextPage(envelope: PageEnvelope<unknown>): boolean {
 	return rows > 0 && rows >= maxRows;
 }
 
+/**
+ * The oldest and newest creation dates on a page, in Unix seconds clamped to `window`, read from
+ * each record's `dateField` (ISO 8601). Dates in the service's fixed format (`yyyy-MM-ddTHH:mm:ssZ`)
+ * compare as text, so only the two extremes are parsed. Undefined when no record has a readable date.
+ * Guides how a read splits its period (service rules §3.2); never decides which records are output.
+ */
+export function pageDates(
+	records: ReadonlyArray<Record<string, unknown>>,
+	dateField: string,
+	window: { from: number; to: number },
+): { oldest: number; newest: number } | undefined {
+	let low: string | undefined;
+	let high: string | undefined;
+	for (const record of records) {
+		const value = record[dateField];
+		if (typeof value !== 'string') continue;
+		if (low === undefined || value.length !== low.length) {
+			// First date, or a different format: fall back to parsing every date.
+			if (low !== undefined) return parsedDates(records, dateField, window);
+			low = high = value;
+		} else if (value < low) low = value;
+		else if (value > (high as string)) high = value;
+	}
+	if (low === undefined || high === undefined) return undefined;
+	const oldest = Date.parse(low);
+	const newest = Date.parse(high);
+	if (Number.isNaN(oldest) || Number.isNaN(newest)) return parsedDates(records, dateField, window);
+	return clampDates(Math.floor(oldest / 1000), Math.floor(newest / 1000), window);
+}
+
+function parsedDates(records: ReadonlyArray<Record<string, unknown>>, dateField: string, window: { from: number; to: number }) {
+	let oldest = Number.POSITIVE_INFINITY;
+	let newest = Number.NEGATIVE_INFINITY;
+	for (const record of records) {
+		const ms = typeof record[dateField] === 'string' ? Date.parse(record[dateField] as string) : Number.NaN;
+		if (Number.isNaN(ms)) continue;
+		oldest = Math.min(oldest, Math.floor(ms / 1000));
+		newest = Math.max(newest, Math.floor(ms / 1000));
+	}
+	return oldest === Number.POSITIVE_INFINITY ? undefined : clampDates(oldest, newest, window);
+}
+
+function clampDates(oldest: number, newest: number, window: { from: number; to: number }) {
+	const clamp = (seconds: number) => Math.min(window.to, Math.max(window.from, seconds));
+	return { oldest: clamp(oldest), newest: clamp(newest) };
+}
+
 function changeTime(record: Record<string, unknown>): number {
 	const value = record.lastChangeDate;
 	const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
@@ -34,7 +81,8 @@ function changeTime(record: Record<string, unknown>): number {
  * replaces the data only when its `lastChangeDate` is newer. Records without a key are all kept.
  */
 export class RecordCollector<T extends Record<string, unknown> = Record<string, unknown>> {
-	private readonly order: Array<{ key?: string; record: T }> = [];
+	// The records themselves, and where each key's record sits: no wrapper object per record.
+	private readonly order: T[] = [];
 
 	private readonly index = new Map<string, number>();
 
@@ -44,18 +92,16 @@ export class RecordCollector<T extends Record<string, unknown> = Record<string, 
 	add(record: T): boolean {
 		const key = this.keyOf(record);
 		if (key === undefined) {
-			this.order.push({ record });
+			this.order.push(record);
 			return true;
 		}
 		const at = this.index.get(key);
 		if (at === undefined) {
 			this.index.set(key, this.order.length);
-			this.order.push({ key, record });
+			this.order.push(record);
 			return true;
 		}
-		if (changeTime(record) > changeTime(this.order[at].record)) {
-			this.order[at] = { key, record };
-		}
+		if (changeTime(record) > changeTime(this.order[at])) this.order[at] = record;
 		return false;
 	}
 
@@ -64,8 +110,8 @@ export class RecordCollector<T extends Record<string, unknown> = Record<string, 
 		return this.order.length;
 	}
 
-	/** The distinct records in first-arrival order. */
+	/** The distinct records in first-arrival order: a snapshot, later additions do not change it. */
 	records(): T[] {
-		return this.order.map((entry) => entry.record);
+		return this.order.slice();
 	}
 }

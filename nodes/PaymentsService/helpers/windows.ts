@@ -47,10 +47,12 @@ export function splitIntoWindows(
  * Splits the inclusive period [`from`, `to`] (Unix seconds) into windows of equal span (to the
  * second), oldest first, for reading `concurrency` windows at once (service rules §3.2).
  *
- * Every window costs one short page, so the count stays minimal: the fewest windows of at most
- * `maxSpanSeconds`, unless that is more than `concurrency`; then it is rounded up to a multiple of
- * `concurrency`, so every slot reads the same share of the period in each round. (Seven windows for
- * four slots would run as four, then three: the last round leaves a slot idle for a whole window.)
+ * A period that fits one window stays one window (a read whose first page is not full costs one
+ * request; a busy one is divided as its pages arrive, see {@link planSplit}). A longer one gets the
+ * fewest windows of at most `maxSpanSeconds` rounded up to a multiple of `concurrency`, so every slot
+ * reads the same share of the period in each round. (Seven windows for four slots would run as four,
+ * then three: the last round leaves a slot idle for a whole window; seven for eight leave one idle
+ * throughout.)
  *
  * @throws RangeError as {@link splitIntoWindows}, or when `concurrency` is not a whole number ≥ 1.
  */
@@ -64,7 +66,7 @@ export function splitIntoBalancedWindows(
 		throw new RangeError(`Concurrency must be a whole number of at least 1, got ${concurrency}`);
 	}
 	const minimal = splitIntoWindows(from, to, maxSpanSeconds);
-	if (minimal.length <= concurrency) return balance(from, to, minimal.length);
+	if (minimal.length === 1) return minimal;
 	return balance(from, to, Math.ceil(minimal.length / concurrency) * concurrency);
 }
 
@@ -79,4 +81,111 @@ function balance(from: number, to: number, count: number): TimeWindow[] {
 		start += length;
 	}
 	return windows;
+}
+
+/**
+ * Splits the inclusive window `window` into `count` consecutive windows of equal span (to the
+ * second), **newest first**; fewer when the window has fewer seconds than `count`. Every second of
+ * `window` is in exactly one of them (service rules §3.2).
+ *
+ * @throws RangeError when `count` is not a whole number ≥ 1 or the window is empty.
+ */
+export function splitEvenly(window: TimeWindow, count: number): TimeWindow[] {
+	if (!Number.isInteger(count) || count < 1) {
+		throw new RangeError(`The number of windows must be a whole number of at least 1, got ${count}`);
+	}
+	if (!Number.isInteger(window.from) || !Number.isInteger(window.to) || window.from > window.to) {
+		throw new RangeError(`Not a window: from=${window.from} to=${window.to}`);
+	}
+	return balance(window.from, window.to, Math.min(count, window.to - window.from + 1)).reverse();
+}
+
+/**
+ * What one window's pages read so far tell about the records still to read in it (service rules
+ * §3.2). Dates are Unix seconds of the records' creation dates, clamped to the window.
+ */
+export interface WindowProgress {
+	window: TimeWindow;
+	/** Full pages read so far, ≥ 1. */
+	pagesRead: number;
+	/** Oldest creation date over every page read so far. */
+	oldest: number;
+	/** Oldest and newest creation dates on the last page read. */
+	lastPage: { oldest: number; newest: number };
+}
+
+/**
+ * Estimated number of pages still to read in a window, assuming the service lists newest first
+ * (service rules §3.1: its published examples do; nothing else relies on it): the pages read cover
+ * [`oldest`, `to`], and the rest of the window, [`from`, `oldest`), holds as many records per second
+ * as the denser of the last page and all pages read so far. 0 when the pages read reach `from`.
+ */
+export function estimateRemainingPages(progress: WindowProgress): number {
+	const { window, pagesRead, oldest, lastPage } = progress;
+	const left = oldest - window.from;
+	if (left <= 0) return 0;
+	const lastSpan = Math.max(1, lastPage.newest - lastPage.oldest + 1);
+	const readSpan = Math.max(1, window.to - oldest + 1);
+	return Math.max(left / lastSpan, (pagesRead * left) / readSpan);
+}
+
+/**
+ * Pages below which a window is never split while other windows are read at the same time: a split
+ * costs the pages already read plus one short page per new window, which would not pay off.
+ */
+export const MIN_SPLIT_PAGES = 4;
+
+/**
+ * How far beyond its fair share a window's estimated remaining pages must go before it is split: a
+ * split costs requests (the pages read again, a short last page per part) and the estimate is rough,
+ * so a window only a little longer than the others is read to its end.
+ */
+export const SPLIT_MARGIN = 2;
+
+/**
+ * Parts per fair share a split window becomes: each part holds about half a share, so a slot that
+ * finishes early takes the next part from the queue, rather than a part being divided again later
+ * (which reads its pages again). Costs one short last page per part.
+ */
+export const PARTS_PER_SHARE = 2;
+
+/**
+ * Decides whether a window whose last page read was full is divided further (service rules §3.2).
+ *
+ * `fairPages` is the chain of pages each read slot should get: the read's remaining work divided by
+ * its concurrency (alone, half the page cap). The window is split when its estimated remaining pages
+ * exceed `fairPages` × `margin` (default {@link SPLIT_MARGIN}; a reader passes 1 while a read slot has
+ * no window to read, and when reading alone), {@link MIN_SPLIT_PAGES} and the pages already read
+ * (which the split reads again). It becomes ⌈{@link PARTS_PER_SHARE} × remaining ÷ fairPages⌉
+ * windows (at least 2, at most `maxParts`):
+ * after its first page, equal spans of the whole window; later, the span the pages read covered,
+ * [`oldest`, `to`], as one window, and the rest in equal spans. A peak therefore ends up in more, narrower windows than a
+ * quiet part, because its pages cover fewer seconds each.
+ *
+ * @returns the new windows, newest first, exactly covering `window`; undefined to keep paging it.
+ */
+export function planSplit(
+	progress: WindowProgress,
+	fairPages: number,
+	options: { margin?: number; maxParts?: number } = {},
+): TimeWindow[] | undefined {
+	const { window, pagesRead, oldest } = progress;
+	const maxParts = options.maxParts ?? 64;
+	if (window.to <= window.from) return undefined;
+	const remaining = estimateRemainingPages(progress);
+	const threshold = Math.max(fairPages * (options.margin ?? SPLIT_MARGIN), MIN_SPLIT_PAGES, pagesRead);
+	if (!(remaining > threshold)) return undefined;
+	const parts = Math.max(2, Math.min(maxParts, Math.ceil((PARTS_PER_SHARE * remaining) / Math.max(1, fairPages))));
+	if (pagesRead <= 1 || oldest <= window.from || oldest > window.to) return splitEvenly(window, parts);
+	return [{ from: oldest, to: window.to }, ...splitEvenly({ from: window.from, to: oldest - 1 }, parts)];
+}
+
+/**
+ * Compares two positions in a tree of windows (`PeriodEvent.path` of the reporting transport):
+ * lexicographic, so sorting paths gives the windows newest first.
+ */
+export function comparePaths(a: readonly number[], b: readonly number[]): number {
+	const length = Math.min(a.length, b.length);
+	for (let index = 0; index < length; index++) if (a[index] !== b[index]) return a[index] - b[index];
+	return a.length - b.length;
 }

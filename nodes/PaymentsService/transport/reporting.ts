@@ -3,8 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { FIRST_PAGE, MAX_PAGES_PER_WINDOW } from '../helpers/constants';
 import type { ReportingListDefinition } from '../helpers/lists';
-import { hasNextPage, type PageEnvelope } from '../helpers/paging';
-import type { TimeWindow } from '../helpers/windows';
+import { hasNextPage, pageDates, type PageEnvelope } from '../helpers/paging';
+import { estimateRemainingPages, planSplit, SPLIT_MARGIN, splitEvenly, type TimeWindow, type WindowProgress } from '../helpers/windows';
 import type { PaymentsClient } from './client';
 
 /**
@@ -201,6 +201,204 @@ export async function* periodPages(
 		stopped = true;
 		handedOut?.();
 		for (const entry of ready.splice(0)) entry.taken();
+		await Promise.all(workers);
+	}
+	if (failure) throw failure.error;
+}
+
+/** Something {@link splitPeriodPages} reports: a page of a window, or a window divided further. */
+export type PeriodEvent =
+	| {
+			kind: 'page';
+			/**
+			 * Where the window sits among the windows read, newest first: `[i]` for the i-th window
+			 * given, `[...parent, j]` for the j-th (newest first) of a split window's parts. Sorting
+			 * paths (`comparePaths`) gives the windows newest first.
+			 */
+			path: readonly number[];
+			page: ListPage;
+	  }
+	| {
+			kind: 'split';
+			/** The window that was divided: the records of its pages read so far are read again in `into`. */
+			path: readonly number[];
+			window: TimeWindow;
+			/** Its parts, newest first, exactly covering it; part j has path `[...path, j]`. */
+			into: TimeWindow[];
+	  };
+
+/**
+ * Reads a period with windows that follow the data (service rules §3.2): reads up to `concurrency`
+ * windows at once and, after each full page, may divide the window being read (see `planSplit`),
+ * so a busy period, or a peak within it, is spread over the read slots. `windows` (newest first)
+ * are the starting windows; each is read from page 0 to its last page, unless it is split: then a
+ * `split` event says so, the window is read no further, and its parts are read instead (before the
+ * windows still waiting, so one slot reads newest first). A consumer that keeps each window's
+ * records apart and drops those of a split window outputs every record of the period once per
+ * window it belongs to: every second of the period is in exactly one window that is read to its end.
+ *
+ * The estimate that guides splitting uses the records' `dateField` (creation dates) and assumes
+ * newest first; when the dates are missing or the order differs, windows are simply not split,
+ * except at {@link MAX_PAGES_PER_WINDOW} full pages, where a window is halved rather than failed.
+ * With `concurrency` 1 a window is split only when it would otherwise near that cap, so a read
+ * costs the same requests as {@link periodPages}, and a consumer that stops early (a limit) sends
+ * no request it did not ask for: a window's next page is requested once the previous one was taken.
+ *
+ * Stops at the first failure as {@link periodPages} does.
+ * @throws NodeApiError when a request fails, or when a one-second window returns
+ *   {@link MAX_PAGES_PER_WINDOW} full pages.
+ */
+export async function* splitPeriodPages(
+	client: PaymentsClient,
+	query: ListQuery,
+	windows: readonly TimeWindow[],
+	options: { concurrency: number; itemIndex?: number; dateField?: string },
+): AsyncGenerator<PeriodEvent> {
+	interface Task {
+		window: TimeWindow;
+		path: number[];
+		/** Pages still to read, as last estimated; undefined before the window's first full page. */
+		estimate?: number;
+	}
+	const concurrency = Math.max(1, Math.floor(options.concurrency) || 1);
+	const queue: Task[] = windows.map((window, index) => ({ window, path: [index] }));
+	const active = new Set<Task>();
+	// Pages per second seen in first pages, to guess how much work a window not yet started holds.
+	const density = { pages: 0, seconds: 0 };
+	const span = (window: TimeWindow) => window.to - window.from + 1;
+	const guess = (task: Task) =>
+		task.estimate ?? (density.seconds > 0 ? (density.pages * span(task.window)) / density.seconds : 1);
+	// The chain of pages each slot should get. Alone, a window is split only to stay clear of the cap.
+	const fairPages = () => {
+		if (concurrency === 1) return MAX_PAGES_PER_WINDOW / 2;
+		let total = 0;
+		for (const task of active) total += guess(task);
+		for (const task of queue) total += guess(task);
+		return Math.ceil(total / concurrency);
+	};
+
+	const ready: Array<{ event: PeriodEvent; taken: () => void }> = [];
+	let wake: (() => void) | undefined;
+	const idle: Array<() => void> = [];
+	let failure: { error: unknown } | undefined;
+	let stopped = false;
+	const signal = () => {
+		wake?.();
+		wake = undefined;
+	};
+	const wakeIdle = () => {
+		for (const resume of idle.splice(0)) resume();
+	};
+	const halted = () => stopped || failure !== undefined;
+	const hand = async (event: PeriodEvent) =>
+		await new Promise<void>((taken) => {
+			ready.push({ event, taken });
+			signal();
+		});
+
+	const read = async (task: Task) => {
+		const { window, path } = task;
+		let oldest = Number.POSITIVE_INFINITY;
+		let pagesRead = 0;
+		for (let page = FIRST_PAGE; !halted(); page++) {
+			const envelope = await fetchPage(client, query, window, page, options.itemIndex, halted);
+			const records = envelope.data ?? [];
+			const last = !hasNextPage(envelope);
+			let into: TimeWindow[] | undefined;
+			if (!last) {
+				pagesRead++;
+				const dates = options.dateField ? pageDates(records, options.dateField, window) : undefined;
+				if (dates) {
+					oldest = Math.min(oldest, dates.oldest);
+					const progress: WindowProgress = { window, pagesRead, oldest, lastPage: dates };
+					task.estimate = estimateRemainingPages(progress);
+					if (pagesRead === 1) {
+						density.pages += 1 + task.estimate;
+						density.seconds += span(window);
+					}
+					// Alone, or with a slot that has nothing to read, any window above its share is worth dividing.
+					const margin = concurrency === 1 || active.size + queue.length < concurrency ? 1 : SPLIT_MARGIN;
+					into = planSplit(progress, fairPages(), { margin });
+				}
+				if (!into && pagesRead >= MAX_PAGES_PER_WINDOW) {
+					if (window.to === window.from) {
+						throw new NodeApiError(
+							client.context.getNode(),
+							{ message: 'too many pages' },
+							{
+								message: `Listing ${query.list.label} records created ${describeWindow(window)} did not end after ${MAX_PAGES_PER_WINDOW} full pages`,
+								description: 'The service kept answering full pages for a single second; add filters, or check the service.',
+								itemIndex: options.itemIndex,
+							},
+						);
+					}
+					into = splitEvenly(window, 2);
+				}
+			}
+			if (halted()) return;
+			if (into) {
+				// The parts go first, so one slot keeps reading newest first; they share the window's
+				// estimate in proportion to their spans until their own first pages say more.
+				const rest = into.reduce((seconds, part) => seconds + span(part), 0);
+				const remaining = task.estimate ?? pagesRead;
+				queue.unshift(...into.map((part, index) => ({ window: part, path: [...path, index], estimate: (remaining * span(part)) / rest })));
+				ready.push({ event: { kind: 'page', path, page: { window, windowIndex: path[0], page, records, last } }, taken: () => {} });
+				ready.push({ event: { kind: 'split', path, window, into }, taken: () => {} });
+				signal();
+				wakeIdle();
+				return;
+			}
+			await hand({ kind: 'page', path, page: { window, windowIndex: path[0], page, records, last } });
+			if (last) return;
+		}
+	};
+
+	const worker = async () => {
+		while (!halted()) {
+			const task = queue.shift();
+			if (!task) {
+				if (active.size === 0) return;
+				await new Promise<void>((resume) => idle.push(resume));
+				continue;
+			}
+			active.add(task);
+			try {
+				await read(task);
+			} catch (error) {
+				failure = failure ?? { error };
+			}
+			active.delete(task);
+			wakeIdle();
+			signal();
+		}
+	};
+	let running = concurrency;
+	const workers = Array.from({ length: concurrency }, async () => {
+		await worker();
+		running--;
+		wakeIdle();
+		signal();
+	});
+	let handedOut: (() => void) | undefined;
+	try {
+		for (;;) {
+			if (failure) break;
+			const entry = ready.shift();
+			if (entry) {
+				handedOut = entry.taken;
+				yield entry.event;
+				handedOut = undefined;
+				entry.taken();
+				continue;
+			}
+			if (running === 0) break;
+			await new Promise<void>((resolve) => (wake = resolve));
+		}
+	} finally {
+		stopped = true;
+		handedOut?.();
+		for (const entry of ready.splice(0)) entry.taken();
+		wakeIdle();
 		await Promise.all(workers);
 	}
 	if (failure) throw failure.error;

@@ -16,8 +16,8 @@ import { DateInputError, resolvePeriod, type PeriodPreset } from '../../helpers/
 import type { TimeWindow } from '../../helpers/windows';
 import type { PaymentsClient } from '../../transport/client';
 import { RecordCollector } from '../../helpers/paging';
-import { splitIntoBalancedWindows } from '../../helpers/windows';
-import { periodPages } from '../../transport/reporting';
+import { comparePaths, splitIntoBalancedWindows } from '../../helpers/windows';
+import { splitPeriodPages, type ListQuery } from '../../transport/reporting';
 
 
 /** The "Period" parameters shared by every reporting list and the daily balance report. */
@@ -185,7 +185,7 @@ export function listProperties(resource: ReportingResource): INodeProperties[] {
 				default: DEFAULT_WINDOW_CONCURRENCY,
 				typeOptions: { minValue: 1, maxValue: 10 },
 				description:
-					'How many windows of under 60 days a long period is read in at the same time when returning all records',
+					'How many windows of the period are read at the same time when returning all records. A long period is split into windows of under 60 days, and a window with more than a few pages of records is split further.',
 			},
 		],
 	});
@@ -238,11 +238,13 @@ export function readLimit(context: IExecuteFunctions, itemIndex: number): number
  * Runs a reporting-list Get Many for one item: one output item per record.
  *
  * The period is split into windows of under 60 days (service rules §3.2); returning all, up to
- * Window Concurrency windows are read at once, balanced so every slot reads an equal share; with a
- * limit, windows are read newest first, one after the other, and reading stops once enough records
- * arrived. Each record is output once (service rules §3.1), only in the wanted status even when the
- * service ignored the filter (§3.3). Order: newest window first, the service's order within a
- * window, whatever order concurrent windows finish in.
+ * Window Concurrency windows are read at once, and a window whose pages are full is divided further
+ * by the time its pages cover, so a busy day, or a peak within it, is spread over the slots (see
+ * `splitPeriodPages`). With a limit, windows are read newest first, one after the other, and reading
+ * stops once enough records arrived. Each record is output once (service rules §3.1), only in the
+ * wanted status even when the service ignored the filter (§3.3). Order: newest window first (a
+ * divided window's parts newest first too), the service's order within a window, whatever order
+ * concurrent windows finish in.
  */
 export async function executeList(
 	context: IExecuteFunctions,
@@ -258,20 +260,51 @@ export async function executeList(
 	const concurrency = limit === undefined ? Math.max(1, Math.floor(Number(options.windowConcurrency ?? DEFAULT_WINDOW_CONCURRENCY))) : 1;
 	const windows = splitIntoBalancedWindows(period.from, period.to, concurrency).reverse();
 	const query = { list, filters, status };
+	const records = await readWindows(client, query, windows, { concurrency, itemIndex, limit, dateField: list.recordDateField });
+	const items: INodeExecutionData[] = new Array(records.length);
+	for (let index = 0; index < records.length; index++) items[index] = { json: records[index] };
+	return items;
+}
 
-	const byWindow: IDataObject[][] = windows.map(() => []);
-	const collector = new RecordCollector<IDataObject>((record) => recordKey(list, record));
-	for await (const page of periodPages(client, query, windows, { concurrency, itemIndex })) {
-		if (limit === undefined) {
-			byWindow[page.windowIndex].push(...page.records);
+/**
+ * Reads `windows` (newest first) with {@link splitPeriodPages} and returns each record once, in the
+ * wanted status, newest window first; at most `limit` records, reading no page past the one that
+ * completed them. A window that was divided contributes nothing itself: its parts hold its records.
+ */
+async function readWindows(
+	client: PaymentsClient,
+	query: ListQuery,
+	windows: TimeWindow[],
+	options: { concurrency: number; itemIndex: number; limit?: number; dateField?: string },
+): Promise<IDataObject[]> {
+	const { limit } = options;
+	// Records of each window read, by path ("0", "0.3", …), in arrival order within the window.
+	const byWindow = new Map<string, { path: readonly number[]; records: IDataObject[] }>();
+	let held = 0;
+	const collect = () => {
+		const collector = new RecordCollector<IDataObject>((record) => recordKey(query.list, record));
+		const ordered = [...byWindow.values()].sort((a, b) => comparePaths(a.path, b.path));
+		for (const { records } of ordered) for (const record of records) collector.add(record);
+		return collector;
+	};
+	for await (const event of splitPeriodPages(client, query, windows, options)) {
+		const key = event.path.join('.');
+		if (event.kind === 'split') {
+			held -= byWindow.get(key)?.records.length ?? 0;
+			byWindow.delete(key);
 			continue;
 		}
-		for (const record of page.records) if (hasRecordStatus(record, status)) collector.add(record);
-		if (collector.size >= limit) break;
+		let entry = byWindow.get(key);
+		if (!entry) byWindow.set(key, (entry = { path: event.path, records: [] }));
+		for (const record of event.page.records) {
+			if (hasRecordStatus(record, query.status)) {
+				entry.records.push(record);
+				held++;
+			}
+		}
+		// Duplicates can make `held` overcount: the exact count is taken only once it may suffice.
+		if (limit !== undefined && held >= limit && collect().size >= limit) break;
 	}
-	if (limit === undefined) {
-		for (const records of byWindow) for (const record of records) if (hasRecordStatus(record, status)) collector.add(record);
-	}
-	const records = collector.records();
-	return (limit === undefined ? records : records.slice(0, limit)).map((record) => ({ json: record }));
+	const records = collect().records();
+	return limit === undefined || records.length <= limit ? records : records.slice(0, limit);
 }
