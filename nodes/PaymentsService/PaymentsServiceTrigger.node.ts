@@ -18,12 +18,11 @@ import {
 	advanceAfterPoll,
 	detectEvents,
 	eventItem,
-	initialState,
+	loadState,
 	matchesWantedStatus,
 	narrowedStatuses,
 	observe,
 	planPoll,
-	readState,
 	type Observation,
 	type TriggerConfig,
 	type TriggerEventName,
@@ -228,7 +227,8 @@ export class PaymentsServiceTrigger implements INodeType {
 		if (this.getMode() === 'manual') return await fetchTestEvent(client, query, config, narrowed, lookBackStart, now);
 
 		const staticData = this.getWorkflowStaticData('node');
-		const state = readState(staticData[STATE_KEY], config) ?? initialState(config, now);
+		const { state, notes } = loadState(staticData[STATE_KEY], config, now, lookBackStart);
+		for (const note of notes) this.logger[note.level](note.message, note.metadata);
 		const plan = planPoll(state, config, lookBackStart, now);
 		const outOfTime = () => Date.now() >= deadline;
 
@@ -253,9 +253,11 @@ export class PaymentsServiceTrigger implements INodeType {
 			lookBackStart,
 			readWindows,
 			narrowed: narrowed !== undefined,
+			wholeLookBack: !plan.slice && readWindows.length === plan.windows.length,
 		});
 		// Written only here: a poll that failed above threw before touching the stored state.
-		staticData[STATE_KEY] = advanceAfterPoll(decided.state, plan, readWindows.length, now) as unknown as IDataObject;
+		const next = { ...advanceAfterPoll(decided.state, plan, readWindows.length, now), polledAt: now };
+		staticData[STATE_KEY] = next as unknown as IDataObject;
 		if (decided.events.length === 0) return null;
 		return [decided.events.map((event) => ({ json: eventItem(event, now) }))];
 	}

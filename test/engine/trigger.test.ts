@@ -254,7 +254,7 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		expect(state.activatedAt).toBe(Math.floor(clock.now() / 1000));
 	});
 
-	test('polls alternating between two queue-mode workers share nothing but the stored static data', async () => {
+	test('polls moving between two processes (leadership changes) share nothing but the stored static data', async () => {
 		// Worker A runs the TypeScript sources, worker B the built package: two separate module graphs.
 		const workerB = await createEngine({ source: 'dist' });
 		storeSandboxCredentials(workerB, fx.sandbox, String(MID));
@@ -270,12 +270,16 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 			[b, 2],
 		];
 		for (const [worker, index] of steps) {
+			// The new leader activates the workflow from the database; the old one stops polling it.
+			worker.restart();
 			clock.advance(MINUTE);
 			fx.sandbox.control.setStatus('cashout', records[index].idCashout, 'ON_HOLD');
 			expect(ids((await worker.poll()).items)).toEqual([records[index].idCashout]);
 		}
 		clock.advance(MINUTE);
+		a.restart();
 		expect(await a.poll()).toEqual({ items: null });
+		b.restart();
 		expect(await b.poll()).toEqual({ items: null });
 	});
 
@@ -292,6 +296,131 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		await trigger.poll();
 		expect(seen()).toBe(0);
 	});
+	describe('under n8n’s saving rule: static data saved only at activation and after a poll that emits', () => {
+		const statusOf = (id: number) => fx.sandbox.control.cashouts(MID).find((record) => record.idCashout === id)!.status;
+
+		test('a change to a record first seen by a poll whose memory a restart lost is still emitted (Include First Sightings off)', async () => {
+			const trigger = runner({ resource: 'cashout', event: 'statusChanged', options: { includeFirstSightings: false } });
+			expect(await trigger.poll()).toEqual({ items: null }); // activation: saved
+			clock.advance(MINUTE);
+			const fresh = cashout(0);
+			expect(await trigger.poll()).toEqual({ items: null }); // sees it PENDING; emits nothing, saves nothing
+			expect(Object.keys((trigger.savedStaticData().paymentsServiceTrigger as { seen: object }).seen)).toEqual([]);
+			trigger.restart();
+			clock.advance(MINUTE);
+			fx.sandbox.control.setStatus('cashout', fresh.idCashout, 'REJECTED');
+			const after = await trigger.poll();
+			expect(ids(after.items)).toEqual([fresh.idCashout]);
+			expect(after.items![0].json.event).toMatchObject({ type: 'statusChanged' });
+			clock.advance(MINUTE);
+			expect(await trigger.poll()).toEqual({ items: null });
+			// A record created and left in its first status is still no event.
+			cashout(0);
+			clock.advance(MINUTE);
+			expect(await trigger.poll()).toEqual({ items: null });
+		});
+
+		test('a lost save repeats nothing while the process lives; the next save carries it', async () => {
+			const records = Array.from({ length: 6 }, () => cashout(HOUR));
+			const trigger = runner({ resource: 'cashout', event: 'statusChanged' });
+			await trigger.poll();
+			clock.advance(MINUTE);
+			for (const record of records) fx.sandbox.control.setStatus('cashout', record.idCashout, 'ON_HOLD');
+			trigger.loseNextSave();
+			expect(ids((await trigger.poll()).items)).toHaveLength(6);
+			expect(trigger.counters.savesLost).toBe(1);
+			clock.advance(MINUTE);
+			expect(await trigger.poll()).toEqual({ items: null });
+			clock.advance(MINUTE);
+			fx.sandbox.control.setStatus('cashout', records[0].idCashout, 'CANCELLED');
+			expect(ids((await trigger.poll()).items)).toEqual([records[0].idCashout]); // saved, with the six
+			trigger.restart();
+			clock.advance(MINUTE);
+			expect(await trigger.poll()).toEqual({ items: null });
+		});
+
+		test('durable cursors: a lost commit loses the execution with the cursor, so the next poll emits the events once', async () => {
+			const records = Array.from({ length: 6 }, () => cashout(HOUR));
+			const database = { staticData: {} };
+			const trigger = new PollRunner(fx.engine, triggerWorkflow({ resource: 'cashout', event: 'statusChanged', options: { includeFirstSightings: false, rereadMinutes: '0' } }), TRIGGER_NODE, database, 'durable');
+			expect(await trigger.poll()).toEqual({ items: null });
+			clock.advance(MINUTE);
+			const fresh = cashout(0);
+			expect(await trigger.poll()).toEqual({ items: null }); // committed without an execution
+			clock.advance(MINUTE);
+			fx.sandbox.control.setStatus('cashout', fresh.idCashout, 'REJECTED');
+			for (const record of records) fx.sandbox.control.setStatus('cashout', record.idCashout, 'ON_HOLD');
+			trigger.loseNextSave();
+			expect(await trigger.poll()).toEqual({ items: null }); // the transaction failed: no execution
+			clock.advance(MINUTE);
+			const again = await trigger.poll();
+			expect(ids(again.items).sort()).toEqual([fresh, ...records].map((record) => record.idCashout).sort());
+			clock.advance(MINUTE);
+			expect(await trigger.poll()).toEqual({ items: null });
+		});
+
+		test('a Look-Back edit keeps the memory: changes pending at the edit are emitted, older records join the starting point', async () => {
+			const records = Array.from({ length: 10 }, (_, index) => cashout(index * HOUR + HOUR));
+			const older = cashout(9 * DAY); // outside 7 days, inside 10
+			const database = { staticData: {} };
+			const before = new PollRunner(fx.engine, triggerWorkflow({ resource: 'cashout', event: 'statusChanged', options: { rereadMinutes: '0' } }), TRIGGER_NODE, database);
+			await before.poll();
+			clock.advance(MINUTE);
+			for (const record of records) fx.sandbox.control.setStatus('cashout', record.idCashout, 'ON_HOLD');
+			fx.sandbox.control.setStatus('cashout', older.idCashout, 'ON_HOLD');
+			// Edited and saved: n8n re-activates the workflow from the database with the new parameters.
+			const after = new PollRunner(fx.engine, triggerWorkflow({ resource: 'cashout', event: 'statusChanged', options: { rereadMinutes: '0', lookBackDays: 10 } }), TRIGGER_NODE, database);
+			const edited = await after.poll();
+			expect(ids(edited.items).sort()).toEqual(records.map((record) => record.idCashout).sort());
+			clock.advance(MINUTE);
+			fx.sandbox.control.setStatus('cashout', older.idCashout, 'CANCELLED');
+			expect(ids((await after.poll()).items)).toEqual([older.idCashout]);
+			expect(statusOf(older.idCashout)).toBe('CANCELLED');
+		});
+
+		test('a start-over (another list filter) says in the log how many remembered records it dropped and since when changes are not reported', async () => {
+			const records = Array.from({ length: 4 }, () => cashout(HOUR));
+			const database = { staticData: {} };
+			const before = new PollRunner(fx.engine, triggerWorkflow({ resource: 'cashout', event: 'statusChanged' }), TRIGGER_NODE, database);
+			await before.poll();
+			clock.advance(MINUTE);
+			for (const record of records) fx.sandbox.control.setStatus('cashout', record.idCashout, 'ON_HOLD');
+			const after = new PollRunner(fx.engine, triggerWorkflow({ resource: 'cashout', event: 'statusChanged', filters: { country: 'BR' } }), TRIGGER_NODE, database);
+			expect(await after.poll()).toEqual({ items: null });
+			const warning = after.logs.find((line) => line.level === 'warn');
+			expect(warning?.message).toMatch(/starts over.*4 records/i);
+			expect(warning?.metadata).toMatchObject({ droppedRecords: 4 });
+		});
+
+		test.each([
+			['8 days', 'newRecord', 8 * DAY],
+			['8 days', 'statusChanged', 8 * DAY],
+			['1 day', 'newRecord', DAY],
+			['1 day', 'statusChanged', DAY],
+		])('a host clock moved %s ahead and back re-emits nothing (%s), and the jump is logged', async (_, event, jump) => {
+			// 7 days of cashouts, 20 a day, some changed before activation.
+			const records = Array.from({ length: 140 }, (_, index) => cashout(index * (DAY / 20) + MINUTE));
+			for (const record of records.slice(0, 30)) fx.sandbox.control.setStatus('cashout', record.idCashout, 'ON_HOLD');
+			const trigger = runner({ resource: 'cashout', event });
+			expect(await trigger.poll()).toEqual({ items: null });
+			const real = clock.now();
+			clock.set(real + (jump as number));
+			const ahead = await trigger.poll();
+			clock.set(real + MINUTE);
+			const back = await trigger.poll();
+			expect([ids(ahead.items), ids(back.items)]).toEqual([[], []]);
+			expect(trigger.logs.filter((line) => line.level === 'warn').map((line) => line.message)).toEqual([expect.stringMatching(/clock moved back/i)]);
+			// Still watching: a change and a new record after the jump are each emitted once.
+			clock.set(real + 2 * MINUTE);
+			fx.sandbox.control.setStatus('cashout', records[5].idCashout, 'CANCELLED');
+			const fresh = cashout(0);
+			const next = await trigger.poll();
+			expect(ids(next.items)).toEqual(event === 'newRecord' ? [fresh.idCashout] : [records[5].idCashout, fresh.idCashout]);
+			clock.set(real + 3 * MINUTE);
+			expect(await trigger.poll()).toEqual({ items: null });
+		});
+	});
+
 	describe('polls whose cost follows the changes', () => {
 		const listed = (path = '/v1/cashouts') => fx.sandbox.log.find('GET', path);
 

@@ -511,13 +511,15 @@ describe('detectEvents', () => {
 			expect(summary(completed.events)).toEqual([['a', 'changed', 'ON_HOLD', 'COMPLETED']]);
 		});
 
-		test('first sightings are changes only with Include First Sightings', () => {
-			const withFirst = detect(baseline(cfg, []), cfg, [obs('a', 'PENDING', NOW - 5, NOW - 10)]);
+		test('first sightings are changes with Include First Sightings; without, only a record changed after its creation is', () => {
+			const withFirst = detect(baseline(cfg, []), cfg, [obs('a', 'PENDING', NOW - 10, NOW - 10)]);
 			expect(summary(withFirst.events)).toEqual([['a', 'changed', null, 'PENDING']]);
 			const quiet = config({ event: 'anyChange', includeFirstSightings: false });
-			const without = detect(baseline(quiet, []), quiet, [obs('a', 'PENDING', NOW - 5, NOW - 10)]);
-			expect(without.events).toEqual([]);
-			expect(remembered(without.state, 'a')).toEqual({ status: 'PENDING', lastChange: NOW - 5, created: NOW - 10 });
+			const without = detect(baseline(quiet, []), quiet, [obs('a', 'PENDING', NOW - 10, NOW - 10), obs('b', 'REJECTED', NOW - 5, NOW - 10)]);
+			// b changed after it was created: an event even though no poll saw it before (a restart may
+			// have lost the memory of the poll that did).
+			expect(summary(without.events)).toEqual([['b', 'changed', null, 'REJECTED']]);
+			expect(remembered(without.state, 'a')).toEqual({ status: 'PENDING', lastChange: NOW - 10, created: NOW - 10 });
 		});
 	});
 
@@ -659,7 +661,7 @@ describe('detectEvents', () => {
 			const cfg = config();
 			const state: TriggerState = { ...initialState(cfg, NOW - HOUR), resumeFrom: START + 5, windowSeconds: 2 * DAY };
 			const result = detect(state, cfg, []);
-			expect(result.state).toEqual({ ...state, baselineDone: true, statuses: [], seen: {} });
+			expect(result.state).toEqual({ ...state, baselineDone: true, knownFrom: START, statuses: [], seen: {} });
 		});
 	});
 });

@@ -83,6 +83,19 @@ export interface TriggerState {
 	sweepFrom?: number;
 	/** Time (Unix seconds) up to which the older records' re-reading is done. */
 	sweepClock?: number;
+	/**
+	 * Time (Unix seconds, the host's clock) of the last poll that succeeded; absent before the first.
+	 * A later poll whose clock shows an earlier time knows the host clock moved back.
+	 */
+	polledAt?: number;
+	/**
+	 * Lowest creation time (Unix seconds) from which `seen` holds every record the trigger read:
+	 * records created earlier were forgotten (they left the look-back) or never read (a longer
+	 * Look-Back). A record first seen below it joins the starting point instead of counting as new,
+	 * so a clock that jumped ahead and back, or a Look-Back made longer, re-emits nothing. Absent:
+	 * no limit (a state from before this field).
+	 */
+	knownFrom?: number;
 	/** Status dictionary for {@link SeenEntry}. */
 	statuses: string[];
 	/** Records created within the look-back, by key. */
@@ -129,11 +142,11 @@ export function initialState(config: TriggerConfig, now: number): TriggerState {
 	};
 }
 
-/** Reads a stored state; undefined when absent, malformed, of another version or another config. */
-export function readState(stored: unknown, config: TriggerConfig): TriggerState | undefined {
+/** A stored state of this format, well formed, whatever its configuration; undefined otherwise. */
+function wellFormedState(stored: unknown): TriggerState | undefined {
 	if (!stored || typeof stored !== 'object') return undefined;
 	const state = stored as Partial<TriggerState>;
-	if (state.v !== 1 || state.config !== configKey(config)) return undefined;
+	if (state.v !== 1 || typeof state.config !== 'string') return undefined;
 	// A malformed state would fail every poll; starting over is the way out.
 	const wellFormed =
 		typeof state.activatedAt === 'number' &&
@@ -144,11 +157,123 @@ export function readState(stored: unknown, config: TriggerConfig): TriggerState 
 		(state.resumeFrom === undefined || typeof state.resumeFrom === 'number') &&
 		(state.sweepFrom === undefined || typeof state.sweepFrom === 'number') &&
 		(state.sweepClock === undefined || typeof state.sweepClock === 'number') &&
+		(state.polledAt === undefined || typeof state.polledAt === 'number') &&
+		(state.knownFrom === undefined || typeof state.knownFrom === 'number') &&
 		Array.isArray(state.statuses) &&
 		state.seen !== null &&
 		typeof state.seen === 'object' &&
 		!Array.isArray(state.seen);
 	return wellFormed ? (state as TriggerState) : undefined;
+}
+
+/** Reads a stored state; undefined when absent, malformed, of another version or another config. */
+export function readState(stored: unknown, config: TriggerConfig): TriggerState | undefined {
+	const state = wellFormedState(stored);
+	return state && state.config === configKey(config) ? state : undefined;
+}
+
+/**
+ * The part of {@link configKey} that decides which records the list holds (resource and service
+ * filters): two configurations with the same record set can share the memory of those records.
+ */
+function recordSetOf(key: string): string | undefined {
+	try {
+		const parts = JSON.parse(key) as unknown[];
+		return Array.isArray(parts) ? JSON.stringify([parts[0], parts[2]]) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** A line for the node's log: what the trigger did that the user would otherwise not see. */
+export interface StateNote {
+	level: 'info' | 'warn';
+	message: string;
+	metadata: IDataObject;
+}
+
+const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+
+/**
+ * The state a poll starts from, and what to log about it (service rules §6.4).
+ *
+ * - The stored state of this configuration: used as is. A host clock earlier than the last poll's
+ *   is logged (warn), and a look-back reaching below the memory (`knownFrom`) is logged (info):
+ *   records first seen there join the starting point, so nothing already emitted is emitted again.
+ * - A stored state of the same record set (resource and filters) under other settings (event, To
+ *   Status, Status, Look-Back, Include First Sightings): the memory of each record is kept, so a
+ *   change pending at the edit is emitted under the new settings; records it never saw and that
+ *   were created before the last poll join a new starting point (logged, info).
+ * - Otherwise (nothing stored, another record set, a malformed or older state): a new starting
+ *   point; when something was stored, a warning says how many records were forgotten and since
+ *   when changes to them go unreported.
+ *
+ * @param now the poll's time, Unix seconds. @param lookBackStart now minus the look-back, Unix seconds.
+ */
+export function loadState(
+	stored: unknown,
+	config: TriggerConfig,
+	now: number,
+	lookBackStart: number,
+): { state: TriggerState; notes: StateNote[] } {
+	const notes: StateNote[] = [];
+	const previous = wellFormedState(stored);
+	const key = configKey(config);
+	if (previous && previous.polledAt !== undefined && now < previous.polledAt) {
+		notes.push({
+			level: 'warn',
+			message: `The host clock moved back by ${previous.polledAt - now} s since the last poll (${iso(previous.polledAt)}, now ${iso(now)}); events already emitted are not emitted again`,
+			metadata: { clockMovedBackSeconds: previous.polledAt - now, lastPollAt: iso(previous.polledAt) },
+		});
+	}
+	if (previous && previous.config === key) {
+		if (previous.knownFrom !== undefined && lookBackStart < previous.knownFrom) {
+			notes.push({
+				level: 'info',
+				message: `Records created ${iso(lookBackStart)} – ${iso(previous.knownFrom - 1)} are not in the trigger's memory (the clock moved, or the look-back grew); they join the starting point, and changes to them before this poll are not reported`,
+				metadata: { startingPointFrom: iso(lookBackStart), startingPointTo: iso(previous.knownFrom - 1) },
+			});
+		}
+		return { state: previous, notes };
+	}
+	const fresh = initialState(config, now);
+	if (previous && recordSetOf(previous.config) !== undefined && recordSetOf(previous.config) === recordSetOf(key)) {
+		// Same records, other settings: keep what was seen of each record. A record remembered as
+		// having left a narrowed read has no known status: forget it (it joins the starting point).
+		const left = previous.statuses.indexOf(LEFT_STATUS);
+		const seen: Record<string, SeenEntry> = {};
+		for (const [id, entry] of Object.entries(previous.seen)) if (entry[0] !== left || left < 0) seen[id] = [entry[0], entry[1], entry[2]];
+		const since = Math.min(now, previous.polledAt ?? previous.activatedAt);
+		notes.push({
+			level: 'info',
+			message: `The trigger's settings changed: the memory of ${Object.keys(seen).length} records is kept, so changes made since the last poll (${iso(since)}) are emitted under the new settings; records it never saw that were created before then join the starting point`,
+			metadata: { keptRecords: Object.keys(seen).length, lastPollAt: iso(since) },
+		});
+		return {
+			state: {
+				...fresh,
+				activatedAt: since,
+				statuses: [...previous.statuses],
+				seen,
+				windowSeconds: previous.windowSeconds,
+				polledAt: previous.polledAt,
+				knownFrom: previous.knownFrom ?? Math.min(now, previous.polledAt ?? previous.activatedAt),
+			},
+			notes,
+		};
+	}
+	if (stored && typeof stored === 'object' && Object.keys(stored).length > 0) {
+		const dropped = previous ? Object.keys(previous.seen).length : 0;
+		const since = previous ? (previous.polledAt ?? previous.activatedAt) : undefined;
+		notes.push({
+			level: 'warn',
+			message: previous
+				? `The trigger starts over: it now watches other records (resource or filters changed), so the memory of ${dropped} records is dropped; changes made since the last poll (${iso(since!)}) to records already created are not reported`
+				: 'The trigger starts over: its stored state is unreadable (from another version, or damaged); changes made since its last poll to records already created are not reported',
+			metadata: { droppedRecords: dropped, lastPollAt: since === undefined ? null : iso(since) },
+		});
+	}
+	return { state: fresh, notes };
 }
 
 const toSeconds = (value: unknown): number | null => {
@@ -235,7 +360,8 @@ export interface PollPlan {
 export function planPoll(state: TriggerState, config: TriggerConfig, lookBackStart: number, now: number): PollPlan {
 	const period = config.rereadSeconds;
 	const olderEnd = now - period;
-	if (!state.baselineDone || state.resumeFrom !== undefined || period <= 0 || olderEnd <= lookBackStart) {
+	const belowMemory = state.knownFrom !== undefined && lookBackStart < state.knownFrom;
+	if (!state.baselineDone || belowMemory || state.resumeFrom !== undefined || period <= 0 || olderEnd <= lookBackStart) {
 		return { windows: planWindows(state, lookBackStart, now) };
 	}
 	const span = Math.max(MIN_TRIGGER_WINDOW_SECONDS, Math.min(state.windowSeconds, MAX_WINDOW_SECONDS));
@@ -305,7 +431,16 @@ function eventFor(
 	firstSightingsCount: boolean,
 ): EmittedEventType | undefined {
 	const event = triggerEvent(config.event);
-	if (!previous) return firstSightingsCount && event.countsFirstSighting(config) ? event.type : undefined;
+	if (!previous) {
+		if (!firstSightingsCount) return undefined;
+		if (event.countsFirstSighting(config)) return event.type;
+		// Include First Sightings off: a record's creation is no event, a change after it is. Decided
+		// from the record alone (lastChangeDate later than creationDate), not from the memory of the
+		// poll that first saw it, which n8n does not save when that poll emits nothing.
+		return event.type !== 'newRecord' && observation.lastChange !== null && observation.lastChange > observation.created
+			? event.type
+			: undefined;
+	}
 	return event.changed(previous, observation) ? event.type : undefined;
 }
 
@@ -349,6 +484,8 @@ export function detectEvents(
 		readWindows?: TimeWindow[];
 		/** Whether the poll asked the service for the wanted statuses only ({@link narrowedStatuses}). */
 		narrowed?: boolean;
+		/** Whether the poll read the whole look-back (then the memory is complete from `lookBackStart` on). */
+		wholeLookBack?: boolean;
 	},
 ): { events: DetectedEvent[]; state: TriggerState } {
 	const event = triggerEvent(config.event);
@@ -363,9 +500,11 @@ export function detectEvents(
 		const previous = decode(state, state.seen[observation.key]);
 		// Until the look-back was read once, an unknown record may be part of the starting point;
 		// one created after the activation second cannot be.
-		const firstSightingCounts = newInStatus
-			? observation.created > state.activatedAt
-			: state.baselineDone || observation.created > state.activatedAt;
+		// Below `knownFrom` the memory is not complete (records forgotten by a clock that jumped ahead,
+		// or never read under a shorter Look-Back): a record first seen there joins the starting point.
+		const remembers = state.knownFrom === undefined || observation.created >= state.knownFrom;
+		const firstSightingCounts =
+			remembers && (newInStatus ? observation.created > state.activatedAt : state.baselineDone || observation.created > state.activatedAt);
 		const type = eventFor(config, previous, observation, firstSightingCounts);
 		if (type && matchesWantedStatus(config, observation.status)) {
 			wanted.push({
@@ -418,6 +557,8 @@ export function detectEvents(
 		state: {
 			...state,
 			baselineDone: state.baselineDone || options.complete,
+			knownFrom:
+				options.wholeLookBack || state.knownFrom === undefined ? options.lookBackStart : Math.max(state.knownFrom, options.lookBackStart),
 			statuses: used.map((index) => statuses[index]),
 			seen,
 		},
