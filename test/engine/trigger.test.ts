@@ -158,7 +158,7 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		fx.sandbox.faults.add({ method: 'GET', path: '/v1/cashouts', kind: 'status', status: 503, skip: 1, times: 4 });
 		const failed = await trigger.poll();
 		expect(failed.items).toBeNull();
-		expect(failed.error).toMatchObject({ name: 'NodeApiError', message: expect.stringMatching(/page 1/), description: expect.stringMatching(/Tried 4 times/) });
+		expect(failed.error).toMatchObject({ name: 'NodeApiError', message: expect.stringMatching(/records created .* \(page \d+\)/), description: expect.stringMatching(/Tried 4 times/) });
 		expect(trigger.staticData()).toEqual(stateBefore);
 
 		fx.sandbox.faults.add({ method: 'GET', path: '/v1/cashouts', kind: 'reset', times: 4 });

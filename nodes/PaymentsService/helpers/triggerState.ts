@@ -102,6 +102,12 @@ export interface TriggerState {
 	seen: Record<string, SeenEntry>;
 }
 
+/**
+ * Most remembered records one window of a poll should hold: 20 pages of 50 (service rules §3.1), so
+ * a window costs at most 21 requests and the windows of a busy look-back can be read side by side.
+ */
+export const TARGET_RECORDS_PER_WINDOW = 1_000;
+
 /** Smallest window the trigger narrows to when polls keep running out of time: one hour. */
 export const MIN_TRIGGER_WINDOW_SECONDS = 3_600;
 
@@ -360,20 +366,68 @@ export interface PollPlan {
 export function planPoll(state: TriggerState, config: TriggerConfig, lookBackStart: number, now: number): PollPlan {
 	const period = config.rereadSeconds;
 	const olderEnd = now - period;
+	const created = creationTimes(state);
+	const refine = (windows: TimeWindow[]) => splitByDensity(windows, created, TARGET_RECORDS_PER_WINDOW);
 	const belowMemory = state.knownFrom !== undefined && lookBackStart < state.knownFrom;
 	if (!state.baselineDone || belowMemory || state.resumeFrom !== undefined || period <= 0 || olderEnd <= lookBackStart) {
-		return { windows: planWindows(state, lookBackStart, now) };
+		return { windows: refine(planWindows(state, lookBackStart, now)) };
 	}
 	const span = Math.max(MIN_TRIGGER_WINDOW_SECONDS, Math.min(state.windowSeconds, MAX_WINDOW_SECONDS));
-	const recent = splitIntoWindows(olderEnd + 1, now, span);
+	const recent = refine(splitIntoWindows(olderEnd + 1, now, span));
 	const olderLength = olderEnd - lookBackStart + 1;
 	const elapsed = Math.min(period, Math.max(0, now - (state.sweepClock ?? now - period)));
 	const sliceLength = Math.min(olderLength, Math.ceil((olderLength * elapsed) / period));
 	if (sliceLength <= 0) return { windows: recent };
 	const top = state.sweepFrom !== undefined && state.sweepFrom >= lookBackStart && state.sweepFrom <= olderEnd ? state.sweepFrom : olderEnd;
 	const lowest = Math.max(lookBackStart, top - sliceLength + 1);
-	const slice = splitIntoWindows(lowest, top, span).reverse();
+	const slice = refine(splitIntoWindows(lowest, top, span)).reverse();
 	return { windows: [...recent, ...slice], slice: { count: slice.length, lowest, top } };
+}
+
+/** The creation times (Unix seconds) of the records the state remembers, ascending. */
+function creationTimes(state: TriggerState): Float64Array {
+	const times = new Float64Array(Object.keys(state.seen).length);
+	let index = 0;
+	for (const key in state.seen) times[index++] = state.seen[key][2];
+	return times.sort();
+}
+
+/** Index of the first value in `sorted` that is at least `value`. */
+function lowerBound(sorted: Float64Array, value: number): number {
+	let low = 0;
+	let high = sorted.length;
+	while (low < high) {
+		const middle = (low + high) >>> 1;
+		if (sorted[middle] < value) low = middle + 1;
+		else high = middle;
+	}
+	return low;
+}
+
+/**
+ * Splits each window, in order, into consecutive windows holding at most `target` of the creation
+ * times in `created` (ascending Unix seconds): the windows follow the density of the records, a
+ * busy hour cut finer than a quiet day. Every second of a window stays in exactly one of its parts;
+ * more than `target` records created in one second stay in one one-second window. A window with
+ * `target` records or fewer is kept whole, so a quiet look-back costs no extra request.
+ */
+export function splitByDensity(windows: TimeWindow[], created: Float64Array, target: number): TimeWindow[] {
+	const result: TimeWindow[] = [];
+	for (const window of windows) {
+		let from = window.from;
+		let index = lowerBound(created, from);
+		const end = lowerBound(created, window.to + 1);
+		while (end - index > target) {
+			// The first record that does not fit starts the next part (later than `from`, so each part has a second).
+			const cut = Math.max(from + 1, created[index + target]);
+			if (cut > window.to) break;
+			result.push({ from, to: cut - 1 });
+			from = cut;
+			index = lowerBound(created, from);
+		}
+		result.push({ from, to: window.to });
+	}
+	return result;
 }
 
 /**
@@ -457,6 +511,41 @@ export function matchesWantedStatus(config: TriggerConfig, status: string | null
 }
 
 /**
+ * New Record with a Status: a record created since activation, reported once, when first seen in
+ * that status. Records in other statuses are not remembered, so reaching the status later is a
+ * first sighting, whether the poll read every status or only the wanted ones.
+ */
+function isNewInStatus(config: TriggerConfig): boolean {
+	const event = triggerEvent(config.event);
+	return event.type === 'newRecord' && event.wantedStatuses(config).length > 0;
+}
+
+/** The event one record raises against the state (undefined: none), and what the state remembers of it. */
+function judge(state: TriggerState, config: TriggerConfig, observation: Observation, newInStatus: boolean) {
+	const previous = decode(state, state.seen[observation.key]);
+	// Until the look-back was read once, an unknown record may be part of the starting point; one
+	// created after the activation second cannot be. Below `knownFrom` the memory is not complete
+	// (records forgotten by a clock that jumped ahead, or never read under a shorter Look-Back): a
+	// record first seen there joins the starting point.
+	const remembers = state.knownFrom === undefined || observation.created >= state.knownFrom;
+	const firstSightingCounts =
+		remembers && (newInStatus ? observation.created > state.activatedAt : state.baselineDone || observation.created > state.activatedAt);
+	const type = eventFor(config, previous, observation, firstSightingCounts);
+	return { type: type && matchesWantedStatus(config, observation.status) ? type : undefined, previous };
+}
+
+/**
+ * Whether `observation` may be emitted by a poll starting from `state`: a reader keeps the whole
+ * record only for those (the others need only their key, status and dates), so a poll over
+ * hundreds of thousands of records holds little more than the state.
+ */
+export function mayEmit(state: TriggerState, config: TriggerConfig, observation: Observation): boolean {
+	const newInStatus = isNewInStatus(config);
+	if (newInStatus && !matchesWantedStatus(config, observation.status)) return false;
+	return judge(state, config, observation, newInStatus).type !== undefined;
+}
+
+/**
  * Compares what a poll read with what the trigger saw last, and decides.
  *
  * - `events`: what to emit now, oldest change first, at most `maxEvents`.
@@ -488,30 +577,18 @@ export function detectEvents(
 		wholeLookBack?: boolean;
 	},
 ): { events: DetectedEvent[]; state: TriggerState } {
-	const event = triggerEvent(config.event);
-	// New Record with a Status: a record created since activation, reported once, when first seen in
-	// that status. Records in other statuses are not remembered, so reaching the status later is a
-	// first sighting, whether the poll read every status or only the wanted ones.
-	const newInStatus = event.type === 'newRecord' && event.wantedStatuses(config).length > 0;
+	const newInStatus = isNewInStatus(config);
 	const considered = newInStatus ? observations.filter((observation) => matchesWantedStatus(config, observation.status)) : observations;
 	const wanted: DetectedEvent[] = [];
 	const update = new Map<string, Observation>();
 	for (const observation of considered) {
-		const previous = decode(state, state.seen[observation.key]);
-		// Until the look-back was read once, an unknown record may be part of the starting point;
-		// one created after the activation second cannot be.
-		// Below `knownFrom` the memory is not complete (records forgotten by a clock that jumped ahead,
-		// or never read under a shorter Look-Back): a record first seen there joins the starting point.
-		const remembers = state.knownFrom === undefined || observation.created >= state.knownFrom;
-		const firstSightingCounts =
-			remembers && (newInStatus ? observation.created > state.activatedAt : state.baselineDone || observation.created > state.activatedAt);
-		const type = eventFor(config, previous, observation, firstSightingCounts);
-		if (type && matchesWantedStatus(config, observation.status)) {
+		const judged = judge(state, config, observation, newInStatus);
+		if (judged.type) {
 			wanted.push({
 				observation,
-				type,
-				previousStatus: previous?.status === LEFT_STATUS ? null : (previous?.status ?? null),
-				previousLastChange: previous?.lastChange ?? null,
+				type: judged.type,
+				previousStatus: judged.previous?.status === LEFT_STATUS ? null : (judged.previous?.status ?? null),
+				previousLastChange: judged.previous?.lastChange ?? null,
 			});
 		} else {
 			update.set(observation.key, observation);
