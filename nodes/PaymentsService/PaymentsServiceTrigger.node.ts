@@ -22,6 +22,7 @@ import {
 	mayEmit,
 	narrowedStatuses,
 	observe,
+	packState,
 	planPoll,
 	type Observation,
 	type TriggerConfig,
@@ -252,7 +253,7 @@ export class PaymentsServiceTrigger implements INodeType {
 		});
 		// Written only here: a poll that failed above threw before touching the stored state.
 		const next = { ...advanceAfterPoll(decided.state, plan, readWindows.length, now), polledAt: now };
-		staticData[STATE_KEY] = next as unknown as IDataObject;
+		staticData[STATE_KEY] = packState(next);
 		if (decided.events.length === 0) return null;
 		return [decided.events.map((event) => ({ json: eventItem(event, now) }))];
 	}

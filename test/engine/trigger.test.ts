@@ -1,5 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
+import { storedSeen } from '../../nodes/PaymentsService/helpers/triggerState';
 import { createEngine } from '../harness/engine';
 import { startFixture, storeSandboxCredentials, type Fixture } from '../harness/fixtures';
 import { PollRunner } from '../harness/poll';
@@ -57,8 +58,8 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		expect(first).toEqual({ items: null });
 		// To Status REJECTED: the service is asked for REJECTED cashouts only, and only those are remembered.
 		expect(fx.sandbox.log.find('GET', '/v1/cashouts').map((entry) => entry.query.Status)).toEqual(['REJECTED']);
-		const state = trigger.staticData().paymentsServiceTrigger as { seen: Record<string, unknown>; baselineDone: boolean };
-		expect(Object.keys(state.seen)).toEqual([String(rejected.idCashout)]);
+		const state = trigger.staticData().paymentsServiceTrigger as { baselineDone: boolean };
+		expect(Object.keys(storedSeen(state)!)).toEqual([String(rejected.idCashout)]);
 		expect(state.baselineDone).toBe(true);
 		clock.advance(MINUTE);
 		expect(await trigger.poll()).toEqual({ items: null });
@@ -191,9 +192,9 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		const polled = await trigger.poll();
 		expect(polled.error).toBeUndefined();
 		expect(fx.sandbox.log.find('GET', '/v1/cashouts').map((entry) => entry.status)).toEqual([429, 200, 503, 200]);
-		const state = trigger.staticData().paymentsServiceTrigger as { seen: Record<string, unknown>; baselineDone: boolean };
+		const state = trigger.staticData().paymentsServiceTrigger as { baselineDone: boolean };
 		expect(state.baselineDone).toBe(true);
-		expect(Object.keys(state.seen)).toHaveLength(60);
+		expect(Object.keys(storedSeen(state)!)).toHaveLength(60);
 	});
 
 	test('Max Items per Poll defers the rest, oldest change first, to the next poll', async () => {
@@ -287,7 +288,7 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		for (let index = 0; index < 50; index++) cashout(index * HOUR);
 		const trigger = runner({ resource: 'cashout', event: 'statusChanged', options: { lookBackDays: 1 } });
 		await trigger.poll();
-		const seen = () => Object.keys((trigger.staticData().paymentsServiceTrigger as { seen: object }).seen).length;
+		const seen = () => Object.keys(storedSeen(trigger.staticData().paymentsServiceTrigger)!).length;
 		expect(seen()).toBe(25);
 		clock.advance(12 * HOUR);
 		await trigger.poll();
@@ -305,7 +306,7 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 			clock.advance(MINUTE);
 			const fresh = cashout(0);
 			expect(await trigger.poll()).toEqual({ items: null }); // sees it PENDING; emits nothing, saves nothing
-			expect(Object.keys((trigger.savedStaticData().paymentsServiceTrigger as { seen: object }).seen)).toEqual([]);
+			expect(Object.keys(storedSeen(trigger.savedStaticData().paymentsServiceTrigger)!)).toEqual([]);
 			trigger.restart();
 			clock.advance(MINUTE);
 			fx.sandbox.control.setStatus('cashout', fresh.idCashout, 'REJECTED');

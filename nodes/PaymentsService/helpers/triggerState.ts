@@ -151,7 +151,13 @@ export function initialState(config: TriggerConfig, now: number): TriggerState {
 /** A stored state of this format, well formed, whatever its configuration; undefined otherwise. */
 function wellFormedState(stored: unknown): TriggerState | undefined {
 	if (!stored || typeof stored !== 'object') return undefined;
-	const state = stored as Partial<TriggerState>;
+	let state = stored as Partial<TriggerState> & { packed?: unknown };
+	if (typeof state.packed === 'string' && state.seen === undefined) {
+		const seen = unpackSeen(state.packed);
+		if (!seen) return undefined;
+		state = { ...state, seen };
+		delete state.packed;
+	}
 	if (state.v !== 1 || typeof state.config !== 'string') return undefined;
 	// A malformed state would fail every poll; starting over is the way out.
 	const wellFormed =
@@ -170,6 +176,68 @@ function wellFormedState(stored: unknown): TriggerState | undefined {
 		typeof state.seen === 'object' &&
 		!Array.isArray(state.seen);
 	return wellFormed ? (state as TriggerState) : undefined;
+}
+
+const PACKED_NULL_CHANGE = 'n';
+const PACKED_NO_STATUS = 'x';
+const CANONICAL_ID = /^(0|[1-9][0-9]{0,14})$/;
+
+/**
+ * The state as stored in static data. With numeric record ids (every list the trigger watches),
+ * `seen` is stored as one string `packed`: entries sorted by creation time, each
+ * `idDelta.createdDelta.change.status` in base 36 (deltas from the entry before; `change` is
+ * lastChangeDate minus creation date, empty when equal, `n` when absent; `status` an index in
+ * `statuses`, empty for 0, `x` for none), trailing empty fields left out, entries joined by `,`.
+ * An unchanged record costs about 5 bytes instead of about 38, so a look-back of 140,000 records
+ * stays near 0.7 MB. Other ids keep the plain `seen` object. Read back by {@link loadState}.
+ */
+export function packState(state: TriggerState): IDataObject {
+	const keys = Object.keys(state.seen);
+	if (!keys.every((key) => CANONICAL_ID.test(key))) return state as unknown as IDataObject;
+	const entries = keys.map((key) => [Number(key), state.seen[key]] as const);
+	entries.sort((a, b) => a[1][2] - b[1][2] || a[0] - b[0]);
+	const parts: string[] = new Array<string>(entries.length);
+	let previousId = 0;
+	let previousCreated = 0;
+	for (let index = 0; index < entries.length; index++) {
+		const [id, [status, lastChange, created]] = entries[index];
+		const fields = [
+			(id - previousId).toString(36),
+			(created - previousCreated).toString(36),
+			lastChange === 0 ? PACKED_NULL_CHANGE : lastChange === created ? '' : (lastChange - created).toString(36),
+			status === 0 ? '' : status < 0 ? PACKED_NO_STATUS : status.toString(36),
+		];
+		while (fields.length > 1 && fields[fields.length - 1] === '') fields.pop();
+		parts[index] = fields.join('.');
+		previousId = id;
+		previousCreated = created;
+	}
+	const stored: IDataObject = { ...state, packed: parts.join(',') };
+	delete stored.seen;
+	return stored;
+}
+
+/** The `seen` map of a {@link packState} string; undefined when the string is damaged. */
+function unpackSeen(packed: string): Record<string, SeenEntry> | undefined {
+	const seen: Record<string, SeenEntry> = {};
+	if (packed === '') return seen;
+	let id = 0;
+	let created = 0;
+	for (const entry of packed.split(',')) {
+		const [idDelta, createdDelta = '', change = '', status = ''] = entry.split('.');
+		id += parseInt(idDelta, 36);
+		created += createdDelta === '' ? 0 : parseInt(createdDelta, 36);
+		const lastChange = change === PACKED_NULL_CHANGE ? 0 : change === '' ? created : created + parseInt(change, 36);
+		const statusIndex = status === '' ? 0 : status === PACKED_NO_STATUS ? -1 : parseInt(status, 36);
+		if (![id, created, lastChange, statusIndex].every(Number.isFinite)) return undefined;
+		seen[String(id)] = [statusIndex, lastChange, created];
+	}
+	return seen;
+}
+
+/** The records a stored state remembers, by key, packed or not; undefined for no readable state. */
+export function storedSeen(stored: unknown): Record<string, SeenEntry> | undefined {
+	return wellFormedState(stored)?.seen;
 }
 
 /** Reads a stored state; undefined when absent, malformed, of another version or another config. */
@@ -201,7 +269,7 @@ export interface StateNote {
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
 
 /**
- * The state a poll starts from, and what to log about it (service rules §6.4).
+ * The state a poll starts from, and what to log about it (README, "Payments Service Trigger (polling)").
  *
  * - The stored state of this configuration: used as is. A host clock earlier than the last poll's
  *   is logged (warn), and a look-back reaching below the memory (`knownFrom`) is logged (info):

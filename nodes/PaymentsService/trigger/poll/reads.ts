@@ -8,7 +8,7 @@ import type { PaymentsClient } from '../../transport/client';
 import { fetchPage, type ListQuery } from '../../transport/reporting';
 
 /**
- * The polling trigger's reads of its planned windows (service rules §3.1, §3.2, §6.3).
+ * The polling trigger's reads of its planned windows (service rules §3.1, §3.2).
  *
  * A window is read by peeling: its first page lists the newest records (the service lists newest
  * first); every record on it created after the page's oldest second is complete (a newer one would
