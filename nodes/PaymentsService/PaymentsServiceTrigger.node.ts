@@ -163,7 +163,7 @@ export class PaymentsServiceTrigger implements INodeType {
 						default: true,
 						displayOptions: { show: { '/event': ['statusChanged', 'anyChange'] } },
 						description:
-							'Whether a record first seen after activation counts as a change to its first status, so a cashout created and rejected between two polls still triggers',
+							'Whether a record first seen after activation counts as a change to its first status. Off, it counts only once it changed after its creation (lastChangeDate later than its creation date).',
 					},
 					{
 						displayName: 'Look-Back (Days)',

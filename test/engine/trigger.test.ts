@@ -342,6 +342,20 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 			expect(await trigger.poll()).toEqual({ items: null });
 		});
 
+		test('limit of legacy saving: a lost save followed by a restart before the next save emits that poll’s events again', async () => {
+			const records = Array.from({ length: 6 }, () => cashout(HOUR));
+			const trigger = runner({ resource: 'cashout', event: 'statusChanged' });
+			await trigger.poll();
+			clock.advance(MINUTE);
+			for (const record of records) fx.sandbox.control.setStatus('cashout', record.idCashout, 'ON_HOLD');
+			trigger.loseNextSave();
+			expect(ids((await trigger.poll()).items)).toHaveLength(6);
+			trigger.restart();
+			clock.advance(MINUTE);
+			// The database holds nothing that says they were emitted (README, "Limits").
+			expect(ids((await trigger.poll()).items)).toHaveLength(6);
+		});
+
 		test('durable cursors: a lost commit loses the execution with the cursor, so the next poll emits the events once', async () => {
 			const records = Array.from({ length: 6 }, () => cashout(HOUR));
 			const database = { staticData: {} };
