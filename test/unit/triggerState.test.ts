@@ -267,6 +267,10 @@ describe('advanceReadPosition', () => {
 		expect(next.windowSeconds).toBe(DAY);
 	});
 
+	test('zero windows read from a wide span: at most a day next, so a busy starting point keeps its progress a day at a time', () => {
+		expect(advanceReadPosition({ ...state, windowSeconds: MAX_WINDOW_SECONDS }, planned, 0).windowSeconds).toBe(DAY);
+	});
+
 	test('zero windows read: the span never goes below one hour', () => {
 		expect(advanceReadPosition({ ...state, windowSeconds: 5_000 }, planned, 0).windowSeconds).toBe(HOUR);
 		expect(advanceReadPosition({ ...state, windowSeconds: HOUR }, planned, 0).windowSeconds).toBe(HOUR);

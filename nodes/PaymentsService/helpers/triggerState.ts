@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { triggerEvent } from '../trigger/events';
 import { hasStatus, recordKey, type ReportingListDefinition } from './lists';
-import { MAX_WINDOW_SECONDS } from './constants';
+import { MAX_WINDOW_SECONDS, SECONDS_PER_DAY } from './constants';
 import { splitIntoWindows, type TimeWindow } from './windows';
 
 /**
@@ -513,7 +513,7 @@ export function advanceAfterPoll(state: TriggerState, plan: PollPlan, windowsRea
 	}
 	const recentCount = plan.windows.length - plan.slice.count;
 	if (windowsRead < recentCount) {
-		const windowSeconds = windowsRead === 0 ? Math.max(MIN_TRIGGER_WINDOW_SECONDS, Math.floor(state.windowSeconds / 2)) : state.windowSeconds;
+		const windowSeconds = windowsRead === 0 ? narrowedSpan(state.windowSeconds) : state.windowSeconds;
 		return { ...state, windowSeconds };
 	}
 	const sliceRead = windowsRead - recentCount;
@@ -729,10 +729,20 @@ export function eventItem(event: DetectedEvent, detectedAt: number): IDataObject
 }
 
 /**
+ * The window span after a poll that could not read even one window within its budget: half, at
+ * most one day (a starting point of 100,000 records a day then saves its progress a day at a
+ * time rather than halving from 60 days poll after poll), at least {@link MIN_TRIGGER_WINDOW_SECONDS}.
+ */
+function narrowedSpan(windowSeconds: number): number {
+	return Math.max(MIN_TRIGGER_WINDOW_SECONDS, Math.min(SECONDS_PER_DAY, Math.floor(windowSeconds / 2)));
+}
+
+/**
  * Where the next poll continues after this one read the first `windowsRead` of `planned` windows:
  * all read => from the start of the look-back, with the window span allowed to grow back; cut short
  * => from the first unread window; not even one window read => the same place, with half the
- * window span (at least one hour), so a poll budget too small for one window still makes progress.
+ * window span (at most a day, at least an hour), so a poll budget too small for one window still
+ * makes progress.
  */
 export function advanceReadPosition(state: TriggerState, planned: TimeWindow[], windowsRead: number): TriggerState {
 	if (windowsRead >= planned.length) {
@@ -740,7 +750,6 @@ export function advanceReadPosition(state: TriggerState, planned: TimeWindow[], 
 		delete next.resumeFrom;
 		return next;
 	}
-	const windowSeconds =
-		windowsRead === 0 ? Math.max(MIN_TRIGGER_WINDOW_SECONDS, Math.floor(state.windowSeconds / 2)) : state.windowSeconds;
+	const windowSeconds = windowsRead === 0 ? narrowedSpan(state.windowSeconds) : state.windowSeconds;
 	return { ...state, resumeFrom: planned[windowsRead].from, windowSeconds };
 }
