@@ -329,7 +329,7 @@ async function triggerCostBenchmark() {
 /**
  * Issue 16's trigger case: a merchant with 20,000 cashouts a day, Any Change with the default
  * options (7-day look-back, older records re-read once an hour), a poll every minute, 40 ms per
- * request. Every poll must succeed; reports the starting point's and a steady poll's requests and
+ * request, n8n's default poll budget (5 minutes). Every poll must succeed; reports the starting point's and a steady poll's requests and
  * seconds, the state's size, and that the events equal the changes made.
  */
 async function triggerVolumeBenchmark(perDay = 20_000, polls = 30) {
@@ -351,20 +351,36 @@ async function triggerVolumeBenchmark(perDay = 20_000, polls = 30) {
 		fx.sandbox.clock.set(activation);
 		const trigger = new PollRunner(fx.engine, triggerWorkflow({ resource: 'cashout', event: 'anyChange' }), TRIGGER_NODE);
 		fx.sandbox.setLatency(40);
+		// n8n's poll budget (legacy mode: 5 minutes); during a poll the node's clock runs with real time.
+		const budgetMs = 5 * 60_000;
 		const measure = async () => {
 			fx.sandbox.log.clear();
 			const began = performance.now();
-			const outcome = await trigger.poll();
+			const base = fx.sandbox.clock.now();
+			Date.now = () => base + Math.round(performance.now() - began);
+			const outcome = await trigger.poll({ budgetMs });
+			Date.now = () => fx.sandbox.clock.now();
 			if (outcome.error) throw outcome.error;
 			return { seconds: (performance.now() - began) / 1000, requests: fx.sandbox.log.find('GET', '/v1/cashouts').length, items: outcome.items ?? [] };
 		};
+		// The starting point, over as many polls (a minute apart) as the budget needs.
 		const first = await measure();
+		let startingPolls = 1;
+		const pending = () => (trigger.staticData().paymentsServiceTrigger as { baselineDone: boolean }).baselineDone !== true;
+		while (pending()) {
+			fx.sandbox.clock.set(activation + startingPolls * MINUTE);
+			const more = await measure();
+			first.requests += more.requests;
+			first.seconds += more.seconds;
+			startingPolls++;
+		}
+		const pollsBefore = startingPolls - 1;
 		const steady: Array<{ seconds: number; requests: number }> = [];
 		const expected = new Set<string>();
 		const changed = new Map<number, string>();
 		const emitted: string[] = [];
 		for (let poll = 1; poll <= polls; poll++) {
-			const now = activation + poll * MINUTE;
+			const now = activation + (poll + pollsBefore) * MINUTE;
 			for (; created < now - 1000; created += gap) {
 				fx.sandbox.clock.set(created);
 				add(created);
@@ -391,7 +407,7 @@ async function triggerVolumeBenchmark(perDay = 20_000, polls = 30) {
 		}
 		// Quiet polls until the hour-long re-reading of older records has passed over the whole week.
 		for (let poll = polls + 1; poll <= polls + 61; poll++) {
-			fx.sandbox.clock.set(activation + poll * MINUTE);
+			fx.sandbox.clock.set(activation + (poll + pollsBefore) * MINUTE);
 			const polled = await measure();
 			for (const item of polled.items) emitted.push(`${String(item.json.idCashout)}@${String(item.json.lastChangeDate)}`);
 		}
@@ -404,7 +420,7 @@ async function triggerVolumeBenchmark(perDay = 20_000, polls = 30) {
 		const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 		console.log(
 			`     ${perDay.toLocaleString('en')} cashouts a day, Any Change, 7-day look-back (${ids.length.toLocaleString('en')} records), 40 ms a request: ` +
-				`starting point ${first.requests} requests in ${first.seconds.toFixed(1)} s; then ${mean(steady.map((poll) => poll.requests)).toFixed(1)} requests ` +
+				`starting point ${first.requests} requests in ${first.seconds.toFixed(1)} s over ${startingPolls} poll(s) of a 5-minute budget; then ${mean(steady.map((poll) => poll.requests)).toFixed(1)} requests ` +
 				`(max ${Math.max(...steady.map((poll) => poll.requests))}) and ${mean(steady.map((poll) => poll.seconds)).toFixed(2)} s a poll (max ${Math.max(...steady.map((poll) => poll.seconds)).toFixed(2)} s); ` +
 				`state ${(stateBytes / 1024 / 1024).toFixed(2)} MiB; ${emitted.length} events for ${expected.size} changes, ${missed} missed, ${repeated} repeated`,
 		);
