@@ -438,6 +438,24 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		});
 	});
 
+	test('a second busier than a page is read page after page; the rest is peeled; every change once', async () => {
+		const burst = Array.from({ length: 120 }, () => cashout(2 * HOUR)); // 120 cashouts in one second
+		const around = Array.from({ length: 130 }, (_, index) => cashout(index * MINUTE + 3 * HOUR));
+		const trigger = runner({ resource: 'cashout', event: 'statusChanged' });
+		fx.sandbox.log.clear();
+		expect(await trigger.poll()).toEqual({ items: null });
+		const second = String(Math.floor((clock.now() - 2 * HOUR) / 1000));
+		// From the busy second on (nothing is newer), pages 0, 1 and 2; everything else by first pages.
+		expect(listed().filter((entry) => entry.query.from === second).map((entry) => entry.query.page)).toEqual(['0', '1', '2']);
+		expect(listed().filter((entry) => entry.query.page !== '0').every((entry) => entry.query.from === second)).toBe(true);
+		clock.advance(MINUTE);
+		const changed = [burst[0], burst[77], burst[119], around[0], around[129]];
+		for (const record of changed) fx.sandbox.control.setStatus('cashout', record.idCashout, 'ON_HOLD');
+		expect(ids((await trigger.poll()).items).sort()).toEqual(changed.map((record) => record.idCashout).sort());
+		clock.advance(MINUTE);
+		expect(await trigger.poll()).toEqual({ items: null });
+	});
+
 	test('at 20,000 cashouts a day every poll succeeds with first pages only, and the events are exactly the changes', async () => {
 		// A day of cashouts, one every 4.32 s, watched over a 1-day look-back, older records re-read every 15 minutes.
 		const gap = DAY / 20_000;
