@@ -10,26 +10,27 @@ import type {
 
 import { listFilterProperties } from './actions/common/list';
 import { retryReadsOption } from './actions/common/parameters';
-import { SECONDS_PER_DAY } from './helpers/constants';
+import { DEFAULT_WINDOW_CONCURRENCY, SECONDS_PER_DAY } from './helpers/constants';
 import { checkListFilters, type FilterError } from './helpers/filters';
 import { recordStatuses, REPORTING_LISTS, TRIGGER_LISTS, type ReportingListDefinition } from './helpers/lists';
-import { RecordCollector } from './helpers/paging';
 import {
 	advanceAfterPoll,
 	detectEvents,
 	eventItem,
-	initialState,
+	loadState,
 	matchesWantedStatus,
+	mayEmit,
 	narrowedStatuses,
 	observe,
+	packState,
 	planPoll,
-	readState,
 	type Observation,
 	type TriggerConfig,
 	type TriggerEventName,
 } from './helpers/triggerState';
 import { splitIntoWindows, type TimeWindow } from './helpers/windows';
 import { eventsFor, TRIGGER_EVENTS, triggerEvent } from './trigger/events';
+import { readPlannedWindows } from './trigger/poll/reads';
 import { PaymentsClient } from './transport/client';
 import { windowPages, type ListQuery } from './transport/reporting';
 
@@ -162,7 +163,7 @@ export class PaymentsServiceTrigger implements INodeType {
 						default: true,
 						displayOptions: { show: { '/event': ['statusChanged', 'anyChange'] } },
 						description:
-							'Whether a record first seen after activation counts as a change to its first status, so a cashout created and rejected between two polls still triggers',
+							'Whether a record first seen after activation counts as a change to its first status. Off, it counts only once it changed after its creation (lastChangeDate later than its creation date).',
 					},
 					{
 						displayName: 'Look-Back (Days)',
@@ -228,76 +229,34 @@ export class PaymentsServiceTrigger implements INodeType {
 		if (this.getMode() === 'manual') return await fetchTestEvent(client, query, config, narrowed, lookBackStart, now);
 
 		const staticData = this.getWorkflowStaticData('node');
-		const state = readState(staticData[STATE_KEY], config) ?? initialState(config, now);
+		const { state, notes } = loadState(staticData[STATE_KEY], config, now, lookBackStart);
+		for (const note of notes) this.logger[note.level](note.message, note.metadata);
 		const plan = planPoll(state, config, lookBackStart, now);
 		const outOfTime = () => Date.now() >= deadline;
 
-		const collector = new RecordCollector<IDataObject>((record) => observe(list, record)?.key);
-		const readWindows: TimeWindow[] = [];
-		for (const window of plan.windows) {
-			if (outOfTime()) break;
-			// Narrowed: one read per wanted status (the service's filter takes one value).
-			const reads = await readEach(client, query, narrowed, window, outOfTime);
-			// A window cut short is dropped whole and read again by the next poll.
-			if (!reads) break;
-			for (const record of reads) collector.add(record);
-			readWindows.push(window);
-		}
-		const observations = collector
-			.records()
-			.map((record) => observe(list, record))
-			.filter((observation): observation is Observation => observation !== undefined);
+		// The planned windows, read side by side; a window cut short is dropped whole and read again
+		// by the next poll (with narrowing, one read per wanted status: the service's filter takes one value).
+		const read = await readPlannedWindows(client, query, narrowed, plan.windows, {
+			concurrency: DEFAULT_WINDOW_CONCURRENCY,
+			outOfTime,
+			keep: (observation) => mayEmit(state, config, observation),
+		});
+		const readWindows = plan.windows.slice(0, read.windowsRead);
+		const observations = read.observations;
 		const decided = detectEvents(state, config, observations, {
 			maxEvents: maxItems,
 			complete: readWindows.length === plan.windows.length,
 			lookBackStart,
 			readWindows,
 			narrowed: narrowed !== undefined,
+			wholeLookBack: !plan.slice && readWindows.length === plan.windows.length,
 		});
 		// Written only here: a poll that failed above threw before touching the stored state.
-		staticData[STATE_KEY] = advanceAfterPoll(decided.state, plan, readWindows.length, now) as unknown as IDataObject;
+		const next = { ...advanceAfterPoll(decided.state, plan, readWindows.length, now), polledAt: now };
+		staticData[STATE_KEY] = packState(next);
 		if (decided.events.length === 0) return null;
 		return [decided.events.map((event) => ({ json: eventItem(event, now) }))];
 	}
-}
-
-/**
- * Every record of one window in the statuses asked for (all statuses when `statuses` is undefined),
- * or undefined when `outOfTime()` said stop before the last page.
- */
-async function readEach(
-	client: PaymentsClient,
-	query: ListQuery,
-	statuses: string[] | undefined,
-	window: TimeWindow,
-	outOfTime: () => boolean,
-): Promise<IDataObject[] | undefined> {
-	const records: IDataObject[] = [];
-	for (const status of statuses ?? [undefined]) {
-		const read = await readWhole(client, { ...query, status }, window, outOfTime);
-		if (!read) return undefined;
-		records.push(...read);
-	}
-	return records;
-}
-
-/**
- * Every record of one window, or undefined when `outOfTime()` said stop before its last page
- * (the pages read are then discarded: events are never decided on a window read only in part).
- */
-async function readWhole(
-	client: PaymentsClient,
-	query: ListQuery,
-	window: TimeWindow,
-	outOfTime: () => boolean,
-): Promise<IDataObject[] | undefined> {
-	const records: IDataObject[] = [];
-	for await (const page of windowPages(client, query, window)) {
-		records.push(...page.records);
-		if (page.last) return records;
-		if (outOfTime()) return undefined;
-	}
-	return records;
 }
 
 /**

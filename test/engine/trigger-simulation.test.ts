@@ -53,6 +53,10 @@ interface Watched {
 	/** Decides the event a trigger of this kind must emit, from the last snapshot entry to the current one. */
 	expected: (before: Truth | undefined, now: Truth) => boolean;
 	last: Map<number, Truth>;
+	/** What the trigger's static data in n8n's database holds (saved at activation and after a poll that emits). */
+	saved: Map<number, Truth>;
+	/** Whether the next poll activates the workflow (after a restart), which saves whatever it emits. */
+	activating: boolean;
 	expectedEvents: string[];
 	emittedEvents: string[];
 	failedPolls: number;
@@ -65,7 +69,7 @@ interface Watched {
 	failingNow: number;
 }
 
-describe('trigger simulation: days of activity, late arrivals, page shifts and faults', () => {
+describe('trigger simulation: days of activity, late arrivals, page shifts, faults and restarts under n8n’s saving rule', () => {
 	let fx: Fixture;
 	let clock: ReturnType<typeof sharedClock>;
 
@@ -169,30 +173,41 @@ describe('trigger simulation: days of activity, late arrivals, page shifts and f
 				expected: (before, now) => !before || before.lastChange !== now.lastChange || before.status !== now.status,
 			},
 		];
-		const watched: Watched[] = specs.map((spec) => ({ ...spec, last: new Map(), expectedEvents: [], emittedEvents: [], failedPolls: 0, faultedPolls: 0, longestDelay: 0, failedInARow: 0, failingNow: 0 }));
+		const watched: Watched[] = specs.map((spec) => ({ ...spec, last: new Map(), saved: new Map(), activating: false, expectedEvents: [], emittedEvents: [], failedPolls: 0, faultedPolls: 0, longestDelay: 0, failedInARow: 0, failingNow: 0 }));
 
 		/** What a trigger sees of the visible records: only those in the statuses it asks for. */
 		const seenBy = (trigger: Watched, visible: Snapshot): Snapshot =>
 			trigger.narrowed ? new Map([...visible].filter(([, entry]) => trigger.narrowed!.includes(entry.status))) : visible;
 
-		/** The creation windows a poll read whole, in every status it asked for, from the request log. */
+		/**
+		 * The creation times a poll read whole, in every status it asked for, from the request log: a
+		 * window's page that is not full covers the window; a full first page, listed newest first,
+		 * covers the seconds after its oldest record (the trigger reads the rest as a narrower window).
+		 */
 		const windowsReadWhole = (trigger: Watched, listed: ReturnType<typeof fx.sandbox.log.entries>) => {
-			const lastPages = new Set(
-				listed
-					.filter((entry) => entry.status === 200 && (entry.responseBody as { rows: number }).rows < MAX_ROWS_PER_PAGE)
-					.map((entry) => `${entry.query.from}-${entry.query.to}-${entry.query.Status ?? ''}`),
-			);
-			const windows = new Map(listed.map((entry) => [`${entry.query.from}-${entry.query.to}`, { from: Number(entry.query.from), to: Number(entry.query.to) }]));
-			return [...windows.entries()]
-				.filter(([key]) => (trigger.narrowed ?? ['']).every((wanted) => lastPages.has(`${key}-${wanted}`)))
-				.map(([, window]) => window);
+			const covered = new Map<string, Array<{ from: number; to: number }>>();
+			for (const entry of listed) {
+				if (entry.status !== 200) continue;
+				const body = entry.responseBody as { rows: number; data: Array<{ creationDate: string }> };
+				const from = Number(entry.query.from);
+				const to = Number(entry.query.to);
+				const status = String(entry.query.Status ?? '');
+				const ranges = covered.get(status) ?? [];
+				covered.set(status, ranges);
+				if (body.rows < MAX_ROWS_PER_PAGE) ranges.push({ from, to });
+				else if (entry.query.page === '0') ranges.push({ from: Date.parse(body.data[body.data.length - 1].creationDate) / 1000 + 1, to });
+			}
+			const statuses = trigger.narrowed ?? [''];
+			return {
+				has: (created: number) => statuses.every((status) => (covered.get(status) ?? []).some((range) => created >= range.from && created <= range.to)),
+			};
 		};
 
 		/** The oracle: the events a poll that read `windows` whole must emit, and what the trigger now remembers. */
-		const judge = (trigger: Watched, label: string, visible: Snapshot, windows: Array<{ from: number; to: number }>, pollMs: number) => {
+		const judge = (trigger: Watched, label: string, visible: Snapshot, windows: ReturnType<typeof windowsReadWhole>, pollMs: number) => {
 			const seen = seenBy(trigger, visible);
 			for (const [id, created] of createdAt) {
-				if (!windows.some((window) => created >= window.from && created <= window.to)) continue;
+				if (!windows.has(created)) continue;
 				const entry = seen.get(id);
 				if (!entry) {
 					// Listed no more (narrowed): it left the wanted statuses.
@@ -215,8 +230,10 @@ describe('trigger simulation: days of activity, late arrivals, page shifts and f
 			const first = await trigger.runner.poll();
 			expect([trigger.name, first]).toEqual([trigger.name, { items: null }]);
 			trigger.last = seenBy(trigger, snapshot());
+			trigger.saved = new Map(trigger.last);
 		}
 		fx.sandbox.log.clear();
+		let restarts = 0;
 
 		let actions = 0;
 		let lateArrivals = 0;
@@ -253,6 +270,16 @@ describe('trigger simulation: days of activity, late arrivals, page shifts and f
 				}
 			}
 
+			if (poll % 9 === 0) {
+				// n8n restarts: each trigger's memory since its last save is gone; the next poll activates
+				// the workflow from the database. The oracle forgets the same.
+				restarts++;
+				for (const trigger of watched) {
+					trigger.runner!.restart();
+					trigger.last = new Map(trigger.saved);
+					trigger.activating = true;
+				}
+			}
 			for (const trigger of watched) {
 				const fault = rng.chance(0.2) ? randomFault(rng) : undefined;
 				if (fault) fx.sandbox.faults.add(fault);
@@ -315,6 +342,8 @@ describe('trigger simulation: days of activity, late arrivals, page shifts and f
 					trigger.emittedEvents.push(`poll ${poll} ${String(item.json.idCashout)}:${event.previousStatus}->${String(item.json.status)}@${String(item.json.lastChangeDate)}`);
 				}
 				judge(trigger, `poll ${poll}`, visible, readWhole, clock.now());
+				if (outcome.items || trigger.activating) trigger.saved = new Map(trigger.last);
+				trigger.activating = false;
 			}
 		}
 		// Quiet polls, a poll interval apart, until each trigger's re-read period has passed: every
@@ -340,14 +369,15 @@ describe('trigger simulation: days of activity, late arrivals, page shifts and f
 			expect([trigger.name, behind]).toEqual([trigger.name, []]);
 		}
 
+		expect(restarts).toBeGreaterThanOrEqual(4);
 		expect(actions).toBeGreaterThanOrEqual(2_000);
 		expect(lateArrivals).toBeGreaterThan(50);
 		expect(twiceBetweenPolls).toBeGreaterThan(10);
 		expect(concurrentInserts).toBeGreaterThan(10);
-		expect(pageShifts).toBeGreaterThan(10); // polls that were served one record on two pages
-		// Across windows and pages: a full read takes two windows (75 days), the newest over many pages.
+		expect(pageShifts).toBeGreaterThan(10); // polls that were served one record twice (the oldest second of a full page is read again)
+		// Across windows: a full read takes two windows (75 days), the newest peeled over many requests.
 		expect(widestPoll).toBeGreaterThanOrEqual(2);
-		expect(deepestPage).toBeGreaterThan(10);
+		expect(deepestPage).toBe(0); // windows are peeled: every request is a first page
 		expect(requests).toBeGreaterThan(1_000);
 		expect(recoveredPolls).toBeGreaterThan(5); // faults the retries absorbed within the poll
 		expect(watched.reduce((sum, trigger) => sum + trigger.failedPolls, 0)).toBeGreaterThan(4); // faults that outlasted the retries

@@ -185,8 +185,10 @@ function expectedType(config: TriggerConfig, previous: Seen | undefined, record:
 	if (previous === undefined) {
 		if (newInStatus(config)) return record.created > activatedAt ? 'newRecord' : undefined;
 		if (config.event === 'newRecord') return 'newRecord';
-		if (!config.includeFirstSightings) return undefined;
-		return config.event === 'statusChanged' ? 'statusChanged' : 'changed';
+		const type = config.event === 'statusChanged' ? 'statusChanged' : 'changed';
+		// Without first sightings, a record's creation is no event; a change after it is.
+		if (!config.includeFirstSightings) return record.lastChange !== null && record.lastChange > record.created ? type : undefined;
+		return type;
 	}
 	if (config.event === 'statusChanged' && previous.status !== record.status) return 'statusChanged';
 	// In this world lastChangeDate only moves forward, so "moved" is "differs".

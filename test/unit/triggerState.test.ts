@@ -6,11 +6,17 @@ import {
 	detectEvents,
 	eventItem,
 	initialState,
+	loadState,
 	MIN_TRIGGER_WINDOW_SECONDS,
 	observe,
+	packState,
+	planPoll,
 	planWindows,
 	readState,
+	splitByDensity,
+	storedSeen,
 	type DetectedEvent,
+	type SeenEntry,
 	type Observation,
 	type TriggerConfig,
 	type TriggerState,
@@ -259,6 +265,10 @@ describe('advanceReadPosition', () => {
 		const next = advanceReadPosition(state, planned, 0);
 		expect(next.resumeFrom).toBe(planned[0].from);
 		expect(next.windowSeconds).toBe(DAY);
+	});
+
+	test('zero windows read from a wide span: at most a day next, so a busy starting point keeps its progress a day at a time', () => {
+		expect(advanceReadPosition({ ...state, windowSeconds: MAX_WINDOW_SECONDS }, planned, 0).windowSeconds).toBe(DAY);
 	});
 
 	test('zero windows read: the span never goes below one hour', () => {
@@ -511,13 +521,15 @@ describe('detectEvents', () => {
 			expect(summary(completed.events)).toEqual([['a', 'changed', 'ON_HOLD', 'COMPLETED']]);
 		});
 
-		test('first sightings are changes only with Include First Sightings', () => {
-			const withFirst = detect(baseline(cfg, []), cfg, [obs('a', 'PENDING', NOW - 5, NOW - 10)]);
+		test('first sightings are changes with Include First Sightings; without, only a record changed after its creation is', () => {
+			const withFirst = detect(baseline(cfg, []), cfg, [obs('a', 'PENDING', NOW - 10, NOW - 10)]);
 			expect(summary(withFirst.events)).toEqual([['a', 'changed', null, 'PENDING']]);
 			const quiet = config({ event: 'anyChange', includeFirstSightings: false });
-			const without = detect(baseline(quiet, []), quiet, [obs('a', 'PENDING', NOW - 5, NOW - 10)]);
-			expect(without.events).toEqual([]);
-			expect(remembered(without.state, 'a')).toEqual({ status: 'PENDING', lastChange: NOW - 5, created: NOW - 10 });
+			const without = detect(baseline(quiet, []), quiet, [obs('a', 'PENDING', NOW - 10, NOW - 10), obs('b', 'REJECTED', NOW - 5, NOW - 10)]);
+			// b changed after it was created: an event even though no poll saw it before (a restart may
+			// have lost the memory of the poll that did).
+			expect(summary(without.events)).toEqual([['b', 'changed', null, 'REJECTED']]);
+			expect(remembered(without.state, 'a')).toEqual({ status: 'PENDING', lastChange: NOW - 10, created: NOW - 10 });
 		});
 	});
 
@@ -659,7 +671,7 @@ describe('detectEvents', () => {
 			const cfg = config();
 			const state: TriggerState = { ...initialState(cfg, NOW - HOUR), resumeFrom: START + 5, windowSeconds: 2 * DAY };
 			const result = detect(state, cfg, []);
-			expect(result.state).toEqual({ ...state, baselineDone: true, statuses: [], seen: {} });
+			expect(result.state).toEqual({ ...state, baselineDone: true, knownFrom: START, statuses: [], seen: {} });
 		});
 	});
 });
@@ -685,5 +697,105 @@ describe('eventItem', () => {
 		const observation = obs('a', 'PENDING', null, NOW);
 		eventItem({ observation, type: 'newRecord', previousStatus: null, previousLastChange: null }, NOW);
 		expect(observation.record).toEqual({ id: 'a', status: 'PENDING' });
+	});
+});
+
+describe('stored state', () => {
+	test('packState stores seen as one string that loadState reads back exactly, ids and dates in any order', () => {
+		const cfg = config();
+		const state: TriggerState = {
+			...initialState(cfg, NOW),
+			baselineDone: true,
+			statuses: ['PENDING', 'REJECTED'],
+			seen: {
+				'705350': [0, START + 10, START + 10],
+				'12': [1, START + 99_000, START + 5],
+				'9007199254740': [-1, 0, NOW],
+				'705351': [1, START + 3, START + 10],
+			},
+		};
+		const stored = packState(state);
+		expect(stored.seen).toBeUndefined();
+		expect(typeof stored.packed).toBe('string');
+		expect(storedSeen(JSON.parse(JSON.stringify(stored)))).toEqual(state.seen);
+		const { state: loaded } = loadState(JSON.parse(JSON.stringify(stored)), cfg, NOW, START);
+		expect(loaded).toEqual(state);
+	});
+
+	test('a packed look-back of 140,000 records stays under 0.8 MB (about 38 bytes a record unpacked)', () => {
+		const seen: Record<string, SeenEntry> = {};
+		for (let index = 0; index < 140_000; index++) seen[String(700_000 + index)] = [index % 7 === 0 ? 1 : 0, index % 7 === 0 ? START + index * 5 : START + index * 4, START + index * 4];
+		const state: TriggerState = { ...initialState(config(), NOW), statuses: ['PENDING', 'ON_HOLD'], seen };
+		const packed = JSON.stringify(packState(state)).length;
+		expect(packed).toBeLessThan(800_000);
+		expect(JSON.stringify(state).length).toBeGreaterThan(4 * packed);
+		expect(storedSeen(packState(state))).toEqual(seen);
+	});
+
+	test('ids that are not plain numbers keep the plain seen object', () => {
+		const state: TriggerState = { ...initialState(config(), NOW), statuses: ['PENDING'], seen: { 'a-1': [0, NOW, NOW], '007': [0, NOW, NOW] } };
+		expect(packState(state)).toEqual(state);
+	});
+
+	test('a damaged packed string starts over, with a warning', () => {
+		const stored = { ...packState({ ...initialState(config(), NOW), statuses: ['PENDING'], seen: { '1': [0, NOW, NOW] } }), packed: 'zz.!!' };
+		const { state, notes } = loadState(stored, config(), NOW, START);
+		expect(state.seen).toEqual({});
+		expect(notes).toEqual([expect.objectContaining({ level: 'warn', message: expect.stringMatching(/unreadable/) })]);
+	});
+});
+
+describe('splitByDensity', () => {
+	const sorted = (times: number[]) => Float64Array.from(times).sort();
+
+	test('a window with at most the target stays whole; a busier one is cut so each part holds at most the target, covering every second once', () => {
+		const window = { from: START, to: NOW };
+		expect(splitByDensity([window], sorted([START + 1, START + 2]), 2)).toEqual([window]);
+		const times = [...Array.from({ length: 10 }, (_, index) => START + index), ...Array.from({ length: 5 }, (_, index) => NOW - index * HOUR)];
+		const parts = splitByDensity([window], sorted(times), 3);
+		expectExactCover(parts, START, NOW);
+		for (const part of parts) expect(times.filter((time) => time >= part.from && time <= part.to).length).toBeLessThanOrEqual(3);
+		// The busy first seconds are cut finer than the quiet rest.
+		expect(parts[0].to - parts[0].from).toBeLessThan(10);
+		expect(parts[parts.length - 1].to - parts[parts.length - 1].from).toBeGreaterThan(HOUR);
+	});
+
+	test('more records in one second than the target stay in a one-second window', () => {
+		const times = [START + 5, START + 5, START + 5, START + 5, START + 9];
+		const parts = splitByDensity([{ from: START, to: START + 20 }], sorted(times), 2);
+		expectExactCover(parts, START, START + 20);
+		expect(parts).toContainEqual({ from: START + 5, to: START + 5 });
+	});
+});
+
+describe('loadState', () => {
+	test('the same record set under other settings keeps the memory; the first poll compares with it', () => {
+		const before = config();
+		const state = baseline(before, [obs('a', 'PENDING', START + 10, START + 10)]);
+		const stored = packState({ ...state, polledAt: NOW - 60 });
+		const after = config({ lookBackSeconds: 10 * DAY });
+		const { state: loaded, notes } = loadState(stored, after, NOW, NOW - 10 * DAY);
+		expect(loaded.config).toBe(configKey(after));
+		expect(loaded.baselineDone).toBe(false);
+		expect(notes).toEqual([expect.objectContaining({ level: 'info', metadata: expect.objectContaining({ keptRecords: 1 }) })]);
+		const polled = detect(loaded, after, [obs('a', 'REJECTED', NOW - 30, START + 10), obs('old', 'PENDING', START - DAY, START - DAY)], { lookBackStart: NOW - 10 * DAY });
+		expect(summary(polled.events)).toEqual([['a', 'statusChanged', 'PENDING', 'REJECTED']]);
+	});
+
+	test('a clock earlier than the last poll is logged; records below the memory join the starting point', () => {
+		const cfg = config();
+		const state = { ...baseline(cfg, []), polledAt: NOW + 8 * DAY, knownFrom: NOW + DAY };
+		const { state: loaded, notes } = loadState(state, cfg, NOW, START);
+		expect(notes.map((note) => note.level)).toEqual(['warn', 'info']);
+		expect(notes[0].metadata).toMatchObject({ clockMovedBackSeconds: 8 * DAY });
+		expect(planPoll(loaded, { ...cfg, rereadSeconds: HOUR }, START, NOW).slice).toBeUndefined(); // the whole look-back
+		const polled = detectEvents(loaded, cfg, [obs('a', 'PENDING', START + 10, START + 10), obs('b', 'PENDING', NOW + DAY + 1, NOW + DAY + 1)], {
+			maxEvents: 10,
+			complete: true,
+			lookBackStart: START,
+			wholeLookBack: true,
+		});
+		expect(summary(polled.events)).toEqual([['b', 'statusChanged', null, 'PENDING']]);
+		expect(polled.state.knownFrom).toBe(START);
 	});
 });

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { triggerEvent } from '../trigger/events';
 import { hasStatus, recordKey, type ReportingListDefinition } from './lists';
-import { MAX_WINDOW_SECONDS } from './constants';
+import { MAX_WINDOW_SECONDS, SECONDS_PER_DAY } from './constants';
 import { splitIntoWindows, type TimeWindow } from './windows';
 
 /**
@@ -83,11 +83,30 @@ export interface TriggerState {
 	sweepFrom?: number;
 	/** Time (Unix seconds) up to which the older records' re-reading is done. */
 	sweepClock?: number;
+	/**
+	 * Time (Unix seconds, the host's clock) of the last poll that succeeded; absent before the first.
+	 * A later poll whose clock shows an earlier time knows the host clock moved back.
+	 */
+	polledAt?: number;
+	/**
+	 * Lowest creation time (Unix seconds) from which `seen` holds every record the trigger read:
+	 * records created earlier were forgotten (they left the look-back) or never read (a longer
+	 * Look-Back). A record first seen below it joins the starting point instead of counting as new,
+	 * so a clock that jumped ahead and back, or a Look-Back made longer, re-emits nothing. Absent:
+	 * no limit (a state from before this field).
+	 */
+	knownFrom?: number;
 	/** Status dictionary for {@link SeenEntry}. */
 	statuses: string[];
 	/** Records created within the look-back, by key. */
 	seen: Record<string, SeenEntry>;
 }
+
+/**
+ * Most remembered records one window of a poll should hold: 20 pages of 50 (service rules §3.1), so
+ * a window costs at most 21 requests and the windows of a busy look-back can be read side by side.
+ */
+export const TARGET_RECORDS_PER_WINDOW = 1_000;
 
 /** Smallest window the trigger narrows to when polls keep running out of time: one hour. */
 export const MIN_TRIGGER_WINDOW_SECONDS = 3_600;
@@ -129,11 +148,17 @@ export function initialState(config: TriggerConfig, now: number): TriggerState {
 	};
 }
 
-/** Reads a stored state; undefined when absent, malformed, of another version or another config. */
-export function readState(stored: unknown, config: TriggerConfig): TriggerState | undefined {
+/** A stored state of this format, well formed, whatever its configuration; undefined otherwise. */
+function wellFormedState(stored: unknown): TriggerState | undefined {
 	if (!stored || typeof stored !== 'object') return undefined;
-	const state = stored as Partial<TriggerState>;
-	if (state.v !== 1 || state.config !== configKey(config)) return undefined;
+	let state = stored as Partial<TriggerState> & { packed?: unknown };
+	if (typeof state.packed === 'string' && state.seen === undefined) {
+		const seen = unpackSeen(state.packed);
+		if (!seen) return undefined;
+		state = { ...state, seen };
+		delete state.packed;
+	}
+	if (state.v !== 1 || typeof state.config !== 'string') return undefined;
 	// A malformed state would fail every poll; starting over is the way out.
 	const wellFormed =
 		typeof state.activatedAt === 'number' &&
@@ -144,11 +169,185 @@ export function readState(stored: unknown, config: TriggerConfig): TriggerState 
 		(state.resumeFrom === undefined || typeof state.resumeFrom === 'number') &&
 		(state.sweepFrom === undefined || typeof state.sweepFrom === 'number') &&
 		(state.sweepClock === undefined || typeof state.sweepClock === 'number') &&
+		(state.polledAt === undefined || typeof state.polledAt === 'number') &&
+		(state.knownFrom === undefined || typeof state.knownFrom === 'number') &&
 		Array.isArray(state.statuses) &&
 		state.seen !== null &&
 		typeof state.seen === 'object' &&
 		!Array.isArray(state.seen);
 	return wellFormed ? (state as TriggerState) : undefined;
+}
+
+const PACKED_NULL_CHANGE = 'n';
+const PACKED_NO_STATUS = 'x';
+const CANONICAL_ID = /^(0|[1-9][0-9]{0,14})$/;
+
+/**
+ * The state as stored in static data. With numeric record ids (every list the trigger watches),
+ * `seen` is stored as one string `packed`: entries sorted by creation time, each
+ * `idDelta.createdDelta.change.status` in base 36 (deltas from the entry before; `change` is
+ * lastChangeDate minus creation date, empty when equal, `n` when absent; `status` an index in
+ * `statuses`, empty for 0, `x` for none), trailing empty fields left out, entries joined by `,`.
+ * An unchanged record costs about 5 bytes instead of about 38, so a look-back of 140,000 records
+ * stays near 0.7 MB. Other ids keep the plain `seen` object. Read back by {@link loadState}.
+ */
+export function packState(state: TriggerState): IDataObject {
+	const keys = Object.keys(state.seen);
+	if (!keys.every((key) => CANONICAL_ID.test(key))) return state as unknown as IDataObject;
+	const entries = keys.map((key) => [Number(key), state.seen[key]] as const);
+	entries.sort((a, b) => a[1][2] - b[1][2] || a[0] - b[0]);
+	const parts: string[] = new Array<string>(entries.length);
+	let previousId = 0;
+	let previousCreated = 0;
+	for (let index = 0; index < entries.length; index++) {
+		const [id, [status, lastChange, created]] = entries[index];
+		const fields = [
+			(id - previousId).toString(36),
+			(created - previousCreated).toString(36),
+			lastChange === 0 ? PACKED_NULL_CHANGE : lastChange === created ? '' : (lastChange - created).toString(36),
+			status === 0 ? '' : status < 0 ? PACKED_NO_STATUS : status.toString(36),
+		];
+		while (fields.length > 1 && fields[fields.length - 1] === '') fields.pop();
+		parts[index] = fields.join('.');
+		previousId = id;
+		previousCreated = created;
+	}
+	const stored: IDataObject = { ...state, packed: parts.join(',') };
+	delete stored.seen;
+	return stored;
+}
+
+/** The `seen` map of a {@link packState} string; undefined when the string is damaged. */
+function unpackSeen(packed: string): Record<string, SeenEntry> | undefined {
+	const seen: Record<string, SeenEntry> = {};
+	if (packed === '') return seen;
+	let id = 0;
+	let created = 0;
+	for (const entry of packed.split(',')) {
+		const [idDelta, createdDelta = '', change = '', status = ''] = entry.split('.');
+		id += parseInt(idDelta, 36);
+		created += createdDelta === '' ? 0 : parseInt(createdDelta, 36);
+		const lastChange = change === PACKED_NULL_CHANGE ? 0 : change === '' ? created : created + parseInt(change, 36);
+		const statusIndex = status === '' ? 0 : status === PACKED_NO_STATUS ? -1 : parseInt(status, 36);
+		if (![id, created, lastChange, statusIndex].every(Number.isFinite)) return undefined;
+		seen[String(id)] = [statusIndex, lastChange, created];
+	}
+	return seen;
+}
+
+/** The records a stored state remembers, by key, packed or not; undefined for no readable state. */
+export function storedSeen(stored: unknown): Record<string, SeenEntry> | undefined {
+	return wellFormedState(stored)?.seen;
+}
+
+/** Reads a stored state; undefined when absent, malformed, of another version or another config. */
+export function readState(stored: unknown, config: TriggerConfig): TriggerState | undefined {
+	const state = wellFormedState(stored);
+	return state && state.config === configKey(config) ? state : undefined;
+}
+
+/**
+ * The part of {@link configKey} that decides which records the list holds (resource and service
+ * filters): two configurations with the same record set can share the memory of those records.
+ */
+function recordSetOf(key: string): string | undefined {
+	try {
+		const parts = JSON.parse(key) as unknown[];
+		return Array.isArray(parts) ? JSON.stringify([parts[0], parts[2]]) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** A line for the node's log: what the trigger did that the user would otherwise not see. */
+export interface StateNote {
+	level: 'info' | 'warn';
+	message: string;
+	metadata: IDataObject;
+}
+
+const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+
+/**
+ * The state a poll starts from, and what to log about it (README, "Payments Service Trigger (polling)").
+ *
+ * - The stored state of this configuration: used as is. A host clock earlier than the last poll's
+ *   is logged (warn), and a look-back reaching below the memory (`knownFrom`) is logged (info):
+ *   records first seen there join the starting point, so nothing already emitted is emitted again.
+ * - A stored state of the same record set (resource and filters) under other settings (event, To
+ *   Status, Status, Look-Back, Include First Sightings): the memory of each record is kept, so a
+ *   change pending at the edit is emitted under the new settings; records it never saw and that
+ *   were created before the last poll join a new starting point (logged, info).
+ * - Otherwise (nothing stored, another record set, a malformed or older state): a new starting
+ *   point; when something was stored, a warning says how many records were forgotten and since
+ *   when changes to them go unreported.
+ *
+ * @param now the poll's time, Unix seconds. @param lookBackStart now minus the look-back, Unix seconds.
+ */
+export function loadState(
+	stored: unknown,
+	config: TriggerConfig,
+	now: number,
+	lookBackStart: number,
+): { state: TriggerState; notes: StateNote[] } {
+	const notes: StateNote[] = [];
+	const previous = wellFormedState(stored);
+	const key = configKey(config);
+	if (previous && previous.polledAt !== undefined && now < previous.polledAt) {
+		notes.push({
+			level: 'warn',
+			message: `The host clock moved back by ${previous.polledAt - now} s since the last poll (${iso(previous.polledAt)}, now ${iso(now)}); events already emitted are not emitted again`,
+			metadata: { clockMovedBackSeconds: previous.polledAt - now, lastPollAt: iso(previous.polledAt) },
+		});
+	}
+	if (previous && previous.config === key) {
+		if (previous.knownFrom !== undefined && lookBackStart < previous.knownFrom) {
+			notes.push({
+				level: 'info',
+				message: `Records created ${iso(lookBackStart)} – ${iso(previous.knownFrom - 1)} are not in the trigger's memory (the clock moved, or the look-back grew); they join the starting point, and changes to them before this poll are not reported`,
+				metadata: { startingPointFrom: iso(lookBackStart), startingPointTo: iso(previous.knownFrom - 1) },
+			});
+		}
+		return { state: previous, notes };
+	}
+	const fresh = initialState(config, now);
+	if (previous && recordSetOf(previous.config) !== undefined && recordSetOf(previous.config) === recordSetOf(key)) {
+		// Same records, other settings: keep what was seen of each record. A record remembered as
+		// having left a narrowed read has no known status: forget it (it joins the starting point).
+		const left = previous.statuses.indexOf(LEFT_STATUS);
+		const seen: Record<string, SeenEntry> = {};
+		for (const [id, entry] of Object.entries(previous.seen)) if (entry[0] !== left || left < 0) seen[id] = [entry[0], entry[1], entry[2]];
+		const since = Math.min(now, previous.polledAt ?? previous.activatedAt);
+		notes.push({
+			level: 'info',
+			message: `The trigger's settings changed: the memory of ${Object.keys(seen).length} records is kept, so changes made since the last poll (${iso(since)}) are emitted under the new settings; records it never saw that were created before then join the starting point`,
+			metadata: { keptRecords: Object.keys(seen).length, lastPollAt: iso(since) },
+		});
+		return {
+			state: {
+				...fresh,
+				activatedAt: since,
+				statuses: [...previous.statuses],
+				seen,
+				windowSeconds: previous.windowSeconds,
+				polledAt: previous.polledAt,
+				knownFrom: previous.knownFrom ?? Math.min(now, previous.polledAt ?? previous.activatedAt),
+			},
+			notes,
+		};
+	}
+	if (stored && typeof stored === 'object' && Object.keys(stored).length > 0) {
+		const dropped = previous ? Object.keys(previous.seen).length : 0;
+		const since = previous ? (previous.polledAt ?? previous.activatedAt) : undefined;
+		notes.push({
+			level: 'warn',
+			message: previous
+				? `The trigger starts over: it now watches other records (resource or filters changed), so the memory of ${dropped} records is dropped; changes made since the last poll (${iso(since!)}) to records already created are not reported`
+				: 'The trigger starts over: its stored state is unreadable (from another version, or damaged); changes made since its last poll to records already created are not reported',
+			metadata: { droppedRecords: dropped, lastPollAt: since === undefined ? null : iso(since) },
+		});
+	}
+	return { state: fresh, notes };
 }
 
 const toSeconds = (value: unknown): number | null => {
@@ -235,19 +434,68 @@ export interface PollPlan {
 export function planPoll(state: TriggerState, config: TriggerConfig, lookBackStart: number, now: number): PollPlan {
 	const period = config.rereadSeconds;
 	const olderEnd = now - period;
-	if (!state.baselineDone || state.resumeFrom !== undefined || period <= 0 || olderEnd <= lookBackStart) {
-		return { windows: planWindows(state, lookBackStart, now) };
+	const created = creationTimes(state);
+	const refine = (windows: TimeWindow[]) => splitByDensity(windows, created, TARGET_RECORDS_PER_WINDOW);
+	const belowMemory = state.knownFrom !== undefined && lookBackStart < state.knownFrom;
+	if (!state.baselineDone || belowMemory || state.resumeFrom !== undefined || period <= 0 || olderEnd <= lookBackStart) {
+		return { windows: refine(planWindows(state, lookBackStart, now)) };
 	}
 	const span = Math.max(MIN_TRIGGER_WINDOW_SECONDS, Math.min(state.windowSeconds, MAX_WINDOW_SECONDS));
-	const recent = splitIntoWindows(olderEnd + 1, now, span);
+	const recent = refine(splitIntoWindows(olderEnd + 1, now, span));
 	const olderLength = olderEnd - lookBackStart + 1;
 	const elapsed = Math.min(period, Math.max(0, now - (state.sweepClock ?? now - period)));
 	const sliceLength = Math.min(olderLength, Math.ceil((olderLength * elapsed) / period));
 	if (sliceLength <= 0) return { windows: recent };
 	const top = state.sweepFrom !== undefined && state.sweepFrom >= lookBackStart && state.sweepFrom <= olderEnd ? state.sweepFrom : olderEnd;
 	const lowest = Math.max(lookBackStart, top - sliceLength + 1);
-	const slice = splitIntoWindows(lowest, top, span).reverse();
+	const slice = refine(splitIntoWindows(lowest, top, span)).reverse();
 	return { windows: [...recent, ...slice], slice: { count: slice.length, lowest, top } };
+}
+
+/** The creation times (Unix seconds) of the records the state remembers, ascending. */
+function creationTimes(state: TriggerState): Float64Array {
+	const times = new Float64Array(Object.keys(state.seen).length);
+	let index = 0;
+	for (const key in state.seen) times[index++] = state.seen[key][2];
+	return times.sort();
+}
+
+/** Index of the first value in `sorted` that is at least `value`. */
+function lowerBound(sorted: Float64Array, value: number): number {
+	let low = 0;
+	let high = sorted.length;
+	while (low < high) {
+		const middle = (low + high) >>> 1;
+		if (sorted[middle] < value) low = middle + 1;
+		else high = middle;
+	}
+	return low;
+}
+
+/**
+ * Splits each window, in order, into consecutive windows holding at most `target` of the creation
+ * times in `created` (ascending Unix seconds): the windows follow the density of the records, a
+ * busy hour cut finer than a quiet day. Every second of a window stays in exactly one of its parts;
+ * more than `target` records created in one second stay in one one-second window. A window with
+ * `target` records or fewer is kept whole, so a quiet look-back costs no extra request.
+ */
+export function splitByDensity(windows: TimeWindow[], created: Float64Array, target: number): TimeWindow[] {
+	const result: TimeWindow[] = [];
+	for (const window of windows) {
+		let from = window.from;
+		let index = lowerBound(created, from);
+		const end = lowerBound(created, window.to + 1);
+		while (end - index > target) {
+			// The first record that does not fit starts the next part (later than `from`, so each part has a second).
+			const cut = Math.max(from + 1, created[index + target]);
+			if (cut > window.to) break;
+			result.push({ from, to: cut - 1 });
+			from = cut;
+			index = lowerBound(created, from);
+		}
+		result.push({ from, to: window.to });
+	}
+	return result;
 }
 
 /**
@@ -265,7 +513,7 @@ export function advanceAfterPoll(state: TriggerState, plan: PollPlan, windowsRea
 	}
 	const recentCount = plan.windows.length - plan.slice.count;
 	if (windowsRead < recentCount) {
-		const windowSeconds = windowsRead === 0 ? Math.max(MIN_TRIGGER_WINDOW_SECONDS, Math.floor(state.windowSeconds / 2)) : state.windowSeconds;
+		const windowSeconds = windowsRead === 0 ? narrowedSpan(state.windowSeconds) : state.windowSeconds;
 		return { ...state, windowSeconds };
 	}
 	const sliceRead = windowsRead - recentCount;
@@ -305,7 +553,16 @@ function eventFor(
 	firstSightingsCount: boolean,
 ): EmittedEventType | undefined {
 	const event = triggerEvent(config.event);
-	if (!previous) return firstSightingsCount && event.countsFirstSighting(config) ? event.type : undefined;
+	if (!previous) {
+		if (!firstSightingsCount) return undefined;
+		if (event.countsFirstSighting(config)) return event.type;
+		// Include First Sightings off: a record's creation is no event, a change after it is. Decided
+		// from the record alone (lastChangeDate later than creationDate), not from the memory of the
+		// poll that first saw it, which n8n does not save when that poll emits nothing.
+		return event.type !== 'newRecord' && observation.lastChange !== null && observation.lastChange > observation.created
+			? event.type
+			: undefined;
+	}
 	return event.changed(previous, observation) ? event.type : undefined;
 }
 
@@ -319,6 +576,41 @@ export function matchesWantedStatus(config: TriggerConfig, status: string | null
 	if (wanted.length === 0) return true;
 	const current = status?.toUpperCase() ?? '';
 	return wanted.some((value) => value.toUpperCase() === current);
+}
+
+/**
+ * New Record with a Status: a record created since activation, reported once, when first seen in
+ * that status. Records in other statuses are not remembered, so reaching the status later is a
+ * first sighting, whether the poll read every status or only the wanted ones.
+ */
+function isNewInStatus(config: TriggerConfig): boolean {
+	const event = triggerEvent(config.event);
+	return event.type === 'newRecord' && event.wantedStatuses(config).length > 0;
+}
+
+/** The event one record raises against the state (undefined: none), and what the state remembers of it. */
+function judge(state: TriggerState, config: TriggerConfig, observation: Observation, newInStatus: boolean) {
+	const previous = decode(state, state.seen[observation.key]);
+	// Until the look-back was read once, an unknown record may be part of the starting point; one
+	// created after the activation second cannot be. Below `knownFrom` the memory is not complete
+	// (records forgotten by a clock that jumped ahead, or never read under a shorter Look-Back): a
+	// record first seen there joins the starting point.
+	const remembers = state.knownFrom === undefined || observation.created >= state.knownFrom;
+	const firstSightingCounts =
+		remembers && (newInStatus ? observation.created > state.activatedAt : state.baselineDone || observation.created > state.activatedAt);
+	const type = eventFor(config, previous, observation, firstSightingCounts);
+	return { type: type && matchesWantedStatus(config, observation.status) ? type : undefined, previous };
+}
+
+/**
+ * Whether `observation` may be emitted by a poll starting from `state`: a reader keeps the whole
+ * record only for those (the others need only their key, status and dates), so a poll over
+ * hundreds of thousands of records holds little more than the state.
+ */
+export function mayEmit(state: TriggerState, config: TriggerConfig, observation: Observation): boolean {
+	const newInStatus = isNewInStatus(config);
+	if (newInStatus && !matchesWantedStatus(config, observation.status)) return false;
+	return judge(state, config, observation, newInStatus).type !== undefined;
 }
 
 /**
@@ -349,30 +641,22 @@ export function detectEvents(
 		readWindows?: TimeWindow[];
 		/** Whether the poll asked the service for the wanted statuses only ({@link narrowedStatuses}). */
 		narrowed?: boolean;
+		/** Whether the poll read the whole look-back (then the memory is complete from `lookBackStart` on). */
+		wholeLookBack?: boolean;
 	},
 ): { events: DetectedEvent[]; state: TriggerState } {
-	const event = triggerEvent(config.event);
-	// New Record with a Status: a record created since activation, reported once, when first seen in
-	// that status. Records in other statuses are not remembered, so reaching the status later is a
-	// first sighting, whether the poll read every status or only the wanted ones.
-	const newInStatus = event.type === 'newRecord' && event.wantedStatuses(config).length > 0;
+	const newInStatus = isNewInStatus(config);
 	const considered = newInStatus ? observations.filter((observation) => matchesWantedStatus(config, observation.status)) : observations;
 	const wanted: DetectedEvent[] = [];
 	const update = new Map<string, Observation>();
 	for (const observation of considered) {
-		const previous = decode(state, state.seen[observation.key]);
-		// Until the look-back was read once, an unknown record may be part of the starting point;
-		// one created after the activation second cannot be.
-		const firstSightingCounts = newInStatus
-			? observation.created > state.activatedAt
-			: state.baselineDone || observation.created > state.activatedAt;
-		const type = eventFor(config, previous, observation, firstSightingCounts);
-		if (type && matchesWantedStatus(config, observation.status)) {
+		const judged = judge(state, config, observation, newInStatus);
+		if (judged.type) {
 			wanted.push({
 				observation,
-				type,
-				previousStatus: previous?.status === LEFT_STATUS ? null : (previous?.status ?? null),
-				previousLastChange: previous?.lastChange ?? null,
+				type: judged.type,
+				previousStatus: judged.previous?.status === LEFT_STATUS ? null : (judged.previous?.status ?? null),
+				previousLastChange: judged.previous?.lastChange ?? null,
 			});
 		} else {
 			update.set(observation.key, observation);
@@ -418,6 +702,8 @@ export function detectEvents(
 		state: {
 			...state,
 			baselineDone: state.baselineDone || options.complete,
+			knownFrom:
+				options.wholeLookBack || state.knownFrom === undefined ? options.lookBackStart : Math.max(state.knownFrom, options.lookBackStart),
 			statuses: used.map((index) => statuses[index]),
 			seen,
 		},
@@ -443,10 +729,20 @@ export function eventItem(event: DetectedEvent, detectedAt: number): IDataObject
 }
 
 /**
+ * The window span after a poll that could not read even one window within its budget: half, at
+ * most one day (a starting point of 100,000 records a day then saves its progress a day at a
+ * time rather than halving from 60 days poll after poll), at least {@link MIN_TRIGGER_WINDOW_SECONDS}.
+ */
+function narrowedSpan(windowSeconds: number): number {
+	return Math.max(MIN_TRIGGER_WINDOW_SECONDS, Math.min(SECONDS_PER_DAY, Math.floor(windowSeconds / 2)));
+}
+
+/**
  * Where the next poll continues after this one read the first `windowsRead` of `planned` windows:
  * all read => from the start of the look-back, with the window span allowed to grow back; cut short
  * => from the first unread window; not even one window read => the same place, with half the
- * window span (at least one hour), so a poll budget too small for one window still makes progress.
+ * window span (at most a day, at least an hour), so a poll budget too small for one window still
+ * makes progress.
  */
 export function advanceReadPosition(state: TriggerState, planned: TimeWindow[], windowsRead: number): TriggerState {
 	if (windowsRead >= planned.length) {
@@ -454,7 +750,6 @@ export function advanceReadPosition(state: TriggerState, planned: TimeWindow[], 
 		delete next.resumeFrom;
 		return next;
 	}
-	const windowSeconds =
-		windowsRead === 0 ? Math.max(MIN_TRIGGER_WINDOW_SECONDS, Math.floor(state.windowSeconds / 2)) : state.windowSeconds;
+	const windowSeconds = windowsRead === 0 ? narrowedSpan(state.windowSeconds) : state.windowSeconds;
 	return { ...state, resumeFrom: planned[windowsRead].from, windowSeconds };
 }
