@@ -1,5 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { cashoutControl } from '../../nodes/PaymentsService/helpers/notifications';
 import type { SandboxNotification } from '../sandbox';
 import { startFixture, type Fixture } from '../harness/fixtures';
 import { NOTIFICATION_TRIGGER, notificationWorkflow, sandboxSecrets } from '../harness/notifications';
@@ -180,13 +181,19 @@ describe('Payments Service Notification Trigger, receiving the sandbox’s notif
 			status: 200,
 			json: { received: true, kind: 'deposit', id: 999999999, outcome: 'not-found' },
 		});
+		// Without a control that matches, a cashout notification is refused before anything is read.
 		expect(await post('application/x-www-form-urlencoded', 'cashout_id=9999999&external_id=nobody')).toEqual({
+			status: 401,
+			json: { received: false, error: 'The control does not match' },
+		});
+		const control = cashoutControl(fx.sandbox.credentials.cashout.apiSignature, 'nobody');
+		expect(await post('application/x-www-form-urlencoded', `cashout_id=9999999&external_id=nobody&control=${control}`)).toEqual({
 			status: 200,
 			json: { received: true, kind: 'cashout', id: 9999999, outcome: 'not-found' },
 		});
 		await server!.idle();
 		expect(server!.runs()).toHaveLength(0);
-		expect(server!.deliveries.flatMap((delivery) => delivery.logs.map((line) => line.level))).toEqual(['warn', 'warn', 'warn', 'warn']);
+		expect(server!.deliveries.flatMap((delivery) => delivery.logs.map((line) => line.level))).toEqual(['warn', 'warn', 'warn', 'warn', 'warn']);
 	});
 
 	test('no answer and no log line holds a secret', async () => {
