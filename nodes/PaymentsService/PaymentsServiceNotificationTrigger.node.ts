@@ -5,18 +5,27 @@ import { NOTICE, NOTIFICATION_WEBHOOK_METHODS, NOTIFICATION_WEBHOOKS, OPTIONS, s
 import { handleNotification } from './trigger/notification/handler';
 import { PaymentsServiceNotificationTriggerV1 } from './trigger/notification/v1';
 
+/** What both versions share: name, icon, group, description; new nodes get version 2. */
+const BASE_DESCRIPTION: Readonly<INodeTypeBaseDescription> = {
+	displayName: 'Payments Service Notification Trigger',
+	name: 'paymentsServiceNotificationTrigger',
+	icon: { light: 'file:../../icons/payments-service.svg', dark: 'file:../../icons/payments-service.dark.svg' },
+	group: ['trigger'],
+	description: 'Starts the workflow when the payments service notifies a deposit or cashout status change',
+	defaultVersion: 2,
+};
+
 /**
  * Version 2: one kind per node, so one credential per node. Deposits use the deposit credential,
  * cashouts the cashout credential (whose API signature also verifies each notification's `control`).
  * A merchant with both kinds adds two trigger nodes, each with its own URL.
  */
 class PaymentsServiceNotificationTriggerV2 implements INodeType {
-	description: INodeTypeDescription;
-
-	constructor(baseDescription: INodeTypeBaseDescription) {
-		this.description = {
-			...baseDescription,
-			version: 2,
+	description: INodeTypeDescription = {
+			...BASE_DESCRIPTION,
+			icon: { light: 'file:../../icons/payments-service.svg', dark: 'file:../../icons/payments-service.dark.svg' },
+			group: ['trigger'],
+		version: 2,
 			subtitle: '={{"Notifications: " + $parameter["notifications"]}}',
 			defaults: { name: 'Payments Service Notification Trigger' },
 			inputs: [],
@@ -54,7 +63,6 @@ class PaymentsServiceNotificationTriggerV2 implements INodeType {
 				OPTIONS,
 			],
 		};
-	}
 
 	webhookMethods = NOTIFICATION_WEBHOOK_METHODS;
 
@@ -82,20 +90,12 @@ class PaymentsServiceNotificationTriggerV2 implements INodeType {
  */
 export class PaymentsServiceNotificationTrigger extends VersionedNodeType {
 	constructor() {
-		const baseDescription: INodeTypeBaseDescription = {
-			displayName: 'Payments Service Notification Trigger',
-			name: 'paymentsServiceNotificationTrigger',
-			icon: { light: 'file:../../icons/payments-service.svg', dark: 'file:../../icons/payments-service.dark.svg' },
-			group: ['trigger'],
-			description: 'Starts the workflow when the payments service notifies a deposit or cashout status change',
-			defaultVersion: 2,
-		};
 		super(
 			{
-				1: new PaymentsServiceNotificationTriggerV1(baseDescription),
-				2: new PaymentsServiceNotificationTriggerV2(baseDescription),
+				1: new PaymentsServiceNotificationTriggerV1(BASE_DESCRIPTION),
+				2: new PaymentsServiceNotificationTriggerV2(),
 			},
-			baseDescription,
+			BASE_DESCRIPTION,
 		);
 	}
 }

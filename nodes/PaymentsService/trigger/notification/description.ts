@@ -62,7 +62,7 @@ export const URL_SECRET: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. 3f9c1a7e5b2d4c8e9a0b1c2d3e4f5a6b',
 	description:
-		'A random text of 16 to 128 letters, digits, - or _, added to the URL (…/webhook/<secret>). Requests to the URL without it are refused by n8n (404) and by the node (401) before anything is read. Strongly advised for deposits, which carry no signature.',
+		'A random text of 16 to 128 letters, digits, - or _, added to the URL after …/webhook/. Requests to the URL without it are refused by n8n (404) and by the node (401) before anything is read. Strongly advised for deposits, which carry no signature.',
 };
 
 /** Deposit and cashout status filters, shown for the kinds selected. */
