@@ -338,8 +338,13 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 		]);
 		// No registration API (service rules §10): activation finds it "existing" and creates nothing.
 		const hooks = type.webhookMethods!.default!;
-		const context = {} as never;
+		const withSecret = (urlSecret: string) => ({ getNodeParameter: () => urlSecret, getNode: () => notificationWorkflow({}).nodes[0] }) as never;
+		const context = withSecret('');
 		expect([await hooks.checkExists.call(context), await hooks.create.call(context), await hooks.delete.call(context)]).toEqual([true, true, true]);
+		expect(await hooks.checkExists.call(withSecret('k3Y-for_deposits-0123456789'))).toBe(true);
+		// A URL Secret too short or with characters a path cannot hold refuses activation, saying why.
+		await expect(hooks.checkExists.call(withSecret('short'))).rejects.toThrow('URL Secret must be 16 to 128 letters, digits, - or _');
+		await expect(hooks.checkExists.call(withSecret('with spaces and / slashes!'))).rejects.toMatchObject({ description: expect.stringContaining('some of them not allowed') });
 	});
 
 	test('the item starts the workflow on n8n’s engine like any webhook execution', async () => {

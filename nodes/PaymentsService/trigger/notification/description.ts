@@ -1,7 +1,9 @@
+import { NodeOperationError } from 'n8n-workflow';
 import type { IHookFunctions, INodeProperties, IWebhookDescription } from 'n8n-workflow';
 
 import { CASHOUT_STATUS_BY_CODE } from '../../helpers/cashoutStatus';
 import { codeOptions } from '../../helpers/filters';
+import { URL_SECRET_PATTERN } from '../../helpers/notifications';
 
 /** Deposit statuses of the v3 status read (service rules §5.3). */
 const DEPOSIT_STATUSES: readonly string[] = ['CREATED', 'PENDING', 'EARLY_RELEASED', 'FOR_REVIEW', 'EXPIRED', 'CANCELLED', 'COMPLETED', 'DECLINED'];
@@ -29,10 +31,19 @@ export const NOTIFICATION_WEBHOOKS: IWebhookDescription[] = [
  * The service has no API to register a notification URL: it is set per deposit or cashout
  * (`notification_url`) or as the merchant panel's default (service rules §10). So activation
  * finds the webhook "existing" and registers nothing, and deactivation removes nothing.
+ *
+ * Activation refuses a URL Secret that is not 16–128 of `A–Z a–z 0–9 - _` (service rules §10.3):
+ * @throws NodeOperationError naming the field and the fix.
  */
 export const NOTIFICATION_WEBHOOK_METHODS = {
 	default: {
 		async checkExists(this: IHookFunctions): Promise<boolean> {
+			const secret = String(this.getNodeParameter('urlSecret', '') ?? '');
+			if (secret !== '' && !URL_SECRET_PATTERN.test(secret)) {
+				throw new NodeOperationError(this.getNode(), 'URL Secret must be 16 to 128 letters, digits, - or _', {
+					description: `It has ${secret.length} characters${/^[A-Za-z0-9_-]*$/.test(secret) ? '' : ', some of them not allowed'}. Use a random text, e.g. the output of "openssl rand -hex 16", or leave it empty.`,
+				});
+			}
 			return true;
 		},
 		async create(this: IHookFunctions): Promise<boolean> {
