@@ -356,4 +356,16 @@ describe('Payments Service Notification Trigger, receiving the sandbox’s notif
 		await delivered();
 		expect(server!.runs()).toHaveLength(2);
 	});
+
+	test('version 2: one kind and one credential per node; cashouts verified with that credential, deposits ignored', async () => {
+		served = new WebhookRunner(fx.engine, notificationWorkflow({ notifications: 'cashouts' }, undefined, 2), NOTIFICATION_TRIGGER);
+		server = await startWebhookServer(fx.engine, served);
+		const payout = fx.sandbox.control.addCashout({ idMerchant: MID, externalId: 'payout-v2', notificationUrl: server.url });
+		fx.sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
+		await delivered();
+		expect(emitted().map((item) => [item.cashout_id, item.cashout_status_name])).toEqual([[payout.idCashout, 'DELIVERED']]);
+		const record = fx.sandbox.control.addDeposit({ idMerchant: MID, status: 'PENDING' });
+		expect((await post('application/json', JSON.stringify({ deposit_id: record.idDeposit }))).json).toMatchObject({ outcome: 'not-selected' });
+		expect(fx.sandbox.log.find('GET', '/v3/deposits/*')).toHaveLength(0);
+	});
 });
