@@ -21,6 +21,9 @@ import type { INodeParameters } from 'n8n-workflow';
 import { PollRunner } from '../harness/poll';
 import { iso } from '../harness/records';
 import { TRIGGER_NODE, triggerWorkflow } from '../harness/trigger';
+import { NOTIFICATION_TRIGGER, notificationWorkflow } from '../harness/notifications';
+import { startWebhookServer, WebhookRunner, type WebhookServer } from '../harness/webhook';
+import { cashoutControl } from '../../nodes/PaymentsService/helpers/notifications';
 import type { Sandbox } from '../sandbox';
 import { Rng } from '../sandbox/data';
 import { demoCredentials } from '../sandbox/demo';
@@ -593,9 +596,91 @@ async function triggerVolumeBenchmark(perDay = 20_000, polls = 30) {
 }
 
 /**
+ * The Notification Trigger over HTTP (n8n-core's WebhookContext, static data loaded per request and
+ * saved whole after the answer, as n8n 2.41.1 does; the node from dist/, so `npm run build` first):
+ * - a burst of 1,000 cashout notifications, 50 in flight, half of them forged (a wrong control):
+ *   notifications handled per second and status reads per notification, per forged one; then the
+ *   same burst with Verify Cashout Control off (the behaviour before the check);
+ * - 2 identical notifications at the same instant, 20 times: workflow starts per change;
+ * - 200 distinct notifications at once, then each sent again: starts by the repeats.
+ * The last two measure a limit of n8n's static data (README, "Once per change"): their targets are
+ * the figures stated there, so a change that makes them worse fails the run.
+ */
+async function notificationBenchmark() {
+	const fx = await startFixture({ source: 'dist', sandbox: { depositsPerDay: 0, cashoutsPerDay: 0 } });
+	let server: WebhookServer | undefined;
+	try {
+		const mid = fx.sandbox.credentials.cashout.merchantId;
+		const secret = fx.sandbox.credentials.cashout.apiSignature;
+		const listen = async (parameters: INodeParameters = {}) => {
+			await server?.close();
+			server = await startWebhookServer(fx.engine, new WebhookRunner(fx.engine, notificationWorkflow(parameters), NOTIFICATION_TRIGGER));
+			return server;
+		};
+		const reads = () => fx.sandbox.log.find('POST', '/v3/cashout/status').length;
+		const body = (cashoutId: number, externalId: string, forged: boolean) =>
+			new URLSearchParams({ external_id: externalId, control: forged ? cashoutControl('forged', externalId) : cashoutControl(secret, externalId), cashout_id: String(cashoutId) }).toString();
+		const send = async (url: string, form: string) =>
+			(await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form })).status;
+		const inParallel = async (forms: string[], url: string, width: number) => {
+			const queue = [...forms];
+			await Promise.all(Array.from({ length: width }, async () => {
+				for (let form = queue.shift(); form !== undefined; form = queue.shift()) await send(url, form);
+			}));
+		};
+		const payouts = Array.from({ length: 500 }, (_, index) => fx.sandbox.control.addCashout({ idMerchant: mid, externalId: `bench-n-${index}` }));
+
+		// Burst: 500 genuine, 500 forged, interleaved.
+		let hook = await listen();
+		fx.sandbox.log.clear();
+		const burst = payouts.flatMap((payout) => [body(payout.idCashout, payout.externalId, false), body(payout.idCashout, payout.externalId, true)]);
+		const started = performance.now();
+		await inParallel(burst, hook.url, 50);
+		await hook.idle();
+		const ms = performance.now() - started;
+		const statuses = hook.deliveries.map((delivery) => delivery.status);
+		record({ name: 'Notifications: burst of 1,000 (half forged), handled', value: (burst.length / ms) * 1000, unit: 'notif/s', target: 100, better: 'higher' });
+		record({ name: 'Notifications: status reads per notification (burst)', value: reads() / burst.length, unit: 'reads', target: 0.5, better: 'lower' });
+		record({ name: 'Notifications: status reads per forged notification', value: Math.max(0, reads() - 500) / 500, unit: 'reads', target: 0, better: 'lower' });
+		record({ name: 'Notifications: forged ones refused 401', value: statuses.filter((status) => status === 401).length, unit: 'of 500', target: 500, better: 'higher' });
+
+		// The same burst with Verify Cashout Control off: what each forged notification cost before.
+		hook = await listen({ options: { verifyControl: false } });
+		fx.sandbox.log.clear();
+		await inParallel(burst, hook.url, 50);
+		await hook.idle();
+		record({ name: 'Notifications: status reads per forged one, control not verified', value: Math.max(0, reads() - 500) / 500, unit: 'reads', target: 1, better: 'lower' });
+
+		// 2 identical at the same instant, 20 changes (a fresh trigger memory each).
+		let doubles = 0;
+		for (const payout of payouts.slice(0, 20)) {
+			hook = await listen();
+			const form = body(payout.idCashout, payout.externalId, false);
+			await Promise.all([send(hook.url, form), send(hook.url, form)]);
+			await hook.idle();
+			doubles += hook.runs().length - 1;
+		}
+		record({ name: 'Notifications: extra starts, 2 identical at once (20 changes)', value: doubles, unit: 'of 20', target: 20, better: 'lower' });
+
+		// 200 distinct at once, then each again.
+		hook = await listen();
+		const distinct = payouts.slice(0, 200).map((payout) => body(payout.idCashout, payout.externalId, false));
+		await inParallel(distinct, hook.url, 200);
+		await hook.idle();
+		const first = hook.runs().length;
+		await inParallel(distinct, hook.url, 1);
+		await hook.idle();
+		record({ name: `Notifications: starts by repeats after 200 at once (first round: ${first} starts)`, value: hook.runs().length - first, unit: 'of 200', target: 200, better: 'lower' });
+	} finally {
+		await server?.close();
+		await fx.close();
+	}
+}
+
+/**
  * `npm run bench -- <name>` runs one group: pure, engine, concurrency (360 days, one-day reads and
  * the 100,000-deposit day) or trigger; or part of concurrency: 360, day or large; or the trigger at
- * volume: trigger-volume (20,000 a day), trigger-volume-100k, trigger-volume-2k.
+ * volume: trigger-volume (20,000 a day), trigger-volume-100k, trigger-volume-2k; or notifications.
  */
 async function main() {
 	const only = process.argv[2];
@@ -611,6 +696,7 @@ async function main() {
 	if (!only || only === 'trigger' || only === 'trigger-volume') await triggerVolumeBenchmark(20_000);
 	if (only === 'trigger-volume-100k') await triggerVolumeBenchmark(100_000, 10);
 	if (only === 'trigger-volume-2k') await triggerVolumeBenchmark(2_000, 30);
+	if (!only || only === 'notifications') await notificationBenchmark();
 	const missed = results.filter((result) => (result.better === 'lower' ? result.value > result.target : result.value < result.target));
 	console.log(missed.length ? `\n${missed.length} target(s) missed.` : '\nAll targets met.');
 	process.exit(missed.length ? 1 : 0);

@@ -1,5 +1,6 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INode, INodeParameters, INodeType } from 'n8n-workflow';
 
+import { cashoutControl } from '../../nodes/PaymentsService/helpers/notifications';
 import type { SandboxNotification } from '../sandbox';
 import { startFixture, type Fixture } from '../harness/fixtures';
 import { NOTIFICATION_TRIGGER, notificationWorkflow, sandboxSecrets } from '../harness/notifications';
@@ -11,6 +12,8 @@ const MINUTE = 60_000;
 const MID = 1001;
 
 type Clock = ReturnType<typeof sharedClock>;
+
+
 
 // The sandbox sends real notifications (service rules §10) to an HTTP server that hands each one to
 // the node through n8n-core's WebhookContext and runs the workflow from the items it returns.
@@ -30,10 +33,14 @@ describe('Payments Service Notification Trigger, receiving the sandbox’s notif
 		await fx.close();
 	});
 
+	let served: WebhookRunner | undefined;
 	const listen = async (parameters: INodeParameters = {}) => {
-		server = await startWebhookServer(fx.engine, new WebhookRunner(fx.engine, notificationWorkflow(parameters), NOTIFICATION_TRIGGER));
+		served = new WebhookRunner(fx.engine, notificationWorkflow(parameters), NOTIFICATION_TRIGGER);
+		server = await startWebhookServer(fx.engine, served);
 		return server;
 	};
+	/** The node after the trigger ("Then"), to change what the work does. */
+	const work = (): INode => served!.workflow.nodes.find((node) => node.name === 'Then')!;
 	/** Waits until the sandbox sent everything due and the server finished the executions it started. */
 	const delivered = async () => {
 		await fx.sandbox.control.notifications.settle();
@@ -180,13 +187,19 @@ describe('Payments Service Notification Trigger, receiving the sandbox’s notif
 			status: 200,
 			json: { received: true, kind: 'deposit', id: 999999999, outcome: 'not-found' },
 		});
+		// Without a control that matches, a cashout notification is refused before anything is read.
 		expect(await post('application/x-www-form-urlencoded', 'cashout_id=9999999&external_id=nobody')).toEqual({
+			status: 401,
+			json: { received: false, error: 'The control does not match' },
+		});
+		const control = cashoutControl(fx.sandbox.credentials.cashout.apiSignature, 'nobody');
+		expect(await post('application/x-www-form-urlencoded', `cashout_id=9999999&external_id=nobody&control=${control}`)).toEqual({
 			status: 200,
 			json: { received: true, kind: 'cashout', id: 9999999, outcome: 'not-found' },
 		});
 		await server!.idle();
 		expect(server!.runs()).toHaveLength(0);
-		expect(server!.deliveries.flatMap((delivery) => delivery.logs.map((line) => line.level))).toEqual(['warn', 'warn', 'warn', 'warn']);
+		expect(server!.deliveries.flatMap((delivery) => delivery.logs.map((line) => line.level))).toEqual(['warn', 'warn', 'warn', 'warn', 'warn']);
 	});
 
 	test('no answer and no log line holds a secret', async () => {
@@ -209,5 +222,150 @@ describe('Payments Service Notification Trigger, receiving the sandbox’s notif
 		].join('\n');
 		expect(notifications.map(answers)).toEqual([[200], [200], [200], [500]]);
 		for (const secret of [...sandboxSecrets(fx.sandbox), ...controls]) expect(said).not.toContain(secret);
+	});
+
+	/** Status reads the sandbox received, deposits and cashouts. */
+	const reads = () => fx.sandbox.log.find('GET', '/v3/deposits/*').length + fx.sandbox.log.find('POST', '/v3/cashout/status').length;
+	const signed = (externalId: string, fields: Record<string, string> = {}) =>
+		new URLSearchParams({ external_id: externalId, control: cashoutControl(fx.sandbox.credentials.cashout.apiSignature, externalId), ...fields }).toString();
+
+	test('forged cashout notifications (wrong, missing or borrowed control) are refused 401 before any status read', async () => {
+		await listen();
+		const payout = fx.sandbox.control.addCashout({ idMerchant: MID, externalId: 'payout-real' });
+		fx.sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
+		const form = 'application/x-www-form-urlencoded';
+		const refused = { status: 401, json: { received: false, error: 'The control does not match' } };
+		expect(await post(form, `cashout_id=${payout.idCashout}&external_id=payout-real`)).toEqual(refused);
+		expect(await post(form, `cashout_id=${payout.idCashout}&external_id=payout-real&control=${'A'.repeat(64)}`)).toEqual(refused);
+		// A control made with another secret (the signature of another merchant).
+		const other = cashoutControl('not-the-cashout-secret', 'payout-real');
+		expect(await post(form, `cashout_id=${payout.idCashout}&external_id=payout-real&control=${other}`)).toEqual(refused);
+		// The control of another external_id does not vouch for this one.
+		expect(await post(form, `cashout_id=${payout.idCashout}&external_id=payout-real&control=${cashoutControl(fx.sandbox.credentials.cashout.apiSignature, 'payout-other')}`)).toEqual(refused);
+		expect(reads()).toBe(0);
+		// A genuine control pasted next to another cashout_id reads nothing: the service matches both ids.
+		const unrelated = fx.sandbox.control.addCashout({ idMerchant: MID, externalId: 'payout-unrelated' });
+		expect((await post(form, `${signed('payout-real')}&cashout_id=${unrelated.idCashout}`)).json).toMatchObject({ outcome: 'not-found' });
+		// The genuine notification is read and emitted.
+		expect(await post(form, `${signed('payout-real')}&cashout_id=${payout.idCashout}`)).toEqual({
+			status: 200,
+			json: { received: true, kind: 'cashout', id: payout.idCashout, outcome: 'emitted', status: 'DELIVERED' },
+		});
+		await server!.idle();
+		expect(reads()).toBe(2);
+		expect(emitted().map((item) => [item.cashout_id, item.external_id, item.cashout_status_name])).toEqual([[payout.idCashout, 'payout-real', 'DELIVERED']]);
+	});
+
+	test('Verify Cashout Control off: an unsigned cashout notification is read (the status read still decides)', async () => {
+		await listen({ options: { verifyControl: false } });
+		const payout = fx.sandbox.control.addCashout({ idMerchant: MID, externalId: 'payout-unsigned' });
+		expect((await post('application/x-www-form-urlencoded', `cashout_id=${payout.idCashout}`)).json).toMatchObject({ outcome: 'emitted', status: 'PENDING' });
+		expect(reads()).toBe(1);
+	});
+
+	test('URL Secret: the URL served includes it; a deposit notification without it is refused before any read', async () => {
+		const secret = 'k3Y-for_deposits-0123456789';
+		const hook = await listen({ urlSecret: secret });
+		expect(hook.url.endsWith(`/webhook/${secret}`)).toBe(true);
+		const record = fx.sandbox.control.addDeposit({ idMerchant: MID, status: 'COMPLETED' });
+		const body = JSON.stringify({ deposit_id: record.idDeposit });
+		const withoutSecret = hook.url.slice(0, -secret.length - 1);
+		for (const url of [withoutSecret, `${withoutSecret}/wrong-secret-0123456789`]) {
+			const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+			expect(answer.status).toBe(404);
+		}
+		expect(reads()).toBe(0);
+		fx.sandbox.control.setDefaultNotificationUrl(MID, hook.url);
+		fx.sandbox.control.setStatus('deposit', record.idDeposit, 'DECLINED');
+		await delivered();
+		expect(emitted().map((item) => [item.deposit_id, item.status])).toEqual([[record.idDeposit, 'DECLINED']]);
+		expect(reads()).toBe(1);
+	});
+
+	test('bodies over 16 KiB are answered 413, nested deeper than 4 levels 400, neither read nor started', async () => {
+		await listen();
+		const large = await post('application/json', JSON.stringify({ deposit_id: 1, padding: 'x'.repeat(17 * 1024) }));
+		expect(large).toEqual({ status: 413, json: { received: false, error: 'The body is larger than 16384 bytes' } });
+		const deep = await post('application/json', JSON.stringify({ deposit_id: 1, nested: { a: { b: { c: { d: 1 } } } } }));
+		expect(deep).toEqual({ status: 400, json: { received: false, error: 'The body is nested deeper than 4 levels' } });
+		const wide = await post('application/json', JSON.stringify({ deposit_id: 1, list: Array.from({ length: 300 }, (_, index) => index) }));
+		expect(wide).toEqual({ status: 400, json: { received: false, error: 'The body has more than 200 values' } });
+		// About 2,000 levels in 10 KB: refused after at most 5 levels walked.
+		const nested = `${'{"a":'.repeat(2000)}{"deposit_id":1}${'}'.repeat(2000)}`;
+		expect(await post('application/json', nested)).toEqual({ status: 400, json: { received: false, error: 'The body is nested deeper than 4 levels' } });
+		await server!.idle();
+		expect([reads(), server!.runs().length]).toEqual([0, 0]);
+	});
+
+	test('a record read in a final status is not read again for 10 minutes: repeats cost no status read', async () => {
+		const hook = await listen();
+		const record = fx.sandbox.control.addDeposit({ idMerchant: MID, status: 'PENDING', notificationUrl: hook.url });
+		fx.sandbox.control.setStatus('deposit', record.idDeposit, 'COMPLETED');
+		await delivered();
+		expect(reads()).toBe(1);
+		for (let copy = 0; copy < 5; copy++) {
+			expect((await post('application/json', JSON.stringify({ deposit_id: record.idDeposit }))).json).toEqual({
+				received: true,
+				kind: 'deposit',
+				id: record.idDeposit,
+				outcome: 'duplicate',
+				status: 'COMPLETED',
+			});
+		}
+		expect(reads()).toBe(1);
+		// A PENDING record is read each time: its status can change at any moment.
+		const pending = fx.sandbox.control.addDeposit({ idMerchant: MID, status: 'PENDING' });
+		await post('application/json', JSON.stringify({ deposit_id: pending.idDeposit }));
+		await post('application/json', JSON.stringify({ deposit_id: pending.idDeposit }));
+		expect(reads()).toBe(3);
+		// After 10 minutes the final status is read again.
+		clock.advance(10 * MINUTE);
+		await post('application/json', JSON.stringify({ deposit_id: record.idDeposit }));
+		expect(reads()).toBe(4);
+		await server!.idle();
+		expect(server!.runs()).toHaveLength(2);
+	});
+
+	test('Respond When Workflow Finished: a workflow that fails answers 500, the sandbox’s retry runs it again, handled once', async () => {
+		fx.engine.nodeTypes.registerLazy('n8n-nodes-base.stopAndError', () => {
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			const { StopAndError } = require('n8n-nodes-base/dist/nodes/StopAndError/StopAndError.node') as { StopAndError: new () => INodeType };
+			return new StopAndError();
+		});
+		const hook = await listen({ options: { respond: 'whenFinished' } });
+		// The work fails (the mail server is down): the node after the trigger stops with an error.
+		Object.assign(work(), { type: 'n8n-nodes-base.stopAndError', typeVersion: 1, parameters: { errorMessage: 'Mail server down' } });
+		const payout = fx.sandbox.control.addCashout({ idMerchant: MID, externalId: 'payout-at-least-once', notificationUrl: hook.url });
+		fx.sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
+		await delivered();
+		const [first] = fx.sandbox.control.notifications.list();
+		expect([first.state, answers(first)]).toEqual(['retrying', [500]]);
+		expect(JSON.parse(first.attempts[0].responseBody!)).toEqual({ message: 'Error in workflow' });
+		expect(server!.runs().map((run) => run.error?.message ?? run.run.data.resultData.error?.message)).toEqual(['Mail server down']);
+
+		// The mail server is back: the retry 5 minutes later runs the workflow again, and it succeeds.
+		Object.assign(work(), { type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} });
+		clock.advance(5 * MINUTE);
+		await delivered();
+		const [retried] = fx.sandbox.control.notifications.list();
+		expect([retried.state, answers(retried), retried.attempts[1].responseBody]).toEqual(['delivered', [500, 200], '']);
+		expect(emitted().map((item) => [item.cashout_id, item.cashout_status_name])).toEqual([[payout.idCashout, 'DELIVERED']]);
+		expect(server!.runs()).toHaveLength(2);
+		// Nothing more is sent: the service got its 2xx.
+		clock.advance(60 * MINUTE);
+		await delivered();
+		expect(server!.runs()).toHaveLength(2);
+	});
+
+	test('version 2: one kind and one credential per node; cashouts verified with that credential, deposits ignored', async () => {
+		served = new WebhookRunner(fx.engine, notificationWorkflow({ notifications: 'cashouts' }, undefined, 2), NOTIFICATION_TRIGGER);
+		server = await startWebhookServer(fx.engine, served);
+		const payout = fx.sandbox.control.addCashout({ idMerchant: MID, externalId: 'payout-v2', notificationUrl: server.url });
+		fx.sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
+		await delivered();
+		expect(emitted().map((item) => [item.cashout_id, item.cashout_status_name])).toEqual([[payout.idCashout, 'DELIVERED']]);
+		const record = fx.sandbox.control.addDeposit({ idMerchant: MID, status: 'PENDING' });
+		expect((await post('application/json', JSON.stringify({ deposit_id: record.idDeposit }))).json).toMatchObject({ outcome: 'not-selected' });
+		expect(fx.sandbox.log.find('GET', '/v3/deposits/*')).toHaveLength(0);
 	});
 });

@@ -33,8 +33,10 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 		await fx.close();
 	});
 
+	// Version 1 with Verify Cashout Control off: these tests cover what follows the control check
+	// (reading by cashout_id, memory, filters); the check itself is covered in notification-security.
 	const runner = (parameters: INodeParameters = {}, store: { staticData?: IDataObject } = {}) =>
-		new WebhookRunner(fx.engine, notificationWorkflow(parameters), NOTIFICATION_TRIGGER, store);
+		new WebhookRunner(fx.engine, notificationWorkflow({ options: { verifyControl: false }, ...parameters }), NOTIFICATION_TRIGGER, store);
 	const deposit = (status = 'PENDING') => fx.sandbox.control.addDeposit({ idMerchant: MID, status });
 	const cashout = (extra: Record<string, unknown> = {}) => fx.sandbox.control.addCashout({ idMerchant: MID, ...extra });
 	const memory = (trigger: WebhookRunner) => (trigger.staticData().notifications as { records: Record<string, [string, number]> }).records;
@@ -318,7 +320,17 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 	test('the description: one POST webhook, nothing to register, each credential shown and required for its kind only', async () => {
 		const type = fx.engine.nodeTypes.getByNameAndVersion(notificationWorkflow({}).nodes[0].type) as INodeType;
 		const { description } = type;
-		expect(description.webhooks).toEqual([{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }]);
+		expect(description.webhooks).toEqual([
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				// onReceived unless Respond is When Workflow Finished; webhook/<URL Secret> when one is set.
+				responseMode: '={{$parameter["options"]["respond"] === "whenFinished" ? "lastNode" : "onReceived"}}',
+				responseData: 'noData',
+				path: '={{$parameter["urlSecret"] ? "webhook/" + $parameter["urlSecret"] : "webhook"}}',
+			},
+		]);
+		expect([runner().path, runner().describe('responseMode', '')]).toEqual(['/webhook/b8f1c3de-5a7e-4f0a-9c21-6d2f1e0a7b11/webhook', 'onReceived']);
 		// Which credential each choice shows (n8n's display logic) is checked in editorCredentials.test.ts.
 		expect(description.credentials?.map((credential) => [credential.name, credential.required])).toEqual([
 			['paymentsServiceDepositApi', true],
@@ -326,8 +338,13 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 		]);
 		// No registration API (service rules §10): activation finds it "existing" and creates nothing.
 		const hooks = type.webhookMethods!.default!;
-		const context = {} as never;
+		const withSecret = (urlSecret: string) => ({ getNodeParameter: () => urlSecret, getNode: () => notificationWorkflow({}).nodes[0] }) as never;
+		const context = withSecret('');
 		expect([await hooks.checkExists.call(context), await hooks.create.call(context), await hooks.delete.call(context)]).toEqual([true, true, true]);
+		expect(await hooks.checkExists.call(withSecret('k3Y-for_deposits-0123456789'))).toBe(true);
+		// A URL Secret too short or with characters a path cannot hold refuses activation, saying why.
+		await expect(hooks.checkExists.call(withSecret('short'))).rejects.toThrow('URL Secret must be 16 to 128 letters, digits, - or _');
+		await expect(hooks.checkExists.call(withSecret('with spaces and / slashes!'))).rejects.toMatchObject({ description: expect.stringContaining('some of them not allowed') });
 	});
 
 	test('the item starts the workflow on n8n’s engine like any webhook execution', async () => {

@@ -1,4 +1,4 @@
-import type { INodeParameters } from 'n8n-workflow';
+import type { INodeCredentials, INodeParameters } from 'n8n-workflow';
 
 import type { Sandbox } from '../sandbox';
 import { PACKAGE_NAME, type WorkflowJson } from './engine';
@@ -7,10 +7,17 @@ import { CREDENTIAL_IDS } from './fixtures';
 export const NOTIFICATION_TRIGGER = 'Payments Service Notification Trigger';
 
 /**
- * A workflow with the Payments Service Notification Trigger (deposit and cashout credentials)
- * followed by a No Op node.
+ * A workflow with the Payments Service Notification Trigger followed by a No Op node: version 1
+ * (saved workflows) with both credentials, or version 2 with the one credential its Notifications
+ * choice uses.
  */
-export function notificationWorkflow(parameters: INodeParameters, webhookId = 'b8f1c3de-5a7e-4f0a-9c21-6d2f1e0a7b11'): WorkflowJson {
+export function notificationWorkflow(parameters: INodeParameters, webhookId = 'b8f1c3de-5a7e-4f0a-9c21-6d2f1e0a7b11', typeVersion = 1): WorkflowJson {
+	const both = {
+		paymentsServiceDepositApi: { id: CREDENTIAL_IDS.paymentsServiceDepositApi, name: 'deposit' },
+		paymentsServiceCashoutApi: { id: CREDENTIAL_IDS.paymentsServiceCashoutApi, name: 'cashout' },
+	};
+	const credentials: INodeCredentials =
+		typeVersion === 1 ? both : parameters.notifications === 'cashouts' ? { paymentsServiceCashoutApi: both.paymentsServiceCashoutApi } : { paymentsServiceDepositApi: both.paymentsServiceDepositApi };
 	return {
 		id: 'wf-notifications',
 		name: 'Notification trigger test',
@@ -19,14 +26,11 @@ export function notificationWorkflow(parameters: INodeParameters, webhookId = 'b
 				id: 'notification-trigger',
 				name: NOTIFICATION_TRIGGER,
 				type: `${PACKAGE_NAME}.paymentsServiceNotificationTrigger`,
-				typeVersion: 1,
+				typeVersion,
 				position: [0, 0],
 				webhookId,
 				parameters,
-				credentials: {
-					paymentsServiceDepositApi: { id: CREDENTIAL_IDS.paymentsServiceDepositApi, name: 'deposit' },
-					paymentsServiceCashoutApi: { id: CREDENTIAL_IDS.paymentsServiceCashoutApi, name: 'cashout' },
-				},
+				credentials,
 			},
 			{ id: 'noop', name: 'Then', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [200, 0], parameters: {} },
 		],

@@ -39,6 +39,8 @@ export interface WebhookOutcome {
 	staticDataSaved: boolean;
 	/** Lines the node logged while handling this request. */
 	logs: LogLine[];
+	/** Response mode lastNode: nothing answered yet; n8n answers when the execution ends. */
+	answerWhenFinished?: boolean;
 }
 
 /** A request as a sender makes it. */
@@ -206,11 +208,22 @@ export class WebhookRunner {
 		private readonly mode: WorkflowExecuteMode = 'webhook',
 	) {}
 
-	/** The webhook's production path, as n8n serves it: `/webhook/<webhookId>/<path>`. */
+	/** The webhook's production path, as n8n serves it: `/webhook/<webhookId>/<path>` (path evaluated as n8n does). */
 	get path(): string {
+		return `/webhook/${this.node().webhookId}/${this.describe('path', 'webhook')}`;
+	}
+
+	/**
+	 * A field of the node's webhook description, evaluated against the node's parameters as n8n does
+	 * (`evaluateSimpleWebhookDescriptionExpression`): `path`, `responseMode`…
+	 */
+	describe(field: 'path' | 'responseMode', fallback: string): string {
 		const node = this.node();
 		const nodeType = this.engine.nodeTypes.getByNameAndVersion(node.type, node.typeVersion) as INodeType;
-		return `/webhook/${node.webhookId}/${nodeType.description.webhooks![0].path as string}`;
+		const value = nodeType.description.webhooks![0][field] as string | undefined;
+		if (value === undefined) return fallback;
+		const workflow = this.workflowWith(undefined);
+		return String(workflow.expression.getSimpleParameterValue(workflow.getNode(node.name)!, value, this.mode, {}, undefined, fallback));
 	}
 
 	/** A copy of the node's saved static data. */
@@ -293,7 +306,7 @@ export class WebhookRunner {
 		const webhookData: IWebhookData = {
 			httpMethod: 'POST',
 			node: node.name,
-			path: `${node.webhookId}/${description.path as string}`,
+			path: `${node.webhookId}/${this.describe('path', 'webhook')}`,
 			webhookDescription: description,
 			workflowId: workflow.id,
 			workflowExecuteAdditionalData: additionalData,
@@ -331,6 +344,9 @@ export class WebhookRunner {
 			res.end(JSON.stringify(result.webhookResponse ?? { message: 'Webhook call received' }));
 			return { items: null, staticDataSaved: save(), logs };
 		}
+		// Response mode lastNode: n8n answers when the execution ends (startWebhookServer does), and
+		// saves the static data then.
+		if (this.describe('responseMode', 'onReceived') === 'lastNode') return { items, staticDataSaved: save(), logs, answerWhenFinished: true };
 		// The execution is registered first: WorkflowRunner.run builds a Workflow over the same
 		// static data object (establishContextForPersistence), then n8n answers and saves.
 		if (loaded !== undefined) this.workflowWith(loaded);
@@ -399,6 +415,14 @@ export async function startWebhookServer(engine: Engine, runner: WebhookRunner):
 			const delivery: Delivery = { ...outcome, status: res.statusCode };
 			deliveries.push(delivery);
 			if (outcome.items) delivery.run = await engine.run(runner.workflow, { triggerItems: outcome.items, mode: 'webhook' });
+			if (outcome.answerWhenFinished) {
+				// As n8n answers a lastNode webhook (webhook-helpers executeWebhook, responseData noData):
+				// 500 {message: 'Error in workflow'} when the execution failed, else 200 with no body.
+				const failed = !delivery.run || delivery.run.error !== undefined || delivery.run.run.data.resultData.error !== undefined;
+				res.writeHead(failed ? 500 : 200, { 'content-type': 'application/json; charset=utf-8' });
+				res.end(failed ? JSON.stringify({ message: 'Error in workflow' }) : '');
+				delivery.status = res.statusCode;
+			}
 		})();
 		pending.add(work);
 		work.then(

@@ -23,6 +23,7 @@ import { buildAndPack, ensureN8n, ensureNode, installCommunityPackage } from './
 import { baseEnv, startMain, startWorker } from './n8n-server';
 import { parseOptions, type E2eOptions } from './options';
 import { stopAll, waitFor } from './processes';
+import { notificationLimitsStep } from './notifications';
 import { executionsByWorker, workerChecks, workerChecksAfterRelogin } from './queue';
 import { EXECUTION_TIMEOUT_MS, logins, need, runOnce, sessionWorkflow, type RunState } from './state';
 import { Steps } from './report';
@@ -263,6 +264,7 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 	for (const scenario of ALERT_SCENARIOS) {
 		await steps.run(`Alert: ${scenario.title}`, async () => await alertStep(state, scenario));
 	}
+	await steps.run('Notification Trigger: copies at the same moment (measured)', async () => await notificationLimitsStep(state));
 	if (state.options.queue) {
 		await steps.run('Queue mode: polls on main, executions on workers', async () => await executionsByWorker(state));
 	}

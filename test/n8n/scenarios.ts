@@ -10,6 +10,7 @@
  * it, waits for `expectedExecutions`, lets it settle, then requires exactly that many executions,
  * all successful, each judged by `summarize` (the demo's check by default).
  */
+import { createHmac } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { DEMOS } from '../demo/demos';
@@ -171,9 +172,22 @@ export const ALERT_SCENARIOS: AlertScenario[] = [
 				notificationUrl: url,
 			});
 			state.cashoutId = payout.idCashout;
+			state.url = url;
+			state.externalId = payout.externalId;
 			return `the webhook answers at ${url.replace(n8nUrl, '')}; cashout ${payout.idCashout} notifies it`;
 		},
 		async drive({ sandbox, state }) {
+			// Forged cashout notifications (no control, a control made with another secret) naming the
+			// real cashout: refused 401 before any status read.
+			const readsBefore = sandbox.log.find('POST', '/v3/cashout/status').length;
+			const forgedControl = createHmac('sha256', 'not-the-cashout-secret').update(`Be4${String(state.externalId)}Bo7`).digest('hex').toUpperCase();
+			for (const control of ['', forgedControl]) {
+				const form = new URLSearchParams({ external_id: String(state.externalId), control, cashout_id: String(state.cashoutId) });
+				const answer = await fetch(String(state.url), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+				if (answer.status !== 401) throw new Error(`a forged cashout notification was answered ${answer.status}, not 401`);
+			}
+			const readsAfter = sandbox.log.find('POST', '/v3/cashout/status').length;
+			if (readsAfter !== readsBefore) throw new Error(`forged notifications cost ${readsAfter - readsBefore} status reads`);
 			// DELIVERED is notified, read and filtered out; REJECTED is notified twice (a duplicate).
 			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, { to: 'DELIVERED' });
 			await sandbox.control.notifications.settle();

@@ -104,8 +104,6 @@ export const NOTIFICATION_RETRY_DELAYS_MS: readonly number[] = [5, 25, 125, 625,
 export const NOTIFICATION_TIMEOUT_MS = 5000;
 /** Sandbox choice: characters of a receiver's response body kept in the notification record. */
 export const NOTIFICATION_RESPONSE_BODY_LIMIT = 1000;
-/** Sandbox choice: random characters (hex) put before and after external_id in a cashout notification's `control`. */
-export const NOTIFICATION_CONTROL_RANDOM_BYTES = 4;
 /** Sandbox choice: User-Agent of notification requests. */
 export const NOTIFICATION_USER_AGENT = 'payments-service-sandbox-notifier/1.0';
 

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSandbox, type Sandbox } from './index';
@@ -147,7 +148,9 @@ describe('sandbox notifications', () => {
 		expect(forms.map((f) => f.get('date'))).toEqual(['2025-09-01 12:00:00', '2025-09-01 12:01:30', '2025-09-01 12:01:30', '2025-09-01 12:01:30']);
 		expect(forms.map((f) => f.get('bank_reference_id'))).toEqual(['', '', `bank-ref-${id}`, `bank-ref-${id}`]);
 		expect(forms.map((f) => f.get('status_reason'))).toEqual(['', '', '', 'ERROR_ACCOUNT_CLOSED']);
-		expect(new Set(forms.map((f) => f.get('control'))).size).toBe(4);
+		// The provider's recipe: HMAC-SHA256(cashout secret, "Be4" + external_id + "Bo7"), upper-case hex.
+		const expected = createHmac('sha256', sb.credentials.cashout.apiSignature).update(`Be4${req.external_id}Bo7`).digest('hex').toUpperCase();
+		expect(new Set(forms.map((f) => f.get('control')))).toEqual(new Set([expected]));
 		expect(sb.control.notifications.list().map((n) => n.recordStatus)).toEqual(['ON_HOLD', 'PENDING', 'DELIVERED', 'REJECTED']);
 		// Cancellation and control.setStatus notify too; a cashout without URL never does.
 		const other = await createCashout(sb, cashoutBody(rx.url + hook));

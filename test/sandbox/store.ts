@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ManualClock, floorToSecond, parseTimestamp, toIsoSeconds, toSpaceDateTime } from './clock';
-import { DEFAULT_CASHOUT_FUNDS_USD, MAX_ROWS_PER_PAGE, NOTIFICATION_CONTROL_RANDOM_BYTES, SESSION_IDLE_TIMEOUT_MS } from './constants';
+import { DEFAULT_CASHOUT_FUNDS_USD, MAX_ROWS_PER_PAGE, SESSION_IDLE_TIMEOUT_MS } from './constants';
 import {
 	ID_BASE,
 	buildCashoutRecord,
@@ -601,21 +601,20 @@ export class SandboxStore {
 	 * date (`yyyy-MM-dd HH:mm:ss`, GMT, sandbox clock), bank_reference_id (`bank-ref-<id>` once the bank
 	 * has it: DELIVERED, COMPLETED, REJECTED; else ''), comments (of the creation body, else ''),
 	 * external_id, control, cashout_id, status_reason (the rejection reason of REJECTED, else '').
-	 * `control` = upper-case hex HMAC-SHA256 keyed with the merchant's cashout secret over random hex +
-	 * external_id + random hex: only a plausible value, the real recipe is not published.
+	 * `control` = upper-case hex HMAC-SHA256 keyed with the merchant's cashout secret over
+	 * "Be4" + external_id + "Bo7", as the provider publishes it.
 	 */
 	private notifyCashout(entry: CashoutEntry): void {
 		const url = entry.notificationUrl;
 		if (url === undefined) return;
 		const secret = CASHOUT_ACCOUNTS.find((a) => a.merchantId === entry.merchantId)?.apiSignature ?? `sandbox-cashout-secret-${entry.merchantId}`;
-		const random = (): string => randomBytes(NOTIFICATION_CONTROL_RANDOM_BYTES).toString('hex');
 		const status = entry.rec.status;
 		const form = new URLSearchParams({
 			date: toSpaceDateTime(this.clock.now()),
 			bank_reference_id: ['DELIVERED', 'COMPLETED', 'REJECTED'].includes(status) ? `bank-ref-${entry.id}` : '',
 			comments: entry.comments ?? '',
 			external_id: entry.rec.externalId,
-			control: hmacHex(secret, random() + entry.rec.externalId + random()).toUpperCase(),
+			control: hmacHex(secret, `Be4${entry.rec.externalId}Bo7`).toUpperCase(),
 			cashout_id: String(entry.id),
 			status_reason: status === 'REJECTED' ? (entry.rejection?.reason ?? entry.rec.reason) : '',
 		});

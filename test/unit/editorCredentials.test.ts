@@ -1,10 +1,15 @@
-import { NodeHelpers, type INode, type INodeTypeDescription } from 'n8n-workflow';
+import { NodeHelpers, type INode, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
 import { PaymentsService } from '../../nodes/PaymentsService/PaymentsService.node';
 import { PaymentsServiceNotificationTrigger } from '../../nodes/PaymentsService/PaymentsServiceNotificationTrigger.node';
 import { PaymentsServiceTrigger } from '../../nodes/PaymentsService/PaymentsServiceTrigger.node';
 
-const NODES: INodeTypeDescription[] = [new PaymentsService().description, new PaymentsServiceTrigger().description, new PaymentsServiceNotificationTrigger().description];
+/** The Notification Trigger's description at `version` (1: saved workflows, 2: new nodes). */
+function notificationTrigger(version: number): INodeTypeDescription {
+	return (new PaymentsServiceNotificationTrigger().getNodeType(version) as INodeType).description;
+}
+
+const NODES: INodeTypeDescription[] = [new PaymentsService().description, new PaymentsServiceTrigger().description, notificationTrigger(1)];
 
 /**
  * The parameters n8n's editor treats as a node's authentication fields: those named in a
@@ -17,9 +22,9 @@ function authFields(node: INodeTypeDescription): string[] {
 	return (node.credentials ?? []).flatMap((credential) => Object.keys(credential.displayOptions?.show ?? {}).filter((key) => names.has(key)));
 }
 
-function notificationCredentials(notifications: string): string[] {
-	const description = new PaymentsServiceNotificationTrigger().description;
-	const node = { typeVersion: 1, parameters: {} } as unknown as INode;
+function notificationCredentials(notifications: string, version = 1): string[] {
+	const description = notificationTrigger(version);
+	const node = { typeVersion: version, parameters: {} } as unknown as INode;
 	const values = NodeHelpers.getNodeParameters(description.properties, { notifications }, true, false, node, description)!;
 	return (description.credentials ?? []).filter((credential) => NodeHelpers.displayParameter(values, credential, node, description)).map((credential) => credential.name);
 }
@@ -44,5 +49,11 @@ describe('credentials as the n8n editor reads them', () => {
 		expect(notificationCredentials('deposits')).toEqual(['paymentsServiceDepositApi']);
 		expect(notificationCredentials('cashouts')).toEqual(['paymentsServiceCashoutApi']);
 		expect(notificationCredentials('both')).toEqual(['paymentsServiceDepositApi', 'paymentsServiceCashoutApi']);
+	});
+
+	test('version 2 of the notification trigger: one credential per node, chosen by Notifications (the editor’s credential selector)', () => {
+		expect(notificationCredentials('deposits', 2)).toEqual(['paymentsServiceDepositApi']);
+		expect(notificationCredentials('cashouts', 2)).toEqual(['paymentsServiceCashoutApi']);
+		expect(authFields(notificationTrigger(2))).toEqual(['notifications', 'notifications']);
 	});
 });

@@ -3,9 +3,12 @@
  * them, and remembering which statuses were already reported so repeats are not emitted twice.
  * Pure: the Notification Trigger asks, then reads the status, answers and saves.
  *
- * A notification carries no status and no signature that can be checked: it is only a hint to read
- * the status (deposits §5.3, cashouts §6.1). Nothing here trusts more of it than the id to read.
+ * A notification carries no status: it is only a hint to read the status (deposits §5.3, cashouts
+ * §6.1). A cashout notification is signed (`control`, §10.2) and is refused when the signature does
+ * not match; a deposit notification is not signed, so the URL carries a secret (§10.3). Nothing here
+ * trusts more of a notification than the id to read.
  */
+import { createHash, createHmac, timingSafeEqual } from 'crypto';
 
 /** The two kinds of notification (service rules §10). */
 export type NotificationKind = 'deposit' | 'cashout';
@@ -25,6 +28,11 @@ export type Notification =
 			cashoutId?: number;
 			/** `external_id`, when the body carries one (read by it when there is no `cashout_id`). */
 			externalId?: string;
+			/**
+			 * Set once `control` matched (service rules §10.2): `external_id` is authenticated, so the
+			 * read sends it with `cashout_id`, and the service answers only when both name one cashout.
+			 */
+			verified?: boolean;
 			fields: Record<string, unknown>;
 	  };
 
@@ -212,4 +220,103 @@ export function rememberStatus(memory: NotificationMemory, key: string, status: 
 	delete memory.records[key];
 	memory.records[key] = [status, now];
 	return { repeat: previous?.[0] === status, previousStatus: previous?.[0] ?? null };
+}
+
+/** Largest notification body accepted, in bytes: 16 KiB (a real one is under 1 KiB). Service rules §10.4. */
+export const MAX_BODY_BYTES = 16 * 1024;
+
+/** Deepest nesting of objects and arrays accepted in a body (a real one is flat: depth 1). §10.4. */
+export const MAX_BODY_DEPTH = 4;
+
+/** Most values (object fields and array elements, all levels) accepted in a body. §10.4. */
+export const MAX_BODY_VALUES = 200;
+
+/**
+ * Whether a body is within the limits of service rules §10.4, checked without recursion (a body
+ * nested thousands deep costs at most {@link MAX_BODY_VALUES} steps).
+ *
+ * @param rawSize the body's size in bytes as received (`rawBody`), or undefined when unknown.
+ * @param body the body as n8n parsed it (object, array, text, bytes or undefined).
+ * @returns undefined when within limits, else the HTTP status to answer (413 too large, 400 too
+ *   deep or too many values) and a problem written for the sender (it holds no body value).
+ */
+export function bodyLimitProblem(rawSize: number | undefined, body: unknown): { status: 413 | 400; problem: string } | undefined {
+	const size = rawSize ?? (typeof body === 'string' ? Buffer.byteLength(body) : Buffer.isBuffer(body) ? body.length : 0);
+	if (size > MAX_BODY_BYTES) return { status: 413, problem: `The body is larger than ${MAX_BODY_BYTES} bytes` };
+	if (!body || typeof body !== 'object' || Buffer.isBuffer(body)) return undefined;
+	const stack: Array<[unknown, number]> = [[body, 1]];
+	let values = 0;
+	while (stack.length) {
+		const [value, depth] = stack.pop()!;
+		if (depth > MAX_BODY_DEPTH) return { status: 400, problem: `The body is nested deeper than ${MAX_BODY_DEPTH} levels` };
+		for (const child of Object.values(value as Record<string, unknown>)) {
+			if (++values > MAX_BODY_VALUES) return { status: 400, problem: `The body has more than ${MAX_BODY_VALUES} values` };
+			if (child && typeof child === 'object') stack.push([child, depth + 1]);
+		}
+	}
+	return undefined;
+}
+
+/**
+ * The `control` of a cashout notification (service rules §10.2): upper-case hex of HMAC-SHA256
+ * keyed with the cashout credential's API signature secret (UTF-8) over `"Be4" + external_id +
+ * "Bo7"` (UTF-8). 64 characters.
+ */
+export function cashoutControl(secret: string, externalId: string): string {
+	return createHmac('sha256', Buffer.from(secret, 'utf8'))
+		.update(Buffer.from(`Be4${externalId}Bo7`, 'utf8'))
+		.digest('hex')
+		.toUpperCase();
+}
+
+/**
+ * Compares two texts in constant time whatever their lengths: both are hashed (SHA-256) first, so
+ * neither the position of the first difference nor the expected length shows in the time taken.
+ */
+export function sameSecret(expected: string, given: string): boolean {
+	const a = createHash('sha256').update(expected, 'utf8').digest();
+	const b = createHash('sha256').update(given, 'utf8').digest();
+	return timingSafeEqual(a, b) && expected.length > 0;
+}
+
+/**
+ * Whether a cashout notification's `control` is the one {@link cashoutControl} gives for its
+ * `external_id`, compared in constant time (service rules §10.2). Upper- and lower-case hex are both
+ * accepted. False when `control` or `external_id` is missing or not a text.
+ */
+export function controlMatches(secret: string, fields: Record<string, unknown>): boolean {
+	const { control, external_id: externalId } = fields;
+	if (typeof control !== 'string' || (typeof externalId !== 'string' && typeof externalId !== 'number')) return false;
+	const id = String(externalId).trim();
+	if (id === '' || secret === '') return false;
+	return sameSecret(cashoutControl(secret, id), control.trim().toUpperCase());
+}
+
+/** Characters a URL secret may hold: URL-safe, so it can sit in a path segment unescaped. */
+export const URL_SECRET_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
+
+/**
+ * Statuses a record never leaves, per kind (service rules §5.3, §6.1): a deposit COMPLETED or
+ * DECLINED (EXPIRED and CANCELLED can still become COMPLETED); a cashout REJECTED, CANCELLED or
+ * DECLINED (a COMPLETED cashout can still be rejected late).
+ */
+export const FINAL_STATUSES: Readonly<Record<NotificationKind, ReadonlySet<string>>> = {
+	deposit: new Set(['COMPLETED', 'DECLINED']),
+	cashout: new Set(['REJECTED', 'CANCELLED', 'DECLINED']),
+};
+
+/** How long after a read in a final status a notification for the same record skips the read: 10 minutes. §10.4. */
+export const REREAD_WINDOW_SECONDS = 600;
+
+/**
+ * Whether a notification can be answered from the memory alone (service rules §10.4): its record was
+ * read less than {@link REREAD_WINDOW_SECONDS} before `now` (Unix seconds) in a status of
+ * {@link FINAL_STATUSES}, which cannot have changed since. Returns that status, else undefined (the
+ * status must be read).
+ */
+export function recentFinalStatus(memory: NotificationMemory, kind: NotificationKind, key: string, now: number): string | undefined {
+	const entry = memory.records[key];
+	if (!entry) return undefined;
+	const [status, readAt] = entry;
+	return FINAL_STATUSES[kind].has(status) && now - readAt >= 0 && now - readAt < REREAD_WINDOW_SECONDS ? status : undefined;
 }

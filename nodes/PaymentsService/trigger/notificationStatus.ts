@@ -76,8 +76,15 @@ async function readState(context: RequestContext, notification: Notification): P
 		return { state, status: typeof state.status === 'string' ? state.status : String(state.status ?? '') };
 	}
 	const client = new PaymentsClient(context, 'cashout', { retry: NOTIFICATION_READ_RETRY });
+	// A verified notification's external_id is authenticated (§10.2): sent with cashout_id, the
+	// service answers only when both name the same cashout, so a genuine control pasted next to
+	// another cashout_id reads nothing.
 	const body: IDataObject =
-		notification.cashoutId !== undefined ? { cashout_id: notification.cashoutId } : { external_id: notification.externalId };
+		notification.cashoutId === undefined
+			? { external_id: notification.externalId }
+			: notification.verified === true && notification.externalId !== undefined
+				? { cashout_id: notification.cashoutId, external_id: notification.externalId }
+				: { cashout_id: notification.cashoutId };
 	const [item] = await cashoutCall(client, 'POST', body, {
 		action: `Reading the status of notified ${what}`,
 		itemIndex: 0,
