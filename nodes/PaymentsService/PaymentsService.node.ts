@@ -2,7 +2,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { buildCredentials, buildProperties } from './actions/registry';
-import { router } from './actions/router';
+import { planRun } from './actions/router';
 import { searchBanks, searchCountries, searchPaymentMethods } from './methods/listSearch';
 
 /**
@@ -34,7 +34,27 @@ export class PaymentsService implements INodeType {
 		listSearch: { searchCountries, searchPaymentMethods, searchBanks },
 	};
 
+	/**
+	 * Runs the selected operation for every input item (once for operations that act once per run),
+	 * each output item paired with its input item. With Continue On Fail a failed item yields an error
+	 * item (router.ts, RunPlan.errorItem) and the next item proceeds; otherwise the error, carrying its
+	 * item index, stops the node. Items run one after another.
+	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		const run = planRun.call(this);
+		const returnData: INodeExecutionData[] = [];
+		for (let itemIndex = 0; itemIndex < run.count; itemIndex++) {
+			try {
+				returnData.push(...(await run.runItem(itemIndex)));
+			} catch (caught) {
+				const error = run.toNodeError(caught, itemIndex);
+				if (this.continueOnFail()) {
+					returnData.push(run.errorItem(error, itemIndex));
+					continue;
+				}
+				throw error;
+			}
+		}
+		return [returnData];
 	}
 }
