@@ -36,9 +36,9 @@ export class PaymentsService implements INodeType {
 
 	/**
 	 * Runs the selected operation for every input item (once for operations that act once per run),
-	 * each output item paired with its input item. With Continue On Fail a failed item yields an error
-	 * item (router.ts, RunPlan.errorItem) and the next item proceeds; otherwise the error, carrying its
-	 * item index, stops the node. Items run one after another.
+	 * each output item paired with its input item. With Continue On Fail, or as an AI agent's tool, a
+	 * failed item yields an error item (router.ts, RunPlan.errorItem, RunPlan.asTool) and the next item
+	 * proceeds; otherwise the error, carrying its item index, stops the node. Items run one after another.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const run = planRun.call(this);
@@ -48,7 +48,7 @@ export class PaymentsService implements INodeType {
 				returnData.push(...(await run.runItem(itemIndex)));
 			} catch (caught) {
 				const error = run.toNodeError(caught, itemIndex);
-				if (this.continueOnFail()) {
+				if (this.continueOnFail() || run.asTool) {
 					returnData.push(run.errorItem(error, itemIndex));
 					continue;
 				}

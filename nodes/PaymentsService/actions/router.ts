@@ -48,6 +48,13 @@ function errorOutputShape(context: IExecuteFunctions): 'details' | 'message' {
 export interface RunPlan {
 	/** How many items to run, from 0 (all input items, or 1 for operations that act once per run). */
 	count: number;
+	/**
+	 * True when the node runs as an AI agent's tool (the Payments Service Tool). A failed call then
+	 * answers the model with the error item (the refusal, its fix in `description`, the service's
+	 * code) instead of failing the agent's execution, as n8n's own HTTP Request tool does: the model
+	 * can correct the value and call again. Nothing is sent twice: the answer is the outcome.
+	 */
+	asTool: boolean;
 	/** Runs the operation for one item; the output items are paired with that input item. */
 	runItem(itemIndex: number): Promise<INodeExecutionData[]>;
 	/**
@@ -78,6 +85,7 @@ export function planRun(this: IExecuteFunctions): RunPlan {
 	const errorOutput = this.getNode().onError === 'continueErrorOutput' ? errorOutputShape(this) : false;
 	return {
 		count: definition.module.oncePerRun ? Math.min(items.length, 1) : items.length,
+		asTool: this.getNode().type.endsWith('Tool'),
 		runItem: async (itemIndex) => {
 			if (definition.reads) {
 				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -94,6 +102,9 @@ export function planRun(this: IExecuteFunctions): RunPlan {
 			if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
 			return error;
 		},
-		errorItem: (error, itemIndex) => ({ json: errorJson(error, errorOutput), pairedItem: { item: itemIndex } }),
+		errorItem: (error, itemIndex) => ({
+			json: errorJson(error, this.getNode().type.endsWith('Tool') ? false : errorOutput),
+			pairedItem: { item: itemIndex },
+		}),
 	};
 }
