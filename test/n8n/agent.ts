@@ -179,7 +179,13 @@ async function ask(state: RunState, prompt: string, openAiCredentialId: string):
 	const workflow = agentWorkflow(prompt, openAiCredentialId, state.credentialIds);
 	const stored = await client.createWorkflow(workflow);
 	const id = await client.runManually({ ...workflow, ...stored }, 'Start');
-	const execution = await client.waitForExecution(id, EXECUTION_TIMEOUT_MS);
+	let execution = await client.waitForExecution(id, EXECUTION_TIMEOUT_MS);
+	// n8n 1.x can report an agent execution finished a moment before its run data is stored
+	// (it then serves "[]" and logs "Found successful execution where data is empty").
+	for (let attempt = 0; attempt < 40 && (!execution.data || execution.data === '[]'); attempt++) {
+		await new Promise((resolve) => setTimeout(resolve, 250));
+		execution = await client.execution(id);
+	}
 	const run = await toWorkflowRun(client, execution);
 	if (execution.status !== 'success') throw new Error(`agent execution ${id} ended "${execution.status}": ${run.error?.message ?? 'no error message'}`);
 	return String(run.output('AI Agent')[0]?.json.output ?? '');
