@@ -18,7 +18,9 @@ export class PaymentsService implements INodeType {
 		name: 'paymentsService',
 		icon: { light: 'file:../../icons/payments-service.svg', dark: 'file:../../icons/payments-service.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: Get Many's Simplify defaults to on (off on 1, so saved workflows keep their output).
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Report on deposits, cashouts, refunds, chargebacks, settlements and balances; create deposits, cashouts and refunds; hold or cancel cashouts; open review tickets',

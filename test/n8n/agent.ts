@@ -88,7 +88,7 @@ function toolNode(name: string, parameters: IDataObject, credential: keyof typeo
 		id: `tool-${name.toLowerCase().replace(/\W+/g, '-')}`,
 		name,
 		type: `${PACKAGE_NAME}.paymentsServiceTool`,
-		typeVersion: 1,
+		typeVersion: 1.1,
 		position: [600, y],
 		parameters: parameters as INode['parameters'],
 		credentials: { [credential]: { id: credentialIds.get(CREDENTIAL_IDS[credential]) ?? CREDENTIAL_IDS[credential], name: credential } },
@@ -236,7 +236,9 @@ export async function agentStep(state: RunState): Promise<string> {
 		const deposits = await ask(state, PROMPTS.deposits, credentialId);
 		const listed = sandbox.log.find('GET', '/v1/deposits').at(-1);
 		if (!listed) throw new Error('the sandbox received no deposit list request');
-		if (!/deposit_id|idDeposit|invoice/i.test(deposits)) throw new Error(`the model was not given deposits: ${deposits.slice(0, 200)}`);
+		if (!/idDeposit/.test(deposits)) throw new Error(`the model was not given deposits: ${deposits.slice(0, 200)}`);
+		// Version 1.1 nodes simplify Get Many by default: the model gets the fields a report needs.
+		if (/merchantName|feeCurrency/.test(deposits)) throw new Error(`the model was given whole deposit records, not simplified ones: ${deposits.slice(0, 300)}`);
 		lines.push(`Deposits: GET /v1/deposits (${new URLSearchParams(listed.query).toString()}); the model got ${deposits.length} characters`);
 
 		const holdsBefore = sandbox.log.find('PUT', '/v3/cashout/status').length;
