@@ -13,6 +13,7 @@ import { PACKAGE_NAME, type WorkflowJson } from '../harness/engine';
 import { CREDENTIAL_IDS } from '../harness/fixtures';
 import { TOOL_DESCRIPTIONS } from '../../nodes/PaymentsService/actions/toolDescriptions';
 import { toWorkflowRun } from './execution';
+import { waitFor } from './processes';
 import { sandboxAdmin } from './scenarios';
 import { EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
 
@@ -253,5 +254,76 @@ export async function agentStep(state: RunState): Promise<string> {
 		return lines.join('\n');
 	} finally {
 		await mock.close();
+	}
+}
+
+/** One JSON-RPC answer of an MCP server: a JSON body, or the first `data:` line of an event stream. */
+function mcpAnswer(body: string): IDataObject {
+	const trimmed = body.trim();
+	if (trimmed.startsWith('{')) return JSON.parse(trimmed) as IDataObject;
+	const data = trimmed.split('\n').find((line) => line.startsWith('data:'));
+	if (!data) throw new Error(`the MCP server answered neither JSON nor an event: ${trimmed.slice(0, 200)}`);
+	return JSON.parse(data.slice(5)) as IDataObject;
+}
+
+/**
+ * n8n's MCP Server Trigger (typeVersion 2, Streamable HTTP) serving the Exchange rate tool, as an
+ * MCP client sees it: `initialize`, `tools/list` (the tool's name, description and input schema)
+ * and `tools/call` (the sandbox receives the request; the client gets the rate). n8n 2.x only: the
+ * trigger's version 2 does not exist on 1.x.
+ */
+export async function mcpStep(state: RunState): Promise<string> {
+	const client = need(state.client, 'the REST client');
+	const sandbox = need(state.sandbox, 'the sandbox');
+	const main = need(state.main, 'n8n main');
+	const path = `payments-mcp-${Date.now()}`;
+	const exchange = agentWorkflow('unused', 'unused', state.credentialIds).nodes.find((node) => node.name === 'Exchange rate') as INode;
+	const workflow: WorkflowJson = {
+		name: 'MCP: Payments Service tools',
+		nodes: [
+			{ id: 'mcp', name: 'MCP Server Trigger', type: '@n8n/n8n-nodes-langchain.mcpTrigger', typeVersion: 2, position: [400, 0], webhookId: path, parameters: { path } },
+			{ ...exchange, position: [200, 240] },
+		],
+		connections: { 'Exchange rate': { ai_tool: [[{ node: 'MCP Server Trigger', type: 'ai_tool', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	} as WorkflowJson;
+	const stored = await client.createWorkflow(workflow);
+	await client.activate({ ...workflow, ...stored });
+	const url = `${main.url}/mcp/${path}`;
+	let session: string | undefined;
+	const rpc = async (method: string, params: IDataObject, id?: number): Promise<IDataObject | undefined> => {
+		const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+		if (session) headers['mcp-session-id'] = session;
+		const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method, params, ...(id === undefined ? {} : { id }) }) });
+		session = response.headers.get('mcp-session-id') ?? session;
+		const body = await response.text();
+		if (!response.ok) throw new Error(`MCP ${method} answered ${response.status}: ${body.slice(0, 300)}`);
+		return id === undefined ? undefined : mcpAnswer(body);
+	};
+	try {
+		await waitFor(`the MCP server at ${url}`, async () => {
+			try {
+				await rpc('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'payments-e2e', version: '1' } }, 1);
+				return true;
+			} catch {
+				return false;
+			}
+		}, { timeoutMs: 30_000, intervalMs: 500 });
+		await rpc('notifications/initialized', {});
+		const listed = (await rpc('tools/list', {}, 2))?.result as { tools?: Array<{ name: string; description: string; inputSchema: IDataObject }> } | undefined;
+		const tool = listed?.tools?.find((candidate) => candidate.name === 'Exchange_rate');
+		if (!tool) throw new Error(`tools/list did not list Exchange_rate: ${JSON.stringify(listed).slice(0, 300)}`);
+		if (tool.description !== TOOL_DESCRIPTIONS['exchangeRate.get']) throw new Error(`tools/list described Exchange_rate as "${tool.description}"`);
+		const before = sandbox.log.find('GET', '/v3/exchange_rates').length;
+		const called = (await rpc('tools/call', { name: 'Exchange_rate', arguments: { country: 'BR', amountUsd: 20 } }, 3))?.result as IDataObject | undefined;
+		const text = JSON.stringify(called ?? {});
+		const requests = sandbox.log.find('GET', '/v3/exchange_rates').slice(before);
+		if (requests.length !== 1 || requests[0].query.country !== 'BR' || Number(requests[0].query.amount) !== 20) {
+			throw new Error(`tools/call sent ${requests.length} exchange-rate requests: ${JSON.stringify(requests.map((entry) => entry.query))}`);
+		}
+		if (!/converted_amount/.test(text)) throw new Error(`tools/call answered ${text.slice(0, 300)}`);
+		return `${url}: tools/list lists Exchange_rate with its tool description and schema ${JSON.stringify(Object.keys((tool.inputSchema.properties as IDataObject) ?? {}))}; tools/call sent GET /v3/exchange_rates?country=BR&amount=20 once and answered the rate`;
+	} finally {
+		await client.deactivate({ ...workflow, ...stored });
 	}
 }
