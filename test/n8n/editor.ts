@@ -3,7 +3,8 @@
  * playwright-core). Starts n8n as `npm run test:n8n` does, then checks that both nodes appear in the
  * nodes panel, that the parameter panel of each resource of the action node renders without console
  * errors, and that a credential test passes through the credential dialog. Screenshots go to
- * .e2e-output/editor (git-ignored). Exits 1 on any failure; always stops the browser and n8n.
+ * .e2e-output/editor (git-ignored); the README's two pictures are also copied to docs/images
+ * (committed). Exits 1 on any failure; always stops the browser and n8n.
  */
 import { copyFileSync, mkdirSync, rmSync } from 'fs';
 import os from 'os';
