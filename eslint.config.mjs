@@ -1,10 +1,14 @@
 // Lint with the rules n8n applies to community packages:
 // - eslint-plugin-n8n-nodes-base (community package.json, credential and node rules),
-// - @n8n/eslint-plugin-community-nodes (the rules of n8n's community-package scanner).
+// - @n8n/eslint-plugin-community-nodes (the rules of n8n's community-package scanner),
+// - our own rules for what n8n's master adds to that plugin's recommended config and no published
+//   version carries yet (test/scan/upstream-rules.ts; `npm run lint` loads this file through tsx).
 import eslint from '@eslint/js';
 import communityNodes from '@n8n/eslint-plugin-community-nodes';
 import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
 import tseslint from 'typescript-eslint';
+
+import { upstreamRecommended } from './test/scan/upstream-rules.ts';
 
 export default tseslint.config(
 	{ ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'eslint.config.mjs', 'gulpfile.js', 'jest.config.js'] },
@@ -47,6 +51,10 @@ export default tseslint.config(
 	{
 		files: ['credentials/**/*.ts', 'nodes/**/*.ts', 'package.json'],
 		...communityNodes.configs.recommended,
+	},
+	{
+		files: ['credentials/**/*.ts', 'nodes/**/*.ts'],
+		...upstreamRecommended,
 	},
 	{
 		files: ['credentials/**/*.ts'],

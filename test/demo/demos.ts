@@ -52,9 +52,10 @@ function firstJson(run: WorkflowRun, node: string): IDataObject {
 	return item.json;
 }
 
+/** The demos, in the order `npm run demo` runs and numbers them. */
 export const DEMOS: Demo[] = [
 	{
-		title: '1. Daily report e-mail: yesterday’s deposits and cashouts, the balance and the daily balance report',
+		title: 'Daily report e-mail: yesterday’s deposits and cashouts, the balance and the daily balance report',
 		file: 'daily-report.json',
 		summarize(run, { mails }) {
 			check(!run.error, `the workflow failed: ${run.error?.message}`);
@@ -71,7 +72,7 @@ export const DEMOS: Demo[] = [
 		},
 	},
 	{
-		title: '2. A disputed deposit flagged for review, with the customer’s voucher and statement, ticket confirmed',
+		title: 'A disputed deposit flagged for review, with the customer’s voucher and statement, ticket confirmed',
 		file: 'flag-disputed-deposit.json',
 		summarize(run, { sandbox }) {
 			// The workflow finds the deposit itself: a completed boleto deposit of the last week.
@@ -93,7 +94,7 @@ export const DEMOS: Demo[] = [
 		},
 	},
 	{
-		title: '3. Deposit creation: a Pix order (ONE_SHOT, QR code as a PNG file) and a boleto order missing the address (HOSTED)',
+		title: 'Deposit creation: a Pix order (ONE_SHOT, QR code as a PNG file) and a boleto order missing the address (HOSTED)',
 		file: 'create-deposits.json',
 		summarize(run) {
 			check(!run.nodeError('Create deposit'), `Create deposit failed: ${run.nodeError('Create deposit')?.message}`);
@@ -110,7 +111,7 @@ export const DEMOS: Demo[] = [
 		},
 	},
 	{
-		title: '4. A payout put on hold, released, cancelled and read back; holding it again is refused (Continue On Fail)',
+		title: 'A payout put on hold, released, cancelled and read back; holding it again is refused (Continue On Fail)',
 		file: 'manage-payout.json',
 		summarize(run) {
 			// The workflow finds the payout itself: a PENDING cashout of the last week.
@@ -130,7 +131,7 @@ export const DEMOS: Demo[] = [
 		},
 	},
 	{
-		title: '5. Reference data: an exchange rate and the bank codes of a country',
+		title: 'Reference data: an exchange rate and the bank codes of a country',
 		file: 'rates-and-banks.json',
 		summarize(run) {
 			const rate = firstJson(run, 'USD to BRL');
@@ -143,7 +144,7 @@ export const DEMOS: Demo[] = [
 		},
 	},
 	{
-		title: '6. Alert on rejected cashouts: the trigger polls, the bank rejects a cashout, an alert e-mail goes out',
+		title: 'Alert on rejected cashouts: the trigger polls, the bank rejects a cashout, an alert e-mail goes out',
 		file: 'alert-rejected-cashouts.json',
 		async run(workflow, { engine, sandbox }) {
 			const trigger = new PollRunner(engine, workflow, 'When a cashout is rejected');
@@ -185,7 +186,7 @@ export const DEMOS: Demo[] = [
 		},
 	},
 	{
-		title: '7. Alert on rejected cashouts, by notification: the service notifies the trigger’s webhook, the status is read, an alert e-mail goes out',
+		title: 'Alert on rejected cashouts, by notification: the service notifies the trigger’s webhook, the status is read, an alert e-mail goes out',
 		file: 'alert-rejected-cashouts-webhook.json',
 		async run(workflow, { engine, sandbox }) {
 			// The trigger's production webhook, served over HTTP; each execution runs on n8n's engine.
@@ -242,7 +243,7 @@ export const DEMOS: Demo[] = [
 		},
 	},
 	{
-		title: '7. Payouts from a spreadsheet: one cashout per CSV row, and a report of what failed and why',
+		title: 'Payouts from a spreadsheet: one cashout per CSV row, and a report of what failed and why',
 		file: 'payouts-from-spreadsheet.json',
 		summarize(run, { sandbox }) {
 			check(!run.error, `the workflow failed: ${run.error?.message}`);
@@ -272,7 +273,7 @@ export const DEMOS: Demo[] = [
 		},
 	},
 	{
-		title: '8. Re-issue a rejected payout: the trigger sees the rejection, a new cashout goes out with corrected bank details',
+		title: 'Re-issue a rejected payout: the trigger sees the rejection, a new cashout goes out with corrected bank details',
 		file: 'reissue-rejected-payout.json',
 		async run(workflow, { engine, sandbox }) {
 			const trigger = new PollRunner(engine, workflow, 'When a payout is rejected');
@@ -314,7 +315,7 @@ export const DEMOS: Demo[] = [
 		},
 	},
 	{
-		title: '9. Refund a deposit: a completed Pix deposit found with Get Many, refunded in full, its refund read back',
+		title: 'Refund a deposit: a completed Pix deposit found with Get Many, refunded in full, its refund read back',
 		file: 'refund-deposit.json',
 		summarize(run, { sandbox }) {
 			const refund = firstJson(run, 'Refund deposit');

@@ -2,7 +2,10 @@
  * `npm run demo`: starts the sandbox and a local SMTP sink, loads the built package the way n8n
  * loads it, and runs the example workflows of test/workflows through n8n-core's WorkflowExecute,
  * printing a short summary of each. Exits 1 when any of them does not do what it shows.
+ * n8n-core writes its settings into a temporary user folder, deleted at the end (user-folder.ts).
  */
+// First: sets N8N_USER_FOLDER before n8n-core is loaded.
+import { removeUserFolder } from './user-folder';
 import { startSandbox } from '../sandbox';
 import { createEngine } from '../harness/engine';
 import { storeSandboxCredentials } from '../harness/fixtures';
@@ -23,8 +26,8 @@ async function main(): Promise<number> {
 	console.log(`Sandbox payments service on ${sandbox.baseUrl}; SMTP sink on 127.0.0.1:${smtp.port}\n`);
 	let failures = 0;
 	try {
-		for (const demo of DEMOS) {
-			console.log(demo.title);
+		for (const [index, demo] of DEMOS.entries()) {
+			console.log(`${index + 1}. ${demo.title}`);
 			console.log(`   workflow: test/workflows/${demo.file}`);
 			try {
 				const { lines } = await runDemo(demo, { engine, sandbox, mails: smtp.mails });
@@ -40,6 +43,7 @@ async function main(): Promise<number> {
 	} finally {
 		await smtp.close();
 		await sandbox.close();
+		removeUserFolder();
 	}
 	console.log(failures ? `\n${failures} demo(s) failed.` : '\nAll demos passed.');
 	return failures ? 1 : 0;

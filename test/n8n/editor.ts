@@ -3,15 +3,17 @@
  * playwright-core). Starts n8n as `npm run test:n8n` does, then checks that both nodes appear in the
  * nodes panel, that the parameter panel of each resource of the action node renders without console
  * errors, and that a credential test passes through the credential dialog. Screenshots go to
- * .e2e-output/editor (git-ignored). Exits 1 on any failure; always stops the browser and n8n.
+ * .e2e-output/editor (git-ignored); the README's two pictures are also copied to docs/images
+ * (committed). Exits 1 on any failure; always stops the browser and n8n.
  */
-import { mkdirSync, rmSync } from 'fs';
+import { copyFileSync, mkdirSync, rmSync } from 'fs';
 import os from 'os';
 import path from 'path';
 import { NodeHelpers, type INode, type INodeParameters, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
-import { PACKAGE_NAME, PACKAGE_ROOT, type WorkflowJson } from '../harness/engine';
+import { PACKAGE_NAME, PACKAGE_ROOT, readWorkflow, type WorkflowJson } from '../harness/engine';
+import { mapCredentials } from './catalogue';
 import { parseOptions } from './options';
 import { debianBinary } from './processes';
 import { Steps } from './report';
@@ -20,6 +22,8 @@ import { need, type RunState } from './state';
 
 /** Where the screenshots go (git-ignored). */
 const SCREENSHOTS = path.join(PACKAGE_ROOT, '.e2e-output', 'editor');
+/** The README's pictures, taken by this run and committed (docs/images). */
+const README_IMAGES = path.join(PACKAGE_ROOT, 'docs', 'images');
 /** Debian's Chromium. */
 const CHROMIUM = '/usr/bin/chromium';
 /** Flags that work on this machine (no GPU, no sandbox as root, nothing fetched from outside). */
@@ -243,6 +247,53 @@ async function credentialTestStep(page: Page, state: RunState): Promise<string> 
 	return 'Sandbox session: saved in the dialog, "Connection tested successfully" (credential-test.png)';
 }
 
+/**
+ * Takes the README's pictures from what the editor shows: the rejected-cashout alert workflow
+ * (test/workflows/alert-rejected-cashouts.json, with the run's credentials) on the canvas, and the
+ * Cashout Create panel. Each is written to
+ * .e2e-output/editor and copied to docs/images, so the README shows what this n8n shows.
+ */
+async function readmePicturesStep(page: Page, state: RunState): Promise<string> {
+	const client = need(state.client, 'the REST client');
+	const main = need(state.main, 'n8n main');
+	const alert = mapCredentials(readWorkflow('alert-rejected-cashouts.json'), state.credentialIds);
+	const stored = await client.createWorkflow({ ...alert, name: 'Alert on rejected cashouts' });
+	await page.goto(`${main.url}/workflow/${stored.id}`);
+	const nodes = page.locator('[data-test-id="canvas-node"]');
+	await nodes.nth(alert.nodes.length - 1).waitFor({ timeout: UI_TIMEOUT_MS });
+	const shown = await nodes.count();
+	if (shown !== alert.nodes.length) throw new Error(`the canvas shows ${shown} of the workflow's ${alert.nodes.length} nodes`);
+	// Fit the workflow to the view (the canvas's zoom-to-fit shortcut), then let it settle.
+	await page.keyboard.press('1');
+	await page.waitForTimeout(500);
+	const canvas = path.join(SCREENSHOTS, 'readme-alert-workflow.png');
+	await page.screenshot({ path: canvas });
+
+	const cashoutCreate: INode = {
+		id: 'cashout-create',
+		name: 'Create cashout',
+		type: `${PACKAGE_NAME}.paymentsService`,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { resource: 'cashout', operation: 'create' },
+		credentials: shownCredentials(actionNodeDescription(), { resource: 'cashout', operation: 'create' }, state.credentialIds),
+	};
+	const panelWorkflow = await client.createWorkflow({ name: 'Editor: Cashout Create', nodes: [cashoutCreate], connections: {}, settings: { executionOrder: 'v1' } });
+	await page.goto(`${main.url}/workflow/${panelWorkflow.id}`);
+	await page.locator(`[data-test-id="canvas-node"][data-node-name="${cashoutCreate.name}"]`).dblclick({ timeout: UI_TIMEOUT_MS });
+	const panel = page.locator('[data-test-id="ndv"]');
+	await panel.locator('[data-test-id="parameter-input-operation"]').waitFor({ timeout: UI_TIMEOUT_MS });
+	await panel.locator('[data-test-id="parameter-input-amount"]').waitFor({ timeout: UI_TIMEOUT_MS });
+	const create = path.join(SCREENSHOTS, 'readme-cashout-create.png');
+	await page.screenshot({ path: create });
+	await page.keyboard.press('Escape');
+
+	mkdirSync(README_IMAGES, { recursive: true });
+	copyFileSync(canvas, path.join(README_IMAGES, 'alert-rejected-cashouts.png'));
+	copyFileSync(create, path.join(README_IMAGES, 'cashout-create-panel.png'));
+	return `the alert workflow on the canvas (${shown} nodes) and the Cashout Create panel, in docs/images`;
+}
+
 async function main(): Promise<number> {
 	const state = newRunState(parseOptions(process.argv.slice(2)));
 	const steps = new Steps();
@@ -271,6 +322,7 @@ async function main(): Promise<number> {
 		const errors = collectErrors(page);
 		await steps.run('Nodes panel lists both nodes', async () => await withScreenshot(page, 'nodes-panel', async () => await nodesPanelStep(page, state)));
 		await steps.run('Each resource’s panel and the notification trigger’s show their parameters and credentials, without console errors', async () => await withScreenshot(page, 'parameters', async () => await parameterPanelsStep(page, errors, state)));
+		await steps.run('The README’s pictures: the alert workflow on the canvas, the Cashout Create panel', async () => await withScreenshot(page, 'readme', async () => await readmePicturesStep(page, state)));
 		await steps.run('A credential test passes in the credential dialog', async () => await withScreenshot(page, 'credential-test', async () => await credentialTestStep(page, state)));
 	} catch (error) {
 		if (!Steps.isAbort(error)) await steps.run('Unexpected error', async () => Promise.reject(error));

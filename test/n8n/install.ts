@@ -14,10 +14,61 @@ import { IdleError, runCommand } from './processes';
 const MARKER = '.e2e-install.json';
 
 /**
- * npm overrides for n8n's dependency tree: `cssomnom` (a dependency of n8n 2.x's HTML sanitising)
- * is missing from the registry this project reaches; `cssom` 0.5.0 is the package it was forked from.
+ * npm overrides for n8n's dependency tree, by n8n version. `cssomnom` (a dependency of n8n 2.x's HTML
+ * sanitising) is missing from the registry this project reaches; `cssom` 0.5.0 is the package it was
+ * forked from. n8n 1.x takes `xlsx` from SheetJS's own CDN, which is unreachable here;
+ * `@e965/xlsx` 0.20.2 is the npm copy of the same release that n8n 2.x itself depends on.
+ * Neither touches n8n's own packages (see checkSingleRelease).
  */
-const N8N_OVERRIDES = { cssomnom: 'npm:cssom@0.5.0' };
+export function n8nOverrides(version: string): Record<string, string> {
+	const overrides: Record<string, string> = { cssomnom: 'npm:cssom@0.5.0' };
+	if (Number(version.split('.')[0]) < 2) overrides.xlsx = 'npm:@e965/xlsx@0.20.2';
+	return overrides;
+}
+
+/** n8n's own packages: those a release pins to its own versions. */
+function isN8nPackage(name: string): boolean {
+	return name === 'n8n' || name.startsWith('n8n-') || name.startsWith('@n8n/') || name.startsWith('@n8n_io/');
+}
+
+/**
+ * Checks an n8n install is one release: every n8n package that n8n (or one of its own packages)
+ * pins to an exact version resolves, from where it is required, to exactly that version. An install
+ * forced to complete (for example with overrides pinning packages the registry lacks back to an
+ * older release's versions) would mix releases and prove nothing about either.
+ * @throws an Error naming each package whose version differs from the pin.
+ */
+export function checkSingleRelease(installDir: string): void {
+	const mismatches: string[] = [];
+	const seen = new Set<string>();
+	const queue = [path.join(installDir, 'node_modules', 'n8n')];
+	while (queue.length) {
+		const dir = queue.shift() as string;
+		if (seen.has(dir)) continue;
+		seen.add(dir);
+		const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name: string; dependencies?: Record<string, string> };
+		for (const [name, spec] of Object.entries(manifest.dependencies ?? {})) {
+			if (!isN8nPackage(name) || !/^\d+\.\d+\.\d+(-[\w.]+)?$/.test(spec)) continue;
+			const found = resolvePackageDir(dir, name, installDir);
+			const version = found ? (JSON.parse(readFileSync(path.join(found, 'package.json'), 'utf8')) as { version: string }).version : 'missing';
+			if (version !== spec) mismatches.push(`${manifest.name} pins ${name}@${spec}, installed ${version}`);
+			else if (found) queue.push(found);
+		}
+	}
+	if (mismatches.length) {
+		throw new Error(`This n8n install mixes releases, so it is not tested:\n  ${mismatches.join('\n  ')}`);
+	}
+}
+
+/** Where Node would find package `name` required from `fromDir` (walking up to `root`). */
+function resolvePackageDir(fromDir: string, name: string, root: string): string | undefined {
+	for (let dir = fromDir; dir.startsWith(root); dir = path.dirname(dir)) {
+		const candidate = path.join(dir, 'node_modules', name);
+		if (existsSync(path.join(candidate, 'package.json'))) return candidate;
+		if (dir === root) break;
+	}
+	return undefined;
+}
 
 /** A Node.js install: the `node` binary and its folder (which holds `include/node` for node-gyp). */
 export interface NodeInstall {
@@ -141,14 +192,24 @@ async function buildSqlite(installDir: string, node: NodeInstall): Promise<void>
 /** n8n `version`, cached as `<cacheDir>/n8n-<version>`, with sqlite3 built for `node`. */
 export async function ensureN8n(cacheDir: string, version: string, node: NodeInstall): Promise<N8nInstall> {
 	const target = path.join(cacheDir, `n8n-${version}`);
-	const manifest = { name: 'e2e-n8n', private: true, dependencies: { n8n: version }, overrides: N8N_OVERRIDES };
+	const manifest = { name: 'e2e-n8n', private: true, dependencies: { n8n: version }, overrides: n8nOverrides(version) };
 	// sqlite3 is built for one Node: another Node means another install.
 	const marker = { ...manifest, builtFor: node.bin };
 	let installed = false;
 	if (!isComplete(target, marker)) {
 		installed = true;
-		await installInto(target, manifest, marker, async (dir) => await buildSqlite(dir, node), `Installing n8n ${version} (npm install)`);
+		await installInto(
+			target,
+			manifest,
+			marker,
+			async (dir) => {
+				checkSingleRelease(dir);
+				await buildSqlite(dir, node);
+			},
+			`Installing n8n ${version} (npm install)`,
+		);
 	}
+	checkSingleRelease(target);
 	return { version, node, bin: path.join(target, 'node_modules', 'n8n', 'bin', 'n8n'), installed };
 }
 

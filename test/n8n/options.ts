@@ -24,6 +24,8 @@ export interface E2eOptions {
 	workers: number;
 	/** Keep the temporary folder (user folder, logs, databases) after a successful run (`--keep`). */
 	keep: boolean;
+	/** Only the AI Agent check after the setup steps, no workflows or alerts (`--agent-only`). */
+	agentOnly: boolean;
 }
 
 /** Where installs are cached by default: outside the repository, per user. */
@@ -40,7 +42,7 @@ function checkVersion(flag: string, value: string): string {
 
 /**
  * Parses the flags (`--n8n-version 2.41.1`, `--node-version 24.21.0`, `--cache-dir DIR`, `--queue`,
- * `--workers 2`, `--keep`); environment variables give the defaults.
+ * `--workers 2`, `--keep`, `--agent-only`); environment variables give the defaults.
  * @throws on an unknown flag or a malformed value.
  */
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): E2eOptions {
@@ -51,6 +53,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
 		queue: false,
 		workers: 2,
 		keep: false,
+		agentOnly: false,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const flag = argv[i];
@@ -81,8 +84,11 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
 			case '--keep':
 				options.keep = true;
 				break;
+			case '--agent-only':
+				options.agentOnly = true;
+				break;
 			default:
-				throw new Error(`Unknown option ${flag} (known: --n8n-version, --node-version, --cache-dir, --queue, --workers, --keep)`);
+				throw new Error(`Unknown option ${flag} (known: --n8n-version, --node-version, --cache-dir, --queue, --workers, --keep, --agent-only)`);
 		}
 	}
 	return options;

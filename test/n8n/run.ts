@@ -17,6 +17,7 @@ import path from 'path';
 
 import { startSmtpSink } from '../demo/smtp-sink';
 import { startSandbox } from '../sandbox';
+import { agentStep, mcpStep } from './agent';
 import { credentialSpecs, loadCatalogue, mapCredentials, type CatalogueEntry } from './catalogue';
 import { toWorkflowRun } from './execution';
 import { buildAndPack, ensureN8n, ensureNode, installCommunityPackage } from './install';
@@ -244,6 +245,16 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 	await steps.run('Set up the owner and log in', async () => await ownerStep(state), critical);
 	await steps.run('n8n loaded the package', async () => await loadedStep(state), critical);
 	await steps.run('Create the credentials and run their tests', async () => await credentialsStep(state), critical);
+	const mcp = async () => {
+		if (Number(state.options.n8nVersion.split('.')[0]) >= 2) {
+			await steps.run('MCP Server Trigger: tools/list and tools/call', async () => await mcpStep(state));
+		}
+	};
+	if (state.options.agentOnly) {
+		await steps.run('AI Agent with the Payments Service tools (scripted OpenAI mock)', async () => await agentStep(state));
+		await mcp();
+		return;
+	}
 	await steps.run('Import every workflow of test/workflows', async () => await importStep(state), critical);
 	const loginsBefore = logins(need(state.sandbox, 'the sandbox'));
 	for (const entry of state.catalogue.filter((candidate) => candidate.manualTrigger)) {
@@ -261,6 +272,10 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 	if (state.options.queue) await workerChecks(steps, state);
 	await steps.run('Automatic re-login after the sessions expired', async () => await reloginStep(state));
 	if (state.options.queue) await workerChecksAfterRelogin(steps, state);
+	if (!state.options.queue) {
+		await steps.run('AI Agent with the Payments Service tools (scripted OpenAI mock)', async () => await agentStep(state));
+		await mcp();
+	}
 	for (const scenario of ALERT_SCENARIOS) {
 		await steps.run(`Alert: ${scenario.title}`, async () => await alertStep(state, scenario));
 	}

@@ -28,6 +28,7 @@ import * as settlementGetMany from './settlement/getMany.operation';
 import * as ticketAddAttachment from './ticket/addAttachment.operation';
 import * as ticketConfirm from './ticket/confirm.operation';
 import * as ticketCreateDraft from './ticket/createDraft.operation';
+import { TOOL_DESCRIPTIONS } from './toolDescriptions';
 import { retryReadsOption } from './common/parameters';
 import type { OperationModule } from './types';
 
@@ -433,6 +434,7 @@ export function buildProperties(): INodeProperties[] {
 			default: defaultOperation,
 		});
 	}
+	properties.push(...buildToolDescriptions());
 	for (const resource of RESOURCES) {
 		for (const operation of resource.operations) {
 			properties.push(
@@ -548,4 +550,31 @@ export function buildCredentials(): INodeCredentialDescription[] {
 		}
 		return description;
 	});
+}
+
+/**
+ * The tool description of each operation, for the node used as an AI agent's tool: a
+ * `toolDescription` parameter per operation, shown only on the tool variant (`@tool`), whose default
+ * (actions/toolDescriptions.ts) says what the operation does, what it returns and the formats it
+ * takes. n8n sends a tool's `toolDescription` to the model and, when a node defines that parameter,
+ * adds none of its own (otherwise it would describe the tool by the action text alone, e.g. "Get
+ * many deposits in Payments Service"). The workflow builder can edit it like n8n's own.
+ * @throws Error when an operation has no tool description (a test runs this for every operation).
+ */
+export function buildToolDescriptions(): INodeProperties[] {
+	return RESOURCES.flatMap((resource) =>
+		resource.operations.map((operation): INodeProperties => {
+			const text = TOOL_DESCRIPTIONS[`${resource.value}.${operation.value}`];
+			if (!text) throw new Error(`No tool description for ${resource.value}.${operation.value}`);
+			return {
+				displayName: 'Tool Description',
+				name: 'toolDescription',
+				type: 'string',
+				default: text,
+				typeOptions: { rows: 4 },
+				description: 'What the AI agent is told this tool does, returns and takes',
+				displayOptions: { show: { '@tool': [true], resource: [resource.value], operation: [operation.value] } },
+			};
+		}),
+	);
 }

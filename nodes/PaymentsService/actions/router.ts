@@ -7,30 +7,73 @@ import { findOperation } from './registry';
 /**
  * The error item Continue On Fail emits: the message, what it means, and the service's code —
  * `{error, description?, code?, httpCode?, retryAfterSeconds?}`. Under On Error "Continue (using
- * error output)" n8n sends an item to the error output only when its fields are among `error`,
- * `message` and `details`, so there the same facts are `{error, details: {description?, code?,
- * httpCode?, retryAfterSeconds?}}`; n8n then adds the fields of the input item (e.g. the spreadsheet
- * row that failed).
+ * error output)" n8n sends an item to the error output only by the shape of its json, and n8n's two
+ * lines differ: n8n-core 2.x takes any json whose fields are among `error`, `message` and `details`,
+ * so there the same facts are `{error, details: {description?, code?, httpCode?, retryAfterSeconds?}}`;
+ * n8n-core 1.x takes only `{error}` or `{error, message}`, so there they are `{error, message}` with
+ * the description as the message (the error text already ends with the service's code). Setting
+ * `item.error` instead routes on both lines, but n8n then replaces the json with `{error}`, dropping
+ * the facts and the input item's fields, so the node does not use it. n8n then adds the fields of
+ * the input item (e.g. the spreadsheet row that failed).
  */
-function errorJson(error: NodeApiError | NodeOperationError, forErrorOutput: boolean): IDataObject {
+function errorJson(error: NodeApiError | NodeOperationError, forErrorOutput: false | 'details' | 'message'): IDataObject {
 	const facts: IDataObject = {};
 	if (error.description) facts.description = error.description;
 	if (error.context.serviceCode !== undefined) facts.code = error.context.serviceCode as string | number;
 	if (error instanceof NodeApiError && error.httpCode) facts.httpCode = error.httpCode;
 	if (error.context.retryAfterSeconds !== undefined) facts.retryAfterSeconds = error.context.retryAfterSeconds as number;
-	return forErrorOutput ? { error: error.message, details: facts } : { error: error.message, ...facts };
+	if (forErrorOutput === 'message') return { error: error.message, message: error.description || error.message };
+	return forErrorOutput === 'details' ? { error: error.message, details: facts } : { error: error.message, ...facts };
 }
 
 /**
- * Runs the selected operation for every input item (once for operations that act once per run),
- * with one client per run bound to the credential the registry names for the operation (so one
- * session login serves every item). Each output item is paired with its input item. With Continue
- * On Fail an item that fails yields an error item and the next item proceeds; otherwise the error,
- * carrying its item index, stops the node. Errors are wrapped here only when they are not n8n's.
- * Under On Error "Continue (using error output)" the error items leave by the error output, each
- * joined with the fields of its input item (e.g. the spreadsheet row that failed).
+ * Which error-item shape the running n8n sends to the error output (see errorJson): `details` on
+ * n8n 2.x, `message` on 1.x. n8n offers no version to a node, so this asks the execution context
+ * for a method n8n-core 2.x has and 1.123.x lacks (`isNodeFeatureEnabled`). The 2.x releases that
+ * have it but route only `{error}` and `{error, message}` (2.35.0 and older) are outside the
+ * supported range.
  */
-export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+function errorOutputShape(context: IExecuteFunctions): 'details' | 'message' {
+	return typeof (context as { isNodeFeatureEnabled?: unknown }).isNodeFeatureEnabled === 'function' ? 'details' : 'message';
+}
+
+/**
+ * One run of the node, planned once before its items: the operation the parameters select and one
+ * client bound to the credential the registry names for it (so one session login serves every item).
+ * `count` is how many input items the operation runs for (1 for operations that act once per run).
+ * The node's `execute()` owns the loop over items and the Continue On Fail decision (n8n's rule
+ * require-continue-on-fail looks for it there); the plan gives it what to do for one item and how a
+ * failure becomes an n8n error and an error item.
+ */
+export interface RunPlan {
+	/** How many items to run, from 0 (all input items, or 1 for operations that act once per run). */
+	count: number;
+	/**
+	 * True when the node runs as an AI agent's tool (the Payments Service Tool). A failed call then
+	 * answers the model with the error item (the refusal, its fix in `description`, the service's
+	 * code) instead of failing the agent's execution, as n8n's own HTTP Request tool does: the model
+	 * can correct the value and call again. Nothing is sent twice: the answer is the outcome.
+	 */
+	asTool: boolean;
+	/** Runs the operation for one item; the output items are paired with that input item. */
+	runItem(itemIndex: number): Promise<INodeExecutionData[]>;
+	/**
+	 * The error n8n shows for a failure of one item: n8n's own errors as they are (with the item
+	 * index filled in when missing), anything else wrapped in a NodeOperationError for that item.
+	 */
+	toNodeError(caught: unknown, itemIndex: number): NodeApiError | NodeOperationError;
+	/**
+	 * The item Continue On Fail emits for a failed item: json as errorJson() describes (the shape the
+	 * running n8n's error output takes), paired with its input item.
+	 */
+	errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData;
+}
+
+/**
+ * Plans a run of the selected operation (see RunPlan). Throws a NodeOperationError when the
+ * resource and operation do not name a registered operation (a workflow saved by a newer version).
+ */
+export function planRun(this: IExecuteFunctions): RunPlan {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
@@ -39,29 +82,29 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not supported for resource "${resource}"`);
 	}
 	const client = new PaymentsClient(this, definition.credential);
-	const toErrorOutput = this.getNode().onError === 'continueErrorOutput';
-	const returnData: INodeExecutionData[] = [];
-	const count = definition.module.oncePerRun ? Math.min(items.length, 1) : items.length;
-	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
-		try {
+	const errorOutput = this.getNode().onError === 'continueErrorOutput' ? errorOutputShape(this) : false;
+	return {
+		count: definition.module.oncePerRun ? Math.min(items.length, 1) : items.length,
+		asTool: this.getNode().type.endsWith('Tool'),
+		runItem: async (itemIndex) => {
 			if (definition.reads) {
 				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 				client.setRetries(options.retryReads !== false);
 			}
 			const output = await definition.module.execute.call(this, client, itemIndex);
-			returnData.push(...this.helpers.constructExecutionMetaData(output, { itemData: { item: itemIndex } }));
-		} catch (caught) {
+			return this.helpers.constructExecutionMetaData(output, { itemData: { item: itemIndex } });
+		},
+		toNodeError: (caught, itemIndex) => {
 			const error =
 				caught instanceof NodeApiError || caught instanceof NodeOperationError
 					? caught
 					: new NodeOperationError(this.getNode(), caught as Error, { itemIndex });
 			if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
-			if (this.continueOnFail()) {
-				returnData.push({ json: errorJson(error, toErrorOutput), pairedItem: { item: itemIndex } });
-				continue;
-			}
-			throw error;
-		}
-	}
-	return [returnData];
+			return error;
+		},
+		errorItem: (error, itemIndex) => ({
+			json: errorJson(error, this.getNode().type.endsWith('Tool') ? false : errorOutput),
+			pairedItem: { item: itemIndex },
+		}),
+	};
 }

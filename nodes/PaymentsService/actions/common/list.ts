@@ -18,6 +18,7 @@ import type { PaymentsClient } from '../../transport/client';
 import { RecordCollector } from '../../helpers/paging';
 import { comparePaths, splitIntoBalancedWindows } from '../../helpers/windows';
 import { splitPeriodPages, type ListQuery } from '../../transport/reporting';
+import { simplifyProperties, simplifyRecord } from './simplify';
 
 
 /** The "Period" parameters shared by every reporting list and the daily balance report. */
@@ -155,7 +156,7 @@ export function listFilterProperties(
 
 /**
  * The parameters of a reporting-list Get Many for `resource`: Return All / Limit, Period, the
- * list's Filters and Options (Window Concurrency). The operation registry shows them for their
+ * list's Filters, Simplify (simplify.ts) and Options (Window Concurrency). The operation registry shows them for their
  * resource and operation.
  */
 export function listProperties(resource: ReportingResource): INodeProperties[] {
@@ -171,6 +172,7 @@ export function listProperties(resource: ReportingResource): INodeProperties[] {
 			options: filters,
 		});
 	}
+	if (resource !== 'balanceReport') properties.push(...simplifyProperties);
 	properties.push({
 		displayName: 'Options',
 		name: 'options',
@@ -235,7 +237,8 @@ export function readLimit(context: IExecuteFunctions, itemIndex: number): number
 }
 
 /**
- * Runs a reporting-list Get Many for one item: one output item per record.
+ * Runs a reporting-list Get Many for one item: one output item per record (only its Simplify
+ * fields when Simplify is on).
  *
  * The period is split into windows of under 60 days (service rules §3.2); returning all, up to
  * Window Concurrency windows are read at once, and a window whose pages are full is divided further
@@ -261,8 +264,9 @@ export async function executeList(
 	const windows = splitIntoBalancedWindows(period.from, period.to, concurrency).reverse();
 	const query = { list, filters, status };
 	const records = await readWindows(client, query, windows, { concurrency, itemIndex, limit, dateField: list.recordDateField });
+	const simplify = context.getNodeParameter('simplify', itemIndex, false) as boolean;
 	const items: INodeExecutionData[] = new Array(records.length);
-	for (let index = 0; index < records.length; index++) items[index] = { json: records[index] };
+	for (let index = 0; index < records.length; index++) items[index] = { json: simplify ? simplifyRecord(resource, records[index]) : records[index] };
 	return items;
 }
 

@@ -1,0 +1,53 @@
+/**
+ * What an AI agent is told about each operation when the node is used as a tool (Payments Service
+ * Tool): what the operation does, what it returns, and the units and formats of what it takes. n8n
+ * sends a tool's `toolDescription` parameter to the model as the tool's description; the registry
+ * gives the tool variant one per operation with these texts as defaults (buildToolDescriptions in
+ * registry.ts), shown only on the tool (`@tool`), where the workflow builder can still edit them.
+ * Keyed by `<resource>.<operation>`; a test requires one for every operation of the registry.
+ */
+const PERIOD =
+	'Period picks creation dates in UTC (today, yesterday, last24Hours, last7Days, last30Days, last90Days, thisMonth, lastMonth, or custom with Created From/To as ISO 8601 date-times)';
+const LIST = `Returns one item per record, newest first, up to Limit (default 50) unless Return All. ${PERIOD}.`;
+
+export const TOOL_DESCRIPTIONS: Readonly<Record<string, string>> = {
+	'balance.get': 'Reads the merchant’s total available balance. Takes nothing. Returns one item per balance entry (one per currency and type).',
+	'balance.getDailyReport': `Reads the balance report, one item per day of the period. ${PERIOD}.`,
+	'bank.getMany':
+		'Lists the bank codes a cashout to a country can use. Takes Country (2-letter ISO code, e.g. BR). Returns one item per bank with its code and name; use the code as Bank Code of Create a cashout.',
+	'cashout.cancel':
+		'Cancels a cashout (payout) the bank has not received yet; moves no money. Takes Cashout ID (a whole number) and the cashout’s External ID. Returns the new status; a refusal says why (e.g. already sent to the bank).',
+	'cashout.create':
+		'Sends money: creates a cashout (payout) to a beneficiary’s bank account. Takes External ID (your unique reference; a repeat with the same one returns the existing cashout instead of paying twice), Country (2-letter ISO code), Amount (decimal, at most 2 places, in the country’s currency unless Currency is USD), the beneficiary’s name, document and bank details. Returns the cashout ID, its status and already_created (true when the External ID had been used).',
+	'cashout.getMany': `Lists cashouts (payouts). ${LIST} Each has its ID, external ID, amount and currency, country, status and dates.`,
+	'cashout.getStatus':
+		'Reads the status of one cashout, by Cashout ID (a whole number) or by External ID. Returns cashout_status_name (PENDING, DELIVERED, COMPLETED, REJECTED, CANCELLED, ON_HOLD…) and, when rejected, the bank’s rejection code and reason.',
+	'cashout.putOnHold':
+		'Stops a PENDING cashout from being processed until it is released; moves no money. Takes Cashout ID (a whole number). Returns the cashout’s new status; a refusal says why (e.g. it is no longer PENDING).',
+	'cashout.releaseHold':
+		'Lets a cashout on hold be processed again (it will be paid). Takes Cashout ID (a whole number). Returns the cashout’s new status.',
+	'chargeback.getMany': `Lists chargebacks (disputed deposits). ${LIST} Each has its ID, the deposit it disputes, amount, currency, reason and dates.`,
+	'note.getMany': `Lists credit and debit notes. ${LIST} Each has its ID, type, amount, currency and dates.`,
+	'deposit.create':
+		'Charges a customer: creates a deposit (pay-in). Takes Invoice ID (your unique reference), Country (2-letter ISO code), Amount (decimal, at most 2 places, in the country’s currency unless Currency is USD), Payment Method and the payer’s details; without full payer details it is HOSTED (the customer completes it on a checkout page). Returns the deposit ID, its checkout URL or payment data (e.g. a QR code) and status.',
+	'deposit.flagForReview':
+		'Opens a support ticket asking the service to review one deposit, optionally with files, and submits it. Takes Deposit ID (a whole number), optional files (binary input) with their document type. Returns the ticket.',
+	'deposit.flagReversalForReview':
+		'Opens a support ticket asking the service to review a deposit reversal, optionally with files, and submits it. Takes Deposit ID (a whole number), optional files (binary input) with their document type. Returns the ticket.',
+	'deposit.getMany': `Lists deposits (pay-ins). ${LIST} Each has its ID, invoice ID, amount and currency, country, payment method, status and dates.`,
+	'deposit.getStatus':
+		'Reads the current status of one deposit by Deposit ID (a whole number). Returns its status, amount and currency.',
+	'exchangeRate.get':
+		'Reads the exchange rate of a country’s local currency against USD. Takes Country (2-letter ISO code, e.g. MX) and Amount (USD, a number ≥ 0, default 1). Returns the rate and the amount converted to the local currency.',
+	'paymentMethod.getMany':
+		'Lists the payment methods deposits can use in a country. Takes Country (2-letter ISO code). Returns one item per method with its code (use it as Payment Method Code) and name.',
+	'refund.create':
+		'Returns money to a customer: refunds a deposit in full, or in part with Amount (decimal, at most 2 places, in the deposit’s currency). The deposit is identified by its Deposit ID (a whole number) or invoice ID. A repeat with the same idempotency key requests nothing new. Returns the refund ID and status.',
+	'refund.getMany': `Lists refunds. ${LIST} Each has its ID, the deposit refunded, amount, currency, status and dates.`,
+	'refund.getStatus': 'Reads the current status of one refund by Refund ID (a whole number). Returns its status, amount and currency, and optionally its voucher as a file.',
+	'session.logOut': 'Ends the stored login session at once; the next request logs in again. Takes nothing. Returns confirmation.',
+	'settlement.getMany': `Lists settlements (transfers of funds to the merchant). ${LIST} Each has its ID, amount, currency, status and dates.`,
+	'ticket.addAttachment': 'Attaches a file (binary input) to a draft support ticket. Takes Ticket ID (a whole number) and the document type. Returns the attachment’s details.',
+	'ticket.confirm': 'Submits a draft support ticket to the support team. Takes Ticket ID (a whole number). Returns the ticket’s new state.',
+	'ticket.createDraft': 'Creates a support ticket in draft state (submit it with Confirm a ticket). Takes Type and Description, optionally Category and Reference ID (e.g. a deposit ID). Returns the ticket ID.',
+};
