@@ -11,4 +11,7 @@ module.exports = {
 	},
 	transformIgnorePatterns: ['/node_modules/(?!(sanitize-html/node_modules/)?(htmlparser2|domhandler|domutils|dom-serializer|entities|domelementtype)/)'],
 	testTimeout: 60000,
+	// A temporary n8n user folder, so n8n-core writes no ~/.n8n/config (test/setup/userFolder.ts).
+	globalSetup: '<rootDir>/test/setup/globalSetup.ts',
+	globalTeardown: '<rootDir>/test/setup/globalTeardown.ts',
 };
