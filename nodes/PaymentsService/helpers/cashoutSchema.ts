@@ -52,7 +52,7 @@ export const CASHOUT_FIELDS: readonly RequestField[] = [
 		param: 'externalId',
 		displayName: 'External ID',
 		description:
-			'Your unique ID of this payout, up to 100 characters; it is the idempotency key: a repeat with the same ID creates nothing and reads the cashout instead. Empty: one is derived from the workflow, execution, node and item, so Retry On Fail repeats it.',
+			'Your unique ID of this payout, up to 100 characters; it is the idempotency key: a repeat with the same ID creates nothing and reads the cashout instead. Empty: one is derived from the workflow, node, run, item, the payout and the Duplicate Window, so every re-run of the same payout (Retry On Fail, Retry of the execution) sends the same one. Give your own to pay the same payout twice on purpose.',
 		placeholder: 'payout-2026-0001',
 		input: 'text',
 		// Required in the body: when left empty the operation derives it before the check.
