@@ -31,11 +31,22 @@ const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disabl
 /** How long one UI expectation may take. */
 const UI_TIMEOUT_MS = 30_000;
 
-/** A node's description, from the built package (what n8n loaded). */
+/**
+ * A node's description, from the built package (what n8n loaded); for a versioned node, the
+ * description of its newest version (what a new node gets), with every version's display name.
+ */
 function builtDescription(file: string, exportName: string): INodeTypeDescription {
+	type Loaded = { description: INodeTypeDescription; nodeVersions?: Record<number, { description: INodeTypeDescription }>; currentVersion?: number };
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const module = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'PaymentsService', file)) as Record<string, new () => { description: INodeTypeDescription }>;
-	return new module[exportName]().description;
+	const module = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'PaymentsService', file)) as Record<string, new () => Loaded>;
+	const loaded = new module[exportName]();
+	if (!loaded.nodeVersions || loaded.currentVersion === undefined) return loaded.description;
+	return { ...loaded.description, ...loaded.nodeVersions[loaded.currentVersion].description };
+}
+
+/** The newest version of a node description (a number, or the last of a list). */
+function newestVersion(description: INodeTypeDescription): number {
+	return Array.isArray(description.version) ? Math.max(...description.version) : description.version;
 }
 
 function actionNodeDescription(): INodeTypeDescription {
@@ -52,7 +63,7 @@ const EXPORTED_CREDENTIALS: Record<string, string> = {
 
 /** The node's credentials n8n shows for these parameters (its own display logic), with their ids. */
 function shownCredentials(description: INodeTypeDescription, parameters: INodeParameters, credentialIds: Map<string, string>): INode['credentials'] {
-	const node = { typeVersion: 1, parameters: {} } as unknown as INode;
+	const node = { typeVersion: newestVersion(description), parameters: {} } as unknown as INode;
 	const values = NodeHelpers.getNodeParameters(description.properties, parameters, true, false, node, description) ?? parameters;
 	const credentials: NonNullable<INode['credentials']> = {};
 	for (const credential of description.credentials ?? []) {
@@ -65,14 +76,20 @@ function shownCredentials(description: INodeTypeDescription, parameters: INodePa
 /** A node to open in the editor, and the parameter its panel must show (named in a test id). */
 export interface PanelNode {
 	node: INode;
-	parameter: string;
+	/**
+	 * The parameter that chooses what the node does, which the panel must show (Resource); undefined
+	 * where the choice is the credential's, as n8n's editor shows an authentication selector (the
+	 * Notification Trigger from version 2: Deposits or Cashouts, one credential each).
+	 */
+	parameter?: string;
 }
 
 /**
  * One action node per resource, with its default operation, and the notification trigger: each
- * with the credentials n8n shows for it. Each panel must show the parameter that chooses what the
- * node does (Resource, Notifications), which n8n's editor would move out of the panel if a
- * credential's display rule made it the node's authentication selector.
+ * with the credentials n8n shows for it. Each action panel must show Resource, which n8n's editor
+ * would move out of the panel if a credential's display rule made it the node's authentication
+ * selector; the Notification Trigger (version 2) chooses its kind by its credential, as n8n shows an
+ * authentication selector, so its panel must show the credential.
  */
 export function panelNodes(action: INodeTypeDescription, notification: INodeTypeDescription, credentialIds: Map<string, string>): PanelNode[] {
 	const resource = action.properties.find((property) => property.name === 'resource') as INodeProperties;
@@ -94,12 +111,12 @@ export function panelNodes(action: INodeTypeDescription, notification: INodeType
 		};
 	});
 	const trigger: PanelNode = {
-		parameter: 'notifications',
+		parameter: newestVersion(notification) >= 2 ? undefined : 'notifications',
 		node: {
 			id: 'notification-trigger',
 			name: 'Notification trigger',
 			type: `${PACKAGE_NAME}.paymentsServiceNotificationTrigger`,
-			typeVersion: 1,
+			typeVersion: newestVersion(notification),
 			position: [0, 0],
 			webhookId: '5d0f3a52-6d1e-4c58-9a43-0f3f1e7b2c10',
 			parameters: {},
@@ -216,11 +233,15 @@ async function parameterPanelsStep(page: Page, errors: string[], state: RunState
 		await page.locator(`[data-test-id="canvas-node"][data-node-name="${node.name}"]`).dblclick({ timeout: UI_TIMEOUT_MS });
 		const panel = page.locator('[data-test-id="ndv"]');
 		await panel.locator('[data-test-id="node-parameters"]').waitFor({ timeout: UI_TIMEOUT_MS });
-		const chooser = panel.locator(`[data-test-id="parameter-input-${parameter}"]`);
-		try {
-			await chooser.waitFor({ timeout: UI_TIMEOUT_MS });
-		} catch {
-			throw new Error(`the panel of "${node.name}" does not show its ${parameter} parameter`);
+		if (parameter) {
+			const chooser = panel.locator(`[data-test-id="parameter-input-${parameter}"]`);
+			try {
+				await chooser.waitFor({ timeout: UI_TIMEOUT_MS });
+			} catch {
+				throw new Error(`the panel of "${node.name}" does not show its ${parameter} parameter`);
+			}
+		} else {
+			await panel.locator('[data-test-id="credentials-label"]').first().waitFor({ timeout: UI_TIMEOUT_MS });
 		}
 		const labels = await panel.locator('[data-test-id="credentials-label"]').allInnerTexts();
 		const parameters = await panel.locator('[data-test-id="node-parameters"] [data-test-id^="parameter-input-"]').count();
@@ -231,7 +252,7 @@ async function parameterPanelsStep(page: Page, errors: string[], state: RunState
 		await page.keyboard.press('Escape');
 		await panel.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
 	}
-	return `${rendered.length} panels with their Resource or Notifications parameter, parameters and credentials shown: ${rendered.join(', ')}`;
+	return `${rendered.length} panels with their Resource parameter (the Notification Trigger: its credential), parameters and credentials shown: ${rendered.join(', ')}`;
 }
 
 /** Opens the session credential and saves it: the dialog tests it and says it passed. */
