@@ -3,6 +3,8 @@
  * list read end to end on n8n's engine against the sandbox. Each line states its target; the run
  * exits 1 when a target is missed. Not part of `npm test` (timings depend on the machine).
  */
+// First: n8n-core writes its settings into a temporary user folder, deleted at exit, never ~/.n8n.
+import '../demo/user-folder';
 import { performance } from 'perf_hooks';
 import { setFlagsFromString } from 'v8';
 import { runInNewContext } from 'vm';
