@@ -54,6 +54,7 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 			status: 'COMPLETED',
 			notification: {
 				kind: 'deposit',
+				changeKey: `deposit:${record.idDeposit}:COMPLETED`,
 				deposit_id: record.idDeposit,
 				receivedAt: '2026-11-02T12:00:00Z',
 				previousStatus: null,
@@ -85,6 +86,7 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 			cashout_id: payout.idCashout,
 			notification: {
 				kind: 'cashout',
+				changeKey: `cashout:${payout.idCashout}:REJECTED`,
 				date: '2026-11-02 12:00:00',
 				bank_reference_id: 'bank-ref-1',
 				comments: '',
@@ -113,7 +115,12 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 	test('a cashout notified without its id is read by external_id', async () => {
 		const payout = cashout({ externalId: 'payout-by-external' });
 		const outcome = await runner().call(cashoutNotification({ external_id: 'payout-by-external' }));
-		expect(outcome.items![0].json).toMatchObject({ cashout_status_name: 'PENDING', external_id: 'payout-by-external' });
+		// The status answer carries no cashout id, so the change key names the cashout by the external ID.
+		expect(outcome.items![0].json).toMatchObject({
+			cashout_status_name: 'PENDING',
+			external_id: 'payout-by-external',
+			notification: { changeKey: 'cashout:payout-by-external:PENDING' },
+		});
 		const [read] = fx.sandbox.log.find('POST', '/v3/cashout/status');
 		expect(JSON.parse(String(read.rawBody))).toMatchObject({ external_id: 'payout-by-external' });
 		expect(JSON.parse(String(read.rawBody)).cashout_id).toBeUndefined();

@@ -52,6 +52,20 @@ function reply(kind: NotificationKind, id: number | string, outcome: Outcome): I
 	return { received: true, kind, id, outcome };
 }
 
+/**
+ * The change a notification reports, as one string: `<kind>:<id>:<status>`, e.g.
+ * `cashout:4711:REJECTED` or `deposit:300123:COMPLETED`. The status is the one read from the
+ * service; the id is the deposit id, the cashout id, or (a cashout notification naming only its
+ * `external_id`, whose status answer carries no id) the external ID. So every copy of a notification
+ * for the same change gives the same key, and another change another one. A workflow records it under a unique key in its own database to act once per change (README,
+ * "Once per change, guaranteed").
+ */
+export function changeKey(kind: NotificationKind, read: { state: IDataObject; status: string }, notifiedId: number | string): string {
+	const readId = kind === 'cashout' ? read.state.cashout_id : read.state.deposit_id;
+	const id = typeof readId === 'number' || (typeof readId === 'string' && readId !== '') ? readId : notifiedId;
+	return `${kind}:${String(id)}:${read.status}`;
+}
+
 function isEmptyObject(value: unknown): boolean {
 	return !!value && typeof value === 'object' && !Buffer.isBuffer(value) && Object.keys(value).length === 0;
 }
@@ -182,6 +196,7 @@ export async function handleNotification(this: IWebhookFunctions): Promise<IWebh
 		notification: {
 			...notification.fields,
 			kind,
+			changeKey: changeKey(kind, read, id),
 			// ISO 8601 UTC to the second, like the service's own dates (service rules §3.4).
 			receivedAt: new Date(now * 1000).toISOString().replace('.000Z', 'Z'),
 			previousStatus,
