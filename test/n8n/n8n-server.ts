@@ -162,3 +162,27 @@ export async function startWorker(install: N8nInstall, env: NodeJS.ProcessEnv, n
 	);
 	return { process: managed, url, userFolder };
 }
+
+/**
+ * Starts `n8n webhook` (queue mode: a process that only serves production webhooks, handing the
+ * executions to the workers) on a free port; resolves once `/healthz/readiness` answers.
+ */
+export async function startWebhookProcess(install: N8nInstall, env: NodeJS.ProcessEnv, name: string, logDir: string): Promise<N8nProcess> {
+	const port = await freePort();
+	const brokerPort = await freePort();
+	const userFolder = env.N8N_USER_FOLDER as string;
+	const url = `http://127.0.0.1:${port}`;
+	const managed = startProcess(`n8n ${name}`, install.node.bin, [install.bin, 'webhook'], {
+		env: { ...env, N8N_PORT: String(port), WEBHOOK_URL: `${url}/`, N8N_RUNNERS_BROKER_PORT: String(brokerPort), N8N_LOG_LEVEL: 'info' },
+		logFile: path.join(logDir, `n8n-${name}.log`),
+	});
+	await waitFor(
+		`n8n ${name} to answer on ${url}`,
+		async () => {
+			checkAlive(managed);
+			return await answers(`${url}/healthz/readiness`);
+		},
+		{ timeoutMs: START_TIMEOUT_MS, intervalMs: 500, detail: () => tail(managed.log()) },
+	);
+	return { process: managed, url, userFolder };
+}

@@ -1,61 +1,96 @@
 /**
- * The Notification Trigger under concurrency in a real n8n (single or queue mode): how often each
- * change starts the workflow when copies of a notification arrive at the same moment, with the
- * trigger alone and with n8n's Remove Duplicates node after it (README, "Once per change"). These
- * are measurements of a limit of n8n's static data, reported in the step's output; the step fails
- * only when a check that must hold does not (forged ones refused, every change started at least
- * once, Remove Duplicates never worse than the trigger alone).
+ * The Notification Trigger under concurrency in a real n8n (regular mode; queue mode with the
+ * notifications sent to two `n8n webhook` processes): how often each change starts the workflow when
+ * copies of a notification arrive at the same moment, with the trigger alone, with n8n's Remove
+ * Duplicates node after it, and with the README's recipe (docs/recipes/notifications-once-per-change.json:
+ * the change key recorded under a unique key in the merchant's own PostgreSQL). Then at-least-once:
+ * with Respond "When Workflow Finished", a workflow that fails gets the notification again from the
+ * service's retry and handles it once.
+ *
+ * The trigger alone and Remove Duplicates are measurements of a limit of n8n's static data, reported
+ * in the step's output; those steps fail only when a check that must hold does not (forged ones
+ * refused, every change started at least once). The recipe's step fails unless every change was
+ * handled exactly once.
  */
 import { createHmac, randomUUID } from 'crypto';
+import { readFileSync } from 'fs';
 import http from 'http';
 import type { AddressInfo } from 'net';
+import path from 'path';
+
+import type { INodeParameters } from 'n8n-workflow';
 
 import type { WorkflowJson } from '../harness/engine';
 import { PACKAGE_NAME } from '../harness/engine';
 import { mapCredentials } from './catalogue';
 import { waitFor } from './processes';
-import type { N8nClient, ExecutionSummary } from './rest';
+import type { Steps } from './report';
+import type { N8nClient, ExecutionSummary, StoredWorkflow } from './rest';
+import { createMerchantDatabase, startPostgres, type MerchantDatabase } from './services';
 import { need, type RunState } from './state';
 
 const SECRET = 'e2e-notification-url-secret-0123';
+/** The recipe shipped for users; the step runs this very file. */
+const RECIPE_FILE = path.join(__dirname, '..', '..', 'docs', 'recipes', 'notifications-once-per-change.json');
+/** The recipe's table, as its sticky note tells the user to create it. */
+const RECIPE_TABLE = 'CREATE TABLE handled_notifications (change_key text PRIMARY KEY, handled_at timestamptz NOT NULL DEFAULT now())';
+/** The credential id the recipe's Postgres node names. */
+const RECIPE_CREDENTIAL = 'merchant-db';
 
-/** Counts GET /hit/<key> requests: the workflow's last node calls it once per change handled. */
-async function startHitCounter(): Promise<{ url: string; hits: Map<string, number>; close: () => Promise<void> }> {
+type Variant = 'alone' | 'removeDuplicates' | 'recipe';
+
+const LABELS: Record<Variant, string> = {
+	alone: 'trigger alone',
+	removeDuplicates: 'trigger + Remove Duplicates',
+	recipe: 'trigger + unique key in the merchant database (recipe)',
+};
+
+/** A local HTTP server the workflows call: `/hit/<key>` counts; `/fail-once/<key>` answers 500 the first time. */
+interface Counter {
+	url: string;
+	hits: Map<string, number>;
+	close(): Promise<void>;
+}
+
+async function startCounter(): Promise<Counter> {
 	const hits = new Map<string, number>();
 	const server = http.createServer((req, res) => {
-		const key = decodeURIComponent((req.url ?? '').replace(/^\/hit\//, ''));
-		hits.set(key, (hits.get(key) ?? 0) + 1);
-		res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+		const [, route, ...rest] = (req.url ?? '').split('/');
+		const key = decodeURIComponent(rest.join('/'));
+		const seen = hits.get(key) ?? 0;
+		hits.set(key, seen + 1);
+		const fail = route === 'fail-once' && seen === 0;
+		res.writeHead(fail ? 500 : 200, { 'content-type': 'application/json' }).end(fail ? '{"error":"first call fails"}' : '{"ok":true}');
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
 	return { url: `http://127.0.0.1:${port}`, hits, close: async () => await new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-/** Cashout trigger (version 2, URL secret) → [Remove Duplicates on kind:id:status] → GET the counter. */
-function limitsWorkflow(name: string, counterUrl: string, removeDuplicates: boolean): WorkflowJson {
+/** An HTTP Request node calling the counter with `keyExpression` (an n8n expression without `=`). */
+function counterNode(name: string, url: string, position: [number, number]): WorkflowJson['nodes'][number] {
+	return { id: randomUUID(), name, type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2, position, parameters: { url, options: {} } };
+}
+
+/** A version-2 cashout trigger with the URL secret. */
+function triggerNode(name: string, options: INodeParameters = {}): WorkflowJson['nodes'][number] {
+	return {
+		id: randomUUID(),
+		name,
+		type: `${PACKAGE_NAME}.paymentsServiceNotificationTrigger`,
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: randomUUID(),
+		parameters: { notifications: 'cashouts', urlSecret: SECRET, options },
+		credentials: { paymentsServiceCashoutApi: { id: 'cred-cashout', name: 'Cashout' } },
+	};
+}
+
+/** Cashout trigger → [Remove Duplicates on the change key] → GET the counter. */
+function limitsWorkflow(counterUrl: string, removeDuplicates: boolean): WorkflowJson {
 	const trigger = 'Cashout Notification';
 	const hit = 'Count';
-	const nodes: WorkflowJson['nodes'] = [
-		{
-			id: randomUUID(),
-			name: trigger,
-			type: `${PACKAGE_NAME}.paymentsServiceNotificationTrigger`,
-			typeVersion: 2,
-			position: [0, 0],
-			webhookId: randomUUID(),
-			parameters: { notifications: 'cashouts', urlSecret: SECRET },
-			credentials: { paymentsServiceCashoutApi: { id: 'cred-cashout', name: 'Cashout' } },
-		},
-		{
-			id: randomUUID(),
-			name: hit,
-			type: 'n8n-nodes-base.httpRequest',
-			typeVersion: 4.2,
-			position: [440, 0],
-			parameters: { url: `=${counterUrl}/hit/{{ $json.notification.kind }}:{{ $json.cashout_id }}:{{ $json.cashout_status_name }}`, options: {} },
-		},
-	];
+	const nodes = [triggerNode(trigger), counterNode(hit, `=${counterUrl}/hit/{{ $json.notification.changeKey }}`, [440, 0])];
 	const connections: WorkflowJson['connections'] = {};
 	if (removeDuplicates) {
 		nodes.push({
@@ -67,7 +102,7 @@ function limitsWorkflow(name: string, counterUrl: string, removeDuplicates: bool
 			parameters: {
 				operation: 'removeItemsSeenInPreviousExecutions',
 				logic: 'removeItemsWithAlreadySeenKeyValues',
-				dedupeValue: '={{ $json.notification.kind }}:{{ $json.cashout_id }}:{{ $json.cashout_status_name }}',
+				dedupeValue: '={{ $json.notification.changeKey }}',
 				options: {},
 			},
 		});
@@ -76,7 +111,51 @@ function limitsWorkflow(name: string, counterUrl: string, removeDuplicates: bool
 	} else {
 		connections[trigger] = { main: [[{ node: hit, type: 'main', index: 0 }]] };
 	}
-	return { name, nodes, connections, settings: { executionOrder: 'v1' } } as WorkflowJson;
+	return { name: `Notification limits (${LABELS[removeDuplicates ? 'removeDuplicates' : 'alone']})`, nodes, connections, settings: { executionOrder: 'v1' } } as WorkflowJson;
+}
+
+/**
+ * The recipe as shipped, with three test changes: every status passes (the sandbox's payouts are
+ * PENDING), the URL secret is set, and its placeholder "Handle the change" calls the counter.
+ */
+function recipeWorkflow(counterUrl: string): WorkflowJson {
+	const recipe = JSON.parse(readFileSync(RECIPE_FILE, 'utf8')) as WorkflowJson;
+	const nodes = recipe.nodes.map((node) => {
+		if (node.type === `${PACKAGE_NAME}.paymentsServiceNotificationTrigger`) {
+			return { ...node, webhookId: randomUUID(), parameters: { ...node.parameters, cashoutStatuses: [], urlSecret: SECRET } };
+		}
+		if (node.name === 'Handle the change') {
+			return counterNode(node.name, `=${counterUrl}/hit/{{ $('Cashout Notification').item.json.notification.changeKey }}`, node.position);
+		}
+		return node;
+	});
+	if (!nodes.some((node) => node.type === 'n8n-nodes-base.httpRequest')) throw new Error(`${RECIPE_FILE} has no "Handle the change" node`);
+	return { ...recipe, name: `Notification limits (${LABELS.recipe})`, nodes };
+}
+
+/** The merchant database of the recipe: on queue mode's PostgreSQL, else on one started for it. */
+async function merchantDatabase(state: RunState): Promise<MerchantDatabase> {
+	const port = state.backends?.postgres.port ?? (await startPostgres(state.runDir, state.logDir)).port;
+	return await createMerchantDatabase(port, `merchant_${Date.now()}`, RECIPE_TABLE);
+}
+
+/** Creates n8n's Postgres credential for `database` and maps the recipe's credential id to it. */
+async function postgresCredential(state: RunState, database: MerchantDatabase): Promise<void> {
+	const client = need(state.client, 'the REST client');
+	const id = await client.createCredential({
+		name: 'Merchant database',
+		type: 'postgres',
+		data: { host: '127.0.0.1', port: database.port, database: database.database, user: database.user, password: '', ssl: 'disable', maxConnections: 100 },
+	});
+	state.credentialIds.set(RECIPE_CREDENTIAL, id);
+}
+
+/**
+ * The base URLs that receive production webhooks: queue mode's `n8n webhook` processes when
+ * started (a load balancer would spread notifications over them), else n8n main.
+ */
+function receivers(state: RunState): string[] {
+	return state.webhooks.length ? state.webhooks.map((webhook) => webhook.url) : [need(state.main, 'n8n main').url];
 }
 
 /**
@@ -88,75 +167,108 @@ async function newestExecutions(client: N8nClient, workflowId: string): Promise<
 	return await client.request<{ count: number; results: ExecutionSummary[] }>('GET', `/executions?filter=${filter}&limit=100`);
 }
 
+/** Waits until every execution of the workflow finished and none was added for 2 s; resolves how many. */
+async function quiet(client: N8nClient, workflowId: string): Promise<{ count: number; results: ExecutionSummary[] }> {
+	let seen = -1;
+	return await waitFor(
+		'the executions to finish',
+		async () => {
+			const page = await newestExecutions(client, workflowId);
+			const done = page.results.every((execution) => ['success', 'error', 'crashed', 'canceled'].includes(execution.status));
+			const stable = done && page.count === seen;
+			seen = done ? page.count : -1;
+			return stable && page;
+		},
+		{ timeoutMs: 180_000, intervalMs: 2000 },
+	);
+}
+
+/** A form-encoded cashout notification as the service sends it (control made with `secret`). */
+function cashoutForm(cashoutId: number, externalId: string, secret: string): string {
+	const control = createHmac('sha256', secret).update(`Be4${externalId}Bo7`).digest('hex').toUpperCase();
+	return new URLSearchParams({ external_id: externalId, control, cashout_id: String(cashoutId) }).toString();
+}
+
+/** POSTs a form to `url`; resolves the HTTP status. */
+async function post(url: string, form: string): Promise<number> {
+	return (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form })).status;
+}
+
+/** Activates `workflow` and waits until every receiver serves its trigger's production URL; resolves those URLs. */
+async function activateOn(state: RunState, workflow: StoredWorkflow & WorkflowJson): Promise<string[]> {
+	const client = need(state.client, 'the REST client');
+	const trigger = workflow.nodes.find((node) => node.type === `${PACKAGE_NAME}.paymentsServiceNotificationTrigger`);
+	if (!trigger?.webhookId) throw new Error(`"${workflow.name}" has no notification trigger with a webhookId`);
+	const urls = receivers(state).map((base) => `${base}/webhook/${trigger.webhookId}/webhook/${SECRET}`);
+	await client.activate(workflow);
+	for (const url of urls) {
+		// A body without an id: a live trigger answers 400 and starts nothing.
+		await waitFor(`the webhook ${url} to be registered`, async () => (await post(url, 'x')) === 400, { timeoutMs: 60_000, intervalMs: 500 });
+	}
+	return urls;
+}
+
+/** What one variant did. */
+interface Figures {
+	/** Of 10 changes each notified twice at the same instant: how many were handled twice. */
+	doubles: number;
+	/** Times the 200 changes notified at once were handled. */
+	burst: number;
+	/** Times they were handled again when each was notified once more. */
+	repeats: number;
+	executions: number;
+}
+
 /**
- * Runs the measurements on one workflow: 10 changes each notified twice at the same instant, then
- * 200 changes notified at once (50 in flight) and each notified again once they were answered.
- * @returns a line of figures.
+ * Runs the measurements on one workflow: 10 changes each notified twice at the same instant (the
+ * copies to different receivers when there are several), then 200 changes notified at once (50 in
+ * flight) and each notified again, to another receiver, once they were answered.
  */
-async function measure(state: RunState, removeDuplicates: boolean): Promise<string> {
+async function measure(state: RunState, variant: Variant): Promise<Figures> {
 	const client = need(state.client, 'the REST client');
 	const sandbox = need(state.sandbox, 'the sandbox');
-	const main = need(state.main, 'n8n main');
-	const counter = await startHitCounter();
-	const label = removeDuplicates ? 'trigger + Remove Duplicates' : 'trigger alone';
+	const counter = await startCounter();
 	try {
-		const workflow = mapCredentials(limitsWorkflow(`Notification limits (${label})`, counter.url, removeDuplicates), state.credentialIds);
+		const built = variant === 'recipe' ? recipeWorkflow(counter.url) : limitsWorkflow(counter.url, variant === 'removeDuplicates');
+		const workflow = mapCredentials(built, state.credentialIds);
 		const stored = { ...workflow, ...(await client.createWorkflow(workflow)) };
-		const trigger = stored.nodes[0];
-		const url = `${main.url}/webhook/${trigger.webhookId}/webhook/${SECRET}`;
-		const secret = sandbox.credentials.cashout.apiSignature;
-		const mid = sandbox.credentials.cashout.merchantId;
-		const post = async (form: string) => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form })).status;
-		const notification = (cashoutId: number, externalId: string, key = secret) =>
-			new URLSearchParams({ external_id: externalId, control: createHmac('sha256', key).update(`Be4${externalId}Bo7`).digest('hex').toUpperCase(), cashout_id: String(cashoutId) }).toString();
-		await client.activate(stored);
+		const urls = await activateOn(state, stored);
+		const at = (index: number) => urls[index % urls.length];
 		try {
-			await waitFor(`the webhook ${url} to be registered`, async () => (await post('x')) === 400, { timeoutMs: 60_000, intervalMs: 500 });
+			const secret = sandbox.credentials.cashout.apiSignature;
+			const mid = sandbox.credentials.cashout.merchantId;
 			const stamp = Date.now();
 			const payouts = Array.from({ length: 210 }, (_, index) => sandbox.control.addCashout({ idMerchant: mid, externalId: `limits-${stamp}-${index}` }));
-			const forged = await Promise.all(payouts.slice(0, 5).map(async (payout) => await post(notification(payout.idCashout, payout.externalId, 'forged'))));
+			const forged = await Promise.all(payouts.slice(0, 5).map(async (payout, index) => await post(at(index), cashoutForm(payout.idCashout, payout.externalId, 'forged'))));
 			if (forged.some((status) => status !== 401)) throw new Error(`forged notifications answered ${forged.join(', ')}, not 401`);
+			const keyOf = (payout: { idCashout: number }) => `cashout:${payout.idCashout}:PENDING`;
+			const handled = (list: typeof payouts) => list.reduce((sum, payout) => sum + (counter.hits.get(keyOf(payout)) ?? 0), 0);
 
 			// 2 identical notifications at the same instant, for 10 changes.
-			for (const payout of payouts.slice(0, 10)) {
-				const form = notification(payout.idCashout, payout.externalId);
-				await Promise.all([post(form), post(form)]);
+			const pairs = payouts.slice(0, 10);
+			for (const payout of pairs) {
+				const form = cashoutForm(payout.idCashout, payout.externalId, secret);
+				await Promise.all([post(at(0), form), post(at(1), form)]);
 			}
-			const keyOf = (payout: { idCashout: number }) => `cashout:${payout.idCashout}:PENDING`;
-			/** Waits until every execution finished and none was added for 2 s; resolves them. */
-			const quiet = async () => {
-				let seen = -1;
-				return await waitFor(
-					'the executions to finish',
-					async () => {
-						const { count, results } = await newestExecutions(client, stored.id);
-						const done = results.every((execution) => ['success', 'error', 'crashed', 'canceled'].includes(execution.status));
-						const stable = done && count === seen;
-						seen = done ? count : -1;
-						return stable && { count };
-					},
-					{ timeoutMs: 180_000, intervalMs: 2000 },
-				);
-			};
-			await quiet();
-			const pairs = payouts.slice(0, 10).map((payout) => counter.hits.get(keyOf(payout)) ?? 0);
-			if (pairs.some((hits) => hits < 1)) throw new Error(`a change notified twice at once was never handled: ${pairs.join(', ')}`);
+			await quiet(client, stored.id);
+			const perPair = pairs.map((payout) => counter.hits.get(keyOf(payout)) ?? 0);
+			if (perPair.some((hits) => hits < 1)) throw new Error(`a change notified twice at once was never handled: ${perPair.join(', ')}`);
 
 			// 200 at once, then each again.
 			const burst = payouts.slice(10, 210);
-			const forms = burst.map((payout) => notification(payout.idCashout, payout.externalId));
-			const queue = [...forms];
-			await Promise.all(Array.from({ length: 50 }, async () => {
-				for (let form = queue.shift(); form !== undefined; form = queue.shift()) await post(form);
-			}));
-			await quiet();
-			const firstRound = burst.reduce((sum, payout) => sum + (counter.hits.get(keyOf(payout)) ?? 0), 0);
-			for (const form of forms) await post(form);
-			const executions = await quiet();
-			const total = burst.reduce((sum, payout) => sum + (counter.hits.get(keyOf(payout)) ?? 0), 0);
+			const forms = burst.map((payout) => cashoutForm(payout.idCashout, payout.externalId, secret));
+			const queue = forms.map((form, index) => ({ form, index }));
+			await Promise.all(
+				Array.from({ length: 50 }, async () => {
+					for (let next = queue.shift(); next !== undefined; next = queue.shift()) await post(at(next.index), next.form);
+				}),
+			);
+			await quiet(client, stored.id);
+			const firstRound = handled(burst);
+			for (const [index, form] of forms.entries()) await post(at(index + 1), form);
+			const { count } = await quiet(client, stored.id);
 			if (burst.some((payout) => (counter.hits.get(keyOf(payout)) ?? 0) < 1)) throw new Error('a change of the burst was never handled');
-			const doubles = pairs.filter((hits) => hits > 1).length;
-			return `${label}: 2 identical at once → handled twice for ${doubles} of 10 changes; 200 at once → handled ${firstRound} times, their repeats → ${total - firstRound} more (of 200); ${executions.count} executions`;
+			return { doubles: perPair.filter((hits) => hits > 1).length, burst: firstRound, repeats: handled(burst) - firstRound, executions: count };
 		} finally {
 			await client.deactivate(stored);
 		}
@@ -165,9 +277,73 @@ async function measure(state: RunState, removeDuplicates: boolean): Promise<stri
 	}
 }
 
-/** The step: both measurements, one line each. */
-export async function notificationLimitsStep(state: RunState): Promise<string> {
-	const alone = await measure(state, false);
-	const deduplicated = await measure(state, true);
-	return [alone, deduplicated].join('\n');
+/** One line of figures. */
+function line(variant: Variant, figures: Figures, receiverCount: number): string {
+	const where = receiverCount > 1 ? ` (spread over ${receiverCount} webhook processes)` : '';
+	return `${LABELS[variant]}${where}: 2 identical at once → handled twice for ${figures.doubles} of 10 changes; 200 at once → handled ${figures.burst} times, their repeats → ${figures.repeats} more (of 200); ${figures.executions} executions`;
+}
+
+/**
+ * At-least-once: Respond "When Workflow Finished", a workflow whose call fails the first time. The
+ * sandbox (the service) delivers the notification, n8n answers 500, the sandbox's retry 5 minutes
+ * later (its clock moved) delivers it again, and the workflow succeeds: handled once.
+ */
+async function atLeastOnce(state: RunState): Promise<string> {
+	const client = need(state.client, 'the REST client');
+	const sandbox = need(state.sandbox, 'the sandbox');
+	const counter = await startCounter();
+	try {
+		const trigger = 'Cashout Notification';
+		const work = 'Call that fails once';
+		const built: WorkflowJson = {
+			name: 'Notification: at least once',
+			nodes: [triggerNode(trigger, { respond: 'whenFinished' }), counterNode(work, `=${counter.url}/fail-once/{{ $json.notification.changeKey }}`, [220, 0])],
+			connections: { [trigger]: { main: [[{ node: work, type: 'main', index: 0 }]] } },
+			settings: { executionOrder: 'v1' },
+		} as WorkflowJson;
+		const workflow = mapCredentials(built, state.credentialIds);
+		const stored = { ...workflow, ...(await client.createWorkflow(workflow)) };
+		const [url] = await activateOn(state, stored);
+		try {
+			const payout = sandbox.control.addCashout({ idMerchant: sandbox.credentials.cashout.merchantId, externalId: `at-least-once-${Date.now()}`, notificationUrl: url });
+			sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
+			await sandbox.control.notifications.settle();
+			const mine = () => sandbox.control.notifications.list().filter((notification) => notification.recordId === payout.idCashout);
+			const answers = () => mine().flatMap((notification) => notification.attempts.map((attempt) => attempt.status ?? 'no answer'));
+			if (JSON.stringify(answers()) !== '[500]') throw new Error(`the first delivery was answered ${JSON.stringify(answers())}, expected [500] (the workflow failed)`);
+			sandbox.clock.advance(5 * 60_000);
+			await waitFor('the sandbox to send its retry', async () => (await sandbox.control.notifications.settle(), answers().length >= 2), { timeoutMs: 30_000, intervalMs: 250 });
+			const { results } = await quiet(client, stored.id);
+			const statuses = results.map((execution) => execution.status).sort();
+			const key = `cashout:${payout.idCashout}:DELIVERED`;
+			const calls = counter.hits.get(key) ?? 0;
+			const state_ = mine()[0]?.state;
+			if (JSON.stringify(answers()) !== '[500,200]' || state_ !== 'delivered') throw new Error(`the deliveries were answered ${JSON.stringify(answers())} (${state_}), expected [500, 200] and delivered`);
+			if (JSON.stringify(statuses) !== '["error","success"]') throw new Error(`executions ${statuses.join(', ')}, expected one failed and one successful`);
+			if (calls !== 2) throw new Error(`the workflow's call ran ${calls} times, expected 2 (failed, then succeeded)`);
+			return `delivery 1 answered 500 (execution failed), the sandbox's retry 5 minutes later answered 200 (execution succeeded): handled once; the call ran ${calls}× (1 failed)`;
+		} finally {
+			await client.deactivate(stored);
+		}
+	} finally {
+		await counter.close();
+	}
+}
+
+/** The Notification Trigger steps of a run (README, "Notification Trigger"). */
+export async function notificationSteps(steps: Steps, state: RunState): Promise<void> {
+	const count = receivers(state).length;
+	await steps.run('Notification Trigger: copies at the same moment (measured)', async () => {
+		const alone = await measure(state, 'alone');
+		const deduplicated = await measure(state, 'removeDuplicates');
+		return [line('alone', alone, count), line('removeDuplicates', deduplicated, count)].join('\n');
+	});
+	await steps.run('Notification Trigger + the recipe (unique key in the merchant database): once per change', async () => {
+		const database = await merchantDatabase(state);
+		await postgresCredential(state, database);
+		const figures = await measure(state, 'recipe');
+		if (figures.doubles !== 0 || figures.burst !== 200 || figures.repeats !== 0) throw new Error(`the recipe did not give once per change: ${line('recipe', figures, count)}`);
+		return line('recipe', figures, count);
+	});
+	await steps.run('Notification Trigger, Respond When Workflow Finished: a failed workflow gets the notification again', async () => await atLeastOnce(state));
 }

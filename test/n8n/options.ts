@@ -26,6 +26,10 @@ export interface E2eOptions {
 	keep: boolean;
 	/** Only the AI Agent check after the setup steps, no workflows or alerts (`--agent-only`). */
 	agentOnly: boolean;
+	/** Only the Notification Trigger checks after the setup steps (`--notifications-only`). */
+	notificationsOnly: boolean;
+	/** Queue mode: number of `n8n webhook` processes (`--webhook-processes`, default 2). */
+	webhookProcesses: number;
 }
 
 /** Where installs are cached by default: outside the repository, per user. */
@@ -42,7 +46,7 @@ function checkVersion(flag: string, value: string): string {
 
 /**
  * Parses the flags (`--n8n-version 2.41.1`, `--node-version 24.21.0`, `--cache-dir DIR`, `--queue`,
- * `--workers 2`, `--keep`, `--agent-only`); environment variables give the defaults.
+ * `--workers 2`, `--webhook-processes 2`, `--keep`, `--agent-only`, `--notifications-only`); environment variables give the defaults.
  * @throws on an unknown flag or a malformed value.
  */
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): E2eOptions {
@@ -54,6 +58,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
 		workers: 2,
 		keep: false,
 		agentOnly: false,
+		notificationsOnly: false,
+		webhookProcesses: 2,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const flag = argv[i];
@@ -87,8 +93,17 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
 			case '--agent-only':
 				options.agentOnly = true;
 				break;
+			case '--notifications-only':
+				options.notificationsOnly = true;
+				break;
+			case '--webhook-processes': {
+				const count = Number(value());
+				if (!Number.isInteger(count) || count < 0) throw new Error('--webhook-processes must be a whole number');
+				options.webhookProcesses = count;
+				break;
+			}
 			default:
-				throw new Error(`Unknown option ${flag} (known: --n8n-version, --node-version, --cache-dir, --queue, --workers, --keep, --agent-only)`);
+				throw new Error(`Unknown option ${flag} (known: --n8n-version, --node-version, --cache-dir, --queue, --workers, --keep, --agent-only, --notifications-only, --webhook-processes)`);
 		}
 	}
 	return options;

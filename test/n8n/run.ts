@@ -21,10 +21,10 @@ import { agentStep, mcpStep } from './agent';
 import { credentialSpecs, loadCatalogue, mapCredentials, type CatalogueEntry } from './catalogue';
 import { toWorkflowRun } from './execution';
 import { buildAndPack, ensureN8n, ensureNode, installCommunityPackage } from './install';
-import { baseEnv, startMain, startWorker } from './n8n-server';
+import { baseEnv, startMain, startWebhookProcess, startWorker } from './n8n-server';
 import { parseOptions, type E2eOptions } from './options';
 import { stopAll, waitFor } from './processes';
-import { notificationLimitsStep } from './notifications';
+import { notificationSteps } from './notifications';
 import { executionsByWorker, workerChecks, workerChecksAfterRelogin } from './queue';
 import { EXECUTION_TIMEOUT_MS, logins, need, runOnce, sessionWorkflow, type RunState } from './state';
 import { Steps } from './report';
@@ -85,10 +85,15 @@ export async function startN8nStep(state: RunState): Promise<string> {
 		const folder = await userFolderWithPackage(state, `worker-${index}`);
 		state.workers.push(await startWorker(install, baseEnv(install, folder, encryptionKey, state.backends), `worker-${index}`, state.logDir));
 	}
+	for (let index = 1; index <= (state.options.queue ? state.options.webhookProcesses : 0); index++) {
+		const folder = await userFolderWithPackage(state, `webhook-${index}`);
+		state.webhooks.push(await startWebhookProcess(install, baseEnv(install, folder, encryptionKey, state.backends), `webhook-${index}`, state.logDir));
+	}
 	state.client = new N8nClient(state.main.url);
 	const backends = state.backends ? `, PostgreSQL :${state.backends.postgres.port}, Redis :${state.backends.redis.port}` : ', SQLite';
 	const workers = state.workers.length ? `, ${state.workers.length} workers` : '';
-	return `main ${state.main.url} ready in ${mainSeconds}s${workers}${backends}`;
+	const webhooks = state.webhooks.length ? `, ${state.webhooks.length} webhook processes (${state.webhooks.map((webhook) => webhook.url).join(', ')})` : '';
+	return `main ${state.main.url} ready in ${mainSeconds}s${workers}${webhooks}${backends}`;
 }
 
 /** Creates the owner and signs in. */
@@ -241,7 +246,7 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 	await steps.run('Install n8n and Node.js (cache)', async () => await installStep(state), critical);
 	await steps.run('Build and pack the package', async () => await packStep(state), critical);
 	await steps.run('Start the sandbox and the SMTP sink', async () => await sandboxStep(state), critical);
-	await steps.run(state.options.queue ? 'Start PostgreSQL, Redis, n8n main and workers' : 'Start n8n', async () => await startN8nStep(state), critical);
+	await steps.run(state.options.queue ? 'Start PostgreSQL, Redis, n8n main, workers and webhook processes' : 'Start n8n', async () => await startN8nStep(state), critical);
 	await steps.run('Set up the owner and log in', async () => await ownerStep(state), critical);
 	await steps.run('n8n loaded the package', async () => await loadedStep(state), critical);
 	await steps.run('Create the credentials and run their tests', async () => await credentialsStep(state), critical);
@@ -250,6 +255,10 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 			await steps.run('MCP Server Trigger: tools/list and tools/call', async () => await mcpStep(state));
 		}
 	};
+	if (state.options.notificationsOnly) {
+		await notificationSteps(steps, state);
+		return;
+	}
 	if (state.options.agentOnly) {
 		await steps.run('AI Agent with the Payments Service tools (scripted OpenAI mock)', async () => await agentStep(state));
 		await mcp();
@@ -279,7 +288,7 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 	for (const scenario of ALERT_SCENARIOS) {
 		await steps.run(`Alert: ${scenario.title}`, async () => await alertStep(state, scenario));
 	}
-	await steps.run('Notification Trigger: copies at the same moment (measured)', async () => await notificationLimitsStep(state));
+	await notificationSteps(steps, state);
 	if (state.options.queue) {
 		await steps.run('Queue mode: polls on main, executions on workers', async () => await executionsByWorker(state));
 	}
@@ -301,7 +310,7 @@ export function newRunState(options: E2eOptions): RunState {
 	const runDir = mkdtempSync(path.join(os.tmpdir(), 'payments-n8n-e2e-'));
 	const logDir = path.join(runDir, 'logs');
 	mkdirSync(logDir);
-	return { options, runDir, logDir, workers: [], credentialIds: new Map(), workflows: new Map(), catalogue: [], alertExecutions: [] };
+	return { options, runDir, logDir, workers: [], webhooks: [], credentialIds: new Map(), workflows: new Map(), catalogue: [], alertExecutions: [] };
 }
 
 async function main(): Promise<number> {

@@ -119,3 +119,24 @@ export async function startQueueBackends(runDir: string, logDir: string): Promis
 	const [postgres, redis] = await Promise.all([startPostgres(runDir, logDir), startRedis(runDir, logDir)]);
 	return { postgres: { port: postgres.port, database: DATABASE, user: DB_USER }, redis: { port: redis.port } };
 }
+
+/** A database of the merchant's own, on a PostgreSQL of the run, that workflows reach with n8n's Postgres node. */
+export interface MerchantDatabase {
+	port: number;
+	database: string;
+	user: string;
+}
+
+/**
+ * Creates `database` on the PostgreSQL listening on 127.0.0.1:`port` (trust authentication) and
+ * runs `sql` in it with `psql` (stopping at the first error). It stands for the merchant's own
+ * database in the README's "once per change" recipe.
+ */
+export async function createMerchantDatabase(port: number, database: string, sql: string): Promise<MerchantDatabase> {
+	const bin = await debianBinary('postgresql', installedPostgresBin);
+	const [createCommand, createArgs] = asPostgres(path.join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', DB_USER, database]);
+	await runCommand(createCommand, createArgs, { what: `createdb ${database}` });
+	const [psql, psqlArgs] = asPostgres(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', DB_USER, '-d', database, '-v', 'ON_ERROR_STOP=1', '-c', sql]);
+	await runCommand(psql, psqlArgs, { what: `psql (${database})` });
+	return { port, database, user: DB_USER };
+}

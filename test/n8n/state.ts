@@ -26,6 +26,8 @@ export interface RunState {
 	backends?: QueueBackends;
 	main?: N8nProcess;
 	workers: N8nProcess[];
+	/** Queue mode: the `n8n webhook` processes (production webhooks; main serves them too). */
+	webhooks: N8nProcess[];
 	client?: N8nClient;
 	/** Created credential ids by the ids the exported workflows use. */
 	credentialIds: Map<string, string>;
