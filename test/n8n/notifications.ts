@@ -115,22 +115,27 @@ function limitsWorkflow(counterUrl: string, removeDuplicates: boolean): Workflow
 }
 
 /**
- * The recipe as shipped, with three test changes: every status passes (the sandbox's payouts are
- * PENDING), the URL secret is set, and its placeholder "Handle the change" calls the counter.
+ * The recipe as shipped, with test changes: every status passes (the sandbox's payouts are
+ * PENDING), the URL secret is set, `triggerOptions` are added, and its placeholder "Handle the
+ * change" calls the counter at `/<route>/<change key>` (keeping its name, error output and wiring).
  */
-function recipeWorkflow(counterUrl: string): WorkflowJson {
+function recipeWorkflow(counterUrl: string, route: 'hit' | 'fail-once', triggerOptions: INodeParameters = {}): WorkflowJson {
 	const recipe = JSON.parse(readFileSync(RECIPE_FILE, 'utf8')) as WorkflowJson;
+	let work = 0;
 	const nodes = recipe.nodes.map((node) => {
 		if (node.type === `${PACKAGE_NAME}.paymentsServiceNotificationTrigger`) {
-			return { ...node, webhookId: randomUUID(), parameters: { ...node.parameters, cashoutStatuses: [], urlSecret: SECRET } };
+			const options = { ...(node.parameters.options as INodeParameters), ...triggerOptions };
+			return { ...node, webhookId: randomUUID(), parameters: { ...node.parameters, cashoutStatuses: [], urlSecret: SECRET, options } };
 		}
 		if (node.name === 'Handle the change') {
-			return counterNode(node.name, `=${counterUrl}/hit/{{ $('Cashout Notification').item.json.notification.changeKey }}`, node.position);
+			work++;
+			const counter = counterNode(node.name, `=${counterUrl}/${route}/{{ $('Cashout Notification').item.json.notification.changeKey }}`, node.position);
+			return { ...node, type: counter.type, typeVersion: counter.typeVersion, parameters: counter.parameters };
 		}
 		return node;
 	});
-	if (!nodes.some((node) => node.type === 'n8n-nodes-base.httpRequest')) throw new Error(`${RECIPE_FILE} has no "Handle the change" node`);
-	return { ...recipe, name: `Notification limits (${LABELS.recipe})`, nodes };
+	if (work !== 1) throw new Error(`${RECIPE_FILE} has no "Handle the change" node`);
+	return { ...recipe, name: `Notification recipe (${route === 'hit' ? 'once per change' : 'at least once'})`, nodes };
 }
 
 /** The merchant database of the recipe: on queue mode's PostgreSQL, else on one started for it. */
@@ -229,7 +234,7 @@ async function measure(state: RunState, variant: Variant): Promise<Figures> {
 	const sandbox = need(state.sandbox, 'the sandbox');
 	const counter = await startCounter();
 	try {
-		const built = variant === 'recipe' ? recipeWorkflow(counter.url) : limitsWorkflow(counter.url, variant === 'removeDuplicates');
+		const built = variant === 'recipe' ? recipeWorkflow(counter.url, 'hit') : limitsWorkflow(counter.url, variant === 'removeDuplicates');
 		const workflow = mapCredentials(built, state.credentialIds);
 		const stored = { ...workflow, ...(await client.createWorkflow(workflow)) };
 		const urls = await activateOn(state, stored);
@@ -286,42 +291,52 @@ function line(variant: Variant, figures: Figures, receiverCount: number): string
 /**
  * At-least-once: Respond "When Workflow Finished", a workflow whose call fails the first time. The
  * sandbox (the service) delivers the notification, n8n answers 500, the sandbox's retry 5 minutes
- * later (its clock moved) delivers it again, and the workflow succeeds: handled once.
+ * later (its clock moved) delivers it again, and the workflow succeeds: handled once. With the
+ * recipe, the failed attempt released its claim (its row is deleted), so the retry is not stopped
+ * by it, and the table ends with the change's one row.
  */
-async function atLeastOnce(state: RunState): Promise<string> {
+async function atLeastOnce(state: RunState, database?: MerchantDatabase): Promise<string> {
 	const client = need(state.client, 'the REST client');
 	const sandbox = need(state.sandbox, 'the sandbox');
 	const counter = await startCounter();
 	try {
 		const trigger = 'Cashout Notification';
 		const work = 'Call that fails once';
-		const built: WorkflowJson = {
-			name: 'Notification: at least once',
-			nodes: [triggerNode(trigger, { respond: 'whenFinished' }), counterNode(work, `=${counter.url}/fail-once/{{ $json.notification.changeKey }}`, [220, 0])],
-			connections: { [trigger]: { main: [[{ node: work, type: 'main', index: 0 }]] } },
-			settings: { executionOrder: 'v1' },
-		} as WorkflowJson;
+		const built: WorkflowJson = database
+			? recipeWorkflow(counter.url, 'fail-once', { respond: 'whenFinished' })
+			: ({
+					name: 'Notification: at least once',
+					nodes: [triggerNode(trigger, { respond: 'whenFinished' }), counterNode(work, `=${counter.url}/fail-once/{{ $json.notification.changeKey }}`, [220, 0])],
+					connections: { [trigger]: { main: [[{ node: work, type: 'main', index: 0 }]] } },
+					settings: { executionOrder: 'v1' },
+				} as WorkflowJson);
 		const workflow = mapCredentials(built, state.credentialIds);
 		const stored = { ...workflow, ...(await client.createWorkflow(workflow)) };
 		const [url] = await activateOn(state, stored);
 		try {
 			const payout = sandbox.control.addCashout({ idMerchant: sandbox.credentials.cashout.merchantId, externalId: `at-least-once-${Date.now()}`, notificationUrl: url });
+			const key = `cashout:${payout.idCashout}:DELIVERED`;
+			const rows = async () => (database ? (await database.query(`SELECT count(*) FROM handled_notifications WHERE change_key = '${key}'`)).trim() : 'n/a');
 			sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
 			await sandbox.control.notifications.settle();
 			const mine = () => sandbox.control.notifications.list().filter((notification) => notification.recordId === payout.idCashout);
 			const answers = () => mine().flatMap((notification) => notification.attempts.map((attempt) => attempt.status ?? 'no answer'));
 			if (JSON.stringify(answers()) !== '[500]') throw new Error(`the first delivery was answered ${JSON.stringify(answers())}, expected [500] (the workflow failed)`);
+			const rowsAfterFailure = await rows();
+			if (database && rowsAfterFailure !== '0') throw new Error(`the failed attempt left ${rowsAfterFailure} row(s) for ${key}; its claim should be released`);
 			sandbox.clock.advance(5 * 60_000);
 			await waitFor('the sandbox to send its retry', async () => (await sandbox.control.notifications.settle(), answers().length >= 2), { timeoutMs: 30_000, intervalMs: 250 });
 			const { results } = await quiet(client, stored.id);
 			const statuses = results.map((execution) => execution.status).sort();
-			const key = `cashout:${payout.idCashout}:DELIVERED`;
 			const calls = counter.hits.get(key) ?? 0;
-			const state_ = mine()[0]?.state;
-			if (JSON.stringify(answers()) !== '[500,200]' || state_ !== 'delivered') throw new Error(`the deliveries were answered ${JSON.stringify(answers())} (${state_}), expected [500, 200] and delivered`);
+			const delivery = mine()[0]?.state;
+			if (JSON.stringify(answers()) !== '[500,200]' || delivery !== 'delivered') throw new Error(`the deliveries were answered ${JSON.stringify(answers())} (${delivery}), expected [500, 200] and delivered`);
 			if (JSON.stringify(statuses) !== '["error","success"]') throw new Error(`executions ${statuses.join(', ')}, expected one failed and one successful`);
 			if (calls !== 2) throw new Error(`the workflow's call ran ${calls} times, expected 2 (failed, then succeeded)`);
-			return `delivery 1 answered 500 (execution failed), the sandbox's retry 5 minutes later answered 200 (execution succeeded): handled once; the call ran ${calls}× (1 failed)`;
+			const rowsAtEnd = await rows();
+			if (database && rowsAtEnd !== '1') throw new Error(`the table holds ${rowsAtEnd} row(s) for ${key}, expected 1`);
+			const recipe = database ? `; the recipe released the failed attempt's claim (0 rows) and holds 1 row at the end` : '';
+			return `${database ? 'recipe' : 'trigger alone'}: delivery 1 answered 500 (execution failed), the sandbox's retry 5 minutes later answered 200 (execution succeeded): handled once; the call ran ${calls}× (1 failed)${recipe}`;
 		} finally {
 			await client.deactivate(stored);
 		}
@@ -338,12 +353,17 @@ export async function notificationSteps(steps: Steps, state: RunState): Promise<
 		const deduplicated = await measure(state, 'removeDuplicates');
 		return [line('alone', alone, count), line('removeDuplicates', deduplicated, count)].join('\n');
 	});
+	let database: MerchantDatabase | undefined;
 	await steps.run('Notification Trigger + the recipe (unique key in the merchant database): once per change', async () => {
-		const database = await merchantDatabase(state);
+		database = await merchantDatabase(state);
 		await postgresCredential(state, database);
 		const figures = await measure(state, 'recipe');
 		if (figures.doubles !== 0 || figures.burst !== 200 || figures.repeats !== 0) throw new Error(`the recipe did not give once per change: ${line('recipe', figures, count)}`);
 		return line('recipe', figures, count);
 	});
-	await steps.run('Notification Trigger, Respond When Workflow Finished: a failed workflow gets the notification again', async () => await atLeastOnce(state));
+	await steps.run('Notification Trigger, Respond When Workflow Finished: a failed workflow gets the notification again', async () => {
+		const alone = await atLeastOnce(state);
+		const withRecipe = await atLeastOnce(state, need(database, 'the merchant database'));
+		return [alone, withRecipe].join('\n');
+	});
 }

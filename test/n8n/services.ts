@@ -125,6 +125,8 @@ export interface MerchantDatabase {
 	port: number;
 	database: string;
 	user: string;
+	/** Runs `sql` with `psql` (unaligned, tuples only); resolves its output. */
+	query(sql: string): Promise<string>;
 }
 
 /**
@@ -136,7 +138,10 @@ export async function createMerchantDatabase(port: number, database: string, sql
 	const bin = await debianBinary('postgresql', installedPostgresBin);
 	const [createCommand, createArgs] = asPostgres(path.join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', DB_USER, database]);
 	await runCommand(createCommand, createArgs, { what: `createdb ${database}` });
-	const [psql, psqlArgs] = asPostgres(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', DB_USER, '-d', database, '-v', 'ON_ERROR_STOP=1', '-c', sql]);
-	await runCommand(psql, psqlArgs, { what: `psql (${database})` });
-	return { port, database, user: DB_USER };
+	const query = async (statement: string) => {
+		const [psql, psqlArgs] = asPostgres(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', DB_USER, '-d', database, '-v', 'ON_ERROR_STOP=1', '-At', '-c', statement]);
+		return await runCommand(psql, psqlArgs, { what: `psql (${database})` });
+	};
+	await query(sql);
+	return { port, database, user: DB_USER, query };
 }
