@@ -108,11 +108,12 @@ function checkAlive(managed: Managed): void {
 }
 
 /**
- * Starts `n8n start` (main) on a free port with `env`; resolves once `/healthz/readiness` answers
- * and the editor's REST API is up. `logLevel` debug makes main log each poll of a trigger.
+ * Starts `n8n start` (main) on `port` (default: a free one) with `env`; resolves once
+ * `/healthz/readiness` answers and the editor's REST API is up. `logLevel` debug makes main log each
+ * poll of a trigger. Started again with the same `env` and port, it is the same n8n restarted.
  */
-export async function startMain(install: N8nInstall, env: NodeJS.ProcessEnv, logDir: string, logLevel = 'debug'): Promise<N8nProcess> {
-	const port = await freePort();
+export async function startMain(install: N8nInstall, env: NodeJS.ProcessEnv, logDir: string, logLevel = 'debug', port?: number): Promise<N8nProcess> {
+	port ??= await freePort();
 	const brokerPort = await freePort();
 	const userFolder = env.N8N_USER_FOLDER as string;
 	mkdirSync(userFolder, { recursive: true });

@@ -324,8 +324,15 @@ async function atLeastOnce(state: RunState, database?: MerchantDatabase): Promis
 			if (JSON.stringify(answers()) !== '[500]') throw new Error(`the first delivery was answered ${JSON.stringify(answers())}, expected [500] (the workflow failed)`);
 			const rowsAfterFailure = await rows();
 			if (database && rowsAfterFailure !== '0') throw new Error(`the failed attempt left ${rowsAfterFailure} row(s) for ${key}; its claim should be released`);
+			// The retry is due 5 minutes later on the sandbox's clock; it goes back once the retry was
+			// sent, so that records made later are not dated ahead of n8n's clock (the polling trigger's
+			// windows follow n8n's clock).
 			sandbox.clock.advance(5 * 60_000);
-			await waitFor('the sandbox to send its retry', async () => (await sandbox.control.notifications.settle(), answers().length >= 2), { timeoutMs: 30_000, intervalMs: 250 });
+			try {
+				await waitFor('the sandbox to send its retry', async () => (await sandbox.control.notifications.settle(), answers().length >= 2), { timeoutMs: 30_000, intervalMs: 250 });
+			} finally {
+				sandbox.clock.advance(-5 * 60_000);
+			}
 			const { results } = await quiet(client, stored.id);
 			const statuses = results.map((execution) => execution.status).sort();
 			const calls = counter.hits.get(key) ?? 0;

@@ -28,6 +28,7 @@ import { notificationSteps } from './notifications';
 import { executionsByWorker, workerChecks, workerChecksAfterRelogin } from './queue';
 import { EXECUTION_TIMEOUT_MS, logins, need, runOnce, sessionWorkflow, type RunState } from './state';
 import { Steps } from './report';
+import { pollRestartStep } from './restart';
 import { executionRetryStep } from './retry';
 import { N8nClient, type ExecutionSummary } from './rest';
 import { ALERT_SCENARIOS, sandboxAdmin, type AlertScenario, type ScenarioContext } from './scenarios';
@@ -79,7 +80,8 @@ export async function startN8nStep(state: RunState): Promise<string> {
 	if (state.options.queue) state.backends = await startQueueBackends(state.runDir, state.logDir);
 	const mainFolder = await userFolderWithPackage(state, 'main');
 	const started = Date.now();
-	state.main = await startMain(install, baseEnv(install, mainFolder, encryptionKey, state.backends), state.logDir);
+	state.mainEnv = baseEnv(install, mainFolder, encryptionKey, state.backends);
+	state.main = await startMain(install, state.mainEnv, state.logDir);
 	const mainSeconds = Math.round((Date.now() - started) / 1000);
 	for (let index = 1; index <= (state.options.queue ? state.options.workers : 0); index++) {
 		const folder = await userFolderWithPackage(state, `worker-${index}`);
@@ -257,6 +259,7 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 	};
 	if (state.options.notificationsOnly) {
 		await notificationSteps(steps, state);
+		if (!state.options.queue) await steps.run('Polling trigger: a change made while n8n was down is reported once after the restart', async () => await pollRestartStep(state));
 		return;
 	}
 	if (state.options.agentOnly) {
@@ -289,6 +292,10 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 		await steps.run(`Alert: ${scenario.title}`, async () => await alertStep(state, scenario));
 	}
 	await notificationSteps(steps, state);
+	if (!state.options.queue) {
+		// Last in regular mode: it restarts n8n main.
+		await steps.run('Polling trigger: a change made while n8n was down is reported once after the restart', async () => await pollRestartStep(state));
+	}
 	if (state.options.queue) {
 		await steps.run('Queue mode: polls on main, executions on workers', async () => await executionsByWorker(state));
 	}

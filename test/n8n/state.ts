@@ -25,6 +25,8 @@ export interface RunState {
 	smtp?: Awaited<ReturnType<typeof startSmtpSink>>;
 	backends?: QueueBackends;
 	main?: N8nProcess;
+	/** The environment main was started with (to restart the same n8n). */
+	mainEnv?: NodeJS.ProcessEnv;
 	workers: N8nProcess[];
 	/** Queue mode: the `n8n webhook` processes (production webhooks; main serves them too). */
 	webhooks: N8nProcess[];

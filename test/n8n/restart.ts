@@ -1,0 +1,104 @@
+/**
+ * The polling trigger across a restart of n8n (regular mode): n8n 2.x saves a poll's static data
+ * only when the poll emits (and once at activation), so what the trigger knows at a restart is what
+ * the last emitting poll or the activation saved. The step rejects a cashout while n8n is down, with
+ * Include First Sightings off, and requires the rejection to be reported exactly once after n8n is
+ * back (README, "Payments Service Trigger (polling)": before issue 15 it was lost).
+ */
+import { readFileSync } from 'fs';
+import path from 'path';
+
+import type { WorkflowJson } from '../harness/engine';
+import { mapCredentials } from './catalogue';
+import { toWorkflowRun } from './execution';
+import { startMain } from './n8n-server';
+import { waitFor } from './processes';
+import { settleOnePoll, type ScenarioContext } from './scenarios';
+import { EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
+
+const WORKFLOW_FILE = path.join(__dirname, '..', 'workflows', 'alert-rejected-cashouts.json');
+const TRIGGER = 'When a cashout is rejected';
+
+/** The rejected-cashout alert with Include First Sightings off, under its own name. */
+function restartWorkflow(): WorkflowJson {
+	const workflow = JSON.parse(readFileSync(WORKFLOW_FILE, 'utf8')) as WorkflowJson;
+	const nodes = workflow.nodes.map((node) =>
+		node.name === TRIGGER ? { ...node, parameters: { ...node.parameters, options: { includeFirstSightings: false } } } : node,
+	);
+	return { ...workflow, name: 'Rejected cashout alert across a restart', nodes };
+}
+
+/**
+ * Stops n8n main, runs `whileDown`, and starts main again on the same port, user folder, database
+ * and key; resolves the seconds n8n was down.
+ */
+async function restartMain(state: RunState, whileDown: () => void): Promise<number> {
+	const main = need(state.main, 'n8n main');
+	const started = Date.now();
+	await main.process.stop();
+	whileDown();
+	const port = Number(new URL(main.url).port);
+	state.main = await startMain(need(state.install, 'n8n'), need(state.mainEnv, "main's environment"), state.logDir, 'debug', port);
+	await need(state.client, 'the REST client').login();
+	return Math.round((Date.now() - started) / 1000);
+}
+
+/**
+ * Activates the workflow with a PENDING cashout known, waits for the starting point, stops n8n,
+ * rejects the cashout, starts n8n, and requires exactly one execution reporting that cashout
+ * REJECTED (and none after one more poll).
+ */
+export async function pollRestartStep(state: RunState): Promise<string> {
+	const client = need(state.client, 'the REST client');
+	const sandbox = need(state.sandbox, 'the sandbox');
+	const stored = { ...mapCredentials(restartWorkflow(), state.credentialIds) };
+	const workflow = { ...stored, ...(await client.createWorkflow(stored)) };
+	const context: ScenarioContext = {
+		client,
+		sandbox,
+		mails: need(state.smtp, 'the SMTP sink').mails,
+		n8nUrl: need(state.main, 'n8n main').url,
+		mainLog: () => need(state.main, 'n8n main').process.log(),
+		workflow,
+		state: {},
+	};
+	const payout = sandbox.control.addCashout({ idMerchant: 1001, externalId: `payout-e2e-restart-${Date.now()}`, country: 'MX', amount: 700, currency: 'MXN' });
+	await client.activate(workflow);
+	try {
+		const start = await settleOnePoll(context, '/v1/cashouts', '(the starting point)');
+		const before = (await client.executions(workflow.id)).length;
+		if (before !== 0) throw new Error(`the starting point started ${before} execution(s)`);
+		// The cashout is rejected while n8n is down.
+		const seconds = await restartMain(state, () => {
+			// The sandbox's clock stands still between moves: move it on (never past n8n's clock) so
+			// the rejection is dated after the creation, as a real one is.
+			sandbox.clock.set(Math.max(sandbox.clock.now() + 1000, Math.floor(Date.now() / 1000) * 1000 - 1000));
+			sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
+			sandbox.control.advanceCashout(payout.idCashout, 'REJECTED', { code: 801, reason: 'Beneficiary account closed' });
+		});
+		await waitFor(`"${workflow.name}" to start an execution after the restart`, async () => (await client.executions(workflow.id)).length > 0, {
+			timeoutMs: 150_000,
+			intervalMs: 1000,
+		});
+		const after = await settleOnePoll(context, '/v1/cashouts', 'after the alert (nothing repeated)');
+		const executions = await waitFor(
+			'the executions to finish',
+			async () => {
+				const list = await client.executions(workflow.id);
+				return list.every((execution) => ['success', 'error', 'crashed', 'canceled'].includes(execution.status)) && list;
+			},
+			{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 500 },
+		);
+		if (executions.length !== 1 || executions[0].status !== 'success') {
+			throw new Error(`expected 1 successful execution after the restart, n8n has ${executions.map((execution) => `${execution.id} ${execution.status}`).join(', ') || 'none'}`);
+		}
+		const run = await toWorkflowRun(client, await client.execution(executions[0].id));
+		const items = run.output(TRIGGER).map((item) => item.json);
+		if (items.length !== 1 || items[0].idCashout !== payout.idCashout || items[0].status !== 'REJECTED') {
+			throw new Error(`the execution reported ${JSON.stringify(items.map((item) => [item.idCashout, item.status]))}, expected cashout ${payout.idCashout} REJECTED`);
+		}
+		return `${start}; n8n stopped, cashout ${payout.idCashout} PENDING → REJECTED meanwhile, n8n back in ${seconds}s; execution ${executions[0].id} reported it once; ${after}`;
+	} finally {
+		await client.deactivate(workflow);
+	}
+}
