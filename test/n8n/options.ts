@@ -26,8 +26,8 @@ export interface E2eOptions {
 	keep: boolean;
 	/** Only the AI Agent check after the setup steps, no workflows or alerts (`--agent-only`). */
 	agentOnly: boolean;
-	/** Only the Notification Trigger checks after the setup steps (`--notifications-only`). */
-	notificationsOnly: boolean;
+	/** Only the trigger checks after the setup steps: notifications, and in regular mode restart and clock (`--triggers-only`). */
+	triggersOnly: boolean;
 	/** Queue mode: number of `n8n webhook` processes (`--webhook-processes`, default 2). */
 	webhookProcesses: number;
 }
@@ -46,7 +46,7 @@ function checkVersion(flag: string, value: string): string {
 
 /**
  * Parses the flags (`--n8n-version 2.41.1`, `--node-version 24.21.0`, `--cache-dir DIR`, `--queue`,
- * `--workers 2`, `--webhook-processes 2`, `--keep`, `--agent-only`, `--notifications-only`); environment variables give the defaults.
+ * `--workers 2`, `--webhook-processes 2`, `--keep`, `--agent-only`, `--triggers-only`); environment variables give the defaults.
  * @throws on an unknown flag or a malformed value.
  */
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): E2eOptions {
@@ -58,7 +58,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
 		workers: 2,
 		keep: false,
 		agentOnly: false,
-		notificationsOnly: false,
+		triggersOnly: false,
 		webhookProcesses: 2,
 	};
 	for (let i = 0; i < argv.length; i++) {
@@ -93,8 +93,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
 			case '--agent-only':
 				options.agentOnly = true;
 				break;
-			case '--notifications-only':
-				options.notificationsOnly = true;
+			case '--triggers-only':
+				options.triggersOnly = true;
 				break;
 			case '--webhook-processes': {
 				const count = Number(value());
@@ -103,7 +103,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
 				break;
 			}
 			default:
-				throw new Error(`Unknown option ${flag} (known: --n8n-version, --node-version, --cache-dir, --queue, --workers, --keep, --agent-only, --notifications-only, --webhook-processes)`);
+				throw new Error(`Unknown option ${flag} (known: --n8n-version, --node-version, --cache-dir, --queue, --workers, --keep, --agent-only, --triggers-only, --webhook-processes)`);
 		}
 	}
 	return options;

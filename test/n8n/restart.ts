@@ -30,15 +30,15 @@ function restartWorkflow(): WorkflowJson {
 
 /**
  * Stops n8n main, runs `whileDown`, and starts main again on the same port, user folder, database
- * and key; resolves the seconds n8n was down.
+ * and key (plus `extraEnv`); resolves the seconds n8n was down.
  */
-async function restartMain(state: RunState, whileDown: () => void): Promise<number> {
+export async function restartMain(state: RunState, whileDown: () => void, extraEnv: NodeJS.ProcessEnv = {}): Promise<number> {
 	const main = need(state.main, 'n8n main');
 	const started = Date.now();
 	await main.process.stop();
 	whileDown();
 	const port = Number(new URL(main.url).port);
-	state.main = await startMain(need(state.install, 'n8n'), need(state.mainEnv, "main's environment"), state.logDir, 'debug', port);
+	state.main = await startMain(need(state.install, 'n8n'), { ...need(state.mainEnv, "main's environment"), ...extraEnv }, state.logDir, 'debug', port);
 	await need(state.client, 'the REST client').login();
 	return Math.round((Date.now() - started) / 1000);
 }

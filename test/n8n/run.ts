@@ -28,6 +28,7 @@ import { notificationSteps } from './notifications';
 import { executionsByWorker, workerChecks, workerChecksAfterRelogin } from './queue';
 import { EXECUTION_TIMEOUT_MS, logins, need, runOnce, sessionWorkflow, type RunState } from './state';
 import { Steps } from './report';
+import { clockJumpStep } from './clock';
 import { pollRestartStep } from './restart';
 import { executionRetryStep } from './retry';
 import { N8nClient, type ExecutionSummary } from './rest';
@@ -242,6 +243,12 @@ async function alertStep(state: RunState, scenario: AlertScenario): Promise<stri
 	return lines.join('\n');
 }
 
+/** The polling trigger across a restart of n8n, then under a host clock that jumps (each restarts main). */
+async function pollingRestartSteps(steps: Steps, state: RunState): Promise<void> {
+	await steps.run('Polling trigger: a change made while n8n was down is reported once after the restart', async () => await pollRestartStep(state));
+	await steps.run("Polling trigger: n8n's clock 8 days ahead and back re-emits nothing", async () => await clockJumpStep(state));
+}
+
 /** All steps of a run, in order. */
 async function runSteps(steps: Steps, state: RunState): Promise<void> {
 	const critical = { critical: true };
@@ -257,9 +264,9 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 			await steps.run('MCP Server Trigger: tools/list and tools/call', async () => await mcpStep(state));
 		}
 	};
-	if (state.options.notificationsOnly) {
+	if (state.options.triggersOnly) {
 		await notificationSteps(steps, state);
-		if (!state.options.queue) await steps.run('Polling trigger: a change made while n8n was down is reported once after the restart', async () => await pollRestartStep(state));
+		if (!state.options.queue) await pollingRestartSteps(steps, state);
 		return;
 	}
 	if (state.options.agentOnly) {
@@ -292,10 +299,8 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 		await steps.run(`Alert: ${scenario.title}`, async () => await alertStep(state, scenario));
 	}
 	await notificationSteps(steps, state);
-	if (!state.options.queue) {
-		// Last in regular mode: it restarts n8n main.
-		await steps.run('Polling trigger: a change made while n8n was down is reported once after the restart', async () => await pollRestartStep(state));
-	}
+	// Last in regular mode: they restart n8n main.
+	if (!state.options.queue) await pollingRestartSteps(steps, state);
 	if (state.options.queue) {
 		await steps.run('Queue mode: polls on main, executions on workers', async () => await executionsByWorker(state));
 	}

@@ -1,0 +1,110 @@
+/**
+ * The polling trigger when n8n's host clock jumps (regular mode): n8n main is restarted under
+ * Debian's libfaketime, whose offset file moves the clock n8n reads (timers keep real time). A New
+ * Record trigger on cashouts takes its starting point, the clock moves 8 days ahead for a poll and
+ * comes back; the step requires no execution and the trigger's warning in n8n's log, then a cashout
+ * created afterwards must still be reported once (README, "Under n8n's saving rule").
+ */
+import { readFileSync, writeFileSync } from 'fs';
+import path from 'path';
+
+import type { WorkflowJson } from '../harness/engine';
+import { PACKAGE_NAME } from '../harness/engine';
+import { mapCredentials } from './catalogue';
+import { toWorkflowRun } from './execution';
+import { debianBinary, waitFor } from './processes';
+import { restartMain } from './restart';
+import { settleOnePoll, type ScenarioContext } from './scenarios';
+import { EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
+
+/** Debian's libfaketime (package `libfaketime`), the thread-safe build. */
+const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1';
+const WORKFLOW_FILE = path.join(__dirname, '..', 'workflows', 'alert-rejected-cashouts.json');
+const TRIGGER = 'When a cashout is created';
+/** What the trigger logs when the clock went back (trigger state, `clockMovedBack`). */
+const BACKWARD_WARNING = /The host clock moved back by (\d+) s since the last poll/;
+
+/** A New Record trigger on cashouts, polled every minute, with nothing after it. */
+function clockWorkflow(): WorkflowJson {
+	const source = JSON.parse(readFileSync(WORKFLOW_FILE, 'utf8')) as WorkflowJson;
+	const trigger = source.nodes.find((node) => node.type === `${PACKAGE_NAME}.paymentsServiceTrigger`);
+	if (!trigger) throw new Error(`${WORKFLOW_FILE} has no polling trigger`);
+	const node = {
+		...trigger,
+		name: TRIGGER,
+		parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, resource: 'cashout', event: 'newRecord', filters: {}, options: {} },
+	};
+	return { name: 'New cashouts while the clock jumps', nodes: [node], connections: {}, settings: { executionOrder: 'v1' } } as WorkflowJson;
+}
+
+/** Writes libfaketime's offset (`+0`, `+8d`): n8n reads the new time at its next clock call. */
+function setOffset(file: string, offset: string): void {
+	writeFileSync(file, `${offset}\n`);
+}
+
+export async function clockJumpStep(state: RunState): Promise<string> {
+	const client = need(state.client, 'the REST client');
+	const sandbox = need(state.sandbox, 'the sandbox');
+	const library = await debianBinary('libfaketime', LIBFAKETIME);
+	const offsetFile = path.join(state.runDir, 'faketime-offset');
+	setOffset(offsetFile, '+0');
+	const down = await restartMain(state, () => undefined, {
+		LD_PRELOAD: library,
+		FAKETIME_TIMESTAMP_FILE: offsetFile,
+		FAKETIME_NO_CACHE: '1',
+		FAKETIME_DONT_FAKE_MONOTONIC: '1',
+	});
+	const stored = mapCredentials(clockWorkflow(), state.credentialIds);
+	const workflow = { ...stored, ...(await client.createWorkflow(stored)) };
+	const context: ScenarioContext = {
+		client,
+		sandbox,
+		mails: need(state.smtp, 'the SMTP sink').mails,
+		n8nUrl: need(state.main, 'n8n main').url,
+		mainLog: () => need(state.main, 'n8n main').process.log(),
+		workflow,
+		state: {},
+	};
+	const warningsBefore = (context.mainLog().match(new RegExp(BACKWARD_WARNING.source, 'g')) ?? []).length;
+	await client.activate(workflow);
+	try {
+		const start = await settleOnePoll(context, '/v1/cashouts', '(the starting point)');
+		setOffset(offsetFile, '+8d');
+		// n8n's login expires within 8 days: no REST call until the clock is back.
+		const ahead = await settleOnePoll(context, '/v1/cashouts', '8 days ahead');
+		setOffset(offsetFile, '+0');
+		const back = await settleOnePoll(context, '/v1/cashouts', 'back');
+		const afterJumps = await client.executions(workflow.id);
+		if (afterJumps.length !== 0) throw new Error(`the clock's jumps started ${afterJumps.length} execution(s); nothing had changed`);
+		const warnings = (context.mainLog().match(new RegExp(BACKWARD_WARNING.source, 'g')) ?? []).length - warningsBefore;
+		if (warnings < 1) throw new Error("n8n's log has no warning that the clock moved back");
+		const moved = BACKWARD_WARNING.exec(context.mainLog().split('\n').filter((line) => BACKWARD_WARNING.test(line)).at(-1) ?? '')?.[1];
+
+		// Still alive, and nothing re-emitted by the poll after: a cashout created now is reported
+		// once, alone. The sandbox's clock stands still
+		// between moves: move it on (never past n8n's clock) so the cashout is dated now.
+		sandbox.clock.set(Math.max(sandbox.clock.now() + 1000, Math.floor(Date.now() / 1000) * 1000 - 1000));
+		const payout = sandbox.control.addCashout({ idMerchant: 1001, externalId: `payout-e2e-clock-${Date.now()}`, country: 'MX', amount: 250, currency: 'MXN' });
+		await waitFor(`"${workflow.name}" to report the new cashout`, async () => (await client.executions(workflow.id)).length > 0, { timeoutMs: 150_000, intervalMs: 1000 });
+		const executions = await waitFor(
+			'the execution to finish',
+			async () => {
+				const list = await client.executions(workflow.id);
+				return list.every((execution) => ['success', 'error', 'crashed', 'canceled'].includes(execution.status)) && list;
+			},
+			{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 500 },
+		);
+		const run = await toWorkflowRun(client, await client.execution(executions[0].id));
+		const ids = run.output(TRIGGER).map((item) => item.json.idCashout);
+		if (executions.length !== 1 || JSON.stringify(ids) !== JSON.stringify([payout.idCashout])) {
+			throw new Error(`after the jumps a new cashout gave ${executions.length} execution(s) reporting ${JSON.stringify(ids)}, expected 1 reporting ${payout.idCashout}`);
+		}
+		return [
+			`n8n restarted under libfaketime in ${down}s; ${start}; ${ahead}; ${back}`,
+			`0 executions from the jumps; n8n logged "The host clock moved back by ${moved ?? '?'} s"; a cashout created afterwards was reported once (execution ${executions[0].id})`,
+		].join('\n');
+	} finally {
+		setOffset(offsetFile, '+0');
+		await client.deactivate(workflow);
+	}
+}
