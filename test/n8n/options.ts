@@ -28,6 +28,12 @@ export interface E2eOptions {
 	agentOnly: boolean;
 	/** Only the trigger checks after the setup steps: notifications, and in regular mode restart and clock (`--triggers-only`). */
 	triggersOnly: boolean;
+	/**
+	 * Skip the steps that wait for polls or measure load (`--quick`): the polling alert scenarios,
+	 * the Notification Trigger measurements, the restart and clock steps. What stays checks that the
+	 * package installs, loads and runs every operation, example workflow and tool on that release.
+	 */
+	quick: boolean;
 	/** Queue mode: number of `n8n webhook` processes (`--webhook-processes`, default 2). */
 	webhookProcesses: number;
 }
@@ -46,7 +52,7 @@ function checkVersion(flag: string, value: string): string {
 
 /**
  * Parses the flags (`--n8n-version 2.41.1`, `--node-version 24.21.0`, `--cache-dir DIR`, `--queue`,
- * `--workers 2`, `--webhook-processes 2`, `--keep`, `--agent-only`, `--triggers-only`); environment variables give the defaults.
+ * `--workers 2`, `--webhook-processes 2`, `--keep`, `--agent-only`, `--triggers-only`, `--quick`); environment variables give the defaults.
  * @throws on an unknown flag or a malformed value.
  */
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): E2eOptions {
@@ -59,6 +65,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
 		keep: false,
 		agentOnly: false,
 		triggersOnly: false,
+		quick: false,
 		webhookProcesses: 2,
 	};
 	for (let i = 0; i < argv.length; i++) {
@@ -96,6 +103,9 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
 			case '--triggers-only':
 				options.triggersOnly = true;
 				break;
+			case '--quick':
+				options.quick = true;
+				break;
 			case '--webhook-processes': {
 				const count = Number(value());
 				if (!Number.isInteger(count) || count < 0) throw new Error('--webhook-processes must be a whole number');
@@ -103,7 +113,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
 				break;
 			}
 			default:
-				throw new Error(`Unknown option ${flag} (known: --n8n-version, --node-version, --cache-dir, --queue, --workers, --keep, --agent-only, --triggers-only, --webhook-processes)`);
+				throw new Error(`Unknown option ${flag} (known: --n8n-version, --node-version, --cache-dir, --queue, --workers, --keep, --agent-only, --triggers-only, --quick, --webhook-processes)`);
 		}
 	}
 	return options;

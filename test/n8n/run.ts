@@ -295,9 +295,10 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 		await steps.run('AI Agent with the Payments Service tools (scripted OpenAI mock)', async () => await agentStep(state));
 		await mcp();
 	}
-	for (const scenario of ALERT_SCENARIOS) {
+	for (const scenario of ALERT_SCENARIOS.filter((candidate) => !state.options.quick || candidate.kind === 'webhook')) {
 		await steps.run(`Alert: ${scenario.title}`, async () => await alertStep(state, scenario));
 	}
+	if (state.options.quick) return;
 	await notificationSteps(steps, state);
 	// Last in regular mode: they restart n8n main.
 	if (!state.options.queue) await pollingRestartSteps(steps, state);
