@@ -34,11 +34,6 @@ describe('credentials as the n8n editor reads them', () => {
 		expect(authFields(node)).toEqual([]);
 	});
 
-	test('the check would catch a credential shown by a parameter', () => {
-		const node = { ...NODES[2], credentials: [{ name: 'paymentsServiceDepositApi', displayOptions: { show: { notifications: ['both', 'deposits'] } } }] };
-		expect(authFields(node)).toEqual(['notifications']);
-	});
-
 	test('a node that can show two credentials labels each', () => {
 		for (const node of NODES.filter((candidate) => (candidate.credentials ?? []).length > 1)) {
 			for (const credential of node.credentials ?? []) expect([node.displayName, credential.name, credential.displayName]).toEqual([node.displayName, credential.name, expect.stringMatching(/ Credential$/)]);

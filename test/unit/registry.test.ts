@@ -70,12 +70,6 @@ describe('the operation registry builds the node description', () => {
 		expect(Object.keys(new PaymentsService().methods.listSearch).sort()).toEqual(Object.values(LIST_SEARCH_METHODS).sort());
 	});
 
-	test('the check would catch an operation showing another credential', () => {
-		// A credential whose rule leaves a resource paired with another resource's operation.
-		const leaky = { name: 'paymentsServiceCashoutApi', displayOptions: { hide: { resource: ['balance'], operation: ['get'] } } };
-		expect(NodeHelpers.displayParameter({ resource: 'deposit', operation: 'getStatus' }, leaky, { typeVersion: 1 }, description)).toBe(true);
-	});
-
 	test('every resource and operation of the registry is selectable, with its action text, in alphabetical order', () => {
 		const resourceProperty = description.properties.find((property) => property.name === 'resource')!;
 		const resources = (resourceProperty.options as INodePropertyOptions[]).map((option) => option.name);
