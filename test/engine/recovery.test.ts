@@ -44,7 +44,7 @@ describe('list reads that recover by themselves', () => {
 		expect(yearOfDeposits.length).toBeGreaterThan(8_000);
 		const rng = new Rng(7);
 		const kinds: Array<Omit<FaultSpec, 'skip'>> = [
-			{ method: 'GET', path: '/v1/deposits', kind: 'status', status: 429, retryAfterSeconds: 1 },
+			{ method: 'GET', path: '/v1/deposits', kind: 'status', status: 429, retryAfterSeconds: 0 },
 			{ method: 'GET', path: '/v1/deposits', kind: 'status', status: 503 },
 			{ method: 'GET', path: '/v1/deposits', kind: 'reset' },
 			{ method: 'GET', path: '/v1/deposits', kind: 'status', status: 502, phase: 'after' },

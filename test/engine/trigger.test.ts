@@ -189,7 +189,7 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 	test('a 429 and a 503 are retried within the poll, which then succeeds', async () => {
 		for (let index = 0; index < 60; index++) cashout(index * MINUTE + HOUR);
 		const trigger = runner({ resource: 'cashout', event: 'statusChanged' });
-		fx.sandbox.faults.add({ path: '/v1/cashouts', kind: 'status', status: 429, retryAfterSeconds: 1 });
+		fx.sandbox.faults.add({ path: '/v1/cashouts', kind: 'status', status: 429, retryAfterSeconds: 0 });
 		fx.sandbox.faults.add({ path: '/v1/cashouts', kind: 'status', status: 503, skip: 1 });
 		const polled = await trigger.poll();
 		expect(polled.error).toBeUndefined();
