@@ -7,9 +7,9 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { BASE_URL_EXPRESSION, baseUrlProperty } from '../nodes/PaymentsService/helpers/credentialFields';
-import { CASHOUT_CREDENTIAL_MAX_LENGTH } from '../nodes/PaymentsService/helpers/constants';
-import { signCashoutRequest } from '../nodes/PaymentsService/helpers/signature';
+import { BASE_URL_EXPRESSION, baseUrlProperty } from '../nodes/PaymentsService/auth/credentialFields';
+import { CASHOUT_CREDENTIAL_MAX_LENGTH } from '../nodes/PaymentsService/codes/constants';
+import { signCashoutRequest } from '../nodes/PaymentsService/auth/signature';
 
 /**
  * Cashout API login, pass and signature secret (all /v3/cashout/* calls).

@@ -7,9 +7,9 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { BASE_URL_EXPRESSION, baseUrlProperty } from '../nodes/PaymentsService/helpers/credentialFields';
-import { DEFAULT_DEPOSIT_AUTHORIZATION_SCHEME } from '../nodes/PaymentsService/helpers/constants';
-import { signDepositRequest } from '../nodes/PaymentsService/helpers/signature';
+import { BASE_URL_EXPRESSION, baseUrlProperty } from '../nodes/PaymentsService/auth/credentialFields';
+import { DEFAULT_DEPOSIT_AUTHORIZATION_SCHEME } from '../nodes/PaymentsService/codes/constants';
+import { signDepositRequest } from '../nodes/PaymentsService/auth/signature';
 
 /**
  * Deposit API key and signature secret (POST /v3/deposits, GET /v3/deposits/{id}).

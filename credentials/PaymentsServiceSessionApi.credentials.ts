@@ -10,14 +10,14 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { BASE_URL_EXPRESSION, baseUrlProperty } from '../nodes/PaymentsService/helpers/credentialFields';
+import { BASE_URL_EXPRESSION, baseUrlProperty } from '../nodes/PaymentsService/auth/credentialFields';
 import {
 	extractSessionToken,
 	normaliseBaseUrl,
 	parseMerchantId,
 	SessionLoginError,
 	type SessionStep,
-} from '../nodes/PaymentsService/helpers/session';
+} from '../nodes/PaymentsService/auth/session';
 
 /**
  * The error for a failed login or merchant switch: a message the user can act on, and the

@@ -86,7 +86,7 @@ class PaymentsServiceNotificationTriggerV2 implements INodeType {
  * - 5xx: the status read failed, or (Respond: When Workflow Finished) the workflow failed.
  *
  * State: the last status read per record, in the node's workflow static data, at most 7 days and
- * 10,000 records (helpers/notifications.ts). No module-level state.
+ * 10,000 records (trigger/notification/notifications.ts). No module-level state.
  */
 export class PaymentsServiceNotificationTrigger extends VersionedNodeType {
 	constructor() {

@@ -10,9 +10,9 @@ import type {
 
 import { listFilterProperties } from './actions/common/list';
 import { retryReadsOption } from './actions/common/parameters';
-import { DEFAULT_WINDOW_CONCURRENCY, SECONDS_PER_DAY } from './helpers/constants';
-import { checkListFilters, type FilterError } from './helpers/filters';
-import { recordStatuses, REPORTING_LISTS, TRIGGER_LISTS, type ReportingListDefinition } from './helpers/lists';
+import { DEFAULT_WINDOW_CONCURRENCY, SECONDS_PER_DAY } from './codes/constants';
+import { checkListFilters, type FilterError } from './reporting/filters';
+import { recordStatuses, REPORTING_LISTS, TRIGGER_LISTS, type ReportingListDefinition } from './reporting/lists';
 import {
 	advanceAfterPoll,
 	detectEvents,
@@ -27,9 +27,9 @@ import {
 	type Observation,
 	type TriggerConfig,
 	type TriggerEventName,
-} from './helpers/triggerState';
-import { splitIntoWindows, type TimeWindow } from './helpers/windows';
-import { eventsFor, TRIGGER_EVENTS, triggerEvent } from './trigger/events';
+} from './trigger/poll/state';
+import { splitIntoWindows, type TimeWindow } from './reporting/windows';
+import { eventsFor, TRIGGER_EVENTS, triggerEvent } from './trigger/poll/events';
 import { readPlannedWindows } from './trigger/poll/reads';
 import { PaymentsClient } from './transport/client';
 import { windowPages, type ListQuery } from './transport/reporting';

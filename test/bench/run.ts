@@ -9,10 +9,10 @@ import { performance } from 'perf_hooks';
 import { setFlagsFromString } from 'v8';
 import { runInNewContext } from 'vm';
 
-import { hasRecordStatus, REPORTING_LISTS, recordKey } from '../../nodes/PaymentsService/helpers/lists';
-import { pageDates, RecordCollector } from '../../nodes/PaymentsService/helpers/paging';
-import { detectEvents, initialState, observe, type Observation, type TriggerConfig } from '../../nodes/PaymentsService/helpers/triggerState';
-import { splitIntoWindows } from '../../nodes/PaymentsService/helpers/windows';
+import { hasRecordStatus, REPORTING_LISTS, recordKey } from '../../nodes/PaymentsService/reporting/lists';
+import { pageDates, RecordCollector } from '../../nodes/PaymentsService/reporting/paging';
+import { detectEvents, initialState, observe, type Observation, type TriggerConfig } from '../../nodes/PaymentsService/trigger/poll/state';
+import { splitIntoWindows } from '../../nodes/PaymentsService/reporting/windows';
 import { spawn } from 'child_process';
 import path from 'path';
 
@@ -25,7 +25,7 @@ import { iso } from '../harness/records';
 import { TRIGGER_NODE, triggerWorkflow } from '../harness/trigger';
 import { NOTIFICATION_TRIGGER, notificationWorkflow } from '../harness/notifications';
 import { startWebhookServer, WebhookRunner, type WebhookServer } from '../harness/webhook';
-import { cashoutControl } from '../../nodes/PaymentsService/helpers/notifications';
+import { cashoutControl } from '../../nodes/PaymentsService/trigger/notification/notifications';
 import type { Sandbox } from '../sandbox';
 import { Rng } from '../sandbox/data';
 import { demoCredentials } from '../sandbox/demo';

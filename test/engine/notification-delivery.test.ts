@@ -1,6 +1,6 @@
 import type { IDataObject, INode, INodeParameters, INodeType } from 'n8n-workflow';
 
-import { cashoutControl } from '../../nodes/PaymentsService/helpers/notifications';
+import { cashoutControl } from '../../nodes/PaymentsService/trigger/notification/notifications';
 import type { SandboxNotification } from '../sandbox';
 import { startFixture, type Fixture } from '../harness/fixtures';
 import { NOTIFICATION_TRIGGER, notificationWorkflow, sandboxSecrets } from '../harness/notifications';

@@ -1,6 +1,6 @@
 import type { INodeCredentials, INodeParameters } from 'n8n-workflow';
 
-import { COUNTRIES } from '../../nodes/PaymentsService/helpers/countries';
+import { COUNTRIES } from '../../nodes/PaymentsService/reference/countries';
 import { CREDENTIAL_IDS, paymentsNode, startFixture, WorkflowBuilder, type Fixture } from '../harness/fixtures';
 
 const READ_ONLY = 'paymentsServiceReadOnlyApi';

@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { CASHOUT_COLLECTIONS, CASHOUT_EXTERNAL_ID_MAX_LENGTH, CASHOUT_FIELDS, validateCashoutRequest } from '../../nodes/PaymentsService/helpers/cashoutSchema';
-import { deriveRequestKey } from '../../nodes/PaymentsService/helpers/idempotency';
-import { bodyFromParameters, fieldParameters, type FieldProblem } from '../../nodes/PaymentsService/helpers/requestFields';
+import { CASHOUT_COLLECTIONS, CASHOUT_EXTERNAL_ID_MAX_LENGTH, CASHOUT_FIELDS, validateCashoutRequest } from '../../nodes/PaymentsService/bodies/cashoutSchema';
+import { deriveRequestKey } from '../../nodes/PaymentsService/auth/idempotency';
+import { bodyFromParameters, fieldParameters, type FieldProblem } from '../../nodes/PaymentsService/bodies/requestFields';
 
 const minimal = {
 	external_id: 'payout-1',

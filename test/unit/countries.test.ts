@@ -1,5 +1,5 @@
-import { COUNTRIES, findCountry, searchCountries } from '../../nodes/PaymentsService/helpers/countries';
-import { locatorValue, PICKERS } from '../../nodes/PaymentsService/helpers/pickers';
+import { COUNTRIES, findCountry, searchCountries } from '../../nodes/PaymentsService/reference/countries';
+import { locatorValue, PICKERS } from '../../nodes/PaymentsService/reference/pickers';
 
 describe('the country table', () => {
 	test('each country has a unique 2-letter code, a name and a 3-letter currency; the table is sorted by name', () => {

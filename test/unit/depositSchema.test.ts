@@ -1,4 +1,4 @@
-import { validateDepositRequest, type DepositFieldProblem } from '../../nodes/PaymentsService/helpers/depositSchema';
+import { validateDepositRequest, type DepositFieldProblem } from '../../nodes/PaymentsService/bodies/depositSchema';
 
 const minimal = { amount: '100.50', country: 'BR', currency: 'BRL' };
 

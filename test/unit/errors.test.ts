@@ -1,7 +1,7 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
-import { meaningOf } from '../../nodes/PaymentsService/helpers/errorCodes';
-import { SessionLoginError } from '../../nodes/PaymentsService/helpers/session';
+import { meaningOf } from '../../nodes/PaymentsService/codes/errorCodes';
+import { SessionLoginError } from '../../nodes/PaymentsService/auth/session';
 import {
 	classifyFailure,
 	failureOf,

@@ -8,7 +8,7 @@ import {
 	MAX_EXTERNAL_ID_LENGTH,
 	MAX_IDEMPOTENCY_KEY_LENGTH,
 	type RequestIdentity,
-} from '../../nodes/PaymentsService/helpers/idempotency';
+} from '../../nodes/PaymentsService/auth/idempotency';
 
 const identity: RequestIdentity = {
 	workflowId: 'wf-1',

@@ -19,7 +19,7 @@ import {
 	recordKey,
 	rememberStatus,
 	type Notification,
-} from '../../nodes/PaymentsService/helpers/notifications';
+} from '../../nodes/PaymentsService/trigger/notification/notifications';
 
 const CASHOUT_FORM =
 	'date=2026-11-02+12%3A00%3A00&bank_reference_id=bank-ref-700123&comments=payout+%237&external_id=p-7&control=AB12&cashout_id=700123&status_reason=';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { hasNextPage, RecordCollector } from '../../nodes/PaymentsService/helpers/paging';
+import { hasNextPage, RecordCollector } from '../../nodes/PaymentsService/reporting/paging';
 
 const rowsOf = (count: number) => Array.from({ length: count }, (_, i) => ({ id: i }));
 

@@ -1,4 +1,4 @@
-import { DateInputError, PERIOD_PRESETS, resolvePeriod } from '../../nodes/PaymentsService/helpers/period';
+import { DateInputError, PERIOD_PRESETS, resolvePeriod } from '../../nodes/PaymentsService/reporting/period';
 
 const DAY = 86_400;
 const sec = (iso: string): number => Date.parse(iso) / 1000;

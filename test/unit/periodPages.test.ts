@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import { REPORTING_LISTS } from '../../nodes/PaymentsService/helpers/lists';
-import { comparePaths, type TimeWindow } from '../../nodes/PaymentsService/helpers/windows';
+import { REPORTING_LISTS } from '../../nodes/PaymentsService/reporting/lists';
+import { comparePaths, type TimeWindow } from '../../nodes/PaymentsService/reporting/windows';
 import type { PaymentsClient } from '../../nodes/PaymentsService/transport/client';
 import { periodPages, splitPeriodPages, type ListPage } from '../../nodes/PaymentsService/transport/reporting';
 

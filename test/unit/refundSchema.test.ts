@@ -1,5 +1,5 @@
-import { REFUND_COLLECTIONS, REFUND_FIELDS, validateRefundRequest } from '../../nodes/PaymentsService/helpers/refundSchema';
-import { fieldParameters } from '../../nodes/PaymentsService/helpers/requestFields';
+import { REFUND_COLLECTIONS, REFUND_FIELDS, validateRefundRequest } from '../../nodes/PaymentsService/bodies/refundSchema';
+import { fieldParameters } from '../../nodes/PaymentsService/bodies/requestFields';
 
 const lines = (body: unknown) => {
 	const result = validateRefundRequest(body);

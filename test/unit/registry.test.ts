@@ -2,7 +2,7 @@ import { NodeHelpers, type INode, type INodeParameters, type INodeProperties, ty
 
 import { PaymentsService } from '../../nodes/PaymentsService/PaymentsService.node';
 import { RESOURCES } from '../../nodes/PaymentsService/actions/registry';
-import { LIST_SEARCH_METHODS } from '../../nodes/PaymentsService/helpers/pickers';
+import { LIST_SEARCH_METHODS } from '../../nodes/PaymentsService/reference/pickers';
 import { CREDENTIAL_TYPES, type CredentialKind } from '../../nodes/PaymentsService/transport/client';
 
 const description = new PaymentsService().description;

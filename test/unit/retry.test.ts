@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { DEFAULT_RETRY_POLICY, isRetryableFailure, nextRetryDelay } from '../../nodes/PaymentsService/helpers/retry';
+import { DEFAULT_RETRY_POLICY, isRetryableFailure, nextRetryDelay } from '../../nodes/PaymentsService/transport/retry';
 
 const policy = DEFAULT_RETRY_POLICY;
 

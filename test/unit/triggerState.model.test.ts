@@ -9,7 +9,7 @@ import {
 	type TriggerConfig,
 	type TriggerEventName,
 	type TriggerState,
-} from '../../nodes/PaymentsService/helpers/triggerState';
+} from '../../nodes/PaymentsService/trigger/poll/state';
 
 /*
  * Model-based test of detectEvents. A small world of records is changed at random between polls

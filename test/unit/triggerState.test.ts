@@ -1,5 +1,5 @@
-import { MAX_WINDOW_SECONDS } from '../../nodes/PaymentsService/helpers/constants';
-import { REPORTING_LISTS } from '../../nodes/PaymentsService/helpers/lists';
+import { MAX_WINDOW_SECONDS } from '../../nodes/PaymentsService/codes/constants';
+import { REPORTING_LISTS } from '../../nodes/PaymentsService/reporting/lists';
 import {
 	advanceReadPosition,
 	configKey,
@@ -20,8 +20,8 @@ import {
 	type Observation,
 	type TriggerConfig,
 	type TriggerState,
-} from '../../nodes/PaymentsService/helpers/triggerState';
-import type { TimeWindow } from '../../nodes/PaymentsService/helpers/windows';
+} from '../../nodes/PaymentsService/trigger/poll/state';
+import type { TimeWindow } from '../../nodes/PaymentsService/reporting/windows';
 
 const HOUR = 3_600;
 const DAY = 86_400;

@@ -1,13 +1,13 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
-import { searchCountries as searchCountryTable } from '../helpers/countries';
-import { isCountryCode } from '../helpers/filters';
-import { locatorValue } from '../helpers/pickers';
+import { searchCountries as searchCountryTable } from '../reference/countries';
+import { isCountryCode } from '../reporting/filters';
+import { locatorValue } from '../reference/pickers';
 import { PaymentsClient } from '../transport/client';
 
 /**
- * The lists of the node's pickers (n8n `methods.listSearch`; see helpers/pickers.ts). Each call
+ * The lists of the node's pickers (n8n `methods.listSearch`; see reference/pickers.ts). Each call
  * reads what it needs afresh: nothing is kept between calls (queue mode runs several workers).
  */
 

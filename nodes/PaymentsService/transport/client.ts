@@ -10,9 +10,9 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-import type { ApiFamily } from '../helpers/errorCodes';
-import { DEFAULT_RETRY_POLICY, nextRetryDelay, type RetryPolicy } from '../helpers/retry';
-import { normaliseBaseUrl } from '../helpers/session';
+import type { ApiFamily } from '../codes/errorCodes';
+import { DEFAULT_RETRY_POLICY, nextRetryDelay, type RetryPolicy } from './retry';
+import { normaliseBaseUrl } from '../auth/session';
 import { readAnswer, readFailure, toNodeApiError, type FailureContext, type ServiceFailure } from './errors';
 
 /** The credential types of this package, by the API part they open (service rules §2). */

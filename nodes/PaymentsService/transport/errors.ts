@@ -1,8 +1,8 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 
-import { meaningOf, type ApiFamily } from '../helpers/errorCodes';
-import { findSessionFailure } from '../helpers/session';
+import { meaningOf, type ApiFamily } from '../codes/errorCodes';
+import { findSessionFailure } from '../auth/session';
 
 /**
  * What went wrong with one request, read from the service's answer or the connection, with

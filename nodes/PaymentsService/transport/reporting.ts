@@ -1,10 +1,10 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { FIRST_PAGE, MAX_PAGES_PER_WINDOW } from '../helpers/constants';
-import type { ReportingListDefinition } from '../helpers/lists';
-import { hasNextPage, pageDates, type PageEnvelope } from '../helpers/paging';
-import { estimateRemainingPages, planSplit, SPLIT_MARGIN, splitEvenly, type TimeWindow, type WindowProgress } from '../helpers/windows';
+import { FIRST_PAGE, MAX_PAGES_PER_WINDOW } from '../codes/constants';
+import type { ReportingListDefinition } from '../reporting/lists';
+import { hasNextPage, pageDates, type PageEnvelope } from '../reporting/paging';
+import { estimateRemainingPages, planSplit, SPLIT_MARGIN, splitEvenly, type TimeWindow, type WindowProgress } from '../reporting/windows';
 import type { PaymentsClient } from './client';
 
 /**

@@ -1,9 +1,9 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { REPORTING_LISTS } from '../../helpers/lists';
-import { CASHOUT_COLLECTIONS, CASHOUT_FIELDS, validateCashoutRequest } from '../../helpers/cashoutSchema';
-import { fieldParameters } from '../../helpers/requestFields';
+import { REPORTING_LISTS } from '../../reporting/lists';
+import { CASHOUT_COLLECTIONS, CASHOUT_FIELDS, validateCashoutRequest } from '../../bodies/cashoutSchema';
+import { fieldParameters } from '../../bodies/requestFields';
 import type { PaymentsClient } from '../../transport/client';
 import { isFailureKind, isServiceCode, type ServiceFailure } from '../../transport/errors';
 import { creationKey, duplicateWindowOption, unknownCreationOutcome, type CreationKey } from '../common/idempotency';
@@ -26,7 +26,7 @@ export const properties: INodeProperties[] = [
 /**
  * Cashout → Create: `POST /v3/cashout`, signed by the cashout credential (service rules §6.2, §2.4).
  *
- * Every field is checked before anything is sent (helpers/cashoutSchema.ts). The external ID is
+ * Every field is checked before anything is sent (bodies/cashoutSchema.ts). The external ID is
  * the idempotency key: given (sent exactly as given, or refused), or derived from the workflow,
  * node, run, item, the request and the Duplicate Window (service rules §5.2), so every re-run of the
  * same request sends the same one. The service never creates a second cashout with one external ID:

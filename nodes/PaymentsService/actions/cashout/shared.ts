@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { describeCashoutStatus } from '../../helpers/cashoutStatus';
+import { describeCashoutStatus } from '../../codes/cashoutStatus';
 import { failureOf, isFailureKind, toNodeApiError, type ServiceFailure } from '../../transport/errors';
 import type { PaymentsClient } from '../../transport/client';
 import { readPositiveInteger } from '../common/parameters';

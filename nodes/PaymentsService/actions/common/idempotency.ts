@@ -9,7 +9,7 @@ import {
 	isDuplicateWindow,
 	type GivenKeyKind,
 	type WindowSpan,
-} from '../../helpers/idempotency';
+} from '../../auth/idempotency';
 import type { ServiceFailure } from '../../transport/errors';
 
 /**

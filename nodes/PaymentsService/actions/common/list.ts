@@ -1,8 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_WINDOW_CONCURRENCY } from '../../helpers/constants';
-import { checkListFilters, codeOptions, FilterError } from '../../helpers/filters';
+import { DEFAULT_WINDOW_CONCURRENCY } from '../../codes/constants';
+import { checkListFilters, codeOptions, FilterError } from '../../reporting/filters';
 import {
 	hasRecordStatus,
 	hasStatus,
@@ -11,12 +11,12 @@ import {
 	REPORTING_LISTS,
 	type ReportingListDefinition,
 	type ReportingResource,
-} from '../../helpers/lists';
-import { DateInputError, resolvePeriod, type PeriodPreset } from '../../helpers/period';
-import type { TimeWindow } from '../../helpers/windows';
+} from '../../reporting/lists';
+import { DateInputError, resolvePeriod, type PeriodPreset } from '../../reporting/period';
+import type { TimeWindow } from '../../reporting/windows';
 import type { PaymentsClient } from '../../transport/client';
-import { RecordCollector } from '../../helpers/paging';
-import { comparePaths, splitIntoBalancedWindows } from '../../helpers/windows';
+import { RecordCollector } from '../../reporting/paging';
+import { comparePaths, splitIntoBalancedWindows } from '../../reporting/windows';
 import { splitPeriodPages, type ListQuery } from '../../transport/reporting';
 import { simplifyProperties, simplifyRecord } from './simplify';
 

@@ -1,8 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { isCountryCode } from '../../helpers/filters';
-import { locatorValue } from '../../helpers/pickers';
+import { isCountryCode } from '../../reporting/filters';
+import { locatorValue } from '../../reference/pickers';
 
 /**
  * Reads a required identifier parameter (deposit, cashout or ticket id) as a positive whole number.

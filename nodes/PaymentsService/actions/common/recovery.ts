@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ReportingListDefinition } from '../../helpers/lists';
-import { splitIntoWindows } from '../../helpers/windows';
+import type { ReportingListDefinition } from '../../reporting/lists';
+import { splitIntoWindows } from '../../reporting/windows';
 import { CREDENTIAL_TYPES, PaymentsClient } from '../../transport/client';
 import { periodPages } from '../../transport/reporting';
 import type { CreationKey } from './idempotency';

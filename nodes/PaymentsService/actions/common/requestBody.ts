@@ -1,11 +1,11 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { bodyFromParameters, type FieldProblem, type RequestField } from '../../helpers/requestFields';
+import { bodyFromParameters, type FieldProblem, type RequestField } from '../../bodies/requestFields';
 
 /**
  * Builds a request body from the node's fields for item `itemIndex`, one row of `fields` each
- * (helpers/requestFields.ts): parameters of their own, and the collections they sit in.
+ * (bodies/requestFields.ts): parameters of their own, and the collections they sit in.
  * @param noun what the body creates, capitalised, for the error message ("Deposit", "Cashout").
  * @throws NodeOperationError for a JSON field that is not a JSON object, or a field marked
  *   `refuseEmptyExpression` whose expression resolved to nothing; nothing is sent.

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { ReportingResource } from '../../helpers/lists';
+import type { ReportingResource } from '../../reporting/lists';
 
 /**
  * The fields Get Many keeps with Simplify on: what a report, an alert or an AI agent needs of each

@@ -1,14 +1,14 @@
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { IDEMPOTENCY_HEADER } from '../../helpers/constants';
-import { givenKeyProblem } from '../../helpers/idempotency';
-import { REPORTING_LISTS } from '../../helpers/lists';
-import { DEPOSIT_COLLECTIONS, DEPOSIT_FIELDS, validateDepositRequest } from '../../helpers/depositSchema';
-import { fieldParameters } from '../../helpers/requestFields';
+import { IDEMPOTENCY_HEADER } from '../../codes/constants';
+import { givenKeyProblem } from '../../auth/idempotency';
+import { REPORTING_LISTS } from '../../reporting/lists';
+import { DEPOSIT_COLLECTIONS, DEPOSIT_FIELDS, validateDepositRequest } from '../../bodies/depositSchema';
+import { fieldParameters } from '../../bodies/requestFields';
 import type { PaymentsClient } from '../../transport/client';
 import { isFailureKind } from '../../transport/errors';
-import { findInexactNumbers } from '../../helpers/jsonNumbers';
+import { findInexactNumbers } from '../../bodies/jsonNumbers';
 import { duplicateWindowOption, unknownCreationOutcome, idempotencyKeyCreation, idempotencyKeyOption, type CreationKey } from '../common/idempotency';
 import { differences, findEarlierRecord, recoveryNote, recoveryPeriod, type Recovery } from '../common/recovery';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';

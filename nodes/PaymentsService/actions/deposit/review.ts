@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { codeOptions } from '../../helpers/filters';
+import { codeOptions } from '../../reporting/filters';
 import type { PaymentsClient } from '../../transport/client';
 import {
 	addAttachment,

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { countryPicker } from '../../helpers/pickers';
+import { countryPicker } from '../../reference/pickers';
 import type { PaymentsClient } from '../../transport/client';
 import { readCountry } from '../common/parameters';
 

@@ -1,14 +1,14 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { IDEMPOTENCY_HEADER } from '../../helpers/constants';
-import { REFUND_COLLECTIONS, REFUND_FIELDS, validateRefundRequest } from '../../helpers/refundSchema';
-import { fieldParameters } from '../../helpers/requestFields';
+import { IDEMPOTENCY_HEADER } from '../../codes/constants';
+import { REFUND_COLLECTIONS, REFUND_FIELDS, validateRefundRequest } from '../../bodies/refundSchema';
+import { fieldParameters } from '../../bodies/requestFields';
 import type { PaymentsClient } from '../../transport/client';
 import { isFailureKind, isServiceCode, type ServiceFailure } from '../../transport/errors';
 import { duplicateWindowOption, unknownCreationOutcome, idempotencyKeyCreation, idempotencyKeyOption, type CreationKey } from '../common/idempotency';
 import { findEarlierRecord, recoveryNote, recoveryPeriod, type Recovery } from '../common/recovery';
-import { REPORTING_LISTS } from '../../helpers/lists';
+import { REPORTING_LISTS } from '../../reporting/lists';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 
 export const properties: INodeProperties[] = [
@@ -37,7 +37,7 @@ export const properties: INodeProperties[] = [
  * Refund → Create: `POST /v3/refunds`, signed like deposits, with an `X-Idempotency-Key` (service
  * rules §7, §2.3, §5.2).
  *
- * Every field is checked before anything is sent (helpers/refundSchema.ts); an Amount expression
+ * Every field is checked before anything is sent (bodies/refundSchema.ts); an Amount expression
  * that resolves to nothing is refused (only an Amount left empty on purpose is a full refund). The
  * key is given (option Idempotency Key, sent as given or refused) or derived from the workflow,
  * node, run, item, the request and the Duplicate Window, the same on every re-run of the request. One item per input item, the same fields on both paths:

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { codeOptions } from '../../helpers/filters';
+import { codeOptions } from '../../reporting/filters';
 import type { PaymentsClient } from '../../transport/client';
 import { addAttachment, DOCUMENT_TYPES, type DocumentType } from '../../transport/tickets';
 import { readBinaryFile } from '../common/binary';

@@ -1,9 +1,9 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IHookFunctions, INodeProperties, IWebhookDescription } from 'n8n-workflow';
 
-import { CASHOUT_STATUS_BY_CODE } from '../../helpers/cashoutStatus';
-import { codeOptions } from '../../helpers/filters';
-import { URL_SECRET_PATTERN } from '../../helpers/notifications';
+import { CASHOUT_STATUS_BY_CODE } from '../../codes/cashoutStatus';
+import { codeOptions } from '../../reporting/filters';
+import { URL_SECRET_PATTERN } from './notifications';
 
 /** Deposit statuses of the v3 status read (service rules §5.3). */
 const DEPOSIT_STATUSES: readonly string[] = ['CREATED', 'PENDING', 'EARLY_RELEASED', 'FOR_REVIEW', 'EXPIRED', 'CANCELLED', 'COMPLETED', 'DECLINED'];

@@ -13,8 +13,8 @@ import {
 	sameSecret,
 	type Notification,
 	type NotificationKind,
-} from '../../helpers/notifications';
-import { describeRecord, readNotifiedState } from '../notificationStatus';
+} from './notifications';
+import { describeRecord, readNotifiedState } from './statusRead';
 
 /** Key of the trigger's memory in the node's workflow static data. */
 export const MEMORY_KEY = 'notifications';
@@ -147,7 +147,7 @@ export async function handleNotification(this: IWebhookFunctions): Promise<IWebh
 			);
 			return answer(this, 401, { received: false, error: 'The control does not match' });
 		}
-		// The control authenticates external_id only: the read sends it along (notificationStatus.ts).
+		// The control authenticates external_id only: the read sends it along (statusRead.ts).
 		notification = { ...notification, externalId: String(notification.fields.external_id).trim(), verified: true };
 	}
 	const id = notifiedId(notification);

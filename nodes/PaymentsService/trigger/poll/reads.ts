@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { FIRST_PAGE } from '../../helpers/constants';
-import { hasNextPage } from '../../helpers/paging';
-import { observe, TARGET_RECORDS_PER_WINDOW, type Observation } from '../../helpers/triggerState';
-import type { TimeWindow } from '../../helpers/windows';
+import { FIRST_PAGE } from '../../codes/constants';
+import { hasNextPage } from '../../reporting/paging';
+import { observe, TARGET_RECORDS_PER_WINDOW, type Observation } from './state';
+import type { TimeWindow } from '../../reporting/windows';
 import type { PaymentsClient } from '../../transport/client';
 import { fetchPage, type ListQuery } from '../../transport/reporting';
 

@@ -1,5 +1,5 @@
-import { codeOptions } from '../../helpers/filters';
-import { hasStatus, recordStatuses } from '../../helpers/lists';
+import { codeOptions } from '../../../reporting/filters';
+import { hasStatus, recordStatuses } from '../../../reporting/lists';
 import type { TriggerEventDefinition } from './types';
 
 /**

@@ -1,7 +1,7 @@
 import { z, type ZodTypeAny } from 'zod';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { locatorValue, PICKERS, type PickerKind } from './pickers';
+import { locatorValue, PICKERS, type PickerKind } from '../reference/pickers';
 
 /**
  * Request bodies described by one table: each row is a field of the body, how the node asks for it,

@@ -30,6 +30,6 @@ export function baseUrlProperty(address: ServiceAddress): INodeProperties {
 
 /**
  * The Base URL as a credential test request reads it: the same rule as `normaliseBaseUrl`
- * (helpers/session.ts), written as an n8n expression because test requests are declarative.
+ * (auth/session.ts), written as an n8n expression because test requests are declarative.
  */
 export const BASE_URL_EXPRESSION = '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}';

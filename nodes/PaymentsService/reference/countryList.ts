@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { countryPicker } from '../../helpers/pickers';
-import type { PaymentsClient } from '../../transport/client';
-import { readLimit, returnAllProperties } from './list';
-import { readCountry } from './parameters';
+import { countryPicker } from './pickers';
+import type { PaymentsClient } from '../transport/client';
+import { readLimit, returnAllProperties } from '../actions/common/list';
+import { readCountry } from '../actions/common/parameters';
 
 /** A list the service gives per country with the read-only key (banks, payment methods). */
 export interface CountryList {

@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { triggerEvent } from '../trigger/events';
-import { hasStatus, recordKey, type ReportingListDefinition } from './lists';
-import { MAX_WINDOW_SECONDS, SECONDS_PER_DAY } from './constants';
-import { splitIntoWindows, type TimeWindow } from './windows';
+import { triggerEvent } from './events';
+import { hasStatus, recordKey, type ReportingListDefinition } from '../../reporting/lists';
+import { MAX_WINDOW_SECONDS, SECONDS_PER_DAY } from '../../codes/constants';
+import { splitIntoWindows, type TimeWindow } from '../../reporting/windows';
 
 /**
  * The polling trigger's memory and its pure decisions: what changed since the last poll, what to

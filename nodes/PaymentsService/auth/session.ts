@@ -1,4 +1,4 @@
-import { SESSION_COOKIE_NAME } from './constants';
+import { SESSION_COOKIE_NAME } from '../codes/constants';
 
 /**
  * The session token from a login answer's `Set-Cookie` header(s): the value of the

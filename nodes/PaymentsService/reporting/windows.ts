@@ -1,4 +1,4 @@
-import { MAX_WINDOW_SECONDS } from './constants';
+import { MAX_WINDOW_SECONDS } from '../codes/constants';
 
 /**
  * A period of creation dates, both ends inclusive, in Unix seconds: the `from`/`to` pair one

@@ -1,11 +1,11 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { cashoutCall, explainCashoutRefusal } from '../actions/cashout/shared';
-import type { Notification } from '../helpers/notifications';
-import type { RetryPolicy } from '../helpers/retry';
-import { PaymentsClient, type RequestContext } from '../transport/client';
-import { isServiceCode } from '../transport/errors';
+import { cashoutCall, explainCashoutRefusal } from '../../actions/cashout/shared';
+import type { Notification } from './notifications';
+import type { RetryPolicy } from '../../transport/retry';
+import { PaymentsClient, type RequestContext } from '../../transport/client';
+import { isServiceCode } from '../../transport/errors';
 
 /**
  * Retries of a status read while the service waits for the notification's answer: 3 attempts
