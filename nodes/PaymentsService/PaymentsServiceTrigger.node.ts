@@ -8,8 +8,8 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import { listFilterProperties } from './actions/common/list';
-import { retryReadsOption } from './actions/common/parameters';
+import { listFilterProperties } from './reporting/filters';
+import { retryReadsOption } from './transport/retry';
 import { DEFAULT_WINDOW_CONCURRENCY, SECONDS_PER_DAY } from './codes/constants';
 import { checkListFilters, type FilterError } from './reporting/filters';
 import { recordStatuses, REPORTING_LISTS, TRIGGER_LISTS, type ReportingListDefinition } from './reporting/lists';

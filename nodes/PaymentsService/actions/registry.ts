@@ -29,7 +29,7 @@ import * as ticketAddAttachment from './ticket/addAttachment.operation';
 import * as ticketConfirm from './ticket/confirm.operation';
 import * as ticketCreateDraft from './ticket/createDraft.operation';
 import { TOOL_DESCRIPTIONS } from './toolDescriptions';
-import { retryReadsOption } from './common/parameters';
+import { retryReadsOption } from '../transport/retry';
 import type { OperationModule } from './types';
 
 /**

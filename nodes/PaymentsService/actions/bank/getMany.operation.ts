@@ -1,4 +1,4 @@
-import { countryListOperation } from '../../reference/countryList';
+import { countryListOperation } from '../common/countryList';
 
 /**
  * Bank → Get Many: `GET /v3/banks?country=` with the read-only key, the bank codes accepted for

@@ -9,7 +9,7 @@ import { isFailureKind, isServiceCode, type ServiceFailure } from '../../transpo
 import { creationKey, duplicateWindowOption, unknownCreationOutcome, type CreationKey } from '../common/idempotency';
 import { differences, findEarlierRecord, recoveryNote, recoveryPeriod } from '../common/recovery';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
-import { cashoutCall, explainCashoutRefusal } from './shared';
+import { cashoutCall, explainCashoutRefusal } from '../../transport/cashouts';
 
 export const properties: INodeProperties[] = [
 	...fieldParameters(CASHOUT_FIELDS, CASHOUT_COLLECTIONS),

@@ -2,7 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import type { PaymentsClient } from '../../transport/client';
 import { readPositiveInteger, readRequiredText } from '../common/parameters';
-import { cashoutCall, cashoutIdProperty, explainCashoutRefusal } from './shared';
+import { cashoutCall, explainCashoutRefusal } from '../../transport/cashouts';
+import { cashoutIdProperty } from './shared';
 
 export const properties: INodeProperties[] = [
 	{

@@ -2,14 +2,12 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_WINDOW_CONCURRENCY } from '../../codes/constants';
-import { checkListFilters, codeOptions, FilterError } from '../../reporting/filters';
+import { checkListFilters, FilterError, listFilterProperties } from '../../reporting/filters';
 import {
 	hasRecordStatus,
 	hasStatus,
-	NOTE_TYPES,
 	recordKey,
 	REPORTING_LISTS,
-	type ReportingListDefinition,
 	type ReportingResource,
 } from '../../reporting/lists';
 import { DateInputError, resolvePeriod, type PeriodPreset } from '../../reporting/period';
@@ -81,78 +79,6 @@ export const returnAllProperties: INodeProperties[] = [
 		description: 'Max number of results to return',
 	},
 ];
-
-/**
- * The fields of a reporting list's Filters collection (service rules §3.3), built from the list's
- * description: the action node's Get Many and the trigger show the same fields.
- *
- * @param statusShownFor trigger only: the events for which the Status filter is shown
- *   (`/event` values); omitted, the Status filter is always shown.
- * @param statusValues the statuses offered; default the values the service's filter accepts.
- */
-export function listFilterProperties(
-	list: ReportingListDefinition,
-	options: { statusShownFor?: string[]; statusValues?: readonly string[]; statusDescription?: string } = {},
-): INodeProperties[] {
-	const fields: INodeProperties[] = [];
-	for (const filter of list.filters) {
-		switch (filter) {
-			case 'country':
-				fields.push({
-					displayName: 'Country',
-					name: 'country',
-					type: 'string',
-					default: '',
-					placeholder: 'BR',
-					description: '2-letter ISO country code',
-				});
-				break;
-			case 'paymentMethod':
-				fields.push({
-					displayName: 'Payment Method Code',
-					name: 'paymentMethod',
-					type: 'string',
-					default: '',
-					placeholder: 'PX',
-					description: 'Payment method code, up to 2 characters',
-				});
-				break;
-			case 'clientDocument':
-				fields.push({
-					displayName: 'Client Document',
-					name: 'clientDocument',
-					type: 'string',
-					default: '',
-					description: 'Document number of the customer',
-				});
-				break;
-			case 'type':
-				fields.push({
-					displayName: 'Type',
-					name: 'type',
-					type: 'options',
-					default: '',
-					options: [{ name: 'Any Type', value: '' }, ...codeOptions(NOTE_TYPES)],
-					description: 'Only notes of this type',
-				});
-				break;
-		}
-	}
-	if (hasStatus(list)) {
-		const status: INodeProperties = {
-			displayName: 'Status',
-			name: 'status',
-			type: 'options',
-			default: '',
-			options: [{ name: 'Any Status', value: '' }, ...codeOptions(options.statusValues ?? list.filterStatuses)],
-			description:
-				options.statusDescription ?? 'Only records in this status. Applied by the service and again to the records it returns.',
-		};
-		if (options.statusShownFor) status.displayOptions = { show: { '/event': options.statusShownFor } };
-		fields.push(status);
-	}
-	return fields.sort((a, b) => a.displayName.localeCompare(b.displayName));
-}
 
 /**
  * The parameters of a reporting-list Get Many for `resource`: Return All / Limit, Period, the

@@ -1,5 +1,5 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { isCountryCode } from '../../reporting/filters';
 import { locatorValue } from '../../reference/pickers';
@@ -69,12 +69,3 @@ export function readCountry(context: IExecuteFunctions, parameter: string, itemI
 	return country.toUpperCase();
 }
 
-/** The option of read operations that turns automatic retries off. */
-export const retryReadsOption: INodeProperties = {
-	displayName: 'Retry Reads Automatically',
-	name: 'retryReads',
-	type: 'boolean',
-	default: true,
-	description:
-		'Whether to repeat a read by itself after a 429 (waiting what the service asks, up to 30 s), a 5xx or a lost connection: up to 4 attempts within 60 seconds. Operations that move money or change state are never repeated.',
-};

@@ -1,4 +1,4 @@
-import { countryListOperation } from '../../reference/countryList';
+import { countryListOperation } from '../common/countryList';
 
 /**
  * Payment Method → Get Many: `GET /v3/payment_methods?country=` with the read-only key (service

@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { cashoutCall, explainCashoutRefusal } from '../../actions/cashout/shared';
+import { cashoutCall, explainCashoutRefusal } from '../../transport/cashouts';
 import type { Notification } from './notifications';
 import type { RetryPolicy } from '../../transport/retry';
 import { PaymentsClient, type RequestContext } from '../../transport/client';

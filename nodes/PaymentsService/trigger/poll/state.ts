@@ -1,6 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { triggerEvent } from './events';
+import type { EmittedEventType, Observation, TriggerConfig } from './types';
+
+export type { EmittedEventType, Observation, TriggerConfig, TriggerEventName } from './types';
 import { hasStatus, recordKey, type ReportingListDefinition } from '../../reporting/lists';
 import { MAX_WINDOW_SECONDS, SECONDS_PER_DAY } from '../../codes/constants';
 import { splitIntoWindows, type TimeWindow } from '../../reporting/windows';
@@ -15,43 +18,6 @@ import { splitIntoWindows, type TimeWindow } from '../../reporting/windows';
  * trigger saw last. Each record is judged on its own, so the outcome does not depend on page order,
  * records moving between pages, or a poll reading only part of the look-back.
  */
-
-/** The three events the trigger offers. */
-export type TriggerEventName = 'newRecord' | 'statusChanged' | 'anyChange';
-
-/** The `event.type` of an emitted item. */
-export type EmittedEventType = 'newRecord' | 'statusChanged' | 'changed';
-
-/** What the trigger watches; any change of it starts over with a new starting point. */
-export interface TriggerConfig {
-	resource: string;
-	event: TriggerEventName;
-	/** Server-side list filters (country, paymentMethod, clientDocument, type). */
-	filters: IDataObject;
-	/** Status Changed: only changes to these statuses are emitted (empty = any). */
-	toStatuses: string[];
-	/** New Record / Any Change: only records currently in this status are emitted (empty = any). */
-	status: string;
-	/** How far back, by creation date, records are watched, in seconds. */
-	lookBackSeconds: number;
-	/** Status Changed / Any Change: a record first seen after activation counts as a change. */
-	includeFirstSightings: boolean;
-	/**
-	 * Re-read period of older records, in seconds: records created within the last period are read
-	 * every poll, older ones once per period (0: every record every poll). Not part of
-	 * {@link configKey}: changing it changes only how soon a change is seen.
-	 */
-	rereadSeconds: number;
-}
-
-/** One record as read: its key and the facts the trigger compares. Times in Unix seconds. */
-export interface Observation {
-	key: string;
-	status: string | null;
-	lastChange: number | null;
-	created: number;
-	record: IDataObject;
-}
 
 /**
  * What the trigger remembers of one record: [status index in `statuses` or -1, lastChangeDate in

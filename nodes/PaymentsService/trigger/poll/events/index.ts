@@ -1,5 +1,5 @@
 import type { ReportingListDefinition } from '../../../reporting/lists';
-import type { TriggerEventName } from '../state';
+import type { TriggerEventName } from '../types';
 import { anyChange } from './anyChange';
 import { newRecord } from './newRecord';
 import { statusChanged } from './statusChanged';

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { ReportingListDefinition } from '../../../reporting/lists';
-import type { EmittedEventType, Observation, TriggerConfig, TriggerEventName } from '../state';
+import type { EmittedEventType, Observation, TriggerConfig, TriggerEventName } from '../types';
 
 /** What the trigger remembers of a record it saw before. */
 export interface PreviousSighting {

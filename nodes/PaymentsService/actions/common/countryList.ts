@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { countryPicker } from './pickers';
-import type { PaymentsClient } from '../transport/client';
-import { readLimit, returnAllProperties } from '../actions/common/list';
-import { readCountry } from '../actions/common/parameters';
+import { countryPicker } from '../../reference/pickers';
+import type { PaymentsClient } from '../../transport/client';
+import { readLimit, returnAllProperties } from './list';
+import { readCountry } from './parameters';
 
 /** A list the service gives per country with the read-only key (banks, payment methods). */
 export interface CountryList {
