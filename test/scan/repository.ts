@@ -3,11 +3,15 @@
  * the package's behaviour):
  * - no file refers to a path outside the repository (the interface and notes the code was written
  *   from are not part of it; rules are cited from docs/service-rules.md);
- * - every "service rules §N" cited names a section of docs/service-rules.md.
+ * - every "service rules §N" cited names a section of docs/service-rules.md;
+ * - the layout's import rules (README, "Layout"): no import cycle in nodes/ and credentials/ (madge),
+ *   and nothing below actions/ (auth, bodies, codes, reference, reporting, transport, trigger, and
+ *   the trigger nodes) imports from actions/.
  * Prints what it found; exits 1 when a check fails.
  */
 import { execFileSync } from 'child_process';
 import { readFileSync } from 'fs';
+import madge from 'madge';
 import path from 'path';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -38,9 +42,26 @@ export function unknownRuleCitations(files: string[]): { unknown: Array<[string,
 	return { unknown: [...cited].filter(([section]) => !sections.has(section)), cited: cited.size };
 }
 
-function main(): number {
+/** Folders and files of nodes/PaymentsService that must not import from actions/. */
+const BELOW_ACTIONS = /^nodes\/PaymentsService\/(auth|bodies|codes|reference|reporting|transport|trigger)\/|^nodes\/PaymentsService\/PaymentsService\w*Trigger\.node\.ts$/;
+
+/** Import cycles, and imports from actions/ by code below it (`file → imported`). */
+export async function importProblems(): Promise<{ cycles: string[][]; upward: string[]; files: number }> {
+	const graph = await madge(['nodes', 'credentials'], { baseDir: ROOT, fileExtensions: ['ts'] });
+	const dependencies = graph.obj();
+	const upward = Object.entries(dependencies).flatMap(([file, imported]) =>
+		BELOW_ACTIONS.test(file) ? imported.filter((target) => target.startsWith('nodes/PaymentsService/actions/')).map((target) => `${file} → ${target}`) : [],
+	);
+	return { cycles: graph.circular(), upward, files: Object.keys(dependencies).length };
+}
+
+async function main(): Promise<number> {
 	const files = repositoryFiles();
 	const problems: string[] = [];
+	const imports = await importProblems();
+	if (imports.files < 50) problems.push(`madge read only ${imports.files} files of nodes/ and credentials/`);
+	if (imports.cycles.length) problems.push(`import cycles: ${imports.cycles.map((cycle) => cycle.join(' > ')).join('; ')}`);
+	if (imports.upward.length) problems.push(`imports from actions/ below it: ${imports.upward.join(', ')}`);
 	const outside = filesReferringOutside(files);
 	if (outside.length) problems.push(`files that refer to a path outside the repository: ${outside.join(', ')}`);
 	const { unknown, cited } = unknownRuleCitations(files);
@@ -50,8 +71,16 @@ function main(): number {
 		console.error(`repository checks failed:\n- ${problems.join('\n- ')}`);
 		return 1;
 	}
-	console.log(`repository checks: passed (${files.length} files, ${cited} service-rules sections cited, all in docs/service-rules.md)`);
+	console.log(
+		`repository checks: passed (${files.length} files, ${cited} service-rules sections cited, all in docs/service-rules.md; ${imports.files} modules, no import cycle, nothing below actions/ imports it)`,
+	);
 	return 0;
 }
 
-process.exitCode = main();
+main().then(
+	(code) => (process.exitCode = code),
+	(error: unknown) => {
+		console.error(error);
+		process.exitCode = 1;
+	},
+);
