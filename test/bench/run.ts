@@ -10,7 +10,8 @@ import { setFlagsFromString } from 'v8';
 import { runInNewContext } from 'vm';
 
 import { hasRecordStatus, REPORTING_LISTS, recordKey } from '../../nodes/PaymentsService/reporting/lists';
-import { pageDates, RecordCollector } from '../../nodes/PaymentsService/reporting/paging';
+import { RecordCollector } from '../../nodes/PaymentsService/reporting/deduplication';
+import { pageDates } from '../../nodes/PaymentsService/reporting/paging';
 import { detectEvents, initialState, observe, type Observation, type TriggerConfig } from '../../nodes/PaymentsService/trigger/poll/state';
 import { splitIntoWindows } from '../../nodes/PaymentsService/reporting/windows';
 import { spawn } from 'child_process';

@@ -1,4 +1,4 @@
-import { COUNTRIES, findCountry, searchCountries } from '../../nodes/PaymentsService/reference/countries';
+import { COUNTRIES, findCountry, matchCountries } from '../../nodes/PaymentsService/reference/countries';
 import { locatorValue, PICKERS } from '../../nodes/PaymentsService/reference/pickers';
 
 describe('the country table', () => {
@@ -20,13 +20,13 @@ describe('the country table', () => {
 		expect(findCountry('XX')).toBeUndefined();
 	});
 
-	test('searchCountries matches code, name or currency, ignoring case and accents; an exact code comes first', () => {
-		expect(searchCountries()).toEqual([...COUNTRIES]);
-		expect(searchCountries('  ')).toHaveLength(COUNTRIES.length);
-		expect(searchCountries('Perú').map((country) => country.code)).toEqual(['PE']);
-		expect(searchCountries('in').map((country) => country.code)).toEqual(['IN', 'AR', 'CN', 'DO', 'ID', 'PH']);
-		expect(searchCountries('usd').map((country) => country.code)).toEqual(['EC', 'SV', 'PA']);
-		expect(searchCountries('atlantis')).toEqual([]);
+	test('matchCountries matches code, name or currency, ignoring case and accents; an exact code comes first', () => {
+		expect(matchCountries()).toEqual([...COUNTRIES]);
+		expect(matchCountries('  ')).toHaveLength(COUNTRIES.length);
+		expect(matchCountries('Perú').map((country) => country.code)).toEqual(['PE']);
+		expect(matchCountries('in').map((country) => country.code)).toEqual(['IN', 'AR', 'CN', 'DO', 'ID', 'PH']);
+		expect(matchCountries('usd').map((country) => country.code)).toEqual(['EC', 'SV', 'PA']);
+		expect(matchCountries('atlantis')).toEqual([]);
 	});
 });
 

@@ -16,7 +16,7 @@ import {
 	parseNotification,
 	pruneMemory,
 	readMemory,
-	recordKey,
+	memoryKey,
 	rememberStatus,
 	type Notification,
 } from '../../nodes/PaymentsService/trigger/notification/notifications';
@@ -87,7 +87,7 @@ describe('parseNotification (service rules §10)', () => {
 
 	test('record keys: d:<deposit_id>, c:<cashout_id>, x:<external_id>', () => {
 		const keys = [{ deposit_id: 5 }, { cashout_id: 6, external_id: 'e' }, { external_id: 'e' }].map(
-			(body) => recordKey(parseNotification(body) as Notification),
+			(body) => memoryKey(parseNotification(body) as Notification),
 		);
 		expect(keys).toEqual(['d:5', 'c:6', 'x:e']);
 	});

@@ -12,7 +12,7 @@ import {
 	packState,
 	planPoll,
 	planWindows,
-	readState,
+	loadTriggerState,
 	splitByDensity,
 	storedSeen,
 	type DetectedEvent,
@@ -114,13 +114,13 @@ describe('configKey', () => {
 	});
 });
 
-describe('readState', () => {
+describe('loadTriggerState', () => {
 	const cfg = config({ filters: { country: 'BR' } });
 
 	test('a stored state of the same configuration is read back (also after a JSON round trip)', () => {
 		const state = detect(initialState(cfg, NOW), cfg, [obs('a', 'PENDING', NOW - 10, NOW - 20)]).state;
 		const stored: unknown = JSON.parse(JSON.stringify(state));
-		expect(readState(stored, cfg)).toEqual(state);
+		expect(loadTriggerState(stored, cfg)).toEqual(state);
 	});
 
 	test.each<[string, unknown]>([
@@ -129,16 +129,16 @@ describe('readState', () => {
 		['a string', 'state'],
 		['a number', 1],
 	])('%s is no state', (_name, stored) => {
-		expect(readState(stored, cfg)).toBeUndefined();
+		expect(loadTriggerState(stored, cfg)).toBeUndefined();
 	});
 
 	test('a state of another version is rejected', () => {
-		expect(readState({ ...initialState(cfg, NOW), v: 2 }, cfg)).toBeUndefined();
+		expect(loadTriggerState({ ...initialState(cfg, NOW), v: 2 }, cfg)).toBeUndefined();
 	});
 
 	test('a state of another configuration is rejected', () => {
-		expect(readState(initialState(config({ filters: { country: 'MX' } }), NOW), cfg)).toBeUndefined();
-		expect(readState(initialState(cfg, NOW), config({ filters: { country: 'BR' }, event: 'anyChange' }))).toBeUndefined();
+		expect(loadTriggerState(initialState(config({ filters: { country: 'MX' } }), NOW), cfg)).toBeUndefined();
+		expect(loadTriggerState(initialState(cfg, NOW), config({ filters: { country: 'BR' }, event: 'anyChange' }))).toBeUndefined();
 	});
 
 	test.each<[string, Record<string, unknown>]>([
@@ -151,7 +151,7 @@ describe('readState', () => {
 		['windowSeconds missing', { windowSeconds: undefined }],
 	])('a malformed state (%s) is rejected', (_name, damage) => {
 		const stored: Record<string, unknown> = { ...initialState(cfg, NOW), ...damage };
-		expect(readState(stored, cfg)).toBeUndefined();
+		expect(loadTriggerState(stored, cfg)).toBeUndefined();
 	});
 });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { compactDate, countryCode, decimal, maxText, webAddress } from './depositSchema';
+import { compactDate, countryCode, decimal, maxText, webAddress } from './fieldRules';
 import { bodySchema, checkBody, textField, type FieldCollection, type RequestField } from './requestFields';
 
 /**

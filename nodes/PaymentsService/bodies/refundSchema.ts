@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { decimal, httpsUrl, maxText } from './depositSchema';
+import { decimal, httpsUrl, maxText } from './fieldRules';
 import { bodySchema, checkBody, textField, type FieldCollection, type FieldProblem, type RequestField } from './requestFields';
 
 /**

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
 
-import { searchCountries as searchCountryTable } from '../reference/countries';
+import { matchCountries } from '../reference/countries';
 import { isCountryCode } from '../reporting/filters';
 import { locatorValue } from '../reference/pickers';
 import { PaymentsClient } from '../transport/client';
@@ -52,7 +52,7 @@ async function readReference(context: ILoadOptionsFunctions, path: string, count
 /** Country picker: the package's country table (service rules §9); no request, no credential. */
 export async function searchCountries(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	return {
-		results: searchCountryTable(filter).map((country) => ({ name: `${country.name} (${country.code}, ${country.currency})`, value: country.code })),
+		results: matchCountries(filter).map((country) => ({ name: `${country.name} (${country.code}, ${country.currency})`, value: country.code })),
 	};
 }
 

@@ -64,7 +64,7 @@ function folded(text: string): string {
  * order; every country when the filter is empty. An exact code match comes first, so typing "in"
  * offers India before Argentina, China, the Dominican Republic…
  */
-export function searchCountries(filter = ''): CountryInfo[] {
+export function matchCountries(filter = ''): CountryInfo[] {
 	const wanted = folded(filter.trim());
 	if (!wanted) return [...COUNTRIES];
 	const matches = COUNTRIES.filter((country) => [country.code, country.name, country.currency].some((text) => folded(text).includes(wanted)));

@@ -13,7 +13,7 @@ import {
 import { DateInputError, resolvePeriod, type PeriodPreset } from '../../reporting/period';
 import type { TimeWindow } from '../../reporting/windows';
 import type { PaymentsClient } from '../../transport/client';
-import { RecordCollector } from '../../reporting/paging';
+import { RecordCollector } from '../../reporting/deduplication';
 import { comparePaths, splitIntoBalancedWindows } from '../../reporting/windows';
 import { splitPeriodPages, type ListQuery } from '../../transport/reporting';
 import { simplifyProperties, simplifyRecord } from './simplify';

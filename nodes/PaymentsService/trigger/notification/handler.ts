@@ -8,7 +8,7 @@ import {
 	pruneMemory,
 	readMemory,
 	recentFinalStatus,
-	recordKey,
+	memoryKey,
 	rememberStatus,
 	sameSecret,
 	type Notification,
@@ -155,7 +155,7 @@ export async function handleNotification(this: IWebhookFunctions): Promise<IWebh
 	const now = Math.floor(Date.now() / 1000);
 	const staticData = whenFinished ? undefined : this.getWorkflowStaticData('node');
 	const memory = readMemory(staticData?.[MEMORY_KEY]);
-	const key = recordKey(notification);
+	const key = memoryKey(notification);
 	if (staticData && options.emitEveryNotification !== true) {
 		const final = recentFinalStatus(memory, kind, key, now);
 		if (final !== undefined) {

@@ -144,7 +144,7 @@ export function isMalformed(parsed: Notification | MalformedNotification): parse
  * The record a notification is about, as a key of the memory: `d:<deposit_id>`, `c:<cashout_id>`,
  * or `x:<external_id>` for a cashout notified without its id.
  */
-export function recordKey(notification: Notification): string {
+export function memoryKey(notification: Notification): string {
 	if (notification.kind === 'deposit') return `d:${notification.depositId}`;
 	return notification.cashoutId !== undefined ? `c:${notification.cashoutId}` : `x:${notification.externalId ?? ''}`;
 }

@@ -53,7 +53,7 @@ export function describeRecord(notification: Notification): string {
  * @throws NodeOperationError when the credential is missing or its Base URL is not a URL.
  */
 export async function readNotifiedState(context: RequestContext, notification: Notification): Promise<ReadState | undefined> {
-	const outcome = await readState(context, notification).then(
+	const outcome = await readRecordState(context, notification).then(
 		(read) => ({ read }),
 		(error: unknown) => ({ error }),
 	);
@@ -64,7 +64,7 @@ export async function readNotifiedState(context: RequestContext, notification: N
 	throw new NodeOperationError(context.getNode(), outcome.error as Error);
 }
 
-async function readState(context: RequestContext, notification: Notification): Promise<ReadState> {
+async function readRecordState(context: RequestContext, notification: Notification): Promise<ReadState> {
 	const what = describeRecord(notification);
 	if (notification.kind === 'deposit') {
 		const client = new PaymentsClient(context, 'deposit', { retry: NOTIFICATION_READ_RETRY });

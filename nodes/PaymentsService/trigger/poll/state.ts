@@ -207,7 +207,7 @@ export function storedSeen(stored: unknown): Record<string, SeenEntry> | undefin
 }
 
 /** Reads a stored state; undefined when absent, malformed, of another version or another config. */
-export function readState(stored: unknown, config: TriggerConfig): TriggerState | undefined {
+export function loadTriggerState(stored: unknown, config: TriggerConfig): TriggerState | undefined {
 	const state = wellFormedState(stored);
 	return state && state.config === configKey(config) ? state : undefined;
 }
