@@ -7,7 +7,10 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { BASE_URL_EXPRESSION, baseUrlProperty } from '../nodes/PaymentsService/auth/credentialFields';
+import {
+	BASE_URL_EXPRESSION,
+	baseUrlProperty,
+} from '../nodes/PaymentsService/auth/credentialFields';
 import { CASHOUT_CREDENTIAL_MAX_LENGTH } from '../nodes/PaymentsService/codes/constants';
 import { signCashoutRequest } from '../nodes/PaymentsService/auth/signature';
 
@@ -24,7 +27,10 @@ export class PaymentsServiceCashoutApi implements ICredentialType {
 
 	displayName = 'Payments Service Cashout API';
 
-	icon: Icon = { light: 'file:../icons/payments-service.svg', dark: 'file:../icons/payments-service.dark.svg' };
+	icon: Icon = {
+		light: 'file:../icons/payments-service.svg',
+		dark: 'file:../icons/payments-service.dark.svg',
+	};
 
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-payments-service#credentials';
 
@@ -37,7 +43,8 @@ export class PaymentsServiceCashoutApi implements ICredentialType {
 			default: '',
 			required: true,
 			typeOptions: { maxLength: CASHOUT_CREDENTIAL_MAX_LENGTH },
-			description: 'Cashout API login from the merchant panel (Settings, API Access); up to 32 characters',
+			description:
+				'Cashout API login from the merchant panel (Settings, API Access); up to 32 characters',
 		},
 		{
 			displayName: 'Pass',
@@ -85,11 +92,19 @@ export class PaymentsServiceCashoutApi implements ICredentialType {
 		rules: [
 			{
 				type: 'responseSuccessBody',
-				properties: { key: 'code', value: 401, message: 'The Login or Pass is not valid (code 401)' },
+				properties: {
+					key: 'code',
+					value: 401,
+					message: 'The Login or Pass is not valid (code 401)',
+				},
 			},
 			{
 				type: 'responseSuccessBody',
-				properties: { key: 'code', value: 302, message: 'The payload signature does not match: check the API Signature (code 302)' },
+				properties: {
+					key: 'code',
+					value: 302,
+					message: 'The payload signature does not match: check the API Signature (code 302)',
+				},
 			},
 			{
 				type: 'responseSuccessBody',

@@ -7,7 +7,10 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { BASE_URL_EXPRESSION, baseUrlProperty } from '../nodes/PaymentsService/auth/credentialFields';
+import {
+	BASE_URL_EXPRESSION,
+	baseUrlProperty,
+} from '../nodes/PaymentsService/auth/credentialFields';
 import { DEFAULT_DEPOSIT_AUTHORIZATION_SCHEME } from '../nodes/PaymentsService/codes/constants';
 import { signDepositRequest } from '../nodes/PaymentsService/auth/signature';
 
@@ -25,7 +28,10 @@ export class PaymentsServiceDepositApi implements ICredentialType {
 
 	displayName = 'Payments Service Deposit API';
 
-	icon: Icon = { light: 'file:../icons/payments-service.svg', dark: 'file:../icons/payments-service.dark.svg' };
+	icon: Icon = {
+		light: 'file:../icons/payments-service.svg',
+		dark: 'file:../icons/payments-service.dark.svg',
+	};
 
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-payments-service#credentials';
 
@@ -70,7 +76,11 @@ export class PaymentsServiceDepositApi implements ICredentialType {
 				: DEFAULT_DEPOSIT_AUTHORIZATION_SCHEME;
 		return signDepositRequest(
 			requestOptions,
-			{ apiKey: String(credentials.apiKey ?? ''), apiSignature: String(credentials.apiSignature ?? ''), scheme },
+			{
+				apiKey: String(credentials.apiKey ?? ''),
+				apiSignature: String(credentials.apiSignature ?? ''),
+				scheme,
+			},
 			new Date(),
 		);
 	}
@@ -88,19 +98,28 @@ export class PaymentsServiceDepositApi implements ICredentialType {
 		rules: [
 			{
 				type: 'responseSuccessBody',
-				properties: { key: 'code', value: 100, message: 'The API Key (X-Login) is not valid (code 100)' },
+				properties: {
+					key: 'code',
+					value: 100,
+					message: 'The API Key (X-Login) is not valid (code 100)',
+				},
 			},
 			{
 				type: 'responseSuccessBody',
 				properties: {
 					key: 'code',
 					value: 102,
-					message: 'The signature does not match: check the API Signature and the Authorization Scheme (code 102)',
+					message:
+						'The signature does not match: check the API Signature and the Authorization Scheme (code 102)',
 				},
 			},
 			{
 				type: 'responseSuccessBody',
-				properties: { key: 'code', value: 103, message: "The service refused the request date: check this machine's clock (code 103)" },
+				properties: {
+					key: 'code',
+					value: 103,
+					message: "The service refused the request date: check this machine's clock (code 103)",
+				},
 			},
 			{
 				type: 'responseSuccessBody',

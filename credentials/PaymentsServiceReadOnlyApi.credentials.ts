@@ -7,7 +7,10 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { BASE_URL_EXPRESSION, baseUrlProperty } from '../nodes/PaymentsService/auth/credentialFields';
+import {
+	BASE_URL_EXPRESSION,
+	baseUrlProperty,
+} from '../nodes/PaymentsService/auth/credentialFields';
 
 /**
  * Read-only key for exchange rates and bank codes ({api_url}, /v3).
@@ -19,7 +22,10 @@ export class PaymentsServiceReadOnlyApi implements ICredentialType {
 
 	displayName = 'Payments Service Read-Only API';
 
-	icon: Icon = { light: 'file:../icons/payments-service.svg', dark: 'file:../icons/payments-service.dark.svg' };
+	icon: Icon = {
+		light: 'file:../icons/payments-service.svg',
+		dark: 'file:../icons/payments-service.dark.svg',
+	};
 
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-payments-service#credentials';
 
@@ -38,8 +44,17 @@ export class PaymentsServiceReadOnlyApi implements ICredentialType {
 
 	// A function rather than a declarative header: n8n evaluates a declarative one as an expression
 	// on every request, which costs more than the request's own work on a long list read.
-	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-		return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.readOnlyKey ?? '')}` } };
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return {
+			...requestOptions,
+			headers: {
+				...requestOptions.headers,
+				Authorization: `Bearer ${String(credentials.readOnlyKey ?? '')}`,
+			},
+		};
 	}
 
 	test: ICredentialTestRequest = {

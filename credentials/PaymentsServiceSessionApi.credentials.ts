@@ -10,7 +10,10 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { BASE_URL_EXPRESSION, baseUrlProperty } from '../nodes/PaymentsService/auth/credentialFields';
+import {
+	BASE_URL_EXPRESSION,
+	baseUrlProperty,
+} from '../nodes/PaymentsService/auth/credentialFields';
 import {
 	extractSessionToken,
 	normaliseBaseUrl,
@@ -23,8 +26,17 @@ import {
  * The error for a failed login or merchant switch: a message the user can act on, and the
  * service's answer for the node's error details (see SessionLoginError).
  */
-function loginError(step: SessionStep, label: string, error: unknown, hint: string): SessionLoginError {
-	const failed = error as { response?: { status?: number; data?: unknown }; code?: unknown; message?: unknown };
+function loginError(
+	step: SessionStep,
+	label: string,
+	error: unknown,
+	hint: string,
+): SessionLoginError {
+	const failed = error as {
+		response?: { status?: number; data?: unknown };
+		code?: unknown;
+		message?: unknown;
+	};
 	const response = failed.response;
 	let data = response?.data;
 	if (typeof data === 'string') {
@@ -35,12 +47,22 @@ function loginError(step: SessionStep, label: string, error: unknown, hint: stri
 			data = { message: text.slice(0, 300) };
 		}
 	}
-	const body = (data && typeof data === 'object' ? data : {}) as { code?: unknown; description?: unknown; message?: unknown };
+	const body = (data && typeof data === 'object' ? data : {}) as {
+		code?: unknown;
+		description?: unknown;
+		message?: unknown;
+	};
 	const said =
-		typeof body.description === 'string' ? body.description : typeof body.message === 'string' ? body.message : '';
-	const code = typeof body.code === 'number' || typeof body.code === 'string' ? body.code : undefined;
+		typeof body.description === 'string'
+			? body.description
+			: typeof body.message === 'string'
+				? body.message
+				: '';
+	const code =
+		typeof body.code === 'number' || typeof body.code === 'string' ? body.code : undefined;
 	const status = response?.status;
-	const networkCode = typeof failed.code === 'string' && /^E[A-Z_]+$/.test(failed.code) ? failed.code : undefined;
+	const networkCode =
+		typeof failed.code === 'string' && /^E[A-Z_]+$/.test(failed.code) ? failed.code : undefined;
 	let text: string;
 	if (status === 403 && String(code) === '83') {
 		text = `${label} refused from this location (code 83)${said ? `: ${said}` : ''}. The API user may only log in from the networks allowed in the merchant panel.`;
@@ -51,7 +73,13 @@ function loginError(step: SessionStep, label: string, error: unknown, hint: stri
 	} else {
 		text = `${label} failed: the service could not be reached (${networkCode ?? String(failed.message ?? 'no answer')}). Check the Base URL of the credential.`;
 	}
-	return new SessionLoginError(text, { step, httpStatus: status, code, serviceMessage: said || undefined, networkCode });
+	return new SessionLoginError(text, {
+		step,
+		httpStatus: status,
+		code,
+		serviceMessage: said || undefined,
+		networkCode,
+	});
 }
 
 /**
@@ -67,7 +95,10 @@ export class PaymentsServiceSessionApi implements ICredentialType {
 
 	displayName = 'Payments Service Session API';
 
-	icon: Icon = { light: 'file:../icons/payments-service.svg', dark: 'file:../icons/payments-service.dark.svg' };
+	icon: Icon = {
+		light: 'file:../icons/payments-service.svg',
+		dark: 'file:../icons/payments-service.dark.svg',
+	};
 
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-payments-service#credentials';
 
@@ -109,7 +140,10 @@ export class PaymentsServiceSessionApi implements ICredentialType {
 		},
 	];
 
-	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject): Promise<IDataObject> {
+	async preAuthentication(
+		this: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+	): Promise<IDataObject> {
 		const baseURL = normaliseBaseUrl(credentials.baseUrl);
 		if (!baseURL) {
 			throw new SessionLoginError(
@@ -134,7 +168,12 @@ export class PaymentsServiceSessionApi implements ICredentialType {
 				returnFullResponse: true,
 			})) as IN8nHttpFullResponse;
 		} catch (error) {
-			throw loginError('login', 'Login', error, 'Check the Access Key and Secret Key of the credential.');
+			throw loginError(
+				'login',
+				'Login',
+				error,
+				'Check the Access Key and Secret Key of the credential.',
+			);
 		}
 		const sessionToken = extractSessionToken(login.headers['set-cookie']);
 		if (!sessionToken) {
@@ -167,8 +206,17 @@ export class PaymentsServiceSessionApi implements ICredentialType {
 	// Sends the stored token (service rules §2.1). A function rather than a declarative header: n8n
 	// evaluates a declarative one as an expression on every request, which costs more than the
 	// request's own work on a long list read (measured: 3.2 → 2.6 ms of CPU per page).
-	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-		return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.sessionToken ?? '')}` } };
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return {
+			...requestOptions,
+			headers: {
+				...requestOptions.headers,
+				Authorization: `Bearer ${String(credentials.sessionToken ?? '')}`,
+			},
+		};
 	}
 
 	// n8n logs in (preAuthentication) before testing, so this checks login, merchant switch and token.

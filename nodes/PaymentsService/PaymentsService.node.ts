@@ -1,5 +1,10 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { buildCredentials, buildProperties } from './actions/registry';
 import { planRun } from './actions/router';
@@ -16,7 +21,10 @@ export class PaymentsService implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Payments Service',
 		name: 'paymentsService',
-		icon: { light: 'file:../../icons/payments-service.svg', dark: 'file:../../icons/payments-service.dark.svg' },
+		icon: {
+			light: 'file:../../icons/payments-service.svg',
+			dark: 'file:../../icons/payments-service.dark.svg',
+		},
 		group: ['transform'],
 		// 1.1: Get Many's Simplify defaults to on (off on 1, so saved workflows keep their output).
 		version: [1, 1.1],

@@ -1,7 +1,14 @@
 import { NodeConnectionTypes, VersionedNodeType } from 'n8n-workflow';
 import type { INodeType, INodeTypeBaseDescription, INodeTypeDescription } from 'n8n-workflow';
 
-import { NOTICE, NOTIFICATION_WEBHOOK_METHODS, NOTIFICATION_WEBHOOKS, OPTIONS, statusFilters, URL_SECRET } from './trigger/notification/description';
+import {
+	NOTICE,
+	NOTIFICATION_WEBHOOK_METHODS,
+	NOTIFICATION_WEBHOOKS,
+	OPTIONS,
+	statusFilters,
+	URL_SECRET,
+} from './trigger/notification/description';
 import { handleNotification } from './trigger/notification/handler';
 import { PaymentsServiceNotificationTriggerV1 } from './trigger/notification/v1';
 
@@ -9,9 +16,13 @@ import { PaymentsServiceNotificationTriggerV1 } from './trigger/notification/v1'
 const BASE_DESCRIPTION: Readonly<INodeTypeBaseDescription> = {
 	displayName: 'Payments Service Notification Trigger',
 	name: 'paymentsServiceNotificationTrigger',
-	icon: { light: 'file:../../icons/payments-service.svg', dark: 'file:../../icons/payments-service.dark.svg' },
+	icon: {
+		light: 'file:../../icons/payments-service.svg',
+		dark: 'file:../../icons/payments-service.dark.svg',
+	},
 	group: ['trigger'],
-	description: 'Starts the workflow when the payments service notifies a deposit or cashout status change',
+	description:
+		'Starts the workflow when the payments service notifies a deposit or cashout status change',
 	defaultVersion: 2,
 };
 
@@ -22,47 +33,58 @@ const BASE_DESCRIPTION: Readonly<INodeTypeBaseDescription> = {
  */
 class PaymentsServiceNotificationTriggerV2 implements INodeType {
 	description: INodeTypeDescription = {
-			...BASE_DESCRIPTION,
-			icon: { light: 'file:../../icons/payments-service.svg', dark: 'file:../../icons/payments-service.dark.svg' },
-			group: ['trigger'],
+		...BASE_DESCRIPTION,
+		icon: {
+			light: 'file:../../icons/payments-service.svg',
+			dark: 'file:../../icons/payments-service.dark.svg',
+		},
+		group: ['trigger'],
 		version: 2,
-			subtitle: '={{"Notifications: " + $parameter["notifications"]}}',
-			defaults: { name: 'Payments Service Notification Trigger' },
-			inputs: [],
-			outputs: [NodeConnectionTypes.Main],
-			credentials: [
-				{
-					name: 'paymentsServiceDepositApi',
-					displayName: 'Deposit Credential',
-					required: true,
-					displayOptions: { show: { notifications: ['deposits'] } },
-				},
-				{
-					name: 'paymentsServiceCashoutApi',
-					displayName: 'Cashout Credential',
-					required: true,
-					displayOptions: { show: { notifications: ['cashouts'] } },
-				},
-			],
-			webhooks: NOTIFICATION_WEBHOOKS,
-			properties: [
-				NOTICE,
-				{
-					displayName: 'Notifications',
-					name: 'notifications',
-					type: 'options',
-					noDataExpression: true,
-					default: 'deposits',
-					options: [
-						{ name: 'Cashouts', value: 'cashouts', description: 'Cashout (payout) status changes, read with the cashout credential' },
-						{ name: 'Deposits', value: 'deposits', description: 'Deposit (pay-in) status changes, read with the deposit credential' },
-					],
-				},
-				URL_SECRET,
-				...statusFilters(['deposits'], ['cashouts']),
-				OPTIONS,
-			],
-		};
+		subtitle: '={{"Notifications: " + $parameter["notifications"]}}',
+		defaults: { name: 'Payments Service Notification Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'paymentsServiceDepositApi',
+				displayName: 'Deposit Credential',
+				required: true,
+				displayOptions: { show: { notifications: ['deposits'] } },
+			},
+			{
+				name: 'paymentsServiceCashoutApi',
+				displayName: 'Cashout Credential',
+				required: true,
+				displayOptions: { show: { notifications: ['cashouts'] } },
+			},
+		],
+		webhooks: NOTIFICATION_WEBHOOKS,
+		properties: [
+			NOTICE,
+			{
+				displayName: 'Notifications',
+				name: 'notifications',
+				type: 'options',
+				noDataExpression: true,
+				default: 'deposits',
+				options: [
+					{
+						name: 'Cashouts',
+						value: 'cashouts',
+						description: 'Cashout (payout) status changes, read with the cashout credential',
+					},
+					{
+						name: 'Deposits',
+						value: 'deposits',
+						description: 'Deposit (pay-in) status changes, read with the deposit credential',
+					},
+				],
+			},
+			URL_SECRET,
+			...statusFilters(['deposits'], ['cashouts']),
+			OPTIONS,
+		],
+	};
 
 	webhookMethods = NOTIFICATION_WEBHOOK_METHODS;
 

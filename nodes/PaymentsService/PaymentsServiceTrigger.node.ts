@@ -12,7 +12,12 @@ import { listFilterProperties } from './reporting/filters';
 import { retryReadsOption } from './transport/retry';
 import { DEFAULT_WINDOW_CONCURRENCY, SECONDS_PER_DAY } from './codes/constants';
 import { checkListFilters, type FilterError } from './reporting/filters';
-import { recordStatuses, REPORTING_LISTS, TRIGGER_LISTS, type ReportingListDefinition } from './reporting/lists';
+import {
+	recordStatuses,
+	REPORTING_LISTS,
+	TRIGGER_LISTS,
+	type ReportingListDefinition,
+} from './reporting/lists';
 import {
 	advanceAfterPoll,
 	detectEvents,
@@ -52,7 +57,9 @@ const AUTOMATIC_REREAD_MINUTES = 60;
 /** Key of the trigger's state in the node's workflow static data. */
 const STATE_KEY = 'paymentsServiceTrigger';
 
-const TRIGGER_LIST_DEFINITIONS: ReportingListDefinition[] = TRIGGER_LISTS.map((resource) => REPORTING_LISTS[resource]);
+const TRIGGER_LIST_DEFINITIONS: ReportingListDefinition[] = TRIGGER_LISTS.map(
+	(resource) => REPORTING_LISTS[resource],
+);
 
 /**
  * The Event parameter, once per group of lists offering the same events (n8n cannot change a
@@ -69,8 +76,11 @@ function eventProperties(): INodeProperties[] {
 	}
 	return [...groups.values()].map((lists) => {
 		const events = eventsFor(lists[0]);
-		const missing = TRIGGER_EVENTS.filter((event) => !events.includes(event)).map((event) => event.name);
-		const defaultEvent = (events.find((event) => event.value === 'statusChanged') ?? events[0]).value;
+		const missing = TRIGGER_EVENTS.filter((event) => !events.includes(event)).map(
+			(event) => event.name,
+		);
+		const defaultEvent = (events.find((event) => event.value === 'statusChanged') ?? events[0])
+			.value;
 		const property: INodeProperties = {
 			displayName: 'Event',
 			name: 'event',
@@ -78,7 +88,11 @@ function eventProperties(): INodeProperties[] {
 			noDataExpression: true,
 			default: defaultEvent,
 			displayOptions: { show: { resource: lists.map((list) => list.resource) } },
-			options: events.map((event) => ({ name: event.name, value: event.value, description: event.description })),
+			options: events.map((event) => ({
+				name: event.name,
+				value: event.value,
+				description: event.description,
+			})),
 		};
 		if (missing.length) {
 			property.description = `These records lack the fields ${missing.join(' and ')} needs, so it is not offered`;
@@ -101,7 +115,9 @@ function eventParameterProperties(): INodeProperties[] {
 
 /** The Filters collection of each list: the same fields as Get Many's, Status judged by the trigger. */
 function filterProperties(): INodeProperties[] {
-	const statusShownFor = TRIGGER_EVENTS.filter((event) => event.usesStatusFilter).map((event) => event.value);
+	const statusShownFor = TRIGGER_EVENTS.filter((event) => event.usesStatusFilter).map(
+		(event) => event.value,
+	);
 	return TRIGGER_LIST_DEFINITIONS.map((list) => ({
 		displayName: 'Filters',
 		name: 'filters',
@@ -125,11 +141,15 @@ export class PaymentsServiceTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Payments Service Trigger',
 		name: 'paymentsServiceTrigger',
-		icon: { light: 'file:../../icons/payments-service.svg', dark: 'file:../../icons/payments-service.dark.svg' },
+		icon: {
+			light: 'file:../../icons/payments-service.svg',
+			dark: 'file:../../icons/payments-service.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["event"] + ": " + $parameter["resource"]}}',
-		description: 'Starts the workflow when deposits, cashouts, refunds, chargebacks, settlements or notes appear or change',
+		description:
+			'Starts the workflow when deposits, cashouts, refunds, chargebacks, settlements or notes appear or change',
 		defaults: { name: 'Payments Service Trigger' },
 		polling: true,
 		inputs: [],
@@ -142,9 +162,10 @@ export class PaymentsServiceTrigger implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				default: 'cashout',
-				options: TRIGGER_LIST_DEFINITIONS.map((list) => ({ name: list.name, value: list.resource })).sort((a, b) =>
-					a.name.localeCompare(b.name),
-				),
+				options: TRIGGER_LIST_DEFINITIONS.map((list) => ({
+					name: list.name,
+					value: list.resource,
+				})).sort((a, b) => a.name.localeCompare(b.name)),
 			},
 			...eventProperties(),
 			...eventParameterProperties(),
@@ -180,7 +201,8 @@ export class PaymentsServiceTrigger implements INodeType {
 						type: 'number',
 						default: DEFAULT_MAX_ITEMS_PER_POLL,
 						typeOptions: { minValue: 1 },
-						description: 'Events beyond this number wait for the next poll (oldest first); none is lost',
+						description:
+							'Events beyond this number wait for the next poll (oldest first); none is lost',
 					},
 					{
 						displayName: 'Re-Read Older Records Every',
@@ -188,9 +210,22 @@ export class PaymentsServiceTrigger implements INodeType {
 						type: 'options',
 						default: 'auto',
 						options: [
-							{ name: '15 Minutes', value: '15', description: 'Records created in the last 15 minutes every poll, older ones in turn' },
-							{ name: '24 Hours', value: '1440', description: 'Records created in the last day every poll, older ones in turn' },
-							{ name: '6 Hours', value: '360', description: 'Records created in the last 6 hours every poll, older ones in turn' },
+							{
+								name: '15 Minutes',
+								value: '15',
+								description:
+									'Records created in the last 15 minutes every poll, older ones in turn',
+							},
+							{
+								name: '24 Hours',
+								value: '1440',
+								description: 'Records created in the last day every poll, older ones in turn',
+							},
+							{
+								name: '6 Hours',
+								value: '360',
+								description: 'Records created in the last 6 hours every poll, older ones in turn',
+							},
 							{
 								name: 'Automatic',
 								value: 'auto',
@@ -198,7 +233,11 @@ export class PaymentsServiceTrigger implements INodeType {
 									'Every poll when the trigger can ask for the wanted statuses only (To Status, or a Status filter); otherwise 1 hour',
 							},
 							{ name: 'Every Poll', value: '0', description: 'The whole look-back on every poll' },
-							{ name: 'Hour', value: '60', description: 'Records created in the last hour every poll, older ones in turn' },
+							{
+								name: 'Hour',
+								value: '60',
+								description: 'Records created in the last hour every poll, older ones in turn',
+							},
 						],
 						description:
 							'Records created within this time are read on every poll; older ones in turn, each at least once per this time. A change to an older record is seen up to this much later; a shorter time costs more requests.',
@@ -215,9 +254,12 @@ export class PaymentsServiceTrigger implements INodeType {
 		const startedAt = Date.now();
 		const now = Math.floor(startedAt / 1000);
 		const lookBackStart = now - config.lookBackSeconds;
-		const budgetMs = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : undefined;
+		const budgetMs =
+			typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : undefined;
 		const deadline = budgetMs ? startedAt + budgetMs * POLL_BUDGET_SHARE : Number.POSITIVE_INFINITY;
-		const client = new PaymentsClient(this, 'session', { deadline: Number.isFinite(deadline) ? deadline : undefined });
+		const client = new PaymentsClient(this, 'session', {
+			deadline: Number.isFinite(deadline) ? deadline : undefined,
+		});
 		client.setRetries(retryReads);
 		// The query filters only by attributes that never change. A poll that may ask for the wanted
 		// statuses only (narrowedStatuses) adds one status per read below; otherwise every status is
@@ -226,7 +268,8 @@ export class PaymentsServiceTrigger implements INodeType {
 		const query: ListQuery = { list, filters: config.filters };
 
 		const narrowed = narrowedStatuses(config, list);
-		if (this.getMode() === 'manual') return await fetchTestEvent(client, query, config, narrowed, lookBackStart, now);
+		if (this.getMode() === 'manual')
+			return await fetchTestEvent(client, query, config, narrowed, lookBackStart, now);
 
 		const staticData = this.getWorkflowStaticData('node');
 		const { state, notes } = loadState(staticData[STATE_KEY], config, now, lookBackStart);
@@ -252,7 +295,10 @@ export class PaymentsServiceTrigger implements INodeType {
 			wholeLookBack: !plan.slice && readWindows.length === plan.windows.length,
 		});
 		// Written only here: a poll that failed above threw before touching the stored state.
-		const next = { ...advanceAfterPoll(decided.state, plan, readWindows.length, now), polledAt: now };
+		const next = {
+			...advanceAfterPoll(decided.state, plan, readWindows.length, now),
+			polledAt: now,
+		};
 		staticData[STATE_KEY] = packState(next);
 		if (decided.events.length === 0) return null;
 		return [decided.events.map((event) => ({ json: eventItem(event, now) }))];
@@ -263,16 +309,23 @@ export class PaymentsServiceTrigger implements INodeType {
  * Reads and checks the trigger's parameters.
  * @throws NodeOperationError naming the field and what to enter.
  */
-function readTriggerConfig(context: IPollFunctions): { config: TriggerConfig; maxItems: number; retryReads: boolean } {
+function readTriggerConfig(context: IPollFunctions): {
+	config: TriggerConfig;
+	maxItems: number;
+	retryReads: boolean;
+} {
 	const resource = context.getNodeParameter('resource') as string;
 	const eventName = context.getNodeParameter('event') as TriggerEventName;
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	const list = TRIGGER_LIST_DEFINITIONS.find((candidate) => candidate.resource === resource);
-	if (!list) throw new NodeOperationError(context.getNode(), `The trigger cannot watch "${resource}"`);
+	if (!list)
+		throw new NodeOperationError(context.getNode(), `The trigger cannot watch "${resource}"`);
 	let filters: IDataObject;
 	let status: string;
 	try {
-		({ filters, status } = checkListFilters(context.getNodeParameter('filters', {}) as IDataObject));
+		({ filters, status } = checkListFilters(
+			context.getNodeParameter('filters', {}) as IDataObject,
+		));
 	} catch (error) {
 		// checkListFilters throws FilterError only.
 		const { message, hint } = error as FilterError;
@@ -280,28 +333,41 @@ function readTriggerConfig(context: IPollFunctions): { config: TriggerConfig; ma
 	}
 	const lookBackDays = Number(options.lookBackDays ?? DEFAULT_LOOK_BACK_DAYS);
 	if (!Number.isFinite(lookBackDays) || lookBackDays <= 0) {
-		throw new NodeOperationError(context.getNode(), `Look-Back (Days) must be a positive number, got "${String(options.lookBackDays)}"`);
+		throw new NodeOperationError(
+			context.getNode(),
+			`Look-Back (Days) must be a positive number, got "${String(options.lookBackDays)}"`,
+		);
 	}
 	const maxItems = Math.floor(Number(options.maxItemsPerPoll ?? DEFAULT_MAX_ITEMS_PER_POLL));
 	if (!Number.isFinite(maxItems) || maxItems < 1) {
-		throw new NodeOperationError(context.getNode(), `Max Items per Poll must be at least 1, got "${String(options.maxItemsPerPoll)}"`);
+		throw new NodeOperationError(
+			context.getNode(),
+			`Max Items per Poll must be at least 1, got "${String(options.maxItemsPerPoll)}"`,
+		);
 	}
 	const event = TRIGGER_EVENTS.find((candidate) => candidate.value === eventName);
 	if (!event || !event.supports(list)) {
-		throw new NodeOperationError(context.getNode(), `The ${list.label} list cannot trigger on "${eventName}": its records lack the field it needs`);
+		throw new NodeOperationError(
+			context.getNode(),
+			`The ${list.label} list cannot trigger on "${eventName}": its records lack the field it needs`,
+		);
 	}
 	const hasToStatuses = event.properties(list).some((property) => property.name === 'toStatuses');
 	const config: TriggerConfig = {
 		resource,
 		event: eventName,
 		filters,
-		toStatuses: hasToStatuses ? ((context.getNodeParameter('toStatuses', []) as string[]) ?? []) : [],
+		toStatuses: hasToStatuses
+			? ((context.getNodeParameter('toStatuses', []) as string[]) ?? [])
+			: [],
 		status: event.usesStatusFilter ? status : '',
 		lookBackSeconds: Math.round(lookBackDays * SECONDS_PER_DAY),
-		includeFirstSightings: event.type === 'newRecord' ? false : options.includeFirstSightings !== false,
+		includeFirstSightings:
+			event.type === 'newRecord' ? false : options.includeFirstSightings !== false,
 		rereadSeconds: 0,
 	};
-	config.rereadSeconds = readRereadMinutes(context, options, narrowedStatuses(config, list) !== undefined) * 60;
+	config.rereadSeconds =
+		readRereadMinutes(context, options, narrowedStatuses(config, list) !== undefined) * 60;
 	return { config, maxItems, retryReads: options.retryReads !== false };
 }
 
@@ -310,12 +376,19 @@ function readTriggerConfig(context: IPollFunctions): { config: TriggerConfig; ma
  * poll and {@link AUTOMATIC_REREAD_MINUTES} otherwise.
  * @throws NodeOperationError for a value that is not 0 or more minutes.
  */
-function readRereadMinutes(context: IPollFunctions, options: IDataObject, narrowed: boolean): number {
+function readRereadMinutes(
+	context: IPollFunctions,
+	options: IDataObject,
+	narrowed: boolean,
+): number {
 	const value = options.rereadMinutes ?? 'auto';
 	if (value === 'auto') return narrowed ? 0 : AUTOMATIC_REREAD_MINUTES;
 	const minutes = Number(value);
 	if (!Number.isFinite(minutes) || minutes < 0) {
-		throw new NodeOperationError(context.getNode(), `Re-Read Older Records Every must be 0 or more minutes, got "${String(options.rereadMinutes)}"`);
+		throw new NodeOperationError(
+			context.getNode(),
+			`Re-Read Older Records Every must be 0 or more minutes, got "${String(options.rereadMinutes)}"`,
+		);
 	}
 	return minutes;
 }
@@ -342,14 +415,28 @@ async function fetchTestEvent(
 		}
 		if (newest) {
 			const type = triggerEvent(config.event).type;
-			return [[{ json: eventItem({ observation: newest, type, previousStatus: null, previousLastChange: null }, now) }]];
+			return [
+				[
+					{
+						json: eventItem(
+							{ observation: newest, type, previousStatus: null, previousLastChange: null },
+							now,
+						),
+					},
+				],
+			];
 		}
 	}
 	return null;
 }
 
 /** The first record of a window's pages (newest first, as the service lists them) the trigger would emit. */
-async function firstMatch(client: PaymentsClient, query: ListQuery, config: TriggerConfig, window: TimeWindow): Promise<Observation | undefined> {
+async function firstMatch(
+	client: PaymentsClient,
+	query: ListQuery,
+	config: TriggerConfig,
+	window: TimeWindow,
+): Promise<Observation | undefined> {
 	for await (const page of windowPages(client, query, window)) {
 		for (const record of page.records) {
 			const observation = observe(query.list, record);

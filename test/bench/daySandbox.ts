@@ -17,14 +17,19 @@ function argument(name: string, fallback: string): string {
 
 /** The creation second of each deposit in [from, from + DAY), oldest first. */
 export function creationSeconds(from: number, count: number, shape: string): number[] {
-	const spread = (start: number, seconds: number, n: number) => Array.from({ length: n }, (_, index) => start + Math.floor(((index + 0.5) * seconds) / n));
+	const spread = (start: number, seconds: number, n: number) =>
+		Array.from({ length: n }, (_, index) => start + Math.floor(((index + 0.5) * seconds) / n));
 	if (shape === 'uniform') return spread(from, DAY, count);
 	if (shape !== 'peak') throw new Error(`--shape must be uniform or peak, got ${shape}`);
 	const inPeak = Math.round(count * 0.8);
 	const quiet = count - inPeak;
 	const peakStart = from + 10 * 3_600;
 	const before = Math.round((quiet * 10) / 22);
-	return [...spread(from, 10 * 3_600, before), ...spread(peakStart, 2 * 3_600, inPeak), ...spread(peakStart + 2 * 3_600, 12 * 3_600, quiet - before)];
+	return [
+		...spread(from, 10 * 3_600, before),
+		...spread(peakStart, 2 * 3_600, inPeak),
+		...spread(peakStart + 2 * 3_600, 12 * 3_600, quiet - before),
+	];
 }
 
 async function main() {
@@ -34,7 +39,11 @@ async function main() {
 	const sandbox = await startSandbox({ port: 0, latencyMs, depositsPerDay: 0, cashoutsPerDay: 0 });
 	const now = Math.floor(sandbox.clock.now() / 1000);
 	for (const second of creationSeconds(now - DAY + 1, count, shape)) {
-		sandbox.control.addDeposit({ idMerchant: 1002, creationDate: iso(second), status: 'COMPLETED' });
+		sandbox.control.addDeposit({
+			idMerchant: 1002,
+			creationDate: iso(second),
+			status: 'COMPLETED',
+		});
 	}
 	console.log(`Base URL (reporting + tickets, /v1): ${sandbox.baseUrl}`);
 }

@@ -9,16 +9,31 @@ import { performance } from 'perf_hooks';
 import { setFlagsFromString } from 'v8';
 import { runInNewContext } from 'vm';
 
-import { hasRecordStatus, REPORTING_LISTS, recordKey } from '../../nodes/PaymentsService/reporting/lists';
+import {
+	hasRecordStatus,
+	REPORTING_LISTS,
+	recordKey,
+} from '../../nodes/PaymentsService/reporting/lists';
 import { RecordCollector } from '../../nodes/PaymentsService/reporting/deduplication';
 import { pageDates } from '../../nodes/PaymentsService/reporting/paging';
-import { detectEvents, initialState, observe, type Observation, type TriggerConfig } from '../../nodes/PaymentsService/trigger/poll/state';
+import {
+	detectEvents,
+	initialState,
+	observe,
+	type Observation,
+	type TriggerConfig,
+} from '../../nodes/PaymentsService/trigger/poll/state';
 import { splitIntoWindows } from '../../nodes/PaymentsService/reporting/windows';
 import { spawn } from 'child_process';
 import path from 'path';
 
 import { createEngine, PACKAGE_ROOT } from '../harness/engine';
-import { paymentsNode, startFixture, storeSandboxCredentials, WorkflowBuilder } from '../harness/fixtures';
+import {
+	paymentsNode,
+	startFixture,
+	storeSandboxCredentials,
+	WorkflowBuilder,
+} from '../harness/fixtures';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { PollRunner } from '../harness/poll';
@@ -42,7 +57,8 @@ interface Result {
 const results: Result[] = [];
 const record = (result: Result) => {
 	results.push(result);
-	const met = result.better === 'lower' ? result.value <= result.target : result.value >= result.target;
+	const met =
+		result.better === 'lower' ? result.value <= result.target : result.value >= result.target;
 	const digits = Math.abs(result.value) < 10 ? 2 : 1;
 	console.log(
 		`${met ? 'ok  ' : 'MISS'} ${result.name.padEnd(62)} ${result.value.toFixed(digits).padStart(10)} ${result.unit.padEnd(12)} (target ${result.better === 'lower' ? '≤' : '≥'} ${result.target})`,
@@ -76,10 +92,17 @@ function pureBenchmarks() {
 	const tenYears = { from: 1_500_000_000, to: 1_500_000_000 + 10 * 365 * 86_400 };
 	const windows = time(() => {
 		let count = 0;
-		for (let run = 0; run < 1_000; run++) count += splitIntoWindows(tenYears.from, tenYears.to).length;
+		for (let run = 0; run < 1_000; run++)
+			count += splitIntoWindows(tenYears.from, tenYears.to).length;
 		return count;
 	});
-	record({ name: 'split a 10-year period into <60-day windows (per split)', value: (windows.ms * 1000) / 1_000, unit: 'µs', target: 200, better: 'lower' });
+	record({
+		name: 'split a 10-year period into <60-day windows (per split)',
+		value: (windows.ms * 1000) / 1_000,
+		unit: 'µs',
+		target: 200,
+		better: 'lower',
+	});
 
 	// De-duplication while paging: 100,000 records, 10% seen twice. A page of 50 records takes
 	// milliseconds to arrive, so 250,000 records/s keeps this below 1% of a list read.
@@ -90,11 +113,19 @@ function pureBenchmarks() {
 		status: 'PENDING',
 	}));
 	const collected = best(() => {
-		const collector = new RecordCollector((entry: Record<string, unknown>) => recordKey(list, entry));
+		const collector = new RecordCollector((entry: Record<string, unknown>) =>
+			recordKey(list, entry),
+		);
 		for (const entry of records) collector.add(entry);
 		return collector.size;
 	});
-	record({ name: 'de-duplicate 100,000 paged records', value: (records.length / collected.ms) * 1000, unit: 'records/s', target: 250_000, better: 'higher' });
+	record({
+		name: 'de-duplicate 100,000 paged records',
+		value: (records.length / collected.ms) * 1000,
+		unit: 'records/s',
+		target: 250_000,
+		better: 'higher',
+	});
 
 	// The package's own work per page of a Get Many: the dates that guide splitting, the status check,
 	// de-duplication and item building, over 2,000 pages of 50 deposits (what the engine adds is in
@@ -103,13 +134,17 @@ function pureBenchmarks() {
 	const pages = Array.from({ length: 2_000 }, (_, page) =>
 		Array.from({ length: 50 }, (_, index) => ({
 			idDeposit: page * 50 + index,
-			creationDate: new Date((1_800_000_000 - page * 50 - index) * 1000).toISOString().replace('.000Z', 'Z'),
+			creationDate: new Date((1_800_000_000 - page * 50 - index) * 1000)
+				.toISOString()
+				.replace('.000Z', 'Z'),
 			lastChangeDate: '2026-11-01T00:00:00Z',
 			status: 'COMPLETED',
 		})),
 	);
 	const perPage = best(() => {
-		const collector = new RecordCollector((entry: Record<string, unknown>) => recordKey(deposits, entry));
+		const collector = new RecordCollector((entry: Record<string, unknown>) =>
+			recordKey(deposits, entry),
+		);
 		const window = { from: 1_700_000_000, to: 1_800_000_000 };
 		let oldest = 0;
 		for (const page of pages) {
@@ -119,14 +154,28 @@ function pureBenchmarks() {
 		const items = collector.records().map((json) => ({ json }));
 		return items.length + oldest;
 	});
-	record({ name: "package's own work per page of 50 records (dates, status, de-duplication, items)", value: (perPage.ms * 1000) / pages.length, unit: 'µs', target: 100, better: 'lower' });
+	record({
+		name: "package's own work per page of 50 records (dates, status, de-duplication, items)",
+		value: (perPage.ms * 1000) / pages.length,
+		unit: 'µs',
+		target: 100,
+		better: 'lower',
+	});
 
 	// Memory the package holds beyond the records on a 100,000-deposit read: the windows' record
 	// lists, the de-duplicator and the output items (n8n keeps the items; their json is the records).
 	const gc = collectGarbage();
 	const heap = () => (gc(), process.memoryUsage().heapUsed);
 	const startHeap = heap();
-	const sample = { ...((pages[0][0] as unknown) as Record<string, unknown>), country: 'BR', currency: 'BRL', amount: 100.25, paymentMethodCode: 'PX', externalId: 'inv-1002-x1', clientDocument: '52998224725' };
+	const sample = {
+		...(pages[0][0] as unknown as Record<string, unknown>),
+		country: 'BR',
+		currency: 'BRL',
+		amount: 100.25,
+		paymentMethodCode: 'PX',
+		externalId: 'inv-1002-x1',
+		clientDocument: '52998224725',
+	};
 	const held = pages.map((page) => page.map((entry) => ({ ...sample, ...entry })));
 	const recordsHeap = heap() - startHeap;
 	const byWindow = new Map<string, { path: number[]; records: Array<Record<string, unknown>> }>();
@@ -136,12 +185,21 @@ function pureBenchmarks() {
 		byWindow.set(key, entry);
 		entry.records.push(...page);
 	});
-	const collector = new RecordCollector((entry: Record<string, unknown>) => recordKey(deposits, entry));
+	const collector = new RecordCollector((entry: Record<string, unknown>) =>
+		recordKey(deposits, entry),
+	);
 	for (const { records } of byWindow.values()) for (const entry of records) collector.add(entry);
 	const items = collector.records().map((json) => ({ json }));
 	const ownHeap = heap() - startHeap - recordsHeap;
-	record({ name: `package's own memory on a 100,000-record read (records: ${(recordsHeap / 2 ** 20).toFixed(0)} MiB)`, value: ownHeap / 2 ** 20, unit: 'MiB', target: 30, better: 'lower' });
-	if (items.length !== 100_000 || held.length === 0) throw new Error('the memory benchmark lost records');
+	record({
+		name: `package's own memory on a 100,000-record read (records: ${(recordsHeap / 2 ** 20).toFixed(0)} MiB)`,
+		value: ownHeap / 2 ** 20,
+		unit: 'MiB',
+		target: 30,
+		better: 'lower',
+	});
+	if (items.length !== 100_000 || held.length === 0)
+		throw new Error('the memory benchmark lost records');
 
 	// Trigger decision over a large merchant: 70,000 records in the look-back (10,000 a day, 7 days).
 	const config: TriggerConfig = {
@@ -164,13 +222,36 @@ function pureBenchmarks() {
 				status: index < changed ? 'REJECTED' : 'PENDING',
 			})!,
 		);
-	const baseline = detectEvents(initialState(config, now), config, observations(0), { maxEvents: 500, complete: true, lookBackStart: now - 7 * 86_400 });
+	const baseline = detectEvents(initialState(config, now), config, observations(0), {
+		maxEvents: 500,
+		complete: true,
+		lookBackStart: now - 7 * 86_400,
+	});
 	const stateBytes = Buffer.byteLength(JSON.stringify(baseline.state));
 	const nextPoll = observations(300);
-	const decided = time(() => detectEvents(baseline.state, config, nextPoll, { maxEvents: 500, complete: true, lookBackStart: now - 7 * 86_400 }));
-	if (decided.value.events.length !== 300) throw new Error('the benchmark input did not produce 300 events');
-	record({ name: 'trigger decision for 70,000 watched records (300 changed)', value: decided.ms, unit: 'ms', target: 500, better: 'lower' });
-	record({ name: 'trigger state for 70,000 watched records', value: stateBytes / 1024, unit: 'KiB', target: 2_500, better: 'lower' });
+	const decided = time(() =>
+		detectEvents(baseline.state, config, nextPoll, {
+			maxEvents: 500,
+			complete: true,
+			lookBackStart: now - 7 * 86_400,
+		}),
+	);
+	if (decided.value.events.length !== 300)
+		throw new Error('the benchmark input did not produce 300 events');
+	record({
+		name: 'trigger decision for 70,000 watched records (300 changed)',
+		value: decided.ms,
+		unit: 'ms',
+		target: 500,
+		better: 'lower',
+	});
+	record({
+		name: 'trigger state for 70,000 watched records',
+		value: stateBytes / 1024,
+		unit: 'KiB',
+		target: 2_500,
+		better: 'lower',
+	});
 }
 
 /** Deposit → Get Many of every deposit created in the `days` before `now` (Unix seconds). */
@@ -220,9 +301,14 @@ async function engineBenchmark() {
 }
 
 /** A sandbox in a process of its own, so its work does not share the engine's thread. */
-async function sandboxProcess(args: string[], script = path.join('test', 'sandbox', 'cli.ts')): Promise<{ baseUrl: string; stop: () => void }> {
+async function sandboxProcess(
+	args: string[],
+	script = path.join('test', 'sandbox', 'cli.ts'),
+): Promise<{ baseUrl: string; stop: () => void }> {
 	const tsx = path.join(PACKAGE_ROOT, 'node_modules', '.bin', 'tsx');
-	const child = spawn(tsx, [path.join(PACKAGE_ROOT, script), '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+	const child = spawn(tsx, [path.join(PACKAGE_ROOT, script), '--port', '0', ...args], {
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
 	const baseUrl = await new Promise<string>((resolve, reject) => {
 		let output = '';
 		child.stdout.on('data', (chunk: Buffer) => {
@@ -247,14 +333,26 @@ async function sandboxProcess(args: string[], script = path.join('test', 'sandbo
 async function concurrencyBenchmark() {
 	const latencyMs = 40;
 	const sandbox = await sandboxProcess(['--days', '370', '--latency', String(latencyMs)]);
-	const admin = async (method: string, route: string) => await (await fetch(`${sandbox.baseUrl}/_sandbox/${route}`, { method })).json();
+	const admin = async (method: string, route: string) =>
+		await (await fetch(`${sandbox.baseUrl}/_sandbox/${route}`, { method })).json();
 	try {
 		const engine = await createEngine({ source: 'dist' });
-		storeSandboxCredentials(engine, { baseUrl: sandbox.baseUrl, apiUrl: sandbox.baseUrl, credentials: demoCredentials() } as unknown as Sandbox);
+		storeSandboxCredentials(engine, {
+			baseUrl: sandbox.baseUrl,
+			apiUrl: sandbox.baseUrl,
+			credentials: demoCredentials(),
+		} as unknown as Sandbox);
 		const clock = (await admin('GET', 'clock')) as { now: number };
 		const now = Math.floor(clock.now / 1000);
 		await engine.run(depositReadWorkflow(now, 1, 1)); // warm-up, and the one login
-		const runs: Array<{ concurrency: number; ms: number; requests: number; longestChain: number; items: number; cpuMs: number }> = [];
+		const runs: Array<{
+			concurrency: number;
+			ms: number;
+			requests: number;
+			longestChain: number;
+			items: number;
+			cpuMs: number;
+		}> = [];
 		for (const concurrency of [1, 4, 8]) {
 			await admin('DELETE', 'log');
 			const start = performance.now();
@@ -263,16 +361,32 @@ async function concurrencyBenchmark() {
 			const ms = performance.now() - start;
 			const cpuMs = cpuMsSince(cpu);
 			if (run.error) throw run.error;
-			const pages = ((await admin('GET', 'log')) as Array<{ method: string; path: string; query: Record<string, string> }>).filter(
-				(entry) => entry.method === 'GET' && entry.path === '/v1/deposits',
-			);
+			const pages = (
+				(await admin('GET', 'log')) as Array<{
+					method: string;
+					path: string;
+					query: Record<string, string>;
+				}>
+			).filter((entry) => entry.method === 'GET' && entry.path === '/v1/deposits');
 			const chains = new Map<string, number>();
-			for (const entry of pages) chains.set(`${entry.query.from}-${entry.query.to}`, (chains.get(`${entry.query.from}-${entry.query.to}`) ?? 0) + 1);
-			runs.push({ concurrency, ms, cpuMs, requests: pages.length, longestChain: Math.max(...chains.values()), items: run.output('Payments Service').length });
+			for (const entry of pages)
+				chains.set(
+					`${entry.query.from}-${entry.query.to}`,
+					(chains.get(`${entry.query.from}-${entry.query.to}`) ?? 0) + 1,
+				);
+			runs.push({
+				concurrency,
+				ms,
+				cpuMs,
+				requests: pages.length,
+				longestChain: Math.max(...chains.values()),
+				items: run.output('Payments Service').length,
+			});
 		}
 		const roundTripMs = runs[0].ms / runs[0].requests;
 		for (const entry of runs) {
-			const boundMs = Math.max(entry.longestChain, entry.requests / entry.concurrency) * roundTripMs;
+			const boundMs =
+				Math.max(entry.longestChain, entry.requests / entry.concurrency) * roundTripMs;
 			console.log(
 				`     360 days, concurrency ${entry.concurrency}: ${entry.items} records, ${entry.requests} requests in ${chains(entry)}, ` +
 					`${(entry.ms / 1000).toFixed(2)} s, bound ${(boundMs / 1000).toFixed(2)} s, speedup ×${(runs[0].ms / entry.ms).toFixed(2)} over concurrency 1, ` +
@@ -297,7 +411,9 @@ const cpuMsSince = (start: NodeJS.CpuUsage) => {
 };
 
 /** Peak of the engine process's heap while `run` runs, sampled every 20 ms, in MiB. */
-async function withPeakHeap<T>(run: () => Promise<T>): Promise<{ value: T; peakHeapMiB: number; peakRssMiB: number }> {
+async function withPeakHeap<T>(
+	run: () => Promise<T>,
+): Promise<{ value: T; peakHeapMiB: number; peakRssMiB: number }> {
 	let peakHeap = process.memoryUsage().heapUsed;
 	let peakRss = process.memoryUsage.rss();
 	const sampler = setInterval(() => {
@@ -307,7 +423,11 @@ async function withPeakHeap<T>(run: () => Promise<T>): Promise<{ value: T; peakH
 	try {
 		const value = await run();
 		peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
-		return { value, peakHeapMiB: peakHeap / 2 ** 20, peakRssMiB: Math.max(peakRss, process.memoryUsage.rss()) / 2 ** 20 };
+		return {
+			value,
+			peakHeapMiB: peakHeap / 2 ** 20,
+			peakRssMiB: Math.max(peakRss, process.memoryUsage.rss()) / 2 ** 20,
+		};
 	} finally {
 		clearInterval(sampler);
 	}
@@ -319,22 +439,54 @@ async function withPeakHeap<T>(run: () => Promise<T>): Promise<{ value: T; peakH
  * time, requests, the longest chain of pages read one after the other, the client's CPU per page and
  * per record (the engine process: n8n's engine, the HTTP client and this package), and the peak heap.
  */
-async function dayBenchmark(options: { deposits: number; shape: 'uniform' | 'peak'; concurrencies: number[]; speedupTarget?: number }) {
+async function dayBenchmark(options: {
+	deposits: number;
+	shape: 'uniform' | 'peak';
+	concurrencies: number[];
+	speedupTarget?: number;
+}) {
 	const latencyMs = 40;
-	const sandbox = await sandboxProcess(['--deposits', String(options.deposits), '--shape', options.shape, '--latency', String(latencyMs)], path.join('test', 'bench', 'daySandbox.ts'));
-	const admin = async (method: string, route: string) => await (await fetch(`${sandbox.baseUrl}/_sandbox/${route}`, { method })).json();
+	const sandbox = await sandboxProcess(
+		[
+			'--deposits',
+			String(options.deposits),
+			'--shape',
+			options.shape,
+			'--latency',
+			String(latencyMs),
+		],
+		path.join('test', 'bench', 'daySandbox.ts'),
+	);
+	const admin = async (method: string, route: string) =>
+		await (await fetch(`${sandbox.baseUrl}/_sandbox/${route}`, { method })).json();
 	const label = `one day, ${options.deposits.toLocaleString('en')} deposits ${options.shape === 'uniform' ? 'uniform' : '80% in a 2-hour peak'}`;
 	try {
 		const engine = await createEngine({ source: 'dist' });
-		storeSandboxCredentials(engine, { baseUrl: sandbox.baseUrl, apiUrl: sandbox.baseUrl, credentials: demoCredentials() } as unknown as Sandbox, '1002');
+		storeSandboxCredentials(
+			engine,
+			{
+				baseUrl: sandbox.baseUrl,
+				apiUrl: sandbox.baseUrl,
+				credentials: demoCredentials(),
+			} as unknown as Sandbox,
+			'1002',
+		);
 		const now = Math.floor(((await admin('GET', 'clock')) as { now: number }).now / 1000);
 		// Warm-up and the one login; then a read whose first page is not full: one hour, 2 days back, holds nothing.
 		await engine.run(depositReadWorkflow(now - 2 * 86_400, 1 / 24, 4));
 		await admin('DELETE', 'log');
 		const small = await engine.run(depositReadWorkflow(now - 2 * 86_400, 1 / 24, 8));
 		if (small.error) throw small.error;
-		const smallRequests = ((await admin('GET', 'log')) as Array<{ path: string }>).filter((entry) => entry.path === '/v1/deposits').length;
-		record({ name: `a read whose first page is not full (${label} sandbox)`, value: smallRequests, unit: 'requests', target: 1, better: 'lower' });
+		const smallRequests = ((await admin('GET', 'log')) as Array<{ path: string }>).filter(
+			(entry) => entry.path === '/v1/deposits',
+		).length;
+		record({
+			name: `a read whose first page is not full (${label} sandbox)`,
+			value: smallRequests,
+			unit: 'requests',
+			target: 1,
+			better: 'lower',
+		});
 		const times = new Map<number, number>();
 		// The engine holds on to the last run's output, so what a run keeps is measured on the first one only.
 		let first = true;
@@ -345,19 +497,29 @@ async function dayBenchmark(options: { deposits: number; shape: 'uniform' | 'pea
 			const baseHeap = process.memoryUsage().heapUsed;
 			const start = performance.now();
 			const cpu = process.cpuUsage();
-			let measured: Awaited<ReturnType<typeof withPeakHeap<Awaited<ReturnType<typeof engine.run>>>>>;
+			let measured: Awaited<
+				ReturnType<typeof withPeakHeap<Awaited<ReturnType<typeof engine.run>>>>
+			>;
 			try {
-				measured = await withPeakHeap(async () => await engine.run(depositReadWorkflow(now, 1, concurrency)));
+				measured = await withPeakHeap(
+					async () => await engine.run(depositReadWorkflow(now, 1, concurrency)),
+				);
 			} catch (error) {
-				console.log(`     ${label}, concurrency ${concurrency}: failed: ${(error as Error).message}`);
+				console.log(
+					`     ${label}, concurrency ${concurrency}: failed: ${(error as Error).message}`,
+				);
 				continue;
 			}
 			const ms = performance.now() - start;
 			const cpuMs = cpuMsSince(cpu);
 			const run = measured.value;
-			const log = ((await admin('GET', 'log')) as Array<{ path: string; query: Record<string, string> }>).filter((entry) => entry.path === '/v1/deposits');
+			const log = (
+				(await admin('GET', 'log')) as Array<{ path: string; query: Record<string, string> }>
+			).filter((entry) => entry.path === '/v1/deposits');
 			if (run.error) {
-				console.log(`     ${label}, concurrency ${concurrency}: failed after ${log.length} requests, ${(ms / 1000).toFixed(1)} s: ${run.error.message}`);
+				console.log(
+					`     ${label}, concurrency ${concurrency}: failed after ${log.length} requests, ${(ms / 1000).toFixed(1)} s: ${run.error.message}`,
+				);
 				continue;
 			}
 			const items = run.output('Payments Service').length;
@@ -371,10 +533,17 @@ async function dayBenchmark(options: { deposits: number; shape: 'uniform' | 'pea
 					`peak heap ${measured.peakHeapMiB.toFixed(0)} MiB (${(measured.peakHeapMiB - baseHeap / 2 ** 20).toFixed(0)} MiB above the start${first ? `; the output n8n keeps: ${keptMiB.toFixed(0)} MiB` : ''}), peak RSS ${measured.peakRssMiB.toFixed(0)} MiB`,
 			);
 			first = false;
-			if (items !== options.deposits) throw new Error(`${label}: expected ${options.deposits} records, got ${items}`);
+			if (items !== options.deposits)
+				throw new Error(`${label}: expected ${options.deposits} records, got ${items}`);
 		}
 		if (options.speedupTarget !== undefined && times.has(1) && times.has(8)) {
-			record({ name: `Get Many ${label}: concurrency 8 faster than 1`, value: times.get(1)! / times.get(8)!, unit: '×', target: options.speedupTarget, better: 'higher' });
+			record({
+				name: `Get Many ${label}: concurrency 8 faster than 1`,
+				value: times.get(1)! / times.get(8)!,
+				unit: '×',
+				target: options.speedupTarget,
+				better: 'higher',
+			});
 		}
 	} finally {
 		sandbox.stop();
@@ -399,7 +568,10 @@ async function triggerCostBenchmark() {
 	const DAY = 24 * HOUR;
 	const start = Date.UTC(2026, 9, 5, 0, 0, 0);
 	const activation = start + 7 * DAY;
-	const fx = await startFixture({ source: 'dist', sandbox: { now: start, depositsPerDay: 0, cashoutsPerDay: 0 } });
+	const fx = await startFixture({
+		source: 'dist',
+		sandbox: { now: start, depositsPerDay: 0, cashoutsPerDay: 0 },
+	});
 	const realNow = Date.now;
 	try {
 		storeSandboxCredentials(fx.engine, fx.sandbox, '1002');
@@ -417,15 +589,28 @@ async function triggerCostBenchmark() {
 			steps.push({
 				at: created,
 				run: () => {
-					id = fx.sandbox.control.addCashout({ idMerchant: 1002, creationDate: iso(created / 1000) }).idCashout;
+					id = fx.sandbox.control.addCashout({
+						idMerchant: 1002,
+						creationDate: iso(created / 1000),
+					}).idCashout;
 					changedAt.set(id, { at: created, created }); // a new record is a change too (first sighting)
 				},
 			});
-			steps.push({ at: delivered, run: () => (fx.sandbox.control.advanceCashout(id, 'DELIVERED'), changedAt.set(id, { at: delivered, created })) });
+			steps.push({
+				at: delivered,
+				run: () => (
+					fx.sandbox.control.advanceCashout(id, 'DELIVERED'),
+					changedAt.set(id, { at: delivered, created })
+				),
+			});
 			steps.push({
 				at: final,
 				run: () => (
-					fx.sandbox.control.advanceCashout(id, rejected ? 'REJECTED' : 'COMPLETED', rejected ? { code: 801, reason: '' } : undefined),
+					fx.sandbox.control.advanceCashout(
+						id,
+						rejected ? 'REJECTED' : 'COMPLETED',
+						rejected ? { code: 801, reason: '' } : undefined,
+					),
 					changedAt.set(id, { at: final, created })
 				),
 			});
@@ -439,7 +624,8 @@ async function triggerCostBenchmark() {
 			}
 			fx.sandbox.clock.set(ms);
 		};
-		const runner = (parameters: INodeParameters) => new PollRunner(fx.engine, triggerWorkflow(parameters), TRIGGER_NODE);
+		const runner = (parameters: INodeParameters) =>
+			new PollRunner(fx.engine, triggerWorkflow(parameters), TRIGGER_NODE);
 		const triggers = {
 			full: runner({ resource: 'cashout', event: 'anyChange', options: { rereadMinutes: '0' } }),
 			rejected: runner({ resource: 'cashout', event: 'statusChanged', toStatuses: ['REJECTED'] }),
@@ -466,24 +652,56 @@ async function triggerCostBenchmark() {
 					if (!change) continue;
 					const delay = now - change.at;
 					if (name === 'rejected') delays.rejected = Math.max(delays.rejected, delay);
-					else if (change.at - change.created < HOUR) delays.recent = Math.max(delays.recent, delay);
+					else if (change.at - change.created < HOUR)
+						delays.recent = Math.max(delays.recent, delay);
 					else delays.older = Math.max(delays.older, delay);
 					seen = { ...seen, [name]: seen[name] + 1 };
 				}
 			}
 		}
-		const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+		const mean = (values: number[]) =>
+			values.reduce((sum, value) => sum + value, 0) / values.length;
 		const full = mean(requests.full);
 		console.log(
 			`     a day at 1,000 cashouts a day, 7-day look-back, a poll a minute: reading the whole look-back ${full.toFixed(1)} requests a poll; ` +
 				`REJECTED ${mean(requests.rejected).toFixed(2)} (${seen.rejected} events, latest ${(delays.rejected / MINUTE).toFixed(0)} min after the change); ` +
 				`Any Change ${mean(requests.anyChange).toFixed(2)} (max ${Math.max(...requests.anyChange)}; ${seen.anyChange} events; latest ${(delays.recent / MINUTE).toFixed(0)} min for records under an hour old, ${(delays.older / MINUTE).toFixed(0)} min for older ones)`,
 		);
-		record({ name: 'trigger (a) Status Changed to REJECTED: fewer requests a poll than a full read', value: full / mean(requests.rejected), unit: '×', target: 20, better: 'higher' });
-		record({ name: 'trigger (b) Any Change: fewer requests a poll than a full read', value: full / mean(requests.anyChange), unit: '×', target: 10, better: 'higher' });
-		record({ name: 'trigger (b) latest detection, records under an hour old', value: delays.recent / MINUTE, unit: 'min', target: 1, better: 'lower' });
-		record({ name: 'trigger (b) latest detection, older records', value: delays.older / MINUTE, unit: 'min', target: 61, better: 'lower' });
-		record({ name: 'trigger (a) latest detection of a rejection', value: delays.rejected / MINUTE, unit: 'min', target: 1, better: 'lower' });
+		record({
+			name: 'trigger (a) Status Changed to REJECTED: fewer requests a poll than a full read',
+			value: full / mean(requests.rejected),
+			unit: '×',
+			target: 20,
+			better: 'higher',
+		});
+		record({
+			name: 'trigger (b) Any Change: fewer requests a poll than a full read',
+			value: full / mean(requests.anyChange),
+			unit: '×',
+			target: 10,
+			better: 'higher',
+		});
+		record({
+			name: 'trigger (b) latest detection, records under an hour old',
+			value: delays.recent / MINUTE,
+			unit: 'min',
+			target: 1,
+			better: 'lower',
+		});
+		record({
+			name: 'trigger (b) latest detection, older records',
+			value: delays.older / MINUTE,
+			unit: 'min',
+			target: 61,
+			better: 'lower',
+		});
+		record({
+			name: 'trigger (a) latest detection of a rejection',
+			value: delays.rejected / MINUTE,
+			unit: 'min',
+			target: 1,
+			better: 'lower',
+		});
 	} finally {
 		Date.now = realNow;
 		await fx.close();
@@ -501,19 +719,32 @@ async function triggerVolumeBenchmark(perDay = 20_000, polls = 30) {
 	const DAY = 24 * 60 * MINUTE;
 	const start = Date.UTC(2026, 9, 5, 0, 0, 0);
 	const activation = start + 7 * DAY;
-	const fx = await startFixture({ source: 'dist', sandbox: { now: start, depositsPerDay: 0, cashoutsPerDay: 0 } });
+	const fx = await startFixture({
+		source: 'dist',
+		sandbox: { now: start, depositsPerDay: 0, cashoutsPerDay: 0 },
+	});
 	const realNow = Date.now;
 	try {
 		storeSandboxCredentials(fx.engine, fx.sandbox, '1002');
 		Date.now = () => fx.sandbox.clock.now();
 		const rng = new Rng(16);
 		const ids: number[] = [];
-		const add = (createdMs: number) => ids.push(fx.sandbox.control.addCashout({ idMerchant: 1002, creationDate: iso(Math.floor(createdMs / 1000)) }).idCashout);
+		const add = (createdMs: number) =>
+			ids.push(
+				fx.sandbox.control.addCashout({
+					idMerchant: 1002,
+					creationDate: iso(Math.floor(createdMs / 1000)),
+				}).idCashout,
+			);
 		const gap = DAY / perDay;
 		let created = start;
 		for (; created < activation - MINUTE; created += gap) add(created);
 		fx.sandbox.clock.set(activation);
-		const trigger = new PollRunner(fx.engine, triggerWorkflow({ resource: 'cashout', event: 'anyChange' }), TRIGGER_NODE);
+		const trigger = new PollRunner(
+			fx.engine,
+			triggerWorkflow({ resource: 'cashout', event: 'anyChange' }),
+			TRIGGER_NODE,
+		);
 		fx.sandbox.setLatency(40);
 		// n8n's poll budget (legacy mode: 5 minutes); during a poll the node's clock runs with real time.
 		const budgetMs = 5 * 60_000;
@@ -525,12 +756,18 @@ async function triggerVolumeBenchmark(perDay = 20_000, polls = 30) {
 			const outcome = await trigger.poll({ budgetMs });
 			Date.now = () => fx.sandbox.clock.now();
 			if (outcome.error) throw outcome.error;
-			return { seconds: (performance.now() - began) / 1000, requests: fx.sandbox.log.find('GET', '/v1/cashouts').length, items: outcome.items ?? [] };
+			return {
+				seconds: (performance.now() - began) / 1000,
+				requests: fx.sandbox.log.find('GET', '/v1/cashouts').length,
+				items: outcome.items ?? [],
+			};
 		};
 		// The starting point, over as many polls (a minute apart) as the budget needs.
 		const first = await measure();
 		let startingPolls = 1;
-		const pending = () => (trigger.staticData().paymentsServiceTrigger as { baselineDone: boolean }).baselineDone !== true;
+		const pending = () =>
+			(trigger.staticData().paymentsServiceTrigger as { baselineDone: boolean }).baselineDone !==
+			true;
 		while (pending()) {
 			fx.sandbox.clock.set(activation + startingPolls * MINUTE);
 			const more = await measure();
@@ -567,31 +804,68 @@ async function triggerVolumeBenchmark(perDay = 20_000, polls = 30) {
 			fx.sandbox.clock.set(now);
 			const polled = await measure();
 			steady.push(polled);
-			for (const item of polled.items) emitted.push(`${String(item.json.idCashout)}@${String(item.json.lastChangeDate)}`);
+			for (const item of polled.items)
+				emitted.push(`${String(item.json.idCashout)}@${String(item.json.lastChangeDate)}`);
 		}
 		// Quiet polls until the hour-long re-reading of older records has passed over the whole week.
 		for (let poll = polls + 1; poll <= polls + 61; poll++) {
 			fx.sandbox.clock.set(activation + (poll + pollsBefore) * MINUTE);
 			const polled = await measure();
-			for (const item of polled.items) emitted.push(`${String(item.json.idCashout)}@${String(item.json.lastChangeDate)}`);
+			for (const item of polled.items)
+				emitted.push(`${String(item.json.idCashout)}@${String(item.json.lastChangeDate)}`);
 		}
 		const stateBytes = Buffer.byteLength(JSON.stringify(trigger.savedStaticData()));
 		const emittedSet = new Set(emitted);
 		const missedKeys = [...expected].filter((key) => !emittedSet.has(key));
 		const missed = missedKeys.length;
-		if (missed) console.log(`     missed: ${missedKeys.slice(0, 5).join(', ')}; emitted for them: ${missedKeys.slice(0, 5).map((key) => emitted.filter((item) => item.startsWith(key.split('@')[0] + '@')).join(' ') || 'none').join('; ')}`);
+		if (missed)
+			console.log(
+				`     missed: ${missedKeys.slice(0, 5).join(', ')}; emitted for them: ${missedKeys
+					.slice(0, 5)
+					.map(
+						(key) =>
+							emitted.filter((item) => item.startsWith(key.split('@')[0] + '@')).join(' ') ||
+							'none',
+					)
+					.join('; ')}`,
+			);
 		const repeated = emitted.length - new Set(emitted).size;
-		const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+		const mean = (values: number[]) =>
+			values.reduce((sum, value) => sum + value, 0) / values.length;
 		console.log(
 			`     ${perDay.toLocaleString('en')} cashouts a day, Any Change, 7-day look-back (${ids.length.toLocaleString('en')} records), 40 ms a request: ` +
 				`starting point ${first.requests} requests in ${first.seconds.toFixed(1)} s over ${startingPolls} poll(s) of a 5-minute budget; then ${mean(steady.map((poll) => poll.requests)).toFixed(1)} requests ` +
 				`(max ${Math.max(...steady.map((poll) => poll.requests))}) and ${mean(steady.map((poll) => poll.seconds)).toFixed(2)} s a poll (max ${Math.max(...steady.map((poll) => poll.seconds)).toFixed(2)} s); ` +
 				`state ${(stateBytes / 1024 / 1024).toFixed(2)} MiB; ${emitted.length} events for ${expected.size} changes, ${missed} missed, ${repeated} repeated`,
 		);
-		record({ name: `trigger (c) ${perDay / 1000}k/day: slowest steady poll`, value: Math.max(...steady.map((poll) => poll.seconds)), unit: 's', target: 60, better: 'lower' });
-		record({ name: `trigger (c) ${perDay / 1000}k/day: starting point`, value: first.seconds, unit: 's', target: 240, better: 'lower' });
-		record({ name: `trigger (c) ${perDay / 1000}k/day: state size per record`, value: stateBytes / ids.length, unit: 'bytes', target: 6, better: 'lower' });
-		record({ name: `trigger (c) ${perDay / 1000}k/day: changes missed or repeated`, value: missed + repeated, unit: 'events', target: 0, better: 'lower' });
+		record({
+			name: `trigger (c) ${perDay / 1000}k/day: slowest steady poll`,
+			value: Math.max(...steady.map((poll) => poll.seconds)),
+			unit: 's',
+			target: 60,
+			better: 'lower',
+		});
+		record({
+			name: `trigger (c) ${perDay / 1000}k/day: starting point`,
+			value: first.seconds,
+			unit: 's',
+			target: 240,
+			better: 'lower',
+		});
+		record({
+			name: `trigger (c) ${perDay / 1000}k/day: state size per record`,
+			value: stateBytes / ids.length,
+			unit: 'bytes',
+			target: 6,
+			better: 'lower',
+		});
+		record({
+			name: `trigger (c) ${perDay / 1000}k/day: changes missed or repeated`,
+			value: missed + repeated,
+			unit: 'events',
+			target: 0,
+			better: 'lower',
+		});
 	} finally {
 		Date.now = realNow;
 		await fx.close();
@@ -610,49 +884,103 @@ async function triggerVolumeBenchmark(perDay = 20_000, polls = 30) {
  * the figures stated there, so a change that makes them worse fails the run.
  */
 async function notificationBenchmark() {
-	const fx = await startFixture({ source: 'dist', sandbox: { depositsPerDay: 0, cashoutsPerDay: 0 } });
+	const fx = await startFixture({
+		source: 'dist',
+		sandbox: { depositsPerDay: 0, cashoutsPerDay: 0 },
+	});
 	let server: WebhookServer | undefined;
 	try {
 		const mid = fx.sandbox.credentials.cashout.merchantId;
 		const secret = fx.sandbox.credentials.cashout.apiSignature;
 		const listen = async (parameters: INodeParameters = {}) => {
 			await server?.close();
-			server = await startWebhookServer(fx.engine, new WebhookRunner(fx.engine, notificationWorkflow(parameters), NOTIFICATION_TRIGGER));
+			server = await startWebhookServer(
+				fx.engine,
+				new WebhookRunner(fx.engine, notificationWorkflow(parameters), NOTIFICATION_TRIGGER),
+			);
 			return server;
 		};
 		const reads = () => fx.sandbox.log.find('POST', '/v3/cashout/status').length;
 		const body = (cashoutId: number, externalId: string, forged: boolean) =>
-			new URLSearchParams({ external_id: externalId, control: forged ? cashoutControl('forged', externalId) : cashoutControl(secret, externalId), cashout_id: String(cashoutId) }).toString();
+			new URLSearchParams({
+				external_id: externalId,
+				control: forged ? cashoutControl('forged', externalId) : cashoutControl(secret, externalId),
+				cashout_id: String(cashoutId),
+			}).toString();
 		const send = async (url: string, form: string) =>
-			(await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form })).status;
+			(
+				await fetch(url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/x-www-form-urlencoded' },
+					body: form,
+				})
+			).status;
 		const inParallel = async (forms: string[], url: string, width: number) => {
 			const queue = [...forms];
-			await Promise.all(Array.from({ length: width }, async () => {
-				for (let form = queue.shift(); form !== undefined; form = queue.shift()) await send(url, form);
-			}));
+			await Promise.all(
+				Array.from({ length: width }, async () => {
+					for (let form = queue.shift(); form !== undefined; form = queue.shift())
+						await send(url, form);
+				}),
+			);
 		};
-		const payouts = Array.from({ length: 500 }, (_, index) => fx.sandbox.control.addCashout({ idMerchant: mid, externalId: `bench-n-${index}` }));
+		const payouts = Array.from({ length: 500 }, (_, index) =>
+			fx.sandbox.control.addCashout({ idMerchant: mid, externalId: `bench-n-${index}` }),
+		);
 
 		// Burst: 500 genuine, 500 forged, interleaved.
 		let hook = await listen();
 		fx.sandbox.log.clear();
-		const burst = payouts.flatMap((payout) => [body(payout.idCashout, payout.externalId, false), body(payout.idCashout, payout.externalId, true)]);
+		const burst = payouts.flatMap((payout) => [
+			body(payout.idCashout, payout.externalId, false),
+			body(payout.idCashout, payout.externalId, true),
+		]);
 		const started = performance.now();
 		await inParallel(burst, hook.url, 50);
 		await hook.idle();
 		const ms = performance.now() - started;
 		const statuses = hook.deliveries.map((delivery) => delivery.status);
-		record({ name: 'Notifications: burst of 1,000 (half forged), handled', value: (burst.length / ms) * 1000, unit: 'notif/s', target: 100, better: 'higher' });
-		record({ name: 'Notifications: status reads per notification (burst)', value: reads() / burst.length, unit: 'reads', target: 0.5, better: 'lower' });
-		record({ name: 'Notifications: status reads per forged notification', value: Math.max(0, reads() - 500) / 500, unit: 'reads', target: 0, better: 'lower' });
-		record({ name: 'Notifications: forged ones refused 401', value: statuses.filter((status) => status === 401).length, unit: 'of 500', target: 500, better: 'higher' });
+		record({
+			name: 'Notifications: burst of 1,000 (half forged), handled',
+			value: (burst.length / ms) * 1000,
+			unit: 'notif/s',
+			target: 100,
+			better: 'higher',
+		});
+		record({
+			name: 'Notifications: status reads per notification (burst)',
+			value: reads() / burst.length,
+			unit: 'reads',
+			target: 0.5,
+			better: 'lower',
+		});
+		record({
+			name: 'Notifications: status reads per forged notification',
+			value: Math.max(0, reads() - 500) / 500,
+			unit: 'reads',
+			target: 0,
+			better: 'lower',
+		});
+		record({
+			name: 'Notifications: forged ones refused 401',
+			value: statuses.filter((status) => status === 401).length,
+			unit: 'of 500',
+			target: 500,
+			better: 'higher',
+		});
 
 		// The same burst with Verify Cashout Control off: what each forged notification cost before.
 		hook = await listen({ options: { verifyControl: false } });
 		fx.sandbox.log.clear();
 		await inParallel(burst, hook.url, 50);
 		await hook.idle();
-		record({ name: 'Notifications: status reads per forged one, control not verified', value: Math.max(0, reads() - 500) / 500, unit: 'reads', target: 1, better: 'lower' });
+		record({
+			name: 'Notifications: status reads per forged one, control not verified',
+			value: Math.max(0, reads() - 500) / 500,
+			unit: 'reads',
+			target: 1,
+			better: 'lower',
+		});
 
 		// 2 identical at the same instant, 20 changes (a fresh trigger memory each).
 		let doubles = 0;
@@ -663,17 +991,31 @@ async function notificationBenchmark() {
 			await hook.idle();
 			doubles += hook.runs().length - 1;
 		}
-		record({ name: 'Notifications: extra starts, 2 identical at once (20 changes)', value: doubles, unit: 'of 20', target: 20, better: 'lower' });
+		record({
+			name: 'Notifications: extra starts, 2 identical at once (20 changes)',
+			value: doubles,
+			unit: 'of 20',
+			target: 20,
+			better: 'lower',
+		});
 
 		// 200 distinct at once, then each again.
 		hook = await listen();
-		const distinct = payouts.slice(0, 200).map((payout) => body(payout.idCashout, payout.externalId, false));
+		const distinct = payouts
+			.slice(0, 200)
+			.map((payout) => body(payout.idCashout, payout.externalId, false));
 		await inParallel(distinct, hook.url, 200);
 		await hook.idle();
 		const first = hook.runs().length;
 		await inParallel(distinct, hook.url, 1);
 		await hook.idle();
-		record({ name: `Notifications: starts by repeats after 200 at once (first round: ${first} starts)`, value: hook.runs().length - first, unit: 'of 200', target: 200, better: 'lower' });
+		record({
+			name: `Notifications: starts by repeats after 200 at once (first round: ${first} starts)`,
+			value: hook.runs().length - first,
+			unit: 'of 200',
+			target: 200,
+			better: 'lower',
+		});
 	} finally {
 		await server?.close();
 		await fx.close();
@@ -691,16 +1033,30 @@ async function main() {
 	if (!only || only === 'engine') await engineBenchmark();
 	if (!only || only === 'concurrency' || only === '360') await concurrencyBenchmark();
 	if (!only || only === 'concurrency' || only === 'day') {
-		await dayBenchmark({ deposits: 10_000, shape: 'uniform', concurrencies: [1, 8], speedupTarget: 5 });
-		await dayBenchmark({ deposits: 10_000, shape: 'peak', concurrencies: [1, 8], speedupTarget: 4 });
+		await dayBenchmark({
+			deposits: 10_000,
+			shape: 'uniform',
+			concurrencies: [1, 8],
+			speedupTarget: 5,
+		});
+		await dayBenchmark({
+			deposits: 10_000,
+			shape: 'peak',
+			concurrencies: [1, 8],
+			speedupTarget: 4,
+		});
 	}
-	if (!only || only === 'concurrency' || only === 'large') await dayBenchmark({ deposits: 100_000, shape: 'uniform', concurrencies: [1, 4, 8] });
+	if (!only || only === 'concurrency' || only === 'large')
+		await dayBenchmark({ deposits: 100_000, shape: 'uniform', concurrencies: [1, 4, 8] });
 	if (!only || only === 'trigger') await triggerCostBenchmark();
-	if (!only || only === 'trigger' || only === 'trigger-volume') await triggerVolumeBenchmark(20_000);
+	if (!only || only === 'trigger' || only === 'trigger-volume')
+		await triggerVolumeBenchmark(20_000);
 	if (only === 'trigger-volume-100k') await triggerVolumeBenchmark(100_000, 10);
 	if (only === 'trigger-volume-2k') await triggerVolumeBenchmark(2_000, 30);
 	if (!only || only === 'notifications') await notificationBenchmark();
-	const missed = results.filter((result) => (result.better === 'lower' ? result.value > result.target : result.value < result.target));
+	const missed = results.filter((result) =>
+		result.better === 'lower' ? result.value > result.target : result.value < result.target,
+	);
 	console.log(missed.length ? `\n${missed.length} target(s) missed.` : '\nAll targets met.');
 	process.exit(missed.length ? 1 : 0);
 }

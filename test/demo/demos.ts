@@ -30,11 +30,21 @@ export interface Demo {
 }
 
 /** Replaces fields of a Set node in raw JSON mode. */
-export function setRawFields(workflow: WorkflowJson, nodeName: string, fields: IDataObject): WorkflowJson {
+export function setRawFields(
+	workflow: WorkflowJson,
+	nodeName: string,
+	fields: IDataObject,
+): WorkflowJson {
 	const nodes = workflow.nodes.map((node): INode => {
 		if (node.name !== nodeName) return node;
 		const current = JSON.parse(String(node.parameters.jsonOutput)) as IDataObject;
-		return { ...node, parameters: { ...node.parameters, jsonOutput: JSON.stringify({ ...current, ...fields }, null, 2) } };
+		return {
+			...node,
+			parameters: {
+				...node.parameters,
+				jsonOutput: JSON.stringify({ ...current, ...fields }, null, 2),
+			},
+		};
 	});
 	return { ...workflow, nodes };
 }
@@ -55,7 +65,8 @@ function firstJson(run: WorkflowRun, node: string): IDataObject {
 /** The demos, in the order `npm run demo` runs and numbers them. */
 export const DEMOS: Demo[] = [
 	{
-		title: 'Daily report e-mail: yesterday’s deposits and cashouts, the balance and the daily balance report',
+		title:
+			'Daily report e-mail: yesterday’s deposits and cashouts, the balance and the daily balance report',
 		file: 'daily-report.json',
 		summarize(run, { mails }) {
 			check(!run.error, `the workflow failed: ${run.error?.message}`);
@@ -63,25 +74,41 @@ export const DEMOS: Demo[] = [
 			const cashouts = run.output('Cashouts yesterday').filter((item) => item.json.idCashout);
 			check(deposits.length > 0 && cashouts.length > 0, 'yesterday had no deposits or cashouts');
 			const mail = mails.at(-1);
-			check(mail && /^Payments report \d{4}-\d{2}-\d{2}$/.test(mail.subject), 'the report e-mail was not received');
+			check(
+				mail && /^Payments report \d{4}-\d{2}-\d{2}$/.test(mail.subject),
+				'the report e-mail was not received',
+			);
 			return [
 				`${deposits.length} deposits and ${cashouts.length} cashouts read; e-mail sent to ${mail.to.join(', ')}:`,
 				`  Subject: ${mail.subject}`,
-				...mail.text.trim().split(/\r?\n/).map((line) => `  | ${line}`),
+				...mail.text
+					.trim()
+					.split(/\r?\n/)
+					.map((line) => `  | ${line}`),
 			];
 		},
 	},
 	{
-		title: 'A disputed deposit flagged for review, with the customer’s voucher and statement, ticket confirmed',
+		title:
+			'A disputed deposit flagged for review, with the customer’s voucher and statement, ticket confirmed',
 		file: 'flag-disputed-deposit.json',
 		summarize(run, { sandbox }) {
 			// The workflow finds the deposit itself: a completed boleto deposit of the last week.
 			const found = firstJson(run, 'Find a disputed deposit');
-			check(found.paymentMethodCode === 'BL' && found.status === 'COMPLETED', 'the workflow did not find a completed boleto deposit');
+			check(
+				found.paymentMethodCode === 'BL' && found.status === 'COMPLETED',
+				'the workflow did not find a completed boleto deposit',
+			);
 			const ticket = firstJson(run, 'Flag for review');
-			check(ticket.confirmed === true && ticket.status === 'CONFIRMED', 'the ticket was not confirmed');
+			check(
+				ticket.confirmed === true && ticket.status === 'CONFIRMED',
+				'the ticket was not confirmed',
+			);
 			const stored = sandbox.control.tickets().find((entry) => entry.idTicket === ticket.idTicket);
-			check(stored?.uploadedDocuments.length === 2, 'the ticket does not hold the voucher and the statement');
+			check(
+				stored?.uploadedDocuments.length === 2,
+				'the ticket does not hold the voucher and the statement',
+			);
 			const skipped = ticket.attachmentsSkipped as IDataObject[];
 			const uploaded = ticket.attachmentsUploaded as IDataObject[];
 			return [
@@ -89,20 +116,29 @@ export const DEMOS: Demo[] = [
 				`ticket ${ticket.idTicket} (${ticket.type}) for deposit ${ticket.depositId}: ${ticket.status}`,
 				`  attached by the service: ${stored.uploadedDocuments[0].fileName} (${stored.uploadedDocuments[0].documentType})`,
 				...uploaded.map((file) => `  uploaded: ${file.fileName} (${file.documentType})`),
-				...skipped.map((file) => `  not uploaded again: ${file.fileName} (${file.documentType}): ${file.reason}`),
+				...skipped.map(
+					(file) => `  not uploaded again: ${file.fileName} (${file.documentType}): ${file.reason}`,
+				),
 			];
 		},
 	},
 	{
-		title: 'Deposit creation: a Pix order (ONE_SHOT, QR code as a PNG file) and a boleto order missing the address (HOSTED)',
+		title:
+			'Deposit creation: a Pix order (ONE_SHOT, QR code as a PNG file) and a boleto order missing the address (HOSTED)',
 		file: 'create-deposits.json',
 		summarize(run) {
-			check(!run.nodeError('Create deposit'), `Create deposit failed: ${run.nodeError('Create deposit')?.message}`);
+			check(
+				!run.nodeError('Create deposit'),
+				`Create deposit failed: ${run.nodeError('Create deposit')?.message}`,
+			);
 			const [pix, boleto] = run.output('Create deposit');
 			check(pix?.json.checkout_type === 'ONE_SHOT', 'the Pix order is not ONE_SHOT');
 			check(boleto?.json.checkout_type === 'HOSTED', 'the boleto order is not HOSTED');
 			const qr = pix.binary?.qrCode;
-			check(qr && Buffer.from(qr.data, 'base64').subarray(1, 4).toString() === 'PNG', 'no QR code PNG');
+			check(
+				qr && Buffer.from(qr.data, 'base64').subarray(1, 4).toString() === 'PNG',
+				'no QR code PNG',
+			);
 			const info = pix.json.payment_info as IDataObject;
 			return [
 				`${pix.json.merchant_invoice_id}: ONE_SHOT deposit ${pix.json.deposit_id}, pay ${info.amount} ${info.currency} by ${info.expiration_date}; QR code ${qr.fileName} (${qr.fileSize})`,
@@ -111,7 +147,8 @@ export const DEMOS: Demo[] = [
 		},
 	},
 	{
-		title: 'A payout put on hold, released, cancelled and read back; holding it again is refused (Continue On Fail)',
+		title:
+			'A payout put on hold, released, cancelled and read back; holding it again is refused (Continue On Fail)',
 		file: 'manage-payout.json',
 		summarize(run) {
 			// The workflow finds the payout itself: a PENDING cashout of the last week.
@@ -122,11 +159,19 @@ export const DEMOS: Demo[] = [
 				return `  ${node}: ${json.error ? `refused: ${json.error}` : `${json.cashout_status} ${json.cashout_status_name} (${json.cashout_status_description})`}`;
 			};
 			const refused = firstJson(run, 'Try to hold again');
-			check(/can no longer be put on hold: it is not PENDING.*\(510\)/.test(String(refused.error)), 'the second hold was not refused with 510');
-			check(firstJson(run, 'Read status').cashout_status_name === 'CANCELLED', 'the payout is not cancelled');
+			check(
+				/can no longer be put on hold: it is not PENDING.*\(510\)/.test(String(refused.error)),
+				'the second hold was not refused with 510',
+			);
+			check(
+				firstJson(run, 'Read status').cashout_status_name === 'CANCELLED',
+				'the payout is not cancelled',
+			);
 			return [
 				`  payout found: cashout ${found.idCashout} (${found.externalId}), ${found.amount} ${found.currency}`,
-				...['Put on hold', 'Release hold', 'Cancel payout', 'Read status', 'Try to hold again'].map(line),
+				...['Put on hold', 'Release hold', 'Cancel payout', 'Read status', 'Try to hold again'].map(
+					line,
+				),
 			];
 		},
 	},
@@ -144,15 +189,25 @@ export const DEMOS: Demo[] = [
 		},
 	},
 	{
-		title: 'Alert on rejected cashouts: the trigger polls, the bank rejects a cashout, an alert e-mail goes out',
+		title:
+			'Alert on rejected cashouts: the trigger polls, the bank rejects a cashout, an alert e-mail goes out',
 		file: 'alert-rejected-cashouts.json',
 		async run(workflow, { engine, sandbox }) {
 			const trigger = new PollRunner(engine, workflow, 'When a cashout is rejected');
 			const activation = await trigger.poll();
-			check(!activation.error && activation.items === null, `the first poll should only take a starting point: ${activation.error?.message}`);
+			check(
+				!activation.error && activation.items === null,
+				`the first poll should only take a starting point: ${activation.error?.message}`,
+			);
 			// A payout is created after activation: PENDING is not an alert (the trigger asks the
 			// service for REJECTED cashouts only, so it is not even read).
-			const payout = sandbox.control.addCashout({ idMerchant: 1001, externalId: 'payout-demo-0002', country: 'MX', amount: 1500, currency: 'MXN' });
+			const payout = sandbox.control.addCashout({
+				idMerchant: 1001,
+				externalId: 'payout-demo-0002',
+				country: 'MX',
+				amount: 1500,
+				currency: 'MXN',
+			});
 			const pending = await trigger.poll();
 			check(!pending.error && pending.items === null, 'a new pending payout raised an alert');
 			// The bank then rejects it, with a code and no reason.
@@ -160,7 +215,10 @@ export const DEMOS: Demo[] = [
 			sandbox.control.advanceCashout(payout.idCashout, 'REJECTED', { code: 801, reason: '' });
 			const polled = await trigger.poll();
 			check(!polled.error, `the poll failed: ${polled.error?.message}`);
-			check(polled.items?.length === 1 && polled.items[0].json.idCashout === payout.idCashout, 'the poll did not report exactly the rejected cashout');
+			check(
+				polled.items?.length === 1 && polled.items[0].json.idCashout === payout.idCashout,
+				'the poll did not report exactly the rejected cashout',
+			);
 			const quiet = await trigger.poll();
 			check(quiet.items === null, 'a third poll reported the rejection again');
 			return await engine.run(workflow, { triggerItems: polled.items });
@@ -168,29 +226,49 @@ export const DEMOS: Demo[] = [
 		summarize(run, { mails }) {
 			check(!run.error, `the workflow failed: ${run.error?.message}`);
 			const details = firstJson(run, 'Rejection details');
-			check(details.rejection_code_name === 'ERROR_ACCOUNT_CLOSED', 'the rejection code was not read');
-			const event = run.output('When a cashout is rejected')[0]?.json.event as IDataObject | undefined;
+			check(
+				details.rejection_code_name === 'ERROR_ACCOUNT_CLOSED',
+				'the rejection code was not read',
+			);
+			const event = run.output('When a cashout is rejected')[0]?.json.event as
+				IDataObject | undefined;
 			// Asked for REJECTED cashouts only, the trigger never saw this one in another status.
-			check(event !== undefined && event.previousStatus === null, 'the event should say the trigger first saw the cashout rejected');
+			check(
+				event !== undefined && event.previousStatus === null,
+				'the event should say the trigger first saw the cashout rejected',
+			);
 			const mail = mails.at(-1);
-			check(mail && /rejected \(ERROR_ACCOUNT_CLOSED\)$/.test(mail.subject), 'the alert e-mail was not received');
+			check(
+				mail && /rejected \(ERROR_ACCOUNT_CLOSED\)$/.test(mail.subject),
+				'the alert e-mail was not received',
+			);
 			// No reason from the bank: the line ends with the code's name, not a dangling dash.
-			check(/^Bank rejection: 801 - ERROR_ACCOUNT_CLOSED$/m.test(mail.text), 'the rejection line is not "801 - ERROR_ACCOUNT_CLOSED"');
+			check(
+				/^Bank rejection: 801 - ERROR_ACCOUNT_CLOSED$/m.test(mail.text),
+				'the rejection line is not "801 - ERROR_ACCOUNT_CLOSED"',
+			);
 			return [
 				'4 polls asking for REJECTED cashouts only: starting point, nothing while the payout is pending, rejection detected, nothing repeated; alert sent to ' +
 					mail.to.join(', ') +
 					':',
 				`  Subject: ${mail.subject}`,
-				...mail.text.trim().split(/\r?\n/).map((line) => `  | ${line}`),
+				...mail.text
+					.trim()
+					.split(/\r?\n/)
+					.map((line) => `  | ${line}`),
 			];
 		},
 	},
 	{
-		title: 'Alert on rejected cashouts, by notification: the service notifies the trigger’s webhook, the status is read, an alert e-mail goes out',
+		title:
+			'Alert on rejected cashouts, by notification: the service notifies the trigger’s webhook, the status is read, an alert e-mail goes out',
 		file: 'alert-rejected-cashouts-webhook.json',
 		async run(workflow, { engine, sandbox }) {
 			// The trigger's production webhook, served over HTTP; each execution runs on n8n's engine.
-			const hook = await startWebhookServer(engine, new WebhookRunner(engine, workflow, 'When a cashout is rejected'));
+			const hook = await startWebhookServer(
+				engine,
+				new WebhookRunner(engine, workflow, 'When a cashout is rejected'),
+			);
 			try {
 				const payout = sandbox.control.addCashout({
 					idMerchant: 1001,
@@ -210,11 +288,17 @@ export const DEMOS: Demo[] = [
 				check(hook.runs().length === 0, 'the DELIVERED notification started the workflow');
 				// The bank rejects it; the service sends that notification twice.
 				sandbox.control.notifications.duplicate(1);
-				sandbox.control.advanceCashout(payout.idCashout, 'REJECTED', { code: 801, reason: 'Beneficiary account closed' });
+				sandbox.control.advanceCashout(payout.idCashout, 'REJECTED', {
+					code: 801,
+					reason: 'Beneficiary account closed',
+				});
 				await delivered();
-				const notifications = sandbox.control.notifications.list().filter((notification) => notification.recordId === payout.idCashout);
+				const notifications = sandbox.control.notifications
+					.list()
+					.filter((notification) => notification.recordId === payout.idCashout);
 				check(
-					notifications.length === 3 && notifications.every((notification) => notification.state === 'delivered'),
+					notifications.length === 3 &&
+						notifications.every((notification) => notification.state === 'delivered'),
 					'the service’s notifications were not all answered 2xx',
 				);
 				const runs = hook.runs();
@@ -227,23 +311,37 @@ export const DEMOS: Demo[] = [
 		summarize(run, { mails, sandbox }) {
 			check(!run.error, `the workflow failed: ${run.error?.message}`);
 			const item = firstJson(run, 'When a cashout is rejected');
-			check(item.rejection_code_name === 'ERROR_ACCOUNT_CLOSED', 'the trigger did not read the rejection code');
-			const notifications = sandbox.control.notifications.list().filter((notification) => notification.recordId === item.cashout_id);
+			check(
+				item.rejection_code_name === 'ERROR_ACCOUNT_CLOSED',
+				'the trigger did not read the rejection code',
+			);
+			const notifications = sandbox.control.notifications
+				.list()
+				.filter((notification) => notification.recordId === item.cashout_id);
 			const answered = notifications.map((notification) => {
-				const answer = JSON.parse(notification.attempts.at(-1)?.responseBody ?? '{}') as IDataObject;
+				const answer = JSON.parse(
+					notification.attempts.at(-1)?.responseBody ?? '{}',
+				) as IDataObject;
 				return `${notification.recordStatus}${notification.duplicateOf ? ' (sent again)' : ''} → ${notification.attempts.at(-1)?.status} ${answer.outcome}`;
 			});
 			const mail = mails.at(-1);
-			check(mail && /rejected \(ERROR_ACCOUNT_CLOSED\)$/.test(mail.subject), 'the alert e-mail was not received');
+			check(
+				mail && /rejected \(ERROR_ACCOUNT_CLOSED\)$/.test(mail.subject),
+				'the alert e-mail was not received',
+			);
 			return [
 				`3 notifications answered: ${answered.join('; ')}; one alert sent to ${mail.to.join(', ')}:`,
 				`  Subject: ${mail.subject}`,
-				...mail.text.trim().split(/\r?\n/).map((line) => `  | ${line}`),
+				...mail.text
+					.trim()
+					.split(/\r?\n/)
+					.map((line) => `  | ${line}`),
 			];
 		},
 	},
 	{
-		title: 'Payouts from a spreadsheet: one cashout per CSV row, and a report of what failed and why',
+		title:
+			'Payouts from a spreadsheet: one cashout per CSV row, and a report of what failed and why',
 		file: 'payouts-from-spreadsheet.json',
 		summarize(run, { sandbox }) {
 			check(!run.error, `the workflow failed: ${run.error?.message}`);
@@ -251,8 +349,15 @@ export const DEMOS: Demo[] = [
 			check(report.length === 6, `the report has ${report.length} rows instead of 6`);
 			const row = (id: string) => report.find((line) => line.external_id === id);
 			for (const id of ['payout-2026-0501', 'payout-2026-0502']) {
-				check(row(id)?.result === 'paid out' && row(id)?.status === 'PENDING', `${id} was not paid out`);
-				check(sandbox.control.createdCashouts().filter((entry) => entry.request.external_id === id).length === 1, `${id} is not exactly one cashout`);
+				check(
+					row(id)?.result === 'paid out' && row(id)?.status === 'PENDING',
+					`${id} was not paid out`,
+				);
+				check(
+					sandbox.control.createdCashouts().filter((entry) => entry.request.external_id === id)
+						.length === 1,
+					`${id} is not exactly one cashout`,
+				);
 			}
 			const failures: Array<[string, RegExp]> = [
 				['payout-2026-0503', /e-mail or phone \(540\)/],
@@ -261,24 +366,37 @@ export const DEMOS: Demo[] = [
 				['payout-2026-0506', /^Cashout in item 5 is invalid: amount must be/],
 			];
 			for (const [id, reason] of failures) {
-				check(row(id)?.result === 'not paid out' && reason.test(String(row(id)?.reason)), `${id} is not reported as refused for the right reason: ${row(id)?.reason}`);
-				check(!sandbox.control.createdCashouts().some((entry) => entry.request.external_id === id), `${id} was paid out`);
+				check(
+					row(id)?.result === 'not paid out' && reason.test(String(row(id)?.reason)),
+					`${id} is not reported as refused for the right reason: ${row(id)?.reason}`,
+				);
+				check(
+					!sandbox.control.createdCashouts().some((entry) => entry.request.external_id === id),
+					`${id} was paid out`,
+				);
 			}
 			const file = run.output('Report as CSV')[0]?.binary?.data;
 			check(file?.fileName === 'payout-report-2026-05.csv', 'no CSV report file');
 			return [
 				`${report.filter((line) => line.result === 'paid out').length} of ${report.length} rows paid out; report ${file.fileName}:`,
-				...report.map((line) => `  ${line.external_id}: ${line.result}${line.cashout_id ? ` (cashout ${line.cashout_id}, ${line.status})` : ''}${line.reason ? ` — ${line.reason}` : ''}`),
+				...report.map(
+					(line) =>
+						`  ${line.external_id}: ${line.result}${line.cashout_id ? ` (cashout ${line.cashout_id}, ${line.status})` : ''}${line.reason ? ` — ${line.reason}` : ''}`,
+				),
 			];
 		},
 	},
 	{
-		title: 'Re-issue a rejected payout: the trigger sees the rejection, a new cashout goes out with corrected bank details',
+		title:
+			'Re-issue a rejected payout: the trigger sees the rejection, a new cashout goes out with corrected bank details',
 		file: 'reissue-rejected-payout.json',
 		async run(workflow, { engine, sandbox }) {
 			const trigger = new PollRunner(engine, workflow, 'When a payout is rejected');
 			const activation = await trigger.poll();
-			check(!activation.error && activation.items === null, `the first poll should only take a starting point: ${activation.error?.message}`);
+			check(
+				!activation.error && activation.items === null,
+				`the first poll should only take a starting point: ${activation.error?.message}`,
+			);
 			const payout = sandbox.control.addCashout({
 				idMerchant: 1001,
 				externalId: 'payout-demo-0003',
@@ -288,25 +406,42 @@ export const DEMOS: Demo[] = [
 				clientDocument: '52998224725',
 			});
 			sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
-			sandbox.control.advanceCashout(payout.idCashout, 'REJECTED', { code: 800, reason: 'Invalid bank account' });
+			sandbox.control.advanceCashout(payout.idCashout, 'REJECTED', {
+				code: 800,
+				reason: 'Invalid bank account',
+			});
 			const polled = await trigger.poll();
 			check(!polled.error, `the poll failed: ${polled.error?.message}`);
-			check(polled.items?.length === 1 && polled.items[0].json.idCashout === payout.idCashout, 'the poll did not report exactly the rejected payout');
+			check(
+				polled.items?.length === 1 && polled.items[0].json.idCashout === payout.idCashout,
+				'the poll did not report exactly the rejected payout',
+			);
 			const first = await engine.run(workflow, { triggerItems: polled.items });
 			// The same event once more (a replay, or a second worker): the re-issue is read back, not paid again.
 			const replay = await engine.run(workflow, { triggerItems: polled.items });
 			const again = replay.output('Re-issue payout')[0]?.json;
-			check(again?.already_created === true && again.external_id === 'payout-demo-0003-R1', 'replaying the rejection did not read the re-issued payout back');
+			check(
+				again?.already_created === true && again.external_id === 'payout-demo-0003-R1',
+				'replaying the rejection did not read the re-issued payout back',
+			);
 			return first;
 		},
 		summarize(run, { sandbox }) {
 			check(!run.error, `the workflow failed: ${run.error?.message}`);
 			const reissued = firstJson(run, 'Re-issue payout');
-			check(reissued.already_created === false && reissued.external_id === 'payout-demo-0003-R1', 'no new payout with an external ID derived from the rejected one');
-			const created = sandbox.control.createdCashouts().filter((entry) => entry.request.external_id === 'payout-demo-0003-R1');
+			check(
+				reissued.already_created === false && reissued.external_id === 'payout-demo-0003-R1',
+				'no new payout with an external ID derived from the rejected one',
+			);
+			const created = sandbox.control
+				.createdCashouts()
+				.filter((entry) => entry.request.external_id === 'payout-demo-0003-R1');
 			check(created.length === 1, `the re-issued payout is ${created.length} cashouts`);
 			const request = created[0].request;
-			check(request.bank_code === 237 && request.bank_account === '76543-2' && request.amount === 320, 'the re-issue does not carry the corrected bank details and the amount');
+			check(
+				request.bank_code === 237 && request.bank_account === '76543-2' && request.amount === 320,
+				'the re-issue does not carry the corrected bank details and the amount',
+			);
 			return [
 				`payout-demo-0003 rejected (${firstJson(run, 'Rejection details').rejection_code_name}); re-issued as cashout ${reissued.cashout_id} (${reissued.external_id}, ${reissued.cashout_status_name})`,
 				`  to ${request.beneficiary_name} ${request.beneficiary_lastname}, bank ${request.bank_code} account ${request.bank_account}, ${request.amount} ${request.currency}; comments: ${request.comments}`,
@@ -315,14 +450,23 @@ export const DEMOS: Demo[] = [
 		},
 	},
 	{
-		title: 'Refund a deposit: a completed Pix deposit found with Get Many, refunded in full, its refund read back',
+		title:
+			'Refund a deposit: a completed Pix deposit found with Get Many, refunded in full, its refund read back',
 		file: 'refund-deposit.json',
 		summarize(run, { sandbox }) {
 			const refund = firstJson(run, 'Refund deposit');
 			const status = firstJson(run, 'Refund status');
-			check(refund.already_requested === false && typeof refund.refund_id === 'number', 'no refund was requested');
-			check(status.status === 'PENDING' && status.deposit_id === refund.deposit_id, 'the refund status was not read back');
-			const created = sandbox.control.createdRefunds().filter((entry) => entry.refundId === refund.refund_id);
+			check(
+				refund.already_requested === false && typeof refund.refund_id === 'number',
+				'no refund was requested',
+			);
+			check(
+				status.status === 'PENDING' && status.deposit_id === refund.deposit_id,
+				'the refund status was not read back',
+			);
+			const created = sandbox.control
+				.createdRefunds()
+				.filter((entry) => entry.refundId === refund.refund_id);
 			check(created.length === 1, 'the sandbox does not hold the refund');
 			return [
 				`deposit ${refund.deposit_id} (${status.merchant_invoice_id}): refund ${refund.refund_id} of ${status.amount} BRL requested, status ${status.status}`,
@@ -330,11 +474,18 @@ export const DEMOS: Demo[] = [
 		},
 	},
 	{
-		title: '10. Payouts one row at a time (Loop Over Items): two identical rows are two payouts; a lost answer, n8n’s Retry and a re-run pay nobody twice',
+		title:
+			'10. Payouts one row at a time (Loop Over Items): two identical rows are two payouts; a lost answer, n8n’s Retry and a re-run pay nobody twice',
 		file: 'payouts-loop-over-items.json',
 		async run(workflow, { engine, sandbox }) {
 			// The service makes the second payout, but its answer is lost: the execution fails there.
-			sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after', skip: 1 });
+			sandbox.faults.add({
+				method: 'POST',
+				path: '/v3/cashout',
+				kind: 'reset',
+				phase: 'after',
+				skip: 1,
+			});
 			const failed = await engine.run(workflow);
 			check(failed.error, 'the execution should fail on the lost answer');
 			// n8n's Retry from the executions list: a new execution that resumes at the failed node.
@@ -343,27 +494,47 @@ export const DEMOS: Demo[] = [
 			// The same workflow run again by hand on the same input: nothing is paid again.
 			const again = await engine.run(workflow);
 			const repeated = again.output('Payroll report').map((item) => item.json.result);
-			check(repeated.length === 3 && repeated.every((result) => result === 'already paid out by an earlier attempt'), `the re-run did not read all three payouts back: ${repeated.join(', ')}`);
+			check(
+				repeated.length === 3 &&
+					repeated.every((result) => result === 'already paid out by an earlier attempt'),
+				`the re-run did not read all three payouts back: ${repeated.join(', ')}`,
+			);
 			return retried;
 		},
 		summarize(run, { sandbox }) {
 			check(!run.error, `the workflow failed: ${run.error?.message}`);
 			const report = run.output('Payroll report').map((item) => item.json);
 			check(report.length === 3, `the report has ${report.length} rows instead of 3`);
-			const made = sandbox.control.createdCashouts().filter((entry) => entry.request.comments === 'Payroll 2026-11, one row at a time');
-			check(made.length === 3, `the sandbox holds ${made.length} payouts of this payroll instead of 3`);
-			check(new Set(report.map((line) => line.external_id)).size === 3, 'two rows shared an external ID');
-			const posts = sandbox.log.find('POST', '/v3/cashout').filter((entry) => String(entry.rawBody).includes('one row at a time')).length;
+			const made = sandbox.control
+				.createdCashouts()
+				.filter((entry) => entry.request.comments === 'Payroll 2026-11, one row at a time');
+			check(
+				made.length === 3,
+				`the sandbox holds ${made.length} payouts of this payroll instead of 3`,
+			);
+			check(
+				new Set(report.map((line) => line.external_id)).size === 3,
+				'two rows shared an external ID',
+			);
+			const posts = sandbox.log
+				.find('POST', '/v3/cashout')
+				.filter((entry) => String(entry.rawBody).includes('one row at a time')).length;
 			return [
 				`3 rows (two identical) → ${made.length} payouts, ${posts} creation requests in all`,
-				...report.map((line) => `  ${String(line.external_id)}: ${String(line.result)}${line.cashout_id ? ` (cashout ${String(line.cashout_id)}, ${String(line.status)})` : ''}`),
+				...report.map(
+					(line) =>
+						`  ${String(line.external_id)}: ${String(line.result)}${line.cashout_id ? ` (cashout ${String(line.cashout_id)}, ${String(line.status)})` : ''}`,
+				),
 			];
 		},
 	},
 ];
 
 /** Runs one demo: reads its workflow file, prepares it, executes it and summarises the run. */
-export async function runDemo(demo: Demo, context: DemoContext): Promise<{ run: WorkflowRun; lines: string[] }> {
+export async function runDemo(
+	demo: Demo,
+	context: DemoContext,
+): Promise<{ run: WorkflowRun; lines: string[] }> {
 	const original = readWorkflow(demo.file);
 	const workflow = demo.prepare ? demo.prepare(original, context) : original;
 	const run = demo.run ? await demo.run(workflow, context) : await context.engine.run(workflow);

@@ -21,9 +21,18 @@ async function main(): Promise<number> {
 		id: 'cred-smtp',
 		name: 'SMTP (finance mailbox)',
 		type: 'smtp',
-		data: { host: '127.0.0.1', port: smtp.port, secure: false, disableStartTls: true, user: '', password: '' },
+		data: {
+			host: '127.0.0.1',
+			port: smtp.port,
+			secure: false,
+			disableStartTls: true,
+			user: '',
+			password: '',
+		},
 	});
-	console.log(`Sandbox payments service on ${sandbox.baseUrl}; SMTP sink on 127.0.0.1:${smtp.port}\n`);
+	console.log(
+		`Sandbox payments service on ${sandbox.baseUrl}; SMTP sink on 127.0.0.1:${smtp.port}\n`,
+	);
 	let failures = 0;
 	try {
 		for (const [index, demo] of DEMOS.entries()) {
@@ -39,7 +48,9 @@ async function main(): Promise<number> {
 			}
 		}
 		const logins = sandbox.log.find('POST', '/v1/auth/login').length;
-		console.log(`${sandbox.log.entries().length} requests reached the sandbox; ${logins} session login${logins === 1 ? '' : 's'} served every workflow.`);
+		console.log(
+			`${sandbox.log.entries().length} requests reached the sandbox; ${logins} session login${logins === 1 ? '' : 's'} served every workflow.`,
+		);
 	} finally {
 		await smtp.close();
 		await sandbox.close();

@@ -22,7 +22,11 @@ function decodeQuotedPrintable(body: string): string {
  * A local SMTP server (the `smtp-server` package) that keeps what it receives, so the demo's
  * Send Email nodes really send their e-mails. No TLS, no authentication, 127.0.0.1 only.
  */
-export async function startSmtpSink(): Promise<{ port: number; mails: ReceivedMail[]; close(): Promise<void> }> {
+export async function startSmtpSink(): Promise<{
+	port: number;
+	mails: ReceivedMail[];
+	close(): Promise<void>;
+}> {
 	const mails: ReceivedMail[] = [];
 	const server = new SMTPServer({
 		authOptional: true,
@@ -36,7 +40,8 @@ export async function startSmtpSink(): Promise<{ port: number; mails: ReceivedMa
 				const split = raw.indexOf('\r\n\r\n');
 				const headers = raw.slice(0, split);
 				const body = raw.slice(split + 4);
-				const subject = /^Subject: (.*(?:\r\n[ \t].*)*)/im.exec(headers)?.[1].replace(/\r\n[ \t]/g, ' ') ?? '';
+				const subject =
+					/^Subject: (.*(?:\r\n[ \t].*)*)/im.exec(headers)?.[1].replace(/\r\n[ \t]/g, ' ') ?? '';
 				const quoted = /^Content-Transfer-Encoding: quoted-printable/im.test(headers);
 				mails.push({
 					from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
@@ -51,5 +56,9 @@ export async function startSmtpSink(): Promise<{ port: number; mails: ReceivedMa
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
 	const { port } = server.server.address() as AddressInfo;
-	return { port, mails, close: async () => await new Promise<void>((resolve) => server.close(() => resolve())) };
+	return {
+		port,
+		mails,
+		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+	};
 }

@@ -1,7 +1,13 @@
 import { createHmac } from 'crypto';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { CREDENTIAL_IDS, paymentsNode, startFixture, WorkflowBuilder, type Fixture } from '../harness/fixtures';
+import {
+	CREDENTIAL_IDS,
+	paymentsNode,
+	startFixture,
+	WorkflowBuilder,
+	type Fixture,
+} from '../harness/fixtures';
 
 const CASHOUT = 'paymentsServiceCashoutApi';
 
@@ -18,12 +24,25 @@ const payout = (overrides: IDataObject = {}): INodeParameters => ({
 	documentId: '84932495016',
 	beneficiaryName: 'Ana',
 	notificationUrl: 'https://shop.example.com/payouts/notify',
-	beneficiary: { beneficiaryLastName: 'Souza', email: 'ana.souza@example.com', documentType: 'CPF' },
-	bankAccount: { bankCode: picked('341'), bankAccount: '12345-6', bankBranch: '0001', accountType: 'C' },
+	beneficiary: {
+		beneficiaryLastName: 'Souza',
+		email: 'ana.souza@example.com',
+		documentType: 'CPF',
+	},
+	bankAccount: {
+		bankCode: picked('341'),
+		bankAccount: '12345-6',
+		bankBranch: '0001',
+		accountType: 'C',
+	},
 	...overrides,
 });
 
-function createWorkflow(parameters: INodeParameters, extra: IDataObject = {}, items?: IDataObject[]) {
+function createWorkflow(
+	parameters: INodeParameters,
+	extra: IDataObject = {},
+	items?: IDataObject[],
+) {
 	const builder = new WorkflowBuilder('Create cashout');
 	if (items) builder.items('Payouts', items);
 	builder.then(paymentsNode(parameters, CASHOUT, extra));
@@ -42,11 +61,17 @@ describe('Cashout Create through the n8n engine', () => {
 		fx.sandbox.faults.clear();
 	});
 
-	const created = (externalId: string) => fx.sandbox.control.createdCashouts().filter((entry) => entry.request.external_id === externalId);
-	const calls = () => fx.sandbox.log.entries().map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
+	const created = (externalId: string) =>
+		fx.sandbox.control
+			.createdCashouts()
+			.filter((entry) => entry.request.external_id === externalId);
+	const calls = () =>
+		fx.sandbox.log.entries().map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
 
 	test('creates a signed cashout from every field, then reads its status: the id is a number, as the other cashout operations take it', async () => {
-		const workflow = createWorkflow(payout({ additionalFields: { comments: 'Refund of order 77', currency: 'BRL' } }));
+		const workflow = createWorkflow(
+			payout({ additionalFields: { comments: 'Refund of order 77', currency: 'BRL' } }),
+		);
 		// Only the cashout credential: the read-only key serves only the Bank picker.
 		expect(Object.keys(workflow.nodes[1].credentials!)).toEqual([CASHOUT]);
 		const run = await fx.engine.run(workflow);
@@ -86,12 +111,22 @@ describe('Cashout Create through the n8n engine', () => {
 		});
 		expect(calls()).toEqual(['POST /v3/cashout 200', 'POST /v3/cashout/status 200']);
 		const [create, status] = fx.sandbox.log.entries();
-		expect(create.headers['payload-signature']).toBe(createHmac('sha256', fx.sandbox.credentials.cashout.apiSignature).update(create.rawBody!).digest('hex'));
+		expect(create.headers['payload-signature']).toBe(
+			createHmac('sha256', fx.sandbox.credentials.cashout.apiSignature)
+				.update(create.rawBody!)
+				.digest('hex'),
+		);
 		expect(JSON.parse(status.rawBody!)).toMatchObject({ cashout_id: record.cashoutId });
 	});
 
 	test('when the status read after a creation fails, the created cashout is still reported, never created again', async () => {
-		fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout/status', kind: 'status', status: 400, body: { code: 300, message: 'Injected' } });
+		fx.sandbox.faults.add({
+			method: 'POST',
+			path: '/v3/cashout/status',
+			kind: 'status',
+			status: 400,
+			body: { code: 300, message: 'Injected' },
+		});
 		const run = await fx.engine.run(createWorkflow(payout({ externalId: 'payout-status-unread' })));
 		expect(run.error).toBeUndefined();
 		const [record] = created('payout-status-unread');
@@ -103,34 +138,59 @@ describe('Cashout Create through the n8n engine', () => {
 			cashout_status_description: null,
 			cashout_status_name: null,
 			message: expect.stringMatching(
-				new RegExp(`^Cashout ${record.cashoutId} created with external ID payout-status-unread\\. Its status could not be read \\(.*\\); read it with Cashout → Get Status\\.$`),
+				new RegExp(
+					`^Cashout ${record.cashoutId} created with external ID payout-status-unread\\. Its status could not be read \\(.*\\); read it with Cashout → Get Status\\.$`,
+				),
 			),
 		});
 		expect(calls()).toEqual(['POST /v3/cashout 200', 'POST /v3/cashout/status 400']);
 	});
 
 	test('On Hold creates the cashout ON_HOLD', async () => {
-		const run = await fx.engine.run(createWorkflow(payout({ externalId: 'payout-hold', onHold: true })));
-		expect(run.output('Payments Service')[0].json).toMatchObject({ already_created: false, cashout_status: 5, cashout_status_name: 'ON_HOLD' });
-		expect(created('payout-hold')[0]).toMatchObject({ initialStatus: 'ON_HOLD', request: expect.objectContaining({ on_hold: true }) });
+		const run = await fx.engine.run(
+			createWorkflow(payout({ externalId: 'payout-hold', onHold: true })),
+		);
+		expect(run.output('Payments Service')[0].json).toMatchObject({
+			already_created: false,
+			cashout_status: 5,
+			cashout_status_name: 'ON_HOLD',
+		});
+		expect(created('payout-hold')[0]).toMatchObject({
+			initialStatus: 'ON_HOLD',
+			request: expect.objectContaining({ on_hold: true }),
+		});
 	});
 
 	test('an empty External ID is derived per item (≤ 100 characters); running the same workflow again on the same input pays nothing twice', async () => {
-		const workflow = createWorkflow(payout({ externalId: '', documentId: '={{ $json.document }}' }), {}, [{ document: '11122233344' }, { document: '55566677788' }]);
+		const workflow = createWorkflow(
+			payout({ externalId: '', documentId: '={{ $json.document }}' }),
+			{},
+			[{ document: '11122233344' }, { document: '55566677788' }],
+		);
 		const first = await fx.engine.run(workflow);
 		const second = await fx.engine.run(workflow);
 		const firstIds = first.output('Payments Service').map((item) => String(item.json.external_id));
 		expect(firstIds.every((id) => /^n8n-[0-9a-f]{40}$/.test(id))).toBe(true);
 		expect(new Set(firstIds).size).toBe(2);
 		// A new execution of the same request (a manual re-run, n8n's Retry) derives the same IDs.
-		expect(second.output('Payments Service').map((item) => [item.json.external_id, item.json.already_created])).toEqual(firstIds.map((id) => [id, true]));
+		expect(
+			second
+				.output('Payments Service')
+				.map((item) => [item.json.external_id, item.json.already_created]),
+		).toEqual(firstIds.map((id) => [id, true]));
 		for (const id of firstIds) expect(created(id)).toHaveLength(1);
 	});
 
 	test('Retry On Fail after a lost answer gives already_created with the same fields, and the sandbox holds exactly one cashout', async () => {
 		// The first creation is processed, but the connection drops before the answer.
 		fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after' });
-		const run = await fx.engine.run(createWorkflow(payout({ externalId: '' }), { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 }));
+		const run = await fx.engine.run(
+			createWorkflow(payout({ externalId: '' }), {
+				retryOnFail: true,
+				maxTries: 2,
+				waitBetweenTries: 1,
+			}),
+		);
 		expect(run.error).toBeUndefined();
 		const [item] = run.output('Payments Service');
 		const externalId = String(item.json.external_id);
@@ -145,19 +205,34 @@ describe('Cashout Create through the n8n engine', () => {
 			matches_request: true,
 			message: `Cashout with external ID ${externalId} already created by an earlier attempt; no second payout was made. It is PENDING. The external ID was derived from this request, so it is the same payout.`,
 		});
-		expect(calls()).toEqual(['POST /v3/cashout 0', 'POST /v3/cashout 400', 'POST /v3/cashout/status 200']);
+		expect(calls()).toEqual([
+			'POST /v3/cashout 0',
+			'POST /v3/cashout 400',
+			'POST /v3/cashout/status 200',
+		]);
 		const posts = fx.sandbox.log.find('POST', '/v3/cashout');
-		expect(JSON.parse(posts[1].rawBody!).external_id).toBe(JSON.parse(posts[0].rawBody!).external_id);
-		expect(JSON.parse(fx.sandbox.log.find('POST', '/v3/cashout/status')[0].rawBody!)).toMatchObject({ external_id: externalId });
+		expect(JSON.parse(posts[1].rawBody!).external_id).toBe(
+			JSON.parse(posts[0].rawBody!).external_id,
+		);
+		expect(JSON.parse(fx.sandbox.log.find('POST', '/v3/cashout/status')[0].rawBody!)).toMatchObject(
+			{ external_id: externalId },
+		);
 		expect(created(externalId)).toHaveLength(1);
-		expect(fx.sandbox.control.cashouts(1001).filter((record) => record.externalId === externalId)).toHaveLength(1);
+		expect(
+			fx.sandbox.control.cashouts(1001).filter((record) => record.externalId === externalId),
+		).toHaveLength(1);
 	});
 
 	test('a lost answer without Retry On Fail names the external ID to look up before paying out again', async () => {
 		fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after' });
 		const run = await fx.engine.run(createWorkflow(payout({ externalId: 'payout-lost' })));
-		const error = run.nodeError('Payments Service') as unknown as { message: string; description: string };
-		expect(error.message).toMatch(/^Creating the cashout of item 0 failed: the payments service could not be reached/);
+		const error = run.nodeError('Payments Service') as unknown as {
+			message: string;
+			description: string;
+		};
+		expect(error.message).toMatch(
+			/^Creating the cashout of item 0 failed: the payments service could not be reached/,
+		);
 		expect(error.description).toBe(
 			'No answer came back, so the cashout may or may not have been created. The external ID of this cashout is payout-lost. Retrying with the same external ID is safe at any time: the service recognises the repeat (511) and this node reports the existing cashout instead of making a second one.',
 		);
@@ -166,9 +241,18 @@ describe('Cashout Create through the n8n engine', () => {
 	});
 
 	test('the same given External ID in a later run reads the existing cashout (511): no second payout, and the hint to choose another ID', async () => {
-		const rejected = fx.sandbox.control.addCashout({ idMerchant: 1001, externalId: 'payout-old-rejected', country: 'BR', amount: 80, currency: 'BRL' });
+		const rejected = fx.sandbox.control.addCashout({
+			idMerchant: 1001,
+			externalId: 'payout-old-rejected',
+			country: 'BR',
+			amount: 80,
+			currency: 'BRL',
+		});
 		fx.sandbox.control.advanceCashout(rejected.idCashout, 'DELIVERED');
-		fx.sandbox.control.advanceCashout(rejected.idCashout, 'REJECTED', { code: 801, reason: 'Account closed' });
+		fx.sandbox.control.advanceCashout(rejected.idCashout, 'REJECTED', {
+			code: 801,
+			reason: 'Account closed',
+		});
 		const run = await fx.engine.run(createWorkflow(payout({ externalId: 'payout-old-rejected' })));
 		expect(run.output('Payments Service')[0].json).toEqual({
 			already_created: true,
@@ -188,27 +272,72 @@ describe('Cashout Create through the n8n engine', () => {
 	});
 
 	test.each([
-		['303', { externalId: 'refused-303', bankAccount: { bankCode: picked('999', 'id') } }, /^Bank code 999 is not a bank of BR \(303\): pick the bank from the list/, /not one of the banks the service lists/],
-		['540', { externalId: 'refused-540', country: picked('CO'), amount: '200000', beneficiary: {}, bankAccount: {} }, /^Cashouts to CO need the beneficiary’s e-mail or phone \(540\)/, /e-mail or phone is required/],
-		['533', { externalId: 'refused-533', amount: '10.00' }, /^The cashout amount 10\.00 of item 0 is below the minimum \(533\)/, /below the minimum cashout amount/],
-		['508', { externalId: 'refused-508', amount: '60000.00' }, /^The cashout amount 60000\.00 of item 0 is above the limit \(508\)/, /above a limit/],
-		['KYC', { externalId: 'refused-kyc', documentId: '11111111111' }, /did not pass the KYC check \(USER_REJECTED_KYC_CHECK\): no payout was made$/, /The service said: USER_REJECTED_KYC_CHECK/],
-		['300', { externalId: 'refused-300', beneficiary: { documentType: 'RG' } }, /^The cashout of item 0 was refused: invalid parameters \(300\)$/, /document_type must be one of CPF, CNPJ for BR.*Meaning: the request parameters are not valid/],
-	])('a %s refusal reaches the user with its meaning, and nothing is paid out', async (_code, overrides, message, description) => {
-		const run = await fx.engine.run(createWorkflow(payout(overrides as IDataObject)));
-		const error = run.nodeError('Payments Service') as unknown as { name: string; message: string; description: string };
-		expect(error.name).toBe('NodeApiError');
-		expect(error.message).toMatch(message);
-		expect(error.description).toMatch(description);
-		expect(created(String((overrides as IDataObject).externalId))).toHaveLength(0);
-		// A refusal is never repeated: one request, no status read.
-		expect(calls()).toEqual(['POST /v3/cashout 400']);
-	});
+		[
+			'303',
+			{ externalId: 'refused-303', bankAccount: { bankCode: picked('999', 'id') } },
+			/^Bank code 999 is not a bank of BR \(303\): pick the bank from the list/,
+			/not one of the banks the service lists/,
+		],
+		[
+			'540',
+			{
+				externalId: 'refused-540',
+				country: picked('CO'),
+				amount: '200000',
+				beneficiary: {},
+				bankAccount: {},
+			},
+			/^Cashouts to CO need the beneficiary’s e-mail or phone \(540\)/,
+			/e-mail or phone is required/,
+		],
+		[
+			'533',
+			{ externalId: 'refused-533', amount: '10.00' },
+			/^The cashout amount 10\.00 of item 0 is below the minimum \(533\)/,
+			/below the minimum cashout amount/,
+		],
+		[
+			'508',
+			{ externalId: 'refused-508', amount: '60000.00' },
+			/^The cashout amount 60000\.00 of item 0 is above the limit \(508\)/,
+			/above a limit/,
+		],
+		[
+			'KYC',
+			{ externalId: 'refused-kyc', documentId: '11111111111' },
+			/did not pass the KYC check \(USER_REJECTED_KYC_CHECK\): no payout was made$/,
+			/The service said: USER_REJECTED_KYC_CHECK/,
+		],
+		[
+			'300',
+			{ externalId: 'refused-300', beneficiary: { documentType: 'RG' } },
+			/^The cashout of item 0 was refused: invalid parameters \(300\)$/,
+			/document_type must be one of CPF, CNPJ for BR.*Meaning: the request parameters are not valid/,
+		],
+	])(
+		'a %s refusal reaches the user with its meaning, and nothing is paid out',
+		async (_code, overrides, message, description) => {
+			const run = await fx.engine.run(createWorkflow(payout(overrides as IDataObject)));
+			const error = run.nodeError('Payments Service') as unknown as {
+				name: string;
+				message: string;
+				description: string;
+			};
+			expect(error.name).toBe('NodeApiError');
+			expect(error.message).toMatch(message);
+			expect(error.description).toMatch(description);
+			expect(created(String((overrides as IDataObject).externalId))).toHaveLength(0);
+			// A refusal is never repeated: one request, no status read.
+			expect(calls()).toEqual(['POST /v3/cashout 400']);
+		},
+	);
 
 	test('a 514 refusal (not enough funds) reaches the user with its meaning', async () => {
 		fx.sandbox.control.setCashoutFunds(1001, 10);
 		try {
-			const run = await fx.engine.run(createWorkflow(payout({ externalId: 'refused-514' }), { continueOnFail: true }));
+			const run = await fx.engine.run(
+				createWorkflow(payout({ externalId: 'refused-514' }), { continueOnFail: true }),
+			);
 			expect(run.output('Payments Service')[0].json).toMatchObject({
 				error: 'Not enough funds for the cashout of item 0 (514): no payout was made',
 				code: 514,
@@ -231,19 +360,37 @@ describe('Cashout Create through the n8n engine', () => {
 				}),
 				{ continueOnFail: true },
 				[
-					{ id: 'bad-input-ok', amount: '99.90', name: 'Ana', url: 'https://shop.example.com/n', email: 'ana@example.com', birthdate: '1990-01-31' },
-					{ id: 'x'.repeat(101), amount: '10.123', name: '', url: 'ftp://shop.example.com/n', email: 'not-an-email', birthdate: '19903101' },
+					{
+						id: 'bad-input-ok',
+						amount: '99.90',
+						name: 'Ana',
+						url: 'https://shop.example.com/n',
+						email: 'ana@example.com',
+						birthdate: '1990-01-31',
+					},
+					{
+						id: 'x'.repeat(101),
+						amount: '10.123',
+						name: '',
+						url: 'ftp://shop.example.com/n',
+						email: 'not-an-email',
+						birthdate: '19903101',
+					},
 				],
 			),
 		);
 		const [ok, bad] = run.output('Payments Service');
 		expect(ok.json).toMatchObject({ already_created: false, external_id: 'bad-input-ok' });
-		expect(bad.json.error).toBe('Cashout in item 1 is invalid: external_id must be at most 100 characters');
+		expect(bad.json.error).toBe(
+			'Cashout in item 1 is invalid: external_id must be at most 100 characters',
+		);
 		expect(bad.json.description).toBe(
 			'Nothing was sent. Fix these 6 fields: external_id must be at most 100 characters; amount must be a positive decimal with at most 18 integer digits and 2 decimals, e.g. 100.50; beneficiary_name is required; notification_url must be an http or https URL; email must be a valid e-mail address; beneficiary_birthdate must be a date written yyyyMMdd or yyyy-MM-dd, e.g. 19900131.',
 		);
 		expect(fx.sandbox.log.find('POST', '/v3/cashout')).toHaveLength(1);
-		expect(JSON.parse(fx.sandbox.log.find('POST', '/v3/cashout')[0].rawBody!).beneficiary_birthdate).toBe('1990-01-31');
+		expect(
+			JSON.parse(fx.sandbox.log.find('POST', '/v3/cashout')[0].rawBody!).beneficiary_birthdate,
+		).toBe('1990-01-31');
 	});
 
 	test('the Bank picker lists the chosen country’s banks with the read-only key', async () => {
@@ -251,7 +398,10 @@ describe('Cashout Create through the n8n engine', () => {
 			parameters: payout({ country: picked('MX') }),
 			credentials: {
 				[CASHOUT]: { id: CREDENTIAL_IDS[CASHOUT], name: CASHOUT },
-				paymentsServiceReadOnlyApi: { id: CREDENTIAL_IDS.paymentsServiceReadOnlyApi, name: 'read-only' },
+				paymentsServiceReadOnlyApi: {
+					id: CREDENTIAL_IDS.paymentsServiceReadOnlyApi,
+					name: 'read-only',
+				},
 			},
 			path: 'parameters.bankAccount.bankCode',
 		});
@@ -259,10 +409,18 @@ describe('Cashout Create through the n8n engine', () => {
 		expect(result.results.map((bank) => bank.value)).toEqual(['2', '12', '14', '21', '72', '646']);
 		const filtered = await fx.engine.listSearch('searchBanks', {
 			parameters: payout({ country: 'MX' }),
-			credentials: { paymentsServiceReadOnlyApi: { id: CREDENTIAL_IDS.paymentsServiceReadOnlyApi, name: 'read-only' } },
+			credentials: {
+				paymentsServiceReadOnlyApi: {
+					id: CREDENTIAL_IDS.paymentsServiceReadOnlyApi,
+					name: 'read-only',
+				},
+			},
 			filter: 'bbva',
 		});
 		expect(filtered.results).toEqual([{ name: 'BBVA México (12)', value: '12' }]);
-		expect(fx.sandbox.log.find('GET', '/v3/banks').map((entry) => entry.query)).toEqual([{ country: 'MX' }, { country: 'MX' }]);
+		expect(fx.sandbox.log.find('GET', '/v3/banks').map((entry) => entry.query)).toEqual([
+			{ country: 'MX' },
+			{ country: 'MX' },
+		]);
 	});
 });

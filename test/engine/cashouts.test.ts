@@ -4,7 +4,9 @@ import { paymentsNode, startFixture, WorkflowBuilder, type Fixture } from '../ha
 
 const CASHOUT = 'paymentsServiceCashoutApi';
 
-function cashoutWorkflow(steps: Array<{ name: string; parameters: Record<string, unknown>; continueOnFail?: boolean }>) {
+function cashoutWorkflow(
+	steps: Array<{ name: string; parameters: Record<string, unknown>; continueOnFail?: boolean }>,
+) {
 	const builder = new WorkflowBuilder('Cashout lifecycle');
 	for (const step of steps) {
 		builder.then(
@@ -29,7 +31,13 @@ describe('Cashout operations through the n8n engine', () => {
 	beforeEach(() => fx.sandbox.log.clear());
 
 	const newPending = (externalId: string) =>
-		fx.sandbox.control.addCashout({ idMerchant: 1001, externalId, country: 'BR', amount: 250, currency: 'BRL' });
+		fx.sandbox.control.addCashout({
+			idMerchant: 1001,
+			externalId,
+			country: 'BR',
+			amount: 250,
+			currency: 'BRL',
+		});
 
 	test('put on hold, release, cancel and read back: each answer carries the status code and its name', async () => {
 		const cashout = newPending('payout-hold-1');
@@ -38,16 +46,43 @@ describe('Cashout operations through the n8n engine', () => {
 			cashoutWorkflow([
 				{ name: 'Hold', parameters: { operation: 'putOnHold', cashoutId: id } },
 				{ name: 'Release', parameters: { operation: 'releaseHold', cashoutId: id } },
-				{ name: 'Cancel', parameters: { operation: 'cancel', cashoutId: id, externalId: 'payout-hold-1' } },
-				{ name: 'Status', parameters: { operation: 'getStatus', identifyBy: 'externalId', externalId: 'payout-hold-1' } },
+				{
+					name: 'Cancel',
+					parameters: { operation: 'cancel', cashoutId: id, externalId: 'payout-hold-1' },
+				},
+				{
+					name: 'Status',
+					parameters: {
+						operation: 'getStatus',
+						identifyBy: 'externalId',
+						externalId: 'payout-hold-1',
+					},
+				},
 			]),
 		);
 		expect(run.error).toBeUndefined();
-		expect(run.output('Hold')[0].json).toMatchObject({ cashout_status: 5, cashout_status_name: 'ON_HOLD', cashout_id: cashout.idCashout });
-		expect(run.output('Release')[0].json).toMatchObject({ cashout_status: 0, cashout_status_name: 'PENDING' });
-		expect(run.output('Cancel')[0].json).toMatchObject({ cashout_status: 2, cashout_status_description: 'Canceled', cashout_status_name: 'CANCELLED' });
-		expect(run.output('Status')[0].json).toMatchObject({ cashout_status: 2, cashout_status_name: 'CANCELLED' });
-		expect(fx.sandbox.control.cashouts(1001).find((record) => record.idCashout === cashout.idCashout)?.status).toBe('CANCELLED');
+		expect(run.output('Hold')[0].json).toMatchObject({
+			cashout_status: 5,
+			cashout_status_name: 'ON_HOLD',
+			cashout_id: cashout.idCashout,
+		});
+		expect(run.output('Release')[0].json).toMatchObject({
+			cashout_status: 0,
+			cashout_status_name: 'PENDING',
+		});
+		expect(run.output('Cancel')[0].json).toMatchObject({
+			cashout_status: 2,
+			cashout_status_description: 'Canceled',
+			cashout_status_name: 'CANCELLED',
+		});
+		expect(run.output('Status')[0].json).toMatchObject({
+			cashout_status: 2,
+			cashout_status_name: 'CANCELLED',
+		});
+		expect(
+			fx.sandbox.control.cashouts(1001).find((record) => record.idCashout === cashout.idCashout)
+				?.status,
+		).toBe('CANCELLED');
 
 		const calls = fx.sandbox.log.entries().filter((entry) => entry.path.startsWith('/v3/cashout'));
 		expect(calls.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
@@ -62,7 +97,9 @@ describe('Cashout operations through the n8n engine', () => {
 			expect(Object.keys(body).slice(0, 2)).toEqual(['login', 'pass']);
 			expect(body.login).toBe(fx.sandbox.credentials.cashout.login);
 			expect(call.headers['payload-signature']).toBe(
-				createHmac('sha256', fx.sandbox.credentials.cashout.apiSignature).update(call.rawBody!).digest('hex'),
+				createHmac('sha256', fx.sandbox.credentials.cashout.apiSignature)
+					.update(call.rawBody!)
+					.digest('hex'),
 			);
 		}
 	});
@@ -73,7 +110,13 @@ describe('Cashout operations through the n8n engine', () => {
 		const pending = newPending('payout-fresh');
 		const builder = new WorkflowBuilder('Hold two');
 		builder.items('Cashouts', [{ id: done.idCashout }, { id: pending.idCashout }]);
-		builder.then(paymentsNode({ resource: 'cashout', operation: 'putOnHold', cashoutId: '={{ $json.id }}' }, CASHOUT, { continueOnFail: true }));
+		builder.then(
+			paymentsNode(
+				{ resource: 'cashout', operation: 'putOnHold', cashoutId: '={{ $json.id }}' },
+				CASHOUT,
+				{ continueOnFail: true },
+			),
+		);
 		const run = await fx.engine.run(builder.build());
 		const [refused, held] = run.output('Payments Service');
 		expect(refused.json).toMatchObject({
@@ -84,7 +127,9 @@ describe('Cashout operations through the n8n engine', () => {
 		expect(held.json).toMatchObject({ cashout_status_name: 'ON_HOLD' });
 
 		const stop = await fx.engine.run(
-			cashoutWorkflow([{ name: 'Hold', parameters: { operation: 'putOnHold', cashoutId: String(done.idCashout) } }]),
+			cashoutWorkflow([
+				{ name: 'Hold', parameters: { operation: 'putOnHold', cashoutId: String(done.idCashout) } },
+			]),
 		);
 		expect(stop.nodeError('Hold')).toMatchObject({
 			name: 'NodeApiError',
@@ -102,26 +147,48 @@ describe('Cashout operations through the n8n engine', () => {
 			{ id: pending.idCashout, row: 'second' },
 		]);
 		builder.then({
-			...paymentsNode({ resource: 'cashout', operation: 'putOnHold', cashoutId: '={{ $json.id }}' }, CASHOUT),
+			...paymentsNode(
+				{ resource: 'cashout', operation: 'putOnHold', cashoutId: '={{ $json.id }}' },
+				CASHOUT,
+			),
 			onError: 'continueErrorOutput',
 		});
 		const run = await fx.engine.run(builder.build());
 		expect(run.error).toBeUndefined();
-		expect(run.output('Payments Service', 0).map((item) => item.json.cashout_status_name)).toEqual(['ON_HOLD']);
+		expect(run.output('Payments Service', 0).map((item) => item.json.cashout_status_name)).toEqual([
+			'ON_HOLD',
+		]);
 		const [failed] = run.output('Payments Service', 1);
 		expect(failed.json).toEqual({
 			row: 'first',
 			id: done.idCashout,
 			error: `Cashout ${done.idCashout} can no longer be put on hold: it is not PENDING (it is DELIVERED) (510)`,
-			details: { code: 510, httpCode: '412', description: expect.stringMatching(/status transition is not allowed/) },
+			details: {
+				code: 510,
+				httpCode: '412',
+				description: expect.stringMatching(/status transition is not allowed/),
+			},
 		});
 		expect(run.output('Payments Service', 1)).toHaveLength(1);
 	});
 
 	test('a cashout on hold can be cancelled (the service decides; the node does not block it)', async () => {
-		const cashout = fx.sandbox.control.addCashout({ idMerchant: 1001, externalId: 'payout-on-hold', onHold: true });
+		const cashout = fx.sandbox.control.addCashout({
+			idMerchant: 1001,
+			externalId: 'payout-on-hold',
+			onHold: true,
+		});
 		const run = await fx.engine.run(
-			cashoutWorkflow([{ name: 'Cancel', parameters: { operation: 'cancel', cashoutId: String(cashout.idCashout), externalId: 'payout-on-hold' } }]),
+			cashoutWorkflow([
+				{
+					name: 'Cancel',
+					parameters: {
+						operation: 'cancel',
+						cashoutId: String(cashout.idCashout),
+						externalId: 'payout-on-hold',
+					},
+				},
+			]),
 		);
 		expect(run.error).toBeUndefined();
 		expect(run.output('Cancel')[0].json).toMatchObject({ cashout_status: 2 });
@@ -130,9 +197,21 @@ describe('Cashout operations through the n8n engine', () => {
 	test('a bank rejection is read with its rejection code and name', async () => {
 		const cashout = newPending('payout-rejected');
 		fx.sandbox.control.advanceCashout(cashout.idCashout, 'DELIVERED');
-		fx.sandbox.control.advanceCashout(cashout.idCashout, 'REJECTED', { code: 801, reason: 'Account closed' });
+		fx.sandbox.control.advanceCashout(cashout.idCashout, 'REJECTED', {
+			code: 801,
+			reason: 'Account closed',
+		});
 		const run = await fx.engine.run(
-			cashoutWorkflow([{ name: 'Status', parameters: { operation: 'getStatus', identifyBy: 'cashoutId', cashoutId: String(cashout.idCashout) } }]),
+			cashoutWorkflow([
+				{
+					name: 'Status',
+					parameters: {
+						operation: 'getStatus',
+						identifyBy: 'cashoutId',
+						cashoutId: String(cashout.idCashout),
+					},
+				},
+			]),
 		);
 		expect(run.output('Status')[0].json).toMatchObject({
 			cashout_status: 3,
@@ -144,11 +223,24 @@ describe('Cashout operations through the n8n engine', () => {
 	});
 
 	test('an unknown cashout is named (509); a bad Cashout ID fails before anything is sent', async () => {
-		const unknown = await fx.engine.run(cashoutWorkflow([{ name: 'Status', parameters: { operation: 'getStatus', cashoutId: '999999999' } }]));
-		expect(unknown.nodeError('Status')).toMatchObject({ message: 'Cashout 999999999 was not found for this merchant (509)' });
+		const unknown = await fx.engine.run(
+			cashoutWorkflow([
+				{ name: 'Status', parameters: { operation: 'getStatus', cashoutId: '999999999' } },
+			]),
+		);
+		expect(unknown.nodeError('Status')).toMatchObject({
+			message: 'Cashout 999999999 was not found for this merchant (509)',
+		});
 		fx.sandbox.log.clear();
-		const bad = await fx.engine.run(cashoutWorkflow([{ name: 'Hold', parameters: { operation: 'putOnHold', cashoutId: '12ab' } }]));
-		expect(bad.nodeError('Hold')).toMatchObject({ name: 'NodeOperationError', message: 'Cashout ID must be a positive whole number, got "12ab" (item 0)' });
+		const bad = await fx.engine.run(
+			cashoutWorkflow([
+				{ name: 'Hold', parameters: { operation: 'putOnHold', cashoutId: '12ab' } },
+			]),
+		);
+		expect(bad.nodeError('Hold')).toMatchObject({
+			name: 'NodeOperationError',
+			message: 'Cashout ID must be a positive whole number, got "12ab" (item 0)',
+		});
 		expect(fx.sandbox.log.entries()).toHaveLength(0);
 	});
 
@@ -165,7 +257,10 @@ describe('Cashout operations through the n8n engine', () => {
 			credentials: { [CASHOUT]: { id: 'cred-cashout-wrong', name: 'wrong' } },
 		});
 		const run = await fx.engine.run(builder.build());
-		const error = run.nodeError('Payments Service') as unknown as { message: string; description: string };
+		const error = run.nodeError('Payments Service') as unknown as {
+			message: string;
+			description: string;
+		};
 		expect(error.message).toMatch(/\(401\)$/);
 		expect(error.description).toMatch(/cashout login or pass is not valid/);
 		expect(JSON.stringify(run.run.data)).not.toContain('Wrong-Pass-Secret-42');

@@ -12,10 +12,16 @@ const PIX_PAYER = {
 	lastName: 'Souza',
 };
 
-function createWorkflow(parameters: Record<string, unknown>, extra: Record<string, unknown> = {}, items?: Array<Record<string, unknown>>) {
+function createWorkflow(
+	parameters: Record<string, unknown>,
+	extra: Record<string, unknown> = {},
+	items?: Array<Record<string, unknown>>,
+) {
 	const builder = new WorkflowBuilder('Create deposit');
 	if (items) builder.items('Orders', items);
-	builder.then(paymentsNode({ resource: 'deposit', operation: 'create', ...parameters }, DEPOSIT, extra));
+	builder.then(
+		paymentsNode({ resource: 'deposit', operation: 'create', ...parameters }, DEPOSIT, extra),
+	);
 	return builder.build();
 }
 
@@ -41,17 +47,28 @@ describe('Deposit Create, Get Status through the n8n engine', () => {
 				country: 'BR',
 				paymentMethod: 'PX',
 				payer: PIX_PAYER,
-				additionalFields: { description: 'Order 1001', successUrl: 'https://shop.example.com/done' },
+				additionalFields: {
+					description: 'Order 1001',
+					successUrl: 'https://shop.example.com/done',
+				},
 				options: { qrCodeToBinary: true },
 			}),
 		);
 		expect(run.error).toBeUndefined();
 		const [item] = run.output('Payments Service');
-		expect(item.json).toMatchObject({ checkout_type: 'ONE_SHOT', payment_info: expect.objectContaining({ payment_method: 'PX' }) });
+		expect(item.json).toMatchObject({
+			checkout_type: 'ONE_SHOT',
+			payment_info: expect.objectContaining({ payment_method: 'PX' }),
+		});
 		const qr = item.binary?.qrCode;
-		expect(qr).toMatchObject({ mimeType: 'image/png', fileName: `deposit-${String(item.json.deposit_id)}.png` });
+		expect(qr).toMatchObject({
+			mimeType: 'image/png',
+			fileName: `deposit-${String(item.json.deposit_id)}.png`,
+		});
 		const png = Buffer.from(qr!.data, 'base64');
-		expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+		expect(png.subarray(0, 8)).toEqual(
+			Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+		);
 
 		// The sandbox verified the signature over the exact bytes it received, and created one deposit.
 		const [post] = depositPosts(fx);
@@ -67,7 +84,13 @@ describe('Deposit Create, Get Status through the n8n engine', () => {
 		expect(created).toHaveLength(1);
 		expect(created[0].request).toMatchObject({
 			amount: '150.25',
-			payer: { document: '84932495016', document_type: 'CPF', email: 'ana.souza@example.com', first_name: 'Ana', last_name: 'Souza' },
+			payer: {
+				document: '84932495016',
+				document_type: 'CPF',
+				email: 'ana.souza@example.com',
+				first_name: 'Ana',
+				last_name: 'Souza',
+			},
 			description: 'Order 1001',
 			success_url: 'https://shop.example.com/done',
 		});
@@ -77,27 +100,52 @@ describe('Deposit Create, Get Status through the n8n engine', () => {
 	});
 
 	test('a deposit without payer details is HOSTED: the customer completes it on the checkout page', async () => {
-		const run = await fx.engine.run(createWorkflow({ amount: '20', currency: 'MXN', country: 'MX', paymentMethod: 'SE' }));
+		const run = await fx.engine.run(
+			createWorkflow({ amount: '20', currency: 'MXN', country: 'MX', paymentMethod: 'SE' }),
+		);
 		expect(run.error).toBeUndefined();
 		const [item] = run.output('Payments Service');
-		expect(item.json).toMatchObject({ checkout_type: 'HOSTED', redirect_url: expect.stringContaining('/checkout/') });
+		expect(item.json).toMatchObject({
+			checkout_type: 'HOSTED',
+			redirect_url: expect.stringContaining('/checkout/'),
+		});
 		expect(item.json.payment_info).toBeUndefined();
 	});
 
 	test('the JSON body mode sends the body as written, after validation', async () => {
-		const body = { amount: 42.5, currency: 'USD', country: 'BR', invoice_id: 'order-42', payer: { email: 'x@example.com' } };
-		const run = await fx.engine.run(createWorkflow({ specifyBody: 'json', jsonBody: JSON.stringify(body) }));
+		const body = {
+			amount: 42.5,
+			currency: 'USD',
+			country: 'BR',
+			invoice_id: 'order-42',
+			payer: { email: 'x@example.com' },
+		};
+		const run = await fx.engine.run(
+			createWorkflow({ specifyBody: 'json', jsonBody: JSON.stringify(body) }),
+		);
 		expect(run.error).toBeUndefined();
 		expect(JSON.parse(depositPosts(fx)[0].rawBody!)).toEqual(body);
 		expect(run.output('Payments Service')[0].json.merchant_invoice_id).toBe('order-42');
 	});
 
 	test('a JSON body field the node does not know is sent unchanged and named in the output as unchecked', async () => {
-		const body = { amount: '30.00', currency: 'BRL', country: 'BR', installments_plan: { count: 3 }, risk_score_hint: 'low' };
-		const run = await fx.engine.run(createWorkflow({ specifyBody: 'json', jsonBody: JSON.stringify(body) }));
+		const body = {
+			amount: '30.00',
+			currency: 'BRL',
+			country: 'BR',
+			installments_plan: { count: 3 },
+			risk_score_hint: 'low',
+		};
+		const run = await fx.engine.run(
+			createWorkflow({ specifyBody: 'json', jsonBody: JSON.stringify(body) }),
+		);
 		expect(run.error).toBeUndefined();
 		const sent = JSON.parse(depositPosts(fx)[0].rawBody!);
-		expect(sent).toMatchObject({ installments_plan: { count: 3 }, risk_score_hint: 'low', amount: '30.00' });
+		expect(sent).toMatchObject({
+			installments_plan: { count: 3 },
+			risk_score_hint: 'low',
+			amount: '30.00',
+		});
 		expect(run.output('Payments Service')[0].json).toMatchObject({
 			deposit_id: expect.any(Number),
 			unchecked_fields: ['installments_plan', 'risk_score_hint'],
@@ -105,8 +153,15 @@ describe('Deposit Create, Get Status through the n8n engine', () => {
 	});
 
 	test('a known field stays checked in a JSON body with unknown fields: nothing is sent', async () => {
-		const run = await fx.engine.run(createWorkflow({ specifyBody: 'json', jsonBody: JSON.stringify({ amount: '1.001', currency: 'BRL', country: 'BR', extra: 1 }) }));
-		expect(run.nodeError('Payments Service')?.message).toMatch(/^Deposit in item 0 is invalid: amount must be/);
+		const run = await fx.engine.run(
+			createWorkflow({
+				specifyBody: 'json',
+				jsonBody: JSON.stringify({ amount: '1.001', currency: 'BRL', country: 'BR', extra: 1 }),
+			}),
+		);
+		expect(run.nodeError('Payments Service')?.message).toMatch(
+			/^Deposit in item 0 is invalid: amount must be/,
+		);
 		expect(depositPosts(fx)).toHaveLength(0);
 	});
 
@@ -127,7 +182,11 @@ describe('Deposit Create, Get Status through the n8n engine', () => {
 				],
 			),
 		);
-		const error = run.nodeError('Payments Service') as unknown as { message: string; description: string; context: { itemIndex: number } };
+		const error = run.nodeError('Payments Service') as unknown as {
+			message: string;
+			description: string;
+			context: { itemIndex: number };
+		};
 		// Item 0 is also invalid (its back URL is plain HTTP), so it fails first: nothing is sent for it.
 		expect(error.message).toMatch(/^Deposit in item 0 is invalid: back_url must be an HTTPS URL/);
 		expect(error.context.itemIndex).toBe(0);
@@ -135,7 +194,12 @@ describe('Deposit Create, Get Status through the n8n engine', () => {
 
 		const second = await fx.engine.run(
 			createWorkflow(
-				{ amount: '={{ $json.amount }}', currency: 'BRL', country: 'BR', payer: { email: '={{ $json.email }}' } },
+				{
+					amount: '={{ $json.amount }}',
+					currency: 'BRL',
+					country: 'BR',
+					payer: { email: '={{ $json.email }}' },
+				},
 				{ continueOnFail: true },
 				[
 					{ amount: '10.00', email: 'ok@example.com' },
@@ -145,14 +209,22 @@ describe('Deposit Create, Get Status through the n8n engine', () => {
 		);
 		const items = second.output('Payments Service');
 		expect(items[0].json.checkout_type).toBe('HOSTED');
-		expect(items[1].json.error).toMatch(/^Deposit in item 1 is invalid: amount must be a positive decimal/);
+		expect(items[1].json.error).toMatch(
+			/^Deposit in item 1 is invalid: amount must be a positive decimal/,
+		);
 		expect(items[1].json.description).toMatch(/payer\.email must be a valid e-mail address/);
 		expect(depositPosts(fx)).toHaveLength(1);
 	});
 
 	test('Retry On Fail resends the same idempotency key, and the 104 answer is reported as already created', async () => {
 		// The first creation is processed, but its answer is lost.
-		fx.sandbox.faults.add({ method: 'POST', path: '/v3/deposits', kind: 'status', status: 502, phase: 'after' });
+		fx.sandbox.faults.add({
+			method: 'POST',
+			path: '/v3/deposits',
+			kind: 'status',
+			status: 502,
+			phase: 'after',
+		});
 		const run = await fx.engine.run(
 			createWorkflow(
 				{ amount: '99.90', currency: 'BRL', country: 'BR', paymentMethod: 'PX', payer: PIX_PAYER },
@@ -170,39 +242,74 @@ describe('Deposit Create, Get Status through the n8n engine', () => {
 			merchant_invoice_id: posts[0].headers['x-idempotency-key'],
 			message: expect.stringMatching(/already created by an earlier attempt/),
 		});
-		expect(fx.sandbox.control.createdDeposits().filter((deposit) => deposit.idempotencyKey === posts[0].headers['x-idempotency-key'])).toHaveLength(1);
+		expect(
+			fx.sandbox.control
+				.createdDeposits()
+				.filter((deposit) => deposit.idempotencyKey === posts[0].headers['x-idempotency-key']),
+		).toHaveLength(1);
 	});
 
 	test('idempotency keys differ across items; the same request run again sends the same key; a key given by the user wins', async () => {
-		const workflow = createWorkflow({ amount: '5', currency: 'USD', country: 'MX' }, {}, [{ n: 1 }, { n: 2 }]);
+		const workflow = createWorkflow({ amount: '5', currency: 'USD', country: 'MX' }, {}, [
+			{ n: 1 },
+			{ n: 2 },
+		]);
 		await fx.engine.run(workflow);
 		const again = await fx.engine.run(workflow);
 		const keys = depositPosts(fx).map((entry) => entry.headers['x-idempotency-key']);
 		expect(keys).toHaveLength(4);
 		expect(new Set(keys.slice(0, 2)).size).toBe(2);
 		expect(keys.slice(2)).toEqual(keys.slice(0, 2));
-		expect(again.output('Payments Service').map((item) => item.json.already_created)).toEqual([true, true]);
-		expect(fx.sandbox.control.createdDeposits().filter((deposit) => keys.includes(deposit.idempotencyKey))).toHaveLength(2);
+		expect(again.output('Payments Service').map((item) => item.json.already_created)).toEqual([
+			true,
+			true,
+		]);
+		expect(
+			fx.sandbox.control
+				.createdDeposits()
+				.filter((deposit) => keys.includes(deposit.idempotencyKey)),
+		).toHaveLength(2);
 
 		fx.sandbox.log.clear();
-		const own = await fx.engine.run(createWorkflow({ amount: '5', currency: 'USD', country: 'MX', options: { idempotencyKey: 'order-7781-attempt' } }));
+		const own = await fx.engine.run(
+			createWorkflow({
+				amount: '5',
+				currency: 'USD',
+				country: 'MX',
+				options: { idempotencyKey: 'order-7781-attempt' },
+			}),
+		);
 		expect(own.error).toBeUndefined();
 		expect(depositPosts(fx)[0].headers['x-idempotency-key']).toBe('order-7781-attempt');
 	});
 
 	test('Get Status reads a created deposit with a signed GET, and names an unknown one', async () => {
-		const created = await fx.engine.run(createWorkflow({ amount: '12.00', currency: 'BRL', country: 'BR' }));
+		const created = await fx.engine.run(
+			createWorkflow({ amount: '12.00', currency: 'BRL', country: 'BR' }),
+		);
 		const depositId = created.output('Payments Service')[0].json.deposit_id;
 		fx.sandbox.log.clear();
 		const builder = new WorkflowBuilder('Deposit status');
 		builder.items('Deposits', [{ id: depositId }, { id: 999999999 }]);
-		builder.then(paymentsNode({ resource: 'deposit', operation: 'getStatus', depositId: '={{ $json.id }}' }, DEPOSIT, { continueOnFail: true }));
+		builder.then(
+			paymentsNode(
+				{ resource: 'deposit', operation: 'getStatus', depositId: '={{ $json.id }}' },
+				DEPOSIT,
+				{ continueOnFail: true },
+			),
+		);
 		const run = await fx.engine.run(builder.build());
 		const [found, missing] = run.output('Payments Service');
 		expect(found.json).toMatchObject({ deposit_id: depositId, status: 'PENDING', country: 'BR' });
-		expect(missing.json.error).toBe('Deposit 999999999 was not found (208): check the Deposit ID and that the credential belongs to the merchant that created it');
+		expect(missing.json.error).toBe(
+			'Deposit 999999999 was not found (208): check the Deposit ID and that the credential belongs to the merchant that created it',
+		);
 		const [get] = fx.sandbox.log.find('GET', `/v3/deposits/${String(depositId)}`);
-		const expected = 'D24 ' + createHmac('sha256', fx.sandbox.credentials.deposit.apiSignature).update(get.headers['x-date'] + get.headers['x-login']).digest('hex');
+		const expected =
+			'D24 ' +
+			createHmac('sha256', fx.sandbox.credentials.deposit.apiSignature)
+				.update(get.headers['x-date'] + get.headers['x-login'])
+				.digest('hex');
 		expect(get.headers.authorization).toBe(expected);
 	});
 
@@ -211,18 +318,30 @@ describe('Deposit Create, Get Status through the n8n engine', () => {
 			id: 'cred-deposit-wrong',
 			name: 'wrong',
 			type: DEPOSIT,
-			data: { baseUrl: fx.sandbox.apiUrl, apiKey: fx.sandbox.credentials.deposit.apiKey, apiSignature: 'not-the-secret-XYZ' },
+			data: {
+				baseUrl: fx.sandbox.apiUrl,
+				apiKey: fx.sandbox.credentials.deposit.apiKey,
+				apiSignature: 'not-the-secret-XYZ',
+			},
 		});
 		const builder = new WorkflowBuilder('wrong secret');
 		builder.then({
-			...paymentsNode({ resource: 'deposit', operation: 'create', amount: '1', currency: 'USD', country: 'BR' }, DEPOSIT),
+			...paymentsNode(
+				{ resource: 'deposit', operation: 'create', amount: '1', currency: 'USD', country: 'BR' },
+				DEPOSIT,
+			),
 			credentials: { [DEPOSIT]: { id: 'cred-deposit-wrong', name: 'wrong' } },
 		});
 		const run = await fx.engine.run(builder.build());
-		const error = run.nodeError('Payments Service') as unknown as { message: string; description: string };
+		const error = run.nodeError('Payments Service') as unknown as {
+			message: string;
+			description: string;
+		};
 		expect(error.message).toMatch(/Creating the deposit of item 0 failed: .*\(102\)/);
 		expect(error.description).toMatch(/signature does not match/);
 		expect(JSON.stringify(run.run.data)).not.toContain('not-the-secret-XYZ');
-		expect(fx.sandbox.control.createdDeposits().some((deposit) => deposit.request.amount === '1')).toBe(false);
+		expect(
+			fx.sandbox.control.createdDeposits().some((deposit) => deposit.request.amount === '1'),
+		).toBe(false);
 	});
 });

@@ -2,7 +2,14 @@ import fc from 'fast-check';
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import type { WorkflowJson } from '../harness/engine';
-import { CREDENTIAL_IDS, paymentsNode, startFixture, WorkflowBuilder, type CredentialTypeName, type Fixture } from '../harness/fixtures';
+import {
+	CREDENTIAL_IDS,
+	paymentsNode,
+	startFixture,
+	WorkflowBuilder,
+	type CredentialTypeName,
+	type Fixture,
+} from '../harness/fixtures';
 
 /**
  * Money moves once on every path n8n can take (service rules §5.2): Loop Over Items, Retry On
@@ -47,7 +54,13 @@ const refundFromRow = (extra: INodeParameters = {}): INodeParameters => ({
 /** `node` with the optional Session credential selected, for looking earlier records up. */
 const withSession = (node: INode): INode => ({
 	...node,
-	credentials: { ...node.credentials, paymentsServiceSessionApi: { id: CREDENTIAL_IDS.paymentsServiceSessionApi, name: 'paymentsServiceSessionApi' } },
+	credentials: {
+		...node.credentials,
+		paymentsServiceSessionApi: {
+			id: CREDENTIAL_IDS.paymentsServiceSessionApi,
+			name: 'paymentsServiceSessionApi',
+		},
+	},
 });
 
 /** Rows as a spreadsheet gives them: two identical rows are two payouts. */
@@ -85,15 +98,30 @@ describe('money moves once on every path n8n takes', () => {
 		fx.sandbox.faults.clear();
 	});
 
-	const cashoutsMade = (salt: string) => fx.sandbox.control.createdCashouts().filter((entry) => String(entry.request.beneficiary_name).endsWith(salt));
-	const depositsMade = (salt: string) => fx.sandbox.control.createdDeposits().filter((entry) => String(entry.request.description).endsWith(salt));
+	const cashoutsMade = (salt: string) =>
+		fx.sandbox.control
+			.createdCashouts()
+			.filter((entry) => String(entry.request.beneficiary_name).endsWith(salt));
+	const depositsMade = (salt: string) =>
+		fx.sandbox.control
+			.createdDeposits()
+			.filter((entry) => String(entry.request.description).endsWith(salt));
 	const salted = (salt: string) => ROWS.map((row) => ({ ...row, name: `${row.name} ${salt}` }));
 	/** A COMPLETED Pix deposit of 100 USD (543.00 BRL). */
-	const completedDeposit = () => fx.sandbox.control.addDeposit({ idMerchant: 1001, status: 'COMPLETED', country: 'BR', paymentMethodCode: 'PX', amount: 100 });
+	const completedDeposit = () =>
+		fx.sandbox.control.addDeposit({
+			idMerchant: 1001,
+			status: 'COMPLETED',
+			country: 'BR',
+			paymentMethodCode: 'PX',
+			amount: 100,
+		});
 
 	describe('Loop Over Items (every pass sees item index 0)', () => {
 		test('3 rows, two of them identical, make 3 cashouts, each reported as created', async () => {
-			const run = await fx.engine.run(loopWorkflow('wf-loop-cashouts', salted('#loop-c'), paymentsNode(payoutFromRow(), CASHOUT)));
+			const run = await fx.engine.run(
+				loopWorkflow('wf-loop-cashouts', salted('#loop-c'), paymentsNode(payoutFromRow(), CASHOUT)),
+			);
 			expect(run.error).toBeUndefined();
 			const items = run.output('Payments Service').map((item) => item.json);
 			expect(items.map((item) => item.already_created)).toEqual([false, false, false]);
@@ -103,7 +131,13 @@ describe('money moves once on every path n8n takes', () => {
 		});
 
 		test('3 rows, two of them identical, make 3 deposits', async () => {
-			const run = await fx.engine.run(loopWorkflow('wf-loop-deposits', salted('#loop-d'), paymentsNode(depositFromRow(), DEPOSIT)));
+			const run = await fx.engine.run(
+				loopWorkflow(
+					'wf-loop-deposits',
+					salted('#loop-d'),
+					paymentsNode(depositFromRow(), DEPOSIT),
+				),
+			);
 			expect(run.error).toBeUndefined();
 			const items = run.output('Payments Service').map((item) => item.json);
 			expect(items.map((item) => item.already_created ?? false)).toEqual([false, false, false]);
@@ -119,64 +153,119 @@ describe('money moves once on every path n8n takes', () => {
 				{ deposit: first.idDeposit, amount: '10.00' },
 				{ deposit: second.idDeposit, amount: '5.00' },
 			];
-			const run = await fx.engine.run(loopWorkflow('wf-loop-refunds', rows, paymentsNode(refundFromRow(), DEPOSIT)));
+			const run = await fx.engine.run(
+				loopWorkflow('wf-loop-refunds', rows, paymentsNode(refundFromRow(), DEPOSIT)),
+			);
 			expect(run.error).toBeUndefined();
-			expect(run.output('Payments Service').map((item) => item.json.already_requested)).toEqual([false, false, false]);
-			const made = fx.sandbox.control.createdRefunds().filter((refund) => refund.depositId === first.idDeposit || refund.depositId === second.idDeposit);
-			expect(made.map((refund) => [refund.depositId, String(refund.request.amount)])).toEqual(rows.map((row) => [row.deposit, row.amount]));
+			expect(run.output('Payments Service').map((item) => item.json.already_requested)).toEqual([
+				false,
+				false,
+				false,
+			]);
+			const made = fx.sandbox.control
+				.createdRefunds()
+				.filter(
+					(refund) => refund.depositId === first.idDeposit || refund.depositId === second.idDeposit,
+				);
+			expect(made.map((refund) => [refund.depositId, String(refund.request.amount)])).toEqual(
+				rows.map((row) => [row.deposit, row.amount]),
+			);
 		});
 	});
 
 	test('as an AI agent’s tool, a call repeated with the same request (a model retrying after a lost answer) is one payout', async () => {
 		// The tool variant n8n makes of the node runs the same code under a type ending in "Tool".
-		fx.engine.nodeTypes.register('n8n-nodes-payments-service.paymentsServiceTool', fx.engine.nodeTypes.getByName('n8n-nodes-payments-service.paymentsService'));
-		const tool = { ...paymentsNode(payoutFromRow(), CASHOUT), type: 'n8n-nodes-payments-service.paymentsServiceTool' };
+		fx.engine.nodeTypes.register(
+			'n8n-nodes-payments-service.paymentsServiceTool',
+			fx.engine.nodeTypes.getByName('n8n-nodes-payments-service.paymentsService'),
+		);
+		const tool = {
+			...paymentsNode(payoutFromRow(), CASHOUT),
+			type: 'n8n-nodes-payments-service.paymentsServiceTool',
+		};
 		const rows = salted('#tool').slice(0, 2);
 		const run = await fx.engine.run(loopWorkflow('wf-tool-calls', rows, tool));
-		expect(run.output('Payments Service').map((item) => item.json.already_created)).toEqual([false, true]);
+		expect(run.output('Payments Service').map((item) => item.json.already_created)).toEqual([
+			false,
+			true,
+		]);
 		expect(cashoutsMade('#tool')).toHaveLength(1);
 	});
 
 	describe("n8n's Retry of a failed execution (a new execution id, the same input)", () => {
 		test.each([
 			['cashout', () => paymentsNode(payoutFromRow(), CASHOUT), 'POST', '/v3/cashout', '#retry-c'],
-			['deposit', () => paymentsNode(depositFromRow(), DEPOSIT), 'POST', '/v3/deposits', '#retry-d'],
-		] as const)('after a lost answer, a %s is made once and the retry outputs it', async (kind, node, method, path, salt) => {
-			fx.sandbox.faults.add({ method, path, kind: 'reset', phase: 'after' });
-			const workflow = itemsWorkflow(`wf-retry-${kind}`, [salted(salt)[0]], node());
-			const failed = await fx.engine.run(workflow);
-			expect(failed.nodeError('Payments Service')?.message).toMatch(/could not be reached \(ECONNRESET\)/);
+			[
+				'deposit',
+				() => paymentsNode(depositFromRow(), DEPOSIT),
+				'POST',
+				'/v3/deposits',
+				'#retry-d',
+			],
+		] as const)(
+			'after a lost answer, a %s is made once and the retry outputs it',
+			async (kind, node, method, path, salt) => {
+				fx.sandbox.faults.add({ method, path, kind: 'reset', phase: 'after' });
+				const workflow = itemsWorkflow(`wf-retry-${kind}`, [salted(salt)[0]], node());
+				const failed = await fx.engine.run(workflow);
+				expect(failed.nodeError('Payments Service')?.message).toMatch(
+					/could not be reached \(ECONNRESET\)/,
+				);
 
-			const retried = await fx.engine.retry(failed, workflow);
+				const retried = await fx.engine.retry(failed, workflow);
 
-			expect(retried.executionId).not.toBe(failed.executionId);
-			expect(retried.error).toBeUndefined();
-			const [item] = retried.output('Payments Service');
-			expect(item.json.already_created).toBe(true);
-			const made = kind === 'cashout' ? cashoutsMade(salt) : depositsMade(salt);
-			expect(made).toHaveLength(1);
-			const posts = fx.sandbox.log.find(method, path);
-			expect(posts).toHaveLength(2);
-			if (kind === 'cashout') expect(item.json.external_id).toBe(JSON.parse(posts[0].rawBody!).external_id);
-			else expect(item.json.idempotency_key).toBe(posts[0].headers['x-idempotency-key']);
-		});
+				expect(retried.executionId).not.toBe(failed.executionId);
+				expect(retried.error).toBeUndefined();
+				const [item] = retried.output('Payments Service');
+				expect(item.json.already_created).toBe(true);
+				const made = kind === 'cashout' ? cashoutsMade(salt) : depositsMade(salt);
+				expect(made).toHaveLength(1);
+				const posts = fx.sandbox.log.find(method, path);
+				expect(posts).toHaveLength(2);
+				if (kind === 'cashout')
+					expect(item.json.external_id).toBe(JSON.parse(posts[0].rawBody!).external_id);
+				else expect(item.json.idempotency_key).toBe(posts[0].headers['x-idempotency-key']);
+			},
+		);
 
 		test('after a lost answer, a refund is made once and the retry reports it', async () => {
 			const deposit = completedDeposit();
 			fx.sandbox.faults.add({ method: 'POST', path: '/v3/refunds', kind: 'reset', phase: 'after' });
-			const workflow = itemsWorkflow('wf-retry-refund', [{ deposit: deposit.idDeposit, amount: '25.00' }], paymentsNode(refundFromRow(), DEPOSIT));
+			const workflow = itemsWorkflow(
+				'wf-retry-refund',
+				[{ deposit: deposit.idDeposit, amount: '25.00' }],
+				paymentsNode(refundFromRow(), DEPOSIT),
+			);
 			const failed = await fx.engine.run(workflow);
 			expect(failed.error).toBeDefined();
 
 			const retried = await fx.engine.retry(failed, workflow);
 
-			expect(retried.output('Payments Service')[0].json).toMatchObject({ already_requested: true, deposit_id: deposit.idDeposit, amount: '25.00' });
-			expect(fx.sandbox.control.createdRefunds().filter((refund) => refund.depositId === deposit.idDeposit)).toHaveLength(1);
+			expect(retried.output('Payments Service')[0].json).toMatchObject({
+				already_requested: true,
+				deposit_id: deposit.idDeposit,
+				amount: '25.00',
+			});
+			expect(
+				fx.sandbox.control
+					.createdRefunds()
+					.filter((refund) => refund.depositId === deposit.idDeposit),
+			).toHaveLength(1);
 		});
 
 		test('a loop that failed on its second payout resumes there: 3 payouts in all, the second reported as already created', async () => {
-			fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after', skip: 1 });
-			const workflow = loopWorkflow('wf-retry-loop', salted('#retry-loop'), paymentsNode(payoutFromRow(), CASHOUT));
+			fx.sandbox.faults.add({
+				method: 'POST',
+				path: '/v3/cashout',
+				kind: 'reset',
+				phase: 'after',
+				skip: 1,
+			});
+			const workflow = loopWorkflow(
+				'wf-retry-loop',
+				salted('#retry-loop'),
+				paymentsNode(payoutFromRow(), CASHOUT),
+			);
 			const failed = await fx.engine.run(workflow);
 			expect(failed.error).toBeDefined();
 			expect(cashoutsMade('#retry-loop')).toHaveLength(2);
@@ -185,24 +274,57 @@ describe('money moves once on every path n8n takes', () => {
 
 			expect(retried.error).toBeUndefined();
 			// The first pass ran in the failed execution; the retry runs passes 2 and 3.
-			expect(retried.output('Payments Service').map((item) => item.json.already_created)).toEqual([false, true, false]);
+			expect(retried.output('Payments Service').map((item) => item.json.already_created)).toEqual([
+				false,
+				true,
+				false,
+			]);
 			expect(cashoutsMade('#retry-loop')).toHaveLength(3);
 		});
 
 		test('a lost answer tells the user the service may have acted, the key, and until when a retry is safe', async () => {
-			fx.sandbox.faults.add({ method: 'POST', path: '/v3/deposits', kind: 'reset', phase: 'after' });
-			const failed = await fx.engine.run(itemsWorkflow('wf-lost-deposit', [salted('#lost-d')[0]], paymentsNode(depositFromRow(), DEPOSIT)));
+			fx.sandbox.faults.add({
+				method: 'POST',
+				path: '/v3/deposits',
+				kind: 'reset',
+				phase: 'after',
+			});
+			const failed = await fx.engine.run(
+				itemsWorkflow(
+					'wf-lost-deposit',
+					[salted('#lost-d')[0]],
+					paymentsNode(depositFromRow(), DEPOSIT),
+				),
+			);
 			const error = failed.nodeError('Payments Service') as unknown as { description: string };
 			const [post] = fx.sandbox.log.find('POST', '/v3/deposits');
-			expect(error.description).toContain('No answer came back, so the deposit may or may not have been created.');
-			expect(error.description).toContain(`The idempotency key of this deposit is ${post.headers['x-idempotency-key']} (derived).`);
-			expect(error.description).toMatch(/Retry On Fail, n8n's Retry of this execution, or a re-run on the same input before \d{4}-\d{2}-\d{2} 00:00 UTC sends the same one/);
+			expect(error.description).toContain(
+				'No answer came back, so the deposit may or may not have been created.',
+			);
+			expect(error.description).toContain(
+				`The idempotency key of this deposit is ${post.headers['x-idempotency-key']} (derived).`,
+			);
+			expect(error.description).toMatch(
+				/Retry On Fail, n8n's Retry of this execution, or a re-run on the same input before \d{4}-\d{2}-\d{2} 00:00 UTC sends the same one/,
+			);
 		});
 	});
 
 	test('a 5xx on a creation says the service may have acted and how to retry safely', async () => {
-		fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'status', status: 503, phase: 'after' });
-		const run = await fx.engine.run(itemsWorkflow('wf-5xx', [{ ...ROWS[0], name: 'Ana #5xx' }], paymentsNode(payoutFromRow({ externalId: 'payout-5xx-1' }), CASHOUT)));
+		fx.sandbox.faults.add({
+			method: 'POST',
+			path: '/v3/cashout',
+			kind: 'status',
+			status: 503,
+			phase: 'after',
+		});
+		const run = await fx.engine.run(
+			itemsWorkflow(
+				'wf-5xx',
+				[{ ...ROWS[0], name: 'Ana #5xx' }],
+				paymentsNode(payoutFromRow({ externalId: 'payout-5xx-1' }), CASHOUT),
+			),
+		);
 		const error = run.nodeError('Payments Service') as unknown as { description: string };
 		expect(error.description).toMatch(
 			/^The service failed \(HTTP 503\) and may or may not have created the cashout\. The external ID of this cashout is payout-5xx-1\. Retrying with the same external ID is safe at any time/,
@@ -215,30 +337,71 @@ describe('money moves once on every path n8n takes', () => {
 			['missing', {}],
 			['null', { refundAmount: null }],
 			['empty', { refundAmount: '' }],
-		])('%s: nothing is sent, and the error names the item, the field and the expression', async (_what, row) => {
-			const deposit = completedDeposit();
-			const run = await fx.engine.run(
-				itemsWorkflow('wf-refund-empty', [{ deposit: deposit.idDeposit, ...row }], paymentsNode(refundFromRow({ amount: '={{ $json.refundAmount }}' }), DEPOSIT)),
-			);
-			const error = run.nodeError('Payments Service') as unknown as { message: string; description: string };
-			expect(error.message).toBe('Refund in item 0 is invalid: Amount is an expression that resolved to nothing');
-			expect(error.description).toMatch(/^Nothing was sent\. Amount is \{\{ \$json\.refundAmount \}\}, which gave (undefined|null|empty text) for this item/);
-			expect(fx.sandbox.log.entries()).toHaveLength(0);
-		});
+		])(
+			'%s: nothing is sent, and the error names the item, the field and the expression',
+			async (_what, row) => {
+				const deposit = completedDeposit();
+				const run = await fx.engine.run(
+					itemsWorkflow(
+						'wf-refund-empty',
+						[{ deposit: deposit.idDeposit, ...row }],
+						paymentsNode(refundFromRow({ amount: '={{ $json.refundAmount }}' }), DEPOSIT),
+					),
+				);
+				const error = run.nodeError('Payments Service') as unknown as {
+					message: string;
+					description: string;
+				};
+				expect(error.message).toBe(
+					'Refund in item 0 is invalid: Amount is an expression that resolved to nothing',
+				);
+				expect(error.description).toMatch(
+					/^Nothing was sent\. Amount is \{\{ \$json\.refundAmount \}\}, which gave (undefined|null|empty text) for this item/,
+				);
+				expect(fx.sandbox.log.entries()).toHaveLength(0);
+			},
+		);
 
 		test('an Amount left empty on purpose is a full refund', async () => {
 			const deposit = completedDeposit();
-			const run = await fx.engine.run(itemsWorkflow('wf-refund-full', [{ deposit: deposit.idDeposit }], paymentsNode(refundFromRow({ amount: '' }), DEPOSIT)));
-			expect(run.output('Payments Service')[0].json).toMatchObject({ already_requested: false, amount: null });
-			expect(JSON.parse(fx.sandbox.log.find('POST', '/v3/refunds')[0].rawBody!)).toEqual({ deposit_id: deposit.idDeposit });
+			const run = await fx.engine.run(
+				itemsWorkflow(
+					'wf-refund-full',
+					[{ deposit: deposit.idDeposit }],
+					paymentsNode(refundFromRow({ amount: '' }), DEPOSIT),
+				),
+			);
+			expect(run.output('Payments Service')[0].json).toMatchObject({
+				already_requested: false,
+				amount: null,
+			});
+			expect(JSON.parse(fx.sandbox.log.find('POST', '/v3/refunds')[0].rawBody!)).toEqual({
+				deposit_id: deposit.idDeposit,
+			});
 		});
 	});
 
 	describe('keys are sent as given, or refused', () => {
 		test('idempotency keys with characters a header cannot carry are refused before anything is sent', async () => {
-			const rows = [{ key: 'order-Łukasz-1' }, { key: 'order-Żukasz-1' }, { key: 'k'.repeat(10_240) }];
+			const rows = [
+				{ key: 'order-Łukasz-1' },
+				{ key: 'order-Żukasz-1' },
+				{ key: 'k'.repeat(10_240) },
+			];
 			const run = await fx.engine.run(
-				itemsWorkflow('wf-keys', rows, paymentsNode({ ...depositFromRow(), amount: '10.00', options: { idempotencyKey: '={{ $json.key }}' } }, DEPOSIT, { continueOnFail: true })),
+				itemsWorkflow(
+					'wf-keys',
+					rows,
+					paymentsNode(
+						{
+							...depositFromRow(),
+							amount: '10.00',
+							options: { idempotencyKey: '={{ $json.key }}' },
+						},
+						DEPOSIT,
+						{ continueOnFail: true },
+					),
+				),
 			);
 			expect(run.output('Payments Service').map((item) => item.json.error)).toEqual([
 				'Deposit in item 0 is invalid: Idempotency Key contains "Ł" (U+0141), which an HTTP header cannot carry: use only visible ASCII characters (letters, digits and punctuation, no spaces)',
@@ -253,16 +416,35 @@ describe('money moves once on every path n8n takes', () => {
 				{ ...ROWS[0], name: 'Ana #latin', id: 'order-Łukasz-1' },
 				{ ...ROWS[0], name: 'Ana #latin', id: 'order-Żukasz-1' },
 			];
-			const run = await fx.engine.run(itemsWorkflow('wf-external-ids', rows, paymentsNode(payoutFromRow({ externalId: '={{ $json.id }}' }), CASHOUT)));
-			expect(run.output('Payments Service').map((item) => [item.json.external_id, item.json.already_created])).toEqual([
+			const run = await fx.engine.run(
+				itemsWorkflow(
+					'wf-external-ids',
+					rows,
+					paymentsNode(payoutFromRow({ externalId: '={{ $json.id }}' }), CASHOUT),
+				),
+			);
+			expect(
+				run
+					.output('Payments Service')
+					.map((item) => [item.json.external_id, item.json.already_created]),
+			).toEqual([
 				['order-Łukasz-1', false],
 				['order-Żukasz-1', false],
 			]);
-			expect(cashoutsMade('#latin').map((entry) => entry.request.external_id)).toEqual(['order-Łukasz-1', 'order-Żukasz-1']);
+			expect(cashoutsMade('#latin').map((entry) => entry.request.external_id)).toEqual([
+				'order-Łukasz-1',
+				'order-Żukasz-1',
+			]);
 		});
 
 		test('an External ID with a line break is refused, not stripped', async () => {
-			const run = await fx.engine.run(itemsWorkflow('wf-external-lf', [{ ...ROWS[0], id: 'payout\n7' }], paymentsNode(payoutFromRow({ externalId: '={{ $json.id }}' }), CASHOUT)));
+			const run = await fx.engine.run(
+				itemsWorkflow(
+					'wf-external-lf',
+					[{ ...ROWS[0], id: 'payout\n7' }],
+					paymentsNode(payoutFromRow({ externalId: '={{ $json.id }}' }), CASHOUT),
+				),
+			);
 			expect(run.nodeError('Payments Service')?.message).toBe(
 				'Cashout in item 0 is invalid: External ID contains a line break (U+000A); control characters and line breaks cannot be part of an external ID',
 			);
@@ -271,22 +453,61 @@ describe('money moves once on every path n8n takes', () => {
 	});
 
 	describe('amounts arrive exactly as given', () => {
-		test.each(['123456789012345678', '9007199254740993.01'])('a JSON-mode amount %s written as a number is refused, written as text it arrives exactly', async (amount) => {
-			const json = (value: string) => `{"amount": ${value}, "currency": "BRL", "country": "BR"}`;
-			const refused = await fx.engine.run(itemsWorkflow('wf-json-amount', [{}], paymentsNode({ resource: 'deposit', operation: 'create', specifyBody: 'json', jsonBody: json(amount) }, DEPOSIT)));
-			expect(refused.nodeError('Payments Service')?.message).toBe(`JSON Body of item 0 has the number ${amount}, which a JavaScript number cannot carry exactly`);
-			expect(fx.sandbox.log.entries()).toHaveLength(0);
+		test.each(['123456789012345678', '9007199254740993.01'])(
+			'a JSON-mode amount %s written as a number is refused, written as text it arrives exactly',
+			async (amount) => {
+				const json = (value: string) => `{"amount": ${value}, "currency": "BRL", "country": "BR"}`;
+				const refused = await fx.engine.run(
+					itemsWorkflow(
+						'wf-json-amount',
+						[{}],
+						paymentsNode(
+							{
+								resource: 'deposit',
+								operation: 'create',
+								specifyBody: 'json',
+								jsonBody: json(amount),
+							},
+							DEPOSIT,
+						),
+					),
+				);
+				expect(refused.nodeError('Payments Service')?.message).toBe(
+					`JSON Body of item 0 has the number ${amount}, which a JavaScript number cannot carry exactly`,
+				);
+				expect(fx.sandbox.log.entries()).toHaveLength(0);
 
-			await fx.engine.run(itemsWorkflow('wf-json-amount', [{}], paymentsNode({ resource: 'deposit', operation: 'create', specifyBody: 'json', jsonBody: json(`"${amount}"`) }, DEPOSIT)));
-			const [post] = fx.sandbox.log.find('POST', '/v3/deposits');
-			expect(post.rawBody).toContain(`"amount":"${amount}"`);
-		});
+				await fx.engine.run(
+					itemsWorkflow(
+						'wf-json-amount',
+						[{}],
+						paymentsNode(
+							{
+								resource: 'deposit',
+								operation: 'create',
+								specifyBody: 'json',
+								jsonBody: json(`"${amount}"`),
+							},
+							DEPOSIT,
+						),
+					),
+				);
+				const [post] = fx.sandbox.log.find('POST', '/v3/deposits');
+				expect(post.rawBody).toContain(`"amount":"${amount}"`);
+			},
+		);
 
 		test('an amount mapped as a number past what a double carries is refused in Fields mode too', async () => {
 			const run = await fx.engine.run(
-				itemsWorkflow('wf-number-amount', [{ amount: Number('123456789012345678') }], paymentsNode(depositFromRow({ amount: '={{ $json.amount }}' }), DEPOSIT)),
+				itemsWorkflow(
+					'wf-number-amount',
+					[{ amount: Number('123456789012345678') }],
+					paymentsNode(depositFromRow({ amount: '={{ $json.amount }}' }), DEPOSIT),
+				),
 			);
-			expect(run.nodeError('Payments Service')?.message).toMatch(/^Deposit in item 0 is invalid: amount is the number 123456789012345680, which has more significant digits than a JavaScript number carries exactly/);
+			expect(run.nodeError('Payments Service')?.message).toMatch(
+				/^Deposit in item 0 is invalid: amount is the number 123456789012345680, which has more significant digits than a JavaScript number carries exactly/,
+			);
 			expect(fx.sandbox.log.entries()).toHaveLength(0);
 		});
 	});
@@ -296,40 +517,92 @@ describe('money moves once on every path n8n takes', () => {
 			['putOnHold', 'ON_HOLD', false],
 			['releaseHold', 'PENDING', true],
 			['cancel', 'CANCELLED', false],
-		] as const)('%s after a lost answer, under Retry On Fail, ends in %s with a note and no error', async (operation, target, onHold) => {
-			const cashout = fx.sandbox.control.addCashout({ idMerchant: 1001, onHold });
-			const method = operation === 'cancel' ? 'DELETE' : 'PUT';
-			const path = operation === 'cancel' ? '/v3/cashout/cancel' : '/v3/cashout/status';
-			fx.sandbox.faults.add({ method, path, kind: 'reset', phase: 'after' });
-			const parameters: INodeParameters = { resource: 'cashout', operation, cashoutId: String(cashout.idCashout) };
-			if (operation === 'cancel') parameters.externalId = cashout.externalId;
-			const run = await fx.engine.run(itemsWorkflow(`wf-${operation}`, [{}], paymentsNode(parameters, CASHOUT, { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 })));
+		] as const)(
+			'%s after a lost answer, under Retry On Fail, ends in %s with a note and no error',
+			async (operation, target, onHold) => {
+				const cashout = fx.sandbox.control.addCashout({ idMerchant: 1001, onHold });
+				const method = operation === 'cancel' ? 'DELETE' : 'PUT';
+				const path = operation === 'cancel' ? '/v3/cashout/cancel' : '/v3/cashout/status';
+				fx.sandbox.faults.add({ method, path, kind: 'reset', phase: 'after' });
+				const parameters: INodeParameters = {
+					resource: 'cashout',
+					operation,
+					cashoutId: String(cashout.idCashout),
+				};
+				if (operation === 'cancel') parameters.externalId = cashout.externalId;
+				const run = await fx.engine.run(
+					itemsWorkflow(
+						`wf-${operation}`,
+						[{}],
+						paymentsNode(parameters, CASHOUT, {
+							retryOnFail: true,
+							maxTries: 2,
+							waitBetweenTries: 1,
+						}),
+					),
+				);
 
-			expect(run.error).toBeUndefined();
-			expect(run.output('Payments Service')[0].json).toMatchObject({
-				cashout_id: cashout.idCashout,
-				cashout_status_name: target,
-				already_in_status: true,
-				message: `Cashout ${cashout.idCashout} is already ${target}: nothing was changed. An earlier attempt whose answer was lost (or another change) already did it.`,
-			});
-			const calls = fx.sandbox.log.entries().map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
-			expect(calls).toEqual([`${method} ${path} 0`, `${method} ${path} 412`, 'POST /v3/cashout/status 200']);
-		});
+				expect(run.error).toBeUndefined();
+				expect(run.output('Payments Service')[0].json).toMatchObject({
+					cashout_id: cashout.idCashout,
+					cashout_status_name: target,
+					already_in_status: true,
+					message: `Cashout ${cashout.idCashout} is already ${target}: nothing was changed. An earlier attempt whose answer was lost (or another change) already did it.`,
+				});
+				const calls = fx.sandbox.log
+					.entries()
+					.map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
+				expect(calls).toEqual([
+					`${method} ${path} 0`,
+					`${method} ${path} 412`,
+					'POST /v3/cashout/status 200',
+				]);
+			},
+		);
 
 		test('a hold refused when the status cannot be read back fails with the service’s refusal', async () => {
 			const cashout = fx.sandbox.control.addCashout({ idMerchant: 1001 });
 			fx.sandbox.control.advanceCashout(cashout.idCashout, 'DELIVERED');
-			fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout/status', kind: 'status', status: 400 });
-			const run = await fx.engine.run(itemsWorkflow('wf-hold-unread', [{}], paymentsNode({ resource: 'cashout', operation: 'putOnHold', cashoutId: String(cashout.idCashout) }, CASHOUT)));
-			expect(run.nodeError('Payments Service')?.message).toBe(`Cashout ${cashout.idCashout} can no longer be put on hold: it is not PENDING (510)`);
-			expect(fx.sandbox.log.entries().map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual(['PUT /v3/cashout/status 412', 'POST /v3/cashout/status 400']);
+			fx.sandbox.faults.add({
+				method: 'POST',
+				path: '/v3/cashout/status',
+				kind: 'status',
+				status: 400,
+			});
+			const run = await fx.engine.run(
+				itemsWorkflow(
+					'wf-hold-unread',
+					[{}],
+					paymentsNode(
+						{ resource: 'cashout', operation: 'putOnHold', cashoutId: String(cashout.idCashout) },
+						CASHOUT,
+					),
+				),
+			);
+			expect(run.nodeError('Payments Service')?.message).toBe(
+				`Cashout ${cashout.idCashout} can no longer be put on hold: it is not PENDING (510)`,
+			);
+			expect(
+				fx.sandbox.log.entries().map((entry) => `${entry.method} ${entry.path} ${entry.status}`),
+			).toEqual(['PUT /v3/cashout/status 412', 'POST /v3/cashout/status 400']);
 		});
 
 		test('a hold refused from another status still fails, naming the status read back', async () => {
 			const cashout = fx.sandbox.control.addCashout({ idMerchant: 1001 });
 			fx.sandbox.control.advanceCashout(cashout.idCashout, 'DELIVERED');
-			const run = await fx.engine.run(itemsWorkflow('wf-hold-delivered', [{}], paymentsNode({ resource: 'cashout', operation: 'putOnHold', cashoutId: String(cashout.idCashout) }, CASHOUT)));
-			expect(run.nodeError('Payments Service')?.message).toBe(`Cashout ${cashout.idCashout} can no longer be put on hold: it is not PENDING (it is DELIVERED) (510)`);
+			const run = await fx.engine.run(
+				itemsWorkflow(
+					'wf-hold-delivered',
+					[{}],
+					paymentsNode(
+						{ resource: 'cashout', operation: 'putOnHold', cashoutId: String(cashout.idCashout) },
+						CASHOUT,
+					),
+				),
+			);
+			expect(run.nodeError('Payments Service')?.message).toBe(
+				`Cashout ${cashout.idCashout} can no longer be put on hold: it is not PENDING (it is DELIVERED) (510)`,
+			);
 		});
 	});
 
@@ -337,8 +610,19 @@ describe('money moves once on every path n8n takes', () => {
 		const retry = { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 };
 
 		test('a deposit whose answer was lost comes back with its deposit_id and status', async () => {
-			fx.sandbox.faults.add({ method: 'POST', path: '/v3/deposits', kind: 'reset', phase: 'after' });
-			const run = await fx.engine.run(itemsWorkflow('wf-recover-deposit', [salted('#rec-d')[0]], withSession(paymentsNode(depositFromRow(), DEPOSIT, retry))));
+			fx.sandbox.faults.add({
+				method: 'POST',
+				path: '/v3/deposits',
+				kind: 'reset',
+				phase: 'after',
+			});
+			const run = await fx.engine.run(
+				itemsWorkflow(
+					'wf-recover-deposit',
+					[salted('#rec-d')[0]],
+					withSession(paymentsNode(depositFromRow(), DEPOSIT, retry)),
+				),
+			);
 			expect(run.error).toBeUndefined();
 			const [made] = depositsMade('#rec-d');
 			expect(run.output('Payments Service')[0].json).toMatchObject({
@@ -347,38 +631,85 @@ describe('money moves once on every path n8n takes', () => {
 				deposit_id: made.depositId,
 				status: 'PENDING',
 				payment_instructions_recovered: false,
-				message: expect.stringContaining(`It is deposit ${made.depositId} (PENDING), with the same amount, currency, country and payer.`),
+				message: expect.stringContaining(
+					`It is deposit ${made.depositId} (PENDING), with the same amount, currency, country and payer.`,
+				),
 			});
 			expect(fx.sandbox.log.find('GET', `/v3/deposits/${made.depositId}`)).toHaveLength(1);
 		});
 
 		test('a cashout whose answer was lost comes back with its cashout_id', async () => {
 			fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after' });
-			const run = await fx.engine.run(itemsWorkflow('wf-recover-cashout', [salted('#rec-c')[0]], withSession(paymentsNode(payoutFromRow(), CASHOUT, retry))));
+			const run = await fx.engine.run(
+				itemsWorkflow(
+					'wf-recover-cashout',
+					[salted('#rec-c')[0]],
+					withSession(paymentsNode(payoutFromRow(), CASHOUT, retry)),
+				),
+			);
 			const [made] = cashoutsMade('#rec-c');
-			expect(run.output('Payments Service')[0].json).toMatchObject({ already_created: true, matches_request: true, cashout_id: made.cashoutId, cashout_status_name: 'PENDING' });
+			expect(run.output('Payments Service')[0].json).toMatchObject({
+				already_created: true,
+				matches_request: true,
+				cashout_id: made.cashoutId,
+				cashout_status_name: 'PENDING',
+			});
 			expect(cashoutsMade('#rec-c')).toHaveLength(1);
 		});
 
 		test('a refund whose answer was lost comes back with its refund_id', async () => {
 			const deposit = completedDeposit();
 			fx.sandbox.faults.add({ method: 'POST', path: '/v3/refunds', kind: 'reset', phase: 'after' });
-			const run = await fx.engine.run(itemsWorkflow('wf-recover-refund', [{ deposit: deposit.idDeposit, amount: '30.00' }], withSession(paymentsNode(refundFromRow(), DEPOSIT, retry))));
-			const [made] = fx.sandbox.control.createdRefunds().filter((refund) => refund.depositId === deposit.idDeposit);
-			expect(run.output('Payments Service')[0].json).toMatchObject({ already_requested: true, matches_request: true, refund_id: made.refundId });
+			const run = await fx.engine.run(
+				itemsWorkflow(
+					'wf-recover-refund',
+					[{ deposit: deposit.idDeposit, amount: '30.00' }],
+					withSession(paymentsNode(refundFromRow(), DEPOSIT, retry)),
+				),
+			);
+			const [made] = fx.sandbox.control
+				.createdRefunds()
+				.filter((refund) => refund.depositId === deposit.idDeposit);
+			expect(run.output('Payments Service')[0].json).toMatchObject({
+				already_requested: true,
+				matches_request: true,
+				refund_id: made.refundId,
+			});
 		});
 
 		test('an External ID given again for another payout is refused, naming the field that differs and the fix', async () => {
-			const node = withSession(paymentsNode(payoutFromRow({ externalId: '={{ $json.id }}' }), CASHOUT, { continueOnFail: true }));
-			const first = await fx.engine.run(itemsWorkflow('wf-given-1', [{ ...ROWS[0], name: 'Ana #given', id: 'payout-given-1' }], node));
+			const node = withSession(
+				paymentsNode(payoutFromRow({ externalId: '={{ $json.id }}' }), CASHOUT, {
+					continueOnFail: true,
+				}),
+			);
+			const first = await fx.engine.run(
+				itemsWorkflow(
+					'wf-given-1',
+					[{ ...ROWS[0], name: 'Ana #given', id: 'payout-given-1' }],
+					node,
+				),
+			);
 			const cashoutId = first.output('Payments Service')[0].json.cashout_id;
 			const run = await fx.engine.run(
-				itemsWorkflow('wf-given-2', [{ ...ROWS[0], name: 'Ana #given', id: 'payout-given-1' }, { ...ROWS[0], amount: '300.00', name: 'Ana #given', id: 'payout-given-1' }], node),
+				itemsWorkflow(
+					'wf-given-2',
+					[
+						{ ...ROWS[0], name: 'Ana #given', id: 'payout-given-1' },
+						{ ...ROWS[0], amount: '300.00', name: 'Ana #given', id: 'payout-given-1' },
+					],
+					node,
+				),
 			);
 			const [same, other] = run.output('Payments Service').map((item) => item.json);
-			expect(same).toMatchObject({ already_created: true, matches_request: true, cashout_id: cashoutId });
+			expect(same).toMatchObject({
+				already_created: true,
+				matches_request: true,
+				cashout_id: cashoutId,
+			});
 			expect(other).toMatchObject({
-				error: 'Cashout in item 1 was not created: External ID payout-given-1 already belongs to another payout',
+				error:
+					'Cashout in item 1 was not created: External ID payout-given-1 already belongs to another payout',
 				description: `The service refused it (511) because cashout ${String(cashoutId)} already has this external ID, and it differs from this payout (amount: 300.00 asked, 250 on the existing cashout). No second payout was made. Give this payout its own External ID.`,
 			});
 			expect(cashoutsMade('#given')).toHaveLength(1);
@@ -386,12 +717,29 @@ describe('money moves once on every path n8n takes', () => {
 
 		test('an Idempotency Key given again for another deposit is refused, naming the field that differs', async () => {
 			const node = (amount: string) =>
-				withSession(paymentsNode({ ...depositFromRow(), amount, additionalFields: { description: 'Order #given-d' }, options: { idempotencyKey: 'order-given-7' } }, DEPOSIT));
+				withSession(
+					paymentsNode(
+						{
+							...depositFromRow(),
+							amount,
+							additionalFields: { description: 'Order #given-d' },
+							options: { idempotencyKey: 'order-given-7' },
+						},
+						DEPOSIT,
+					),
+				);
 			await fx.engine.run(itemsWorkflow('wf-given-d1', [{}], node('10.00')));
 			const run = await fx.engine.run(itemsWorkflow('wf-given-d2', [{}], node('12.00')));
-			const error = run.nodeError('Payments Service') as unknown as { message: string; description: string };
-			expect(error.message).toBe('Deposit in item 0 was not created: idempotency key order-given-7 was already used for another deposit');
-			expect(error.description).toMatch(/differs from this request \(amount: 12\.00 asked, 10 on the existing deposit\)\. No second deposit was made\. Give this deposit its own Idempotency Key or Invoice ID\./);
+			const error = run.nodeError('Payments Service') as unknown as {
+				message: string;
+				description: string;
+			};
+			expect(error.message).toBe(
+				'Deposit in item 0 was not created: idempotency key order-given-7 was already used for another deposit',
+			);
+			expect(error.description).toMatch(
+				/differs from this request \(amount: 12\.00 asked, 10 on the existing deposit\)\. No second deposit was made\. Give this deposit its own Idempotency Key or Invoice ID\./,
+			);
 			expect(depositsMade('#given-d')).toHaveLength(1);
 		});
 	});
@@ -405,30 +753,56 @@ describe('money moves once on every path n8n takes', () => {
 			mode: fc.constantFrom('loop' as const, 'items' as const),
 			rows: fc.array(fc.nat(pool.length - 1), { minLength: 1, maxLength: 3 }),
 			lose: fc.option(fc.nat(2), { nil: undefined }),
-			recovery: fc.constantFrom('retryOnFail' as const, 'executionRetry' as const, 'manualRerun' as const),
+			recovery: fc.constantFrom(
+				'retryOnFail' as const,
+				'executionRetry' as const,
+				'manualRerun' as const,
+			),
 		});
 		let iteration = 0;
 		await fc.assert(
-			fc.asyncProperty(fc.array(invocation, { minLength: 1, maxLength: 3 }), async (invocations) => {
-				const salt = `#p${++iteration}`;
-				const distinct = new Set<string>();
-				for (const { mode, rows, lose, recovery } of invocations) {
-					const data = rows.map((index) => ({ ...pool[index], name: `${pool[index].name} ${salt}` }));
-					// A request is named by its workflow, its position (run or item) and its content.
-					data.forEach((row, position) => distinct.add(`${mode}:${position}:${JSON.stringify(row)}`));
-					fx.sandbox.faults.clear();
-					if (lose !== undefined && lose < data.length) fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after', skip: lose });
-					const extra = recovery === 'retryOnFail' ? { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 } : {};
-					const node = paymentsNode(payoutFromRow(), CASHOUT, extra);
-					const workflow = mode === 'loop' ? loopWorkflow('wf-property-loop', data, node) : itemsWorkflow('wf-property-items', data, node);
-					const run = await fx.engine.run(workflow);
-					if (run.error) {
-						if (recovery === 'executionRetry') expect((await fx.engine.retry(run, workflow)).error).toBeUndefined();
-						else expect((await fx.engine.run(workflow)).error).toBeUndefined();
+			fc.asyncProperty(
+				fc.array(invocation, { minLength: 1, maxLength: 3 }),
+				async (invocations) => {
+					const salt = `#p${++iteration}`;
+					const distinct = new Set<string>();
+					for (const { mode, rows, lose, recovery } of invocations) {
+						const data = rows.map((index) => ({
+							...pool[index],
+							name: `${pool[index].name} ${salt}`,
+						}));
+						// A request is named by its workflow, its position (run or item) and its content.
+						data.forEach((row, position) =>
+							distinct.add(`${mode}:${position}:${JSON.stringify(row)}`),
+						);
+						fx.sandbox.faults.clear();
+						if (lose !== undefined && lose < data.length)
+							fx.sandbox.faults.add({
+								method: 'POST',
+								path: '/v3/cashout',
+								kind: 'reset',
+								phase: 'after',
+								skip: lose,
+							});
+						const extra =
+							recovery === 'retryOnFail'
+								? { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 }
+								: {};
+						const node = paymentsNode(payoutFromRow(), CASHOUT, extra);
+						const workflow =
+							mode === 'loop'
+								? loopWorkflow('wf-property-loop', data, node)
+								: itemsWorkflow('wf-property-items', data, node);
+						const run = await fx.engine.run(workflow);
+						if (run.error) {
+							if (recovery === 'executionRetry')
+								expect((await fx.engine.retry(run, workflow)).error).toBeUndefined();
+							else expect((await fx.engine.run(workflow)).error).toBeUndefined();
+						}
 					}
-				}
-				expect(cashoutsMade(salt)).toHaveLength(distinct.size);
-			}),
+					expect(cashoutsMade(salt)).toHaveLength(distinct.size);
+				},
+			),
 			{ numRuns: 12 },
 		);
 	});

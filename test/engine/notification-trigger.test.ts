@@ -36,10 +36,18 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 	// Version 1 with Verify Cashout Control off: these tests cover what follows the control check
 	// (reading by cashout_id, memory, filters); the check itself is covered in notification-security.
 	const runner = (parameters: INodeParameters = {}, store: { staticData?: IDataObject } = {}) =>
-		new WebhookRunner(fx.engine, notificationWorkflow({ options: { verifyControl: false }, ...parameters }), NOTIFICATION_TRIGGER, store);
-	const deposit = (status = 'PENDING') => fx.sandbox.control.addDeposit({ idMerchant: MID, status });
-	const cashout = (extra: Record<string, unknown> = {}) => fx.sandbox.control.addCashout({ idMerchant: MID, ...extra });
-	const memory = (trigger: WebhookRunner) => (trigger.staticData().notifications as { records: Record<string, [string, number]> }).records;
+		new WebhookRunner(
+			fx.engine,
+			notificationWorkflow({ options: { verifyControl: false }, ...parameters }),
+			NOTIFICATION_TRIGGER,
+			store,
+		);
+	const deposit = (status = 'PENDING') =>
+		fx.sandbox.control.addDeposit({ idMerchant: MID, status });
+	const cashout = (extra: Record<string, unknown> = {}) =>
+		fx.sandbox.control.addCashout({ idMerchant: MID, ...extra });
+	const memory = (trigger: WebhookRunner) =>
+		(trigger.staticData().notifications as { records: Record<string, [string, number]> }).records;
 
 	test('a deposit notification emits the deposit status read from the service, with what was received', async () => {
 		const record = deposit('PENDING');
@@ -47,7 +55,16 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 		const trigger = runner();
 		const outcome = await trigger.call(depositNotification(record.idDeposit));
 		expect(outcome.error).toBeUndefined();
-		expect([outcome.status, outcome.json]).toEqual([200, { received: true, kind: 'deposit', id: record.idDeposit, outcome: 'emitted', status: 'COMPLETED' }]);
+		expect([outcome.status, outcome.json]).toEqual([
+			200,
+			{
+				received: true,
+				kind: 'deposit',
+				id: record.idDeposit,
+				outcome: 'emitted',
+				status: 'COMPLETED',
+			},
+		]);
 		expect(outcome.items).toHaveLength(1);
 		expect(outcome.items![0].json).toMatchObject({
 			deposit_id: record.idDeposit,
@@ -62,7 +79,9 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 		});
 		// Signed GET with the deposit credential (service rules §2.3, §5.3).
 		const reads = fx.sandbox.log.find('GET', '/v3/deposits/*');
-		expect(reads.map((entry) => [entry.path, entry.status])).toEqual([[`/v3/deposits/${record.idDeposit}`, 200]]);
+		expect(reads.map((entry) => [entry.path, entry.status])).toEqual([
+			[`/v3/deposits/${record.idDeposit}`, 200],
+		]);
 		expect(outcome.staticDataSaved).toBe(true);
 		expect(memory(trigger)).toEqual({ [`d:${record.idDeposit}`]: ['COMPLETED', START / 1000] });
 	});
@@ -70,12 +89,26 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 	test('a cashout notification is only a hint: the status emitted is the one the service answers, with readable names', async () => {
 		const payout = cashout({ externalId: 'payout-hint-1' });
 		fx.sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
-		fx.sandbox.control.advanceCashout(payout.idCashout, 'REJECTED', { code: 801, reason: 'Beneficiary account closed' });
+		fx.sandbox.control.advanceCashout(payout.idCashout, 'REJECTED', {
+			code: 801,
+			reason: 'Beneficiary account closed',
+		});
 		const trigger = runner();
 		const outcome = await trigger.call(
-			cashoutNotification({ cashout_id: payout.idCashout, external_id: 'payout-hint-1', bank_reference_id: 'bank-ref-1', status_reason: 'whatever the body says' }),
+			cashoutNotification({
+				cashout_id: payout.idCashout,
+				external_id: 'payout-hint-1',
+				bank_reference_id: 'bank-ref-1',
+				status_reason: 'whatever the body says',
+			}),
 		);
-		expect(outcome.json).toEqual({ received: true, kind: 'cashout', id: payout.idCashout, outcome: 'emitted', status: 'REJECTED' });
+		expect(outcome.json).toEqual({
+			received: true,
+			kind: 'cashout',
+			id: payout.idCashout,
+			outcome: 'emitted',
+			status: 'REJECTED',
+		});
 		expect(outcome.items![0].json).toEqual({
 			cashout_status: 3,
 			cashout_status_description: 'Rejected',
@@ -107,8 +140,21 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 	test('a forged notification is harmless: it emits the real state, which the status filter judges', async () => {
 		const payout = cashout({ externalId: 'payout-forged' });
 		const trigger = runner({ notifications: 'cashouts', cashoutStatuses: ['REJECTED'] });
-		const forged = await trigger.call(cashoutNotification({ cashout_id: payout.idCashout, external_id: 'payout-forged', status_reason: 'REJECTED', control: 'FORGED' }));
-		expect(forged.json).toEqual({ received: true, kind: 'cashout', id: payout.idCashout, outcome: 'filtered', status: 'PENDING' });
+		const forged = await trigger.call(
+			cashoutNotification({
+				cashout_id: payout.idCashout,
+				external_id: 'payout-forged',
+				status_reason: 'REJECTED',
+				control: 'FORGED',
+			}),
+		);
+		expect(forged.json).toEqual({
+			received: true,
+			kind: 'cashout',
+			id: payout.idCashout,
+			outcome: 'filtered',
+			status: 'PENDING',
+		});
 		expect(forged.items).toBeNull();
 	});
 
@@ -130,19 +176,31 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 	test('repeats of a notification emit once per record and status; a new status emits again, with the previous one', async () => {
 		const payout = cashout({ externalId: 'payout-dup' });
 		const trigger = runner();
-		const notify = () => trigger.call(cashoutNotification({ cashout_id: payout.idCashout, external_id: 'payout-dup' }));
+		const notify = () =>
+			trigger.call(
+				cashoutNotification({ cashout_id: payout.idCashout, external_id: 'payout-dup' }),
+			);
 		const first = await notify();
 		const again = await notify();
 		clock.advance(MINUTE);
 		const third = await notify();
-		expect([first, again, third].map((outcome) => [outcome.status, (outcome.json as IDataObject).outcome, outcome.items?.length ?? 0])).toEqual([
+		expect(
+			[first, again, third].map((outcome) => [
+				outcome.status,
+				(outcome.json as IDataObject).outcome,
+				outcome.items?.length ?? 0,
+			]),
+		).toEqual([
 			[200, 'emitted', 1],
 			[200, 'duplicate', 0],
 			[200, 'duplicate', 0],
 		]);
 		fx.sandbox.control.setStatus('cashout', payout.idCashout, 'ON_HOLD');
 		const held = await notify();
-		expect(held.items![0].json).toMatchObject({ cashout_status_name: 'ON_HOLD', notification: { previousStatus: 'PENDING' } });
+		expect(held.items![0].json).toMatchObject({
+			cashout_status_name: 'ON_HOLD',
+			notification: { previousStatus: 'PENDING' },
+		});
 		fx.sandbox.control.setStatus('cashout', payout.idCashout, 'PENDING');
 		fx.sandbox.control.setStatus('cashout', payout.idCashout, 'ON_HOLD');
 		expect((await notify()).json).toMatchObject({ outcome: 'duplicate', status: 'ON_HOLD' });
@@ -157,8 +215,13 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 	test('Emit Every Notification emits repeats too (and still remembers the status)', async () => {
 		const record = deposit('PENDING');
 		const trigger = runner({ options: { emitEveryNotification: true } });
-		const outcomes = [await trigger.call(depositNotification(record.idDeposit)), await trigger.call(depositNotification(record.idDeposit))];
-		expect(outcomes.map((outcome) => [(outcome.json as IDataObject).outcome, outcome.items?.length])).toEqual([
+		const outcomes = [
+			await trigger.call(depositNotification(record.idDeposit)),
+			await trigger.call(depositNotification(record.idDeposit)),
+		];
+		expect(
+			outcomes.map((outcome) => [(outcome.json as IDataObject).outcome, outcome.items?.length]),
+		).toEqual([
 			['emitted', 1],
 			['emitted', 1],
 		]);
@@ -169,19 +232,34 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 	test('status filters: only the statuses chosen start the workflow; the others are answered 200', async () => {
 		const record = deposit('PENDING');
 		const payout = cashout({ externalId: 'payout-filter' });
-		const trigger = runner({ depositStatuses: ['COMPLETED'], cashoutStatuses: ['REJECTED', 'COMPLETED'] });
+		const trigger = runner({
+			depositStatuses: ['COMPLETED'],
+			cashoutStatuses: ['REJECTED', 'COMPLETED'],
+		});
 		const pending = await trigger.call(depositNotification(record.idDeposit));
 		expect([pending.status, pending.json, pending.items]).toEqual([
 			200,
-			{ received: true, kind: 'deposit', id: record.idDeposit, outcome: 'filtered', status: 'PENDING' },
+			{
+				received: true,
+				kind: 'deposit',
+				id: record.idDeposit,
+				outcome: 'filtered',
+				status: 'PENDING',
+			},
 			null,
 		]);
 		fx.sandbox.control.setStatus('deposit', record.idDeposit, 'COMPLETED');
-		expect((await trigger.call(depositNotification(record.idDeposit))).items![0].json).toMatchObject({ status: 'COMPLETED', notification: { previousStatus: 'PENDING' } });
+		expect(
+			(await trigger.call(depositNotification(record.idDeposit))).items![0].json,
+		).toMatchObject({ status: 'COMPLETED', notification: { previousStatus: 'PENDING' } });
 		fx.sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
-		expect((await trigger.call(cashoutNotification({ cashout_id: payout.idCashout }))).json).toMatchObject({ outcome: 'filtered', status: 'DELIVERED' });
+		expect(
+			(await trigger.call(cashoutNotification({ cashout_id: payout.idCashout }))).json,
+		).toMatchObject({ outcome: 'filtered', status: 'DELIVERED' });
 		fx.sandbox.control.advanceCashout(payout.idCashout, 'COMPLETED');
-		expect((await trigger.call(cashoutNotification({ cashout_id: payout.idCashout }))).items![0].json).toMatchObject({ cashout_status_name: 'COMPLETED' });
+		expect(
+			(await trigger.call(cashoutNotification({ cashout_id: payout.idCashout }))).items![0].json,
+		).toMatchObject({ cashout_status_name: 'COMPLETED' });
 	});
 
 	test('a kind not chosen is answered 200 without reading anything, and logged', async () => {
@@ -189,35 +267,95 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 		const record = deposit();
 		const deposits = runner({ notifications: 'deposits' });
 		const outcome = await deposits.call(cashoutNotification({ cashout_id: payout.idCashout }));
-		expect([outcome.status, outcome.json, outcome.items]).toEqual([200, { received: true, kind: 'cashout', id: payout.idCashout, outcome: 'not-selected' }, null]);
-		expect(outcome.logs).toEqual([expect.objectContaining({ level: 'warn', message: expect.stringMatching(/cashout notification.*ignored: this trigger listens to deposits only/) })]);
+		expect([outcome.status, outcome.json, outcome.items]).toEqual([
+			200,
+			{ received: true, kind: 'cashout', id: payout.idCashout, outcome: 'not-selected' },
+			null,
+		]);
+		expect(outcome.logs).toEqual([
+			expect.objectContaining({
+				level: 'warn',
+				message: expect.stringMatching(
+					/cashout notification.*ignored: this trigger listens to deposits only/,
+				),
+			}),
+		]);
 		const cashouts = runner({ notifications: 'cashouts' });
-		expect((await cashouts.call(depositNotification(record.idDeposit))).json).toMatchObject({ outcome: 'not-selected' });
+		expect((await cashouts.call(depositNotification(record.idDeposit))).json).toMatchObject({
+			outcome: 'not-selected',
+		});
 		expect(fx.sandbox.log.entries()).toHaveLength(0);
 	});
 
 	test.each([
-		['an empty JSON object', { contentType: 'application/json', body: '{}' }, 'The body has no deposit_id, cashout_id or external_id'],
-		['a deposit id that is not a number', { contentType: 'application/json', body: '{"deposit_id":"30000x"}' }, 'deposit_id is not a positive whole number'],
-		['a cashout id that is not a number', cashoutNotification({ cashout_id: 'seven', external_id: 'x' }), 'cashout_id is not a positive whole number'],
-		['a cashout form with neither id', cashoutNotification({}), 'The body has no deposit_id, cashout_id or external_id'],
-		['an empty body', { contentType: 'application/json', body: '' }, 'The body is not a JSON object or a form: expected {"deposit_id": N} or the cashout form fields'],
-		['a JSON array', { contentType: 'application/json', body: '[1]' }, 'The body is not a JSON object or a form: expected {"deposit_id": N} or the cashout form fields'],
-	])('%s is answered 400, starts nothing, reads nothing and is logged', async (_name, request, problem) => {
-		const outcome = await runner().call(request);
-		expect([outcome.status, outcome.json, outcome.items, outcome.staticDataSaved]).toEqual([400, { received: false, error: problem }, null, false]);
-		expect(outcome.logs).toEqual([{ level: 'warn', message: `Payments Service notification refused with 400: ${problem}`, metadata: expect.objectContaining({ nodeName: NOTIFICATION_TRIGGER }) }]);
-		expect(fx.sandbox.log.entries()).toHaveLength(0);
-	});
+		[
+			'an empty JSON object',
+			{ contentType: 'application/json', body: '{}' },
+			'The body has no deposit_id, cashout_id or external_id',
+		],
+		[
+			'a deposit id that is not a number',
+			{ contentType: 'application/json', body: '{"deposit_id":"30000x"}' },
+			'deposit_id is not a positive whole number',
+		],
+		[
+			'a cashout id that is not a number',
+			cashoutNotification({ cashout_id: 'seven', external_id: 'x' }),
+			'cashout_id is not a positive whole number',
+		],
+		[
+			'a cashout form with neither id',
+			cashoutNotification({}),
+			'The body has no deposit_id, cashout_id or external_id',
+		],
+		[
+			'an empty body',
+			{ contentType: 'application/json', body: '' },
+			'The body is not a JSON object or a form: expected {"deposit_id": N} or the cashout form fields',
+		],
+		[
+			'a JSON array',
+			{ contentType: 'application/json', body: '[1]' },
+			'The body is not a JSON object or a form: expected {"deposit_id": N} or the cashout form fields',
+		],
+	])(
+		'%s is answered 400, starts nothing, reads nothing and is logged',
+		async (_name, request, problem) => {
+			const outcome = await runner().call(request);
+			expect([outcome.status, outcome.json, outcome.items, outcome.staticDataSaved]).toEqual([
+				400,
+				{ received: false, error: problem },
+				null,
+				false,
+			]);
+			expect(outcome.logs).toEqual([
+				{
+					level: 'warn',
+					message: `Payments Service notification refused with 400: ${problem}`,
+					metadata: expect.objectContaining({ nodeName: NOTIFICATION_TRIGGER }),
+				},
+			]);
+			expect(fx.sandbox.log.entries()).toHaveLength(0);
+		},
+	);
 
 	test('a body sent as another content type is read from its raw bytes', async () => {
 		const record = deposit('PENDING');
-		const outcome = await runner().call({ contentType: 'application/octet-stream', body: JSON.stringify({ deposit_id: record.idDeposit }) });
-		expect(outcome.items![0].json).toMatchObject({ deposit_id: record.idDeposit, status: 'PENDING' });
+		const outcome = await runner().call({
+			contentType: 'application/octet-stream',
+			body: JSON.stringify({ deposit_id: record.idDeposit }),
+		});
+		expect(outcome.items![0].json).toMatchObject({
+			deposit_id: record.idDeposit,
+			status: 'PENDING',
+		});
 	});
 
 	test('JSON that does not parse is refused by n8n itself (422) before the node runs', async () => {
-		const outcome = await runner().call({ contentType: 'application/json', body: '{"deposit_id":' });
+		const outcome = await runner().call({
+			contentType: 'application/json',
+			body: '{"deposit_id":',
+		});
 		expect([outcome.status, outcome.items]).toEqual([422, null]);
 		expect(outcome.json).toMatchObject({ code: 422, message: 'Failed to parse request body' });
 	});
@@ -225,16 +363,31 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 	test('an id the service does not know is answered 200, emits nothing and is logged', async () => {
 		const trigger = runner();
 		const unknownDeposit = await trigger.call(depositNotification(999_999_999));
-		const unknownCashout = await trigger.call(cashoutNotification({ cashout_id: 9_999_999, external_id: 'nobody' }));
-		expect([unknownDeposit.status, unknownDeposit.json, unknownDeposit.items]).toEqual([200, { received: true, kind: 'deposit', id: 999_999_999, outcome: 'not-found' }, null]);
-		expect([unknownCashout.status, unknownCashout.json, unknownCashout.items]).toEqual([200, { received: true, kind: 'cashout', id: 9_999_999, outcome: 'not-found' }, null]);
+		const unknownCashout = await trigger.call(
+			cashoutNotification({ cashout_id: 9_999_999, external_id: 'nobody' }),
+		);
+		expect([unknownDeposit.status, unknownDeposit.json, unknownDeposit.items]).toEqual([
+			200,
+			{ received: true, kind: 'deposit', id: 999_999_999, outcome: 'not-found' },
+			null,
+		]);
+		expect([unknownCashout.status, unknownCashout.json, unknownCashout.items]).toEqual([
+			200,
+			{ received: true, kind: 'cashout', id: 9_999_999, outcome: 'not-found' },
+			null,
+		]);
 		expect(unknownDeposit.logs.map((line) => [line.level, line.message])).toEqual([
-			['warn', "Payments Service deposit notification for deposit 999999999: the service does not know it for this credential's merchant; answered 200, nothing emitted"],
+			[
+				'warn',
+				"Payments Service deposit notification for deposit 999999999: the service does not know it for this credential's merchant; answered 200, nothing emitted",
+			],
 		]);
 		expect(unknownCashout.logs[0].message).toMatch(/cashout 9999999: the service does not know it/);
 		// Another merchant's deposit is unknown to this credential too.
 		const theirs = fx.sandbox.control.addDeposit({ idMerchant: 2001 });
-		expect((await trigger.call(depositNotification(theirs.idDeposit))).json).toMatchObject({ outcome: 'not-found' });
+		expect((await trigger.call(depositNotification(theirs.idDeposit))).json).toMatchObject({
+			outcome: 'not-found',
+		});
 		expect(trigger.staticData()).toEqual({});
 	});
 
@@ -242,10 +395,23 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 		const record = deposit('COMPLETED');
 		const trigger = runner();
 		// Three attempts within the webhook (NOTIFICATION_READ_RETRY), all refused.
-		fx.sandbox.faults.add({ method: 'GET', path: '/v3/deposits/*', kind: 'status', status: 503, times: 3 });
+		fx.sandbox.faults.add({
+			method: 'GET',
+			path: '/v3/deposits/*',
+			kind: 'status',
+			status: 503,
+			times: 3,
+		});
 		const failed = await trigger.call(depositNotification(record.idDeposit));
-		expect([failed.status, failed.json, failed.items, failed.staticDataSaved]).toEqual([500, WEBHOOK_ERROR_ANSWER, null, false]);
-		expect(failed.error?.message).toBe(`Reading the status of notified deposit ${record.idDeposit} failed: Injected fault (sandbox) (503)`);
+		expect([failed.status, failed.json, failed.items, failed.staticDataSaved]).toEqual([
+			500,
+			WEBHOOK_ERROR_ANSWER,
+			null,
+			false,
+		]);
+		expect(failed.error?.message).toBe(
+			`Reading the status of notified deposit ${record.idDeposit} failed: Injected fault (sandbox) (503)`,
+		);
 		expect(fx.sandbox.log.find('GET', '/v3/deposits/*')).toHaveLength(3);
 		expect(trigger.staticData()).toEqual({});
 		const retried = await trigger.call(depositNotification(record.idDeposit));
@@ -265,11 +431,21 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 			id: 'cred-deposit',
 			name: 'Wrong deposit secret',
 			type: 'paymentsServiceDepositApi',
-			data: { baseUrl: fx.sandbox.apiUrl, apiKey: fx.sandbox.credentials.deposit.apiKey, apiSignature: 'not-the-secret' },
+			data: {
+				baseUrl: fx.sandbox.apiUrl,
+				apiKey: fx.sandbox.credentials.deposit.apiKey,
+				apiSignature: 'not-the-secret',
+			},
 		});
 		const outcome = await runner().call(depositNotification(record.idDeposit));
-		expect([outcome.status, outcome.json, outcome.items]).toEqual([500, WEBHOOK_ERROR_ANSWER, null]);
-		expect(outcome.error?.message).toMatch(/Reading the status of notified deposit \d+ failed: .*\(102\)/);
+		expect([outcome.status, outcome.json, outcome.items]).toEqual([
+			500,
+			WEBHOOK_ERROR_ANSWER,
+			null,
+		]);
+		expect(outcome.error?.message).toMatch(
+			/Reading the status of notified deposit \d+ failed: .*\(102\)/,
+		);
 	});
 
 	test('no answer and no log line holds a secret, whatever happens', async () => {
@@ -278,22 +454,48 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 		const trigger = runner({ depositStatuses: ['PENDING'] });
 		const outcomes: WebhookOutcome[] = [];
 		outcomes.push(await trigger.call(depositNotification(record.idDeposit)));
-		outcomes.push(await trigger.call(cashoutNotification({ cashout_id: payout.idCashout, external_id: 'payout-secrets' })));
-		outcomes.push(await trigger.call(cashoutNotification({ cashout_id: payout.idCashout, external_id: 'payout-secrets' })));
+		outcomes.push(
+			await trigger.call(
+				cashoutNotification({ cashout_id: payout.idCashout, external_id: 'payout-secrets' }),
+			),
+		);
+		outcomes.push(
+			await trigger.call(
+				cashoutNotification({ cashout_id: payout.idCashout, external_id: 'payout-secrets' }),
+			),
+		);
 		outcomes.push(await trigger.call(depositNotification(123)));
 		outcomes.push(await trigger.call({ contentType: 'application/json', body: '{"nothing":1}' }));
-		fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout/status', kind: 'status', status: 500, times: 3 });
+		fx.sandbox.faults.add({
+			method: 'POST',
+			path: '/v3/cashout/status',
+			kind: 'status',
+			status: 500,
+			times: 3,
+		});
 		outcomes.push(await trigger.call(cashoutNotification({ cashout_id: payout.idCashout })));
 		fx.engine.addCredential({
 			id: 'cred-cashout',
 			name: 'Wrong cashout pass',
 			type: 'paymentsServiceCashoutApi',
-			data: { baseUrl: fx.sandbox.apiUrl, login: fx.sandbox.credentials.cashout.login, pass: 'wrong-pass', apiSignature: fx.sandbox.credentials.cashout.apiSignature },
+			data: {
+				baseUrl: fx.sandbox.apiUrl,
+				login: fx.sandbox.credentials.cashout.login,
+				pass: 'wrong-pass',
+				apiSignature: fx.sandbox.credentials.cashout.apiSignature,
+			},
 		});
 		outcomes.push(await trigger.call(cashoutNotification({ cashout_id: payout.idCashout })));
-		const said = outcomes.flatMap((outcome) => [outcome.body, ...outcome.logs.map((line) => `${line.message} ${JSON.stringify(line.metadata)}`), outcome.error?.message ?? '']).join('\n');
+		const said = outcomes
+			.flatMap((outcome) => [
+				outcome.body,
+				...outcome.logs.map((line) => `${line.message} ${JSON.stringify(line.metadata)}`),
+				outcome.error?.message ?? '',
+			])
+			.join('\n');
 		expect(outcomes.map((outcome) => outcome.status)).toEqual([200, 200, 200, 200, 400, 500, 500]);
-		for (const secret of [...sandboxSecrets(fx.sandbox), 'wrong-pass', 'C0FFEE']) expect(said).not.toContain(secret);
+		for (const secret of [...sandboxSecrets(fx.sandbox), 'wrong-pass', 'C0FFEE'])
+			expect(said).not.toContain(secret);
 	});
 
 	test('the memory is pruned by age: a record last notified more than 7 days ago emits again', async () => {
@@ -306,8 +508,12 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 		expect(late.json).toMatchObject({ outcome: 'emitted' });
 		await trigger.call(depositNotification(other.idDeposit));
 		clock.advance(7 * DAY - MINUTE);
-		expect((await trigger.call(depositNotification(other.idDeposit))).json).toMatchObject({ outcome: 'duplicate' });
-		expect(Object.keys(memory(trigger)).sort()).toEqual([`d:${other.idDeposit}`, `d:${record.idDeposit}`].sort());
+		expect((await trigger.call(depositNotification(other.idDeposit))).json).toMatchObject({
+			outcome: 'duplicate',
+		});
+		expect(Object.keys(memory(trigger)).sort()).toEqual(
+			[`d:${other.idDeposit}`, `d:${record.idDeposit}`].sort(),
+		);
 	});
 
 	test('queue mode: two processes share nothing but the saved static data, so a repeat reaching the other one is still suppressed', async () => {
@@ -315,49 +521,80 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 		const record = deposit('PENDING');
 		const other = await createEngine();
 		storeSandboxCredentials(other, fx.sandbox);
-		const first = new WebhookRunner(fx.engine, notificationWorkflow({}), NOTIFICATION_TRIGGER, store);
+		const first = new WebhookRunner(
+			fx.engine,
+			notificationWorkflow({}),
+			NOTIFICATION_TRIGGER,
+			store,
+		);
 		const second = new WebhookRunner(other, notificationWorkflow({}), NOTIFICATION_TRIGGER, store);
 		expect((await first.call(depositNotification(record.idDeposit))).items).toHaveLength(1);
-		expect((await second.call(depositNotification(record.idDeposit))).json).toMatchObject({ outcome: 'duplicate' });
+		expect((await second.call(depositNotification(record.idDeposit))).json).toMatchObject({
+			outcome: 'duplicate',
+		});
 		fx.sandbox.control.setStatus('deposit', record.idDeposit, 'COMPLETED');
 		expect((await second.call(depositNotification(record.idDeposit))).items).toHaveLength(1);
-		expect((await first.call(depositNotification(record.idDeposit))).json).toMatchObject({ outcome: 'duplicate' });
+		expect((await first.call(depositNotification(record.idDeposit))).json).toMatchObject({
+			outcome: 'duplicate',
+		});
 	});
 
 	test('the description: one POST webhook, nothing to register, each credential shown and required for its kind only', async () => {
-		const type = fx.engine.nodeTypes.getByNameAndVersion(notificationWorkflow({}).nodes[0].type) as INodeType;
+		const type = fx.engine.nodeTypes.getByNameAndVersion(
+			notificationWorkflow({}).nodes[0].type,
+		) as INodeType;
 		const { description } = type;
 		expect(description.webhooks).toEqual([
 			{
 				name: 'default',
 				httpMethod: 'POST',
 				// onReceived unless Respond is When Workflow Finished; webhook/<URL Secret> when one is set.
-				responseMode: '={{$parameter["options"]["respond"] === "whenFinished" ? "lastNode" : "onReceived"}}',
+				responseMode:
+					'={{$parameter["options"]["respond"] === "whenFinished" ? "lastNode" : "onReceived"}}',
 				responseData: 'noData',
 				path: '={{$parameter["urlSecret"] ? "webhook/" + $parameter["urlSecret"] : "webhook"}}',
 			},
 		]);
-		expect([runner().path, runner().describe('responseMode', '')]).toEqual(['/webhook/b8f1c3de-5a7e-4f0a-9c21-6d2f1e0a7b11/webhook', 'onReceived']);
+		expect([runner().path, runner().describe('responseMode', '')]).toEqual([
+			'/webhook/b8f1c3de-5a7e-4f0a-9c21-6d2f1e0a7b11/webhook',
+			'onReceived',
+		]);
 		// Which credential each choice shows (n8n's display logic) is checked in editorCredentials.test.ts.
-		expect(description.credentials?.map((credential) => [credential.name, credential.required])).toEqual([
+		expect(
+			description.credentials?.map((credential) => [credential.name, credential.required]),
+		).toEqual([
 			['paymentsServiceDepositApi', true],
 			['paymentsServiceCashoutApi', true],
 		]);
 		// No registration API (service rules §10): activation finds it "existing" and creates nothing.
 		const hooks = type.webhookMethods!.default!;
-		const withSecret = (urlSecret: string) => ({ getNodeParameter: () => urlSecret, getNode: () => notificationWorkflow({}).nodes[0] }) as never;
+		const withSecret = (urlSecret: string) =>
+			({
+				getNodeParameter: () => urlSecret,
+				getNode: () => notificationWorkflow({}).nodes[0],
+			}) as never;
 		const context = withSecret('');
-		expect([await hooks.checkExists.call(context), await hooks.create.call(context), await hooks.delete.call(context)]).toEqual([true, true, true]);
+		expect([
+			await hooks.checkExists.call(context),
+			await hooks.create.call(context),
+			await hooks.delete.call(context),
+		]).toEqual([true, true, true]);
 		expect(await hooks.checkExists.call(withSecret('k3Y-for_deposits-0123456789'))).toBe(true);
 		// A URL Secret too short or with characters a path cannot hold refuses activation, saying why.
-		await expect(hooks.checkExists.call(withSecret('short'))).rejects.toThrow('URL Secret must be 16 to 128 letters, digits, - or _');
-		await expect(hooks.checkExists.call(withSecret('with spaces and / slashes!'))).rejects.toMatchObject({ description: expect.stringContaining('some of them not allowed') });
+		await expect(hooks.checkExists.call(withSecret('short'))).rejects.toThrow(
+			'URL Secret must be 16 to 128 letters, digits, - or _',
+		);
+		await expect(
+			hooks.checkExists.call(withSecret('with spaces and / slashes!')),
+		).rejects.toMatchObject({ description: expect.stringContaining('some of them not allowed') });
 	});
 
 	test('the item starts the workflow on n8n’s engine like any webhook execution', async () => {
 		const record = deposit('COMPLETED');
 		const workflow = notificationWorkflow({});
-		const outcome = await new WebhookRunner(fx.engine, workflow, NOTIFICATION_TRIGGER).call(depositNotification(record.idDeposit));
+		const outcome = await new WebhookRunner(fx.engine, workflow, NOTIFICATION_TRIGGER).call(
+			depositNotification(record.idDeposit),
+		);
 		const run = await fx.engine.run(workflow, { triggerItems: outcome.items!, mode: 'webhook' });
 		expect(run.error).toBeUndefined();
 		expect(run.output('Then').map((item) => item.json.deposit_id)).toEqual([record.idDeposit]);
@@ -379,7 +616,9 @@ describe('what n8n 2.41.1 saves of static data changed in webhook() (reproduced 
 			defaults: { name: 'Counter' },
 			inputs: [],
 			outputs: [NodeConnectionTypes.Main],
-			webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+			webhooks: [
+				{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+			],
 			properties: [],
 		},
 		async webhook(this: IWebhookFunctions) {
@@ -400,12 +639,25 @@ describe('what n8n 2.41.1 saves of static data changed in webhook() (reproduced 
 		const workflow = {
 			id: 'wf-counter',
 			name: 'Counter',
-			nodes: [{ id: 'c', name: 'Counter', type: 'test.counter', typeVersion: 1, position: [0, 0] as [number, number], webhookId: 'counter', parameters: {} }],
+			nodes: [
+				{
+					id: 'c',
+					name: 'Counter',
+					type: 'test.counter',
+					typeVersion: 1,
+					position: [0, 0] as [number, number],
+					webhookId: 'counter',
+					parameters: {},
+				},
+			],
 			connections: {},
 		};
 		const runner = new WebhookRunner(engine, workflow, 'Counter');
 		const counts: unknown[] = [];
-		for (let call = 0; call < 3; call++) counts.push((await runner.call({ contentType: 'application/json', body: '{}' })).items![0].json.count);
+		for (let call = 0; call < 3; call++)
+			counts.push(
+				(await runner.call({ contentType: 'application/json', body: '{}' })).items![0].json.count,
+			);
 		return counts;
 	};
 

@@ -15,7 +15,11 @@ describe('the built package, loaded the way n8n loads community packages', () =>
 		expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
 		const loader = new PackageDirectoryLoader(PACKAGE_ROOT);
 		await loader.loadAll();
-		expect(Object.keys(loader.nodeTypes).sort()).toEqual(['paymentsService', 'paymentsServiceNotificationTrigger', 'paymentsServiceTrigger']);
+		expect(Object.keys(loader.nodeTypes).sort()).toEqual([
+			'paymentsService',
+			'paymentsServiceNotificationTrigger',
+			'paymentsServiceTrigger',
+		]);
 		expect(Object.keys(loader.credentialTypes).sort()).toEqual([
 			'paymentsServiceCashoutApi',
 			'paymentsServiceDepositApi',
@@ -29,12 +33,21 @@ describe('the built package, loaded the way n8n loads community packages', () =>
 		await loader.loadAll();
 		const description = loader.nodeTypes.paymentsService.type.description as INodeTypeDescription;
 		expect(description.usableAsTool).toBe(true);
-		const operations = description.properties.filter((property: INodeProperties) => property.name === 'operation');
-		const resources = description.properties.find((property) => property.name === 'resource')!.options!.map((option) => (option as { value: string }).value);
-		expect(operations.map((property) => property.displayOptions?.show?.resource?.[0]).sort()).toEqual([...resources].sort());
+		const operations = description.properties.filter(
+			(property: INodeProperties) => property.name === 'operation',
+		);
+		const resources = description.properties
+			.find((property) => property.name === 'resource')!
+			.options!.map((option) => (option as { value: string }).value);
+		expect(
+			operations.map((property) => property.displayOptions?.show?.resource?.[0]).sort(),
+		).toEqual([...resources].sort());
 		for (const operation of operations) {
 			for (const option of operation.options as Array<{ action?: string; name: string }>) {
-				expect([option.name, option.action]).toEqual([option.name, expect.stringMatching(/^[A-Z][a-z]/)]);
+				expect([option.name, option.action]).toEqual([
+					option.name,
+					expect.stringMatching(/^[A-Z][a-z]/),
+				]);
 			}
 		}
 	});
@@ -55,9 +68,17 @@ describe('the built package, loaded the way n8n loads community packages', () =>
 		const fx = await startFixture({ source: 'dist' });
 		try {
 			const builder = new WorkflowBuilder('built');
-			builder.then(paymentsNode({ resource: 'exchangeRate', operation: 'get', country: 'MX', amount: 10 }, 'paymentsServiceReadOnlyApi'));
+			builder.then(
+				paymentsNode(
+					{ resource: 'exchangeRate', operation: 'get', country: 'MX', amount: 10 },
+					'paymentsServiceReadOnlyApi',
+				),
+			);
 			const run = await fx.engine.run(builder.build());
-			expect(run.output('Payments Service')[0].json).toMatchObject({ currency: 'MXN', converted_amount: 171.2 });
+			expect(run.output('Payments Service')[0].json).toMatchObject({
+				currency: 'MXN',
+				converted_amount: 171.2,
+			});
 		} finally {
 			await fx.close();
 		}

@@ -1,4 +1,10 @@
-import { paymentsNode, startFixture, storeSandboxCredentials, WorkflowBuilder, type Fixture } from '../harness/fixtures';
+import {
+	paymentsNode,
+	startFixture,
+	storeSandboxCredentials,
+	WorkflowBuilder,
+	type Fixture,
+} from '../harness/fixtures';
 import { iso } from '../harness/records';
 
 const SESSION = 'paymentsServiceSessionApi';
@@ -6,7 +12,9 @@ const DAY = 86_400;
 
 function listWorkflow(resource: string, parameters: Record<string, unknown>) {
 	const builder = new WorkflowBuilder(`List ${resource}`);
-	builder.then(paymentsNode({ resource, operation: 'getMany', returnAll: true, ...parameters }, SESSION));
+	builder.then(
+		paymentsNode({ resource, operation: 'getMany', returnAll: true, ...parameters }, SESSION),
+	);
 	return builder.build();
 }
 
@@ -26,22 +34,39 @@ describe('paging on an empty merchant account (MID 1002) filled by the test', ()
 	test('the credential’s merchant ID switches the new session to that MID right after login', async () => {
 		const run = await fx.engine.run(listWorkflow('deposit', { period: 'last7Days' }));
 		expect(run.error).toBeUndefined();
-		const sequence = fx.sandbox.log.entries().map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
-		expect(sequence.slice(0, 2)).toEqual(['POST /v1/auth/login 200', 'POST /v1/auth/1002/switchContext 200']);
-		expect(fx.sandbox.control.activeSessions().map((session) => session.merchantId)).toContain(1002);
+		const sequence = fx.sandbox.log
+			.entries()
+			.map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
+		expect(sequence.slice(0, 2)).toEqual([
+			'POST /v1/auth/login 200',
+			'POST /v1/auth/1002/switchContext 200',
+		]);
+		expect(fx.sandbox.control.activeSessions().map((session) => session.merchantId)).toContain(
+			1002,
+		);
 	});
 
 	test('a window of exactly 50 records asks for a second page, which is empty', async () => {
 		const base = now - 3 * DAY;
 		for (let index = 0; index < 50; index++) {
-			fx.sandbox.control.addDeposit({ idMerchant: 1002, creationDate: iso(base + index * 60), status: 'COMPLETED' });
+			fx.sandbox.control.addDeposit({
+				idMerchant: 1002,
+				creationDate: iso(base + index * 60),
+				status: 'COMPLETED',
+			});
 		}
 		const run = await fx.engine.run(
-			listWorkflow('deposit', { period: 'custom', createdFrom: iso(base - 60), createdTo: iso(base + 50 * 60) }),
+			listWorkflow('deposit', {
+				period: 'custom',
+				createdFrom: iso(base - 60),
+				createdTo: iso(base + 50 * 60),
+			}),
 		);
 		expect(run.error).toBeUndefined();
 		expect(run.output('Payments Service')).toHaveLength(50);
-		const pages = fx.sandbox.log.find('GET', '/v1/deposits').map((entry) => [entry.query.page, (entry.responseBody as { rows: number }).rows]);
+		const pages = fx.sandbox.log
+			.find('GET', '/v1/deposits')
+			.map((entry) => [entry.query.page, (entry.responseBody as { rows: number }).rows]);
 		expect(pages).toEqual([
 			['0', 50],
 			['1', 0],
@@ -55,19 +80,31 @@ describe('paging on an empty merchant account (MID 1002) filled by the test', ()
 		}
 		fx.sandbox.setLatency(150);
 		const running = fx.engine.run(
-			listWorkflow('cashout', { period: 'custom', createdFrom: iso(base - 60), createdTo: iso(base + 2 * DAY) }),
+			listWorkflow('cashout', {
+				period: 'custom',
+				createdFrom: iso(base - 60),
+				createdTo: iso(base + 2 * DAY),
+			}),
 		);
 		// As soon as page 0 was answered, a newer cashout arrives: every record shifts one place down.
-		while (!fx.sandbox.log.find('GET', '/v1/cashouts').some((entry) => entry.query.page === '0' && entry.status === 200)) {
+		while (
+			!fx.sandbox.log
+				.find('GET', '/v1/cashouts')
+				.some((entry) => entry.query.page === '0' && entry.status === 200)
+		) {
 			await new Promise((resolve) => setImmediate(resolve));
 		}
 		const late = fx.sandbox.control.addCashout({ idMerchant: 1002, creationDate: iso(base + DAY) });
 		const run = await running;
 		fx.sandbox.setLatency(0);
 		expect(run.error).toBeUndefined();
-		const pages = fx.sandbox.log.find('GET', '/v1/cashouts').map(
-			(entry) => (entry.responseBody as { data: Array<{ idCashout: number }> }).data.map((record) => record.idCashout),
-		);
+		const pages = fx.sandbox.log
+			.find('GET', '/v1/cashouts')
+			.map((entry) =>
+				(entry.responseBody as { data: Array<{ idCashout: number }> }).data.map(
+					(record) => record.idCashout,
+				),
+			);
 		const seenTwice = pages[0].filter((id) => pages[1].includes(id));
 		expect(seenTwice).toHaveLength(1);
 		const emitted = run.output('Payments Service').map((item) => item.json.idCashout as number);
@@ -91,19 +128,32 @@ describe('a service that ignores the interface’s status parameter', () => {
 		const now = Math.floor(fx.sandbox.clock.now() / 1000);
 		const from = now - 30 * DAY;
 		const run = await fx.engine.run(
-			listWorkflow('cashout', { period: 'custom', createdFrom: iso(from), createdTo: iso(now), filters: { status: 'REJECTED' } }),
+			listWorkflow('cashout', {
+				period: 'custom',
+				createdFrom: iso(from),
+				createdTo: iso(now),
+				filters: { status: 'REJECTED' },
+			}),
 		);
 		expect(run.error).toBeUndefined();
 		const requests = fx.sandbox.log.find('GET', '/v1/cashouts');
 		expect(requests[0].query.Status).toBe('REJECTED');
 		const returnedStatuses = new Set(
-			requests.flatMap((entry) => (entry.responseBody as { data: Array<{ status: string }> }).data.map((record) => record.status)),
+			requests.flatMap((entry) =>
+				(entry.responseBody as { data: Array<{ status: string }> }).data.map(
+					(record) => record.status,
+				),
+			),
 		);
 		expect(returnedStatuses.size).toBeGreaterThan(1);
 		const expected = fx.sandbox.control
 			.cashouts(1001)
 			.filter((cashout) => cashout.status === 'REJECTED')
-			.filter((cashout) => Date.parse(cashout.creationDate) / 1000 >= from && Date.parse(cashout.creationDate) / 1000 <= now);
+			.filter(
+				(cashout) =>
+					Date.parse(cashout.creationDate) / 1000 >= from &&
+					Date.parse(cashout.creationDate) / 1000 <= now,
+			);
 		const emitted = run.output('Payments Service');
 		expect(emitted.length).toBe(expected.length);
 		expect(emitted.every((item) => item.json.status === 'REJECTED')).toBe(true);
@@ -144,16 +194,26 @@ describe('a day read with windows that follow the data (MID 1002, filled by the 
 
 	/** Creation seconds of `count` deposits in [start, start + DAY): evenly, or 80% in the 2 hours from 10:00. */
 	const shapes = {
-		uniform: (start: number, count: number) => Array.from({ length: count }, (_, index) => start + Math.floor(((index + 0.5) * DAY) / count)),
+		uniform: (start: number, count: number) =>
+			Array.from(
+				{ length: count },
+				(_, index) => start + Math.floor(((index + 0.5) * DAY) / count),
+			),
 		peaked: (start: number, count: number) =>
 			Array.from({ length: count }, (_, index) =>
-				index < count * 0.8 ? start + 10 * 3_600 + Math.floor(((index + 0.5) * 7_200) / (count * 0.8)) : start + Math.floor(((index - count * 0.8 + 0.5) * DAY) / (count * 0.2)),
+				index < count * 0.8
+					? start + 10 * 3_600 + Math.floor(((index + 0.5) * 7_200) / (count * 0.8))
+					: start + Math.floor(((index - count * 0.8 + 0.5) * DAY) / (count * 0.2)),
 			),
 		empty: () => [] as number[],
 	};
 	// Each case reads its own day, ending at its own "now" so late records land inside it.
 	const cases = (['uniform', 'peaked', 'empty'] as const).flatMap((shape, shapeIndex) =>
-		[1, 4, 8].map((concurrency, index) => ({ shape, concurrency, daysBack: 3 + 3 * (shapeIndex * 3 + index) })),
+		[1, 4, 8].map((concurrency, index) => ({
+			shape,
+			concurrency,
+			daysBack: 3 + 3 * (shapeIndex * 3 + index),
+		})),
 	);
 
 	test.each(cases)(
@@ -162,19 +222,36 @@ describe('a day read with windows that follow the data (MID 1002, filled by the 
 			const end = now - daysBack * DAY;
 			const start = end - DAY + 1;
 			const before = shapes[shape](start, 1_500).map(
-				(second) => fx.sandbox.control.addDeposit({ idMerchant: 1002, creationDate: iso(second), status: 'COMPLETED' }).idDeposit,
+				(second) =>
+					fx.sandbox.control.addDeposit({
+						idMerchant: 1002,
+						creationDate: iso(second),
+						status: 'COMPLETED',
+					}).idDeposit,
 			);
 			fx.sandbox.setLatency(3);
 			const running = fx.engine.run(
-				listWorkflow('deposit', { period: 'custom', createdFrom: iso(start), createdTo: iso(end), options: { windowConcurrency: concurrency } }),
+				listWorkflow('deposit', {
+					period: 'custom',
+					createdFrom: iso(start),
+					createdTo: iso(end),
+					options: { windowConcurrency: concurrency },
+				}),
 			);
 			// While the read runs, new deposits keep arriving at the newest end of the day: each one
 			// pushes the records of the newest windows one place down their pages.
 			const late: number[] = [];
-			const answered = () => fx.sandbox.log.find('GET', '/v1/deposits').filter((entry) => entry.status === 200).length;
+			const answered = () =>
+				fx.sandbox.log.find('GET', '/v1/deposits').filter((entry) => entry.status === 200).length;
 			for (const after of shape === 'empty' ? [] : [1, 5, 12]) {
 				while (answered() < after) await new Promise((resolve) => setTimeout(resolve, 1));
-				late.push(fx.sandbox.control.addDeposit({ idMerchant: 1002, creationDate: iso(end - late.length), status: 'COMPLETED' }).idDeposit);
+				late.push(
+					fx.sandbox.control.addDeposit({
+						idMerchant: 1002,
+						creationDate: iso(end - late.length),
+						status: 'COMPLETED',
+					}).idDeposit,
+				);
 			}
 			const run = await running;
 			fx.sandbox.setLatency(0);
@@ -200,11 +277,25 @@ describe('a day read with windows that follow the data (MID 1002, filled by the 
 	test('a Limit on a busy day stops as early as before: one window, the pages that hold the records asked for', async () => {
 		const end = now - 40 * DAY;
 		const start = end - DAY + 1;
-		for (const second of shapes.uniform(start, 1_500)) fx.sandbox.control.addDeposit({ idMerchant: 1002, creationDate: iso(second), status: 'COMPLETED' });
+		for (const second of shapes.uniform(start, 1_500))
+			fx.sandbox.control.addDeposit({
+				idMerchant: 1002,
+				creationDate: iso(second),
+				status: 'COMPLETED',
+			});
 		const builder = new WorkflowBuilder('Limit');
 		builder.then(
 			paymentsNode(
-				{ resource: 'deposit', operation: 'getMany', returnAll: false, limit: 120, period: 'custom', createdFrom: iso(start), createdTo: iso(end), options: { windowConcurrency: 8 } },
+				{
+					resource: 'deposit',
+					operation: 'getMany',
+					returnAll: false,
+					limit: 120,
+					period: 'custom',
+					createdFrom: iso(start),
+					createdTo: iso(end),
+					options: { windowConcurrency: 8 },
+				},
 				SESSION,
 			),
 		);
@@ -213,6 +304,8 @@ describe('a day read with windows that follow the data (MID 1002, filled by the 
 		expect(run.output('Payments Service')).toHaveLength(120);
 		const requests = fx.sandbox.log.find('GET', '/v1/deposits');
 		expect(requests.map((entry) => entry.query.page)).toEqual(['0', '1', '2']);
-		expect(new Set(requests.map((entry) => `${entry.query.from}-${entry.query.to}`))).toEqual(new Set([`${start}-${end}`]));
+		expect(new Set(requests.map((entry) => `${entry.query.from}-${entry.query.to}`))).toEqual(
+			new Set([`${start}-${end}`]),
+		);
 	});
 });

@@ -1,6 +1,13 @@
 import type { FaultSpec } from '../sandbox';
 import { Rng } from '../sandbox/data';
-import { CREDENTIAL_IDS, paymentsNode, startFixture, storeSandboxCredentials, WorkflowBuilder, type Fixture } from '../harness/fixtures';
+import {
+	CREDENTIAL_IDS,
+	paymentsNode,
+	startFixture,
+	storeSandboxCredentials,
+	WorkflowBuilder,
+	type Fixture,
+} from '../harness/fixtures';
 import { expectedList, iso } from '../harness/records';
 
 const SESSION = 'paymentsServiceSessionApi';
@@ -8,7 +15,12 @@ const DAY = 86_400;
 
 function listWorkflow(parameters: Record<string, unknown>) {
 	const builder = new WorkflowBuilder('Year of deposits');
-	builder.then(paymentsNode({ resource: 'deposit', operation: 'getMany', returnAll: true, ...parameters }, SESSION));
+	builder.then(
+		paymentsNode(
+			{ resource: 'deposit', operation: 'getMany', returnAll: true, ...parameters },
+			SESSION,
+		),
+	);
 	return builder.build();
 }
 
@@ -30,8 +42,19 @@ describe('list reads that recover by themselves', () => {
 		fx = await startFixture({ sandbox: { days: 370 } });
 		now = Math.floor(fx.sandbox.clock.now() / 1000);
 		const from = now - 360 * DAY;
-		yearWorkflow = listWorkflow({ period: 'custom', createdFrom: iso(from), createdTo: iso(now), options: { windowConcurrency: 4 } });
-		yearOfDeposits = expectedList(fx.sandbox.control.deposits(1001), 'creationDate', 'idDeposit', from, now).map((deposit) => deposit.idDeposit);
+		yearWorkflow = listWorkflow({
+			period: 'custom',
+			createdFrom: iso(from),
+			createdTo: iso(now),
+			options: { windowConcurrency: 4 },
+		});
+		yearOfDeposits = expectedList(
+			fx.sandbox.control.deposits(1001),
+			'creationDate',
+			'idDeposit',
+			from,
+			now,
+		).map((deposit) => deposit.idDeposit);
 	});
 	afterAll(async () => await fx.close());
 	beforeEach(() => {
@@ -49,35 +72,53 @@ describe('list reads that recover by themselves', () => {
 			{ method: 'GET', path: '/v1/deposits', kind: 'reset' },
 			{ method: 'GET', path: '/v1/deposits', kind: 'status', status: 502, phase: 'after' },
 		];
-		for (let index = 0; index < 12; index++) fx.sandbox.faults.add({ ...kinds[index % kinds.length], skip: rng.int(0, 200) });
+		for (let index = 0; index < 12; index++)
+			fx.sandbox.faults.add({ ...kinds[index % kinds.length], skip: rng.int(0, 200) });
 
 		const run = await fx.engine.run(yearWorkflow);
 
 		expect(run.error).toBeUndefined();
-		expect(run.output('Payments Service').map((item) => item.json.idDeposit)).toEqual(yearOfDeposits);
+		expect(run.output('Payments Service').map((item) => item.json.idDeposit)).toEqual(
+			yearOfDeposits,
+		);
 		const requests = listRequests(fx);
 		expect(requests.filter((entry) => entry.fault).length).toBe(12);
 		// Every page was answered once with its records (a retried page is not read twice).
-		const pagesServed = requests.filter((entry) => entry.status === 200 && !entry.fault).map((entry) => `${entry.query.from}-${entry.query.to}:${entry.query.page}`);
+		const pagesServed = requests
+			.filter((entry) => entry.status === 200 && !entry.fault)
+			.map((entry) => `${entry.query.from}-${entry.query.to}:${entry.query.page}`);
 		expect(new Set(pagesServed).size).toBe(pagesServed.length);
 	});
 
 	test('after a read fails for good, no new request starts; the error names the window and the page', async () => {
 		fx.sandbox.setLatency(15);
 		// Page 5 of every window fails on every attempt; the first window to get there fails the read.
-		fx.sandbox.faults.add({ method: 'GET', path: '/v1/deposits', query: { page: '5' }, kind: 'status', status: 503, times: 100 });
+		fx.sandbox.faults.add({
+			method: 'GET',
+			path: '/v1/deposits',
+			query: { page: '5' },
+			kind: 'status',
+			status: 503,
+			times: 100,
+		});
 
 		const run = await fx.engine.run(yearWorkflow);
 
 		const error = run.nodeError('Payments Service');
-		expect(error?.message).toMatch(/^Listing deposit records created \S+ – \S+ \(page \d+\) failed: .*\(503\)$/);
+		expect(error?.message).toMatch(
+			/^Listing deposit records created \S+ – \S+ \(page \d+\) failed: .*\(503\)$/,
+		);
 		expect((error as { description?: string }).description).toMatch(/Tried 4 times/);
 		const requests = listRequests(fx);
 		// The window that failed for good tried its page 5 four times; when that fourth answer left,
 		// the read was over.
 		const failures = requests.filter((entry) => entry.fault);
 		const attemptsByWindow = new Map<string, typeof failures>();
-		for (const entry of failures) attemptsByWindow.set(entry.query.from, [...(attemptsByWindow.get(entry.query.from) ?? []), entry]);
+		for (const entry of failures)
+			attemptsByWindow.set(entry.query.from, [
+				...(attemptsByWindow.get(entry.query.from) ?? []),
+				entry,
+			]);
 		const finalAnswers = [...attemptsByWindow.values()]
 			.filter((attempts) => attempts.length === 4)
 			.map((attempts) => attempts[3])
@@ -87,7 +128,8 @@ describe('list reads that recover by themselves', () => {
 		const lastFailure = finalAnswers[0];
 		// Another window may fail for good as well, but only with a request already on its way when
 		// the first final failure was answered (requests in flight are awaited, not cancelled).
-		for (const other of finalAnswers.slice(1)) expect(other.seq).toBeLessThan(lastFailure.answeredSeq!);
+		for (const other of finalAnswers.slice(1))
+			expect(other.seq).toBeLessThan(lastFailure.answeredSeq!);
 		// Only requests already on their way when the last failure was answered may follow it: at
 		// most one per other window in flight.
 		const after = requests.filter((entry) => entry.seq > lastFailure.answeredSeq!);
@@ -98,7 +140,14 @@ describe('list reads that recover by themselves', () => {
 
 	test('with automatic retries off, the first failure stops the read at once', async () => {
 		fx.sandbox.setLatency(15);
-		fx.sandbox.faults.add({ method: 'GET', path: '/v1/deposits', kind: 'status', status: 429, retryAfterSeconds: 1, skip: 20 });
+		fx.sandbox.faults.add({
+			method: 'GET',
+			path: '/v1/deposits',
+			kind: 'status',
+			status: 429,
+			retryAfterSeconds: 1,
+			skip: 20,
+		});
 		const workflow = listWorkflow({
 			period: 'custom',
 			createdFrom: iso(now - 360 * DAY),
@@ -114,7 +163,9 @@ describe('list reads that recover by themselves', () => {
 		});
 		const requests = listRequests(fx);
 		const failure = requests.find((entry) => entry.fault)!;
-		expect(requests.filter((entry) => entry.seq > failure.answeredSeq!).length).toBeLessThanOrEqual(3);
+		expect(requests.filter((entry) => entry.seq > failure.answeredSeq!).length).toBeLessThanOrEqual(
+			3,
+		);
 		expect(requests.length).toBeLessThanOrEqual(21 + 3);
 	});
 
@@ -129,7 +180,9 @@ describe('list reads that recover by themselves', () => {
 		const run = await running;
 
 		expect(run.error).toBeUndefined();
-		expect(run.output('Payments Service').map((item) => item.json.idDeposit)).toEqual(yearOfDeposits);
+		expect(run.output('Payments Service').map((item) => item.json.idDeposit)).toEqual(
+			yearOfDeposits,
+		);
 		expect(logins(fx).length - loginsBefore).toBe(1);
 		const refused = listRequests(fx).filter((entry) => entry.status === 401);
 		expect(refused.length).toBeGreaterThanOrEqual(1);
@@ -151,7 +204,8 @@ describe('login and merchant-switch failures reach the user with their own messa
 		fx.sandbox.faults.clear();
 	});
 
-	const ninetyDays = () => listWorkflow({ period: 'custom', createdFrom: iso(now - 90 * DAY), createdTo: iso(now) });
+	const ninetyDays = () =>
+		listWorkflow({ period: 'custom', createdFrom: iso(now - 90 * DAY), createdTo: iso(now) });
 
 	test('a Merchant ID the API user does not belong to names the merchant switch and the fix', async () => {
 		storeSandboxCredentials(fx.engine, fx.sandbox, '9999');
@@ -160,23 +214,37 @@ describe('login and merchant-switch failures reach the user with their own messa
 			message: expect.stringMatching(
 				/^Switching the session to merchant ID 9999 failed \(HTTP 403, code 26\).*fix or clear the Merchant ID of the credential\.$/,
 			),
-			description: expect.stringMatching(/while opening the session for: Listing deposit records .* \(page 0\)/),
+			description: expect.stringMatching(
+				/while opening the session for: Listing deposit records .* \(page 0\)/,
+			),
 		});
 		// One login, one refused switch; the read stopped there.
-		expect(fx.sandbox.log.entries().map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
-			'POST /v1/auth/login 200',
-			'POST /v1/auth/9999/switchContext 403',
-		]);
+		expect(
+			fx.sandbox.log.entries().map((entry) => `${entry.method} ${entry.path} ${entry.status}`),
+		).toEqual(['POST /v1/auth/login 200', 'POST /v1/auth/9999/switchContext 403']);
 		storeSandboxCredentials(fx.engine, fx.sandbox);
 	});
 
 	test('a login answered with a 5xx says the login failed, and is retried', async () => {
-		fx.engine.addCredential({ ...sessionCredential(fx), data: { ...sessionCredential(fx).data, sessionToken: '' } });
-		fx.sandbox.faults.add({ method: 'POST', path: '/v1/auth/login', kind: 'status', status: 503, times: 10 });
+		fx.engine.addCredential({
+			...sessionCredential(fx),
+			data: { ...sessionCredential(fx).data, sessionToken: '' },
+		});
+		fx.sandbox.faults.add({
+			method: 'POST',
+			path: '/v1/auth/login',
+			kind: 'status',
+			status: 503,
+			times: 10,
+		});
 		const run = await fx.engine.run(singleBalanceRead());
 		expect(run.nodeError('Payments Service')).toMatchObject({
-			message: expect.stringMatching(/^Login failed: the service answered HTTP 503.*try again later\.$/),
-			description: expect.stringMatching(/while opening the session for: Reading the available balance.*Tried 4 times/),
+			message: expect.stringMatching(
+				/^Login failed: the service answered HTTP 503.*try again later\.$/,
+			),
+			description: expect.stringMatching(
+				/while opening the session for: Reading the available balance.*Tried 4 times/,
+			),
 		});
 		expect(fx.sandbox.log.find('POST', '/v1/auth/login')).toHaveLength(4);
 		expect(fx.sandbox.log.find('GET', '/v1/balance')).toHaveLength(0);
@@ -187,11 +255,9 @@ describe('login and merchant-switch failures reach the user with their own messa
 		fx.sandbox.faults.add({ method: 'POST', path: '/v1/auth/login', kind: 'status', status: 503 });
 		const recovered = await fx.engine.run(singleBalanceRead());
 		expect(recovered.error).toBeUndefined();
-		expect(fx.sandbox.log.entries().map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
-			'POST /v1/auth/login 503',
-			'POST /v1/auth/login 200',
-			'GET /v1/balance 200',
-		]);
+		expect(
+			fx.sandbox.log.entries().map((entry) => `${entry.method} ${entry.path} ${entry.status}`),
+		).toEqual(['POST /v1/auth/login 503', 'POST /v1/auth/login 200', 'GET /v1/balance 200']);
 	});
 });
 

@@ -1,10 +1,22 @@
-import { CREDENTIAL_IDS, paymentsNode, startFixture, WorkflowBuilder, type Fixture } from '../harness/fixtures';
+import {
+	CREDENTIAL_IDS,
+	paymentsNode,
+	startFixture,
+	WorkflowBuilder,
+	type Fixture,
+} from '../harness/fixtures';
 import { testCredential } from '../harness/credential-tester';
 
 const SESSION = 'paymentsServiceSessionApi';
 const READ_ONLY = 'paymentsServiceReadOnlyApi';
 
-function single(resource: string, operation: string, parameters: Record<string, unknown>, credential: 'paymentsServiceSessionApi' | 'paymentsServiceReadOnlyApi', extra = {}) {
+function single(
+	resource: string,
+	operation: string,
+	parameters: Record<string, unknown>,
+	credential: 'paymentsServiceSessionApi' | 'paymentsServiceReadOnlyApi',
+	extra = {},
+) {
 	const builder = new WorkflowBuilder(`${resource} ${operation}`);
 	builder.then(paymentsNode({ resource, operation, ...parameters }, credential, extra));
 	return builder.build();
@@ -17,25 +29,42 @@ describe('Exchange Rate and Bank through the n8n engine', () => {
 	beforeEach(() => fx.sandbox.log.clear());
 
 	test('Exchange Rate Get converts a USD amount with the read-only key', async () => {
-		const run = await fx.engine.run(single('exchangeRate', 'get', { country: 'br', amount: 100 }, READ_ONLY));
+		const run = await fx.engine.run(
+			single('exchangeRate', 'get', { country: 'br', amount: 100 }, READ_ONLY),
+		);
 		expect(run.error).toBeUndefined();
-		expect(run.output('Payments Service')[0].json).toEqual({ fx_rate: 5.43, currency: 'BRL', converted_amount: 543 });
+		expect(run.output('Payments Service')[0].json).toEqual({
+			fx_rate: 5.43,
+			currency: 'BRL',
+			converted_amount: 543,
+		});
 		const [request] = fx.sandbox.log.find('GET', '/v3/exchange_rates');
 		expect(request.query).toEqual({ country: 'BR', amount: '100' });
 		expect(request.headers.authorization).toBe(`Bearer ${fx.sandbox.credentials.readOnlyKey}`);
 	});
 
 	test('Bank Get Many lists a country’s bank codes, one item per bank, with Limit', async () => {
-		const all = await fx.engine.run(single('bank', 'getMany', { country: 'MX', returnAll: true }, READ_ONLY));
+		const all = await fx.engine.run(
+			single('bank', 'getMany', { country: 'MX', returnAll: true }, READ_ONLY),
+		);
 		const banks = all.output('Payments Service').map((item) => item.json);
 		expect(banks.length).toBeGreaterThan(2);
-		expect(banks.every((bank) => typeof bank.code === 'number' && typeof bank.name === 'string')).toBe(true);
-		const limited = await fx.engine.run(single('bank', 'getMany', { country: 'MX', returnAll: false, limit: 2 }, READ_ONLY));
+		expect(
+			banks.every((bank) => typeof bank.code === 'number' && typeof bank.name === 'string'),
+		).toBe(true);
+		const limited = await fx.engine.run(
+			single('bank', 'getMany', { country: 'MX', returnAll: false, limit: 2 }, READ_ONLY),
+		);
 		expect(limited.output('Payments Service').map((item) => item.json)).toEqual(banks.slice(0, 2));
 	});
 
 	test('a wrong read-only key is reported with code 100 and its meaning, without the key', async () => {
-		fx.engine.addCredential({ id: 'ro-wrong', name: 'wrong', type: READ_ONLY, data: { baseUrl: fx.sandbox.apiUrl, readOnlyKey: 'ro_wrong_key_SECRET' } });
+		fx.engine.addCredential({
+			id: 'ro-wrong',
+			name: 'wrong',
+			type: READ_ONLY,
+			data: { baseUrl: fx.sandbox.apiUrl, readOnlyKey: 'ro_wrong_key_SECRET' },
+		});
 		const workflow = single('bank', 'getMany', { country: 'BR', returnAll: true }, READ_ONLY);
 		workflow.nodes[1].credentials = { [READ_ONLY]: { id: 'ro-wrong', name: 'wrong' } };
 		const failed = await fx.engine.run(workflow);
@@ -47,8 +76,12 @@ describe('Exchange Rate and Bank through the n8n engine', () => {
 	});
 
 	test('an invalid country fails before any request', async () => {
-		const run = await fx.engine.run(single('exchangeRate', 'get', { country: 'Brasil', amount: 1 }, READ_ONLY));
-		expect(run.nodeError('Payments Service')).toMatchObject({ message: 'Country must be a 2-letter country code, got "Brasil" (item 0)' });
+		const run = await fx.engine.run(
+			single('exchangeRate', 'get', { country: 'Brasil', amount: 1 }, READ_ONLY),
+		);
+		expect(run.nodeError('Payments Service')).toMatchObject({
+			message: 'Country must be a 2-letter country code, got "Brasil" (item 0)',
+		});
 		expect(fx.sandbox.log.entries()).toHaveLength(0);
 	});
 });
@@ -60,45 +93,77 @@ describe('Session through the n8n engine', () => {
 	beforeEach(() => fx.sandbox.log.clear());
 
 	test('Log Out ends the stored session once per run; the next run logs in again by itself', async () => {
-		const list = single('deposit', 'getMany', { returnAll: false, limit: 1, period: 'last7Days' }, SESSION);
+		const list = single(
+			'deposit',
+			'getMany',
+			{ returnAll: false, limit: 1, period: 'last7Days' },
+			SESSION,
+		);
 		await fx.engine.run(list);
-		const token = fx.engine.credentials.stored(CREDENTIAL_IDS.paymentsServiceSessionApi).sessionToken;
+		const token = fx.engine.credentials.stored(
+			CREDENTIAL_IDS.paymentsServiceSessionApi,
+		).sessionToken;
 		const builder = new WorkflowBuilder('Log out');
 		builder.items('Items', [{ n: 1 }, { n: 2 }]);
 		builder.then(paymentsNode({ resource: 'session', operation: 'logOut' }, SESSION));
 		const logout = await fx.engine.run(builder.build());
-		expect(logout.output('Payments Service').map((item) => item.json)).toEqual([{ loggedOut: true, message: 'Session destroyed successfully.' }]);
+		expect(logout.output('Payments Service').map((item) => item.json)).toEqual([
+			{ loggedOut: true, message: 'Session destroyed successfully.' },
+		]);
 		expect(fx.sandbox.log.find('DELETE', '/v1/auth/session/destroy')).toHaveLength(1);
-		expect(fx.sandbox.control.activeSessions().some((session) => session.token === token)).toBe(false);
+		expect(fx.sandbox.control.activeSessions().some((session) => session.token === token)).toBe(
+			false,
+		);
 
 		fx.sandbox.log.clear();
 		const again = await fx.engine.run(list);
 		expect(again.error).toBeUndefined();
-		expect(fx.sandbox.log.entries().map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
-			'GET /v1/deposits 401',
-			'POST /v1/auth/login 200',
-			'GET /v1/deposits 200',
-		]);
+		expect(
+			fx.sandbox.log.entries().map((entry) => `${entry.method} ${entry.path} ${entry.status}`),
+		).toEqual(['GET /v1/deposits 401', 'POST /v1/auth/login 200', 'GET /v1/deposits 200']);
 	});
 
 	test('two credentials of one user with different merchant IDs each keep their own session', async () => {
 		const base = fx.engine.credentials.stored(CREDENTIAL_IDS.paymentsServiceSessionApi);
-		fx.engine.addCredential({ id: 'mid-1001', name: 'MID 1001', type: SESSION, data: { ...base, sessionToken: '', merchantId: '1001' } });
-		fx.engine.addCredential({ id: 'mid-1002', name: 'MID 1002', type: SESSION, data: { ...base, sessionToken: '', merchantId: '1002' } });
+		fx.engine.addCredential({
+			id: 'mid-1001',
+			name: 'MID 1001',
+			type: SESSION,
+			data: { ...base, sessionToken: '', merchantId: '1001' },
+		});
+		fx.engine.addCredential({
+			id: 'mid-1002',
+			name: 'MID 1002',
+			type: SESSION,
+			data: { ...base, sessionToken: '', merchantId: '1002' },
+		});
 		const marker = fx.sandbox.control.addDeposit({ idMerchant: 1002, status: 'COMPLETED' });
 		const listWith = (id: string) => {
-			const workflow = single('deposit', 'getMany', { returnAll: false, limit: 5, period: 'last24Hours' }, SESSION);
+			const workflow = single(
+				'deposit',
+				'getMany',
+				{ returnAll: false, limit: 5, period: 'last24Hours' },
+				SESSION,
+			);
 			workflow.nodes[1].credentials = { [SESSION]: { id, name: id } };
 			return workflow;
 		};
 		const first1002 = await fx.engine.run(listWith('mid-1002'));
 		const then1001 = await fx.engine.run(listWith('mid-1001'));
 		const again1002 = await fx.engine.run(listWith('mid-1002'));
-		expect(first1002.output('Payments Service').map((item) => item.json.idDeposit)).toEqual([marker.idDeposit]);
-		expect(then1001.output('Payments Service').every((item) => item.json.idMerchant === 1001)).toBe(true);
-		expect(again1002.output('Payments Service').map((item) => item.json.idDeposit)).toEqual([marker.idDeposit]);
+		expect(first1002.output('Payments Service').map((item) => item.json.idDeposit)).toEqual([
+			marker.idDeposit,
+		]);
+		expect(then1001.output('Payments Service').every((item) => item.json.idMerchant === 1001)).toBe(
+			true,
+		);
+		expect(again1002.output('Payments Service').map((item) => item.json.idDeposit)).toEqual([
+			marker.idDeposit,
+		]);
 		expect(fx.sandbox.log.find('POST', '/v1/auth/login')).toHaveLength(2);
-		expect(fx.engine.credentials.stored('mid-1001').sessionToken).not.toBe(fx.engine.credentials.stored('mid-1002').sessionToken);
+		expect(fx.engine.credentials.stored('mid-1001').sessionToken).not.toBe(
+			fx.engine.credentials.stored('mid-1002').sessionToken,
+		);
 	});
 
 	test('a refused login (code 83) and a foreign merchant ID are explained', async () => {
@@ -106,10 +171,19 @@ describe('Session through the n8n engine', () => {
 			id: 'refused',
 			name: 'refused',
 			type: SESSION,
-			data: { baseUrl: fx.sandbox.baseUrl, ...fx.sandbox.credentials.refusedSession, merchantId: '' },
+			data: {
+				baseUrl: fx.sandbox.baseUrl,
+				...fx.sandbox.credentials.refusedSession,
+				merchantId: '',
+			},
 		});
 		const base = fx.engine.credentials.stored(CREDENTIAL_IDS.paymentsServiceSessionApi);
-		fx.engine.addCredential({ id: 'foreign-mid', name: 'foreign', type: SESSION, data: { ...base, sessionToken: '', merchantId: '2001' } });
+		fx.engine.addCredential({
+			id: 'foreign-mid',
+			name: 'foreign',
+			type: SESSION,
+			data: { ...base, sessionToken: '', merchantId: '2001' },
+		});
 		const withCredential = (id: string) => {
 			const workflow = single('balance', 'get', {}, SESSION);
 			workflow.nodes[1].credentials = { [SESSION]: { id, name: id } };
@@ -118,16 +192,26 @@ describe('Session through the n8n engine', () => {
 		const refused = await fx.engine.run(withCredential('refused'));
 		// The credential's own message reaches the user; the description says what was being done.
 		expect(refused.nodeError('Payments Service')).toMatchObject({
-			message: expect.stringMatching(/^Login refused from this location \(code 83\): .*networks allowed in the merchant panel/),
-			description: expect.stringMatching(/opening the session for: Reading the available balance.*login refused from this location/),
+			message: expect.stringMatching(
+				/^Login refused from this location \(code 83\): .*networks allowed in the merchant panel/,
+			),
+			description: expect.stringMatching(
+				/opening the session for: Reading the available balance.*login refused from this location/,
+			),
 		});
-		expect(fx.sandbox.log.find('POST', '/v1/auth/login').map((entry) => entry.status)).toEqual([403]);
+		expect(fx.sandbox.log.find('POST', '/v1/auth/login').map((entry) => entry.status)).toEqual([
+			403,
+		]);
 		const foreign = await fx.engine.run(withCredential('foreign-mid'));
 		expect(foreign.nodeError('Payments Service')).toMatchObject({
-			message: expect.stringMatching(/^Switching the session to merchant ID 2001 failed \(HTTP 403, code 26\).*fix or clear the Merchant ID/),
+			message: expect.stringMatching(
+				/^Switching the session to merchant ID 2001 failed \(HTTP 403, code 26\).*fix or clear the Merchant ID/,
+			),
 			description: expect.stringMatching(/Reading the available balance/),
 		});
-		expect(JSON.stringify(refused.run.data) + JSON.stringify(foreign.run.data)).not.toContain(fx.sandbox.credentials.refusedSession.secretKey);
+		expect(JSON.stringify(refused.run.data) + JSON.stringify(foreign.run.data)).not.toContain(
+			fx.sandbox.credentials.refusedSession.secretKey,
+		);
 	});
 });
 
@@ -138,7 +222,10 @@ describe('Credential tests, as n8n’s Test button runs them', () => {
 
 	test('each stored sandbox credential passes its test', async () => {
 		for (const [type, id] of Object.entries(CREDENTIAL_IDS)) {
-			expect([type, await testCredential(fx.engine, id, type)]).toEqual([type, { status: 'OK', message: 'Connection successful!' }]);
+			expect([type, await testCredential(fx.engine, id, type)]).toEqual([
+				type,
+				{ status: 'OK', message: 'Connection successful!' },
+			]);
 		}
 		// Testing the session credential logs in (n8n always does when testing) and reads the balance.
 		expect(fx.sandbox.log.find('POST', '/v1/auth/login').length).toBeGreaterThan(0);
@@ -148,23 +235,66 @@ describe('Credential tests, as n8n’s Test button runs them', () => {
 	test('a Base URL typed with spaces and a trailing slash is read the same way by every credential test', async () => {
 		for (const [type, id] of Object.entries(CREDENTIAL_IDS)) {
 			const stored = fx.engine.credentials.stored(id);
-			fx.engine.addCredential({ id: `${id}-padded`, name: 'padded', type, data: { ...stored, baseUrl: `  ${String(stored.baseUrl)}//  `, sessionToken: '' } });
-			expect([type, await testCredential(fx.engine, `${id}-padded`, type)]).toEqual([type, { status: 'OK', message: 'Connection successful!' }]);
+			fx.engine.addCredential({
+				id: `${id}-padded`,
+				name: 'padded',
+				type,
+				data: { ...stored, baseUrl: `  ${String(stored.baseUrl)}//  `, sessionToken: '' },
+			});
+			expect([type, await testCredential(fx.engine, `${id}-padded`, type)]).toEqual([
+				type,
+				{ status: 'OK', message: 'Connection successful!' },
+			]);
 		}
 	});
 
 	test('wrong secrets fail with a message naming what is wrong', async () => {
 		const stored = (id: string) => fx.engine.credentials.stored(id);
 		const cases: Array<[string, string, Record<string, unknown>, RegExp]> = [
-			['paymentsServiceSessionApi', CREDENTIAL_IDS.paymentsServiceSessionApi, { secretKey: 'wrong' }, /Login failed \(HTTP 401, code 11\)/],
-			['paymentsServiceReadOnlyApi', CREDENTIAL_IDS.paymentsServiceReadOnlyApi, { readOnlyKey: 'wrong' }, /Read-Only Key is not valid \(code 100\)/],
-			['paymentsServiceDepositApi', CREDENTIAL_IDS.paymentsServiceDepositApi, { apiSignature: 'wrong' }, /signature does not match.*\(code 102\)/],
-			['paymentsServiceDepositApi', CREDENTIAL_IDS.paymentsServiceDepositApi, { apiKey: 'wrong' }, /API Key \(X-Login\) is not valid \(code 100\)/],
-			['paymentsServiceCashoutApi', CREDENTIAL_IDS.paymentsServiceCashoutApi, { pass: 'wrong' }, /Login or Pass is not valid \(code 401\)/],
-			['paymentsServiceCashoutApi', CREDENTIAL_IDS.paymentsServiceCashoutApi, { apiSignature: 'wrong' }, /payload signature does not match.*\(code 302\)/],
+			[
+				'paymentsServiceSessionApi',
+				CREDENTIAL_IDS.paymentsServiceSessionApi,
+				{ secretKey: 'wrong' },
+				/Login failed \(HTTP 401, code 11\)/,
+			],
+			[
+				'paymentsServiceReadOnlyApi',
+				CREDENTIAL_IDS.paymentsServiceReadOnlyApi,
+				{ readOnlyKey: 'wrong' },
+				/Read-Only Key is not valid \(code 100\)/,
+			],
+			[
+				'paymentsServiceDepositApi',
+				CREDENTIAL_IDS.paymentsServiceDepositApi,
+				{ apiSignature: 'wrong' },
+				/signature does not match.*\(code 102\)/,
+			],
+			[
+				'paymentsServiceDepositApi',
+				CREDENTIAL_IDS.paymentsServiceDepositApi,
+				{ apiKey: 'wrong' },
+				/API Key \(X-Login\) is not valid \(code 100\)/,
+			],
+			[
+				'paymentsServiceCashoutApi',
+				CREDENTIAL_IDS.paymentsServiceCashoutApi,
+				{ pass: 'wrong' },
+				/Login or Pass is not valid \(code 401\)/,
+			],
+			[
+				'paymentsServiceCashoutApi',
+				CREDENTIAL_IDS.paymentsServiceCashoutApi,
+				{ apiSignature: 'wrong' },
+				/payload signature does not match.*\(code 302\)/,
+			],
 		];
 		for (const [type, id, change, message] of cases) {
-			fx.engine.addCredential({ id: `${id}-broken`, name: 'broken', type, data: { ...stored(id), ...change, sessionToken: '' } });
+			fx.engine.addCredential({
+				id: `${id}-broken`,
+				name: 'broken',
+				type,
+				data: { ...stored(id), ...change, sessionToken: '' },
+			});
 			const result = await testCredential(fx.engine, `${id}-broken`, type);
 			expect([type, change, result.status]).toEqual([type, change, 'Error']);
 			expect(result.message).toMatch(message);

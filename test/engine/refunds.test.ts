@@ -5,10 +5,16 @@ import { paymentsNode, startFixture, WorkflowBuilder, type Fixture } from '../ha
 
 const DEPOSIT = 'paymentsServiceDepositApi';
 
-function refundWorkflow(parameters: INodeParameters, extra: IDataObject = {}, items?: IDataObject[]) {
+function refundWorkflow(
+	parameters: INodeParameters,
+	extra: IDataObject = {},
+	items?: IDataObject[],
+) {
 	const builder = new WorkflowBuilder('Refund');
 	if (items) builder.items('Deposits', items);
-	builder.then(paymentsNode({ resource: 'refund', operation: 'create', ...parameters }, DEPOSIT, extra));
+	builder.then(
+		paymentsNode({ resource: 'refund', operation: 'create', ...parameters }, DEPOSIT, extra),
+	);
 	return builder.build();
 }
 
@@ -26,13 +32,26 @@ describe('Refund Create and Get Status through the n8n engine', () => {
 
 	/** A COMPLETED deposit of the demo merchant, 100 USD (543.00 BRL for Brazil). */
 	const completedDeposit = (paymentMethodCode = 'PX', country = 'BR') =>
-		fx.sandbox.control.addDeposit({ idMerchant: 1001, status: 'COMPLETED', country, paymentMethodCode, amount: 100 });
-	const refundsOf = (depositId: number) => fx.sandbox.control.createdRefunds().filter((refund) => refund.depositId === depositId);
-	const calls = () => fx.sandbox.log.entries().map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
+		fx.sandbox.control.addDeposit({
+			idMerchant: 1001,
+			status: 'COMPLETED',
+			country,
+			paymentMethodCode,
+			amount: 100,
+		});
+	const refundsOf = (depositId: number) =>
+		fx.sandbox.control.createdRefunds().filter((refund) => refund.depositId === depositId);
+	const calls = () =>
+		fx.sandbox.log.entries().map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
 
 	test('a full refund of a Pix deposit by its ID: signed like deposits, with a derived idempotency key', async () => {
 		const deposit = completedDeposit();
-		const run = await fx.engine.run(refundWorkflow({ depositId: String(deposit.idDeposit), additionalFields: { comments: 'Order cancelled' } }));
+		const run = await fx.engine.run(
+			refundWorkflow({
+				depositId: String(deposit.idDeposit),
+				additionalFields: { comments: 'Order cancelled' },
+			}),
+		);
 		expect(run.error).toBeUndefined();
 		const [refund] = refundsOf(deposit.idDeposit);
 		const [post] = fx.sandbox.log.find('POST', '/v3/refunds');
@@ -50,16 +69,26 @@ describe('Refund Create and Get Status through the n8n engine', () => {
 				message: `Refund ${refund.refundId} of deposit ${deposit.idDeposit} requested (everything left).`,
 			},
 		]);
-		expect(JSON.parse(post.rawBody!)).toEqual({ deposit_id: deposit.idDeposit, comments: 'Order cancelled' });
+		expect(JSON.parse(post.rawBody!)).toEqual({
+			deposit_id: deposit.idDeposit,
+			comments: 'Order cancelled',
+		});
 		expect(post.headers.authorization).toBe(
-			'D24 ' + createHmac('sha256', fx.sandbox.credentials.deposit.apiSignature).update(post.headers['x-date'] + post.headers['x-login'] + post.rawBody).digest('hex'),
+			'D24 ' +
+				createHmac('sha256', fx.sandbox.credentials.deposit.apiSignature)
+					.update(post.headers['x-date'] + post.headers['x-login'] + post.rawBody)
+					.digest('hex'),
 		);
-		expect(fx.sandbox.control.refunds(1001).find((record) => record.id === refund.refundId)).toMatchObject({ amountType: 'FULL', status: 'PENDING', amount: 543 });
+		expect(
+			fx.sandbox.control.refunds(1001).find((record) => record.id === refund.refundId),
+		).toMatchObject({ amountType: 'FULL', status: 'PENDING', amount: 543 });
 	});
 
 	test('a partial refund of a card deposit by its invoice ID carries the acquirer’s refund_info', async () => {
 		const deposit = completedDeposit('VI');
-		const run = await fx.engine.run(refundWorkflow({ identifyBy: 'invoiceId', invoiceId: deposit.externalId, amount: '100.50' }));
+		const run = await fx.engine.run(
+			refundWorkflow({ identifyBy: 'invoiceId', invoiceId: deposit.externalId, amount: '100.50' }),
+		);
 		expect(run.error).toBeUndefined();
 		const [item] = run.output('Payments Service');
 		expect(item.json).toMatchObject({
@@ -78,22 +107,41 @@ describe('Refund Create and Get Status through the n8n engine', () => {
 			refundWorkflow({
 				depositId: String(deposit.idDeposit),
 				amount: '43',
-				bankAccount: { beneficiary: 'João Lima', bankCode: '341', accountNumber: '99887-0', branch: '0042', accountType: 'C' },
+				bankAccount: {
+					beneficiary: 'João Lima',
+					bankCode: '341',
+					accountNumber: '99887-0',
+					branch: '0042',
+					accountType: 'C',
+				},
 			}),
 		);
 		expect(run.error).toBeUndefined();
 		expect(JSON.parse(fx.sandbox.log.find('POST', '/v3/refunds')[0].rawBody!)).toEqual({
 			deposit_id: deposit.idDeposit,
 			amount: '43',
-			bank_account: { beneficiary: 'João Lima', bank_code: '341', branch: '0042', account_number: '99887-0', account_type: 'C' },
+			bank_account: {
+				beneficiary: 'João Lima',
+				bank_code: '341',
+				branch: '0042',
+				account_number: '99887-0',
+				account_type: 'C',
+			},
 		});
-		expect(fx.sandbox.control.refunds(1001).find((record) => record.idBoleto === deposit.idDeposit)).toMatchObject({ bankAccount: '99887-0', bankName: 'Itaú Unibanco' });
+		expect(
+			fx.sandbox.control.refunds(1001).find((record) => record.idBoleto === deposit.idDeposit),
+		).toMatchObject({ bankAccount: '99887-0', bankName: 'Itaú Unibanco' });
 	});
 
 	test('Retry On Fail after a lost answer: the second attempt is "already requested by an earlier attempt", and the sandbox holds exactly one refund', async () => {
 		const deposit = completedDeposit();
 		fx.sandbox.faults.add({ method: 'POST', path: '/v3/refunds', kind: 'reset', phase: 'after' });
-		const run = await fx.engine.run(refundWorkflow({ depositId: String(deposit.idDeposit) }, { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 }));
+		const run = await fx.engine.run(
+			refundWorkflow(
+				{ depositId: String(deposit.idDeposit) },
+				{ retryOnFail: true, maxTries: 2, waitBetweenTries: 1 },
+			),
+		);
 		expect(run.error).toBeUndefined();
 		const posts = fx.sandbox.log.find('POST', '/v3/refunds');
 		expect(calls()).toEqual(['POST /v3/refunds 0', 'POST /v3/refunds 400']);
@@ -111,15 +159,22 @@ describe('Refund Create and Get Status through the n8n engine', () => {
 			message: `Refund of deposit ${deposit.idDeposit} already requested by an earlier attempt (idempotency key ${key}); no second refund was made. The key was derived from this request, so it is the same refund. Select a Session credential on this node to have the existing refund looked up and compared.`,
 		});
 		expect(refundsOf(deposit.idDeposit)).toHaveLength(1);
-		expect(fx.sandbox.control.refunds(1001).filter((record) => record.idBoleto === deposit.idDeposit)).toHaveLength(1);
+		expect(
+			fx.sandbox.control.refunds(1001).filter((record) => record.idBoleto === deposit.idDeposit),
+		).toHaveLength(1);
 	});
 
 	test('a lost answer without Retry On Fail names the idempotency key that makes a retry safe', async () => {
 		const deposit = completedDeposit();
 		fx.sandbox.faults.add({ method: 'POST', path: '/v3/refunds', kind: 'reset', phase: 'after' });
 		const run = await fx.engine.run(refundWorkflow({ depositId: String(deposit.idDeposit) }, {}));
-		const error = run.nodeError('Payments Service') as unknown as { message: string; description: string };
-		expect(error.message).toMatch(/^Requesting the refund of item 0 failed: the payments service could not be reached/);
+		const error = run.nodeError('Payments Service') as unknown as {
+			message: string;
+			description: string;
+		};
+		expect(error.message).toMatch(
+			/^Requesting the refund of item 0 failed: the payments service could not be reached/,
+		);
 		expect(error.description).toMatch(
 			/^No answer came back, so the refund may or may not have been created\. The idempotency key of this refund is n8n-[0-9a-f]{40} \(derived\)\. Retry On Fail, n8n's Retry of this execution, or a re-run on the same input before \d{4}-\d{2}-\d{2} 00:00 UTC sends the same one/,
 		);
@@ -127,36 +182,78 @@ describe('Refund Create and Get Status through the n8n engine', () => {
 
 	test('an Idempotency Key given in the options is sent as it is', async () => {
 		const deposit = completedDeposit();
-		const run = await fx.engine.run(refundWorkflow({ depositId: String(deposit.idDeposit), options: { idempotencyKey: 'refund-order-77' } }));
+		const run = await fx.engine.run(
+			refundWorkflow({
+				depositId: String(deposit.idDeposit),
+				options: { idempotencyKey: 'refund-order-77' },
+			}),
+		);
 		expect(run.output('Payments Service')[0].json.idempotency_key).toBe('refund-order-77');
-		expect(fx.sandbox.log.find('POST', '/v3/refunds')[0].headers['x-idempotency-key']).toBe('refund-order-77');
+		expect(fx.sandbox.log.find('POST', '/v3/refunds')[0].headers['x-idempotency-key']).toBe(
+			'refund-order-77',
+		);
 	});
 
 	test.each([
-		['802', () => ({ depositId: String(completedDeposit().idDeposit), amount: '9999.00' }), /^The amount of the refund of deposit \d+ cannot be refunded \(802\)$/, /The service said: Invalid amount to refund: .* at most 543\.00 BRL \(left to refund\).*Meaning: the amount cannot be refunded/],
-		['804', () => ({ depositId: String(completedDeposit('BL').idDeposit) }), /^The refund of deposit \d+ needs the customer’s bank account \(804\): fill Bank Account/, /Meaning: the deposit was paid by a method that refunds to a bank account/],
-		['208', () => ({ depositId: '999999999' }), /^Deposit 999999999 was not found \(208\): check it/, /Meaning: the resource was not found/],
+		[
+			'802',
+			() => ({ depositId: String(completedDeposit().idDeposit), amount: '9999.00' }),
+			/^The amount of the refund of deposit \d+ cannot be refunded \(802\)$/,
+			/The service said: Invalid amount to refund: .* at most 543\.00 BRL \(left to refund\).*Meaning: the amount cannot be refunded/,
+		],
+		[
+			'804',
+			() => ({ depositId: String(completedDeposit('BL').idDeposit) }),
+			/^The refund of deposit \d+ needs the customer’s bank account \(804\): fill Bank Account/,
+			/Meaning: the deposit was paid by a method that refunds to a bank account/,
+		],
+		[
+			'208',
+			() => ({ depositId: '999999999' }),
+			/^Deposit 999999999 was not found \(208\): check it/,
+			/Meaning: the resource was not found/,
+		],
 		[
 			'300',
-			() => ({ depositId: String(fx.sandbox.control.addDeposit({ idMerchant: 1001, status: 'PENDING', country: 'BR', paymentMethodCode: 'PX' }).idDeposit) }),
+			() => ({
+				depositId: String(
+					fx.sandbox.control.addDeposit({
+						idMerchant: 1001,
+						status: 'PENDING',
+						country: 'BR',
+						paymentMethodCode: 'PX',
+					}).idDeposit,
+				),
+			}),
 			/^The refund of item 0 was refused: invalid request \(300\)$/,
 			/Details: deposit_id: deposit \d+ is PENDING; only COMPLETED deposits can be refunded/,
 		],
-	])('a %s refusal reaches the user with its meaning, and nothing is refunded', async (_code, parameters, message, description) => {
-		const before = fx.sandbox.control.createdRefunds().length;
-		const run = await fx.engine.run(refundWorkflow(parameters()));
-		const error = run.nodeError('Payments Service') as unknown as { name: string; message: string; description: string };
-		expect(error.name).toBe('NodeApiError');
-		expect(error.message).toMatch(message);
-		expect(error.description).toMatch(description);
-		expect(fx.sandbox.control.createdRefunds()).toHaveLength(before);
-		expect(calls()).toEqual([expect.stringMatching(/^POST \/v3\/refunds 40[04]$/)]);
-	});
+	])(
+		'a %s refusal reaches the user with its meaning, and nothing is refunded',
+		async (_code, parameters, message, description) => {
+			const before = fx.sandbox.control.createdRefunds().length;
+			const run = await fx.engine.run(refundWorkflow(parameters()));
+			const error = run.nodeError('Payments Service') as unknown as {
+				name: string;
+				message: string;
+				description: string;
+			};
+			expect(error.name).toBe('NodeApiError');
+			expect(error.message).toMatch(message);
+			expect(error.description).toMatch(description);
+			expect(fx.sandbox.control.createdRefunds()).toHaveLength(before);
+			expect(calls()).toEqual([expect.stringMatching(/^POST \/v3\/refunds 40[04]$/)]);
+		},
+	);
 
 	test('bad input names the item, every broken field and the rule; nothing is sent', async () => {
 		const run = await fx.engine.run(
 			refundWorkflow(
-				{ depositId: '={{ $json.deposit }}', amount: '={{ $json.amount }}', additionalFields: { notificationUrl: '={{ $json.url }}' } },
+				{
+					depositId: '={{ $json.deposit }}',
+					amount: '={{ $json.amount }}',
+					additionalFields: { notificationUrl: '={{ $json.url }}' },
+				},
 				{ continueOnFail: true },
 				[
 					{ deposit: 'abc', amount: '1.234', url: 'http://shop.example.com/n' },
@@ -166,13 +263,16 @@ describe('Refund Create and Get Status through the n8n engine', () => {
 		);
 		expect(run.output('Payments Service').map((item) => item.json)).toEqual([
 			{
-				error: 'Refund in item 0 is invalid: deposit_id must be a positive whole number, the deposit_id of the deposit, e.g. 300012345',
+				error:
+					'Refund in item 0 is invalid: deposit_id must be a positive whole number, the deposit_id of the deposit, e.g. 300012345',
 				description:
 					'Nothing was sent. Fix these 3 fields: deposit_id must be a positive whole number, the deposit_id of the deposit, e.g. 300012345; amount must be a positive decimal with at most 18 integer digits and 2 decimals, e.g. 100.50; notification_url must be an HTTPS URL (https://...).',
 			},
 			{
-				error: 'Refund in item 1 is invalid: deposit_id or invoice_id is required: name the deposit to refund',
-				description: 'Nothing was sent. Fix this field: deposit_id or invoice_id is required: name the deposit to refund.',
+				error:
+					'Refund in item 1 is invalid: deposit_id or invoice_id is required: name the deposit to refund',
+				description:
+					'Nothing was sent. Fix this field: deposit_id or invoice_id is required: name the deposit to refund.',
 			},
 		]);
 		expect(fx.sandbox.log.entries()).toHaveLength(0);
@@ -180,7 +280,9 @@ describe('Refund Create and Get Status through the n8n engine', () => {
 
 	test('Get Status reads a refund with a signed GET, follows its status, writes its voucher as a PDF and names an unknown one', async () => {
 		const deposit = completedDeposit();
-		const created = await fx.engine.run(refundWorkflow({ depositId: String(deposit.idDeposit), amount: '10' }));
+		const created = await fx.engine.run(
+			refundWorkflow({ depositId: String(deposit.idDeposit), amount: '10' }),
+		);
 		const refundId = created.output('Payments Service')[0].json.refund_id as number;
 		fx.sandbox.control.advanceRefund(refundId, 'DELIVERED');
 		fx.sandbox.log.clear();
@@ -188,19 +290,46 @@ describe('Refund Create and Get Status through the n8n engine', () => {
 		const builder = new WorkflowBuilder('Refund status');
 		builder.items('Refunds', [{ id: refundId }, { id: 999999 }]);
 		builder.then(
-			paymentsNode({ resource: 'refund', operation: 'getStatus', refundId: '={{ $json.id }}', options: { voucherToBinary: true } }, DEPOSIT, { continueOnFail: true }),
+			paymentsNode(
+				{
+					resource: 'refund',
+					operation: 'getStatus',
+					refundId: '={{ $json.id }}',
+					options: { voucherToBinary: true },
+				},
+				DEPOSIT,
+				{ continueOnFail: true },
+			),
 		);
 		const run = await fx.engine.run(builder.build());
 		const [found, missing] = run.output('Payments Service');
-		expect(found.json).toEqual({ refund_id: refundId, deposit_id: deposit.idDeposit, merchant_invoice_id: deposit.externalId, status: 'DELIVERED', amount: 10 });
-		expect(found.binary?.voucher).toMatchObject({ mimeType: 'application/pdf', fileName: `refund-${refundId}.pdf` });
-		expect(Buffer.from(found.binary!.voucher.data, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
-		expect(missing.json).toMatchObject({ error: 'Refund 999999 was not found (208): check the Refund ID and that the credential belongs to the merchant that requested it', code: 208 });
+		expect(found.json).toEqual({
+			refund_id: refundId,
+			deposit_id: deposit.idDeposit,
+			merchant_invoice_id: deposit.externalId,
+			status: 'DELIVERED',
+			amount: 10,
+		});
+		expect(found.binary?.voucher).toMatchObject({
+			mimeType: 'application/pdf',
+			fileName: `refund-${refundId}.pdf`,
+		});
+		expect(Buffer.from(found.binary!.voucher.data, 'base64').subarray(0, 5).toString()).toBe(
+			'%PDF-',
+		);
+		expect(missing.json).toMatchObject({
+			error:
+				'Refund 999999 was not found (208): check the Refund ID and that the credential belongs to the merchant that requested it',
+			code: 208,
+		});
 
 		const [get] = fx.sandbox.log.find('GET', `/v3/refunds/${refundId}`);
 		expect(get.query).toEqual({ voucher: 'true' });
 		expect(get.headers.authorization).toBe(
-			'D24 ' + createHmac('sha256', fx.sandbox.credentials.deposit.apiSignature).update(get.headers['x-date'] + get.headers['x-login']).digest('hex'),
+			'D24 ' +
+				createHmac('sha256', fx.sandbox.credentials.deposit.apiSignature)
+					.update(get.headers['x-date'] + get.headers['x-login'])
+					.digest('hex'),
 		);
 	});
 });

@@ -117,7 +117,10 @@ describe('trigger simulation: days of activity, late arrivals, page shifts, faul
 				fx.sandbox.control
 					.cashouts(MID)
 					.filter((record) => visibleAt.get(record.idCashout)! <= now)
-					.map((record) => [record.idCashout, { status: record.status, lastChange: record.lastChangeDate }]),
+					.map((record) => [
+						record.idCashout,
+						{ status: record.status, lastChange: record.lastChangeDate },
+					]),
 			);
 		};
 
@@ -125,21 +128,35 @@ describe('trigger simulation: days of activity, late arrivals, page shifts, faul
 		for (let index = 0; index < 240; index++) add(rng.int(0, 72 * HOUR));
 		for (const id of [...status.keys()]) if (rng.chance(0.5)) change(id);
 
-		type Spec = Pick<Watched, 'name' | 'parameters' | 'expected' | 'narrowed' | 'rereadMinutes' | 'lookBackDays'>;
+		type Spec = Pick<
+			Watched,
+			'name' | 'parameters' | 'expected' | 'narrowed' | 'rereadMinutes' | 'lookBackDays'
+		>;
 		// Re-reading in turn is tried on a look-back the activity fills (5 days), so a part never re-read would show.
 		const FILLED_LOOK_BACK_DAYS = 5;
-		const changedStatus = (before: Truth | undefined, now: Truth) => !before || before.status !== now.status;
+		const changedStatus = (before: Truth | undefined, now: Truth) =>
+			!before || before.status !== now.status;
 		const specs: Spec[] = [
 			{
 				name: 'Status Changed, every poll',
-				parameters: { resource: 'cashout', event: 'statusChanged', toStatuses: [], options: { lookBackDays: LOOK_BACK_DAYS, rereadMinutes: '0' } },
+				parameters: {
+					resource: 'cashout',
+					event: 'statusChanged',
+					toStatuses: [],
+					options: { lookBackDays: LOOK_BACK_DAYS, rereadMinutes: '0' },
+				},
 				rereadMinutes: 0,
 				lookBackDays: LOOK_BACK_DAYS,
 				expected: changedStatus,
 			},
 			{
 				name: 'Status Changed to REJECTED (narrowed, Automatic: every poll)',
-				parameters: { resource: 'cashout', event: 'statusChanged', toStatuses: ['REJECTED'], options: { lookBackDays: LOOK_BACK_DAYS } },
+				parameters: {
+					resource: 'cashout',
+					event: 'statusChanged',
+					toStatuses: ['REJECTED'],
+					options: { lookBackDays: LOOK_BACK_DAYS },
+				},
 				narrowed: ['REJECTED'],
 				rereadMinutes: 0,
 				lookBackDays: LOOK_BACK_DAYS,
@@ -156,35 +173,62 @@ describe('trigger simulation: days of activity, late arrivals, page shifts, faul
 				narrowed: ['CANCELLED', 'ON_HOLD'],
 				rereadMinutes: 360,
 				lookBackDays: FILLED_LOOK_BACK_DAYS,
-				expected: (before, now) => changedStatus(before, now) && ['ON_HOLD', 'CANCELLED'].includes(now.status),
+				expected: (before, now) =>
+					changedStatus(before, now) && ['ON_HOLD', 'CANCELLED'].includes(now.status),
 			},
 			{
 				name: 'New Record (older records every 6 hours)',
-				parameters: { resource: 'cashout', event: 'newRecord', options: { lookBackDays: FILLED_LOOK_BACK_DAYS, rereadMinutes: '360' } },
+				parameters: {
+					resource: 'cashout',
+					event: 'newRecord',
+					options: { lookBackDays: FILLED_LOOK_BACK_DAYS, rereadMinutes: '360' },
+				},
 				rereadMinutes: 360,
 				lookBackDays: FILLED_LOOK_BACK_DAYS,
 				expected: (before) => !before,
 			},
 			{
 				name: 'Any Change (older records every 24 hours)',
-				parameters: { resource: 'cashout', event: 'anyChange', options: { lookBackDays: FILLED_LOOK_BACK_DAYS, rereadMinutes: '1440' } },
+				parameters: {
+					resource: 'cashout',
+					event: 'anyChange',
+					options: { lookBackDays: FILLED_LOOK_BACK_DAYS, rereadMinutes: '1440' },
+				},
 				rereadMinutes: 1440,
 				lookBackDays: FILLED_LOOK_BACK_DAYS,
-				expected: (before, now) => !before || before.lastChange !== now.lastChange || before.status !== now.status,
+				expected: (before, now) =>
+					!before || before.lastChange !== now.lastChange || before.status !== now.status,
 			},
 		];
-		const watched: Watched[] = specs.map((spec) => ({ ...spec, last: new Map(), saved: new Map(), activating: false, expectedEvents: [], emittedEvents: [], failedPolls: 0, faultedPolls: 0, longestDelay: 0, failedInARow: 0, failingNow: 0 }));
+		const watched: Watched[] = specs.map((spec) => ({
+			...spec,
+			last: new Map(),
+			saved: new Map(),
+			activating: false,
+			expectedEvents: [],
+			emittedEvents: [],
+			failedPolls: 0,
+			faultedPolls: 0,
+			longestDelay: 0,
+			failedInARow: 0,
+			failingNow: 0,
+		}));
 
 		/** What a trigger sees of the visible records: only those in the statuses it asks for. */
 		const seenBy = (trigger: Watched, visible: Snapshot): Snapshot =>
-			trigger.narrowed ? new Map([...visible].filter(([, entry]) => trigger.narrowed!.includes(entry.status))) : visible;
+			trigger.narrowed
+				? new Map([...visible].filter(([, entry]) => trigger.narrowed!.includes(entry.status)))
+				: visible;
 
 		/**
 		 * The creation times a poll read whole, in every status it asked for, from the request log: a
 		 * window's page that is not full covers the window; a full first page, listed newest first,
 		 * covers the seconds after its oldest record (the trigger reads the rest as a narrower window).
 		 */
-		const windowsReadWhole = (trigger: Watched, listed: ReturnType<typeof fx.sandbox.log.entries>) => {
+		const windowsReadWhole = (
+			trigger: Watched,
+			listed: ReturnType<typeof fx.sandbox.log.entries>,
+		) => {
 			const covered = new Map<string, Array<{ from: number; to: number }>>();
 			for (const entry of listed) {
 				if (entry.status !== 200) continue;
@@ -195,16 +239,31 @@ describe('trigger simulation: days of activity, late arrivals, page shifts, faul
 				const ranges = covered.get(status) ?? [];
 				covered.set(status, ranges);
 				if (body.rows < MAX_ROWS_PER_PAGE) ranges.push({ from, to });
-				else if (entry.query.page === '0') ranges.push({ from: Date.parse(body.data[body.data.length - 1].creationDate) / 1000 + 1, to });
+				else if (entry.query.page === '0')
+					ranges.push({
+						from: Date.parse(body.data[body.data.length - 1].creationDate) / 1000 + 1,
+						to,
+					});
 			}
 			const statuses = trigger.narrowed ?? [''];
 			return {
-				has: (created: number) => statuses.every((status) => (covered.get(status) ?? []).some((range) => created >= range.from && created <= range.to)),
+				has: (created: number) =>
+					statuses.every((status) =>
+						(covered.get(status) ?? []).some(
+							(range) => created >= range.from && created <= range.to,
+						),
+					),
 			};
 		};
 
 		/** The oracle: the events a poll that read `windows` whole must emit, and what the trigger now remembers. */
-		const judge = (trigger: Watched, label: string, visible: Snapshot, windows: ReturnType<typeof windowsReadWhole>, pollMs: number) => {
+		const judge = (
+			trigger: Watched,
+			label: string,
+			visible: Snapshot,
+			windows: ReturnType<typeof windowsReadWhole>,
+			pollMs: number,
+		) => {
 			const seen = seenBy(trigger, visible);
 			for (const [id, created] of createdAt) {
 				if (!windows.has(created)) continue;
@@ -217,8 +276,14 @@ describe('trigger simulation: days of activity, late arrivals, page shifts, faul
 				const before = trigger.last.get(id);
 				if (trigger.expected(before, entry)) {
 					const previous = before && before !== LEFT ? before.status : null;
-					trigger.expectedEvents.push(`${label} ${id}:${previous}->${entry.status}@${entry.lastChange}`);
-					if (before && before !== LEFT) trigger.longestDelay = Math.max(trigger.longestDelay, pollMs - Date.parse(entry.lastChange));
+					trigger.expectedEvents.push(
+						`${label} ${id}:${previous}->${entry.status}@${entry.lastChange}`,
+					);
+					if (before && before !== LEFT)
+						trigger.longestDelay = Math.max(
+							trigger.longestDelay,
+							pollMs - Date.parse(entry.lastChange),
+						);
 				}
 				trigger.last.set(id, entry);
 			}
@@ -290,7 +355,11 @@ describe('trigger simulation: days of activity, late arrivals, page shifts, faul
 					clock.advance(1_000);
 					const boundary = [...fx.sandbox.control.cashouts(MID)]
 						.filter((record) => visibleAt.get(record.idCashout)! <= clock.now())
-						.sort((a, b) => Date.parse(b.creationDate) - Date.parse(a.creationDate) || b.idCashout - a.idCashout)
+						.sort(
+							(a, b) =>
+								Date.parse(b.creationDate) - Date.parse(a.creationDate) ||
+								b.idCashout - a.idCashout,
+						)
 						.slice(MAX_ROWS_PER_PAGE - 1)
 						.find((record) => change(record.idCashout));
 					if (boundary) actions++;
@@ -306,7 +375,14 @@ describe('trigger simulation: days of activity, late arrivals, page shifts, faul
 					const running = trigger.runner!.poll();
 					// Page 0 of the newest window (it ends now and spans many pages) has been answered.
 					const newestTo = String(Math.floor(clock.now() / 1000));
-					while (!fx.sandbox.log.find('GET', '/v1/cashouts').some((entry) => entry.query.to === newestTo && entry.query.page === '0' && entry.status === 200)) {
+					while (
+						!fx.sandbox.log
+							.find('GET', '/v1/cashouts')
+							.some(
+								(entry) =>
+									entry.query.to === newestTo && entry.query.page === '0' && entry.status === 200,
+							)
+					) {
 						await new Promise((resolve) => setTimeout(resolve, 2));
 					}
 					add(0);
@@ -320,13 +396,24 @@ describe('trigger simulation: days of activity, late arrivals, page shifts, faul
 				fx.sandbox.faults.clear();
 				const listed = fx.sandbox.log.find('GET', '/v1/cashouts');
 				const readWhole = windowsReadWhole(trigger, listed);
-				if (listed.some((entry) => entry.fault) || fx.sandbox.log.find('POST', '/v1/auth/login').some((entry) => entry.fault)) trigger.faultedPolls++;
+				if (
+					listed.some((entry) => entry.fault) ||
+					fx.sandbox.log.find('POST', '/v1/auth/login').some((entry) => entry.fault)
+				)
+					trigger.faultedPolls++;
 				const pageIds = listed
 					.filter((entry) => entry.status === 200)
-					.flatMap((entry) => (entry.responseBody as { data: Array<{ idCashout: number }> }).data.map((record) => record.idCashout));
+					.flatMap((entry) =>
+						(entry.responseBody as { data: Array<{ idCashout: number }> }).data.map(
+							(record) => record.idCashout,
+						),
+					);
 				if (new Set(pageIds).size < pageIds.length) pageShifts++;
 				requests += listed.length;
-				widestPoll = Math.max(widestPoll, new Set(listed.map((entry) => `${entry.query.from}-${entry.query.to}`)).size);
+				widestPoll = Math.max(
+					widestPoll,
+					new Set(listed.map((entry) => `${entry.query.from}-${entry.query.to}`)).size,
+				);
 				deepestPage = Math.max(deepestPage, ...listed.map((entry) => Number(entry.query.page)));
 				fx.sandbox.log.clear();
 				if (outcome.error) {
@@ -339,7 +426,9 @@ describe('trigger simulation: days of activity, late arrivals, page shifts, faul
 				if (fault) recoveredPolls++;
 				for (const item of outcome.items ?? []) {
 					const event = item.json.event as { previousStatus: string | null };
-					trigger.emittedEvents.push(`poll ${poll} ${String(item.json.idCashout)}:${event.previousStatus}->${String(item.json.status)}@${String(item.json.lastChangeDate)}`);
+					trigger.emittedEvents.push(
+						`poll ${poll} ${String(item.json.idCashout)}:${event.previousStatus}->${String(item.json.status)}@${String(item.json.lastChangeDate)}`,
+					);
 				}
 				judge(trigger, `poll ${poll}`, visible, readWhole, clock.now());
 				if (outcome.items || trigger.activating) trigger.saved = new Map(trigger.last);
@@ -358,14 +447,26 @@ describe('trigger simulation: days of activity, late arrivals, page shifts, faul
 				expect(outcome.error).toBeUndefined();
 				for (const item of outcome.items ?? []) {
 					const event = item.json.event as { previousStatus: string | null };
-					trigger.emittedEvents.push(`final ${String(item.json.idCashout)}:${event.previousStatus}->${String(item.json.status)}@${String(item.json.lastChangeDate)}`);
+					trigger.emittedEvents.push(
+						`final ${String(item.json.idCashout)}:${event.previousStatus}->${String(item.json.status)}@${String(item.json.lastChangeDate)}`,
+					);
 				}
-				judge(trigger, 'final', visible, windowsReadWhole(trigger, fx.sandbox.log.find('GET', '/v1/cashouts')), clock.now());
+				judge(
+					trigger,
+					'final',
+					visible,
+					windowsReadWhole(trigger, fx.sandbox.log.find('GET', '/v1/cashouts')),
+					clock.now(),
+				);
 			}
 			const lookBackStart = clock.now() / 1000 - trigger.lookBackDays * 24 * 3600;
-			const truth = [...seenBy(trigger, snapshot())].filter(([id]) => createdAt.get(id)! >= lookBackStart);
+			const truth = [...seenBy(trigger, snapshot())].filter(
+				([id]) => createdAt.get(id)! >= lookBackStart,
+			);
 			expect(truth.length).toBeGreaterThan(100);
-			const behind = truth.filter(([id, entry]) => JSON.stringify(trigger.last.get(id)) !== JSON.stringify(entry));
+			const behind = truth.filter(
+				([id, entry]) => JSON.stringify(trigger.last.get(id)) !== JSON.stringify(entry),
+			);
 			expect([trigger.name, behind]).toEqual([trigger.name, []]);
 		}
 
@@ -386,7 +487,10 @@ describe('trigger simulation: days of activity, late arrivals, page shifts, faul
 			expect(trigger.expectedEvents.length).toBeGreaterThan(0);
 			// Exactly the same events at the same polls (each names the change it reports by its
 			// lastChangeDate): none missed, none repeated, none late.
-			expect([trigger.name, [...trigger.emittedEvents].sort()]).toEqual([trigger.name, [...trigger.expectedEvents].sort()]);
+			expect([trigger.name, [...trigger.emittedEvents].sort()]).toEqual([
+				trigger.name,
+				[...trigger.expectedEvents].sort(),
+			]);
 			expect(new Set(trigger.emittedEvents).size).toBe(trigger.emittedEvents.length);
 			// Bounded delay: the re-read period plus one poll interval (2 hours), plus the interval of
 			// each failed poll in a row (a failed poll reads nothing); polls run a few seconds late here.
@@ -404,13 +508,33 @@ describe('trigger simulation: days of activity, late arrivals, page shifts, faul
 function randomFault(rng: Rng): FaultSpec {
 	switch (rng.int(0, 4)) {
 		case 0:
-			return { method: 'GET', path: '/v1/cashouts', kind: 'status', status: 503, skip: rng.int(0, 12) };
+			return {
+				method: 'GET',
+				path: '/v1/cashouts',
+				kind: 'status',
+				status: 503,
+				skip: rng.int(0, 12),
+			};
 		case 1:
 			return { method: 'GET', path: '/v1/cashouts', kind: 'reset', skip: rng.int(0, 12) };
 		case 2:
-			return { method: 'GET', path: '/v1/cashouts', kind: 'status', status: 429, retryAfterSeconds: 60, skip: rng.int(0, 12) };
+			return {
+				method: 'GET',
+				path: '/v1/cashouts',
+				kind: 'status',
+				status: 429,
+				retryAfterSeconds: 60,
+				skip: rng.int(0, 12),
+			};
 		case 3:
-			return { method: 'GET', path: '/v1/cashouts', kind: 'status', status: 503, skip: rng.int(0, 12), times: 4 };
+			return {
+				method: 'GET',
+				path: '/v1/cashouts',
+				kind: 'status',
+				status: 503,
+				skip: rng.int(0, 12),
+				times: 4,
+			};
 		default:
 			return { method: 'POST', path: '/v1/auth/login', kind: 'status', status: 500 };
 	}

@@ -31,35 +31,55 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 	});
 
 	const cashout = (ageMs = 0, extra: Record<string, unknown> = {}) =>
-		fx.sandbox.control.addCashout({ idMerchant: MID, creationDate: iso(Math.floor((clock.now() - ageMs) / 1000)), ...extra });
+		fx.sandbox.control.addCashout({
+			idMerchant: MID,
+			creationDate: iso(Math.floor((clock.now() - ageMs) / 1000)),
+			...extra,
+		});
 	// These tests read the whole look-back on every poll unless they say otherwise; the re-reading
 	// in turn has tests of its own below.
 	const runner = (parameters: INodeParameters) =>
 		new PollRunner(
 			fx.engine,
-			triggerWorkflow({ ...parameters, options: { rereadMinutes: '0', ...(parameters.options as INodeParameters | undefined) } }),
+			triggerWorkflow({
+				...parameters,
+				options: { rereadMinutes: '0', ...(parameters.options as INodeParameters | undefined) },
+			}),
 			TRIGGER_NODE,
 		);
 	const listed = (path = '/v1/cashouts') => fx.sandbox.log.find('GET', path);
-	const ids = (items: Array<{ json: Record<string, unknown> }> | null, field = 'idCashout') => (items ?? []).map((item) => item.json[field]);
+	const ids = (items: Array<{ json: Record<string, unknown> }> | null, field = 'idCashout') =>
+		(items ?? []).map((item) => item.json[field]);
 
 	test('the first poll records a starting point and emits nothing; Fetch Test Event returns the newest match and saves nothing', async () => {
 		for (let index = 0; index < 120; index++) cashout(index * 30 * MINUTE);
 		const rejected = cashout(5 * MINUTE);
-		fx.sandbox.control.setStatus('cashout', rejected.idCashout, 'REJECTED', { rejectionCode: 807, rejectionReason: 'Rejected by bank' });
-		const trigger = runner({ resource: 'cashout', event: 'statusChanged', toStatuses: ['REJECTED'] });
+		fx.sandbox.control.setStatus('cashout', rejected.idCashout, 'REJECTED', {
+			rejectionCode: 807,
+			rejectionReason: 'Rejected by bank',
+		});
+		const trigger = runner({
+			resource: 'cashout',
+			event: 'statusChanged',
+			toStatuses: ['REJECTED'],
+		});
 
 		const test = await trigger.poll({ mode: 'manual' });
 		expect(test.error).toBeUndefined();
 		expect(ids(test.items)).toEqual([rejected.idCashout]);
-		expect(test.items![0].json.event).toMatchObject({ type: 'statusChanged', previousStatus: null });
+		expect(test.items![0].json.event).toMatchObject({
+			type: 'statusChanged',
+			previousStatus: null,
+		});
 		expect(trigger.staticData()).toEqual({});
 
 		fx.sandbox.log.clear();
 		const first = await trigger.poll();
 		expect(first).toEqual({ items: null });
 		// To Status REJECTED: the service is asked for REJECTED cashouts only, and only those are remembered.
-		expect(fx.sandbox.log.find('GET', '/v1/cashouts').map((entry) => entry.query.Status)).toEqual(['REJECTED']);
+		expect(fx.sandbox.log.find('GET', '/v1/cashouts').map((entry) => entry.query.Status)).toEqual([
+			'REJECTED',
+		]);
 		const state = trigger.staticData().paymentsServiceTrigger as { baselineDone: boolean };
 		expect(Object.keys(storedSeen(state)!)).toEqual([String(rejected.idCashout)]);
 		expect(state.baselineDone).toBe(true);
@@ -76,7 +96,10 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 
 		clock.advance(5 * MINUTE);
 		fx.sandbox.control.advanceCashout(a.idCashout, 'DELIVERED');
-		fx.sandbox.control.advanceCashout(a.idCashout, 'REJECTED', { code: 801, reason: 'Account closed' }); // twice between polls
+		fx.sandbox.control.advanceCashout(a.idCashout, 'REJECTED', {
+			code: 801,
+			reason: 'Account closed',
+		}); // twice between polls
 		fx.sandbox.control.setStatus('cashout', b.idCashout, 'ON_HOLD');
 		fx.sandbox.control.setStatus('cashout', b.idCashout, 'PENDING'); // and back: no net change
 		fx.sandbox.control.setStatus('cashout', c.idCashout, 'ON_HOLD');
@@ -84,7 +107,11 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		clock.advance(5 * MINUTE);
 		const second = await trigger.poll();
 		expect(second.error).toBeUndefined();
-		const events = (second.items ?? []).map((item) => [item.json.idCashout, item.json.status, (item.json.event as { previousStatus: unknown }).previousStatus]);
+		const events = (second.items ?? []).map((item) => [
+			item.json.idCashout,
+			item.json.status,
+			(item.json.event as { previousStatus: unknown }).previousStatus,
+		]);
 		expect(events).toEqual(
 			expect.arrayContaining([
 				[a.idCashout, 'REJECTED', 'PENDING'],
@@ -93,7 +120,9 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 			]),
 		);
 		expect(events).toHaveLength(3);
-		expect(second.items![0].json.event).toMatchObject({ detectedAt: iso(Math.floor(clock.now() / 1000)) });
+		expect(second.items![0].json.event).toMatchObject({
+			detectedAt: iso(Math.floor(clock.now() / 1000)),
+		});
 
 		clock.advance(5 * MINUTE);
 		expect(await trigger.poll()).toEqual({ items: null });
@@ -101,7 +130,12 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 
 	test('To Status filters what is emitted; First Sightings can be left out', async () => {
 		const a = cashout(HOUR);
-		const trigger = runner({ resource: 'cashout', event: 'statusChanged', toStatuses: ['REJECTED'], options: { includeFirstSightings: false } });
+		const trigger = runner({
+			resource: 'cashout',
+			event: 'statusChanged',
+			toStatuses: ['REJECTED'],
+			options: { includeFirstSightings: false },
+		});
 		await trigger.poll();
 		clock.advance(MINUTE);
 		fx.sandbox.control.setStatus('cashout', a.idCashout, 'ON_HOLD');
@@ -111,13 +145,19 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		fx.sandbox.control.setStatus('cashout', a.idCashout, 'REJECTED');
 		const rejected = await trigger.poll();
 		expect(ids(rejected.items)).toEqual([a.idCashout]);
-		expect(rejected.items![0].json.event).toMatchObject({ type: 'statusChanged', previousStatus: 'ON_HOLD' });
+		expect(rejected.items![0].json.event).toMatchObject({
+			type: 'statusChanged',
+			previousStatus: 'ON_HOLD',
+		});
 	});
 
 	test('New Record: created after activation, including a late arrival, each once', async () => {
 		cashout(2 * HOUR);
 		const trigger = runner({ resource: 'deposit', event: 'newRecord' });
-		fx.sandbox.control.addDeposit({ idMerchant: MID, creationDate: iso(Math.floor((clock.now() - HOUR) / 1000)) });
+		fx.sandbox.control.addDeposit({
+			idMerchant: MID,
+			creationDate: iso(Math.floor((clock.now() - HOUR) / 1000)),
+		});
 		await trigger.poll();
 		clock.advance(10 * MINUTE);
 		const fresh = fx.sandbox.control.addDeposit({ idMerchant: MID });
@@ -132,7 +172,11 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		clock.advance(10 * MINUTE);
 		const third = await trigger.poll();
 		expect(ids(third.items, 'idDeposit')).toEqual([late.idDeposit]);
-		expect(third.items![0].json.event).toMatchObject({ type: 'newRecord', previousStatus: null, previousLastChangeDate: null });
+		expect(third.items![0].json.event).toMatchObject({
+			type: 'newRecord',
+			previousStatus: null,
+			previousLastChangeDate: null,
+		});
 		clock.advance(10 * MINUTE);
 		expect(await trigger.poll()).toEqual({ items: null });
 	});
@@ -141,12 +185,18 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		const a = cashout(HOUR);
 		const trigger = runner({ resource: 'cashout', event: 'anyChange' });
 		await trigger.poll();
-		const before = fx.sandbox.control.cashouts(MID).find((record) => record.idCashout === a.idCashout)!.lastChangeDate;
+		const before = fx.sandbox.control
+			.cashouts(MID)
+			.find((record) => record.idCashout === a.idCashout)!.lastChangeDate;
 		clock.advance(3 * MINUTE);
 		fx.sandbox.control.advanceCashout(a.idCashout, 'DELIVERED');
 		const polled = await trigger.poll();
 		expect(ids(polled.items)).toEqual([a.idCashout]);
-		expect(polled.items![0].json.event).toMatchObject({ type: 'changed', previousStatus: 'PENDING', previousLastChangeDate: before });
+		expect(polled.items![0].json.event).toMatchObject({
+			type: 'changed',
+			previousStatus: 'PENDING',
+			previousLastChangeDate: before,
+		});
 	});
 
 	test('a failed poll throws, keeps the state as it was, and the next poll catches up', async () => {
@@ -156,12 +206,24 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		const stateBefore = trigger.staticData();
 		clock.advance(MINUTE);
 		const victims = fx.sandbox.control.cashouts(MID).slice(0, 3);
-		for (const victim of victims) fx.sandbox.control.setStatus('cashout', victim.idCashout, 'ON_HOLD');
+		for (const victim of victims)
+			fx.sandbox.control.setStatus('cashout', victim.idCashout, 'ON_HOLD');
 		// Page 1 keeps failing: the automatic retries (4 attempts) give up and the poll fails.
-		fx.sandbox.faults.add({ method: 'GET', path: '/v1/cashouts', kind: 'status', status: 503, skip: 1, times: 4 });
+		fx.sandbox.faults.add({
+			method: 'GET',
+			path: '/v1/cashouts',
+			kind: 'status',
+			status: 503,
+			skip: 1,
+			times: 4,
+		});
 		const failed = await trigger.poll();
 		expect(failed.items).toBeNull();
-		expect(failed.error).toMatchObject({ name: 'NodeApiError', message: expect.stringMatching(/records created .* \(page \d+\)/), description: expect.stringMatching(/Tried 4 times/) });
+		expect(failed.error).toMatchObject({
+			name: 'NodeApiError',
+			message: expect.stringMatching(/records created .* \(page \d+\)/),
+			description: expect.stringMatching(/Tried 4 times/),
+		});
 		expect(trigger.staticData()).toEqual(stateBefore);
 
 		fx.sandbox.faults.add({ method: 'GET', path: '/v1/cashouts', kind: 'reset', times: 4 });
@@ -175,7 +237,12 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 
 	test('a 429 asking for a longer wait than the retries honour fails the poll and carries the wait', async () => {
 		const trigger = runner({ resource: 'cashout', event: 'statusChanged' });
-		fx.sandbox.faults.add({ path: '/v1/cashouts', kind: 'status', status: 429, retryAfterSeconds: 45 });
+		fx.sandbox.faults.add({
+			path: '/v1/cashouts',
+			kind: 'status',
+			status: 429,
+			retryAfterSeconds: 45,
+		});
 		const polled = await trigger.poll();
 		expect(polled.error).toMatchObject({
 			message: expect.stringMatching(/too many requests \(429\)/),
@@ -189,11 +256,18 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 	test('a 429 and a 503 are retried within the poll, which then succeeds', async () => {
 		for (let index = 0; index < 60; index++) cashout(index * MINUTE + HOUR);
 		const trigger = runner({ resource: 'cashout', event: 'statusChanged' });
-		fx.sandbox.faults.add({ path: '/v1/cashouts', kind: 'status', status: 429, retryAfterSeconds: 0 });
+		fx.sandbox.faults.add({
+			path: '/v1/cashouts',
+			kind: 'status',
+			status: 429,
+			retryAfterSeconds: 0,
+		});
 		fx.sandbox.faults.add({ path: '/v1/cashouts', kind: 'status', status: 503, skip: 1 });
 		const polled = await trigger.poll();
 		expect(polled.error).toBeUndefined();
-		expect(fx.sandbox.log.find('GET', '/v1/cashouts').map((entry) => entry.status)).toEqual([429, 200, 503, 200]);
+		expect(fx.sandbox.log.find('GET', '/v1/cashouts').map((entry) => entry.status)).toEqual([
+			429, 200, 503, 200,
+		]);
 		const state = trigger.staticData().paymentsServiceTrigger as { baselineDone: boolean };
 		expect(state.baselineDone).toBe(true);
 		expect(Object.keys(storedSeen(state)!)).toHaveLength(60);
@@ -201,7 +275,11 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 
 	test('Max Items per Poll defers the rest, oldest change first, to the next poll', async () => {
 		const records = [cashout(3 * HOUR), cashout(3 * HOUR), cashout(3 * HOUR)];
-		const trigger = runner({ resource: 'cashout', event: 'statusChanged', options: { maxItemsPerPoll: 2 } });
+		const trigger = runner({
+			resource: 'cashout',
+			event: 'statusChanged',
+			options: { maxItemsPerPoll: 2 },
+		});
 		await trigger.poll();
 		for (const record of records) {
 			clock.advance(MINUTE);
@@ -217,11 +295,16 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 	test('a poll budget too small for the look-back reads part of it, saves that, and continues next poll', async () => {
 		// 30 days of cashouts, watched over 30 days in windows the budget cannot all cover.
 		const all = Array.from({ length: 300 }, (_, index) => cashout(index * 2 * HOUR + HOUR));
-		const trigger = runner({ resource: 'cashout', event: 'statusChanged', options: { lookBackDays: 30 } });
+		const trigger = runner({
+			resource: 'cashout',
+			event: 'statusChanged',
+			options: { lookBackDays: 30 },
+		});
 		expect((await trigger.poll()).items).toBeNull();
 		clock.advance(MINUTE);
 		const changed = [all[0], all[150], all[299]];
-		for (const record of changed) fx.sandbox.control.setStatus('cashout', record.idCashout, 'ON_HOLD');
+		for (const record of changed)
+			fx.sandbox.control.setStatus('cashout', record.idCashout, 'ON_HOLD');
 		fx.sandbox.setLatency(40);
 		clock.flow(); // the budget is measured on the node's clock, which must now run
 		const emitted: unknown[] = [];
@@ -232,7 +315,10 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 			const outcome = await trigger.poll({ budgetMs: 150 });
 			expect(outcome.error).toBeUndefined();
 			emitted.push(...ids(outcome.items));
-			partial = partial || (trigger.staticData().paymentsServiceTrigger as { resumeFrom?: number }).resumeFrom !== undefined;
+			partial =
+				partial ||
+				(trigger.staticData().paymentsServiceTrigger as { resumeFrom?: number }).resumeFrom !==
+					undefined;
 		}
 		fx.sandbox.setLatency(0);
 		expect(partial).toBe(true);
@@ -244,15 +330,27 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 	test('changing the resource, event or a filter starts over from a new starting point', async () => {
 		const a = cashout(HOUR);
 		const database = { staticData: {} };
-		const before = new PollRunner(fx.engine, triggerWorkflow({ resource: 'cashout', event: 'statusChanged' }), TRIGGER_NODE, database);
+		const before = new PollRunner(
+			fx.engine,
+			triggerWorkflow({ resource: 'cashout', event: 'statusChanged' }),
+			TRIGGER_NODE,
+			database,
+		);
 		await before.poll();
 		clock.advance(MINUTE);
 		fx.sandbox.control.setStatus('cashout', a.idCashout, 'ON_HOLD');
 		// The user edits the node of the active workflow: same stored static data, new parameters.
-		const edited = triggerWorkflow({ resource: 'cashout', event: 'statusChanged', filters: { country: 'BR' } });
+		const edited = triggerWorkflow({
+			resource: 'cashout',
+			event: 'statusChanged',
+			filters: { country: 'BR' },
+		});
 		const after = new PollRunner(fx.engine, edited, TRIGGER_NODE, database);
 		expect(await after.poll()).toEqual({ items: null });
-		const state = after.staticData().paymentsServiceTrigger as { config: string; activatedAt: number };
+		const state = after.staticData().paymentsServiceTrigger as {
+			config: string;
+			activatedAt: number;
+		};
 		expect(state.config).toContain('"country","BR"');
 		expect(state.activatedAt).toBe(Math.floor(clock.now() / 1000));
 	});
@@ -262,7 +360,11 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		const workerB = await createEngine({ source: 'dist' });
 		storeSandboxCredentials(workerB, fx.sandbox, String(MID));
 		const database = { staticData: {} };
-		const parameters = { resource: 'cashout', event: 'statusChanged', options: { rereadMinutes: '0' } };
+		const parameters = {
+			resource: 'cashout',
+			event: 'statusChanged',
+			options: { rereadMinutes: '0' },
+		};
 		const a = new PollRunner(fx.engine, triggerWorkflow(parameters), TRIGGER_NODE, database);
 		const b = new PollRunner(workerB, triggerWorkflow(parameters), TRIGGER_NODE, database);
 		const records = [cashout(HOUR), cashout(HOUR), cashout(HOUR)];
@@ -288,7 +390,11 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 
 	test('state stays bounded: records older than the look-back are forgotten', async () => {
 		for (let index = 0; index < 50; index++) cashout(index * HOUR);
-		const trigger = runner({ resource: 'cashout', event: 'statusChanged', options: { lookBackDays: 1 } });
+		const trigger = runner({
+			resource: 'cashout',
+			event: 'statusChanged',
+			options: { lookBackDays: 1 },
+		});
 		await trigger.poll();
 		const seen = () => Object.keys(storedSeen(trigger.staticData().paymentsServiceTrigger)!).length;
 		expect(seen()).toBe(25);
@@ -300,15 +406,22 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		expect(seen()).toBe(0);
 	});
 	describe('under n8n’s saving rule: static data saved only at activation and after a poll that emits', () => {
-		const statusOf = (id: number) => fx.sandbox.control.cashouts(MID).find((record) => record.idCashout === id)!.status;
+		const statusOf = (id: number) =>
+			fx.sandbox.control.cashouts(MID).find((record) => record.idCashout === id)!.status;
 
 		test('a change to a record first seen by a poll whose memory a restart lost is still emitted (Include First Sightings off)', async () => {
-			const trigger = runner({ resource: 'cashout', event: 'statusChanged', options: { includeFirstSightings: false } });
+			const trigger = runner({
+				resource: 'cashout',
+				event: 'statusChanged',
+				options: { includeFirstSightings: false },
+			});
 			expect(await trigger.poll()).toEqual({ items: null }); // activation: saved
 			clock.advance(MINUTE);
 			const fresh = cashout(0);
 			expect(await trigger.poll()).toEqual({ items: null }); // sees it PENDING; emits nothing, saves nothing
-			expect(Object.keys(storedSeen(trigger.savedStaticData().paymentsServiceTrigger)!)).toEqual([]);
+			expect(Object.keys(storedSeen(trigger.savedStaticData().paymentsServiceTrigger)!)).toEqual(
+				[],
+			);
 			trigger.restart();
 			clock.advance(MINUTE);
 			fx.sandbox.control.setStatus('cashout', fresh.idCashout, 'REJECTED');
@@ -328,7 +441,8 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 			const trigger = runner({ resource: 'cashout', event: 'statusChanged' });
 			await trigger.poll();
 			clock.advance(MINUTE);
-			for (const record of records) fx.sandbox.control.setStatus('cashout', record.idCashout, 'ON_HOLD');
+			for (const record of records)
+				fx.sandbox.control.setStatus('cashout', record.idCashout, 'ON_HOLD');
 			trigger.loseNextSave();
 			expect(ids((await trigger.poll()).items)).toHaveLength(6);
 			expect(trigger.counters.savesLost).toBe(1);
@@ -347,7 +461,8 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 			const trigger = runner({ resource: 'cashout', event: 'statusChanged' });
 			await trigger.poll();
 			clock.advance(MINUTE);
-			for (const record of records) fx.sandbox.control.setStatus('cashout', record.idCashout, 'ON_HOLD');
+			for (const record of records)
+				fx.sandbox.control.setStatus('cashout', record.idCashout, 'ON_HOLD');
 			trigger.loseNextSave();
 			expect(ids((await trigger.poll()).items)).toHaveLength(6);
 			trigger.restart();
@@ -359,19 +474,32 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		test('durable cursors: a lost commit loses the execution with the cursor, so the next poll emits the events once', async () => {
 			const records = Array.from({ length: 6 }, () => cashout(HOUR));
 			const database = { staticData: {} };
-			const trigger = new PollRunner(fx.engine, triggerWorkflow({ resource: 'cashout', event: 'statusChanged', options: { includeFirstSightings: false, rereadMinutes: '0' } }), TRIGGER_NODE, database, 'durable');
+			const trigger = new PollRunner(
+				fx.engine,
+				triggerWorkflow({
+					resource: 'cashout',
+					event: 'statusChanged',
+					options: { includeFirstSightings: false, rereadMinutes: '0' },
+				}),
+				TRIGGER_NODE,
+				database,
+				'durable',
+			);
 			expect(await trigger.poll()).toEqual({ items: null });
 			clock.advance(MINUTE);
 			const fresh = cashout(0);
 			expect(await trigger.poll()).toEqual({ items: null }); // committed without an execution
 			clock.advance(MINUTE);
 			fx.sandbox.control.setStatus('cashout', fresh.idCashout, 'REJECTED');
-			for (const record of records) fx.sandbox.control.setStatus('cashout', record.idCashout, 'ON_HOLD');
+			for (const record of records)
+				fx.sandbox.control.setStatus('cashout', record.idCashout, 'ON_HOLD');
 			trigger.loseNextSave();
 			expect(await trigger.poll()).toEqual({ items: null }); // the transaction failed: no execution
 			clock.advance(MINUTE);
 			const again = await trigger.poll();
-			expect(ids(again.items).sort()).toEqual([fresh, ...records].map((record) => record.idCashout).sort());
+			expect(ids(again.items).sort()).toEqual(
+				[fresh, ...records].map((record) => record.idCashout).sort(),
+			);
 			clock.advance(MINUTE);
 			expect(await trigger.poll()).toEqual({ items: null });
 		});
@@ -380,13 +508,32 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 			const records = Array.from({ length: 10 }, (_, index) => cashout(index * HOUR + HOUR));
 			const older = cashout(9 * DAY); // outside 7 days, inside 10
 			const database = { staticData: {} };
-			const before = new PollRunner(fx.engine, triggerWorkflow({ resource: 'cashout', event: 'statusChanged', options: { rereadMinutes: '0' } }), TRIGGER_NODE, database);
+			const before = new PollRunner(
+				fx.engine,
+				triggerWorkflow({
+					resource: 'cashout',
+					event: 'statusChanged',
+					options: { rereadMinutes: '0' },
+				}),
+				TRIGGER_NODE,
+				database,
+			);
 			await before.poll();
 			clock.advance(MINUTE);
-			for (const record of records) fx.sandbox.control.setStatus('cashout', record.idCashout, 'ON_HOLD');
+			for (const record of records)
+				fx.sandbox.control.setStatus('cashout', record.idCashout, 'ON_HOLD');
 			fx.sandbox.control.setStatus('cashout', older.idCashout, 'ON_HOLD');
 			// Edited and saved: n8n re-activates the workflow from the database with the new parameters.
-			const after = new PollRunner(fx.engine, triggerWorkflow({ resource: 'cashout', event: 'statusChanged', options: { rereadMinutes: '0', lookBackDays: 10 } }), TRIGGER_NODE, database);
+			const after = new PollRunner(
+				fx.engine,
+				triggerWorkflow({
+					resource: 'cashout',
+					event: 'statusChanged',
+					options: { rereadMinutes: '0', lookBackDays: 10 },
+				}),
+				TRIGGER_NODE,
+				database,
+			);
 			const edited = await after.poll();
 			expect(ids(edited.items).sort()).toEqual(records.map((record) => record.idCashout).sort());
 			clock.advance(MINUTE);
@@ -398,11 +545,26 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		test('a start-over (another list filter) says in the log how many remembered records it dropped and since when changes are not reported', async () => {
 			const records = Array.from({ length: 4 }, () => cashout(HOUR));
 			const database = { staticData: {} };
-			const before = new PollRunner(fx.engine, triggerWorkflow({ resource: 'cashout', event: 'statusChanged' }), TRIGGER_NODE, database);
+			const before = new PollRunner(
+				fx.engine,
+				triggerWorkflow({ resource: 'cashout', event: 'statusChanged' }),
+				TRIGGER_NODE,
+				database,
+			);
 			await before.poll();
 			clock.advance(MINUTE);
-			for (const record of records) fx.sandbox.control.setStatus('cashout', record.idCashout, 'ON_HOLD');
-			const after = new PollRunner(fx.engine, triggerWorkflow({ resource: 'cashout', event: 'statusChanged', filters: { country: 'BR' } }), TRIGGER_NODE, database);
+			for (const record of records)
+				fx.sandbox.control.setStatus('cashout', record.idCashout, 'ON_HOLD');
+			const after = new PollRunner(
+				fx.engine,
+				triggerWorkflow({
+					resource: 'cashout',
+					event: 'statusChanged',
+					filters: { country: 'BR' },
+				}),
+				TRIGGER_NODE,
+				database,
+			);
 			expect(await after.poll()).toEqual({ items: null });
 			const warning = after.logs.find((line) => line.level === 'warn');
 			expect(warning?.message).toMatch(/starts over.*4 records/i);
@@ -414,28 +576,38 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 			['8 days', 'statusChanged', 8 * DAY],
 			['1 day', 'newRecord', DAY],
 			['1 day', 'statusChanged', DAY],
-		])('a host clock moved %s ahead and back re-emits nothing (%s), and the jump is logged', async (_, event, jump) => {
-			// 7 days of cashouts, 20 a day, some changed before activation.
-			const records = Array.from({ length: 140 }, (_, index) => cashout(index * (DAY / 20) + MINUTE));
-			for (const record of records.slice(0, 30)) fx.sandbox.control.setStatus('cashout', record.idCashout, 'ON_HOLD');
-			const trigger = runner({ resource: 'cashout', event });
-			expect(await trigger.poll()).toEqual({ items: null });
-			const real = clock.now();
-			clock.set(real + (jump as number));
-			const ahead = await trigger.poll();
-			clock.set(real + MINUTE);
-			const back = await trigger.poll();
-			expect([ids(ahead.items), ids(back.items)]).toEqual([[], []]);
-			expect(trigger.logs.filter((line) => line.level === 'warn').map((line) => line.message)).toEqual([expect.stringMatching(/clock moved back/i)]);
-			// Still watching: a change and a new record after the jump are each emitted once.
-			clock.set(real + 2 * MINUTE);
-			fx.sandbox.control.setStatus('cashout', records[5].idCashout, 'CANCELLED');
-			const fresh = cashout(0);
-			const next = await trigger.poll();
-			expect(ids(next.items)).toEqual(event === 'newRecord' ? [fresh.idCashout] : [records[5].idCashout, fresh.idCashout]);
-			clock.set(real + 3 * MINUTE);
-			expect(await trigger.poll()).toEqual({ items: null });
-		});
+		])(
+			'a host clock moved %s ahead and back re-emits nothing (%s), and the jump is logged',
+			async (_, event, jump) => {
+				// 7 days of cashouts, 20 a day, some changed before activation.
+				const records = Array.from({ length: 140 }, (_, index) =>
+					cashout(index * (DAY / 20) + MINUTE),
+				);
+				for (const record of records.slice(0, 30))
+					fx.sandbox.control.setStatus('cashout', record.idCashout, 'ON_HOLD');
+				const trigger = runner({ resource: 'cashout', event });
+				expect(await trigger.poll()).toEqual({ items: null });
+				const real = clock.now();
+				clock.set(real + (jump as number));
+				const ahead = await trigger.poll();
+				clock.set(real + MINUTE);
+				const back = await trigger.poll();
+				expect([ids(ahead.items), ids(back.items)]).toEqual([[], []]);
+				expect(
+					trigger.logs.filter((line) => line.level === 'warn').map((line) => line.message),
+				).toEqual([expect.stringMatching(/clock moved back/i)]);
+				// Still watching: a change and a new record after the jump are each emitted once.
+				clock.set(real + 2 * MINUTE);
+				fx.sandbox.control.setStatus('cashout', records[5].idCashout, 'CANCELLED');
+				const fresh = cashout(0);
+				const next = await trigger.poll();
+				expect(ids(next.items)).toEqual(
+					event === 'newRecord' ? [fresh.idCashout] : [records[5].idCashout, fresh.idCashout],
+				);
+				clock.set(real + 3 * MINUTE);
+				expect(await trigger.poll()).toEqual({ items: null });
+			},
+		);
 	});
 
 	test('a second busier than a page is read page after page; the rest is peeled; every change once', async () => {
@@ -446,12 +618,23 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		expect(await trigger.poll()).toEqual({ items: null });
 		const second = String(Math.floor((clock.now() - 2 * HOUR) / 1000));
 		// From the busy second on (nothing is newer), pages 0, 1 and 2; everything else by first pages.
-		expect(listed().filter((entry) => entry.query.from === second).map((entry) => entry.query.page)).toEqual(['0', '1', '2']);
-		expect(listed().filter((entry) => entry.query.page !== '0').every((entry) => entry.query.from === second)).toBe(true);
+		expect(
+			listed()
+				.filter((entry) => entry.query.from === second)
+				.map((entry) => entry.query.page),
+		).toEqual(['0', '1', '2']);
+		expect(
+			listed()
+				.filter((entry) => entry.query.page !== '0')
+				.every((entry) => entry.query.from === second),
+		).toBe(true);
 		clock.advance(MINUTE);
 		const changed = [burst[0], burst[77], burst[119], around[0], around[129]];
-		for (const record of changed) fx.sandbox.control.setStatus('cashout', record.idCashout, 'ON_HOLD');
-		expect(ids((await trigger.poll()).items).sort()).toEqual(changed.map((record) => record.idCashout).sort());
+		for (const record of changed)
+			fx.sandbox.control.setStatus('cashout', record.idCashout, 'ON_HOLD');
+		expect(ids((await trigger.poll()).items).sort()).toEqual(
+			changed.map((record) => record.idCashout).sort(),
+		);
 		clock.advance(MINUTE);
 		expect(await trigger.poll()).toEqual({ items: null });
 	});
@@ -460,8 +643,17 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		// A day of cashouts, one every 4.32 s, watched over a 1-day look-back, older records re-read every 15 minutes.
 		const gap = DAY / 20_000;
 		const created: number[] = [];
-		for (let age = DAY - gap; age >= 0; age -= gap) created.push(cashout(Math.round(age)).idCashout);
-		const trigger = new PollRunner(fx.engine, triggerWorkflow({ resource: 'cashout', event: 'anyChange', options: { lookBackDays: 1, rereadMinutes: '15' } }), TRIGGER_NODE);
+		for (let age = DAY - gap; age >= 0; age -= gap)
+			created.push(cashout(Math.round(age)).idCashout);
+		const trigger = new PollRunner(
+			fx.engine,
+			triggerWorkflow({
+				resource: 'cashout',
+				event: 'anyChange',
+				options: { lookBackDays: 1, rereadMinutes: '15' },
+			}),
+			TRIGGER_NODE,
+		);
 		fx.sandbox.log.clear();
 		expect(await trigger.poll()).toEqual({ items: null });
 		const baseline = listed();
@@ -474,7 +666,8 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		const rng = new Rng(20_000);
 		const expected = new Map<number, string>();
 		const emitted: string[] = [];
-		const keyOf = (item: { json: Record<string, unknown> }) => `${String(item.json.idCashout)}@${String(item.json.lastChangeDate)}`;
+		const keyOf = (item: { json: Record<string, unknown> }) =>
+			`${String(item.json.idCashout)}@${String(item.json.lastChangeDate)}`;
 		for (let minute = 1; minute <= 21; minute++) {
 			clock.advance(MINUTE);
 			if (minute <= 5) {
@@ -502,7 +695,11 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 	describe('polls whose cost follows the changes', () => {
 		test('Status Changed to a status asks the service for that status only; previousStatus is null when never seen in another', async () => {
 			const old = cashout(2 * DAY);
-			const trigger = new PollRunner(fx.engine, triggerWorkflow({ resource: 'cashout', event: 'statusChanged', toStatuses: ['ON_HOLD'] }), TRIGGER_NODE);
+			const trigger = new PollRunner(
+				fx.engine,
+				triggerWorkflow({ resource: 'cashout', event: 'statusChanged', toStatuses: ['ON_HOLD'] }),
+				TRIGGER_NODE,
+			);
 			await trigger.poll();
 			clock.advance(MINUTE);
 			fx.sandbox.control.setStatus('cashout', old.idCashout, 'ON_HOLD');
@@ -510,7 +707,10 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 			const held = await trigger.poll();
 			expect(listed().every((entry) => entry.query.Status === 'ON_HOLD')).toBe(true);
 			expect(ids(held.items)).toEqual([old.idCashout]);
-			expect(held.items![0].json.event).toMatchObject({ type: 'statusChanged', previousStatus: null });
+			expect(held.items![0].json.event).toMatchObject({
+				type: 'statusChanged',
+				previousStatus: null,
+			});
 
 			// It leaves ON_HOLD (no longer listed) and comes back: a change again, reported once.
 			clock.advance(MINUTE);
@@ -527,7 +727,11 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 			const [a, b] = [cashout(3 * HOUR), cashout(3 * HOUR)];
 			const trigger = new PollRunner(
 				fx.engine,
-				triggerWorkflow({ resource: 'cashout', event: 'statusChanged', toStatuses: ['REJECTED', 'CANCELLED'] }),
+				triggerWorkflow({
+					resource: 'cashout',
+					event: 'statusChanged',
+					toStatuses: ['REJECTED', 'CANCELLED'],
+				}),
 				TRIGGER_NODE,
 			);
 			await trigger.poll();
@@ -537,7 +741,9 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 			fx.sandbox.control.advanceCashout(b.idCashout, 'REJECTED', { code: 801, reason: '' });
 			fx.sandbox.log.clear();
 			const polled = await trigger.poll();
-			expect(new Set(listed().map((entry) => entry.query.Status))).toEqual(new Set(['CANCELLED', 'REJECTED']));
+			expect(new Set(listed().map((entry) => entry.query.Status))).toEqual(
+				new Set(['CANCELLED', 'REJECTED']),
+			);
 			expect(ids(polled.items).sort()).toEqual([a.idCashout, b.idCashout].sort());
 		});
 
@@ -545,28 +751,51 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 			// Without first sightings a record entering the status would be new to a narrowed read.
 			const noFirst = new PollRunner(
 				fx.engine,
-				triggerWorkflow({ resource: 'cashout', event: 'statusChanged', toStatuses: ['REJECTED'], options: { includeFirstSightings: false } }),
+				triggerWorkflow({
+					resource: 'cashout',
+					event: 'statusChanged',
+					toStatuses: ['REJECTED'],
+					options: { includeFirstSightings: false },
+				}),
 				TRIGGER_NODE,
 			);
 			fx.sandbox.log.clear();
 			await noFirst.poll();
 			expect(listed().every((entry) => entry.query.Status === undefined)).toBe(true);
 			// CREATED is carried by records but not accepted by the deposit list's filter.
-			const created = new PollRunner(fx.engine, triggerWorkflow({ resource: 'deposit', event: 'statusChanged', toStatuses: ['CREATED'] }), TRIGGER_NODE);
+			const created = new PollRunner(
+				fx.engine,
+				triggerWorkflow({ resource: 'deposit', event: 'statusChanged', toStatuses: ['CREATED'] }),
+				TRIGGER_NODE,
+			);
 			fx.sandbox.log.clear();
 			await created.poll();
 			expect(listed('/v1/deposits').every((entry) => entry.query.status === undefined)).toBe(true);
 		});
 
 		test('New Record with a Status: a deposit created since activation, reported when first seen in that status', async () => {
-			const before = fx.sandbox.control.addDeposit({ idMerchant: MID, creationDate: iso(Math.floor((clock.now() - HOUR) / 1000)), status: 'PENDING' });
-			const trigger = new PollRunner(fx.engine, triggerWorkflow({ resource: 'deposit', event: 'newRecord', filters: { status: 'COMPLETED' } }), TRIGGER_NODE);
+			const before = fx.sandbox.control.addDeposit({
+				idMerchant: MID,
+				creationDate: iso(Math.floor((clock.now() - HOUR) / 1000)),
+				status: 'PENDING',
+			});
+			const trigger = new PollRunner(
+				fx.engine,
+				triggerWorkflow({
+					resource: 'deposit',
+					event: 'newRecord',
+					filters: { status: 'COMPLETED' },
+				}),
+				TRIGGER_NODE,
+			);
 			await trigger.poll();
 			clock.advance(MINUTE);
 			const fresh = fx.sandbox.control.addDeposit({ idMerchant: MID, status: 'PENDING' });
 			fx.sandbox.log.clear();
 			expect(await trigger.poll()).toEqual({ items: null });
-			expect(listed('/v1/deposits').every((entry) => entry.query.status === 'COMPLETED')).toBe(true);
+			expect(listed('/v1/deposits').every((entry) => entry.query.status === 'COMPLETED')).toBe(
+				true,
+			);
 			clock.advance(MINUTE);
 			fx.sandbox.control.setStatus('deposit', fresh.idDeposit, 'COMPLETED');
 			fx.sandbox.control.setStatus('deposit', before.idDeposit, 'COMPLETED');
@@ -578,7 +807,11 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		test('Any Change re-reads older records in turn: few requests a poll, each change seen once within the re-read period', async () => {
 			// 7 days of cashouts, 150 a day.
 			for (let index = 0; index < 7 * 150; index++) cashout(index * (DAY / 150) + MINUTE);
-			const trigger = new PollRunner(fx.engine, triggerWorkflow({ resource: 'cashout', event: 'anyChange' }) /* Automatic: 1 hour */, TRIGGER_NODE);
+			const trigger = new PollRunner(
+				fx.engine,
+				triggerWorkflow({ resource: 'cashout', event: 'anyChange' }) /* Automatic: 1 hour */,
+				TRIGGER_NODE,
+			);
 			fx.sandbox.log.clear();
 			await trigger.poll();
 			const baselineRequests = listed().length;
@@ -607,7 +840,8 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 			}
 			// Every change seen once, none later than the re-read period plus one poll.
 			expect([...detected.keys()].sort()).toEqual([...changedAt.keys()].sort());
-			for (const [id, minute] of detected) expect(minute - changedAt.get(id)!).toBeLessThanOrEqual(61);
+			for (const [id, minute] of detected)
+				expect(minute - changedAt.get(id)!).toBeLessThanOrEqual(61);
 			expect(requests / 75).toBeLessThan(baselineRequests / 4);
 		});
 	});

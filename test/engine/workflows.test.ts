@@ -16,7 +16,14 @@ describe('the example workflows', () => {
 			id: 'cred-smtp',
 			name: 'SMTP',
 			type: 'smtp',
-			data: { host: '127.0.0.1', port: smtp.port, secure: false, disableStartTls: true, user: '', password: '' },
+			data: {
+				host: '127.0.0.1',
+				port: smtp.port,
+				secure: false,
+				disableStartTls: true,
+				user: '',
+				password: '',
+			},
 		});
 		context = { engine: fx.engine, sandbox: fx.sandbox, mails: smtp.mails };
 	});
@@ -25,10 +32,13 @@ describe('the example workflows', () => {
 		await fx.close();
 	});
 
-	test.each(DEMOS.map((demo) => [demo.file, demo] as const))('%s does what it shows', async (_file, demo) => {
-		const { lines } = await runDemo(demo, context);
-		expect(lines.length).toBeGreaterThan(0);
-	});
+	test.each(DEMOS.map((demo) => [demo.file, demo] as const))(
+		'%s does what it shows',
+		async (_file, demo) => {
+			const { lines } = await runDemo(demo, context);
+			expect(lines.length).toBeGreaterThan(0);
+		},
+	);
 
 	test('all of them together used one session login', () => {
 		expect(fx.sandbox.log.find('POST', '/v1/auth/login')).toHaveLength(1);

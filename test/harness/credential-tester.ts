@@ -18,19 +18,44 @@ import type { Engine } from './engine';
  * n8n-core's RoutingNode, so `preAuthentication` (always, when testing) and `authenticate` apply;
  * a non-2xx answer fails the test, and `responseSuccessBody` rules turn a 2xx body into a failure.
  */
-export async function testCredential(engine: Engine, credentialId: string, typeName: string): Promise<INodeCredentialTestResult> {
+export async function testCredential(
+	engine: Engine,
+	credentialId: string,
+	typeName: string,
+): Promise<INodeCredentialTestResult> {
 	const type = engine.credentials.typeByName(typeName);
-	if (!type.test) return { status: 'Error', message: 'No testing function found for this credential.' };
+	if (!type.test)
+		return { status: 'Error', message: 'No testing function found for this credential.' };
 	const stored = engine.credentials.stored(credentialId);
-	const data = NodeHelpers.getNodeParameters(type.properties, stored as never, true, false, null, null) as ICredentialDataDecryptedObject;
-	const credentialsDecrypted: ICredentialsDecrypted = { id: credentialId, name: credentialId, type: typeName, data };
+	const data = NodeHelpers.getNodeParameters(
+		type.properties,
+		stored as never,
+		true,
+		false,
+		null,
+		null,
+	) as ICredentialDataDecryptedObject;
+	const credentialsDecrypted: ICredentialsDecrypted = {
+		id: credentialId,
+		name: credentialId,
+		type: typeName,
+		data,
+	};
 
 	const noOp = engine.nodeTypes.getByNameAndVersion('n8n-nodes-base.noOp');
 	const nodeType: INodeType = {
 		description: {
 			...noOp.description,
 			credentials: [{ name: typeName, required: true }],
-			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: type.test.request }, default: '' }],
+			properties: [
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					routing: { request: type.test.request },
+					default: '',
+				},
+			],
 		},
 	};
 	const node: INode = {
@@ -46,13 +71,21 @@ export async function testCredential(engine: Engine, credentialId: string, typeN
 		nodes: [node],
 		connections: {},
 		active: false,
-		nodeTypes: { getByName: () => nodeType, getByNameAndVersion: () => nodeType, getKnownTypes: () => ({}) },
+		nodeTypes: {
+			getByName: () => nodeType,
+			getByNameAndVersion: () => nodeType,
+			getKnownTypes: () => ({}),
+		},
 	});
 	const runExecutionData = { resultData: { runData: {} } } as unknown as IRunExecutionData;
 	const context = new ExecuteContext(
 		workflow,
 		node,
-		engine.additionalData('credential-test', { name: 'credential test', nodes: [node], connections: {} }),
+		engine.additionalData('credential-test', {
+			name: 'credential test',
+			nodes: [node],
+			connections: {},
+		}),
 		'internal',
 		runExecutionData,
 		0,
@@ -65,7 +98,10 @@ export async function testCredential(engine: Engine, credentialId: string, typeN
 	try {
 		response = await new RoutingNode(context, nodeType, credentialsDecrypted).runNode();
 	} catch (caught) {
-		const error = caught as { cause?: { response?: { status: number; statusText?: string }; code?: string }; message: string };
+		const error = caught as {
+			cause?: { response?: { status: number; statusText?: string }; code?: string };
+			message: string;
+		};
 		if (error.cause?.response) {
 			const { status, statusText } = error.cause.response;
 			for (const rule of type.test.rules ?? []) {
@@ -81,7 +117,8 @@ export async function testCredential(engine: Engine, credentialId: string, typeN
 	for (const rule of type.test.rules ?? []) {
 		if (rule.type !== 'responseSuccessBody') continue;
 		const body = response?.[0]?.[0]?.json as Record<string, unknown> | undefined;
-		if (body?.[rule.properties.key] === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+		if (body?.[rule.properties.key] === rule.properties.value)
+			return { status: 'Error', message: rule.properties.message };
 	}
 	return { status: 'OK', message: 'Connection successful!' };
 }

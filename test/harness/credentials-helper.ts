@@ -70,7 +70,9 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	private find(details: INodeCredentialsDetails, type: string): StoredCredential {
 		const credential = details.id ? this.store.get(details.id) : undefined;
 		if (!credential || credential.type !== type) {
-			throw new Error(`Credential "${details.name}" (${details.id ?? 'no id'}) of type ${type} is not stored`);
+			throw new Error(
+				`Credential "${details.name}" (${details.id ?? 'no id'}) of type ${type} is not stored`,
+			);
 		}
 		return credential;
 	}
@@ -104,7 +106,10 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		return { ...(withDefaults as ICredentialDataDecryptedObject) };
 	}
 
-	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<ICredentials> {
+	async getCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentials> {
 		const stored = this.find(nodeCredentials, type);
 		return {
 			id: stored.id,
@@ -140,7 +145,8 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 			return await type.authenticate(credentials, requestOptions as IHttpRequestOptions);
 		}
 		if (type.authenticate && type.authenticate.type === 'generic') {
-			if (!workflow || !node) throw new Error('Generic authentication needs the workflow and the node');
+			if (!workflow || !node)
+				throw new Error('Generic authentication needs the workflow and the node');
 			const options = requestOptions as unknown as Record<string, Record<string, unknown>>;
 			for (const [where, values] of Object.entries(type.authenticate.properties)) {
 				options[where] = options[where] ?? {};
@@ -176,8 +182,10 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		);
 		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
 		// n8n always logs in when testing a credential (its tester runs a temporary NoOp node).
-		const isTestingCredentials = node?.parameters?.temp === '' && node?.type === 'n8n-nodes-base.noOp';
-		if (credentials[expirable.name] !== '' && !credentialsExpired && !isTestingCredentials) return undefined;
+		const isTestingCredentials =
+			node?.parameters?.temp === '' && node?.type === 'n8n-nodes-base.noOp';
+		if (credentials[expirable.name] !== '' && !credentialsExpired && !isTestingCredentials)
+			return undefined;
 		this.preAuthenticationRuns.push({ type: typeName, expired: credentialsExpired });
 		const output = (await type.preAuthentication.call(
 			{ helpers: { httpRequest: helpers.helpers.httpRequest } },
@@ -200,6 +208,9 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject | undefined> {
 		const type = this.type(typeName);
 		if (typeof type.preAuthentication !== 'function') return undefined;
-		return (await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
+		return (await type.preAuthentication.call(
+			helpers,
+			credentials,
+		)) as ICredentialDataDecryptedObject;
 	}
 }

@@ -1,4 +1,9 @@
-import { ExecutionLifecycleHooks, LoadOptionsContext, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
+import {
+	ExecutionLifecycleHooks,
+	LoadOptionsContext,
+	PackageDirectoryLoader,
+	WorkflowExecute,
+} from 'n8n-core';
 import type {
 	ICredentialType,
 	IConnections,
@@ -85,7 +90,10 @@ function registerBaseNodes(registry: NodeRegistry): void {
 	];
 	for (const [name, file, exported] of base) {
 		registry.registerLazy(`n8n-nodes-base.${name}`, () => {
-			const module = require(`n8n-nodes-base/dist/nodes/${file}`) as Record<string, new () => INodeType>;
+			const module = require(`n8n-nodes-base/dist/nodes/${file}`) as Record<
+				string,
+				new () => INodeType
+			>;
 			return new module[exported]();
 		});
 	}
@@ -95,19 +103,29 @@ function registerBaseNodes(registry: NodeRegistry): void {
 /** Where the package's nodes and credentials come from: the TypeScript sources or the built dist/. */
 export type PackageSource = 'source' | 'dist';
 
-async function loadPackage(source: PackageSource, registry: NodeRegistry, credentialTypes: Map<string, ICredentialType>) {
+async function loadPackage(
+	source: PackageSource,
+	registry: NodeRegistry,
+	credentialTypes: Map<string, ICredentialType>,
+) {
 	if (source === 'dist') {
 		// Exactly how n8n loads a community package: package.json's n8n section, then the files.
 		const loader = new PackageDirectoryLoader(PACKAGE_ROOT);
 		await loader.loadAll();
-		for (const [name, { type }] of Object.entries(loader.nodeTypes)) registry.register(`${loader.packageName}.${name}`, type);
-		for (const [name, { type }] of Object.entries(loader.credentialTypes)) credentialTypes.set(name, type);
+		for (const [name, { type }] of Object.entries(loader.nodeTypes))
+			registry.register(`${loader.packageName}.${name}`, type);
+		for (const [name, { type }] of Object.entries(loader.credentialTypes))
+			credentialTypes.set(name, type);
 		return;
 	}
 	/* eslint-disable @typescript-eslint/no-require-imports */
 	const { PaymentsService } = require('../../nodes/PaymentsService/PaymentsService.node');
-	const { PaymentsServiceTrigger } = require('../../nodes/PaymentsService/PaymentsServiceTrigger.node');
-	const { PaymentsServiceNotificationTrigger } = require('../../nodes/PaymentsService/PaymentsServiceNotificationTrigger.node');
+	const {
+		PaymentsServiceTrigger,
+	} = require('../../nodes/PaymentsService/PaymentsServiceTrigger.node');
+	const {
+		PaymentsServiceNotificationTrigger,
+	} = require('../../nodes/PaymentsService/PaymentsServiceNotificationTrigger.node');
 	const credentials = [
 		require('../../credentials/PaymentsServiceSessionApi.credentials').PaymentsServiceSessionApi,
 		require('../../credentials/PaymentsServiceReadOnlyApi.credentials').PaymentsServiceReadOnlyApi,
@@ -117,7 +135,10 @@ async function loadPackage(source: PackageSource, registry: NodeRegistry, creden
 	/* eslint-enable @typescript-eslint/no-require-imports */
 	registry.register(`${PACKAGE_NAME}.paymentsService`, new PaymentsService());
 	registry.register(`${PACKAGE_NAME}.paymentsServiceTrigger`, new PaymentsServiceTrigger());
-	registry.register(`${PACKAGE_NAME}.paymentsServiceNotificationTrigger`, new PaymentsServiceNotificationTrigger());
+	registry.register(
+		`${PACKAGE_NAME}.paymentsServiceNotificationTrigger`,
+		new PaymentsServiceNotificationTrigger(),
+	);
 	for (const Type of credentials) {
 		const instance = new Type() as ICredentialType;
 		credentialTypes.set(instance.name, instance);
@@ -158,7 +179,11 @@ export interface Engine {
 	 */
 	run(
 		workflow: WorkflowJson,
-		options?: { executionId?: string; mode?: WorkflowExecuteMode; triggerItems?: INodeExecutionData[] },
+		options?: {
+			executionId?: string;
+			mode?: WorkflowExecuteMode;
+			triggerItems?: INodeExecutionData[];
+		},
 	): Promise<WorkflowRun>;
 	/**
 	 * Retries a failed execution the way n8n's executions list does (`ExecutionService.retry`, n8n
@@ -166,7 +191,11 @@ export interface Engine {
 	 * the failed run of the last node removed, so that node runs again on the same input with the
 	 * same run index, and the nodes before it are not run again.
 	 */
-	retry(failed: WorkflowRun, workflow: WorkflowJson, options?: { executionId?: string }): Promise<WorkflowRun>;
+	retry(
+		failed: WorkflowRun,
+		workflow: WorkflowJson,
+		options?: { executionId?: string },
+	): Promise<WorkflowRun>;
 	/**
 	 * Calls a `methods.listSearch` method of a node type the way n8n's editor does (n8n's
 	 * DynamicNodeParametersService): a one-node workflow with the node's current parameters and
@@ -174,7 +203,13 @@ export interface Engine {
 	 */
 	listSearch(
 		method: string,
-		options: { parameters: INodeParameters; credentials?: INodeCredentials; filter?: string; path?: string; nodeType?: string },
+		options: {
+			parameters: INodeParameters;
+			credentials?: INodeCredentials;
+			filter?: string;
+			path?: string;
+			nodeType?: string;
+		},
 	): Promise<INodeListSearchResult>;
 	/** Builds the n8n Workflow object for a workflow JSON (used by the poll runner). */
 	workflowOf(workflow: WorkflowJson): Workflow;
@@ -183,7 +218,9 @@ export interface Engine {
 
 /** Reads a workflow JSON file from test/workflows. */
 export function readWorkflow(fileName: string): WorkflowJson {
-	return JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'test', 'workflows', fileName), 'utf8')) as WorkflowJson;
+	return JSON.parse(
+		readFileSync(path.join(PACKAGE_ROOT, 'test', 'workflows', fileName), 'utf8'),
+	) as WorkflowJson;
 }
 
 /**
@@ -197,7 +234,9 @@ export async function createEngine(options: { source?: PackageSource } = {}): Pr
 	await loadPackage(options.source ?? 'source', nodeTypes, credentialTypes);
 	// The credential types of the n8n-nodes-base nodes the example workflows use.
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { Smtp } = require('n8n-nodes-base/dist/credentials/Smtp.credentials') as { Smtp: new () => ICredentialType };
+	const { Smtp } = require('n8n-nodes-base/dist/credentials/Smtp.credentials') as {
+		Smtp: new () => ICredentialType;
+	};
 	credentialTypes.set('smtp', new Smtp());
 	const credentials = new TestCredentialsHelper(credentialTypes);
 	let executions = 0;
@@ -214,7 +253,11 @@ export async function createEngine(options: { source?: PackageSource } = {}): Pr
 			staticData: {},
 		});
 
-	const additionalData = (executionId: string, json: WorkflowJson, hooks?: ExecutionLifecycleHooks) =>
+	const additionalData = (
+		executionId: string,
+		json: WorkflowJson,
+		hooks?: ExecutionLifecycleHooks,
+	) =>
 		({
 			credentialsHelper: credentials,
 			hooks,
@@ -253,7 +296,9 @@ export async function createEngine(options: { source?: PackageSource } = {}): Pr
 				return (runData[nodeName] ?? []).flatMap((task) => task.data?.main?.[outputIndex] ?? []);
 			},
 			nodeError(nodeName) {
-				return (runData[nodeName] ?? []).map((task) => task.error as Error | undefined).find(Boolean);
+				return (runData[nodeName] ?? [])
+					.map((task) => task.error as Error | undefined)
+					.find(Boolean);
 			},
 		};
 	};
@@ -262,12 +307,36 @@ export async function createEngine(options: { source?: PackageSource } = {}): Pr
 		nodeTypes,
 		credentials,
 		addCredential: (credential) => credentials.add(credential),
-		async listSearch(method, { parameters, credentials: nodeCredentials, filter, path, nodeType = `${PACKAGE_NAME}.paymentsService` }) {
-			const node: INode = { parameters, id: 'uuid-1234', name: 'Temp-Node', type: nodeType, typeVersion: 1, position: [0, 0] };
+		async listSearch(
+			method,
+			{
+				parameters,
+				credentials: nodeCredentials,
+				filter,
+				path,
+				nodeType = `${PACKAGE_NAME}.paymentsService`,
+			},
+		) {
+			const node: INode = {
+				parameters,
+				id: 'uuid-1234',
+				name: 'Temp-Node',
+				type: nodeType,
+				typeVersion: 1,
+				position: [0, 0],
+			};
 			if (nodeCredentials) node.credentials = nodeCredentials;
 			const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-			const data = { ...additionalData('load-options', { name: 'load options', nodes: [], connections: {} }), currentNodeParameters: parameters };
-			const context = new LoadOptionsContext(workflow, workflow.nodes['Temp-Node'], data, path ?? 'parameters.country');
+			const data = {
+				...additionalData('load-options', { name: 'load options', nodes: [], connections: {} }),
+				currentNodeParameters: parameters,
+			};
+			const context = new LoadOptionsContext(
+				workflow,
+				workflow.nodes['Temp-Node'],
+				data,
+				path ?? 'parameters.country',
+			);
 			const type = nodeTypes.getByNameAndVersion(nodeType, 1);
 			const search = type.methods?.listSearch?.[method];
 			if (!search) throw new Error(`${nodeType} has no listSearch method ${method}`);
@@ -284,8 +353,17 @@ export async function createEngine(options: { source?: PackageSource } = {}): Pr
 			const runs = last ? data.resultData.runData[last] : undefined;
 			if (runs?.length && runs[runs.length - 1].error !== undefined) runs.pop();
 			const workflow = workflowOf(json);
-			const hooks = new ExecutionLifecycleHooks('retry', executionId, { id: workflow.id, name: json.name, nodes: json.nodes, connections: json.connections } as unknown as IWorkflowBase);
-			const run = await new WorkflowExecute(additionalData(executionId, json, hooks), 'retry', data).processRunExecutionData(workflow);
+			const hooks = new ExecutionLifecycleHooks('retry', executionId, {
+				id: workflow.id,
+				name: json.name,
+				nodes: json.nodes,
+				connections: json.connections,
+			} as unknown as IWorkflowBase);
+			const run = await new WorkflowExecute(
+				additionalData(executionId, json, hooks),
+				'retry',
+				data,
+			).processRunExecutionData(workflow);
 			return runOf(executionId, run);
 		},
 		async run(json, runOptions = {}) {
@@ -305,7 +383,8 @@ export async function createEngine(options: { source?: PackageSource } = {}): Pr
 				activeVersionId: null,
 			} as unknown as IWorkflowBase;
 			const hooks = new ExecutionLifecycleHooks(mode, executionId, workflowData);
-			const start = json.nodes.find((node) => /[tT]rigger$/.test(node.type)) ?? workflow.getStartNode();
+			const start =
+				json.nodes.find((node) => /[tT]rigger$/.test(node.type)) ?? workflow.getStartNode();
 			if (!start) throw new Error(`Workflow "${json.name}" has no start node`);
 			const runExecutionData = {
 				startData: {},
@@ -315,10 +394,20 @@ export async function createEngine(options: { source?: PackageSource } = {}): Pr
 					metadata: {},
 					waitingExecution: {},
 					waitingExecutionSource: null,
-					nodeExecutionStack: [{ node: start, data: { main: [runOptions.triggerItems ?? [{ json: {} }]] }, source: null }],
+					nodeExecutionStack: [
+						{
+							node: start,
+							data: { main: [runOptions.triggerItems ?? [{ json: {} }]] },
+							source: null,
+						},
+					],
 				},
 			} as unknown as IRunExecutionData;
-			const execute = new WorkflowExecute(additionalData(executionId, json, hooks), mode, runExecutionData);
+			const execute = new WorkflowExecute(
+				additionalData(executionId, json, hooks),
+				mode,
+				runExecutionData,
+			);
 			const run = await execute.processRunExecutionData(workflow);
 			return runOf(executionId, run);
 		},

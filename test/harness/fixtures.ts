@@ -1,7 +1,13 @@
 import type { INode, INodeParameters } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox';
-import { createEngine, PACKAGE_NAME, type Engine, type PackageSource, type WorkflowJson } from './engine';
+import {
+	createEngine,
+	PACKAGE_NAME,
+	type Engine,
+	type PackageSource,
+	type WorkflowJson,
+} from './engine';
 
 /** Ids of the credentials the fixtures store, one per credential type. */
 export const CREDENTIAL_IDS = {
@@ -56,7 +62,11 @@ export function storeSandboxCredentials(engine: Engine, sandbox: Sandbox, mercha
 		id: CREDENTIAL_IDS.paymentsServiceDepositApi,
 		name: 'Sandbox deposit API',
 		type: 'paymentsServiceDepositApi',
-		data: { baseUrl: sandbox.apiUrl, apiKey: credentials.deposit.apiKey, apiSignature: credentials.deposit.apiSignature },
+		data: {
+			baseUrl: sandbox.apiUrl,
+			apiKey: credentials.deposit.apiKey,
+			apiSignature: credentials.deposit.apiSignature,
+		},
 	});
 	engine.addCredential({
 		id: CREDENTIAL_IDS.paymentsServiceCashoutApi,
@@ -200,7 +210,12 @@ export class WorkflowBuilder {
 			type: 'n8n-nodes-base.merge',
 			typeVersion: 3.2,
 			position: [this.nodes.length * 200, 0],
-			parameters: { numberInputs: files.length, mode: 'combine', combineBy: 'combineByPosition', options: {} },
+			parameters: {
+				numberInputs: files.length,
+				mode: 'combine',
+				combineBy: 'combineByPosition',
+				options: {},
+			},
 		};
 		this.nodes.push(merge);
 		branches.forEach((branch, index) => this.connect(branch, name, index));

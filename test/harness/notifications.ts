@@ -11,13 +11,21 @@ export const NOTIFICATION_TRIGGER = 'Payments Service Notification Trigger';
  * (saved workflows) with both credentials, or version 2 with the one credential its Notifications
  * choice uses.
  */
-export function notificationWorkflow(parameters: INodeParameters, webhookId = 'b8f1c3de-5a7e-4f0a-9c21-6d2f1e0a7b11', typeVersion = 1): WorkflowJson {
+export function notificationWorkflow(
+	parameters: INodeParameters,
+	webhookId = 'b8f1c3de-5a7e-4f0a-9c21-6d2f1e0a7b11',
+	typeVersion = 1,
+): WorkflowJson {
 	const both = {
 		paymentsServiceDepositApi: { id: CREDENTIAL_IDS.paymentsServiceDepositApi, name: 'deposit' },
 		paymentsServiceCashoutApi: { id: CREDENTIAL_IDS.paymentsServiceCashoutApi, name: 'cashout' },
 	};
 	const credentials: INodeCredentials =
-		typeVersion === 1 ? both : parameters.notifications === 'cashouts' ? { paymentsServiceCashoutApi: both.paymentsServiceCashoutApi } : { paymentsServiceDepositApi: both.paymentsServiceDepositApi };
+		typeVersion === 1
+			? both
+			: parameters.notifications === 'cashouts'
+				? { paymentsServiceCashoutApi: both.paymentsServiceCashoutApi }
+				: { paymentsServiceDepositApi: both.paymentsServiceDepositApi };
 	return {
 		id: 'wf-notifications',
 		name: 'Notification trigger test',
@@ -32,21 +40,43 @@ export function notificationWorkflow(parameters: INodeParameters, webhookId = 'b
 				parameters,
 				credentials,
 			},
-			{ id: 'noop', name: 'Then', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [200, 0], parameters: {} },
+			{
+				id: 'noop',
+				name: 'Then',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [200, 0],
+				parameters: {},
+			},
 		],
 		connections: { [NOTIFICATION_TRIGGER]: { main: [[{ node: 'Then', type: 'main', index: 0 }]] } },
 	};
 }
 
 /** A deposit notification body, as the service sends it (service rules §10). */
-export function depositNotification(depositId: number | string): { contentType: string; body: string } {
+export function depositNotification(depositId: number | string): {
+	contentType: string;
+	body: string;
+} {
 	return { contentType: 'application/json', body: JSON.stringify({ deposit_id: depositId }) };
 }
 
 /** A cashout notification body, as the service sends it (service rules §10); `fields` override. */
-export function cashoutNotification(fields: Record<string, string | number>): { contentType: string; body: string } {
+export function cashoutNotification(fields: Record<string, string | number>): {
+	contentType: string;
+	body: string;
+} {
 	const form = new URLSearchParams();
-	const all = { date: '2026-11-02 12:00:00', bank_reference_id: '', comments: '', external_id: '', control: 'C0FFEE', cashout_id: '', status_reason: '', ...fields };
+	const all = {
+		date: '2026-11-02 12:00:00',
+		bank_reference_id: '',
+		comments: '',
+		external_id: '',
+		control: 'C0FFEE',
+		cashout_id: '',
+		status_reason: '',
+		...fields,
+	};
 	for (const [name, value] of Object.entries(all)) form.append(name, String(value));
 	return { contentType: 'application/x-www-form-urlencoded', body: form.toString() };
 }

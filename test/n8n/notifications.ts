@@ -31,9 +31,17 @@ import { need, type RunState } from './state';
 
 const SECRET = 'e2e-notification-url-secret-0123';
 /** The recipe shipped for users; the step runs this very file. */
-const RECIPE_FILE = path.join(__dirname, '..', '..', 'docs', 'recipes', 'notifications-once-per-change.json');
+const RECIPE_FILE = path.join(
+	__dirname,
+	'..',
+	'..',
+	'docs',
+	'recipes',
+	'notifications-once-per-change.json',
+);
 /** The recipe's table, as its sticky note tells the user to create it. */
-const RECIPE_TABLE = 'CREATE TABLE handled_notifications (change_key text PRIMARY KEY, handled_at timestamptz NOT NULL DEFAULT now())';
+const RECIPE_TABLE =
+	'CREATE TABLE handled_notifications (change_key text PRIMARY KEY, handled_at timestamptz NOT NULL DEFAULT now())';
 /** The credential id the recipe's Postgres node names. */
 const RECIPE_CREDENTIAL = 'merchant-db';
 
@@ -60,16 +68,33 @@ async function startCounter(): Promise<Counter> {
 		const seen = hits.get(key) ?? 0;
 		hits.set(key, seen + 1);
 		const fail = route === 'fail-once' && seen === 0;
-		res.writeHead(fail ? 500 : 200, { 'content-type': 'application/json' }).end(fail ? '{"error":"first call fails"}' : '{"ok":true}');
+		res
+			.writeHead(fail ? 500 : 200, { 'content-type': 'application/json' })
+			.end(fail ? '{"error":"first call fails"}' : '{"ok":true}');
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
-	return { url: `http://127.0.0.1:${port}`, hits, close: async () => await new Promise<void>((resolve) => server.close(() => resolve())) };
+	return {
+		url: `http://127.0.0.1:${port}`,
+		hits,
+		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+	};
 }
 
 /** An HTTP Request node calling the counter with `keyExpression` (an n8n expression without `=`). */
-function counterNode(name: string, url: string, position: [number, number]): WorkflowJson['nodes'][number] {
-	return { id: randomUUID(), name, type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2, position, parameters: { url, options: {} } };
+function counterNode(
+	name: string,
+	url: string,
+	position: [number, number],
+): WorkflowJson['nodes'][number] {
+	return {
+		id: randomUUID(),
+		name,
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position,
+		parameters: { url, options: {} },
+	};
 }
 
 /** A version-2 cashout trigger with the URL secret. */
@@ -90,7 +115,10 @@ function triggerNode(name: string, options: INodeParameters = {}): WorkflowJson[
 function limitsWorkflow(counterUrl: string, removeDuplicates: boolean): WorkflowJson {
 	const trigger = 'Cashout Notification';
 	const hit = 'Count';
-	const nodes = [triggerNode(trigger), counterNode(hit, `=${counterUrl}/hit/{{ $json.notification.changeKey }}`, [440, 0])];
+	const nodes = [
+		triggerNode(trigger),
+		counterNode(hit, `=${counterUrl}/hit/{{ $json.notification.changeKey }}`, [440, 0]),
+	];
 	const connections: WorkflowJson['connections'] = {};
 	if (removeDuplicates) {
 		nodes.push({
@@ -111,7 +139,12 @@ function limitsWorkflow(counterUrl: string, removeDuplicates: boolean): Workflow
 	} else {
 		connections[trigger] = { main: [[{ node: hit, type: 'main', index: 0 }]] };
 	}
-	return { name: `Notification limits (${LABELS[removeDuplicates ? 'removeDuplicates' : 'alone']})`, nodes, connections, settings: { executionOrder: 'v1' } } as WorkflowJson;
+	return {
+		name: `Notification limits (${LABELS[removeDuplicates ? 'removeDuplicates' : 'alone']})`,
+		nodes,
+		connections,
+		settings: { executionOrder: 'v1' },
+	} as WorkflowJson;
 }
 
 /**
@@ -119,28 +152,50 @@ function limitsWorkflow(counterUrl: string, removeDuplicates: boolean): Workflow
  * PENDING), the URL secret is set, `triggerOptions` are added, and its placeholder "Handle the
  * change" calls the counter at `/<route>/<change key>` (keeping its name, error output and wiring).
  */
-function recipeWorkflow(counterUrl: string, route: 'hit' | 'fail-once', triggerOptions: INodeParameters = {}): WorkflowJson {
+function recipeWorkflow(
+	counterUrl: string,
+	route: 'hit' | 'fail-once',
+	triggerOptions: INodeParameters = {},
+): WorkflowJson {
 	const recipe = JSON.parse(readFileSync(RECIPE_FILE, 'utf8')) as WorkflowJson;
 	let work = 0;
 	const nodes = recipe.nodes.map((node) => {
 		if (node.type === `${PACKAGE_NAME}.paymentsServiceNotificationTrigger`) {
 			const options = { ...(node.parameters.options as INodeParameters), ...triggerOptions };
-			return { ...node, webhookId: randomUUID(), parameters: { ...node.parameters, cashoutStatuses: [], urlSecret: SECRET, options } };
+			return {
+				...node,
+				webhookId: randomUUID(),
+				parameters: { ...node.parameters, cashoutStatuses: [], urlSecret: SECRET, options },
+			};
 		}
 		if (node.name === 'Handle the change') {
 			work++;
-			const counter = counterNode(node.name, `=${counterUrl}/${route}/{{ $('Cashout Notification').item.json.notification.changeKey }}`, node.position);
-			return { ...node, type: counter.type, typeVersion: counter.typeVersion, parameters: counter.parameters };
+			const counter = counterNode(
+				node.name,
+				`=${counterUrl}/${route}/{{ $('Cashout Notification').item.json.notification.changeKey }}`,
+				node.position,
+			);
+			return {
+				...node,
+				type: counter.type,
+				typeVersion: counter.typeVersion,
+				parameters: counter.parameters,
+			};
 		}
 		return node;
 	});
 	if (work !== 1) throw new Error(`${RECIPE_FILE} has no "Handle the change" node`);
-	return { ...recipe, name: `Notification recipe (${route === 'hit' ? 'once per change' : 'at least once'})`, nodes };
+	return {
+		...recipe,
+		name: `Notification recipe (${route === 'hit' ? 'once per change' : 'at least once'})`,
+		nodes,
+	};
 }
 
 /** The merchant database of the recipe: on queue mode's PostgreSQL, else on one started for it. */
 async function merchantDatabase(state: RunState): Promise<MerchantDatabase> {
-	const port = state.backends?.postgres.port ?? (await startPostgres(state.runDir, state.logDir)).port;
+	const port =
+		state.backends?.postgres.port ?? (await startPostgres(state.runDir, state.logDir)).port;
 	return await createMerchantDatabase(port, `merchant_${Date.now()}`, RECIPE_TABLE);
 }
 
@@ -150,7 +205,15 @@ async function postgresCredential(state: RunState, database: MerchantDatabase): 
 	const id = await client.createCredential({
 		name: 'Merchant database',
 		type: 'postgres',
-		data: { host: '127.0.0.1', port: database.port, database: database.database, user: database.user, password: '', ssl: 'disable', maxConnections: 100 },
+		data: {
+			host: '127.0.0.1',
+			port: database.port,
+			database: database.database,
+			user: database.user,
+			password: '',
+			ssl: 'disable',
+			maxConnections: 100,
+		},
 	});
 	state.credentialIds.set(RECIPE_CREDENTIAL, id);
 }
@@ -160,26 +223,39 @@ async function postgresCredential(state: RunState, database: MerchantDatabase): 
  * started (a load balancer would spread notifications over them), else n8n main.
  */
 function receivers(state: RunState): string[] {
-	return state.webhooks.length ? state.webhooks.map((webhook) => webhook.url) : [need(state.main, 'n8n main').url];
+	return state.webhooks.length
+		? state.webhooks.map((webhook) => webhook.url)
+		: [need(state.main, 'n8n main').url];
 }
 
 /**
  * The workflow's newest 100 executions (n8n's page limit) and how many it has in all: executions
  * start in order, so when the newest 100 have finished, the older ones have too.
  */
-async function newestExecutions(client: N8nClient, workflowId: string): Promise<{ count: number; results: ExecutionSummary[] }> {
+async function newestExecutions(
+	client: N8nClient,
+	workflowId: string,
+): Promise<{ count: number; results: ExecutionSummary[] }> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	return await client.request<{ count: number; results: ExecutionSummary[] }>('GET', `/executions?filter=${filter}&limit=100`);
+	return await client.request<{ count: number; results: ExecutionSummary[] }>(
+		'GET',
+		`/executions?filter=${filter}&limit=100`,
+	);
 }
 
 /** Waits until every execution of the workflow finished and none was added for 2 s; resolves how many. */
-async function quiet(client: N8nClient, workflowId: string): Promise<{ count: number; results: ExecutionSummary[] }> {
+async function quiet(
+	client: N8nClient,
+	workflowId: string,
+): Promise<{ count: number; results: ExecutionSummary[] }> {
 	let seen = -1;
 	return await waitFor(
 		'the executions to finish',
 		async () => {
 			const page = await newestExecutions(client, workflowId);
-			const done = page.results.every((execution) => ['success', 'error', 'crashed', 'canceled'].includes(execution.status));
+			const done = page.results.every((execution) =>
+				['success', 'error', 'crashed', 'canceled'].includes(execution.status),
+			);
 			const stable = done && page.count === seen;
 			seen = done ? page.count : -1;
 			return stable && page;
@@ -190,25 +266,50 @@ async function quiet(client: N8nClient, workflowId: string): Promise<{ count: nu
 
 /** A form-encoded cashout notification as the service sends it (control made with `secret`). */
 function cashoutForm(cashoutId: number, externalId: string, secret: string): string {
-	const control = createHmac('sha256', secret).update(`Be4${externalId}Bo7`).digest('hex').toUpperCase();
-	return new URLSearchParams({ external_id: externalId, control, cashout_id: String(cashoutId) }).toString();
+	const control = createHmac('sha256', secret)
+		.update(`Be4${externalId}Bo7`)
+		.digest('hex')
+		.toUpperCase();
+	return new URLSearchParams({
+		external_id: externalId,
+		control,
+		cashout_id: String(cashoutId),
+	}).toString();
 }
 
 /** POSTs a form to `url`; resolves the HTTP status. */
 async function post(url: string, form: string): Promise<number> {
-	return (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form })).status;
+	return (
+		await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: form,
+		})
+	).status;
 }
 
 /** Activates `workflow` and waits until every receiver serves its trigger's production URL; resolves those URLs. */
-async function activateOn(state: RunState, workflow: StoredWorkflow & WorkflowJson): Promise<string[]> {
+async function activateOn(
+	state: RunState,
+	workflow: StoredWorkflow & WorkflowJson,
+): Promise<string[]> {
 	const client = need(state.client, 'the REST client');
-	const trigger = workflow.nodes.find((node) => node.type === `${PACKAGE_NAME}.paymentsServiceNotificationTrigger`);
-	if (!trigger?.webhookId) throw new Error(`"${workflow.name}" has no notification trigger with a webhookId`);
-	const urls = receivers(state).map((base) => `${base}/webhook/${trigger.webhookId}/webhook/${SECRET}`);
+	const trigger = workflow.nodes.find(
+		(node) => node.type === `${PACKAGE_NAME}.paymentsServiceNotificationTrigger`,
+	);
+	if (!trigger?.webhookId)
+		throw new Error(`"${workflow.name}" has no notification trigger with a webhookId`);
+	const urls = receivers(state).map(
+		(base) => `${base}/webhook/${trigger.webhookId}/webhook/${SECRET}`,
+	);
 	await client.activate(workflow);
 	for (const url of urls) {
 		// A body without an id: a live trigger answers 400 and starts nothing.
-		await waitFor(`the webhook ${url} to be registered`, async () => (await post(url, 'x')) === 400, { timeoutMs: 60_000, intervalMs: 500 });
+		await waitFor(
+			`the webhook ${url} to be registered`,
+			async () => (await post(url, 'x')) === 400,
+			{ timeoutMs: 60_000, intervalMs: 500 },
+		);
 	}
 	return urls;
 }
@@ -234,7 +335,10 @@ async function measure(state: RunState, variant: Variant): Promise<Figures> {
 	const sandbox = need(state.sandbox, 'the sandbox');
 	const counter = await startCounter();
 	try {
-		const built = variant === 'recipe' ? recipeWorkflow(counter.url, 'hit') : limitsWorkflow(counter.url, variant === 'removeDuplicates');
+		const built =
+			variant === 'recipe'
+				? recipeWorkflow(counter.url, 'hit')
+				: limitsWorkflow(counter.url, variant === 'removeDuplicates');
 		const workflow = mapCredentials(built, state.credentialIds);
 		const stored = { ...workflow, ...(await client.createWorkflow(workflow)) };
 		const urls = await activateOn(state, stored);
@@ -243,11 +347,22 @@ async function measure(state: RunState, variant: Variant): Promise<Figures> {
 			const secret = sandbox.credentials.cashout.apiSignature;
 			const mid = sandbox.credentials.cashout.merchantId;
 			const stamp = Date.now();
-			const payouts = Array.from({ length: 210 }, (_, index) => sandbox.control.addCashout({ idMerchant: mid, externalId: `limits-${stamp}-${index}` }));
-			const forged = await Promise.all(payouts.slice(0, 5).map(async (payout, index) => await post(at(index), cashoutForm(payout.idCashout, payout.externalId, 'forged'))));
-			if (forged.some((status) => status !== 401)) throw new Error(`forged notifications answered ${forged.join(', ')}, not 401`);
+			const payouts = Array.from({ length: 210 }, (_, index) =>
+				sandbox.control.addCashout({ idMerchant: mid, externalId: `limits-${stamp}-${index}` }),
+			);
+			const forged = await Promise.all(
+				payouts
+					.slice(0, 5)
+					.map(
+						async (payout, index) =>
+							await post(at(index), cashoutForm(payout.idCashout, payout.externalId, 'forged')),
+					),
+			);
+			if (forged.some((status) => status !== 401))
+				throw new Error(`forged notifications answered ${forged.join(', ')}, not 401`);
 			const keyOf = (payout: { idCashout: number }) => `cashout:${payout.idCashout}:PENDING`;
-			const handled = (list: typeof payouts) => list.reduce((sum, payout) => sum + (counter.hits.get(keyOf(payout)) ?? 0), 0);
+			const handled = (list: typeof payouts) =>
+				list.reduce((sum, payout) => sum + (counter.hits.get(keyOf(payout)) ?? 0), 0);
 
 			// 2 identical notifications at the same instant, for 10 changes.
 			const pairs = payouts.slice(0, 10);
@@ -257,7 +372,8 @@ async function measure(state: RunState, variant: Variant): Promise<Figures> {
 			}
 			await quiet(client, stored.id);
 			const perPair = pairs.map((payout) => counter.hits.get(keyOf(payout)) ?? 0);
-			if (perPair.some((hits) => hits < 1)) throw new Error(`a change notified twice at once was never handled: ${perPair.join(', ')}`);
+			if (perPair.some((hits) => hits < 1))
+				throw new Error(`a change notified twice at once was never handled: ${perPair.join(', ')}`);
 
 			// 200 at once, then each again.
 			const burst = payouts.slice(10, 210);
@@ -265,15 +381,22 @@ async function measure(state: RunState, variant: Variant): Promise<Figures> {
 			const queue = forms.map((form, index) => ({ form, index }));
 			await Promise.all(
 				Array.from({ length: 50 }, async () => {
-					for (let next = queue.shift(); next !== undefined; next = queue.shift()) await post(at(next.index), next.form);
+					for (let next = queue.shift(); next !== undefined; next = queue.shift())
+						await post(at(next.index), next.form);
 				}),
 			);
 			await quiet(client, stored.id);
 			const firstRound = handled(burst);
 			for (const [index, form] of forms.entries()) await post(at(index + 1), form);
 			const { count } = await quiet(client, stored.id);
-			if (burst.some((payout) => (counter.hits.get(keyOf(payout)) ?? 0) < 1)) throw new Error('a change of the burst was never handled');
-			return { doubles: perPair.filter((hits) => hits > 1).length, burst: firstRound, repeats: handled(burst) - firstRound, executions: count };
+			if (burst.some((payout) => (counter.hits.get(keyOf(payout)) ?? 0) < 1))
+				throw new Error('a change of the burst was never handled');
+			return {
+				doubles: perPair.filter((hits) => hits > 1).length,
+				burst: firstRound,
+				repeats: handled(burst) - firstRound,
+				executions: count,
+			};
 		} finally {
 			await client.deactivate(stored);
 		}
@@ -306,7 +429,14 @@ async function atLeastOnce(state: RunState, database?: MerchantDatabase): Promis
 			? recipeWorkflow(counter.url, 'fail-once', { respond: 'whenFinished' })
 			: ({
 					name: 'Notification: at least once',
-					nodes: [triggerNode(trigger, { respond: 'whenFinished' }), counterNode(work, `=${counter.url}/fail-once/{{ $json.notification.changeKey }}`, [220, 0])],
+					nodes: [
+						triggerNode(trigger, { respond: 'whenFinished' }),
+						counterNode(
+							work,
+							`=${counter.url}/fail-once/{{ $json.notification.changeKey }}`,
+							[220, 0],
+						),
+					],
 					connections: { [trigger]: { main: [[{ node: work, type: 'main', index: 0 }]] } },
 					settings: { executionOrder: 'v1' },
 				} as WorkflowJson);
@@ -314,22 +444,49 @@ async function atLeastOnce(state: RunState, database?: MerchantDatabase): Promis
 		const stored = { ...workflow, ...(await client.createWorkflow(workflow)) };
 		const [url] = await activateOn(state, stored);
 		try {
-			const payout = sandbox.control.addCashout({ idMerchant: sandbox.credentials.cashout.merchantId, externalId: `at-least-once-${Date.now()}`, notificationUrl: url });
+			const payout = sandbox.control.addCashout({
+				idMerchant: sandbox.credentials.cashout.merchantId,
+				externalId: `at-least-once-${Date.now()}`,
+				notificationUrl: url,
+			});
 			const key = `cashout:${payout.idCashout}:DELIVERED`;
-			const rows = async () => (database ? (await database.query(`SELECT count(*) FROM handled_notifications WHERE change_key = '${key}'`)).trim() : 'n/a');
+			const rows = async () =>
+				database
+					? (
+							await database.query(
+								`SELECT count(*) FROM handled_notifications WHERE change_key = '${key}'`,
+							)
+						).trim()
+					: 'n/a';
 			sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
 			await sandbox.control.notifications.settle();
-			const mine = () => sandbox.control.notifications.list().filter((notification) => notification.recordId === payout.idCashout);
-			const answers = () => mine().flatMap((notification) => notification.attempts.map((attempt) => attempt.status ?? 'no answer'));
-			if (JSON.stringify(answers()) !== '[500]') throw new Error(`the first delivery was answered ${JSON.stringify(answers())}, expected [500] (the workflow failed)`);
+			const mine = () =>
+				sandbox.control.notifications
+					.list()
+					.filter((notification) => notification.recordId === payout.idCashout);
+			const answers = () =>
+				mine().flatMap((notification) =>
+					notification.attempts.map((attempt) => attempt.status ?? 'no answer'),
+				);
+			if (JSON.stringify(answers()) !== '[500]')
+				throw new Error(
+					`the first delivery was answered ${JSON.stringify(answers())}, expected [500] (the workflow failed)`,
+				);
 			const rowsAfterFailure = await rows();
-			if (database && rowsAfterFailure !== '0') throw new Error(`the failed attempt left ${rowsAfterFailure} row(s) for ${key}; its claim should be released`);
+			if (database && rowsAfterFailure !== '0')
+				throw new Error(
+					`the failed attempt left ${rowsAfterFailure} row(s) for ${key}; its claim should be released`,
+				);
 			// The retry is due 5 minutes later on the sandbox's clock; it goes back once the retry was
 			// sent, so that records made later are not dated ahead of n8n's clock (the polling trigger's
 			// windows follow n8n's clock).
 			sandbox.clock.advance(5 * 60_000);
 			try {
-				await waitFor('the sandbox to send its retry', async () => (await sandbox.control.notifications.settle(), answers().length >= 2), { timeoutMs: 30_000, intervalMs: 250 });
+				await waitFor(
+					'the sandbox to send its retry',
+					async () => (await sandbox.control.notifications.settle(), answers().length >= 2),
+					{ timeoutMs: 30_000, intervalMs: 250 },
+				);
 			} finally {
 				sandbox.clock.advance(-5 * 60_000);
 			}
@@ -337,12 +494,24 @@ async function atLeastOnce(state: RunState, database?: MerchantDatabase): Promis
 			const statuses = results.map((execution) => execution.status).sort();
 			const calls = counter.hits.get(key) ?? 0;
 			const delivery = mine()[0]?.state;
-			if (JSON.stringify(answers()) !== '[500,200]' || delivery !== 'delivered') throw new Error(`the deliveries were answered ${JSON.stringify(answers())} (${delivery}), expected [500, 200] and delivered`);
-			if (JSON.stringify(statuses) !== '["error","success"]') throw new Error(`executions ${statuses.join(', ')}, expected one failed and one successful`);
-			if (calls !== 2) throw new Error(`the workflow's call ran ${calls} times, expected 2 (failed, then succeeded)`);
+			if (JSON.stringify(answers()) !== '[500,200]' || delivery !== 'delivered')
+				throw new Error(
+					`the deliveries were answered ${JSON.stringify(answers())} (${delivery}), expected [500, 200] and delivered`,
+				);
+			if (JSON.stringify(statuses) !== '["error","success"]')
+				throw new Error(
+					`executions ${statuses.join(', ')}, expected one failed and one successful`,
+				);
+			if (calls !== 2)
+				throw new Error(
+					`the workflow's call ran ${calls} times, expected 2 (failed, then succeeded)`,
+				);
 			const rowsAtEnd = await rows();
-			if (database && rowsAtEnd !== '1') throw new Error(`the table holds ${rowsAtEnd} row(s) for ${key}, expected 1`);
-			const recipe = database ? `; the recipe released the failed attempt's claim (0 rows) and holds 1 row at the end` : '';
+			if (database && rowsAtEnd !== '1')
+				throw new Error(`the table holds ${rowsAtEnd} row(s) for ${key}, expected 1`);
+			const recipe = database
+				? `; the recipe released the failed attempt's claim (0 rows) and holds 1 row at the end`
+				: '';
 			return `${database ? 'recipe' : 'trigger alone'}: delivery 1 answered 500 (execution failed), the sandbox's retry 5 minutes later answered 200 (execution succeeded): handled once; the call ran ${calls}× (1 failed)${recipe}`;
 		} finally {
 			await client.deactivate(stored);
@@ -361,16 +530,25 @@ export async function notificationSteps(steps: Steps, state: RunState): Promise<
 		return [line('alone', alone, count), line('removeDuplicates', deduplicated, count)].join('\n');
 	});
 	let database: MerchantDatabase | undefined;
-	await steps.run('Notification Trigger + the recipe (unique key in the merchant database): once per change', async () => {
-		database = await merchantDatabase(state);
-		await postgresCredential(state, database);
-		const figures = await measure(state, 'recipe');
-		if (figures.doubles !== 0 || figures.burst !== 200 || figures.repeats !== 0) throw new Error(`the recipe did not give once per change: ${line('recipe', figures, count)}`);
-		return line('recipe', figures, count);
-	});
-	await steps.run('Notification Trigger, Respond When Workflow Finished: a failed workflow gets the notification again', async () => {
-		const alone = await atLeastOnce(state);
-		const withRecipe = await atLeastOnce(state, need(database, 'the merchant database'));
-		return [alone, withRecipe].join('\n');
-	});
+	await steps.run(
+		'Notification Trigger + the recipe (unique key in the merchant database): once per change',
+		async () => {
+			database = await merchantDatabase(state);
+			await postgresCredential(state, database);
+			const figures = await measure(state, 'recipe');
+			if (figures.doubles !== 0 || figures.burst !== 200 || figures.repeats !== 0)
+				throw new Error(
+					`the recipe did not give once per change: ${line('recipe', figures, count)}`,
+				);
+			return line('recipe', figures, count);
+		},
+	);
+	await steps.run(
+		'Notification Trigger, Respond When Workflow Finished: a failed workflow gets the notification again',
+		async () => {
+			const alone = await atLeastOnce(state);
+			const withRecipe = await atLeastOnce(state, need(database, 'the merchant database'));
+			return [alone, withRecipe].join('\n');
+		},
+	);
 }

@@ -46,7 +46,8 @@ function defaultCacheDir(env: NodeJS.ProcessEnv): string {
 
 /** Checks a version is plain `major.minor.patch`, since it names folders and npm specs. */
 function checkVersion(flag: string, value: string): string {
-	if (!/^\d+\.\d+\.\d+$/.test(value)) throw new Error(`${flag} must be a version like 2.41.1, got "${value}"`);
+	if (!/^\d+\.\d+\.\d+$/.test(value))
+		throw new Error(`${flag} must be a version like 2.41.1, got "${value}"`);
 	return value;
 }
 
@@ -90,7 +91,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
 				break;
 			case '--workers': {
 				const workers = Number(value());
-				if (!Number.isInteger(workers) || workers < 1) throw new Error('--workers must be a positive integer');
+				if (!Number.isInteger(workers) || workers < 1)
+					throw new Error('--workers must be a positive integer');
 				options.workers = workers;
 				break;
 			}
@@ -108,12 +110,15 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
 				break;
 			case '--webhook-processes': {
 				const count = Number(value());
-				if (!Number.isInteger(count) || count < 0) throw new Error('--webhook-processes must be a whole number');
+				if (!Number.isInteger(count) || count < 0)
+					throw new Error('--webhook-processes must be a whole number');
 				options.webhookProcesses = count;
 				break;
 			}
 			default:
-				throw new Error(`Unknown option ${flag} (known: --n8n-version, --node-version, --cache-dir, --queue, --workers, --keep, --agent-only, --triggers-only, --quick, --webhook-processes)`);
+				throw new Error(
+					`Unknown option ${flag} (known: --n8n-version, --node-version, --cache-dir, --queue, --workers, --keep, --agent-only, --triggers-only, --quick, --webhook-processes)`,
+				);
 		}
 	}
 	return options;

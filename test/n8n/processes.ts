@@ -54,7 +54,12 @@ export function startProcess(
 	options: { env: NodeJS.ProcessEnv; cwd?: string; logFile: string },
 ): Managed {
 	const fd = openSync(options.logFile, 'a');
-	const child = spawn(command, args, { env: options.env, cwd: options.cwd, detached: true, stdio: ['ignore', fd, fd] });
+	const child = spawn(command, args, {
+		env: options.env,
+		cwd: options.cwd,
+		detached: true,
+		stdio: ['ignore', fd, fd],
+	});
 	closeSync(fd);
 	if (child.pid === undefined) throw new Error(`${name}: could not start ${command}`);
 	const pid = child.pid;
@@ -110,10 +115,20 @@ export class IdleError extends Error {}
 export function runCommand(
 	command: string,
 	args: string[],
-	options: { env?: NodeJS.ProcessEnv; cwd?: string; what: string; timeoutMs?: number; idleMs?: number },
+	options: {
+		env?: NodeJS.ProcessEnv;
+		cwd?: string;
+		what: string;
+		timeoutMs?: number;
+		idleMs?: number;
+	},
 ): Promise<string> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(command, args, { env: options.env ?? process.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(command, args, {
+			env: options.env ?? process.env,
+			cwd: options.cwd,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let output = '';
 		let idle = false;
 		child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -144,8 +159,18 @@ export function runCommand(
 		child.on('close', (code, signal) => {
 			done();
 			if (code === 0) resolve(output);
-			else if (idle) reject(new IdleError(`${options.what} used under a second of CPU in ${Math.round((options.idleMs ?? 0) / 1000)}s (stalled download)`));
-			else reject(new Error(`${options.what} failed (${signal ?? `exit ${code}`}):\n${output.trim().split('\n').slice(-25).join('\n')}`));
+			else if (idle)
+				reject(
+					new IdleError(
+						`${options.what} used under a second of CPU in ${Math.round((options.idleMs ?? 0) / 1000)}s (stalled download)`,
+					),
+				);
+			else
+				reject(
+					new Error(
+						`${options.what} failed (${signal ?? `exit ${code}`}):\n${output.trim().split('\n').slice(-25).join('\n')}`,
+					),
+				);
 		});
 	});
 }
@@ -184,7 +209,9 @@ export async function waitFor<T>(
 		if (Date.now() >= deadline) {
 			const cause = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
 			const detail = options.detail ? `\n${options.detail()}` : '';
-			throw new Error(`Timed out after ${Math.round(options.timeoutMs / 1000)}s waiting for ${what}${cause}${detail}`);
+			throw new Error(
+				`Timed out after ${Math.round(options.timeoutMs / 1000)}s waiting for ${what}${cause}${detail}`,
+			);
 		}
 		await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 250));
 	}
@@ -205,15 +232,28 @@ export function tail(text: string, lines = 20): string {
  * and the run is root (this machine reaches Debian's mirrors); otherwise says what to install.
  * `binary` may be a function: the package's layout decides the path (PostgreSQL's major version).
  */
-export async function debianBinary(debianPackage: string, binary: string | (() => string | undefined)): Promise<string> {
-	const find = (): string | undefined => (typeof binary === 'string' ? (existsSync(binary) ? binary : undefined) : binary());
+export async function debianBinary(
+	debianPackage: string,
+	binary: string | (() => string | undefined),
+): Promise<string> {
+	const find = (): string | undefined =>
+		typeof binary === 'string' ? (existsSync(binary) ? binary : undefined) : binary();
 	const found = find();
 	if (found) return found;
-	if (process.getuid?.() !== 0) throw new Error(`${debianPackage} is missing: run \`sudo apt-get install -y ${debianPackage}\``);
+	if (process.getuid?.() !== 0)
+		throw new Error(
+			`${debianPackage} is missing: run \`sudo apt-get install -y ${debianPackage}\``,
+		);
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	await runCommand('apt-get', ['update'], { env, what: 'apt-get update' });
-	await runCommand('apt-get', ['install', '-y', '--no-install-recommends', debianPackage], { env, what: `apt-get install ${debianPackage}` });
+	await runCommand('apt-get', ['install', '-y', '--no-install-recommends', debianPackage], {
+		env,
+		what: `apt-get install ${debianPackage}`,
+	});
 	const installed = find();
-	if (!installed) throw new Error(`apt-get installed ${debianPackage}, but ${typeof binary === 'string' ? binary : 'its binary'} is still missing`);
+	if (!installed)
+		throw new Error(
+			`apt-get installed ${debianPackage}, but ${typeof binary === 'string' ? binary : 'its binary'} is still missing`,
+		);
 	return installed;
 }

@@ -16,7 +16,8 @@ export function startedExecutions(log: string): string[] {
 function workerOf(state: RunState): Map<string, string[]> {
 	const byExecution = new Map<string, string[]>();
 	for (const worker of state.workers) {
-		for (const id of startedExecutions(worker.process.log())) byExecution.set(id, [...(byExecution.get(id) ?? []), worker.process.name]);
+		for (const id of startedExecutions(worker.process.log()))
+			byExecution.set(id, [...(byExecution.get(id) ?? []), worker.process.name]);
 	}
 	return byExecution;
 }
@@ -30,30 +31,47 @@ async function concurrentRound(state: RunState): Promise<string> {
 	const sandbox = need(state.sandbox, 'the sandbox');
 	const file = sessionWorkflow(state);
 	const before = logins(sandbox);
-	const runs = await Promise.all(Array.from({ length: state.workers.length * 2 }, async () => await runOnce(state, file)));
+	const runs = await Promise.all(
+		Array.from({ length: state.workers.length * 2 }, async () => await runOnce(state, file)),
+	);
 	const owners = workerOf(state);
 	const tally = new Map<string, number>(state.workers.map((worker) => [worker.process.name, 0]));
 	for (const run of runs) {
 		const ran = owners.get(run.executionId) ?? [];
-		if (ran.length !== 1) throw new Error(`execution ${run.executionId} was started by ${ran.length} workers (${ran.join(', ') || 'none'}), expected exactly one`);
+		if (ran.length !== 1)
+			throw new Error(
+				`execution ${run.executionId} was started by ${ran.length} workers (${ran.join(', ') || 'none'}), expected exactly one`,
+			);
 		tally.set(ran[0], (tally.get(ran[0]) ?? 0) + 1);
 	}
 	const idle = [...tally].filter(([, count]) => count === 0).map(([name]) => name);
-	if (idle.length) throw new Error(`${idle.join(', ')} ran none of ${runs.length} simultaneous executions`);
+	if (idle.length)
+		throw new Error(`${idle.join(', ')} ran none of ${runs.length} simultaneous executions`);
 	const added = logins(sandbox) - before;
-	if (added !== 0) throw new Error(`${runs.length} executions on ${state.workers.length} workers logged in ${added} more time(s); the stored token should serve them all`);
-	const perWorker = [...tally].map(([name, count]) => `${name.replace('n8n ', '')} ${count}`).join(', ');
+	if (added !== 0)
+		throw new Error(
+			`${runs.length} executions on ${state.workers.length} workers logged in ${added} more time(s); the stored token should serve them all`,
+		);
+	const perWorker = [...tally]
+		.map(([name, count]) => `${name.replace('n8n ', '')} ${count}`)
+		.join(', ');
 	return `${runs.length} simultaneous runs of ${file}: ${perWorker}; 0 new logins (total ${logins(sandbox)})`;
 }
 
 /** The queue-mode steps run after the manual workflows. */
 export async function workerChecks(steps: Steps, state: RunState): Promise<void> {
-	await steps.run('Queue mode: every worker runs executions with the stored session', async () => await concurrentRound(state));
+	await steps.run(
+		'Queue mode: every worker runs executions with the stored session',
+		async () => await concurrentRound(state),
+	);
 }
 
 /** The queue-mode steps run after the session re-login. */
 export async function workerChecksAfterRelogin(steps: Steps, state: RunState): Promise<void> {
-	await steps.run('Queue mode: the renewed session serves every worker', async () => await concurrentRound(state));
+	await steps.run(
+		'Queue mode: the renewed session serves every worker',
+		async () => await concurrentRound(state),
+	);
 }
 
 /**
@@ -62,19 +80,38 @@ export async function workerChecksAfterRelogin(steps: Steps, state: RunState): P
  */
 export async function executionsByWorker(state: RunState): Promise<string> {
 	const main = need(state.main, 'n8n main');
-	const names = [...state.workflows.values()].filter((workflow) => workflow.nodes.some((node) => /Trigger$/.test(node.type) && !/manualTrigger$/.test(node.type))).map((workflow) => workflow.name);
+	const names = [...state.workflows.values()]
+		.filter((workflow) =>
+			workflow.nodes.some(
+				(node) => /Trigger$/.test(node.type) && !/manualTrigger$/.test(node.type),
+			),
+		)
+		.map((workflow) => workflow.name);
 	const mainPolls = names.reduce((sum, name) => sum + countPolls(main.process.log(), name), 0);
 	if (mainPolls === 0) throw new Error('n8n main logged no poll of the alert workflows');
 	for (const worker of state.workers) {
 		const polls = names.reduce((sum, name) => sum + countPolls(worker.process.log(), name), 0);
-		if (polls) throw new Error(`${worker.process.name} polled ${polls} times; polls belong to main`);
+		if (polls)
+			throw new Error(`${worker.process.name} polled ${polls} times; polls belong to main`);
 	}
-	if (startedExecutions(main.process.log()).length) throw new Error('n8n main ran executions itself in queue mode');
+	if (startedExecutions(main.process.log()).length)
+		throw new Error('n8n main ran executions itself in queue mode');
 	const owners = workerOf(state);
 	const twice = [...owners].filter(([, workers]) => workers.length > 1);
-	if (twice.length) throw new Error(`executions started by more than one worker: ${twice.map(([id, workers]) => `${id} (${workers.join(', ')})`).join('; ')}`);
-	const alertOwners = state.alertExecutions.map((id) => `${id} on ${(owners.get(id) ?? ['no worker']).join(', ').replace('n8n ', '')}`);
-	if (state.alertExecutions.some((id) => !owners.has(id))) throw new Error(`an alert execution ran on no worker: ${alertOwners.join(', ')}`);
-	const perWorker = state.workers.map((worker) => `${worker.process.name.replace('n8n ', '')} ran ${startedExecutions(worker.process.log()).length}`).join(', ');
+	if (twice.length)
+		throw new Error(
+			`executions started by more than one worker: ${twice.map(([id, workers]) => `${id} (${workers.join(', ')})`).join('; ')}`,
+		);
+	const alertOwners = state.alertExecutions.map(
+		(id) => `${id} on ${(owners.get(id) ?? ['no worker']).join(', ').replace('n8n ', '')}`,
+	);
+	if (state.alertExecutions.some((id) => !owners.has(id)))
+		throw new Error(`an alert execution ran on no worker: ${alertOwners.join(', ')}`);
+	const perWorker = state.workers
+		.map(
+			(worker) =>
+				`${worker.process.name.replace('n8n ', '')} ran ${startedExecutions(worker.process.log()).length}`,
+		)
+		.join(', ');
 	return `main polled ${mainPolls}×, workers 0×; ${owners.size} executions each on exactly one worker (${perWorker}); alert execution ${alertOwners.join(', ')}`;
 }

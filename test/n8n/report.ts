@@ -24,7 +24,11 @@ export class Steps {
 	 * Runs `body` as the step `name`; its resolved string is the step's detail. A failing step is
 	 * recorded with its error message; when `critical`, the run stops (later steps are skipped).
 	 */
-	async run(name: string, body: () => Promise<string>, options: { critical?: boolean } = {}): Promise<boolean> {
+	async run(
+		name: string,
+		body: () => Promise<string>,
+		options: { critical?: boolean } = {},
+	): Promise<boolean> {
 		if (this.aborted) {
 			this.results.push({ name, status: 'skipped', detail: 'an earlier step failed', ms: 0 });
 			return false;
@@ -60,18 +64,31 @@ export class Steps {
 		this.results.push(result);
 		const mark = result.status === 'ok' ? '✔' : '✘';
 		const lines = result.detail.split('\n');
-		process.stdout.write(`  ${mark} ${result.status} (${(result.ms / 1000).toFixed(1)}s): ${lines[0]}\n`);
+		process.stdout.write(
+			`  ${mark} ${result.status} (${(result.ms / 1000).toFixed(1)}s): ${lines[0]}\n`,
+		);
 		for (const line of lines.slice(1)) process.stdout.write(`      ${line}\n`);
 	}
 
 	/** The summary table: one row per step, with its first line of detail. */
 	table(title: string): string {
-		const rows = this.results.map((result) => [result.status, `${(result.ms / 1000).toFixed(1)}s`, result.name, result.detail.split('\n')[0]]);
+		const rows = this.results.map((result) => [
+			result.status,
+			`${(result.ms / 1000).toFixed(1)}s`,
+			result.name,
+			result.detail.split('\n')[0],
+		]);
 		const header = ['result', 'time', 'step', 'detail'];
-		const widths = header.map((cell, index) => Math.min(index === 3 ? 90 : 60, Math.max(cell.length, ...rows.map((row) => row[index].length))));
+		const widths = header.map((cell, index) =>
+			Math.min(
+				index === 3 ? 90 : 60,
+				Math.max(cell.length, ...rows.map((row) => row[index].length)),
+			),
+		);
 		const line = (cells: string[]) =>
 			`| ${cells.map((cell, index) => (cell.length > widths[index] ? `${cell.slice(0, widths[index] - 1)}…` : cell.padEnd(widths[index]))).join(' | ')} |`;
-		const count = (status: StepResult['status']) => this.results.filter((result) => result.status === status).length;
+		const count = (status: StepResult['status']) =>
+			this.results.filter((result) => result.status === status).length;
 		return [
 			'',
 			title,

@@ -8,7 +8,12 @@ import type { IDataObject } from 'n8n-workflow';
 import type { WorkflowJson } from '../harness/engine';
 
 /** The instance owner the runs create. */
-export const OWNER = { email: 'owner@payments-e2e.example', firstName: 'E2E', lastName: 'Owner', password: 'E2e-Owner-Passw0rd' };
+export const OWNER = {
+	email: 'owner@payments-e2e.example',
+	firstName: 'E2E',
+	lastName: 'Owner',
+	password: 'E2e-Owner-Passw0rd',
+};
 
 /** An execution as `GET /rest/executions/:id` answers it; `data` is the run data, flatted. */
 export interface ExecutionRecord {
@@ -79,7 +84,9 @@ export class N8nClient {
 			},
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
-		const authCookie = response.headers.getSetCookie().find((cookie) => cookie.startsWith('n8n-auth='));
+		const authCookie = response.headers
+			.getSetCookie()
+			.find((cookie) => cookie.startsWith('n8n-auth='));
 		if (authCookie) this.cookie = authCookie.split(';')[0];
 		const text = await response.text();
 		if (!response.ok) throw new RestError(call, response.status, text);
@@ -89,15 +96,21 @@ export class N8nClient {
 
 	/** Raw bytes of a GET (binary data). */
 	async download(restPath: string): Promise<Buffer> {
-		const response = await fetch(`${this.baseUrl}/rest${restPath}`, { headers: { 'browser-id': this.browserId, cookie: this.cookie } });
-		if (!response.ok) throw new RestError(`GET /rest${restPath}`, response.status, await response.text());
+		const response = await fetch(`${this.baseUrl}/rest${restPath}`, {
+			headers: { 'browser-id': this.browserId, cookie: this.cookie },
+		});
+		if (!response.ok)
+			throw new RestError(`GET /rest${restPath}`, response.status, await response.text());
 		return Buffer.from(await response.arrayBuffer());
 	}
 
 	/** Names of the node or credential types the editor gets (`GET /types/nodes.json`, `credentials.json`). */
 	async typeNames(kind: 'nodes' | 'credentials'): Promise<string[]> {
-		const response = await fetch(`${this.baseUrl}/types/${kind}.json`, { headers: { 'browser-id': this.browserId, cookie: this.cookie } });
-		if (!response.ok) throw new RestError(`GET /types/${kind}.json`, response.status, await response.text());
+		const response = await fetch(`${this.baseUrl}/types/${kind}.json`, {
+			headers: { 'browser-id': this.browserId, cookie: this.cookie },
+		});
+		if (!response.ok)
+			throw new RestError(`GET /types/${kind}.json`, response.status, await response.text());
 		return ((await response.json()) as Array<{ name: string }>).map((type) => type.name);
 	}
 
@@ -108,7 +121,11 @@ export class N8nClient {
 
 	/** Signs in as the owner (`POST /rest/login`); the field was `email` before `emailOrLdapLoginId`. */
 	async login(): Promise<void> {
-		await this.request('POST', '/login', { emailOrLdapLoginId: OWNER.email, email: OWNER.email, password: OWNER.password });
+		await this.request('POST', '/login', {
+			emailOrLdapLoginId: OWNER.email,
+			email: OWNER.email,
+			password: OWNER.password,
+		});
 	}
 
 	/** The auth cookie (`n8n-auth=…`) and browser id, for a browser to reuse this session. */
@@ -117,20 +134,38 @@ export class N8nClient {
 	}
 
 	/** Creates a credential (`POST /rest/credentials`); resolves its id. */
-	async createCredential(credential: { name: string; type: string; data: IDataObject }): Promise<string> {
+	async createCredential(credential: {
+		name: string;
+		type: string;
+		data: IDataObject;
+	}): Promise<string> {
 		const created = await this.request<{ id: string }>('POST', '/credentials', credential);
 		return created.id;
 	}
 
 	/** Runs a credential's test as the editor's Test button does (`POST /rest/credentials/test`). */
-	async testCredential(credential: { id: string; name: string; type: string; data: IDataObject }): Promise<CredentialTestResult> {
-		return await this.request<CredentialTestResult>('POST', '/credentials/test', { credentials: credential });
+	async testCredential(credential: {
+		id: string;
+		name: string;
+		type: string;
+		data: IDataObject;
+	}): Promise<CredentialTestResult> {
+		return await this.request<CredentialTestResult>('POST', '/credentials/test', {
+			credentials: credential,
+		});
 	}
 
 	/** Saves a new workflow (`POST /rest/workflows`), inactive. */
 	async createWorkflow(workflow: WorkflowJson): Promise<StoredWorkflow> {
 		const { name, nodes, connections, settings, pinData } = workflow;
-		return await this.request<StoredWorkflow>('POST', '/workflows', { name, nodes, connections, settings, pinData, active: false });
+		return await this.request<StoredWorkflow>('POST', '/workflows', {
+			name,
+			nodes,
+			connections,
+			settings,
+			pinData,
+			active: false,
+		});
 	}
 
 	/** Saves changes to a workflow (`PATCH /rest/workflows/:id`); resolves the new version. */
@@ -145,11 +180,16 @@ export class N8nClient {
 	 */
 	async runManually(workflow: StoredWorkflow & WorkflowJson, triggerName: string): Promise<string> {
 		const { id, name, nodes, connections, settings, pinData } = workflow;
-		const started = await this.request<{ executionId?: string; waitingForWebhook?: boolean }>('POST', `/workflows/${id}/run`, {
-			triggerToStartFrom: { name: triggerName },
-			workflowData: { id, name, nodes, connections, settings, pinData, active: false },
-		});
-		if (!started.executionId) throw new Error(`n8n did not start "${name}": ${JSON.stringify(started)}`);
+		const started = await this.request<{ executionId?: string; waitingForWebhook?: boolean }>(
+			'POST',
+			`/workflows/${id}/run`,
+			{
+				triggerToStartFrom: { name: triggerName },
+				workflowData: { id, name, nodes, connections, settings, pinData, active: false },
+			},
+		);
+		if (!started.executionId)
+			throw new Error(`n8n did not start "${name}": ${JSON.stringify(started)}`);
 		return started.executionId;
 	}
 
@@ -164,7 +204,8 @@ export class N8nClient {
 		for (;;) {
 			const execution = await this.execution(id);
 			if (FINAL_STATUSES.has(execution.status)) return execution;
-			if (Date.now() > deadline) throw new Error(`Execution ${id} still "${execution.status}" after ${timeoutMs / 1000}s`);
+			if (Date.now() > deadline)
+				throw new Error(`Execution ${id} still "${execution.status}" after ${timeoutMs / 1000}s`);
 			await new Promise((resolve) => setTimeout(resolve, 250));
 		}
 	}
@@ -172,7 +213,10 @@ export class N8nClient {
 	/** The executions of a workflow, newest first (`GET /rest/executions?filter=…`). */
 	async executions(workflowId: string): Promise<ExecutionSummary[]> {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-		const page = await this.request<{ results: ExecutionSummary[] }>('GET', `/executions?filter=${filter}&limit=100`);
+		const page = await this.request<{ results: ExecutionSummary[] }>(
+			'GET',
+			`/executions?filter=${filter}&limit=100`,
+		);
 		return page.results;
 	}
 
@@ -182,10 +226,15 @@ export class N8nClient {
 	 */
 	async activate(workflow: StoredWorkflow): Promise<void> {
 		try {
-			await this.request('POST', `/workflows/${workflow.id}/activate`, { versionId: workflow.versionId });
+			await this.request('POST', `/workflows/${workflow.id}/activate`, {
+				versionId: workflow.versionId,
+			});
 		} catch (error) {
 			if (!(error instanceof RestError) || error.status !== 404) throw error;
-			await this.request('PATCH', `/workflows/${workflow.id}`, { active: true, versionId: workflow.versionId });
+			await this.request('PATCH', `/workflows/${workflow.id}`, {
+				active: true,
+				versionId: workflow.versionId,
+			});
 		}
 	}
 
@@ -201,6 +250,8 @@ export class N8nClient {
 
 	/** A binary file an execution stored (`GET /rest/binary-data?id=…&action=download`). */
 	async binaryData(binaryDataId: string): Promise<Buffer> {
-		return await this.download(`/binary-data?id=${encodeURIComponent(binaryDataId)}&action=download`);
+		return await this.download(
+			`/binary-data?id=${encodeURIComponent(binaryDataId)}&action=download`,
+		);
 	}
 }

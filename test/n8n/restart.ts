@@ -23,7 +23,9 @@ const TRIGGER = 'When a cashout is rejected';
 function restartWorkflow(): WorkflowJson {
 	const workflow = JSON.parse(readFileSync(WORKFLOW_FILE, 'utf8')) as WorkflowJson;
 	const nodes = workflow.nodes.map((node) =>
-		node.name === TRIGGER ? { ...node, parameters: { ...node.parameters, options: { includeFirstSightings: false } } } : node,
+		node.name === TRIGGER
+			? { ...node, parameters: { ...node.parameters, options: { includeFirstSightings: false } } }
+			: node,
 	);
 	return { ...workflow, name: 'Rejected cashout alert across a restart', nodes };
 }
@@ -32,13 +34,23 @@ function restartWorkflow(): WorkflowJson {
  * Stops n8n main, runs `whileDown`, and starts main again on the same port, user folder, database
  * and key (plus `extraEnv`); resolves the seconds n8n was down.
  */
-export async function restartMain(state: RunState, whileDown: () => void, extraEnv: NodeJS.ProcessEnv = {}): Promise<number> {
+export async function restartMain(
+	state: RunState,
+	whileDown: () => void,
+	extraEnv: NodeJS.ProcessEnv = {},
+): Promise<number> {
 	const main = need(state.main, 'n8n main');
 	const started = Date.now();
 	await main.process.stop();
 	whileDown();
 	const port = Number(new URL(main.url).port);
-	state.main = await startMain(need(state.install, 'n8n'), { ...need(state.mainEnv, "main's environment"), ...extraEnv }, state.logDir, 'debug', port);
+	state.main = await startMain(
+		need(state.install, 'n8n'),
+		{ ...need(state.mainEnv, "main's environment"), ...extraEnv },
+		state.logDir,
+		'debug',
+		port,
+	);
 	await need(state.client, 'the REST client').login();
 	return Math.round((Date.now() - started) / 1000);
 }
@@ -62,7 +74,13 @@ export async function pollRestartStep(state: RunState): Promise<string> {
 		workflow,
 		state: {},
 	};
-	const payout = sandbox.control.addCashout({ idMerchant: 1001, externalId: `payout-e2e-restart-${Date.now()}`, country: 'MX', amount: 700, currency: 'MXN' });
+	const payout = sandbox.control.addCashout({
+		idMerchant: 1001,
+		externalId: `payout-e2e-restart-${Date.now()}`,
+		country: 'MX',
+		amount: 700,
+		currency: 'MXN',
+	});
 	await client.activate(workflow);
 	try {
 		const start = await settleOnePoll(context, '/v1/cashouts', '(the starting point)');
@@ -72,30 +90,55 @@ export async function pollRestartStep(state: RunState): Promise<string> {
 		const seconds = await restartMain(state, () => {
 			// The sandbox's clock stands still between moves: move it on (never past n8n's clock) so
 			// the rejection is dated after the creation, as a real one is.
-			sandbox.clock.set(Math.max(sandbox.clock.now() + 1000, Math.floor(Date.now() / 1000) * 1000 - 1000));
+			sandbox.clock.set(
+				Math.max(sandbox.clock.now() + 1000, Math.floor(Date.now() / 1000) * 1000 - 1000),
+			);
 			sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
-			sandbox.control.advanceCashout(payout.idCashout, 'REJECTED', { code: 801, reason: 'Beneficiary account closed' });
+			sandbox.control.advanceCashout(payout.idCashout, 'REJECTED', {
+				code: 801,
+				reason: 'Beneficiary account closed',
+			});
 		});
-		await waitFor(`"${workflow.name}" to start an execution after the restart`, async () => (await client.executions(workflow.id)).length > 0, {
-			timeoutMs: 150_000,
-			intervalMs: 1000,
-		});
-		const after = await settleOnePoll(context, '/v1/cashouts', 'after the alert (nothing repeated)');
+		await waitFor(
+			`"${workflow.name}" to start an execution after the restart`,
+			async () => (await client.executions(workflow.id)).length > 0,
+			{
+				timeoutMs: 150_000,
+				intervalMs: 1000,
+			},
+		);
+		const after = await settleOnePoll(
+			context,
+			'/v1/cashouts',
+			'after the alert (nothing repeated)',
+		);
 		const executions = await waitFor(
 			'the executions to finish',
 			async () => {
 				const list = await client.executions(workflow.id);
-				return list.every((execution) => ['success', 'error', 'crashed', 'canceled'].includes(execution.status)) && list;
+				return (
+					list.every((execution) =>
+						['success', 'error', 'crashed', 'canceled'].includes(execution.status),
+					) && list
+				);
 			},
 			{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 500 },
 		);
 		if (executions.length !== 1 || executions[0].status !== 'success') {
-			throw new Error(`expected 1 successful execution after the restart, n8n has ${executions.map((execution) => `${execution.id} ${execution.status}`).join(', ') || 'none'}`);
+			throw new Error(
+				`expected 1 successful execution after the restart, n8n has ${executions.map((execution) => `${execution.id} ${execution.status}`).join(', ') || 'none'}`,
+			);
 		}
 		const run = await toWorkflowRun(client, await client.execution(executions[0].id));
 		const items = run.output(TRIGGER).map((item) => item.json);
-		if (items.length !== 1 || items[0].idCashout !== payout.idCashout || items[0].status !== 'REJECTED') {
-			throw new Error(`the execution reported ${JSON.stringify(items.map((item) => [item.idCashout, item.status]))}, expected cashout ${payout.idCashout} REJECTED`);
+		if (
+			items.length !== 1 ||
+			items[0].idCashout !== payout.idCashout ||
+			items[0].status !== 'REJECTED'
+		) {
+			throw new Error(
+				`the execution reported ${JSON.stringify(items.map((item) => [item.idCashout, item.status]))}, expected cashout ${payout.idCashout} REJECTED`,
+			);
 		}
 		return `${start}; n8n stopped, cashout ${payout.idCashout} PENDING → REJECTED meanwhile, n8n back in ${seconds}s; execution ${executions[0].id} reported it once; ${after}`;
 	} finally {

@@ -24,18 +24,37 @@ export async function executionRetryStep(state: RunState): Promise<string> {
 	);
 	// Its own comment, so its requests differ from the plain run's (derived keys follow the request).
 	const nodes = entry.workflow.nodes.map((node): INode =>
-		node.name === 'Pay out' ? { ...node, parameters: { ...node.parameters, additionalFields: { comments: COMMENT } } } : node,
+		node.name === 'Pay out'
+			? { ...node, parameters: { ...node.parameters, additionalFields: { comments: COMMENT } } }
+			: node,
 	);
-	const workflow = mapCredentials({ ...entry.workflow, name: `${entry.workflow.name} (execution retry check)`, nodes }, state.credentialIds);
+	const workflow = mapCredentials(
+		{ ...entry.workflow, name: `${entry.workflow.name} (execution retry check)`, nodes },
+		state.credentialIds,
+	);
 	const stored = await client.createWorkflow(workflow);
-	const made = () => sandbox.control.createdCashouts().filter((cashout) => cashout.request.comments === COMMENT).length;
+	const made = () =>
+		sandbox.control.createdCashouts().filter((cashout) => cashout.request.comments === COMMENT)
+			.length;
 
 	// The service makes the second payout, but its answer is lost.
-	sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after', skip: 1 });
-	const failedId = await client.runManually({ ...workflow, ...stored }, need(entry.manualTrigger, 'the manual trigger'));
+	sandbox.faults.add({
+		method: 'POST',
+		path: '/v3/cashout',
+		kind: 'reset',
+		phase: 'after',
+		skip: 1,
+	});
+	const failedId = await client.runManually(
+		{ ...workflow, ...stored },
+		need(entry.manualTrigger, 'the manual trigger'),
+	);
 	const failed = await client.waitForExecution(failedId, EXECUTION_TIMEOUT_MS);
 	sandbox.faults.clear();
-	if (failed.status !== 'error') throw new Error(`execution ${failedId} should have failed on the lost answer; it ended "${failed.status}"`);
+	if (failed.status !== 'error')
+		throw new Error(
+			`execution ${failedId} should have failed on the lost answer; it ended "${failed.status}"`,
+		);
 	const afterFailure = made();
 
 	await client.request('POST', `/executions/${failedId}/retry`, { loadWorkflow: false });
@@ -43,14 +62,22 @@ export async function executionRetryStep(state: RunState): Promise<string> {
 		'the retried execution to finish',
 		async () => {
 			const list = await client.executions(stored.id);
-			const retry = list.find((execution) => execution.id !== failedId && execution.mode === 'retry');
+			const retry = list.find(
+				(execution) => execution.id !== failedId && execution.mode === 'retry',
+			);
 			return retry && ['success', 'error', 'crashed', 'canceled'].includes(retry.status) && retry;
 		},
 		{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 250 },
 	);
-	if (retried.status !== 'success') throw new Error(`the retry (execution ${retried.id}) ended "${retried.status}"`);
+	if (retried.status !== 'success')
+		throw new Error(`the retry (execution ${retried.id}) ended "${retried.status}"`);
 	const payouts = made();
-	if (payouts !== 3) throw new Error(`3 rows should make 3 payouts; the sandbox holds ${payouts} (${afterFailure} after the failed execution)`);
-	const posts = sandbox.log.find('POST', '/v3/cashout').filter((request) => String(request.rawBody).includes(COMMENT)).length;
+	if (payouts !== 3)
+		throw new Error(
+			`3 rows should make 3 payouts; the sandbox holds ${payouts} (${afterFailure} after the failed execution)`,
+		);
+	const posts = sandbox.log
+		.find('POST', '/v3/cashout')
+		.filter((request) => String(request.rawBody).includes(COMMENT)).length;
 	return `execution ${failedId} failed on a lost answer after ${afterFailure} payouts; Retry made execution ${retried.id} (mode retry): 3 rows, ${payouts} payouts, ${posts} creation requests`;
 }

@@ -26,22 +26,30 @@ import { parseOptions, type E2eOptions } from './options';
 import { stopAll, waitFor } from './processes';
 import { notificationSteps } from './notifications';
 import { executionsByWorker, workerChecks, workerChecksAfterRelogin } from './queue';
-import { EXECUTION_TIMEOUT_MS, logins, need, runOnce, sessionWorkflow, type RunState } from './state';
+import {
+	EXECUTION_TIMEOUT_MS,
+	logins,
+	need,
+	runOnce,
+	sessionWorkflow,
+	type RunState,
+} from './state';
 import { Steps } from './report';
 import { clockJumpStep } from './clock';
 import { pollRestartStep } from './restart';
 import { executionRetryStep } from './retry';
 import { N8nClient, type ExecutionSummary } from './rest';
-import { ALERT_SCENARIOS, sandboxAdmin, type AlertScenario, type ScenarioContext } from './scenarios';
+import {
+	ALERT_SCENARIOS,
+	sandboxAdmin,
+	type AlertScenario,
+	type ScenarioContext,
+} from './scenarios';
 import { startQueueBackends } from './services';
 import { demoContext } from './stubs';
 
 /** Statuses of an execution that will not change any more. */
 const FINAL_STATUSES = ['success', 'error', 'crashed', 'canceled'];
-
-
-
-
 
 /** Installs Node and n8n into the cache (or finds them there). */
 export async function installStep(state: RunState): Promise<string> {
@@ -50,7 +58,9 @@ export async function installStep(state: RunState): Promise<string> {
 	const started = Date.now();
 	const node = await ensureNode(cacheDir, nodeVersion);
 	state.install = await ensureN8n(cacheDir, n8nVersion, node);
-	const how = state.install.installed ? `installed in ${Math.round((Date.now() - started) / 1000)}s (cold cache)` : 'from the cache';
+	const how = state.install.installed
+		? `installed in ${Math.round((Date.now() - started) / 1000)}s (cold cache)`
+		: 'from the cache';
 	return `n8n ${n8nVersion} on Node ${nodeVersion}, ${how}: ${cacheDir}`;
 }
 
@@ -70,7 +80,11 @@ export async function sandboxStep(state: RunState): Promise<string> {
 /** The user folder of one n8n process, with the package installed as n8n's installer does. */
 async function userFolderWithPackage(state: RunState, name: string): Promise<string> {
 	const userFolder = path.join(state.runDir, `user-${name}`);
-	await installCommunityPackage(path.join(userFolder, '.n8n'), need(state.tarball, 'the tarball'), need(state.install, 'n8n').node);
+	await installCommunityPackage(
+		path.join(userFolder, '.n8n'),
+		need(state.tarball, 'the tarball'),
+		need(state.install, 'n8n').node,
+	);
 	return userFolder;
 }
 
@@ -86,16 +100,38 @@ export async function startN8nStep(state: RunState): Promise<string> {
 	const mainSeconds = Math.round((Date.now() - started) / 1000);
 	for (let index = 1; index <= (state.options.queue ? state.options.workers : 0); index++) {
 		const folder = await userFolderWithPackage(state, `worker-${index}`);
-		state.workers.push(await startWorker(install, baseEnv(install, folder, encryptionKey, state.backends), `worker-${index}`, state.logDir));
+		state.workers.push(
+			await startWorker(
+				install,
+				baseEnv(install, folder, encryptionKey, state.backends),
+				`worker-${index}`,
+				state.logDir,
+			),
+		);
 	}
-	for (let index = 1; index <= (state.options.queue ? state.options.webhookProcesses : 0); index++) {
+	for (
+		let index = 1;
+		index <= (state.options.queue ? state.options.webhookProcesses : 0);
+		index++
+	) {
 		const folder = await userFolderWithPackage(state, `webhook-${index}`);
-		state.webhooks.push(await startWebhookProcess(install, baseEnv(install, folder, encryptionKey, state.backends), `webhook-${index}`, state.logDir));
+		state.webhooks.push(
+			await startWebhookProcess(
+				install,
+				baseEnv(install, folder, encryptionKey, state.backends),
+				`webhook-${index}`,
+				state.logDir,
+			),
+		);
 	}
 	state.client = new N8nClient(state.main.url);
-	const backends = state.backends ? `, PostgreSQL :${state.backends.postgres.port}, Redis :${state.backends.redis.port}` : ', SQLite';
+	const backends = state.backends
+		? `, PostgreSQL :${state.backends.postgres.port}, Redis :${state.backends.redis.port}`
+		: ', SQLite';
 	const workers = state.workers.length ? `, ${state.workers.length} workers` : '';
-	const webhooks = state.webhooks.length ? `, ${state.webhooks.length} webhook processes (${state.webhooks.map((webhook) => webhook.url).join(', ')})` : '';
+	const webhooks = state.webhooks.length
+		? `, ${state.webhooks.length} webhook processes (${state.webhooks.map((webhook) => webhook.url).join(', ')})`
+		: '';
 	return `main ${state.main.url} ready in ${mainSeconds}s${workers}${webhooks}${backends}`;
 }
 
@@ -114,9 +150,14 @@ export async function loadedStep(state: RunState): Promise<string> {
 	const credentials = await client.typeNames('credentials');
 	const ours = nodes.filter((name) => name.startsWith('n8n-nodes-payments-service.'));
 	const ourCredentials = credentials.filter((name) => name.startsWith('paymentsService'));
-	const expected = ['n8n-nodes-payments-service.paymentsService', 'n8n-nodes-payments-service.paymentsServiceTrigger'];
+	const expected = [
+		'n8n-nodes-payments-service.paymentsService',
+		'n8n-nodes-payments-service.paymentsServiceTrigger',
+	];
 	if (!expected.every((name) => ours.includes(name)) || ourCredentials.length !== 4) {
-		throw new Error(`n8n loaded the nodes [${ours.join(', ')}] and ${ourCredentials.length} credential types of the package, expected ${expected.join(' and ')} and 4`);
+		throw new Error(
+			`n8n loaded the nodes [${ours.join(', ')}] and ${ourCredentials.length} credential types of the package, expected ${expected.join(' and ')} and 4`,
+		);
 	}
 	// n8n adds a "…Tool" variant of a node that is usable as an AI agent tool.
 	return `${ours.join(', ')}; ${ourCredentials.length} credential types`;
@@ -125,14 +166,23 @@ export async function loadedStep(state: RunState): Promise<string> {
 /** Creates the credentials and runs the test of each of the package's four. */
 export async function credentialsStep(state: RunState): Promise<string> {
 	const client = need(state.client, 'the REST client');
-	const specs = credentialSpecs(need(state.sandbox, 'the sandbox'), need(state.smtp, 'the SMTP sink').port);
+	const specs = credentialSpecs(
+		need(state.sandbox, 'the sandbox'),
+		need(state.smtp, 'the SMTP sink').port,
+	);
 	const results: string[] = [];
 	for (const spec of specs) {
 		const id = await client.createCredential({ name: spec.name, type: spec.type, data: spec.data });
 		state.credentialIds.set(spec.exportedId, id);
 		if (!spec.test) continue;
-		const result = await client.testCredential({ id, name: spec.name, type: spec.type, data: spec.data });
-		if (result.status !== 'OK') throw new Error(`the test of ${spec.type} failed: ${result.message}`);
+		const result = await client.testCredential({
+			id,
+			name: spec.name,
+			type: spec.type,
+			data: spec.data,
+		});
+		if (result.status !== 'OK')
+			throw new Error(`the test of ${spec.type} failed: ${result.message}`);
 		results.push(`${spec.type}: ${result.message}`);
 	}
 	return `${specs.length} created, ${results.length} tests passed\n${results.join('\n')}`;
@@ -141,11 +191,17 @@ export async function credentialsStep(state: RunState): Promise<string> {
 /** Imports every workflow of test/workflows, credentials mapped and sandbox ids prepared. */
 async function importStep(state: RunState): Promise<string> {
 	const client = need(state.client, 'the REST client');
-	const context = demoContext(need(state.sandbox, 'the sandbox'), need(state.smtp, 'the SMTP sink').mails);
+	const context = demoContext(
+		need(state.sandbox, 'the sandbox'),
+		need(state.smtp, 'the SMTP sink').mails,
+	);
 	state.catalogue = loadCatalogue();
 	for (const entry of state.catalogue) {
 		const scenario = ALERT_SCENARIOS.find((candidate) => candidate.file === entry.file);
-		let workflow = entry.demo?.prepare && entry.manualTrigger ? entry.demo.prepare(entry.workflow, context) : entry.workflow;
+		let workflow =
+			entry.demo?.prepare && entry.manualTrigger
+				? entry.demo.prepare(entry.workflow, context)
+				: entry.workflow;
 		if (scenario?.prepare) workflow = scenario.prepare(workflow);
 		workflow = mapCredentials(workflow, state.credentialIds);
 		const stored = await client.createWorkflow(workflow);
@@ -155,12 +211,16 @@ async function importStep(state: RunState): Promise<string> {
 	return `${state.catalogue.length} workflows imported (${manual} manual, ${state.catalogue.length - manual} started by triggers)`;
 }
 
-
 /** Runs one manual workflow and checks it like test/demo (or, without a demo, that it succeeded). */
 async function manualWorkflowStep(state: RunState, entry: CatalogueEntry): Promise<string> {
 	const run = await runOnce(state, entry.file);
-	const context = demoContext(need(state.sandbox, 'the sandbox'), need(state.smtp, 'the SMTP sink').mails);
-	const lines = entry.demo ? entry.demo.summarize(run, context) : ['succeeded (no demo check for this workflow in test/demo/demos.ts)'];
+	const context = demoContext(
+		need(state.sandbox, 'the sandbox'),
+		need(state.smtp, 'the SMTP sink').mails,
+	);
+	const lines = entry.demo
+		? entry.demo.summarize(run, context)
+		: ['succeeded (no demo check for this workflow in test/demo/demos.ts)'];
 	return [`execution ${run.executionId}: ${lines[0]}`, ...lines.slice(1)].join('\n');
 }
 
@@ -173,8 +233,12 @@ async function reloginStep(state: RunState): Promise<string> {
 	await sandboxAdmin(sandbox, '/sessions/expire', {});
 	const run = await runOnce(state, file);
 	const added = logins(sandbox) - before;
-	const refused = sandbox.log.entries().filter((entry) => entry.status === 401).length - refusedBefore;
-	if (added !== 1) throw new Error(`expected exactly 1 new login after the sessions expired, the sandbox counted ${added}`);
+	const refused =
+		sandbox.log.entries().filter((entry) => entry.status === 401).length - refusedBefore;
+	if (added !== 1)
+		throw new Error(
+			`expected exactly 1 new login after the sessions expired, the sandbox counted ${added}`,
+		);
 	return `${file}: 401 answered ${refused}×, then 1 login (${before} → ${before + added}); execution ${run.executionId} succeeded`;
 }
 
@@ -196,7 +260,10 @@ function scenarioContext(state: RunState, scenario: AlertScenario): ScenarioCont
  * Activates the scenario's workflow, drives the sandbox, waits for the first execution and lets
  * n8n settle; resolves every execution of the workflow once all have finished, and what was seen.
  */
-async function activateAndDrive(scenario: AlertScenario, context: ScenarioContext): Promise<{ executions: ExecutionSummary[]; seen: string }> {
+async function activateAndDrive(
+	scenario: AlertScenario,
+	context: ScenarioContext,
+): Promise<{ executions: ExecutionSummary[]; seen: string }> {
 	const { client, workflow } = context;
 	await scenario.beforeActivation?.(context);
 	const activatedAt = Date.now();
@@ -204,10 +271,14 @@ async function activateAndDrive(scenario: AlertScenario, context: ScenarioContex
 	try {
 		const live = await scenario.afterActivation(context);
 		await scenario.drive(context);
-		await waitFor(`"${workflow.name}" to start an execution`, async () => (await client.executions(workflow.id)).length > 0, {
-			timeoutMs: scenario.timeoutMs,
-			intervalMs: 1000,
-		});
+		await waitFor(
+			`"${workflow.name}" to start an execution`,
+			async () => (await client.executions(workflow.id)).length > 0,
+			{
+				timeoutMs: scenario.timeoutMs,
+				intervalMs: 1000,
+			},
+		);
 		const firstSeconds = Math.round((Date.now() - activatedAt) / 1000);
 		const settled = await scenario.settle(context);
 		const executions = await waitFor(
@@ -218,7 +289,10 @@ async function activateAndDrive(scenario: AlertScenario, context: ScenarioContex
 			},
 			{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 500 },
 		);
-		return { executions, seen: `first execution ${firstSeconds}s after activation; ${live}; ${settled}` };
+		return {
+			executions,
+			seen: `first execution ${firstSeconds}s after activation; ${live}; ${settled}`,
+		};
 	} finally {
 		await client.deactivate(workflow);
 	}
@@ -228,16 +302,25 @@ async function activateAndDrive(scenario: AlertScenario, context: ScenarioContex
 async function alertStep(state: RunState, scenario: AlertScenario): Promise<string> {
 	const context = scenarioContext(state, scenario);
 	const { executions, seen } = await activateAndDrive(scenario, context);
-	const listed = executions.map((execution) => `${execution.id} ${execution.mode} ${execution.status}`).join(', ');
+	const listed = executions
+		.map((execution) => `${execution.id} ${execution.mode} ${execution.status}`)
+		.join(', ');
 	if (executions.length !== scenario.expectedExecutions) {
-		throw new Error(`expected ${scenario.expectedExecutions} execution(s) of "${context.workflow.name}", n8n has ${executions.length}: ${listed}`);
+		throw new Error(
+			`expected ${scenario.expectedExecutions} execution(s) of "${context.workflow.name}", n8n has ${executions.length}: ${listed}`,
+		);
 	}
 	const demo = state.catalogue.find((entry) => entry.file === scenario.file)?.demo;
 	const lines = [`executions: ${listed}; ${seen}`];
 	for (const summary of executions) {
-		if (summary.status !== 'success') throw new Error(`execution ${summary.id} ended "${summary.status}"`);
+		if (summary.status !== 'success')
+			throw new Error(`execution ${summary.id} ended "${summary.status}"`);
 		const run = await toWorkflowRun(context.client, await context.client.execution(summary.id));
-		lines.push(...(scenario.summarize ? scenario.summarize(run, context) : (demo?.summarize(run, demoContext(context.sandbox, context.mails)) ?? [])));
+		lines.push(
+			...(scenario.summarize
+				? scenario.summarize(run, context)
+				: (demo?.summarize(run, demoContext(context.sandbox, context.mails)) ?? [])),
+		);
 	}
 	state.alertExecutions.push(...executions.map((execution) => execution.id));
 	return lines.join('\n');
@@ -245,23 +328,50 @@ async function alertStep(state: RunState, scenario: AlertScenario): Promise<stri
 
 /** The polling trigger across a restart of n8n, then under a host clock that jumps (each restarts main). */
 async function pollingRestartSteps(steps: Steps, state: RunState): Promise<void> {
-	await steps.run('Polling trigger: a change made while n8n was down is reported once after the restart', async () => await pollRestartStep(state));
-	await steps.run("Polling trigger: n8n's clock 8 days ahead and back re-emits nothing", async () => await clockJumpStep(state));
+	await steps.run(
+		'Polling trigger: a change made while n8n was down is reported once after the restart',
+		async () => await pollRestartStep(state),
+	);
+	await steps.run(
+		"Polling trigger: n8n's clock 8 days ahead and back re-emits nothing",
+		async () => await clockJumpStep(state),
+	);
 }
 
 /** All steps of a run, in order. */
 async function runSteps(steps: Steps, state: RunState): Promise<void> {
 	const critical = { critical: true };
-	await steps.run('Install n8n and Node.js (cache)', async () => await installStep(state), critical);
+	await steps.run(
+		'Install n8n and Node.js (cache)',
+		async () => await installStep(state),
+		critical,
+	);
 	await steps.run('Build and pack the package', async () => await packStep(state), critical);
-	await steps.run('Start the sandbox and the SMTP sink', async () => await sandboxStep(state), critical);
-	await steps.run(state.options.queue ? 'Start PostgreSQL, Redis, n8n main, workers and webhook processes' : 'Start n8n', async () => await startN8nStep(state), critical);
+	await steps.run(
+		'Start the sandbox and the SMTP sink',
+		async () => await sandboxStep(state),
+		critical,
+	);
+	await steps.run(
+		state.options.queue
+			? 'Start PostgreSQL, Redis, n8n main, workers and webhook processes'
+			: 'Start n8n',
+		async () => await startN8nStep(state),
+		critical,
+	);
 	await steps.run('Set up the owner and log in', async () => await ownerStep(state), critical);
 	await steps.run('n8n loaded the package', async () => await loadedStep(state), critical);
-	await steps.run('Create the credentials and run their tests', async () => await credentialsStep(state), critical);
+	await steps.run(
+		'Create the credentials and run their tests',
+		async () => await credentialsStep(state),
+		critical,
+	);
 	const mcp = async () => {
 		if (Number(state.options.n8nVersion.split('.')[0]) >= 2) {
-			await steps.run('MCP Server Trigger: tools/list and tools/call', async () => await mcpStep(state));
+			await steps.run(
+				'MCP Server Trigger: tools/list and tools/call',
+				async () => await mcpStep(state),
+			);
 		}
 	};
 	if (state.options.triggersOnly) {
@@ -270,11 +380,18 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 		return;
 	}
 	if (state.options.agentOnly) {
-		await steps.run('AI Agent with the Payments Service tools (scripted OpenAI mock)', async () => await agentStep(state));
+		await steps.run(
+			'AI Agent with the Payments Service tools (scripted OpenAI mock)',
+			async () => await agentStep(state),
+		);
 		await mcp();
 		return;
 	}
-	await steps.run('Import every workflow of test/workflows', async () => await importStep(state), critical);
+	await steps.run(
+		'Import every workflow of test/workflows',
+		async () => await importStep(state),
+		critical,
+	);
 	const loginsBefore = logins(need(state.sandbox, 'the sandbox'));
 	for (const entry of state.catalogue.filter((candidate) => candidate.manualTrigger)) {
 		await steps.run(`Run ${entry.file}`, async () => await manualWorkflowStep(state, entry));
@@ -284,18 +401,30 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 		// executions then need none (older n8n versions log in once more at the first execution).
 		const total = logins(need(state.sandbox, 'the sandbox'));
 		const added = total - loginsBefore;
-		if (added > 1) throw new Error(`the manual executions logged in ${added} times, expected at most once`);
+		if (added > 1)
+			throw new Error(`the manual executions logged in ${added} times, expected at most once`);
 		return `${total} login(s) in all: credential test ${loginsBefore}, manual executions ${added}`;
 	});
-	await steps.run("n8n's Retry of a failed payout execution pays each row once", async () => await executionRetryStep(state));
+	await steps.run(
+		"n8n's Retry of a failed payout execution pays each row once",
+		async () => await executionRetryStep(state),
+	);
 	if (state.options.queue) await workerChecks(steps, state);
-	await steps.run('Automatic re-login after the sessions expired', async () => await reloginStep(state));
+	await steps.run(
+		'Automatic re-login after the sessions expired',
+		async () => await reloginStep(state),
+	);
 	if (state.options.queue) await workerChecksAfterRelogin(steps, state);
 	if (!state.options.queue) {
-		await steps.run('AI Agent with the Payments Service tools (scripted OpenAI mock)', async () => await agentStep(state));
+		await steps.run(
+			'AI Agent with the Payments Service tools (scripted OpenAI mock)',
+			async () => await agentStep(state),
+		);
 		await mcp();
 	}
-	for (const scenario of ALERT_SCENARIOS.filter((candidate) => !state.options.quick || candidate.kind === 'webhook')) {
+	for (const scenario of ALERT_SCENARIOS.filter(
+		(candidate) => !state.options.quick || candidate.kind === 'webhook',
+	)) {
 		await steps.run(`Alert: ${scenario.title}`, async () => await alertStep(state, scenario));
 	}
 	if (state.options.quick) return;
@@ -303,7 +432,10 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 	// Last in regular mode: they restart n8n main.
 	if (!state.options.queue) await pollingRestartSteps(steps, state);
 	if (state.options.queue) {
-		await steps.run('Queue mode: polls on main, executions on workers', async () => await executionsByWorker(state));
+		await steps.run(
+			'Queue mode: polls on main, executions on workers',
+			async () => await executionsByWorker(state),
+		);
 	}
 }
 
@@ -311,7 +443,11 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 export async function cleanUp(state: RunState, keep: boolean): Promise<void> {
 	await stopAll();
 	// The requests n8n sent to the sandbox, for whoever reads a failed run's logs.
-	if (state.sandbox) writeFileSync(path.join(state.logDir, 'sandbox-requests.json'), JSON.stringify(state.sandbox.log.entries(), null, 1));
+	if (state.sandbox)
+		writeFileSync(
+			path.join(state.logDir, 'sandbox-requests.json'),
+			JSON.stringify(state.sandbox.log.entries(), null, 1),
+		);
 	await state.smtp?.close();
 	await state.sandbox?.close();
 	if (keep) console.log(`\nRun folder kept (logs, user folders): ${state.runDir}`);
@@ -323,7 +459,17 @@ export function newRunState(options: E2eOptions): RunState {
 	const runDir = mkdtempSync(path.join(os.tmpdir(), 'payments-n8n-e2e-'));
 	const logDir = path.join(runDir, 'logs');
 	mkdirSync(logDir);
-	return { options, runDir, logDir, workers: [], webhooks: [], credentialIds: new Map(), workflows: new Map(), catalogue: [], alertExecutions: [] };
+	return {
+		options,
+		runDir,
+		logDir,
+		workers: [],
+		webhooks: [],
+		credentialIds: new Map(),
+		workflows: new Map(),
+		catalogue: [],
+		alertExecutions: [],
+	};
 }
 
 async function main(): Promise<number> {
@@ -337,16 +483,23 @@ async function main(): Promise<number> {
 	};
 	process.once('SIGINT', interrupted);
 	process.once('SIGTERM', interrupted);
-	console.log(`n8n ${options.n8nVersion}${options.queue ? ` in queue mode (${options.workers} workers)` : ''}; logs in ${logDir}\n`);
+	console.log(
+		`n8n ${options.n8nVersion}${options.queue ? ` in queue mode (${options.workers} workers)` : ''}; logs in ${logDir}\n`,
+	);
 	try {
 		await runSteps(steps, state);
 	} catch (error) {
-		if (!Steps.isAbort(error)) await steps.run('Unexpected error', async () => Promise.reject(error));
+		if (!Steps.isAbort(error))
+			await steps.run('Unexpected error', async () => Promise.reject(error));
 	} finally {
 		await cleanUp(state, options.keep || !steps.passed());
 	}
 	const mode = options.queue ? `queue mode, ${options.workers} workers` : 'regular mode';
-	console.log(steps.table(`n8n ${options.n8nVersion} (${mode}) — ${Math.round((Date.now() - started) / 1000)}s`));
+	console.log(
+		steps.table(
+			`n8n ${options.n8nVersion} (${mode}) — ${Math.round((Date.now() - started) / 1000)}s`,
+		),
+	);
 	return steps.passed() ? 0 : 1;
 }
 

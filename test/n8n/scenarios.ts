@@ -67,18 +67,27 @@ export interface AlertScenario {
 /** How many polls n8n main logged for `workflowName` (`Poll trigger initiated for workflow "…"`). */
 export function countPolls(mainLog: string, workflowName: string): number {
 	const quoted = workflowName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-	return (mainLog.match(new RegExp(`Poll(?:ing)? trigger initiated for workflow "${quoted}"`, 'g')) ?? []).length;
+	return (
+		mainLog.match(new RegExp(`Poll(?:ing)? trigger initiated for workflow "${quoted}"`, 'g')) ?? []
+	).length;
 }
 
 /** Sends an admin request to the sandbox (`/_sandbox/...`), as a person driving it would. */
-export async function sandboxAdmin(sandbox: Sandbox, route: string, body: IDataObject): Promise<IDataObject> {
+export async function sandboxAdmin(
+	sandbox: Sandbox,
+	route: string,
+	body: IDataObject,
+): Promise<IDataObject> {
 	const response = await fetch(`${sandbox.baseUrl}/_sandbox${route}`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify(body),
 	});
 	const answer = (await response.json()) as IDataObject;
-	if (!response.ok) throw new Error(`POST /_sandbox${route} answered ${response.status}: ${JSON.stringify(answer)}`);
+	if (!response.ok)
+		throw new Error(
+			`POST /_sandbox${route} answered ${response.status}: ${JSON.stringify(answer)}`,
+		);
 	return answer;
 }
 
@@ -92,7 +101,11 @@ function lastSeq(sandbox: Sandbox): number {
  * the sandbox answered that poll's last (short) page of `listPath`; then the poll is over and any
  * execution it started exists.
  */
-export async function settleOnePoll(context: ScenarioContext, listPath: string, what = 'after the alert'): Promise<string> {
+export async function settleOnePoll(
+	context: ScenarioContext,
+	listPath: string,
+	what = 'after the alert',
+): Promise<string> {
 	const name = context.workflow.name;
 	const polls = countPolls(context.mainLog(), name);
 	const after = lastSeq(context.sandbox);
@@ -102,7 +115,12 @@ export async function settleOnePoll(context: ScenarioContext, listPath: string, 
 			if (countPolls(context.mainLog(), name) <= polls) return false;
 			return context.sandbox.log.find('GET', listPath).some((entry) => {
 				const page = entry.responseBody as { rows?: number; maxRows?: number } | undefined;
-				return entry.seq > after && entry.status === 200 && page?.rows !== undefined && page.rows < (page.maxRows ?? 50);
+				return (
+					entry.seq > after &&
+					entry.status === 200 &&
+					page?.rows !== undefined &&
+					page.rows < (page.maxRows ?? 50)
+				);
 			});
 		},
 		{ timeoutMs: 150_000, intervalMs: 500 },
@@ -125,23 +143,37 @@ export const ALERT_SCENARIOS: AlertScenario[] = [
 		async beforeActivation({ sandbox, state }) {
 			// Created before activation, PENDING: the trigger (asking for REJECTED cashouts only) must
 			// report it once when it is rejected.
-			const payout = sandbox.control.addCashout({ idMerchant: 1001, externalId: `payout-e2e-${Date.now()}`, country: 'MX', amount: 1500, currency: 'MXN' });
+			const payout = sandbox.control.addCashout({
+				idMerchant: 1001,
+				externalId: `payout-e2e-${Date.now()}`,
+				country: 'MX',
+				amount: 1500,
+				currency: 'MXN',
+			});
 			state.cashoutId = payout.idCashout;
 		},
 		async drive({ sandbox, state }) {
 			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, { to: 'DELIVERED' });
 			// A code and no reason from the bank: the e-mail must not end the line with a dangling dash.
-			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, { to: 'REJECTED', rejectionCode: 801, rejectionReason: '' });
+			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, {
+				to: 'REJECTED',
+				rejectionCode: 801,
+				rejectionReason: '',
+			});
 		},
-		afterActivation: async (context) => await settleOnePoll(context, '/v1/cashouts', '(the starting point)'),
+		afterActivation: async (context) =>
+			await settleOnePoll(context, '/v1/cashouts', '(the starting point)'),
 		expectedExecutions: 1,
 		timeoutMs: 150_000,
-		settle: async (context) => await settleOnePoll(context, '/v1/cashouts', 'after the alert (nothing repeated)'),
+		settle: async (context) =>
+			await settleOnePoll(context, '/v1/cashouts', 'after the alert (nothing repeated)'),
 		summarize(run, context) {
 			const demo = DEMOS.find((candidate) => candidate.file === 'alert-rejected-cashouts.json');
 			const lines = demo?.summarize(run, demoContext(context.sandbox, context.mails)) ?? [];
 			// The demo's first line tells its own polls; the e-mail lines are what this run shows too.
-			return lines.map((line, index) => (index === 0 ? line.replace(/^.*?(alert sent to)/, '$1') : line));
+			return lines.map((line, index) =>
+				index === 0 ? line.replace(/^.*?(alert sent to)/, '$1') : line,
+			);
 		},
 	},
 	{
@@ -151,14 +183,21 @@ export const ALERT_SCENARIOS: AlertScenario[] = [
 		async afterActivation({ workflow, n8nUrl, sandbox, state }) {
 			// The production URL of the trigger: /webhook/<webhookId>/<path> (n8n registers it
 			// asynchronously after activation; it answers 404 until then).
-			const trigger = workflow.nodes.find((node) => node.type.endsWith('.paymentsServiceNotificationTrigger'));
-			if (!trigger?.webhookId) throw new Error(`"${workflow.name}" has no notification trigger with a webhookId`);
+			const trigger = workflow.nodes.find((node) =>
+				node.type.endsWith('.paymentsServiceNotificationTrigger'),
+			);
+			if (!trigger?.webhookId)
+				throw new Error(`"${workflow.name}" has no notification trigger with a webhookId`);
 			const url = `${n8nUrl}/webhook/${trigger.webhookId}/webhook`;
 			await waitFor(
 				`the webhook ${url} to be registered`,
 				async () => {
 					// A body without an id: a live trigger answers 400 and starts nothing.
-					const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+					const answer = await fetch(url, {
+						method: 'POST',
+						headers: { 'content-type': 'application/json' },
+						body: '{}',
+					});
 					return answer.status === 400;
 				},
 				{ timeoutMs: 60_000, intervalMs: 500 },
@@ -180,36 +219,65 @@ export const ALERT_SCENARIOS: AlertScenario[] = [
 			// Forged cashout notifications (no control, a control made with another secret) naming the
 			// real cashout: refused 401 before any status read.
 			const readsBefore = sandbox.log.find('POST', '/v3/cashout/status').length;
-			const forgedControl = createHmac('sha256', 'not-the-cashout-secret').update(`Be4${String(state.externalId)}Bo7`).digest('hex').toUpperCase();
+			const forgedControl = createHmac('sha256', 'not-the-cashout-secret')
+				.update(`Be4${String(state.externalId)}Bo7`)
+				.digest('hex')
+				.toUpperCase();
 			for (const control of ['', forgedControl]) {
-				const form = new URLSearchParams({ external_id: String(state.externalId), control, cashout_id: String(state.cashoutId) });
-				const answer = await fetch(String(state.url), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
-				if (answer.status !== 401) throw new Error(`a forged cashout notification was answered ${answer.status}, not 401`);
+				const form = new URLSearchParams({
+					external_id: String(state.externalId),
+					control,
+					cashout_id: String(state.cashoutId),
+				});
+				const answer = await fetch(String(state.url), {
+					method: 'POST',
+					headers: { 'content-type': 'application/x-www-form-urlencoded' },
+					body: form.toString(),
+				});
+				if (answer.status !== 401)
+					throw new Error(`a forged cashout notification was answered ${answer.status}, not 401`);
 			}
 			const readsAfter = sandbox.log.find('POST', '/v3/cashout/status').length;
-			if (readsAfter !== readsBefore) throw new Error(`forged notifications cost ${readsAfter - readsBefore} status reads`);
+			if (readsAfter !== readsBefore)
+				throw new Error(`forged notifications cost ${readsAfter - readsBefore} status reads`);
 			// DELIVERED is notified, read and filtered out; REJECTED is notified twice (a duplicate).
 			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, { to: 'DELIVERED' });
 			await sandbox.control.notifications.settle();
 			sandbox.control.notifications.duplicate(1);
-			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, { to: 'REJECTED', rejectionCode: 801, rejectionReason: 'Beneficiary account closed' });
+			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, {
+				to: 'REJECTED',
+				rejectionCode: 801,
+				rejectionReason: 'Beneficiary account closed',
+			});
 			await sandbox.control.notifications.settle();
 		},
 		expectedExecutions: 1,
 		timeoutMs: 60_000,
 		async settle({ sandbox, state }) {
-			const notifications = sandbox.control.notifications.list().filter((notification) => notification.recordId === state.cashoutId);
-			const answers = notifications.map((notification) => `${notification.recordStatus} → ${notification.attempts.at(-1)?.status ?? 'none'}`);
-			if (notifications.length !== 3 || notifications.some((notification) => notification.state !== 'delivered')) {
-				throw new Error(`the service's notifications were not all answered 2xx: ${answers.join(', ')}`);
+			const notifications = sandbox.control.notifications
+				.list()
+				.filter((notification) => notification.recordId === state.cashoutId);
+			const answers = notifications.map(
+				(notification) =>
+					`${notification.recordStatus} → ${notification.attempts.at(-1)?.status ?? 'none'}`,
+			);
+			if (
+				notifications.length !== 3 ||
+				notifications.some((notification) => notification.state !== 'delivered')
+			) {
+				throw new Error(
+					`the service's notifications were not all answered 2xx: ${answers.join(', ')}`,
+				);
 			}
 			return `3 notifications answered 2xx (${answers.join(', ')}); nothing else can start it`;
 		},
 		summarize(run, context) {
 			const item = run.output('When a cashout is rejected')[0]?.json;
-			if (item?.rejection_code_name !== 'ERROR_ACCOUNT_CLOSED') throw new Error('the trigger did not read the rejection code');
+			if (item?.rejection_code_name !== 'ERROR_ACCOUNT_CLOSED')
+				throw new Error('the trigger did not read the rejection code');
 			const mail = context.mails.at(-1);
-			if (!mail || !/rejected \(ERROR_ACCOUNT_CLOSED\)$/.test(mail.subject)) throw new Error('the alert e-mail was not received');
+			if (!mail || !/rejected \(ERROR_ACCOUNT_CLOSED\)$/.test(mail.subject))
+				throw new Error('the alert e-mail was not received');
 			return [`alert sent to ${mail.to.join(', ')}: ${mail.subject}`];
 		},
 	},
@@ -229,21 +297,33 @@ export const ALERT_SCENARIOS: AlertScenario[] = [
 			state.cashoutId = payout.idCashout;
 			state.externalId = payout.externalId;
 		},
-		afterActivation: async (context) => await settleOnePoll(context, '/v1/cashouts', '(the starting point)'),
+		afterActivation: async (context) =>
+			await settleOnePoll(context, '/v1/cashouts', '(the starting point)'),
 		async drive({ sandbox, state }) {
 			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, { to: 'DELIVERED' });
-			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, { to: 'REJECTED', rejectionCode: 800, rejectionReason: 'Invalid bank account' });
+			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, {
+				to: 'REJECTED',
+				rejectionCode: 800,
+				rejectionReason: 'Invalid bank account',
+			});
 		},
 		expectedExecutions: 1,
 		timeoutMs: 150_000,
-		settle: async (context) => await settleOnePoll(context, '/v1/cashouts', 'after the re-issue (nothing repeated)'),
+		settle: async (context) =>
+			await settleOnePoll(context, '/v1/cashouts', 'after the re-issue (nothing repeated)'),
 		summarize(run, { sandbox, state }) {
 			const reissued = run.output('Re-issue payout')[0]?.json;
 			const externalId = `${String(state.externalId)}-R1`;
-			if (reissued?.already_created !== false || reissued.external_id !== externalId) throw new Error(`no new payout ${externalId}`);
-			const created = sandbox.control.createdCashouts().filter((entry) => entry.request.external_id === externalId);
-			if (created.length !== 1) throw new Error(`the re-issued payout is ${created.length} cashouts`);
-			return [`rejected payout re-issued once as cashout ${String(reissued.cashout_id)} (${externalId}, ${String(reissued.cashout_status_name)})`];
+			if (reissued?.already_created !== false || reissued.external_id !== externalId)
+				throw new Error(`no new payout ${externalId}`);
+			const created = sandbox.control
+				.createdCashouts()
+				.filter((entry) => entry.request.external_id === externalId);
+			if (created.length !== 1)
+				throw new Error(`the re-issued payout is ${created.length} cashouts`);
+			return [
+				`rejected payout re-issued once as cashout ${String(reissued.cashout_id)} (${externalId}, ${String(reissued.cashout_status_name)})`,
+			];
 		},
 	},
 ];

@@ -6,7 +6,15 @@
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync } from 'fs';
 import path from 'path';
 
-import { debianBinary, freePort, runCommand, startProcess, tail, waitFor, type Managed } from './processes';
+import {
+	debianBinary,
+	freePort,
+	runCommand,
+	startProcess,
+	tail,
+	waitFor,
+	type Managed,
+} from './processes';
 import type { QueueBackends } from './n8n-server';
 
 /** Where Debian puts PostgreSQL's server binaries. */
@@ -18,7 +26,9 @@ const DB_USER = 'postgres';
 
 /** The newest PostgreSQL server installed (`/usr/lib/postgresql/<major>/bin`), if any. */
 function installedPostgresBin(): string | undefined {
-	const majors = existsSync(POSTGRES_ROOT) ? readdirSync(POSTGRES_ROOT).filter((name) => /^\d+$/.test(name)) : [];
+	const majors = existsSync(POSTGRES_ROOT)
+		? readdirSync(POSTGRES_ROOT).filter((name) => /^\d+$/.test(name))
+		: [];
 	const newest = majors.sort((a, b) => Number(b) - Number(a))[0];
 	return newest ? path.join(POSTGRES_ROOT, newest, 'bin') : undefined;
 }
@@ -47,7 +57,10 @@ async function listening(port: number): Promise<boolean> {
  * Unix socket outside the folder, durability off: the data lives only for the run), then creates the
  * database.
  */
-export async function startPostgres(runDir: string, logDir: string): Promise<{ process: Managed; port: number }> {
+export async function startPostgres(
+	runDir: string,
+	logDir: string,
+): Promise<{ process: Managed; port: number }> {
 	const bin = await debianBinary('postgresql', installedPostgresBin);
 	const dataDir = path.join(runDir, 'postgres');
 	const socketDir = path.join(runDir, 'postgres-socket');
@@ -60,7 +73,16 @@ export async function startPostgres(runDir: string, logDir: string): Promise<{ p
 		chownSync(dataDir, uid, gid);
 		chownSync(socketDir, uid, gid);
 	}
-	const [initCommand, initArgs] = asPostgres(path.join(bin, 'initdb'), ['-D', dataDir, '-U', DB_USER, '--auth=trust', '-E', 'UTF8', '--no-sync']);
+	const [initCommand, initArgs] = asPostgres(path.join(bin, 'initdb'), [
+		'-D',
+		dataDir,
+		'-U',
+		DB_USER,
+		'--auth=trust',
+		'-E',
+		'UTF8',
+		'--no-sync',
+	]);
 	await runCommand(initCommand, initArgs, { what: 'initdb (PostgreSQL)' });
 	const port = await freePort();
 	const [command, args] = asPostgres(path.join(bin, 'postgres'), [
@@ -79,27 +101,53 @@ export async function startPostgres(runDir: string, logDir: string): Promise<{ p
 		'-c',
 		'full_page_writes=off',
 	]);
-	const managed = startProcess('PostgreSQL', command, args, { env: process.env, logFile: path.join(logDir, 'postgres.log') });
-	await waitFor('PostgreSQL to accept connections', async () => !managed.exited() && (await listening(port)), {
-		timeoutMs: 30_000,
-		detail: () => tail(managed.log()),
+	const managed = startProcess('PostgreSQL', command, args, {
+		env: process.env,
+		logFile: path.join(logDir, 'postgres.log'),
 	});
-	const [createCommand, createArgs] = asPostgres(path.join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', DB_USER, DATABASE]);
-	await waitFor('the n8n database to be created', async () => (await runCommand(createCommand, createArgs, { what: 'createdb' }), true), {
-		timeoutMs: 15_000,
-	});
+	await waitFor(
+		'PostgreSQL to accept connections',
+		async () => !managed.exited() && (await listening(port)),
+		{
+			timeoutMs: 30_000,
+			detail: () => tail(managed.log()),
+		},
+	);
+	const [createCommand, createArgs] = asPostgres(path.join(bin, 'createdb'), [
+		'-h',
+		'127.0.0.1',
+		'-p',
+		String(port),
+		'-U',
+		DB_USER,
+		DATABASE,
+	]);
+	await waitFor(
+		'the n8n database to be created',
+		async () => (await runCommand(createCommand, createArgs, { what: 'createdb' }), true),
+		{
+			timeoutMs: 15_000,
+		},
+	);
 	return { process: managed, port };
 }
 
 /** uid and gid of the `postgres` system user. */
 async function postgresIds(): Promise<{ uid: number; gid: number }> {
-	const uid = Number((await runCommand('id', ['-u', 'postgres'], { what: 'id -u postgres' })).trim());
-	const gid = Number((await runCommand('id', ['-g', 'postgres'], { what: 'id -g postgres' })).trim());
+	const uid = Number(
+		(await runCommand('id', ['-u', 'postgres'], { what: 'id -u postgres' })).trim(),
+	);
+	const gid = Number(
+		(await runCommand('id', ['-g', 'postgres'], { what: 'id -g postgres' })).trim(),
+	);
 	return { uid, gid };
 }
 
 /** Starts Redis on a free loopback port, in memory only (no snapshots, no append-only file). */
-export async function startRedis(runDir: string, logDir: string): Promise<{ process: Managed; port: number }> {
+export async function startRedis(
+	runDir: string,
+	logDir: string,
+): Promise<{ process: Managed; port: number }> {
 	const binary = await debianBinary('redis-server', '/usr/bin/redis-server');
 	const port = await freePort();
 	const dir = path.join(runDir, 'redis');
@@ -107,17 +155,42 @@ export async function startRedis(runDir: string, logDir: string): Promise<{ proc
 	const managed = startProcess(
 		'Redis',
 		binary,
-		['--port', String(port), '--bind', '127.0.0.1', '--protected-mode', 'yes', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'],
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--protected-mode',
+			'yes',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			dir,
+			'--daemonize',
+			'no',
+		],
 		{ env: process.env, logFile: path.join(logDir, 'redis.log') },
 	);
-	await waitFor('Redis to accept connections', async () => !managed.exited() && (await listening(port)), { timeoutMs: 15_000, detail: () => tail(managed.log()) });
+	await waitFor(
+		'Redis to accept connections',
+		async () => !managed.exited() && (await listening(port)),
+		{ timeoutMs: 15_000, detail: () => tail(managed.log()) },
+	);
 	return { process: managed, port };
 }
 
 /** Starts both; resolves the connection details n8n needs. */
 export async function startQueueBackends(runDir: string, logDir: string): Promise<QueueBackends> {
-	const [postgres, redis] = await Promise.all([startPostgres(runDir, logDir), startRedis(runDir, logDir)]);
-	return { postgres: { port: postgres.port, database: DATABASE, user: DB_USER }, redis: { port: redis.port } };
+	const [postgres, redis] = await Promise.all([
+		startPostgres(runDir, logDir),
+		startRedis(runDir, logDir),
+	]);
+	return {
+		postgres: { port: postgres.port, database: DATABASE, user: DB_USER },
+		redis: { port: redis.port },
+	};
 }
 
 /** A database of the merchant's own, on a PostgreSQL of the run, that workflows reach with n8n's Postgres node. */
@@ -134,12 +207,38 @@ export interface MerchantDatabase {
  * runs `sql` in it with `psql` (stopping at the first error). It stands for the merchant's own
  * database in the README's "once per change" recipe.
  */
-export async function createMerchantDatabase(port: number, database: string, sql: string): Promise<MerchantDatabase> {
+export async function createMerchantDatabase(
+	port: number,
+	database: string,
+	sql: string,
+): Promise<MerchantDatabase> {
 	const bin = await debianBinary('postgresql', installedPostgresBin);
-	const [createCommand, createArgs] = asPostgres(path.join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', DB_USER, database]);
+	const [createCommand, createArgs] = asPostgres(path.join(bin, 'createdb'), [
+		'-h',
+		'127.0.0.1',
+		'-p',
+		String(port),
+		'-U',
+		DB_USER,
+		database,
+	]);
 	await runCommand(createCommand, createArgs, { what: `createdb ${database}` });
 	const query = async (statement: string) => {
-		const [psql, psqlArgs] = asPostgres(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', DB_USER, '-d', database, '-v', 'ON_ERROR_STOP=1', '-At', '-c', statement]);
+		const [psql, psqlArgs] = asPostgres(path.join(bin, 'psql'), [
+			'-h',
+			'127.0.0.1',
+			'-p',
+			String(port),
+			'-U',
+			DB_USER,
+			'-d',
+			database,
+			'-v',
+			'ON_ERROR_STOP=1',
+			'-At',
+			'-c',
+			statement,
+		]);
 		return await runCommand(psql, psqlArgs, { what: `psql (${database})` });
 	};
 	await query(sql);

@@ -42,7 +42,8 @@ export interface RunState {
 
 /** Throws unless `value` is set: a step used something an earlier step should have made. */
 export function need<T>(value: T | undefined, what: string): T {
-	if (value === undefined) throw new Error(`${what} is not available (an earlier step did not make it)`);
+	if (value === undefined)
+		throw new Error(`${what} is not available (an earlier step did not make it)`);
 	return value;
 }
 
@@ -59,17 +60,25 @@ export async function runOnce(state: RunState, file: string): Promise<WorkflowRu
 		state.catalogue.find((candidate) => candidate.file === file),
 		file,
 	);
-	const executionId = await client.runManually(workflow, need(entry.manualTrigger, `the manual trigger of ${file}`));
+	const executionId = await client.runManually(
+		workflow,
+		need(entry.manualTrigger, `the manual trigger of ${file}`),
+	);
 	const execution = await client.waitForExecution(executionId, EXECUTION_TIMEOUT_MS);
 	const run = await toWorkflowRun(client, execution);
-	if (execution.status !== 'success') throw new Error(`execution ${executionId} ended "${execution.status}": ${run.error?.message ?? 'no error message'}`);
+	if (execution.status !== 'success')
+		throw new Error(
+			`execution ${executionId} ended "${execution.status}": ${run.error?.message ?? 'no error message'}`,
+		);
 	return run;
 }
 
 /** The first manual workflow that uses the session credential (for the login checks). */
 export function sessionWorkflow(state: RunState): string {
 	const entry = state.catalogue.find(
-		(candidate) => candidate.manualTrigger && candidate.workflow.nodes.some((node) => node.credentials?.paymentsServiceSessionApi),
+		(candidate) =>
+			candidate.manualTrigger &&
+			candidate.workflow.nodes.some((node) => node.credentials?.paymentsServiceSessionApi),
 	);
 	return need(entry, 'a manual workflow using the session credential').file;
 }

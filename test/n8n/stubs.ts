@@ -11,7 +11,9 @@ import type { Sandbox } from '../sandbox';
 export function demoContext(sandbox: Sandbox, mails: ReceivedMail[]): DemoContext {
 	const engine = new Proxy({} as Engine, {
 		get(_target, property) {
-			throw new Error(`A demo used engine.${String(property)}: against a real n8n, workflows run through its REST API`);
+			throw new Error(
+				`A demo used engine.${String(property)}: against a real n8n, workflows run through its REST API`,
+			);
 		},
 	});
 	return { engine, sandbox, mails };

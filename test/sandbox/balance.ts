@@ -43,12 +43,21 @@ function dailyTotals(store: SandboxStore, merchantId: number): DayTotals[] {
 		const start = dayStartOf(ms);
 		let totals = days.get(start);
 		if (!totals) {
-			totals = { dayStart: start, depositTotal: 0, depositFeeTotal: 0, cashoutTotal: 0, noteTotal: 0, settlementTotal: 0, cancelledSettlementTotal: 0 };
+			totals = {
+				dayStart: start,
+				depositTotal: 0,
+				depositFeeTotal: 0,
+				cashoutTotal: 0,
+				noteTotal: 0,
+				settlementTotal: 0,
+				cancelledSettlementTotal: 0,
+			};
 			days.set(start, totals);
 		}
 		return totals;
 	};
-	const visible = <T>(entries: ReadonlyArray<Entry<T>>): Array<Entry<T>> => entries.filter((e) => e.merchantId === merchantId && store.isVisible(e));
+	const visible = <T>(entries: ReadonlyArray<Entry<T>>): Array<Entry<T>> =>
+		entries.filter((e) => e.merchantId === merchantId && store.isVisible(e));
 	for (const d of visible(store.deposits)) {
 		const t = day(d.createdMs);
 		if (CREDITED_DEPOSIT.has(d.rec.status)) {
@@ -72,7 +81,14 @@ function dailyTotals(store: SandboxStore, merchantId: number): DayTotals[] {
 }
 
 function net(t: DayTotals): number {
-	return t.depositTotal - t.depositFeeTotal - t.cashoutTotal + t.noteTotal - t.settlementTotal + t.cancelledSettlementTotal;
+	return (
+		t.depositTotal -
+		t.depositFeeTotal -
+		t.cashoutTotal +
+		t.noteTotal -
+		t.settlementTotal +
+		t.cancelledSettlementTotal
+	);
 }
 
 /**
@@ -80,7 +96,10 @@ function net(t: DayTotals): number {
  * netAmount = deposits - deposit fees - cashouts (incl. fees, not rejected/cancelled/declined)
  * + credit notes - debit notes - settlements + cancelled/failed settlements; totalBalance = running sum.
  */
-export function balanceReport(store: SandboxStore, merchantId: number): Array<{ dayStart: number; rec: BalanceReportRecord }> {
+export function balanceReport(
+	store: SandboxStore,
+	merchantId: number,
+): Array<{ dayStart: number; rec: BalanceReportRecord }> {
 	let running = 0;
 	return dailyTotals(store, merchantId).map((t) => {
 		const netAmount = net(t);
@@ -117,7 +136,8 @@ export function balanceBody(store: SandboxStore, merchantId: number): { balances
 	let unsettled = 0;
 	let reserveBase = 0;
 	for (const d of store.deposits) {
-		if (d.merchantId !== merchantId || !store.isVisible(d) || !CREDITED_DEPOSIT.has(d.rec.status)) continue;
+		if (d.merchantId !== merchantId || !store.isVisible(d) || !CREDITED_DEPOSIT.has(d.rec.status))
+			continue;
 		const age = now - d.createdMs;
 		if (age < DEPOSIT_SETTLEMENT_PERIOD_DAYS * MS_PER_DAY) unsettled += d.rec.amount - d.rec.fee;
 		if (age < ROLLING_RESERVE_DAYS * MS_PER_DAY) reserveBase += d.rec.amount;

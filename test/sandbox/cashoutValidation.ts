@@ -40,10 +40,20 @@ export interface CashoutCreation {
 }
 
 /** Result of {@link validateCashoutBody}: problems, or the normalised creation. */
-export type CashoutValidation = { ok: true; creation: CashoutCreation } | { ok: false; problems: string[] };
+export type CashoutValidation =
+	{ ok: true; creation: CashoutCreation } | { ok: false; problems: string[] };
 
 /** Optional text fields: a string of at most CASHOUT_TEXT_MAX_LENGTH characters when present. */
-const OPTIONAL_TEXT_FIELDS = ['bank_account', 'bank_branch', 'account_type', 'address', 'city', 'postal_code', 'comments', 'type'] as const;
+const OPTIONAL_TEXT_FIELDS = [
+	'bank_account',
+	'bank_branch',
+	'account_type',
+	'address',
+	'city',
+	'postal_code',
+	'comments',
+	'type',
+] as const;
 
 function isHttpUrl(text: string): boolean {
 	try {
@@ -67,7 +77,8 @@ function isHttpUrl(text: string): boolean {
  */
 export function validateCashoutBody(body: Record<string, unknown>): CashoutValidation {
 	const problems: string[] = [];
-	const value = (key: string): unknown => (body[key] === null || body[key] === '' ? undefined : body[key]);
+	const value = (key: string): unknown =>
+		body[key] === null || body[key] === '' ? undefined : body[key];
 	const text = (key: string, max: number, required: boolean): string | undefined => {
 		const v = value(key);
 		if (v === undefined) {
@@ -89,51 +100,77 @@ export function validateCashoutBody(body: Record<string, unknown>): CashoutValid
 	const countryCode = value('country');
 	let country: CountryInfo | undefined;
 	if (countryCode === undefined) problems.push('country is required');
-	else if (typeof countryCode !== 'string' || !/^[A-Z]{2}$/.test(countryCode) || !COUNTRIES[countryCode]) {
+	else if (
+		typeof countryCode !== 'string' ||
+		!/^[A-Z]{2}$/.test(countryCode) ||
+		!COUNTRIES[countryCode]
+	) {
 		problems.push(`country must be one of ${Object.keys(COUNTRIES).join(', ')}`);
 	} else country = COUNTRIES[countryCode];
 
 	const amountValue = value('amount');
 	const amountText = decimalText(amountValue);
 	if (amountValue === undefined) problems.push('amount is required');
-	else if (amountText === undefined || Number(amountText) <= 0) problems.push('amount must be a positive decimal (number or string) with at most 2 decimals');
+	else if (amountText === undefined || Number(amountText) <= 0)
+		problems.push('amount must be a positive decimal (number or string) with at most 2 decimals');
 
 	const currencyValue = value('currency');
 	let currency = country?.currency;
 	if (currencyValue !== undefined) {
-		if (typeof currencyValue !== 'string' || !/^[A-Z]{3}$/.test(currencyValue)) problems.push('currency must be a 3-letter ISO 4217 code');
-		else if (country && currencyValue !== country.currency && currencyValue !== 'USD') problems.push(`currency must be ${country.currency} or USD for ${country.code}`);
+		if (typeof currencyValue !== 'string' || !/^[A-Z]{3}$/.test(currencyValue))
+			problems.push('currency must be a 3-letter ISO 4217 code');
+		else if (country && currencyValue !== country.currency && currencyValue !== 'USD')
+			problems.push(`currency must be ${country.currency} or USD for ${country.code}`);
 		else currency = currencyValue;
 	}
 
 	const documentId = text('document_id', CASHOUT_DOCUMENT_ID_MAX_LENGTH, true);
 	const documentType = text('document_type', CASHOUT_TEXT_MAX_LENGTH, false);
 	if (documentType !== undefined && country && !country.documentTypes.includes(documentType)) {
-		problems.push(`document_type must be one of ${country.documentTypes.join(', ')} for ${country.code}`);
+		problems.push(
+			`document_type must be one of ${country.documentTypes.join(', ')} for ${country.code}`,
+		);
 	}
 	const beneficiaryName = text('beneficiary_name', CASHOUT_NAME_MAX_LENGTH, true);
 	text('beneficiary_lastname', CASHOUT_NAME_MAX_LENGTH, false);
 	text('beneficiary_id', CASHOUT_NAME_MAX_LENGTH, false);
 	const notificationUrl = text('notification_url', URL_MAX_LENGTH, true);
-	if (notificationUrl !== undefined && !isHttpUrl(notificationUrl)) problems.push('notification_url must be an absolute http or https URL');
+	if (notificationUrl !== undefined && !isHttpUrl(notificationUrl))
+		problems.push('notification_url must be an absolute http or https URL');
 
 	const email = text('email', PAYER_EMAIL_MAX_LENGTH, false);
-	if (email !== undefined && !EMAIL_PATTERN.test(email)) problems.push('email must be a valid e-mail address');
+	if (email !== undefined && !EMAIL_PATTERN.test(email))
+		problems.push('email must be a valid e-mail address');
 	const phone = text('phone', CASHOUT_TEXT_MAX_LENGTH, false);
-	if (phone !== undefined && !PHONE_PATTERN.test(phone)) problems.push('phone must be a phone number (digits, spaces, +, -, parentheses; 6-20 characters)');
+	if (phone !== undefined && !PHONE_PATTERN.test(phone))
+		problems.push(
+			'phone must be a phone number (digits, spaces, +, -, parentheses; 6-20 characters)',
+		);
 
 	const bankCode = value('bank_code');
-	if (bankCode !== undefined && !(typeof bankCode === 'number' && Number.isInteger(bankCode))) problems.push('bank_code must be a number (see GET /v3/banks)');
+	if (bankCode !== undefined && !(typeof bankCode === 'number' && Number.isInteger(bankCode)))
+		problems.push('bank_code must be a number (see GET /v3/banks)');
 
 	const birthdate = text('beneficiary_birthdate', 10, false);
-	if (birthdate !== undefined && !isValidYyyyMmDd(birthdate.replace(/^(\d{4})-(\d{2})-(\d{2})$/, '$1$2$3'))) {
+	if (
+		birthdate !== undefined &&
+		!isValidYyyyMmDd(birthdate.replace(/^(\d{4})-(\d{2})-(\d{2})$/, '$1$2$3'))
+	) {
 		problems.push('beneficiary_birthdate must be a date written yyyyMMdd or yyyy-MM-dd');
 	}
 	const onHold = value('on_hold');
-	if (onHold !== undefined && typeof onHold !== 'boolean') problems.push('on_hold must be a boolean');
+	if (onHold !== undefined && typeof onHold !== 'boolean')
+		problems.push('on_hold must be a boolean');
 	for (const key of OPTIONAL_TEXT_FIELDS) text(key, CASHOUT_TEXT_MAX_LENGTH, false);
 
-	if (problems.length > 0 || !country || !currency || amountText === undefined || externalId === undefined) return { ok: false, problems };
+	if (
+		problems.length > 0 ||
+		!country ||
+		!currency ||
+		amountText === undefined ||
+		externalId === undefined
+	)
+		return { ok: false, problems };
 	const amount = Number(amountText);
 	const usdExact = currency === 'USD' ? amount : amount / country.fxRate;
 	return {

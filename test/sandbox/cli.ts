@@ -11,7 +11,8 @@ export function parseArgs(argv: string[]): SandboxOptions {
 	const options: SandboxOptions = { port: 8787 };
 	const numberAfter = (i: number, flag: string): number => {
 		const value = Number(argv[i + 1]);
-		if (argv[i + 1] === undefined || !Number.isFinite(value)) throw new Error(`${flag} needs a number`);
+		if (argv[i + 1] === undefined || !Number.isFinite(value))
+			throw new Error(`${flag} needs a number`);
 		return value;
 	};
 	for (let i = 0; i < argv.length; i++) {
@@ -31,7 +32,8 @@ export function parseArgs(argv: string[]): SandboxOptions {
 				break;
 			case '--status-param': {
 				const name = argv[++i];
-				if (name !== 'Status' && name !== 'status') throw new Error('--status-param must be Status or status');
+				if (name !== 'Status' && name !== 'status')
+					throw new Error('--status-param must be Status or status');
 				options.statusParamName = name;
 				break;
 			}

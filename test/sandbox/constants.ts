@@ -99,7 +99,9 @@ export const REFUND_COMMENTS_MAX_LENGTH = 255;
  * off 5, 25, 125 and 625 minutes; the fifth delay is not published: sandbox choice 3125 minutes (the
  * same x5 progression). Each delay counts from the previous failed attempt, on the sandbox clock.
  */
-export const NOTIFICATION_RETRY_DELAYS_MS: readonly number[] = [5, 25, 125, 625, 3125].map((minutes) => minutes * 60_000);
+export const NOTIFICATION_RETRY_DELAYS_MS: readonly number[] = [5, 25, 125, 625, 3125].map(
+	(minutes) => minutes * 60_000,
+);
 /** Sandbox choice: a notification attempt without an answer after 5 s (real time) fails with a timeout. */
 export const NOTIFICATION_TIMEOUT_MS = 5000;
 /** Sandbox choice: characters of a receiver's response body kept in the notification record. */

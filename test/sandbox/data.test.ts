@@ -26,7 +26,14 @@ describe('sandbox data generator', () => {
 		const oldest = Math.min(...a.deposits.map((d) => d.createdMs));
 		expect(NOW - oldest).toBeGreaterThan(180 * 86_400_000);
 
-		for (const kind of ['deposits', 'cashouts', 'refunds', 'chargebacks', 'notes', 'settlements'] as const) {
+		for (const kind of [
+			'deposits',
+			'cashouts',
+			'refunds',
+			'chargebacks',
+			'notes',
+			'settlements',
+		] as const) {
 			const list = a[kind];
 			expect(list.length).toBeGreaterThan(0);
 			for (let i = 1; i < list.length; i++) {
@@ -35,16 +42,28 @@ describe('sandbox data generator', () => {
 			}
 		}
 		for (const d of a.deposits) {
-			expect(Date.parse(d.rec.lastChangeDate)).toBeGreaterThanOrEqual(Date.parse(d.rec.creationDate));
+			expect(Date.parse(d.rec.lastChangeDate)).toBeGreaterThanOrEqual(
+				Date.parse(d.rec.creationDate),
+			);
 			expect(Math.round(d.rec.amount * 100)).toBeCloseTo(d.rec.amount * 100, 6);
 		}
-		expect(new Set(a.deposits.map((d) => d.rec.status))).toEqual(new Set(['PENDING', 'APPROVED', 'COMPLETED', 'CANCELLED', 'DECLINED', 'CREATED']));
-		expect(new Set(a.deposits.map((d) => d.rec.country))).toEqual(new Set(['BR', 'MX', 'CO', 'CL', 'PE', 'AR']));
-		expect(new Set(a.refunds.map((r) => r.rec.status))).toEqual(new Set(['PENDING', 'COMPLETED', 'CANCELLED', 'WAITING_DETAILS', 'REJECTED']));
-		expect(new Set(a.chargebacks.map((r) => r.rec.status))).toEqual(new Set(['PENDING', 'COMPLETED', 'CANCELLED', 'FAILED']));
+		expect(new Set(a.deposits.map((d) => d.rec.status))).toEqual(
+			new Set(['PENDING', 'APPROVED', 'COMPLETED', 'CANCELLED', 'DECLINED', 'CREATED']),
+		);
+		expect(new Set(a.deposits.map((d) => d.rec.country))).toEqual(
+			new Set(['BR', 'MX', 'CO', 'CL', 'PE', 'AR']),
+		);
+		expect(new Set(a.refunds.map((r) => r.rec.status))).toEqual(
+			new Set(['PENDING', 'COMPLETED', 'CANCELLED', 'WAITING_DETAILS', 'REJECTED']),
+		);
+		expect(new Set(a.chargebacks.map((r) => r.rec.status))).toEqual(
+			new Set(['PENDING', 'COMPLETED', 'CANCELLED', 'FAILED']),
+		);
 		expect(new Set(a.notes.map((n) => n.rec.category))).toEqual(new Set(['CREDIT', 'DEBIT']));
 		const merchants = new Set(a.deposits.map((d) => d.merchantId));
-		expect(merchants).toEqual(new Set(MERCHANTS.filter((m) => m.volume !== 'none').map((m) => m.id)));
+		expect(merchants).toEqual(
+			new Set(MERCHANTS.filter((m) => m.volume !== 'none').map((m) => m.id)),
+		);
 		const small = a.deposits.filter((d) => d.merchantId === 2001).length;
 		expect(small).toBeLessThan(a.deposits.length / 3);
 	});

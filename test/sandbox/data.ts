@@ -3,7 +3,12 @@
  * control writers. Same seed + same `now` (+ same volumes) => byte-identical dataset.
  */
 import { floorToSecond, toIsoSeconds } from './clock';
-import { MS_PER_DAY, MS_PER_MINUTE, MS_PER_SECOND, SMALL_MERCHANT_VOLUME_FACTOR } from './constants';
+import {
+	MS_PER_DAY,
+	MS_PER_MINUTE,
+	MS_PER_SECOND,
+	SMALL_MERCHANT_VOLUME_FACTOR,
+} from './constants';
 import {
 	COUNTRIES,
 	COUNTRY_CODES,
@@ -182,8 +187,47 @@ export const ID_BASE = {
 	ticket: 50_001,
 } as const;
 
-const FIRST_NAMES = ['Ana', 'Bruno', 'Carla', 'Diego', 'Elena', 'Felipe', 'Gabriela', 'Hugo', 'Isabel', 'João', 'Karina', 'Luis', 'María', 'Nicolás', 'Olivia', 'Pedro', 'Rafael', 'Sofía', 'Tomás', 'Valentina', 'Ximena'];
-const LAST_NAMES = ['Silva', 'Santos', 'Oliveira', 'García', 'Martínez', 'López', 'Rodríguez', 'González', 'Pérez', 'Sánchez', 'Ramírez', 'Torres', 'Flores', 'Rojas', 'Díaz', 'Castro'];
+const FIRST_NAMES = [
+	'Ana',
+	'Bruno',
+	'Carla',
+	'Diego',
+	'Elena',
+	'Felipe',
+	'Gabriela',
+	'Hugo',
+	'Isabel',
+	'João',
+	'Karina',
+	'Luis',
+	'María',
+	'Nicolás',
+	'Olivia',
+	'Pedro',
+	'Rafael',
+	'Sofía',
+	'Tomás',
+	'Valentina',
+	'Ximena',
+];
+const LAST_NAMES = [
+	'Silva',
+	'Santos',
+	'Oliveira',
+	'García',
+	'Martínez',
+	'López',
+	'Rodríguez',
+	'González',
+	'Pérez',
+	'Sánchez',
+	'Ramírez',
+	'Torres',
+	'Flores',
+	'Rojas',
+	'Díaz',
+	'Castro',
+];
 
 /** A generated customer of a merchant. */
 export interface Customer {
@@ -430,7 +474,13 @@ export function buildRefundRecord(
 }
 
 /** Builds a chargeback record of `deposit`. */
-export function buildChargebackRecord(id: number, deposit: DepositRecord, createdMs: number, lastChangeMs: number, status: string): ChargebackRecord {
+export function buildChargebackRecord(
+	id: number,
+	deposit: DepositRecord,
+	createdMs: number,
+	lastChangeMs: number,
+	status: string,
+): ChargebackRecord {
 	return {
 		idChargeback: id,
 		creationDate: toIsoSeconds(createdMs),
@@ -453,7 +503,14 @@ export function buildChargebackRecord(id: number, deposit: DepositRecord, create
 }
 
 /** Builds a note record. */
-export function buildNoteRecord(id: number, merchant: MerchantInfo, createdMs: number, type: string, amount: number, externalId: string): NoteRecord {
+export function buildNoteRecord(
+	id: number,
+	merchant: MerchantInfo,
+	createdMs: number,
+	type: string,
+	amount: number,
+	externalId: string,
+): NoteRecord {
 	return {
 		id,
 		externalId,
@@ -469,7 +526,14 @@ export function buildNoteRecord(id: number, merchant: MerchantInfo, createdMs: n
 }
 
 /** Builds a settlement record (fee 0.5% + 25 USD). */
-export function buildSettlementRecord(id: number, merchant: MerchantInfo, createdMs: number, type: string, requested: number, status: string): SettlementRecord {
+export function buildSettlementRecord(
+	id: number,
+	merchant: MerchantInfo,
+	createdMs: number,
+	type: string,
+	requested: number,
+	status: string,
+): SettlementRecord {
 	const fee = round2(requested * 0.005 + 25);
 	return {
 		id,
@@ -505,9 +569,12 @@ export function generateDataset(opts: GenerateOptions): Dataset {
 	const start = nowMs - opts.days * MS_PER_DAY;
 	const generated = MERCHANTS.filter((m) => m.volume !== 'none');
 	const customers = new Map<number, Customer[]>();
-	for (const m of generated) customers.set(m.id, makeCustomers(rng, m, m.volume === 'full' ? 400 : 150));
-	const factor = (m: MerchantInfo): number => (m.volume === 'full' ? 1 : SMALL_MERCHANT_VOLUME_FACTOR);
-	const randomTimeOfDay = (day: number): number => floorToSecond(start + day * MS_PER_DAY + rng.int(0, 86399) * MS_PER_SECOND);
+	for (const m of generated)
+		customers.set(m.id, makeCustomers(rng, m, m.volume === 'full' ? 400 : 150));
+	const factor = (m: MerchantInfo): number =>
+		m.volume === 'full' ? 1 : SMALL_MERCHANT_VOLUME_FACTOR;
+	const randomTimeOfDay = (day: number): number =>
+		floorToSecond(start + day * MS_PER_DAY + rng.int(0, 86399) * MS_PER_SECOND);
 
 	// Deposits.
 	type DepositDraft = { id: number; createdMs: number; build: (id: number) => DepositEntry };
@@ -616,7 +683,9 @@ export function generateDataset(opts: GenerateOptions): Dataset {
 	const notes: NoteEntry[] = [];
 	const settlements: SettlementEntry[] = [];
 	for (const merchant of generated) {
-		const completed = deposits.filter((d) => d.merchantId === merchant.id && d.rec.status === 'COMPLETED');
+		const completed = deposits.filter(
+			(d) => d.merchantId === merchant.id && d.rec.status === 'COMPLETED',
+		);
 		if (completed.length === 0) continue;
 		const days = opts.days;
 		const refundCount = rng.count(2 * days * factor(merchant));
@@ -632,7 +701,14 @@ export function generateDataset(opts: GenerateOptions): Dataset {
 				merchantId: merchant.id,
 				createdMs,
 				visibleAt: createdMs,
-				rec: buildRefundRecord(0, dep.rec, createdMs, lastChange(rng, createdMs, nowMs, OPEN_STATUSES.has(status)), status, partial),
+				rec: buildRefundRecord(
+					0,
+					dep.rec,
+					createdMs,
+					lastChange(rng, createdMs, nowMs, OPEN_STATUSES.has(status)),
+					status,
+					partial,
+				),
 			});
 		}
 		const chargebackCount = rng.count(0.5 * days * factor(merchant));
@@ -646,7 +722,13 @@ export function generateDataset(opts: GenerateOptions): Dataset {
 				merchantId: merchant.id,
 				createdMs,
 				visibleAt: createdMs,
-				rec: buildChargebackRecord(0, dep.rec, createdMs, lastChange(rng, createdMs, nowMs, OPEN_STATUSES.has(status)), status),
+				rec: buildChargebackRecord(
+					0,
+					dep.rec,
+					createdMs,
+					lastChange(rng, createdMs, nowMs, OPEN_STATUSES.has(status)),
+					status,
+				),
 			});
 		}
 		for (let day = 0; day < days; day++) {
@@ -656,14 +738,28 @@ export function generateDataset(opts: GenerateOptions): Dataset {
 				const type = rng.pick(NOTE_TYPES);
 				const amount = usdAmount(rng, 60);
 				const externalId = rng.chance(0.5) ? '' : `note-${merchant.id}-${day}-${i}`;
-				notes.push({ id: 0, merchantId: merchant.id, createdMs, visibleAt: createdMs, rec: buildNoteRecord(0, merchant, createdMs, type, amount, externalId) });
+				notes.push({
+					id: 0,
+					merchantId: merchant.id,
+					createdMs,
+					visibleAt: createdMs,
+					rec: buildNoteRecord(0, merchant, createdMs, type, amount, externalId),
+				});
 			}
 			if (day % 7 === 6) {
-				const createdMs = floorToSecond(start + day * MS_PER_DAY + 10 * 60 * MS_PER_MINUTE + rng.int(0, 3600) * MS_PER_SECOND);
+				const createdMs = floorToSecond(
+					start + day * MS_PER_DAY + 10 * 60 * MS_PER_MINUTE + rng.int(0, 3600) * MS_PER_SECOND,
+				);
 				const requested = round2(rng.int(1000, 3000) * factor(merchant) + rng.int(0, 99) / 100);
 				const type = rng.chance(0.3) ? 'MANUAL' : 'AUTOMATIC';
 				const status = rng.weighted(SETTLEMENT_STATUS_WEIGHTS);
-				settlements.push({ id: 0, merchantId: merchant.id, createdMs, visibleAt: createdMs, rec: buildSettlementRecord(0, merchant, createdMs, type, requested, status) });
+				settlements.push({
+					id: 0,
+					merchantId: merchant.id,
+					createdMs,
+					visibleAt: createdMs,
+					rec: buildSettlementRecord(0, merchant, createdMs, type, requested, status),
+				});
 			}
 		}
 	}

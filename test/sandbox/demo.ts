@@ -79,7 +79,16 @@ export const USERS: readonly UserAccount[] = [
 ];
 
 /** Deposit API accounts: X-Login -> signing secret and merchant. */
-export const DEPOSIT_ACCOUNTS: ReadonlyArray<{ apiKey: string; apiSignature: string; merchantId: number }> = [DEMO.deposit];
+export const DEPOSIT_ACCOUNTS: ReadonlyArray<{
+	apiKey: string;
+	apiSignature: string;
+	merchantId: number;
+}> = [DEMO.deposit];
 
 /** Cashout API accounts: login/pass -> signing secret and merchant. */
-export const CASHOUT_ACCOUNTS: ReadonlyArray<{ login: string; pass: string; apiSignature: string; merchantId: number }> = [DEMO.cashout];
+export const CASHOUT_ACCOUNTS: ReadonlyArray<{
+	login: string;
+	pass: string;
+	apiSignature: string;
+	merchantId: number;
+}> = [DEMO.cashout];

@@ -5,7 +5,12 @@ describe('sandbox faults, log, latency and admin routes', () => {
 	let sb: Sandbox;
 	let token: string;
 	beforeAll(async () => {
-		sb = await startSandbox({ now: Date.UTC(2025, 5, 1), days: 180, depositsPerDay: 3, cashoutsPerDay: 2 });
+		sb = await startSandbox({
+			now: Date.UTC(2025, 5, 1),
+			days: 180,
+			depositsPerDay: 3,
+			cashoutsPerDay: 2,
+		});
 		token = await login(sb);
 	});
 	afterAll(async () => sb.close());
@@ -14,10 +19,19 @@ describe('sandbox faults, log, latency and admin routes', () => {
 		sb.log.clear();
 	});
 
-	const list = () => client(sb).get('/v1/deposits', { params: windowEndingNow(sb, 5), headers: bearer(token) });
+	const list = () =>
+		client(sb).get('/v1/deposits', { params: windowEndingNow(sb, 5), headers: bearer(token) });
 
 	it('a 429 fault answers with Retry-After, honours skip/times, and is logged', async () => {
-		sb.faults.add({ method: 'GET', path: '/v1/deposits', kind: 'status', status: 429, retryAfterSeconds: 2, skip: 1, times: 2 });
+		sb.faults.add({
+			method: 'GET',
+			path: '/v1/deposits',
+			kind: 'status',
+			status: 429,
+			retryAfterSeconds: 2,
+			skip: 1,
+			times: 2,
+		});
 		expect(sb.faults.pending()).toBe(1);
 		expect((await list()).status).toBe(200);
 		const limited = await list();
@@ -28,7 +42,12 @@ describe('sandbox faults, log, latency and admin routes', () => {
 		expect(sb.faults.pending()).toBe(0);
 		const entries = sb.log.find('get', '/v1/deposits');
 		expect(entries.map((e) => e.status)).toEqual([200, 429, 429, 200]);
-		expect(entries.map((e) => e.fault)).toEqual([undefined, 'status:429:before', 'status:429:before', undefined]);
+		expect(entries.map((e) => e.fault)).toEqual([
+			undefined,
+			'status:429:before',
+			'status:429:before',
+			undefined,
+		]);
 		expect(entries[0].query).toEqual({ from: expect.any(String), to: expect.any(String) });
 		expect(entries[0].headers.authorization).toBe(`Bearer ${token}`);
 	});
@@ -36,9 +55,17 @@ describe('sandbox faults, log, latency and admin routes', () => {
 	it("'before' faults do not process the request; 'after' faults do", async () => {
 		const before = sb.control.createdDeposits().length;
 		sb.faults.add({ path: '/v3/deposits', kind: 'status', status: 503 });
-		expect((await createDeposit(sb, { amount: 5, country: 'BR', currency: 'BRL' })).status).toBe(503);
+		expect((await createDeposit(sb, { amount: 5, country: 'BR', currency: 'BRL' })).status).toBe(
+			503,
+		);
 		expect(sb.control.createdDeposits().length).toBe(before);
-		sb.faults.add({ path: '/v3/deposits', kind: 'status', status: 500, phase: 'after', body: { oops: true } });
+		sb.faults.add({
+			path: '/v3/deposits',
+			kind: 'status',
+			status: 500,
+			phase: 'after',
+			body: { oops: true },
+		});
 		const after = await createDeposit(sb, { amount: 5, country: 'BR', currency: 'BRL' });
 		expect(after.status).toBe(500);
 		expect(after.data).toEqual({ oops: true });
@@ -51,18 +78,35 @@ describe('sandbox faults, log, latency and admin routes', () => {
 	it("'reset' destroys the socket (before: nothing done; after: state changed)", async () => {
 		const c = sb.control.addCashout({ idMerchant: 1001 });
 		sb.faults.add({ path: /^\/v1\/deposits$/, kind: 'reset' });
-		await expect(client(sb).get('/v1/deposits', { params: windowEndingNow(sb, 1), headers: bearer(token) })).rejects.toThrow();
-		expect(sb.log.find('GET', '/v1/deposits').pop()).toMatchObject({ status: 0, fault: 'reset:before' });
+		await expect(
+			client(sb).get('/v1/deposits', { params: windowEndingNow(sb, 1), headers: bearer(token) }),
+		).rejects.toThrow();
+		expect(sb.log.find('GET', '/v1/deposits').pop()).toMatchObject({
+			status: 0,
+			fault: 'reset:before',
+		});
 		const { cashoutRequest } = await import('./testHelpers');
 		sb.faults.add({ method: 'PUT', path: '/v3/cashout/*', kind: 'reset', phase: 'after' });
-		await expect(cashoutRequest(sb, 'PUT', '/v3/cashout/status', { cashout_id: c.idCashout, status: 'ON_HOLD' })).rejects.toThrow();
+		await expect(
+			cashoutRequest(sb, 'PUT', '/v3/cashout/status', {
+				cashout_id: c.idCashout,
+				status: 'ON_HOLD',
+			}),
+		).rejects.toThrow();
 		expect(sb.control.cashouts().find((x) => x.idCashout === c.idCashout)?.status).toBe('ON_HOLD');
-		expect(sb.log.find('PUT', '/v3/cashout/status').pop()).toMatchObject({ status: 0, fault: 'reset:after' });
+		expect(sb.log.find('PUT', '/v3/cashout/status').pop()).toMatchObject({
+			status: 0,
+			fault: 'reset:after',
+		});
 		expect((await list()).status).toBe(200);
 	});
 
 	it('a non-JSON body gets 415; 404s are JSON; log.find supports * segments', async () => {
-		const res = await client(sb).post('/v1/tickets/createTicket', '{"type":"A","description":"b"}', { headers: { ...bearer(token), 'Content-Type': 'text/plain' } });
+		const res = await client(sb).post(
+			'/v1/tickets/createTicket',
+			'{"type":"A","description":"b"}',
+			{ headers: { ...bearer(token), 'Content-Type': 'text/plain' } },
+		);
 		expect(res.status).toBe(415);
 		const missing = await client(sb).get('/v1/nothing');
 		expect(missing.status).toBe(404);
@@ -83,14 +127,27 @@ describe('sandbox faults, log, latency and admin routes', () => {
 		const t = sb.clock.now();
 		expect((await http.post('/_sandbox/clock/advance', { ms: 1000 })).data.now).toBe(t + 1000);
 		expect(sb.clock.now()).toBe(t + 1000);
-		expect((await http.post('/_sandbox/faults', { path: '/v1/balance', kind: 'status', status: 502 })).data).toEqual({ pending: 1 });
+		expect(
+			(await http.post('/_sandbox/faults', { path: '/v1/balance', kind: 'status', status: 502 }))
+				.data,
+		).toEqual({ pending: 1 });
 		expect((await http.get('/v1/balance', { headers: bearer(token) })).status).toBe(502);
 		expect((await http.post('/_sandbox/faults', { kind: 'bogus' })).status).toBe(400);
 		const c = sb.control.addCashout({ idMerchant: 1001 });
 		const adv = await http.post(`/_sandbox/cashouts/${c.idCashout}/advance`, { to: 'DELIVERED' });
 		expect(adv.data.status).toBe('DELIVERED');
-		expect((await http.post(`/_sandbox/cashouts/${c.idCashout}/advance`, { to: 'REJECTED', rejectionCode: 814, rejectionReason: 'INVALID_PIX_KEY' })).data.reason).toBe('INVALID_PIX_KEY');
-		expect((await http.post(`/_sandbox/cashouts/${c.idCashout}/advance`, { to: 'DELIVERED' })).status).toBe(400);
+		expect(
+			(
+				await http.post(`/_sandbox/cashouts/${c.idCashout}/advance`, {
+					to: 'REJECTED',
+					rejectionCode: 814,
+					rejectionReason: 'INVALID_PIX_KEY',
+				})
+			).data.reason,
+		).toBe('INVALID_PIX_KEY');
+		expect(
+			(await http.post(`/_sandbox/cashouts/${c.idCashout}/advance`, { to: 'DELIVERED' })).status,
+		).toBe(400);
 		const log = await http.get('/_sandbox/log');
 		expect(log.data.map((e: { path: string }) => e.path)).toEqual(['/v1/balance']);
 		await http.post('/_sandbox/sessions/expire');

@@ -32,12 +32,16 @@ export class FaultRegistry implements FaultInjector {
 
 	/** Arms a fault; throws on an invalid spec (unknown kind/phase, bad status, times < 1). */
 	add(spec: FaultSpec): void {
-		if (spec.kind !== 'status' && spec.kind !== 'reset') throw new Error(`fault kind must be 'status' or 'reset'`);
-		if (spec.phase !== undefined && spec.phase !== 'before' && spec.phase !== 'after') throw new Error(`fault phase must be 'before' or 'after'`);
+		if (spec.kind !== 'status' && spec.kind !== 'reset')
+			throw new Error(`fault kind must be 'status' or 'reset'`);
+		if (spec.phase !== undefined && spec.phase !== 'before' && spec.phase !== 'after')
+			throw new Error(`fault phase must be 'before' or 'after'`);
 		const status = spec.status ?? DEFAULT_FAULT_STATUS;
-		if (spec.kind === 'status' && (!Number.isInteger(status) || status < 100 || status > 599)) throw new Error(`invalid fault status ${status}`);
+		if (spec.kind === 'status' && (!Number.isInteger(status) || status < 100 || status > 599))
+			throw new Error(`invalid fault status ${status}`);
 		const times = spec.times ?? 1;
-		if (!Number.isInteger(times) || times < 1) throw new Error('fault times must be an integer >= 1');
+		if (!Number.isInteger(times) || times < 1)
+			throw new Error('fault times must be an integer >= 1');
 		const skip = spec.skip ?? 0;
 		if (!Number.isInteger(skip) || skip < 0) throw new Error('fault skip must be an integer >= 0');
 		this.armed.push({ spec: { ...spec }, remaining: times, skip });
@@ -60,9 +64,14 @@ export class FaultRegistry implements FaultInjector {
 	take(method: string, path: string, query: Record<string, string> = {}): AppliedFault | undefined {
 		for (const a of this.armed) {
 			if (a.remaining <= 0) continue;
-			if (a.spec.method !== undefined && a.spec.method.toUpperCase() !== method.toUpperCase()) continue;
+			if (a.spec.method !== undefined && a.spec.method.toUpperCase() !== method.toUpperCase())
+				continue;
 			if (a.spec.path !== undefined && !pathMatches(path, a.spec.path)) continue;
-			if (a.spec.query && Object.entries(a.spec.query).some(([name, value]) => query[name] !== value)) continue;
+			if (
+				a.spec.query &&
+				Object.entries(a.spec.query).some(([name, value]) => query[name] !== value)
+			)
+				continue;
 			if (a.skip > 0) {
 				a.skip--;
 				continue;
@@ -77,12 +86,21 @@ export class FaultRegistry implements FaultInjector {
 
 function resolve(spec: FaultSpec): AppliedFault {
 	const phase = spec.phase ?? 'before';
-	if (spec.kind === 'reset') return { kind: 'reset', phase, status: 0, headers: {}, body: undefined, label: `reset:${phase}` };
+	if (spec.kind === 'reset')
+		return {
+			kind: 'reset',
+			phase,
+			status: 0,
+			headers: {},
+			body: undefined,
+			label: `reset:${phase}`,
+		};
 	const status = spec.status ?? DEFAULT_FAULT_STATUS;
 	const headers: Record<string, string> = {};
 	if (status === 429 || spec.retryAfterSeconds !== undefined) {
 		headers['retry-after'] = String(spec.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS);
 	}
-	const body = spec.body !== undefined ? spec.body : { code: status, description: 'Injected fault (sandbox)' };
+	const body =
+		spec.body !== undefined ? spec.body : { code: status, description: 'Injected fault (sandbox)' };
 	return { kind: 'status', phase, status, headers, body, label: `status:${status}:${phase}` };
 }

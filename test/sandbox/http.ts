@@ -59,22 +59,51 @@ export function safeEqual(a: string, b: string): boolean {
 }
 
 /** Reporting API error: `{code:number, description, type?}`. */
-export function reportingError(reply: FastifyReply, http: number, code: number, description: string, type?: string): FastifyReply {
-	return reply.code(http).send(type === undefined ? { code, description } : { code, description, type });
+export function reportingError(
+	reply: FastifyReply,
+	http: number,
+	code: number,
+	description: string,
+	type?: string,
+): FastifyReply {
+	return reply
+		.code(http)
+		.send(type === undefined ? { code, description } : { code, description, type });
 }
 
 /** Ticket API error: `{code:string, message}`. */
-export function ticketError(reply: FastifyReply, http: number, code: string, message: string): FastifyReply {
+export function ticketError(
+	reply: FastifyReply,
+	http: number,
+	code: string,
+	message: string,
+): FastifyReply {
 	return reply.code(http).send({ code, message });
 }
 
 /** Deposit/reference API error: `{code:number, description, type, details?}`. */
-export function apiError(reply: FastifyReply, http: number, code: number, description: string, type: string, details?: string[]): FastifyReply {
-	return reply.code(http).send(details === undefined ? { code, description, type } : { code, description, type, details });
+export function apiError(
+	reply: FastifyReply,
+	http: number,
+	code: number,
+	description: string,
+	type: string,
+	details?: string[],
+): FastifyReply {
+	return reply
+		.code(http)
+		.send(
+			details === undefined ? { code, description, type } : { code, description, type, details },
+		);
 }
 
 /** Cashout API error: `{code:number, message}`. */
-export function cashoutError(reply: FastifyReply, http: number, code: number, message: string): FastifyReply {
+export function cashoutError(
+	reply: FastifyReply,
+	http: number,
+	code: number,
+	message: string,
+): FastifyReply {
 	return reply.code(http).send({ code, message });
 }
 
@@ -88,7 +117,8 @@ export function sessionTokens(request: FastifyRequest): string[] {
 	if (cookie) {
 		for (const part of cookie.split(';')) {
 			const eq = part.indexOf('=');
-			if (eq > 0 && part.slice(0, eq).trim() === 'BEARER_TOKEN') tokens.push(decodeURIComponent(part.slice(eq + 1).trim()));
+			if (eq > 0 && part.slice(0, eq).trim() === 'BEARER_TOKEN')
+				tokens.push(decodeURIComponent(part.slice(eq + 1).trim()));
 		}
 	}
 	return tokens;
@@ -101,7 +131,12 @@ export const SESSION_INVALID_DESCRIPTION = 'Session expired or invalid token';
  * Resolves the live session of a request (refreshing its idle timer) or answers 401:
  * reporting flavour `{code: 401, description}`, ticket flavour `{code: 'UNAUTHORIZED', message}`.
  */
-export function requireSession(ctx: RouteContext, request: FastifyRequest, reply: FastifyReply, flavour: 'reporting' | 'ticket'): Session | undefined {
+export function requireSession(
+	ctx: RouteContext,
+	request: FastifyRequest,
+	reply: FastifyReply,
+	flavour: 'reporting' | 'ticket',
+): Session | undefined {
 	const session = ctx.store.useSession(sessionTokens(request));
 	if (session) return session;
 	if (flavour === 'reporting') reportingError(reply, 401, 401, SESSION_INVALID_DESCRIPTION);

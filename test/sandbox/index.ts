@@ -41,24 +41,39 @@ export { COUNTRIES, MERCHANTS, CASHOUT_STATUS_CODES, REJECTION_CODES } from './r
 
 function nonNegativeNumber(name: string, value: number | undefined, fallback: number): number {
 	const v = value ?? fallback;
-	if (!Number.isFinite(v) || v < 0) throw new Error(`startSandbox: ${name} must be a non-negative number, got ${v}`);
+	if (!Number.isFinite(v) || v < 0)
+		throw new Error(`startSandbox: ${name} must be a non-negative number, got ${v}`);
 	return v;
 }
 
 /** Applies the defaults of {@link SandboxOptions}; throws on invalid values (e.g. days < 180). */
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
 	const days = nonNegativeNumber('days', options.days, DEFAULT_DAYS);
-	if (!Number.isInteger(days) || days < MIN_DAYS) throw new Error(`startSandbox: days must be an integer >= ${MIN_DAYS}, got ${days}`);
+	if (!Number.isInteger(days) || days < MIN_DAYS)
+		throw new Error(`startSandbox: days must be an integer >= ${MIN_DAYS}, got ${days}`);
 	const statusParamName = options.statusParamName ?? 'Status';
-	if (statusParamName !== 'Status' && statusParamName !== 'status') throw new Error(`startSandbox: statusParamName must be 'Status' or 'status'`);
+	if (statusParamName !== 'Status' && statusParamName !== 'status')
+		throw new Error(`startSandbox: statusParamName must be 'Status' or 'status'`);
 	return {
 		port: nonNegativeNumber('port', options.port, 0),
 		seed: options.seed ?? DEFAULT_SEED,
 		now: options.now ?? floorToSecond(Date.now()),
 		days,
-		depositsPerDay: nonNegativeNumber('depositsPerDay', options.depositsPerDay, DEFAULT_DEPOSITS_PER_DAY),
-		cashoutsPerDay: nonNegativeNumber('cashoutsPerDay', options.cashoutsPerDay, DEFAULT_CASHOUTS_PER_DAY),
-		flagReviewMinAgeMs: nonNegativeNumber('flagReviewMinAgeMs', options.flagReviewMinAgeMs, DEFAULT_FLAG_REVIEW_MIN_AGE_MS),
+		depositsPerDay: nonNegativeNumber(
+			'depositsPerDay',
+			options.depositsPerDay,
+			DEFAULT_DEPOSITS_PER_DAY,
+		),
+		cashoutsPerDay: nonNegativeNumber(
+			'cashoutsPerDay',
+			options.cashoutsPerDay,
+			DEFAULT_CASHOUTS_PER_DAY,
+		),
+		flagReviewMinAgeMs: nonNegativeNumber(
+			'flagReviewMinAgeMs',
+			options.flagReviewMinAgeMs,
+			DEFAULT_FLAG_REVIEW_MIN_AGE_MS,
+		),
 		statusParamName,
 		pluralRefundChargebackPaths: options.pluralRefundChargebackPaths ?? false,
 		latencyMs: nonNegativeNumber('latencyMs', options.latencyMs, 0),

@@ -22,7 +22,12 @@ export function pathMatches(path: string, pattern: string | RegExp): boolean {
 }
 
 function decodePayload(payload: unknown): unknown {
-	const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
+	const text =
+		typeof payload === 'string'
+			? payload
+			: Buffer.isBuffer(payload)
+				? payload.toString('utf8')
+				: undefined;
 	if (text === undefined || text === '') return undefined;
 	try {
 		return JSON.parse(text) as unknown;
@@ -85,6 +90,8 @@ export class RequestLogStore implements RequestLog {
 	/** Entries of `method` (case-insensitive) whose path matches `pathPattern` (see {@link pathMatches}). */
 	find(method: string, pathPattern: string | RegExp): RequestLogEntry[] {
 		const m = method.toUpperCase();
-		return this.decoded(this.list.filter((e) => e.method === m && pathMatches(e.path, pathPattern)));
+		return this.decoded(
+			this.list.filter((e) => e.method === m && pathMatches(e.path, pathPattern)),
+		);
 	}
 }

@@ -35,7 +35,9 @@ async function startReceiver(): Promise<Receiver> {
 			const path = req.url ?? '';
 			received.push({ path, contentType: req.headers['content-type'] ?? '', body });
 			const status = answers.get(path)?.shift() ?? 200;
-			res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : `failure ${status}`);
+			res
+				.writeHead(status, { 'content-type': 'text/plain' })
+				.end(status < 300 ? 'ok' : `failure ${status}`);
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -94,12 +96,39 @@ describe('sandbox notifications', () => {
 		sb.control.setStatus('deposit', withUrl.idDeposit, 'COMPLETED');
 		sb.control.setStatus('deposit', withoutUrl.idDeposit, 'CANCELLED');
 		await sb.control.notifications.settle();
-		expect(rx.paths(own)).toEqual([{ path: own, contentType: 'application/json', body: JSON.stringify({ deposit_id: withUrl.idDeposit }) }]);
-		expect(rx.paths(fallback)).toEqual([{ path: fallback, contentType: 'application/json', body: `{"deposit_id":${withoutUrl.idDeposit}}` }]);
+		expect(rx.paths(own)).toEqual([
+			{
+				path: own,
+				contentType: 'application/json',
+				body: JSON.stringify({ deposit_id: withUrl.idDeposit }),
+			},
+		]);
+		expect(rx.paths(fallback)).toEqual([
+			{
+				path: fallback,
+				contentType: 'application/json',
+				body: `{"deposit_id":${withoutUrl.idDeposit}}`,
+			},
+		]);
 		const [first, second] = sb.control.notifications.list();
-		expect(first).toMatchObject({ kind: 'deposit', merchantId: 1001, recordId: withUrl.idDeposit, recordStatus: 'COMPLETED', url: rx.url + own, state: 'delivered', createdAt: NOW });
-		expect(first.attempts).toEqual([{ attempt: 1, at: NOW, url: rx.url + own, body: first.body, status: 200, responseBody: 'ok' }]);
-		expect(second).toMatchObject({ recordId: withoutUrl.idDeposit, recordStatus: 'CANCELLED', url: rx.url + fallback, state: 'delivered' });
+		expect(first).toMatchObject({
+			kind: 'deposit',
+			merchantId: 1001,
+			recordId: withUrl.idDeposit,
+			recordStatus: 'COMPLETED',
+			url: rx.url + own,
+			state: 'delivered',
+			createdAt: NOW,
+		});
+		expect(first.attempts).toEqual([
+			{ attempt: 1, at: NOW, url: rx.url + own, body: first.body, status: 200, responseBody: 'ok' },
+		]);
+		expect(second).toMatchObject({
+			recordId: withoutUrl.idDeposit,
+			recordStatus: 'CANCELLED',
+			url: rx.url + fallback,
+			state: 'delivered',
+		});
 		// Same status again: no change, no notification. No URL at all: nothing.
 		sb.control.setStatus('deposit', withUrl.idDeposit, 'COMPLETED');
 		sb.control.setDefaultNotificationUrl(1001, undefined);
@@ -111,12 +140,24 @@ describe('sandbox notifications', () => {
 
 	it('deposits created through the API keep their notification_url', async () => {
 		// The real service needs HTTPS here; port 1 refuses the connection, which is recorded.
-		const res = await createDeposit(sb, { amount: 10, country: 'BR', currency: 'BRL', notification_url: 'https://127.0.0.1:1/hook' });
+		const res = await createDeposit(sb, {
+			amount: 10,
+			country: 'BR',
+			currency: 'BRL',
+			notification_url: 'https://127.0.0.1:1/hook',
+		});
 		sb.control.setDefaultNotificationUrl(1001, `${rx.url}/ignored`);
-		await client(sb).post(`/_sandbox/deposits/${res.data.deposit_id}/status`, { status: 'COMPLETED' });
+		await client(sb).post(`/_sandbox/deposits/${res.data.deposit_id}/status`, {
+			status: 'COMPLETED',
+		});
 		await sb.control.notifications.settle();
 		const [n] = sb.control.notifications.list();
-		expect(n).toMatchObject({ recordId: res.data.deposit_id, url: 'https://127.0.0.1:1/hook', state: 'retrying', nextAttemptAt: NOW + 5 * MINUTE });
+		expect(n).toMatchObject({
+			recordId: res.data.deposit_id,
+			url: 'https://127.0.0.1:1/hook',
+			state: 'retrying',
+			nextAttemptAt: NOW + 5 * MINUTE,
+		});
 		expect(n.attempts[0].error).toMatch(/ECONNREFUSED/);
 		expect(n.attempts[0].status).toBeUndefined();
 		expect(rx.received).toHaveLength(0);
@@ -133,28 +174,63 @@ describe('sandbox notifications', () => {
 		sb.clock.advance(90_000);
 		await cashoutRequest(sb, 'PUT', '/v3/cashout/status', { cashout_id: id, status: 'PENDING' });
 		sb.control.advanceCashout(id, 'DELIVERED');
-		await client(sb).post(`/_sandbox/cashouts/${id}/advance`, { to: 'REJECTED', rejectionCode: 801, rejectionReason: 'ERROR_ACCOUNT_CLOSED' });
+		await client(sb).post(`/_sandbox/cashouts/${id}/advance`, {
+			to: 'REJECTED',
+			rejectionCode: 801,
+			rejectionReason: 'ERROR_ACCOUNT_CLOSED',
+		});
 		await sb.control.notifications.settle();
 		const got = rx.paths(hook);
-		expect(got.map((r) => r.contentType)).toEqual(Array(4).fill('application/x-www-form-urlencoded'));
+		expect(got.map((r) => r.contentType)).toEqual(
+			Array(4).fill('application/x-www-form-urlencoded'),
+		);
 		const forms = got.map((r) => new URLSearchParams(r.body));
 		for (const form of forms) {
-			expect([...form.keys()]).toEqual(['date', 'bank_reference_id', 'comments', 'external_id', 'control', 'cashout_id', 'status_reason']);
+			expect([...form.keys()]).toEqual([
+				'date',
+				'bank_reference_id',
+				'comments',
+				'external_id',
+				'control',
+				'cashout_id',
+				'status_reason',
+			]);
 			expect(form.get('external_id')).toBe(req.external_id);
 			expect(form.get('cashout_id')).toBe(String(id));
 			expect(form.get('comments')).toBe('payout #7');
 			expect(form.get('control')).toMatch(/^[0-9A-F]{64}$/);
 		}
-		expect(forms.map((f) => f.get('date'))).toEqual(['2025-09-01 12:00:00', '2025-09-01 12:01:30', '2025-09-01 12:01:30', '2025-09-01 12:01:30']);
-		expect(forms.map((f) => f.get('bank_reference_id'))).toEqual(['', '', `bank-ref-${id}`, `bank-ref-${id}`]);
+		expect(forms.map((f) => f.get('date'))).toEqual([
+			'2025-09-01 12:00:00',
+			'2025-09-01 12:01:30',
+			'2025-09-01 12:01:30',
+			'2025-09-01 12:01:30',
+		]);
+		expect(forms.map((f) => f.get('bank_reference_id'))).toEqual([
+			'',
+			'',
+			`bank-ref-${id}`,
+			`bank-ref-${id}`,
+		]);
 		expect(forms.map((f) => f.get('status_reason'))).toEqual(['', '', '', 'ERROR_ACCOUNT_CLOSED']);
 		// The provider's recipe: HMAC-SHA256(cashout secret, "Be4" + external_id + "Bo7"), upper-case hex.
-		const expected = createHmac('sha256', sb.credentials.cashout.apiSignature).update(`Be4${req.external_id}Bo7`).digest('hex').toUpperCase();
+		const expected = createHmac('sha256', sb.credentials.cashout.apiSignature)
+			.update(`Be4${req.external_id}Bo7`)
+			.digest('hex')
+			.toUpperCase();
 		expect(new Set(forms.map((f) => f.get('control')))).toEqual(new Set([expected]));
-		expect(sb.control.notifications.list().map((n) => n.recordStatus)).toEqual(['ON_HOLD', 'PENDING', 'DELIVERED', 'REJECTED']);
+		expect(sb.control.notifications.list().map((n) => n.recordStatus)).toEqual([
+			'ON_HOLD',
+			'PENDING',
+			'DELIVERED',
+			'REJECTED',
+		]);
 		// Cancellation and control.setStatus notify too; a cashout without URL never does.
 		const other = await createCashout(sb, cashoutBody(rx.url + hook));
-		await cashoutRequest(sb, 'DELETE', '/v3/cashout/cancel', { cashout_id: Number(other.data.cashout_id), external_id: `notify-${seq}` });
+		await cashoutRequest(sb, 'DELETE', '/v3/cashout/cancel', {
+			cashout_id: Number(other.data.cashout_id),
+			external_id: `notify-${seq}`,
+		});
 		const added = sb.control.addCashout({ idMerchant: 1001, notificationUrl: rx.url + hook });
 		sb.control.setStatus('cashout', added.idCashout, 'COMPLETED');
 		const silent = sb.control.addCashout({ idMerchant: 1001 });
@@ -176,7 +252,11 @@ describe('sandbox notifications', () => {
 		await sb.control.notifications.settle();
 		const only = () => sb.control.notifications.list()[0];
 		expect(only()).toMatchObject({ state: 'retrying', nextAttemptAt: start + 5 * MINUTE });
-		expect(only().attempts[0]).toMatchObject({ at: start, status: 500, responseBody: 'failure 500' });
+		expect(only().attempts[0]).toMatchObject({
+			at: start,
+			status: 500,
+			responseBody: 'failure 500',
+		});
 		sb.clock.advance(4 * MINUTE);
 		await sb.control.notifications.settle();
 		expect(only().attempts).toHaveLength(1);
@@ -227,8 +307,16 @@ describe('sandbox notifications', () => {
 		const deps = [0, 1, 2].map(() => sb.control.addDeposit({ idMerchant: 1001 }));
 		for (const d of deps) sb.control.setStatus('deposit', d.idDeposit, 'COMPLETED');
 		await sb.control.notifications.settle();
-		const ids = rx.paths(hook).map((r) => (JSON.parse(r.body) as { deposit_id: number }).deposit_id);
-		expect(ids).toEqual([deps[0].idDeposit, deps[0].idDeposit, deps[1].idDeposit, deps[1].idDeposit, deps[2].idDeposit]);
+		const ids = rx
+			.paths(hook)
+			.map((r) => (JSON.parse(r.body) as { deposit_id: number }).deposit_id);
+		expect(ids).toEqual([
+			deps[0].idDeposit,
+			deps[0].idDeposit,
+			deps[1].idDeposit,
+			deps[1].idDeposit,
+			deps[2].idDeposit,
+		]);
 		const list = sb.control.notifications.list();
 		expect(list).toHaveLength(5);
 		expect(list[1].duplicateOf).toBe(list[0].id);
@@ -247,7 +335,8 @@ describe('sandbox notifications', () => {
 		expect(rx.paths(hook)).toHaveLength(0);
 		expect(sb.control.notifications.list().map((n) => n.state)).toEqual(['held', 'held', 'held']);
 		expect(await sb.control.notifications.release({ order: 'reverse' })).toBe(3);
-		const order = () => rx.paths(hook).map((r) => (JSON.parse(r.body) as { deposit_id: number }).deposit_id);
+		const order = () =>
+			rx.paths(hook).map((r) => (JSON.parse(r.body) as { deposit_id: number }).deposit_id);
 		expect(order()).toEqual([deps[2].idDeposit, deps[1].idDeposit, deps[0].idDeposit]);
 		expect(sb.control.notifications.list().every((n) => n.state === 'delivered')).toBe(true);
 		// After release, notifications go out at once again.
@@ -264,30 +353,57 @@ describe('sandbox notifications', () => {
 	it('admin routes: list, clear, default URL, duplicate, hold/release, deliver-due; not in the request log', async () => {
 		const hook = path('admin');
 		const admin = client(sb);
-		expect((await admin.post('/_sandbox/merchants/1001/notification-url', { url: rx.url + hook })).data).toEqual({ merchantId: 1001, url: rx.url + hook });
-		expect((await admin.get('/_sandbox/merchants/1001/notification-url')).data.url).toBe(rx.url + hook);
-		expect((await admin.post('/_sandbox/merchants/1001/notification-url', { url: 'ftp://x' })).status).toBe(400);
-		expect((await admin.post('/_sandbox/notifications/duplicate', { n: 1 })).data).toEqual({ duplicate: 1 });
+		expect(
+			(await admin.post('/_sandbox/merchants/1001/notification-url', { url: rx.url + hook })).data,
+		).toEqual({ merchantId: 1001, url: rx.url + hook });
+		expect((await admin.get('/_sandbox/merchants/1001/notification-url')).data.url).toBe(
+			rx.url + hook,
+		);
+		expect(
+			(await admin.post('/_sandbox/merchants/1001/notification-url', { url: 'ftp://x' })).status,
+		).toBe(400);
+		expect((await admin.post('/_sandbox/notifications/duplicate', { n: 1 })).data).toEqual({
+			duplicate: 1,
+		});
 		expect((await admin.post('/_sandbox/notifications/hold')).data).toEqual({ holding: true });
 		const a = sb.control.addDeposit({ idMerchant: 1001 });
 		const b = sb.control.addDeposit({ idMerchant: 1001 });
 		await admin.post(`/_sandbox/deposits/${a.idDeposit}/status`, { status: 'COMPLETED' });
-		const changed = await admin.post(`/_sandbox/deposits/${b.idDeposit}/status`, { status: 'CANCELLED' });
+		const changed = await admin.post(`/_sandbox/deposits/${b.idDeposit}/status`, {
+			status: 'CANCELLED',
+		});
 		expect(changed.data).toMatchObject({ idDeposit: b.idDeposit, status: 'CANCELLED' });
-		expect((await admin.post('/_sandbox/deposits/1/status', { status: 'COMPLETED' })).status).toBe(400);
-		expect((await admin.post('/_sandbox/notifications/release', { order: 'reverse' })).data).toEqual({ released: 3 });
-		expect(rx.paths(hook).map((r) => (JSON.parse(r.body) as { deposit_id: number }).deposit_id)).toEqual([b.idDeposit, a.idDeposit, a.idDeposit]);
+		expect((await admin.post('/_sandbox/deposits/1/status', { status: 'COMPLETED' })).status).toBe(
+			400,
+		);
+		expect(
+			(await admin.post('/_sandbox/notifications/release', { order: 'reverse' })).data,
+		).toEqual({ released: 3 });
+		expect(
+			rx.paths(hook).map((r) => (JSON.parse(r.body) as { deposit_id: number }).deposit_id),
+		).toEqual([b.idDeposit, a.idDeposit, a.idDeposit]);
 		const listed = await admin.get('/_sandbox/notifications');
 		expect(listed.data).toEqual(sb.control.notifications.list());
-		expect(listed.data[0]).toMatchObject({ kind: 'deposit', recordId: a.idDeposit, state: 'delivered', attempts: [{ attempt: 1, status: 200, url: rx.url + hook }] });
+		expect(listed.data[0]).toMatchObject({
+			kind: 'deposit',
+			recordId: a.idDeposit,
+			state: 'delivered',
+			attempts: [{ attempt: 1, status: 200, url: rx.url + hook }],
+		});
 		expect((await admin.post('/_sandbox/notifications/deliver-due')).data).toEqual({ attempts: 0 });
 		expect((await admin.post('/_sandbox/notifications/settle')).data).toEqual({ settled: true });
 		expect(sb.log.entries().some((e) => e.path === hook)).toBe(false);
 		expect((await admin.delete('/_sandbox/notifications')).data).toEqual({ cleared: true });
 		expect(sb.control.notifications.list()).toEqual([]);
-		expect((await admin.post('/_sandbox/merchants/1001/notification-url', { url: null })).data.url).toBeNull();
-		expect((await admin.post('/_sandbox/merchants/1001/cashout-funds', { usd: 250 })).data).toEqual({ merchantId: 1001, funds: expect.any(Number) });
-		expect((await admin.get('/_sandbox/merchants/1001/cashout-funds')).data.funds).toBeLessThanOrEqual(250);
+		expect(
+			(await admin.post('/_sandbox/merchants/1001/notification-url', { url: null })).data.url,
+		).toBeNull();
+		expect((await admin.post('/_sandbox/merchants/1001/cashout-funds', { usd: 250 })).data).toEqual(
+			{ merchantId: 1001, funds: expect.any(Number) },
+		);
+		expect(
+			(await admin.get('/_sandbox/merchants/1001/cashout-funds')).data.funds,
+		).toBeLessThanOrEqual(250);
 		await admin.post('/_sandbox/merchants/1001/cashout-funds', { usd: 1_000_000 });
 	});
 });

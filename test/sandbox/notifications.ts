@@ -7,7 +7,12 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { ManualClock } from './clock';
-import { NOTIFICATION_RESPONSE_BODY_LIMIT, NOTIFICATION_RETRY_DELAYS_MS, NOTIFICATION_TIMEOUT_MS, NOTIFICATION_USER_AGENT } from './constants';
+import {
+	NOTIFICATION_RESPONSE_BODY_LIMIT,
+	NOTIFICATION_RETRY_DELAYS_MS,
+	NOTIFICATION_TIMEOUT_MS,
+	NOTIFICATION_USER_AGENT,
+} from './constants';
 import type { NotificationAttempt, NotificationControl, SandboxNotification } from './types';
 
 /** What a status change contributes to a notification. */
@@ -29,7 +34,13 @@ type PostResult = { status: number; body: string } | { error: string };
  * network errors, timeouts (after `timeoutMs` of socket inactivity) and bad URLs become `{error}`.
  * The answer's body is kept up to NOTIFICATION_RESPONSE_BODY_LIMIT characters.
  */
-function post(url: string, body: string, contentType: string, timeoutMs: number, signal: AbortSignal): Promise<PostResult> {
+function post(
+	url: string,
+	body: string,
+	contentType: string,
+	timeoutMs: number,
+	signal: AbortSignal,
+): Promise<PostResult> {
 	return new Promise((resolve) => {
 		let target: URL;
 		try {
@@ -38,7 +49,8 @@ function post(url: string, body: string, contentType: string, timeoutMs: number,
 			resolve({ error: `invalid URL: ${url}` });
 			return;
 		}
-		const transport = target.protocol === 'https:' ? https : target.protocol === 'http:' ? http : undefined;
+		const transport =
+			target.protocol === 'https:' ? https : target.protocol === 'http:' ? http : undefined;
 		if (!transport) {
 			resolve({ error: `unsupported protocol: ${target.protocol}` });
 			return;
@@ -50,7 +62,11 @@ function post(url: string, body: string, contentType: string, timeoutMs: number,
 				agent: false,
 				signal,
 				timeout: timeoutMs,
-				headers: { 'content-type': contentType, 'content-length': Buffer.byteLength(body), 'user-agent': NOTIFICATION_USER_AGENT },
+				headers: {
+					'content-type': contentType,
+					'content-length': Buffer.byteLength(body),
+					'user-agent': NOTIFICATION_USER_AGENT,
+				},
 			},
 			(response) => {
 				let text = '';
@@ -58,11 +74,18 @@ function post(url: string, body: string, contentType: string, timeoutMs: number,
 				response.on('data', (chunk: string) => {
 					if (text.length < NOTIFICATION_RESPONSE_BODY_LIMIT) text += chunk;
 				});
-				response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text.slice(0, NOTIFICATION_RESPONSE_BODY_LIMIT) }));
+				response.on('end', () =>
+					resolve({
+						status: response.statusCode ?? 0,
+						body: text.slice(0, NOTIFICATION_RESPONSE_BODY_LIMIT),
+					}),
+				);
 				response.on('error', (error) => resolve({ error: error.message }));
 			},
 		);
-		request.on('timeout', () => request.destroy(new Error(`timeout: no answer within ${timeoutMs} ms`)));
+		request.on('timeout', () =>
+			request.destroy(new Error(`timeout: no answer within ${timeoutMs} ms`)),
+		);
 		request.on('error', (error) => resolve({ error: error.message || String(error) }));
 		request.end(body);
 	});
@@ -94,7 +117,13 @@ export class NotificationCenter {
 	 */
 	queue(input: NotificationInput): SandboxNotification[] {
 		const make = (duplicateOf?: number): SandboxNotification => {
-			const rec: SandboxNotification = { id: this.nextId++, ...input, createdAt: this.clock.now(), state: this.holding ? 'held' : 'sending', attempts: [] };
+			const rec: SandboxNotification = {
+				id: this.nextId++,
+				...input,
+				createdAt: this.clock.now(),
+				state: this.holding ? 'held' : 'sending',
+				attempts: [],
+			};
 			if (duplicateOf !== undefined) rec.duplicateOf = duplicateOf;
 			return rec;
 		};
@@ -114,7 +143,8 @@ export class NotificationCenter {
 
 	/** Called after every clock move: queues {@link deliverDue} when a retry is due. */
 	onClockChange(now: number): void {
-		if (this.records.some((r) => r.state === 'retrying' && (r.nextAttemptAt ?? Infinity) <= now)) void this.deliverDue();
+		if (this.records.some((r) => r.state === 'retrying' && (r.nextAttemptAt ?? Infinity) <= now))
+			void this.deliverDue();
 	}
 
 	/** Sends every due retry (earliest due first, catching up); resolves with the number of attempts. */
@@ -140,7 +170,8 @@ export class NotificationCenter {
 
 	/** The next `n` notifications are sent twice. Throws unless `n` is an integer >= 0. */
 	duplicate(n: number): void {
-		if (!Number.isInteger(n) || n < 0) throw new Error(`duplicate(n): n must be an integer >= 0, got ${n}`);
+		if (!Number.isInteger(n) || n < 0)
+			throw new Error(`duplicate(n): n must be an integer >= 0, got ${n}`);
 		this.duplicatesLeft = n;
 	}
 
@@ -152,7 +183,8 @@ export class NotificationCenter {
 	/** Ends the hold and queues the held notifications in `order`; resolves with their count once they were attempted. */
 	async release(options: { order?: 'queued' | 'reverse' } = {}): Promise<number> {
 		const order = options.order ?? 'queued';
-		if (order !== 'queued' && order !== 'reverse') throw new Error(`release: order must be 'queued' or 'reverse'`);
+		if (order !== 'queued' && order !== 'reverse')
+			throw new Error(`release: order must be 'queued' or 'reverse'`);
 		this.holding = false;
 		const batch = order === 'reverse' ? [...this.held].reverse() : [...this.held];
 		this.held = [];
@@ -215,8 +247,19 @@ export class NotificationCenter {
 		if (this.closed || !this.records.includes(rec)) return;
 		rec.state = 'sending';
 		delete rec.nextAttemptAt;
-		const result = await post(rec.url, rec.body, rec.contentType, NOTIFICATION_TIMEOUT_MS, this.abort.signal);
-		const attempt: NotificationAttempt = { attempt: rec.attempts.length + 1, at, url: rec.url, body: rec.body };
+		const result = await post(
+			rec.url,
+			rec.body,
+			rec.contentType,
+			NOTIFICATION_TIMEOUT_MS,
+			this.abort.signal,
+		);
+		const attempt: NotificationAttempt = {
+			attempt: rec.attempts.length + 1,
+			at,
+			url: rec.url,
+			body: rec.body,
+		};
 		if ('error' in result) attempt.error = result.error;
 		else {
 			attempt.status = result.status;

@@ -4,20 +4,42 @@ import { bearer, client, createDeposit } from './testHelpers';
 describe('sandbox reference data: payment methods and states', () => {
 	let sb: Sandbox;
 	beforeAll(async () => {
-		sb = await startSandbox({ now: Date.UTC(2025, 3, 2, 12), days: 180, depositsPerDay: 6, cashoutsPerDay: 1 });
+		sb = await startSandbox({
+			now: Date.UTC(2025, 3, 2, 12),
+			days: 180,
+			depositsPerDay: 6,
+			cashoutsPerDay: 1,
+		});
 	});
 	afterAll(async () => sb.close());
 
-	const get = (path: string, params: Record<string, unknown>, key = sb.credentials.readOnlyKey) => client(sb).get(path, { params, headers: bearer(key) });
+	const get = (path: string, params: Record<string, unknown>, key = sb.credentials.readOnlyKey) =>
+		client(sb).get(path, { params, headers: bearer(key) });
 
-	it('GET /v3/payment_methods lists each country\'s deposit methods with the published fields', async () => {
+	it("GET /v3/payment_methods lists each country's deposit methods with the published fields", async () => {
 		for (const code of Object.keys(COUNTRIES)) {
 			const res = await get('/v3/payment_methods', { country: code.toLowerCase() });
 			expect(res.status).toBe(200);
-			expect(res.data.map((m: { code: string }) => m.code)).toEqual(COUNTRIES[code].methods.map((m) => m.code));
+			expect(res.data.map((m: { code: string }) => m.code)).toEqual(
+				COUNTRIES[code].methods.map((m) => m.code),
+			);
 			for (const m of res.data) {
-				expect(Object.keys(m).sort()).toEqual(['code', 'country', 'daily_average', 'logo', 'monthly_average', 'name', 'status', 'type']);
-				expect(m).toMatchObject({ country: code, status: 'OK', daily_average: expect.any(Number), monthly_average: expect.any(Number) });
+				expect(Object.keys(m).sort()).toEqual([
+					'code',
+					'country',
+					'daily_average',
+					'logo',
+					'monthly_average',
+					'name',
+					'status',
+					'type',
+				]);
+				expect(m).toMatchObject({
+					country: code,
+					status: 'OK',
+					daily_average: expect.any(Number),
+					monthly_average: expect.any(Number),
+				});
 				expect(['BANK_TRANSFER', 'VOUCHER', 'CREDIT_CARD', 'WALLET']).toContain(m.type);
 			}
 		}
@@ -35,12 +57,24 @@ describe('sandbox reference data: payment methods and states', () => {
 	});
 
 	it('every listed method is accepted by POST /v3/deposits for its country', async () => {
-		const mx = (await get('/v3/payment_methods', { country: 'MX' })).data as Array<{ code: string }>;
+		const mx = (await get('/v3/payment_methods', { country: 'MX' })).data as Array<{
+			code: string;
+		}>;
 		for (const m of mx) {
-			const res = await createDeposit(sb, { amount: 10, country: 'MX', currency: 'MXN', payment_method: m.code });
+			const res = await createDeposit(sb, {
+				amount: 10,
+				country: 'MX',
+				currency: 'MXN',
+				payment_method: m.code,
+			});
 			expect(res.status).toBe(201);
 		}
-		const wrong = await createDeposit(sb, { amount: 10, country: 'MX', currency: 'MXN', payment_method: 'PX' });
+		const wrong = await createDeposit(sb, {
+			amount: 10,
+			country: 'MX',
+			currency: 'MXN',
+			payment_method: 'PX',
+		});
 		expect(wrong.status).toBe(400);
 	});
 

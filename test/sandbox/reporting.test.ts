@@ -12,7 +12,8 @@ describe('sandbox reporting lists', () => {
 	});
 	afterAll(async () => sb.close());
 
-	const get = (path: string, params: Record<string, unknown>, t = token) => client(sb).get(path, { params, headers: bearer(t) });
+	const get = (path: string, params: Record<string, unknown>, t = token) =>
+		client(sb).get(path, { params, headers: bearer(t) });
 
 	it('validates from/to: missing or non-integer -> 400/17, from > to -> 400/17, span >= 60 days -> 412/18', async () => {
 		const { from, to } = windowEndingNow(sb, 10);
@@ -25,7 +26,11 @@ describe('sandbox reporting lists', () => {
 		expect(reversed.data).toEqual({ code: 17, description: expect.any(String) });
 		const tooLong = await get('/v1/refund', { from: to - MAX_PERIOD_SECONDS, to });
 		expect(tooLong.status).toBe(412);
-		expect(tooLong.data).toEqual({ code: 18, description: expect.any(String), type: 'EXCEEDED_DATE_PERIOD' });
+		expect(tooLong.data).toEqual({
+			code: 18,
+			description: expect.any(String),
+			type: 'EXCEEDED_DATE_PERIOD',
+		});
 		expect((await get('/v1/refund', { from: to - MAX_PERIOD_SECONDS + 1, to })).status).toBe(200);
 	});
 
@@ -33,8 +38,13 @@ describe('sandbox reporting lists', () => {
 		const { from, to } = windowEndingNow(sb, 20);
 		const expected = sb.control
 			.deposits(1001)
-			.filter((d) => Date.parse(d.creationDate) >= from * 1000 && Date.parse(d.creationDate) <= to * 1000)
-			.sort((a, b) => Date.parse(b.creationDate) - Date.parse(a.creationDate) || b.idDeposit - a.idDeposit)
+			.filter(
+				(d) => Date.parse(d.creationDate) >= from * 1000 && Date.parse(d.creationDate) <= to * 1000,
+			)
+			.sort(
+				(a, b) =>
+					Date.parse(b.creationDate) - Date.parse(a.creationDate) || b.idDeposit - a.idDeposit,
+			)
 			.map((d) => d.idDeposit);
 		const seen: number[] = [];
 		for (let page = 0; ; page++) {
@@ -49,7 +59,10 @@ describe('sandbox reporting lists', () => {
 	});
 
 	it('from/to bounds are inclusive (seconds)', async () => {
-		const dep = sb.control.addDeposit({ idMerchant: 1001, creationDate: new Date(NOW - 3_600_000).toISOString() });
+		const dep = sb.control.addDeposit({
+			idMerchant: 1001,
+			creationDate: new Date(NOW - 3_600_000).toISOString(),
+		});
 		const s = Date.parse(dep.creationDate) / 1000;
 		const res = await get('/v1/deposits', { from: s, to: s });
 		expect(res.data.data.map((d: { idDeposit: number }) => d.idDeposit)).toContain(dep.idDeposit);
@@ -65,17 +78,27 @@ describe('sandbox reporting lists', () => {
 		expect(bad.data.code).toBe(19);
 		expect((await get('/v1/deposits', { ...w, country: 'US' })).data.rows).toBe(0);
 		const pix = await get('/v1/deposits', { ...w, paymentMethod: 'PX' });
-		expect(pix.data.data.every((d: { paymentMethodCode: string }) => d.paymentMethodCode === 'PX')).toBe(true);
+		expect(
+			pix.data.data.every((d: { paymentMethodCode: string }) => d.paymentMethodCode === 'PX'),
+		).toBe(true);
 		expect((await get('/v1/deposits', { ...w, paymentMethod: 'PIX' })).status).toBe(400);
 		const completed = await get('/v1/deposits', { ...w, status: 'COMPLETED' });
-		expect(completed.data.data.every((d: { status: string }) => d.status === 'COMPLETED')).toBe(true);
+		expect(completed.data.data.every((d: { status: string }) => d.status === 'COMPLETED')).toBe(
+			true,
+		);
 		expect((await get('/v1/deposits', { ...w, status: 'CREATED' })).status).toBe(400);
 		const doc = br.data.data[0].clientDocument as string;
 		const byDoc = await get('/v1/deposits', { ...w, clientDocument: doc });
 		expect(byDoc.data.rows).toBeGreaterThan(0);
-		expect(byDoc.data.data.every((d: { clientDocument: string }) => d.clientDocument === doc)).toBe(true);
+		expect(byDoc.data.data.every((d: { clientDocument: string }) => d.clientDocument === doc)).toBe(
+			true,
+		);
 		const notes = await get('/v1/notes', { ...w, type: 'REFUND' });
-		expect(notes.data.data.every((n: { type: string; category: string }) => n.type === 'REFUND' && n.category === 'DEBIT')).toBe(true);
+		expect(
+			notes.data.data.every(
+				(n: { type: string; category: string }) => n.type === 'REFUND' && n.category === 'DEBIT',
+			),
+		).toBe(true);
 	});
 
 	it('some deposit records carry status CREATED; every list is scoped to the MID', async () => {
@@ -93,14 +116,21 @@ describe('sandbox reporting lists', () => {
 		const ignored = await get('/v1/cashouts', { ...w, status: 'REJECTED' });
 		expect(ignored.data.data.some((c: { status: string }) => c.status !== 'REJECTED')).toBe(true);
 		const settlements = await get('/v1/settlements', { ...w, Status: 'COMPLETED' });
-		expect(settlements.data.data.every((s: { status: string }) => s.status === 'COMPLETED')).toBe(true);
+		expect(settlements.data.data.every((s: { status: string }) => s.status === 'COMPLETED')).toBe(
+			true,
+		);
 	});
 
 	it('late arrivals: a record with an old creationDate appears only once visibleAt is reached', async () => {
 		const created = new Date(NOW - 10 * 60_000).toISOString();
-		const dep = sb.control.addDeposit({ idMerchant: 1001, creationDate: created, visibleAt: sb.clock.now() + 5 * 60_000 });
+		const dep = sb.control.addDeposit({
+			idMerchant: 1001,
+			creationDate: created,
+			visibleAt: sb.clock.now() + 5 * 60_000,
+		});
 		const w = windowEndingNow(sb, 1);
-		const ids = async () => (await get('/v1/deposits', w)).data.data.map((d: { idDeposit: number }) => d.idDeposit);
+		const ids = async () =>
+			(await get('/v1/deposits', w)).data.data.map((d: { idDeposit: number }) => d.idDeposit);
 		expect(await ids()).not.toContain(dep.idDeposit);
 		sb.clock.advance(5 * 60_000);
 		token = await login(sb);
@@ -112,17 +142,40 @@ describe('sandbox reporting lists', () => {
 	it('refund, chargeback, settlement, notes and balance report shapes', async () => {
 		const w = windowEndingNow(sb, 59);
 		const refund = (await get('/v1/refund', w)).data.data[0];
-		expect(refund).toEqual(expect.objectContaining({ id: expect.any(Number), idBoleto: expect.any(Number), refundCurrency: expect.any(String), amountType: expect.any(String) }));
+		expect(refund).toEqual(
+			expect.objectContaining({
+				id: expect.any(Number),
+				idBoleto: expect.any(Number),
+				refundCurrency: expect.any(String),
+				amountType: expect.any(String),
+			}),
+		);
 		const cb = (await get('/v1/chargeback', w)).data.data[0];
-		expect(cb).toEqual(expect.objectContaining({ idChargeback: expect.any(Number), idDeposit: expect.any(Number), inMediation: expect.any(Boolean) }));
+		expect(cb).toEqual(
+			expect.objectContaining({
+				idChargeback: expect.any(Number),
+				idDeposit: expect.any(Number),
+				inMediation: expect.any(Boolean),
+			}),
+		);
 		const report = await get('/v1/balance/report', w);
 		expect(report.status).toBe(200);
-		expect(report.data.data[0]).toEqual(expect.objectContaining({ idMerchant: 1001, currency: 'USD', date: expect.stringMatching(/T00:00:00Z$/) }));
+		expect(report.data.data[0]).toEqual(
+			expect.objectContaining({
+				idMerchant: 1001,
+				currency: 'USD',
+				date: expect.stringMatching(/T00:00:00Z$/),
+			}),
+		);
 		const balance = await client(sb).get('/v1/balance', { headers: bearer(token) });
 		expect(balance.data.balances[0]).toEqual({
 			currency: 'USD',
 			type: 'MAIN',
-			data: expect.objectContaining({ totalBalance: expect.any(Number), usableBalance: expect.any(Number), accountNumber: 'ACC-1001-USD' }),
+			data: expect.objectContaining({
+				totalBalance: expect.any(Number),
+				usableBalance: expect.any(Number),
+				accountNumber: 'ACC-1001-USD',
+			}),
 		});
 	});
 
@@ -140,13 +193,23 @@ describe('sandbox reporting lists', () => {
 
 describe('sandbox reporting options', () => {
 	it('statusParamName "status" and plural refund/chargeback paths', async () => {
-		const sb = await startSandbox({ now: NOW, days: 180, depositsPerDay: 3, cashoutsPerDay: 6, statusParamName: 'status', pluralRefundChargebackPaths: true });
+		const sb = await startSandbox({
+			now: NOW,
+			days: 180,
+			depositsPerDay: 3,
+			cashoutsPerDay: 6,
+			statusParamName: 'status',
+			pluralRefundChargebackPaths: true,
+		});
 		try {
 			const token = await login(sb);
 			const w = windowEndingNow(sb, 50);
-			const get = (path: string, params: Record<string, unknown>) => client(sb).get(path, { params, headers: bearer(token) });
+			const get = (path: string, params: Record<string, unknown>) =>
+				client(sb).get(path, { params, headers: bearer(token) });
 			const honoured = await get('/v1/cashouts', { ...w, status: 'REJECTED' });
-			expect(honoured.data.data.every((c: { status: string }) => c.status === 'REJECTED')).toBe(true);
+			expect(honoured.data.data.every((c: { status: string }) => c.status === 'REJECTED')).toBe(
+				true,
+			);
 			const ignored = await get('/v1/cashouts', { ...w, Status: 'REJECTED' });
 			expect(ignored.data.data.some((c: { status: string }) => c.status !== 'REJECTED')).toBe(true);
 			expect((await get('/v1/refund', w)).status).toBe(404);

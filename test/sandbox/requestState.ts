@@ -24,7 +24,10 @@ export function requestState(request: FastifyRequest): RequestState | undefined 
 }
 
 /** Records the parsed multipart body of a request in its log entry. */
-export function setMultipartLog(request: FastifyRequest, multipart: NonNullable<RequestLogEntry['multipart']>): void {
+export function setMultipartLog(
+	request: FastifyRequest,
+	multipart: NonNullable<RequestLogEntry['multipart']>,
+): void {
 	const state = states.get(request);
 	if (state) state.entry.multipart = multipart;
 }

@@ -31,7 +31,9 @@ export interface ServerDeps extends RouteContext {
 const JSON_CONTENT_TYPE = /^\s*application\/([\w.-]+\+)?json\s*(;|$)/i;
 
 function isAdmin(url: string): boolean {
-	return url === ADMIN_PREFIX || url.startsWith(`${ADMIN_PREFIX}/`) || url.startsWith(`${ADMIN_PREFIX}?`);
+	return (
+		url === ADMIN_PREFIX || url.startsWith(`${ADMIN_PREFIX}/`) || url.startsWith(`${ADMIN_PREFIX}?`)
+	);
 }
 
 function flatten(record: Record<string, unknown>): Record<string, string> {
@@ -42,7 +44,6 @@ function flatten(record: Record<string, unknown>): Record<string, string> {
 	}
 	return out;
 }
-
 
 function destroySocket(request: FastifyRequest): void {
 	request.raw.socket?.destroy();
@@ -128,11 +129,17 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 	});
 
 	app.setErrorHandler(async (error: { statusCode?: number; message: string }, _request, reply) => {
-		const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
+		const status =
+			typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
 		return reply.code(status).send({ code: status, description: error.message });
 	});
 	app.setNotFoundHandler(async (request, reply) => {
-		return reply.code(404).send({ code: 404, description: `Route ${request.method} ${request.url.split('?')[0]} not found` });
+		return reply
+			.code(404)
+			.send({
+				code: 404,
+				description: `Route ${request.method} ${request.url.split('?')[0]} not found`,
+			});
 	});
 
 	registerAuthRoutes(app, deps);

@@ -89,15 +89,23 @@ const REFUND_MOVES: Readonly<Record<RefundAdvanceTarget, readonly string[]>> = {
 };
 
 /** Cashout statuses whose amount no longer counts against the merchant's cashout funds. */
-const RELEASED_CASHOUT_STATUSES: ReadonlySet<string> = new Set(['CANCELLED', 'REJECTED', 'DECLINED']);
+const RELEASED_CASHOUT_STATUSES: ReadonlySet<string> = new Set([
+	'CANCELLED',
+	'REJECTED',
+	'DECLINED',
+]);
 
 /** Result of {@link SandboxStore.login}. */
-export type LoginResult = { ok: true; session: Session } | { ok: false; reason: 'invalid' | 'refused' };
+export type LoginResult =
+	{ ok: true; session: Session } | { ok: false; reason: 'invalid' | 'refused' };
 
 /** The mutable state of one sandbox. */
 export class SandboxStore {
 	/** Per list array: its length when sorted, and each merchant's entries newest first. */
-	private readonly orderCache = new WeakMap<ReadonlyArray<Entry<unknown>>, { length: number; byMerchant: Map<number, Array<Entry<unknown>>> }>();
+	private readonly orderCache = new WeakMap<
+		ReadonlyArray<Entry<unknown>>,
+		{ length: number; byMerchant: Map<number, Array<Entry<unknown>>> }
+	>();
 
 	readonly deposits: DepositEntry[];
 	readonly cashouts: CashoutEntry[];
@@ -148,7 +156,10 @@ export class SandboxStore {
 		clock.onChange((now) => this.notifier.onClockChange(now));
 	}
 
-	private index<K extends keyof SandboxStore['byId']>(kind: K, entries: Array<Entry<unknown>>): void {
+	private index<K extends keyof SandboxStore['byId']>(
+		kind: K,
+		entries: Array<Entry<unknown>>,
+	): void {
 		const map = this.byId[kind] as Map<number, Entry<unknown>>;
 		for (const e of entries) {
 			map.set(e.id, e);
@@ -159,7 +170,8 @@ export class SandboxStore {
 	/** Allocates the next id of a kind, or reserves `requested` (throws when taken). */
 	allocateId(kind: IdKind, requested?: number): number {
 		if (requested === undefined) return this.nextId[kind]++;
-		if (!Number.isInteger(requested) || requested <= 0) throw new Error(`invalid ${kind} id ${requested}`);
+		if (!Number.isInteger(requested) || requested <= 0)
+			throw new Error(`invalid ${kind} id ${requested}`);
 		const taken = kind === 'ticket' ? this.tickets.has(requested) : this.byId[kind].has(requested);
 		if (taken) throw new Error(`${kind} id ${requested} already exists`);
 		if (requested >= this.nextId[kind]) this.nextId[kind] = requested + 1;
@@ -216,7 +228,12 @@ export class SandboxStore {
 	activeSessions(): SessionInfo[] {
 		return [...this.sessions.values()]
 			.filter((s) => !this.isExpired(s))
-			.map((s) => ({ token: s.token, accessKey: s.user.accessKey, merchantId: s.merchantId, lastUsedAt: s.lastUsedAt }));
+			.map((s) => ({
+				token: s.token,
+				accessKey: s.user.accessKey,
+				merchantId: s.merchantId,
+				lastUsedAt: s.lastUsedAt,
+			}));
 	}
 
 	/** Invalidates every token. */
@@ -245,7 +262,10 @@ export class SandboxStore {
 		merchantById(merchantId);
 		const configured = this.cashoutFundsUsd.get(merchantId) ?? DEFAULT_CASHOUT_FUNDS_USD;
 		const used = this.cashouts
-			.filter((c) => c.viaApi && c.merchantId === merchantId && !RELEASED_CASHOUT_STATUSES.has(c.rec.status))
+			.filter(
+				(c) =>
+					c.viaApi && c.merchantId === merchantId && !RELEASED_CASHOUT_STATUSES.has(c.rec.status),
+			)
 			.reduce((sum, c) => sum + c.rec.merchantAmount + c.rec.fee, 0);
 		return Math.round((configured - used) * 100) / 100;
 	}
@@ -253,7 +273,8 @@ export class SandboxStore {
 	/** Sets the configured cashout funds of `merchantId` (USD, finite, >= 0); throws otherwise. */
 	setCashoutFunds(merchantId: number, usd: number): void {
 		merchantById(merchantId);
-		if (!Number.isFinite(usd) || usd < 0) throw new Error(`cashout funds must be a non-negative number, got ${usd}`);
+		if (!Number.isFinite(usd) || usd < 0)
+			throw new Error(`cashout funds must be a non-negative number, got ${usd}`);
 		this.cashoutFundsUsd.set(merchantId, usd);
 	}
 
@@ -320,7 +341,9 @@ export class SandboxStore {
 		const matching = sorted
 			.slice(firstAtOrBefore(toMs), firstAtOrBefore(fromMs - 1))
 			.filter((e) => now >= e.visibleAt && predicate(e.rec));
-		const data = matching.slice(page * MAX_ROWS_PER_PAGE, (page + 1) * MAX_ROWS_PER_PAGE).map((e) => structuredClone(e.rec));
+		const data = matching
+			.slice(page * MAX_ROWS_PER_PAGE, (page + 1) * MAX_ROWS_PER_PAGE)
+			.map((e) => structuredClone(e.rec));
 		return { data, page, rows: data.length, maxRows: MAX_ROWS_PER_PAGE };
 	}
 
@@ -333,7 +356,9 @@ export class SandboxStore {
 		}
 		let sorted = cached.byMerchant.get(merchantId) as Array<Entry<T>> | undefined;
 		if (!sorted) {
-			sorted = entries.filter((e) => e.merchantId === merchantId).sort((a, b) => b.createdMs - a.createdMs || b.id - a.id);
+			sorted = entries
+				.filter((e) => e.merchantId === merchantId)
+				.sort((a, b) => b.createdMs - a.createdMs || b.id - a.id);
 			cached.byMerchant.set(merchantId, sorted as Array<Entry<unknown>>);
 		}
 		return sorted;
@@ -342,7 +367,9 @@ export class SandboxStore {
 	// ---- writers ----
 
 	private creation(creationDate: string | undefined): number {
-		return creationDate === undefined ? this.nowSeconds() : floorToSecond(parseTimestamp(creationDate));
+		return creationDate === undefined
+			? this.nowSeconds()
+			: floorToSecond(parseTimestamp(creationDate));
 	}
 
 	private lastChangeIso(createdMs: number): string {
@@ -350,7 +377,11 @@ export class SandboxStore {
 	}
 
 	/** Adds a deposit (defaults: BR, first method, 100 USD, PENDING, creation = clock now). */
-	addDeposit(p: AddDepositInput, payer?: Record<string, unknown>, paymentType?: string): DepositEntry {
+	addDeposit(
+		p: AddDepositInput,
+		payer?: Record<string, unknown>,
+		paymentType?: string,
+	): DepositEntry {
 		const { idMerchant, visibleAt, hasVoucher, notificationUrl, ...fields } = p;
 		const merchant = merchantById(idMerchant);
 		const createdMs = this.creation(fields.creationDate);
@@ -398,7 +429,15 @@ export class SandboxStore {
 
 	/** Adds a cashout (defaults: BR, 50 USD, PENDING or ON_HOLD with `onHold`, creation = clock now). */
 	addCashout(p: AddCashoutInput): CashoutEntry {
-		const { idMerchant, visibleAt, onHold, rejectionCode, rejectionReason, notificationUrl, ...fields } = p;
+		const {
+			idMerchant,
+			visibleAt,
+			onHold,
+			rejectionCode,
+			rejectionReason,
+			notificationUrl,
+			...fields
+		} = p;
 		const merchant = merchantById(idMerchant);
 		const createdMs = this.creation(fields.creationDate);
 		const id = this.allocateId('cashout', fields.idCashout);
@@ -425,7 +464,13 @@ export class SandboxStore {
 			creationDate: toIsoSeconds(createdMs),
 			lastChangeDate: this.lastChangeIso(createdMs),
 		};
-		const entry: CashoutEntry = { id, merchantId: idMerchant, createdMs, visibleAt: visibleAt ?? createdMs, rec };
+		const entry: CashoutEntry = {
+			id,
+			merchantId: idMerchant,
+			createdMs,
+			visibleAt: visibleAt ?? createdMs,
+			rec,
+		};
 		if (notificationUrl !== undefined) entry.notificationUrl = notificationUrl;
 		if (rejectionCode !== undefined || rejectionReason !== undefined) {
 			entry.rejection = { code: rejectionCode ?? 0, reason: rejectionReason ?? '' };
@@ -470,9 +515,30 @@ export class SandboxStore {
 		const merchant = merchantById(idMerchant);
 		const createdMs = this.creation(fields.date);
 		const id = this.allocateId('refund', fields.id);
-		const base = buildRefundRecord(id, this.anyDepositOf(idMerchant, fields.idBoleto), createdMs, createdMs, 'PENDING', 1);
-		const rec = { ...base, ...fields, id, idMerchant, merchantName: merchant.name, date: toIsoSeconds(createdMs), lastChangeDate: this.lastChangeIso(createdMs) };
-		const entry: RefundEntry = { id, merchantId: idMerchant, createdMs, visibleAt: visibleAt ?? createdMs, rec };
+		const base = buildRefundRecord(
+			id,
+			this.anyDepositOf(idMerchant, fields.idBoleto),
+			createdMs,
+			createdMs,
+			'PENDING',
+			1,
+		);
+		const rec = {
+			...base,
+			...fields,
+			id,
+			idMerchant,
+			merchantName: merchant.name,
+			date: toIsoSeconds(createdMs),
+			lastChangeDate: this.lastChangeIso(createdMs),
+		};
+		const entry: RefundEntry = {
+			id,
+			merchantId: idMerchant,
+			createdMs,
+			visibleAt: visibleAt ?? createdMs,
+			rec,
+		};
 		this.refunds.push(entry);
 		this.byId.refund.set(id, entry);
 		return entry;
@@ -484,7 +550,13 @@ export class SandboxStore {
 		const merchant = merchantById(idMerchant);
 		const createdMs = this.creation(fields.creationDate);
 		const id = this.allocateId('chargeback', fields.idChargeback);
-		const base = buildChargebackRecord(id, this.anyDepositOf(idMerchant, fields.idDeposit), createdMs, createdMs, 'PENDING');
+		const base = buildChargebackRecord(
+			id,
+			this.anyDepositOf(idMerchant, fields.idDeposit),
+			createdMs,
+			createdMs,
+			'PENDING',
+		);
 		const rec = {
 			...base,
 			...fields,
@@ -494,7 +566,13 @@ export class SandboxStore {
 			creationDate: toIsoSeconds(createdMs),
 			lastChangeDate: this.lastChangeIso(createdMs),
 		};
-		const entry: ChargebackEntry = { id, merchantId: idMerchant, createdMs, visibleAt: visibleAt ?? createdMs, rec };
+		const entry: ChargebackEntry = {
+			id,
+			merchantId: idMerchant,
+			createdMs,
+			visibleAt: visibleAt ?? createdMs,
+			rec,
+		};
 		this.chargebacks.push(entry);
 		this.byId.chargeback.set(id, entry);
 		return entry;
@@ -508,8 +586,22 @@ export class SandboxStore {
 		const id = this.allocateId('note', fields.id);
 		const type = fields.type ?? 'GENERIC_CREDIT_NOTE';
 		const base = buildNoteRecord(id, merchant, createdMs, type, fields.amount ?? 10, '');
-		const rec = { ...base, category: noteCategory(type), ...fields, id, idMerchant, merchantName: merchant.name, date: toIsoSeconds(createdMs) };
-		const entry: NoteEntry = { id, merchantId: idMerchant, createdMs, visibleAt: visibleAt ?? createdMs, rec };
+		const rec = {
+			...base,
+			category: noteCategory(type),
+			...fields,
+			id,
+			idMerchant,
+			merchantName: merchant.name,
+			date: toIsoSeconds(createdMs),
+		};
+		const entry: NoteEntry = {
+			id,
+			merchantId: idMerchant,
+			createdMs,
+			visibleAt: visibleAt ?? createdMs,
+			rec,
+		};
 		this.notes.push(entry);
 		this.byId.note.set(id, entry);
 		return entry;
@@ -521,9 +613,29 @@ export class SandboxStore {
 		const merchant = merchantById(idMerchant);
 		const createdMs = this.creation(fields.creationDate);
 		const id = this.allocateId('settlement', fields.id);
-		const base = buildSettlementRecord(id, merchant, createdMs, 'MANUAL', fields.requestedAmount ?? 1000, 'PENDING');
-		const rec = { ...base, ...fields, id, idMerchant, merchantName: merchant.name, creationDate: toIsoSeconds(createdMs) };
-		const entry: SettlementEntry = { id, merchantId: idMerchant, createdMs, visibleAt: visibleAt ?? createdMs, rec };
+		const base = buildSettlementRecord(
+			id,
+			merchant,
+			createdMs,
+			'MANUAL',
+			fields.requestedAmount ?? 1000,
+			'PENDING',
+		);
+		const rec = {
+			...base,
+			...fields,
+			id,
+			idMerchant,
+			merchantName: merchant.name,
+			creationDate: toIsoSeconds(createdMs),
+		};
+		const entry: SettlementEntry = {
+			id,
+			merchantId: idMerchant,
+			createdMs,
+			visibleAt: visibleAt ?? createdMs,
+			rec,
+		};
 		this.settlements.push(entry);
 		this.byId.settlement.set(id, entry);
 		return entry;
@@ -533,7 +645,11 @@ export class SandboxStore {
 	 * Sets a cashout's status and lastChangeDate (rejection kept only for REJECTED). A change of status
 	 * queues a notification when the cashout has a notification URL.
 	 */
-	setCashoutStatus(entry: CashoutEntry, status: string, rejection?: { code: number; reason: string }): void {
+	setCashoutStatus(
+		entry: CashoutEntry,
+		status: string,
+		rejection?: { code: number; reason: string },
+	): void {
 		const previous = entry.rec.status;
 		entry.rec.status = status;
 		entry.rec.lastChangeDate = this.lastChangeIso(entry.createdMs);
@@ -572,7 +688,8 @@ export class SandboxStore {
 		} catch {
 			// invalid: handled below
 		}
-		if (protocol !== 'http:' && protocol !== 'https:') throw new Error(`default notification URL must be an absolute http(s) URL, got ${url}`);
+		if (protocol !== 'http:' && protocol !== 'https:')
+			throw new Error(`default notification URL must be an absolute http(s) URL, got ${url}`);
 		this.defaultNotificationUrls.set(merchantId, url);
 	}
 
@@ -607,11 +724,15 @@ export class SandboxStore {
 	private notifyCashout(entry: CashoutEntry): void {
 		const url = entry.notificationUrl;
 		if (url === undefined) return;
-		const secret = CASHOUT_ACCOUNTS.find((a) => a.merchantId === entry.merchantId)?.apiSignature ?? `sandbox-cashout-secret-${entry.merchantId}`;
+		const secret =
+			CASHOUT_ACCOUNTS.find((a) => a.merchantId === entry.merchantId)?.apiSignature ??
+			`sandbox-cashout-secret-${entry.merchantId}`;
 		const status = entry.rec.status;
 		const form = new URLSearchParams({
 			date: toSpaceDateTime(this.clock.now()),
-			bank_reference_id: ['DELIVERED', 'COMPLETED', 'REJECTED'].includes(status) ? `bank-ref-${entry.id}` : '',
+			bank_reference_id: ['DELIVERED', 'COMPLETED', 'REJECTED'].includes(status)
+				? `bank-ref-${entry.id}`
+				: '',
 			comments: entry.comments ?? '',
 			external_id: entry.rec.externalId,
 			control: hmacHex(secret, `Be4${entry.rec.externalId}Bo7`).toUpperCase(),
@@ -630,7 +751,12 @@ export class SandboxStore {
 	}
 
 	/** Sets any status (no state machine); throws for an unknown id. */
-	setStatus(kind: StatusKind, id: number, status: string, extra?: { rejectionCode?: number; rejectionReason?: string }): void {
+	setStatus(
+		kind: StatusKind,
+		id: number,
+		status: string,
+		extra?: { rejectionCode?: number; rejectionReason?: string },
+	): void {
 		if (kind === 'cashout') {
 			const entry = this.requireEntry(this.byId.cashout, kind, id);
 			const rejection =
@@ -647,11 +773,16 @@ export class SandboxStore {
 		const map: Map<number, Entry<{ status: string; lastChangeDate?: string }>> = this.byId[kind];
 		const entry = this.requireEntry(map, kind, id);
 		entry.rec.status = status;
-		if ('lastChangeDate' in entry.rec) entry.rec.lastChangeDate = this.lastChangeIso(entry.createdMs);
+		if ('lastChangeDate' in entry.rec)
+			entry.rec.lastChangeDate = this.lastChangeIso(entry.createdMs);
 	}
 
 	/** Bank side of the cashout state machine (service rules §6.1). */
-	advanceCashout(id: number, to: 'DELIVERED' | 'COMPLETED' | 'REJECTED', rejection?: { code: number; reason: string }): void {
+	advanceCashout(
+		id: number,
+		to: 'DELIVERED' | 'COMPLETED' | 'REJECTED',
+		rejection?: { code: number; reason: string },
+	): void {
 		const entry = this.requireEntry(this.byId.cashout, 'cashout', id);
 		const from = entry.rec.status;
 		const allowed: Record<string, readonly string[]> = {
@@ -659,8 +790,13 @@ export class SandboxStore {
 			COMPLETED: ['DELIVERED'],
 			REJECTED: ['DELIVERED', 'COMPLETED'],
 		};
-		if (!(allowed[to] ?? []).includes(from)) throw new Error(`cashout ${id} cannot move from ${from} to ${to}`);
-		this.setCashoutStatus(entry, to, to === 'REJECTED' ? (rejection ?? { ...DEFAULT_REJECTION }) : undefined);
+		if (!(allowed[to] ?? []).includes(from))
+			throw new Error(`cashout ${id} cannot move from ${from} to ${to}`);
+		this.setCashoutStatus(
+			entry,
+			to,
+			to === 'REJECTED' ? (rejection ?? { ...DEFAULT_REJECTION }) : undefined,
+		);
 	}
 
 	/**
@@ -686,7 +822,9 @@ export class SandboxStore {
 	/** The {@link SandboxControl} facade over this store. */
 	control(): SandboxControl {
 		const copy = <T>(entries: ReadonlyArray<Entry<T>>, mid?: number): T[] =>
-			entries.filter((e) => mid === undefined || e.merchantId === mid).map((e) => structuredClone(e.rec));
+			entries
+				.filter((e) => mid === undefined || e.merchantId === mid)
+				.map((e) => structuredClone(e.rec));
 		return {
 			deposits: (mid) => copy(this.deposits, mid),
 			cashouts: (mid) => copy(this.cashouts, mid),

@@ -8,7 +8,11 @@ import type { Sandbox } from './types';
 
 /** axios instance on the sandbox that resolves for every HTTP status. */
 export function client(sandbox: Sandbox): AxiosInstance {
-	return axios.create({ baseURL: sandbox.baseUrl, validateStatus: () => true, transformResponse: [(data: unknown) => parseMaybeJson(data)] });
+	return axios.create({
+		baseURL: sandbox.baseUrl,
+		validateStatus: () => true,
+		transformResponse: [(data: unknown) => parseMaybeJson(data)],
+	});
 }
 
 function parseMaybeJson(data: unknown): unknown {
@@ -21,11 +25,18 @@ function parseMaybeJson(data: unknown): unknown {
 }
 
 /** Logs in (default: the main demo user) and returns the BEARER_TOKEN; throws when refused. */
-export async function login(sandbox: Sandbox, who: { accessKey: string; secretKey: string } = sandbox.credentials.session): Promise<string> {
-	const res = await client(sandbox).post('/v1/auth/login', { accessKey: who.accessKey, secretKey: who.secretKey });
+export async function login(
+	sandbox: Sandbox,
+	who: { accessKey: string; secretKey: string } = sandbox.credentials.session,
+): Promise<string> {
+	const res = await client(sandbox).post('/v1/auth/login', {
+		accessKey: who.accessKey,
+		secretKey: who.secretKey,
+	});
 	const cookie = (res.headers['set-cookie'] ?? [])[0] ?? '';
 	const match = /BEARER_TOKEN=([^;]+)/.exec(cookie);
-	if (res.status !== 200 || !match) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.data)}`);
+	if (res.status !== 200 || !match)
+		throw new Error(`login failed: ${res.status} ${JSON.stringify(res.data)}`);
 	return match[1];
 }
 
@@ -52,29 +63,51 @@ export function depositHeaders(
 		'Content-Type': 'application/json',
 		'X-Date': xDate,
 		'X-Login': xLogin,
-		Authorization: `D24 ${createHmac('sha256', secret).update(xDate + xLogin + body).digest('hex')}`,
+		Authorization: `D24 ${createHmac('sha256', secret)
+			.update(xDate + xLogin + body)
+			.digest('hex')}`,
 	};
-	if (opts.idempotencyKey !== null) headers['X-Idempotency-Key'] = opts.idempotencyKey ?? `idem-${Math.random().toString(36).slice(2)}`;
+	if (opts.idempotencyKey !== null)
+		headers['X-Idempotency-Key'] =
+			opts.idempotencyKey ?? `idem-${Math.random().toString(36).slice(2)}`;
 	return headers;
 }
 
 /** POSTs a signed create-deposit request (body serialised once, signed, sent as is). */
-export function createDeposit(sandbox: Sandbox, body: unknown, opts: Parameters<typeof depositHeaders>[2] = {}): Promise<AxiosResponse> {
+export function createDeposit(
+	sandbox: Sandbox,
+	body: unknown,
+	opts: Parameters<typeof depositHeaders>[2] = {},
+): Promise<AxiosResponse> {
 	const raw = typeof body === 'string' ? body : JSON.stringify(body);
-	return client(sandbox).post('/v3/deposits', raw, { headers: depositHeaders(sandbox, raw, opts), transformRequest: [(d: unknown) => d] });
+	return client(sandbox).post('/v3/deposits', raw, {
+		headers: depositHeaders(sandbox, raw, opts),
+		transformRequest: [(d: unknown) => d],
+	});
 }
 
 /**
  * POSTs a signed create-refund request (POST /v3/refunds): signed like deposit creation over the exact
  * body, with an X-Idempotency-Key (random unless `opts.idempotencyKey` is given; `null` omits it).
  */
-export function createRefund(sandbox: Sandbox, body: unknown, opts: Parameters<typeof depositHeaders>[2] = {}): Promise<AxiosResponse> {
+export function createRefund(
+	sandbox: Sandbox,
+	body: unknown,
+	opts: Parameters<typeof depositHeaders>[2] = {},
+): Promise<AxiosResponse> {
 	const raw = typeof body === 'string' ? body : JSON.stringify(body);
-	return client(sandbox).post('/v3/refunds', raw, { headers: depositHeaders(sandbox, raw, opts), transformRequest: [(d: unknown) => d] });
+	return client(sandbox).post('/v3/refunds', raw, {
+		headers: depositHeaders(sandbox, raw, opts),
+		transformRequest: [(d: unknown) => d],
+	});
 }
 
 /** GET /v3/refunds/:id signed with an empty body (no idempotency key); `voucher` adds `?voucher=true`. */
-export function getRefund(sandbox: Sandbox, id: number | string, opts: { voucher?: boolean } = {}): Promise<AxiosResponse> {
+export function getRefund(
+	sandbox: Sandbox,
+	id: number | string,
+	opts: { voucher?: boolean } = {},
+): Promise<AxiosResponse> {
 	return client(sandbox).get(`/v3/refunds/${id}`, {
 		params: opts.voucher ? { voucher: 'true' } : undefined,
 		headers: depositHeaders(sandbox, '', { idempotencyKey: null }),
@@ -89,14 +122,33 @@ export function cashoutRequest(
 	fields: Record<string, unknown>,
 	opts: { signature?: string | null; raw?: string } = {},
 ): Promise<AxiosResponse> {
-	const raw = opts.raw ?? JSON.stringify({ login: sandbox.credentials.cashout.login, pass: sandbox.credentials.cashout.pass, ...fields });
+	const raw =
+		opts.raw ??
+		JSON.stringify({
+			login: sandbox.credentials.cashout.login,
+			pass: sandbox.credentials.cashout.pass,
+			...fields,
+		});
 	const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-	if (opts.signature !== null) headers['Payload-Signature'] = opts.signature ?? createHmac('sha256', sandbox.credentials.cashout.apiSignature).update(raw).digest('hex');
-	return client(sandbox).request({ method, url: path, data: raw, headers, transformRequest: [(d: unknown) => d] });
+	if (opts.signature !== null)
+		headers['Payload-Signature'] =
+			opts.signature ??
+			createHmac('sha256', sandbox.credentials.cashout.apiSignature).update(raw).digest('hex');
+	return client(sandbox).request({
+		method,
+		url: path,
+		data: raw,
+		headers,
+		transformRequest: [(d: unknown) => d],
+	});
 }
 
 /** POSTs a signed create-cashout request (POST /v3/cashout) with login/pass merged into `fields`. */
-export function createCashout(sandbox: Sandbox, fields: Record<string, unknown>, opts: Parameters<typeof cashoutRequest>[4] = {}): Promise<AxiosResponse> {
+export function createCashout(
+	sandbox: Sandbox,
+	fields: Record<string, unknown>,
+	opts: Parameters<typeof cashoutRequest>[4] = {},
+): Promise<AxiosResponse> {
 	return cashoutRequest(sandbox, 'POST', '/v3/cashout', fields, opts);
 }
 

@@ -50,7 +50,12 @@ export interface Sandbox {
 /** Fixed demo credential values (they do not depend on the seed). */
 export interface DemoCredentials {
 	/** User of MIDs 1001 (default, generated data) and 1002 (EMPTY: no generated data). */
-	session: { accessKey: string; secretKey: string; merchantIds: number[]; defaultMerchantId: number };
+	session: {
+		accessKey: string;
+		secretKey: string;
+		merchantIds: number[];
+		defaultMerchantId: number;
+	};
 	/** User of MID 2001 only (has its own generated data). */
 	otherSession: { accessKey: string; secretKey: string; merchantIds: number[] };
 	/** Login always refused (when the secret is right): 403 {code: 83, description}. */
@@ -87,7 +92,13 @@ export interface RequestLogEntry {
 	/** Parsed multipart body (files summarised by size and sha256). */
 	multipart?: {
 		fields: Record<string, string>;
-		files: Array<{ fieldName: string; fileName: string; mimeType: string; size: number; sha256: string }>;
+		files: Array<{
+			fieldName: string;
+			fileName: string;
+			mimeType: string;
+			size: number;
+			sha256: string;
+		}>;
 	};
 	/** HTTP status sent; 0 when the socket was destroyed by a 'reset' fault (or before the answer). */
 	status: number;
@@ -386,7 +397,8 @@ export interface CreatedRefund {
  * CANCELLED | INCORRECT_DETAILS; DELIVERED -> COMPLETED | REJECTED; INCORRECT_DETAILS -> PENDING |
  * CANCELLED. INCORRECT_DETAILS is stored (and listed in /v1/refund) as WAITING_DETAILS.
  */
-export type RefundAdvanceTarget = 'PENDING' | 'DELIVERED' | 'COMPLETED' | 'REJECTED' | 'CANCELLED' | 'INCORRECT_DETAILS';
+export type RefundAdvanceTarget =
+	'PENDING' | 'DELIVERED' | 'COMPLETED' | 'REJECTED' | 'CANCELLED' | 'INCORRECT_DETAILS';
 
 /** Common extra fields of the control `add*` writers. */
 export interface AddOptions {
@@ -400,13 +412,19 @@ export interface AddOptions {
  * voucher; `notificationUrl` receives the deposit's status-change notifications (else the merchant's
  * default URL, see {@link SandboxControl.setDefaultNotificationUrl}).
  */
-export type AddDepositInput = Partial<DepositRecord> & AddOptions & { hasVoucher?: boolean; notificationUrl?: string };
+export type AddDepositInput = Partial<DepositRecord> &
+	AddOptions & { hasVoucher?: boolean; notificationUrl?: string };
 /**
  * Input of {@link SandboxControl.addCashout}: `onHold` => status ON_HOLD (default PENDING);
  * `notificationUrl` receives the cashout's status-change notifications (none without it).
  */
 export type AddCashoutInput = Partial<CashoutRecord> &
-	AddOptions & { onHold?: boolean; rejectionCode?: number; rejectionReason?: string; notificationUrl?: string };
+	AddOptions & {
+		onHold?: boolean;
+		rejectionCode?: number;
+		rejectionReason?: string;
+		notificationUrl?: string;
+	};
 /** Input of {@link SandboxControl.addRefund}. */
 export type AddRefundInput = Partial<RefundRecord> & AddOptions;
 /** Input of {@link SandboxControl.addChargeback}. */
@@ -535,9 +553,18 @@ export interface SandboxControl {
 	addNote(p: AddNoteInput): NoteRecord;
 	addSettlement(p: AddSettlementInput): SettlementRecord;
 	/** Sets any status string without state-machine checks (a change queues a notification, as every status change does). */
-	setStatus(kind: StatusKind, id: number, status: string, extra?: { rejectionCode?: number; rejectionReason?: string }): void;
+	setStatus(
+		kind: StatusKind,
+		id: number,
+		status: string,
+		extra?: { rejectionCode?: number; rejectionReason?: string },
+	): void;
 	/** Bank side of the cashout state machine: PENDING->DELIVERED, DELIVERED->COMPLETED|REJECTED, COMPLETED->REJECTED (late). */
-	advanceCashout(id: number, to: 'DELIVERED' | 'COMPLETED' | 'REJECTED', rejection?: { code: number; reason: string }): void;
+	advanceCashout(
+		id: number,
+		to: 'DELIVERED' | 'COMPLETED' | 'REJECTED',
+		rejection?: { code: number; reason: string },
+	): void;
 	/** Refund state machine (see {@link RefundAdvanceTarget}); throws for an unknown id or a refused move. */
 	advanceRefund(id: number, to: RefundAdvanceTarget): void;
 	/** Invalidates every session token. */

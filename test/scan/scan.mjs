@@ -14,7 +14,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
+import {
+	analyzePackage,
+	SOURCE_FILE_PATTERNS,
+} from '@n8n/scan-community-package/scanner/scanner.mjs';
 
 // eslint-plugin-n8n-nodes-base switches to its own test fixtures' file naming under NODE_ENV=test
 // (which jest sets); the scanner runs without it.
@@ -31,11 +34,17 @@ function option(name) {
 /** Packs the repository into a temporary folder and unpacks it; returns the package folder. */
 function packed() {
 	const folder = mkdtempSync(path.join(tmpdir(), 'payments-service-scan-'));
-	execFileSync('npm', ['pack', '--silent', '--pack-destination', folder], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+	execFileSync('npm', ['pack', '--silent', '--pack-destination', folder], {
+		cwd: root,
+		stdio: ['ignore', 'ignore', 'inherit'],
+	});
 	const tarball = readdirSync(folder).find((file) => file.endsWith('.tgz'));
 	if (!tarball) throw new Error('npm pack produced no tarball');
 	execFileSync('tar', ['-xzf', tarball], { cwd: folder });
-	return { dir: path.join(folder, 'package'), cleanup: () => rmSync(folder, { recursive: true, force: true }) };
+	return {
+		dir: path.join(folder, 'package'),
+		cleanup: () => rmSync(folder, { recursive: true, force: true }),
+	};
 }
 
 async function scan(label, dir, patterns) {
@@ -52,8 +61,11 @@ const source = option('--source');
 const dist = option('--dist');
 let passed = true;
 if (source || dist) {
-	if (source) passed = (await scan(`sources in ${source}`, path.resolve(source), SOURCE_FILE_PATTERNS)) && passed;
-	if (dist) passed = (await scan(`package in ${dist}`, path.resolve(dist), DIST_FILE_PATTERNS)) && passed;
+	if (source)
+		passed =
+			(await scan(`sources in ${source}`, path.resolve(source), SOURCE_FILE_PATTERNS)) && passed;
+	if (dist)
+		passed = (await scan(`package in ${dist}`, path.resolve(dist), DIST_FILE_PATTERNS)) && passed;
 } else {
 	passed = (await scan('sources', root, SOURCE_FILE_PATTERNS)) && passed;
 	const tarball = packed();

@@ -24,7 +24,11 @@ import path from 'path';
 
 /** Any AST node, as ESLint hands it over (ESTree plus typescript-eslint's TS nodes). */
 type AnyNode = { type: string; [key: string]: unknown };
-type ClassNode = AnyNode & { id: { name: string } | null; body: { body: AnyNode[] }; implements?: AnyNode[] };
+type ClassNode = AnyNode & {
+	id: { name: string } | null;
+	body: { body: AnyNode[] };
+	implements?: AnyNode[];
+};
 
 const SKIP = new Set(['parent', 'loc', 'range', 'tokens', 'comments']);
 
@@ -34,7 +38,8 @@ function children(node: AnyNode): AnyNode[] {
 	for (const [key, value] of Object.entries(node)) {
 		if (SKIP.has(key)) continue;
 		if (Array.isArray(value)) {
-			for (const child of value) if (child && typeof child === 'object' && 'type' in child) out.push(child as AnyNode);
+			for (const child of value)
+				if (child && typeof child === 'object' && 'type' in child) out.push(child as AnyNode);
 		} else if (value && typeof value === 'object' && 'type' in value) {
 			out.push(value as AnyNode);
 		}
@@ -43,7 +48,11 @@ function children(node: AnyNode): AnyNode[] {
 }
 
 /** Visits `node` and its descendants depth first, with the chain of loops each sits in. */
-function walk(node: AnyNode, visit: (node: AnyNode, inLoop: boolean) => void, inLoop = false): void {
+function walk(
+	node: AnyNode,
+	visit: (node: AnyNode, inLoop: boolean) => void,
+	inLoop = false,
+): void {
 	visit(node, inLoop);
 	const loop = /^(For|ForIn|ForOf|While|DoWhile)Statement$/.test(node.type);
 	const fn = /Function/.test(node.type);
@@ -74,7 +83,9 @@ function classMember(node: ClassNode, name: string): AnyNode | undefined {
 /** The property `name` of an object literal. */
 function objectProperty(object: AnyNode | undefined, name: string): AnyNode | undefined {
 	if (object?.type !== 'ObjectExpression') return undefined;
-	return (object.properties as AnyNode[]).find((property) => property.type === 'Property' && keyName(property) === name);
+	return (object.properties as AnyNode[]).find(
+		(property) => property.type === 'Property' && keyName(property) === name,
+	);
 }
 
 function stringValue(node: AnyNode | undefined): string | undefined {
@@ -88,7 +99,8 @@ function stringValue(node: AnyNode | undefined): string | undefined {
 /** The object literal assigned to `description` in a node class, if it is one. */
 function nodeDescription(node: ClassNode): AnyNode | undefined {
 	let value = classMember(node, 'description')?.value as AnyNode | undefined;
-	while (value?.type === 'TSAsExpression' || value?.type === 'TSSatisfiesExpression') value = value.expression as AnyNode;
+	while (value?.type === 'TSAsExpression' || value?.type === 'TSSatisfiesExpression')
+		value = value.expression as AnyNode;
 	return value?.type === 'ObjectExpression' ? value : undefined;
 }
 
@@ -133,8 +145,14 @@ const requireContinueOnFail: Rule.RuleModule = {
 const nodeOperationErrorItemIndex: Rule.RuleModule = {
 	meta: {
 		type: 'problem',
-		docs: { description: 'NodeOperationError / NodeApiError thrown in an item loop of execute() carry { itemIndex }' },
-		messages: { missing: '`new {{name}}(...)` inside a loop of execute() must pass `{ itemIndex }` as its third argument.' },
+		docs: {
+			description:
+				'NodeOperationError / NodeApiError thrown in an item loop of execute() carry { itemIndex }',
+		},
+		messages: {
+			missing:
+				'`new {{name}}(...)` inside a loop of execute() must pass `{ itemIndex }` as its third argument.',
+		},
 		schema: [],
 	},
 	create(context) {
@@ -153,7 +171,8 @@ const nodeOperationErrorItemIndex: Rule.RuleModule = {
 						if (name !== 'NodeOperationError' && name !== 'NodeApiError') return;
 						if (!inLoop) return;
 						const options = (child.arguments as AnyNode[])[2];
-						if (!objectProperty(options, 'itemIndex')) context.report({ node: child as never, messageId: 'missing', data: { name } });
+						if (!objectProperty(options, 'itemIndex'))
+							context.report({ node: child as never, messageId: 'missing', data: { name } });
 					});
 				}
 			},
@@ -164,7 +183,10 @@ const nodeOperationErrorItemIndex: Rule.RuleModule = {
 /** The values a credential's displayOptions.show gives each parameter, or undefined when not literal. */
 function showConditions(credential: AnyNode): Map<string, string[] | undefined> {
 	const conditions = new Map<string, string[] | undefined>();
-	const show = objectProperty(objectProperty(credential, 'displayOptions')?.value as AnyNode, 'show');
+	const show = objectProperty(
+		objectProperty(credential, 'displayOptions')?.value as AnyNode,
+		'show',
+	);
 	const value = show?.value as AnyNode | undefined;
 	if (value?.type !== 'ObjectExpression') return conditions;
 	for (const property of value.properties as AnyNode[]) {
@@ -172,9 +194,14 @@ function showConditions(credential: AnyNode): Map<string, string[] | undefined> 
 		const list = property.value as AnyNode | undefined;
 		if (!name || list?.type !== 'ArrayExpression') continue;
 		const values = (list.elements as AnyNode[]).map((element) =>
-			element?.type === 'Literal' && element.value !== null ? `${typeof element.value}:${String(element.value)}` : undefined,
+			element?.type === 'Literal' && element.value !== null
+				? `${typeof element.value}:${String(element.value)}`
+				: undefined,
 		);
-		conditions.set(name, values.every((entry) => entry !== undefined) ? (values as string[]) : undefined);
+		conditions.set(
+			name,
+			values.every((entry) => entry !== undefined) ? (values as string[]) : undefined,
+		);
 	}
 	return conditions;
 }
@@ -196,13 +223,16 @@ const singleCredentialPerNode: Rule.RuleModule = {
 				const node = estree as unknown as ClassNode;
 				if (!implementsInterface(node, 'INodeType')) return;
 				const description = nodeDescription(node);
-				const credentials = objectProperty(description, 'credentials')?.value as AnyNode | undefined;
+				const credentials = objectProperty(description, 'credentials')?.value as
+					AnyNode | undefined;
 				if (credentials?.type !== 'ArrayExpression') return;
 				const elements = credentials.elements as AnyNode[];
 				if (elements.length < 2) return;
 				const multiOptions = new Set<string>();
 				const properties = objectProperty(description, 'properties')?.value as AnyNode | undefined;
-				for (const property of properties?.type === 'ArrayExpression' ? (properties.elements as AnyNode[]) : []) {
+				for (const property of properties?.type === 'ArrayExpression'
+					? (properties.elements as AnyNode[])
+					: []) {
 					if (stringValue(objectProperty(property, 'type')?.value as AnyNode) === 'multiOptions') {
 						const name = stringValue(objectProperty(property, 'name')?.value as AnyNode);
 						if (name) multiOptions.add(name);
@@ -235,7 +265,9 @@ const nodeFilenameAgainstConvention: Rule.RuleModule = {
 	meta: {
 		type: 'problem',
 		docs: { description: 'A node file is named after description.name' },
-		messages: { rename: 'Node filename must match description.name: rename the file to "{{expected}}".' },
+		messages: {
+			rename: 'Node filename must match description.name: rename the file to "{{expected}}".',
+		},
 		schema: [],
 	},
 	create(context) {
@@ -248,7 +280,12 @@ const nodeFilenameAgainstConvention: Rule.RuleModule = {
 				if (!name) return;
 				const expected = name.charAt(0).toUpperCase() + name.slice(1);
 				const actual = path.basename(context.filename, '.node.ts').replace(/V\d+$/, '');
-				if (actual !== expected) context.report({ node: node.id as never, messageId: 'rename', data: { expected: `${expected}.node.ts` } });
+				if (actual !== expected)
+					context.report({
+						node: node.id as never,
+						messageId: 'rename',
+						data: { expected: `${expected}.node.ts` },
+					});
 			},
 		};
 	},
@@ -258,7 +295,10 @@ const nodeClassDescriptionNameCamelcase: Rule.RuleModule = {
 	meta: {
 		type: 'problem',
 		docs: { description: 'description.name of a node is camelCase' },
-		messages: { camel: 'Node description.name "{{name}}" must be camelCase (a lowercase letter, then letters and digits).' },
+		messages: {
+			camel:
+				'Node description.name "{{name}}" must be camelCase (a lowercase letter, then letters and digits).',
+		},
 		schema: [],
 	},
 	create(context) {
@@ -268,14 +308,19 @@ const nodeClassDescriptionNameCamelcase: Rule.RuleModule = {
 				if (!implementsInterface(node, 'INodeType')) return;
 				const property = objectProperty(nodeDescription(node), 'name');
 				const name = stringValue(property?.value as AnyNode);
-				if (name !== undefined && !/^[a-z][a-zA-Z0-9]*$/.test(name)) context.report({ node: property as never, messageId: 'camel', data: { name } });
+				if (name !== undefined && !/^[a-z][a-zA-Z0-9]*$/.test(name))
+					context.report({ node: property as never, messageId: 'camel', data: { name } });
 			},
 		};
 	},
 };
 
 /** Runs `check` on every class in a `.credentials.ts` file that implements ICredentialType. */
-function credentialRule(description: string, message: string, check: (node: ClassNode, filename: string) => AnyNode | undefined): Rule.RuleModule {
+function credentialRule(
+	description: string,
+	message: string,
+	check: (node: ClassNode, filename: string) => AnyNode | undefined,
+): Rule.RuleModule {
 	return {
 		meta: { type: 'problem', docs: { description }, messages: { bad: message }, schema: [] },
 		create(context) {
@@ -292,8 +337,11 @@ function credentialRule(description: string, message: string, check: (node: Clas
 	};
 }
 
-const credClassNameSuffix = credentialRule('A credential class name ends with Api', 'Credential class names must end with "Api".', (node) =>
-	node.id && !node.id.name.endsWith('Api') ? (node.id as unknown as AnyNode) : undefined,
+const credClassNameSuffix = credentialRule(
+	'A credential class name ends with Api',
+	'Credential class names must end with "Api".',
+	(node) =>
+		node.id && !node.id.name.endsWith('Api') ? (node.id as unknown as AnyNode) : undefined,
 );
 
 const credClassNameFieldConventions = credentialRule(
@@ -302,14 +350,19 @@ const credClassNameFieldConventions = credentialRule(
 	(node) => {
 		const member = classMember(node, 'name');
 		const name = stringValue(member?.value as AnyNode);
-		return name !== undefined && (/^[A-Z]/.test(name) || !name.endsWith('Api')) ? member : undefined;
+		return name !== undefined && (/^[A-Z]/.test(name) || !name.endsWith('Api'))
+			? member
+			: undefined;
 	},
 );
 
 const credFilenameAgainstConvention = credentialRule(
 	'A credential file is named after its class',
 	'Credential filename must match the class name: name the file <ClassName>.credentials.ts.',
-	(node, filename) => (node.id && path.basename(filename, '.credentials.ts') !== node.id.name ? (node.id as unknown as AnyNode) : undefined),
+	(node, filename) =>
+		node.id && path.basename(filename, '.credentials.ts') !== node.id.name
+			? (node.id as unknown as AnyNode)
+			: undefined,
 );
 
 /** The rules, under the names n8n's plugin gives them upstream. */
@@ -328,5 +381,7 @@ export const rules: Record<string, Rule.RuleModule> = {
 export const upstreamRulesPlugin = { meta: { name: 'upstream-community-nodes' }, rules };
 export const upstreamRecommended = {
 	plugins: { 'upstream-community-nodes': upstreamRulesPlugin },
-	rules: Object.fromEntries(Object.keys(rules).map((name) => [`upstream-community-nodes/${name}`, 'error' as const])),
+	rules: Object.fromEntries(
+		Object.keys(rules).map((name) => [`upstream-community-nodes/${name}`, 'error' as const]),
+	),
 };

@@ -14,5 +14,6 @@ export async function setup(): Promise<void> {
 
 export async function teardown(): Promise<void> {
 	const folder = process.env.N8N_USER_FOLDER;
-	if (folder?.includes('payments-service-test-n8n-')) rmSync(folder, { recursive: true, force: true });
+	if (folder?.includes('payments-service-test-n8n-'))
+		rmSync(folder, { recursive: true, force: true });
 }

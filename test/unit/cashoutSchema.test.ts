@@ -1,8 +1,17 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { CASHOUT_COLLECTIONS, CASHOUT_EXTERNAL_ID_MAX_LENGTH, CASHOUT_FIELDS, validateCashoutRequest } from '../../nodes/PaymentsService/bodies/cashoutSchema';
+import {
+	CASHOUT_COLLECTIONS,
+	CASHOUT_EXTERNAL_ID_MAX_LENGTH,
+	CASHOUT_FIELDS,
+	validateCashoutRequest,
+} from '../../nodes/PaymentsService/bodies/cashoutSchema';
 import { deriveRequestKey } from '../../nodes/PaymentsService/auth/idempotency';
-import { bodyFromParameters, fieldParameters, type FieldProblem } from '../../nodes/PaymentsService/bodies/requestFields';
+import {
+	bodyFromParameters,
+	fieldParameters,
+	type FieldProblem,
+} from '../../nodes/PaymentsService/bodies/requestFields';
 
 const minimal = {
 	external_id: 'payout-1',
@@ -25,7 +34,14 @@ describe('validateCashoutRequest (service rules §6.2)', () => {
 	});
 
 	test('a derived key is a valid external ID (≤ 100 characters), the same for a re-run request and another for the next item', () => {
-		const identity = { workflowId: 'wf', nodeId: 'create-payout', runIndex: 0, itemIndex: 3, content: { ...minimal, external_id: undefined }, window: '2026-11-23' };
+		const identity = {
+			workflowId: 'wf',
+			nodeId: 'create-payout',
+			runIndex: 0,
+			itemIndex: 3,
+			content: { ...minimal, external_id: undefined },
+			window: '2026-11-23',
+		};
 		const key = deriveRequestKey(identity);
 		expect(key.length).toBeLessThanOrEqual(CASHOUT_EXTERNAL_ID_MAX_LENGTH);
 		expect(validateCashoutRequest({ ...minimal, external_id: key }).ok).toBe(true);
@@ -74,24 +90,47 @@ describe('validateCashoutRequest (service rules §6.2)', () => {
 		[{ external_id: 'x'.repeat(100) }, undefined],
 		[{ country: 'br' }, 'country must be a 2-letter ISO country code in capitals, e.g. BR'],
 		[{ amount: '0' }, 'amount must be greater than 0'],
-		[{ amount: 12.345 }, 'amount must be a positive decimal with at most 18 integer digits and 2 decimals, e.g. 100.50'],
+		[
+			{ amount: 12.345 },
+			'amount must be a positive decimal with at most 18 integer digits and 2 decimals, e.g. 100.50',
+		],
 		[{ amount: 99.5 }, undefined],
 		[{ document_id: 'x'.repeat(31) }, 'document_id must be at most 30 characters'],
-		[{ notification_url: 'ftp://shop.example.com/n' }, 'notification_url must be an http or https URL'],
+		[
+			{ notification_url: 'ftp://shop.example.com/n' },
+			'notification_url must be an http or https URL',
+		],
 		[{ notification_url: 'http://shop.example.com/n' }, undefined],
-		[{ notification_url: 'shop.example.com' }, 'notification_url must be a full URL, e.g. https://shop.example.com/payouts/notify'],
+		[
+			{ notification_url: 'shop.example.com' },
+			'notification_url must be a full URL, e.g. https://shop.example.com/payouts/notify',
+		],
 		[{ on_hold: 'yes' }, 'on_hold must be boolean, got string'],
 		[{ email: 'ana@' }, 'email must be a valid e-mail address'],
 		[{ beneficiary_birthdate: '19900131' }, undefined],
-		[{ beneficiary_birthdate: '1990-02-30' }, 'beneficiary_birthdate must be a date written yyyyMMdd or yyyy-MM-dd, e.g. 19900131'],
-		[{ bank_code: 'itau' }, 'bank_code must be a bank code made of digits, e.g. 341 (Bank → Get Many lists them)'],
-		[{ bank_code: 0 }, 'bank_code must be a bank code made of digits, e.g. 341 (Bank → Get Many lists them)'],
+		[
+			{ beneficiary_birthdate: '1990-02-30' },
+			'beneficiary_birthdate must be a date written yyyyMMdd or yyyy-MM-dd, e.g. 19900131',
+		],
+		[
+			{ bank_code: 'itau' },
+			'bank_code must be a bank code made of digits, e.g. 341 (Bank → Get Many lists them)',
+		],
+		[
+			{ bank_code: 0 },
+			'bank_code must be a bank code made of digits, e.g. 341 (Bank → Get Many lists them)',
+		],
 		[{ currency: 'usd' }, 'currency must be a 3-letter ISO currency code in capitals, e.g. USD'],
 		[{ comments: 'x'.repeat(256) }, 'comments must be at most 255 characters'],
 	])('%j: %s', (change, expected) => {
 		const result = validateCashoutRequest({ ...minimal, ...change });
 		if (expected === undefined) expect(result.ok).toBe(true);
-		else expect(problemsOf({ ...minimal, ...change }).map((problem) => `${problem.field} ${problem.problem}`)).toEqual([expected]);
+		else
+			expect(
+				problemsOf({ ...minimal, ...change }).map(
+					(problem) => `${problem.field} ${problem.problem}`,
+				),
+			).toEqual([expected]);
 	});
 });
 
@@ -100,19 +139,17 @@ describe('the cashout fields as node parameters', () => {
 	const byName = (name: string) => parameters.find((parameter) => parameter.name === name)!;
 
 	test('the required fields are required in the node, except External ID, which is derived when empty', () => {
-		expect(parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name)).toEqual([
-			'country',
-			'amount',
-			'documentId',
-			'beneficiaryName',
-			'notificationUrl',
-		]);
+		expect(
+			parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name),
+		).toEqual(['country', 'amount', 'documentId', 'beneficiaryName', 'notificationUrl']);
 		expect(byName('externalId').required).toBe(false);
 	});
 
 	test('Country and Bank are pickers; the optional fields sit in Beneficiary, Bank Account and Additional Fields', () => {
 		expect(byName('country').type).toBe('resourceLocator');
-		const bank = (byName('bankAccount').options as INodeProperties[]).find((option) => option.name === 'bankCode')!;
+		const bank = (byName('bankAccount').options as INodeProperties[]).find(
+			(option) => option.name === 'bankCode',
+		)!;
 		expect(bank).toMatchObject({ type: 'resourceLocator', displayName: 'Bank' });
 		expect(parameters.map((parameter) => parameter.name)).toEqual([
 			'externalId',
@@ -138,10 +175,22 @@ describe('the cashout fields as node parameters', () => {
 			notificationUrl: 'https://a.example/n',
 			onHold: false,
 		};
-		const collections: Record<string, Record<string, unknown>> = { bankAccount: { bankCode: { __rl: true, mode: 'id', value: ' 341 ' }, bankAccount: '' } };
-		const built = bodyFromParameters(CASHOUT_FIELDS, (param, collection) => (collection ? collections[collection]?.[param] : values[param]));
+		const collections: Record<string, Record<string, unknown>> = {
+			bankAccount: { bankCode: { __rl: true, mode: 'id', value: ' 341 ' }, bankAccount: '' },
+		};
+		const built = bodyFromParameters(CASHOUT_FIELDS, (param, collection) =>
+			collection ? collections[collection]?.[param] : values[param],
+		);
 		expect(built).toEqual({
-			body: { country: 'BR', amount: '10', document_id: '1', beneficiary_name: 'Ana', notification_url: 'https://a.example/n', on_hold: false, bank_code: '341' },
+			body: {
+				country: 'BR',
+				amount: '10',
+				document_id: '1',
+				beneficiary_name: 'Ana',
+				notification_url: 'https://a.example/n',
+				on_hold: false,
+				bank_code: '341',
+			},
 		});
 	});
 });

@@ -22,7 +22,11 @@ describe('describeCashoutStatus', () => {
 		};
 		const copy = JSON.parse(JSON.stringify(original)) as unknown;
 		const described = describeCashoutStatus(original);
-		expect(described).toEqual({ ...original, cashout_status_name: 'REJECTED', rejection_code_name: 'INVALID_PIX_KEY' });
+		expect(described).toEqual({
+			...original,
+			cashout_status_name: 'REJECTED',
+			rejection_code_name: 'INVALID_PIX_KEY',
+		});
 		expect(original).toEqual(copy);
 		expect(described).not.toBe(original);
 	});
@@ -46,7 +50,11 @@ describe('describeCashoutStatus', () => {
 	});
 
 	test('a bank rejection code 0 with a free-text reason adds no rejection name', () => {
-		const described = describeCashoutStatus({ cashout_status: 3, rejection_code: 0, rejection_reason: 'free text' });
+		const described = describeCashoutStatus({
+			cashout_status: 3,
+			rejection_code: 0,
+			rejection_reason: 'free text',
+		});
 		expect(described.cashout_status_name).toBe('REJECTED');
 		expect('rejection_code_name' in described).toBe(false);
 	});

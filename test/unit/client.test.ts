@@ -1,6 +1,10 @@
 import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
 
-import { PaymentsClient, type Clock, type RequestContext } from '../../nodes/PaymentsService/transport/client';
+import {
+	PaymentsClient,
+	type Clock,
+	type RequestContext,
+} from '../../nodes/PaymentsService/transport/client';
 
 /**
  * The client's retry loop on a clock the test owns (service rules §11): every wait is recorded, none
@@ -28,7 +32,10 @@ class FakeClock implements Clock {
 /** A node context whose HTTP helper answers from `answers`, one per request, taking `latencyMs` of fake time each. */
 function contextAnswering(answers: Answer[], clock: FakeClock, latencyMs = 0) {
 	const sent: Array<{ method: string; url: string; at: number }> = [];
-	const node = { name: 'Payments Service', credentials: { paymentsServiceCashoutApi: { id: '1', name: 'c' } } } as unknown as INode;
+	const node = {
+		name: 'Payments Service',
+		credentials: { paymentsServiceCashoutApi: { id: '1', name: 'c' } },
+	} as unknown as INode;
 	const context = {
 		getNode: () => node,
 		getCredentials: async () => ({ baseUrl: 'https://api.example.com' }),
@@ -37,22 +44,46 @@ function contextAnswering(answers: Answer[], clock: FakeClock, latencyMs = 0) {
 				sent.push({ method: String(options.method), url: String(options.url), at: clock.now() });
 				clock.time += latencyMs;
 				const answer = answers.shift() ?? { status: 200, body: { ok: true } };
-				if ('network' in answer) throw Object.assign(new Error(`socket hang up (${answer.network})`), { code: answer.network });
-				return { statusCode: answer.status, headers: answer.headers ?? {}, body: answer.body ?? {} };
+				if ('network' in answer)
+					throw Object.assign(new Error(`socket hang up (${answer.network})`), {
+						code: answer.network,
+					});
+				return {
+					statusCode: answer.status,
+					headers: answer.headers ?? {},
+					body: answer.body ?? {},
+				};
 			},
 		},
 	} as unknown as RequestContext;
 	return { context, sent };
 }
 
-const read = { family: 'cashout', method: 'POST', path: '/v3/cashout/status', body: { cashout_id: 7 }, safeToRepeat: true } as const;
-const change = { family: 'cashout', method: 'PUT', path: '/v3/cashout/status', body: { cashout_id: 7, status: 'ON_HOLD' } } as const;
+const read = {
+	family: 'cashout',
+	method: 'POST',
+	path: '/v3/cashout/status',
+	body: { cashout_id: 7 },
+	safeToRepeat: true,
+} as const;
+const change = {
+	family: 'cashout',
+	method: 'PUT',
+	path: '/v3/cashout/status',
+	body: { cashout_id: 7, status: 'ON_HOLD' },
+} as const;
 const failure = { action: 'Reading the status of cashout 7', itemIndex: 0 };
 
 describe('PaymentsClient retries on its clock', () => {
 	test('a 429 with Retry-After is waited exactly, then the read succeeds', async () => {
 		const clock = new FakeClock();
-		const { context, sent } = contextAnswering([{ status: 429, headers: { 'retry-after': '20' } }, { status: 200, body: { cashout_status: 0 } }], clock);
+		const { context, sent } = contextAnswering(
+			[
+				{ status: 429, headers: { 'retry-after': '20' } },
+				{ status: 200, body: { cashout_status: 0 } },
+			],
+			clock,
+		);
 		const answer = await new PaymentsClient(context, 'cashout', { clock }).request(read, failure);
 		expect(answer).toEqual({ cashout_status: 0 });
 		expect(clock.waits).toEqual([20_000]);
@@ -61,8 +92,13 @@ describe('PaymentsClient retries on its clock', () => {
 
 	test('a Retry-After longer than 30 s is not waited: the read fails at once, naming the wait', async () => {
 		const clock = new FakeClock();
-		const { context, sent } = contextAnswering([{ status: 429, headers: { 'retry-after': '45' } }], clock);
-		await expect(new PaymentsClient(context, 'cashout', { clock }).request(read, failure)).rejects.toMatchObject({
+		const { context, sent } = contextAnswering(
+			[{ status: 429, headers: { 'retry-after': '45' } }],
+			clock,
+		);
+		await expect(
+			new PaymentsClient(context, 'cashout', { clock }).request(read, failure),
+		).rejects.toMatchObject({
 			message: 'Reading the status of cashout 7 was refused: too many requests (429)',
 			context: expect.objectContaining({ retryAfterSeconds: 45 }),
 		});
@@ -72,17 +108,27 @@ describe('PaymentsClient retries on its clock', () => {
 
 	test('5xx and lost connections back off with jitter under 0.5 s, 1 s, 2 s, then the read succeeds', async () => {
 		const clock = new FakeClock();
-		const { context, sent } = contextAnswering([{ status: 503 }, { network: 'ECONNRESET' }, { status: 502 }, { status: 200 }], clock);
+		const { context, sent } = contextAnswering(
+			[{ status: 503 }, { network: 'ECONNRESET' }, { status: 502 }, { status: 200 }],
+			clock,
+		);
 		await new PaymentsClient(context, 'cashout', { clock }).request(read, failure);
 		expect(sent).toHaveLength(4);
 		expect(clock.waits).toHaveLength(3);
-		clock.waits.forEach((wait, index) => expect(wait).toBeLessThanOrEqual([500, 1_000, 2_000][index]));
+		clock.waits.forEach((wait, index) =>
+			expect(wait).toBeLessThanOrEqual([500, 1_000, 2_000][index]),
+		);
 	});
 
 	test('after 4 attempts the read fails, saying how many were made', async () => {
 		const clock = new FakeClock();
-		const { context, sent } = contextAnswering([{ status: 503 }, { status: 503 }, { status: 503 }, { status: 503 }, { status: 200 }], clock);
-		await expect(new PaymentsClient(context, 'cashout', { clock }).request(read, failure)).rejects.toMatchObject({
+		const { context, sent } = contextAnswering(
+			[{ status: 503 }, { status: 503 }, { status: 503 }, { status: 503 }, { status: 200 }],
+			clock,
+		);
+		await expect(
+			new PaymentsClient(context, 'cashout', { clock }).request(read, failure),
+		).rejects.toMatchObject({
 			description: expect.stringContaining('Tried 4 times.'),
 		});
 		expect(sent).toHaveLength(4);
@@ -91,8 +137,14 @@ describe('PaymentsClient retries on its clock', () => {
 	test('no attempt starts more than 60 s after the first', async () => {
 		const clock = new FakeClock();
 		// Each attempt takes 25 s to fail: the third would start after 50 s plus backoff, the fourth past 60 s.
-		const { context, sent } = contextAnswering([{ status: 503 }, { status: 503 }, { status: 503 }, { status: 503 }], clock, 25_000);
-		await expect(new PaymentsClient(context, 'cashout', { clock }).request(read, failure)).rejects.toThrow('Reading the status of cashout 7 failed (HTTP 503)');
+		const { context, sent } = contextAnswering(
+			[{ status: 503 }, { status: 503 }, { status: 503 }, { status: 503 }],
+			clock,
+			25_000,
+		);
+		await expect(
+			new PaymentsClient(context, 'cashout', { clock }).request(read, failure),
+		).rejects.toThrow('Reading the status of cashout 7 failed (HTTP 503)');
 		expect(sent.length).toBeLessThan(4);
 		expect(sent.every((request) => request.at - sent[0].at < 60_000)).toBe(true);
 	});
@@ -100,14 +152,22 @@ describe('PaymentsClient retries on its clock', () => {
 	test('a change (hold, release, cancel, creation) is sent once, whatever the failure', async () => {
 		const clock = new FakeClock();
 		const { context, sent } = contextAnswering([{ status: 503 }, { status: 200 }], clock);
-		await expect(new PaymentsClient(context, 'cashout', { clock }).request(change, { action: 'Putting cashout 7 on hold', itemIndex: 0 })).rejects.toThrow('Putting cashout 7 on hold failed (HTTP 503)');
+		await expect(
+			new PaymentsClient(context, 'cashout', { clock }).request(change, {
+				action: 'Putting cashout 7 on hold',
+				itemIndex: 0,
+			}),
+		).rejects.toThrow('Putting cashout 7 on hold failed (HTTP 503)');
 		expect(sent).toHaveLength(1);
 		expect(clock.waits).toEqual([]);
 	});
 
 	test('after a 429, the next request of the same client also waits until the service’s wait is over', async () => {
 		const clock = new FakeClock();
-		const { context, sent } = contextAnswering([{ status: 429, headers: { 'retry-after': '10' } }, { status: 200 }, { status: 200 }], clock);
+		const { context, sent } = contextAnswering(
+			[{ status: 429, headers: { 'retry-after': '10' } }, { status: 200 }, { status: 200 }],
+			clock,
+		);
 		const client = new PaymentsClient(context, 'cashout', { clock });
 		await client.request(read, failure);
 		await client.request(read, failure);

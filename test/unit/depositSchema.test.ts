@@ -1,4 +1,7 @@
-import { validateDepositRequest, type DepositFieldProblem } from '../../nodes/PaymentsService/bodies/depositSchema';
+import {
+	validateDepositRequest,
+	type DepositFieldProblem,
+} from '../../nodes/PaymentsService/bodies/depositSchema';
 
 const minimal = { amount: '100.50', country: 'BR', currency: 'BRL' };
 
@@ -40,7 +43,11 @@ describe('validateDepositRequest', () => {
 			payment_type: 'BANK_TRANSFER',
 			payment_types: ['BANK_DEPOSIT', 'BANK_TRANSFER'],
 			sub_merchant_id: 12,
-			reported_info: { bank_account_number: '123', bank_branch: '0001', bank_beneficiary: 'Jane Doe' },
+			reported_info: {
+				bank_account_number: '123',
+				bank_branch: '0001',
+				bank_beneficiary: 'Jane Doe',
+			},
 			bank_account: { anything: 'goes' },
 			fee_on_payer: false,
 			surcharge_on_payer: true,
@@ -78,7 +85,9 @@ describe('validateDepositRequest', () => {
 	});
 
 	test('a missing amount is reported on amount as required', () => {
-		expect(problemsOf({ country: 'BR', currency: 'BRL' })).toEqual([{ field: 'amount', problem: 'is required' }]);
+		expect(problemsOf({ country: 'BR', currency: 'BRL' })).toEqual([
+			{ field: 'amount', problem: 'is required' },
+		]);
 	});
 
 	test.each([
@@ -97,10 +106,9 @@ describe('validateDepositRequest', () => {
 	});
 
 	test('bonus_amount and strikethrough_price follow the same decimal rule', () => {
-		expect(fieldsOf({ ...minimal, bonus_amount: '1.234', strikethrough_price: 'x' }).sort()).toEqual([
-			'bonus_amount',
-			'strikethrough_price',
-		]);
+		expect(
+			fieldsOf({ ...minimal, bonus_amount: '1.234', strikethrough_price: 'x' }).sort(),
+		).toEqual(['bonus_amount', 'strikethrough_price']);
 	});
 
 	test.each([
@@ -157,7 +165,11 @@ describe('validateDepositRequest', () => {
 
 	test('unknown top-level fields pass unchanged and are named as unchecked; the known ones are still checked', () => {
 		const body = { ...minimal, installments: 3, risk_profile: { level: 'low' } };
-		expect(validateDepositRequest(body)).toEqual({ ok: true, value: body, unchecked: ['installments', 'risk_profile'] });
+		expect(validateDepositRequest(body)).toEqual({
+			ok: true,
+			value: body,
+			unchecked: ['installments', 'risk_profile'],
+		});
 		expect(fieldsOf({ ...body, amount: '1.001' })).toEqual(['amount']);
 	});
 

@@ -9,7 +9,11 @@ function notificationTrigger(version: number): INodeTypeDescription {
 	return (new PaymentsServiceNotificationTrigger().getNodeType(version) as INodeType).description;
 }
 
-const NODES: INodeTypeDescription[] = [new PaymentsService().description, new PaymentsServiceTrigger().description, notificationTrigger(1)];
+const NODES: INodeTypeDescription[] = [
+	new PaymentsService().description,
+	new PaymentsServiceTrigger().description,
+	notificationTrigger(1),
+];
 
 /**
  * The parameters n8n's editor treats as a node's authentication fields: those named in a
@@ -19,31 +23,53 @@ const NODES: INodeTypeDescription[] = [new PaymentsService().description, new Pa
  */
 function authFields(node: INodeTypeDescription): string[] {
 	const names = new Set(node.properties.map((property) => property.name));
-	return (node.credentials ?? []).flatMap((credential) => Object.keys(credential.displayOptions?.show ?? {}).filter((key) => names.has(key)));
+	return (node.credentials ?? []).flatMap((credential) =>
+		Object.keys(credential.displayOptions?.show ?? {}).filter((key) => names.has(key)),
+	);
 }
 
 function notificationCredentials(notifications: string, version = 1): string[] {
 	const description = notificationTrigger(version);
 	const node = { typeVersion: version, parameters: {} } as unknown as INode;
-	const values = NodeHelpers.getNodeParameters(description.properties, { notifications }, true, false, node, description)!;
-	return (description.credentials ?? []).filter((credential) => NodeHelpers.displayParameter(values, credential, node, description)).map((credential) => credential.name);
+	const values = NodeHelpers.getNodeParameters(
+		description.properties,
+		{ notifications },
+		true,
+		false,
+		node,
+		description,
+	)!;
+	return (description.credentials ?? [])
+		.filter((credential) => NodeHelpers.displayParameter(values, credential, node, description))
+		.map((credential) => credential.name);
 }
 
 describe('credentials as the n8n editor reads them', () => {
-	test.each(NODES.map((node) => [node.displayName, node]))('%s: no parameter is taken for an authentication selector (all stay in the panel)', (_name, node) => {
-		expect(authFields(node)).toEqual([]);
-	});
+	test.each(NODES.map((node) => [node.displayName, node]))(
+		'%s: no parameter is taken for an authentication selector (all stay in the panel)',
+		(_name, node) => {
+			expect(authFields(node)).toEqual([]);
+		},
+	);
 
 	test('a node that can show two credentials labels each', () => {
 		for (const node of NODES.filter((candidate) => (candidate.credentials ?? []).length > 1)) {
-			for (const credential of node.credentials ?? []) expect([node.displayName, credential.name, credential.displayName]).toEqual([node.displayName, credential.name, expect.stringMatching(/ Credential$/)]);
+			for (const credential of node.credentials ?? [])
+				expect([node.displayName, credential.name, credential.displayName]).toEqual([
+					node.displayName,
+					credential.name,
+					expect.stringMatching(/ Credential$/),
+				]);
 		}
 	});
 
 	test('the notification trigger asks for the deposit key, the cashout key or both, as chosen', () => {
 		expect(notificationCredentials('deposits')).toEqual(['paymentsServiceDepositApi']);
 		expect(notificationCredentials('cashouts')).toEqual(['paymentsServiceCashoutApi']);
-		expect(notificationCredentials('both')).toEqual(['paymentsServiceDepositApi', 'paymentsServiceCashoutApi']);
+		expect(notificationCredentials('both')).toEqual([
+			'paymentsServiceDepositApi',
+			'paymentsServiceCashoutApi',
+		]);
 	});
 
 	test('version 2 of the notification trigger: one credential per node, chosen by Notifications (the editor’s credential selector)', () => {

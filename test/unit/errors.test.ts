@@ -59,7 +59,9 @@ describe('readFailure', () => {
 	});
 
 	test('reads message when the body has no description, and a string code', () => {
-		expect(readFailure(axiosLikeError(401, { code: 'UNAUTHORIZED', message: 'Session expired' }))).toEqual({
+		expect(
+			readFailure(axiosLikeError(401, { code: 'UNAUTHORIZED', message: 'Session expired' })),
+		).toEqual({
 			httpStatus: 401,
 			code: 'UNAUTHORIZED',
 			message: 'Session expired',
@@ -83,7 +85,10 @@ describe('readFailure', () => {
 	});
 
 	test('Retry-After in seconds is read', () => {
-		expect(readFailure(axiosLikeError(429, { message: 'slow down' }, { 'retry-after': '30' })).retryAfterSeconds).toBe(30);
+		expect(
+			readFailure(axiosLikeError(429, { message: 'slow down' }, { 'retry-after': '30' }))
+				.retryAfterSeconds,
+		).toBe(30);
 		expect(readFailure(axiosLikeError(503, '', { 'Retry-After': '5' })).retryAfterSeconds).toBe(5);
 	});
 
@@ -92,45 +97,73 @@ describe('readFailure', () => {
 		const spy = jest.spyOn(Date, 'now').mockReturnValue(now);
 		try {
 			const at = new Date(now + 90_000).toUTCString();
-			expect(readFailure(axiosLikeError(429, {}, { 'retry-after': at })).retryAfterSeconds).toBe(90);
+			expect(readFailure(axiosLikeError(429, {}, { 'retry-after': at })).retryAfterSeconds).toBe(
+				90,
+			);
 			const past = new Date(now - 10_000).toUTCString();
-			expect(readFailure(axiosLikeError(429, {}, { 'retry-after': past })).retryAfterSeconds).toBe(0);
+			expect(readFailure(axiosLikeError(429, {}, { 'retry-after': past })).retryAfterSeconds).toBe(
+				0,
+			);
 		} finally {
 			spy.mockRestore();
 		}
 	});
 
 	test('an unreadable Retry-After is ignored', () => {
-		expect('retryAfterSeconds' in readFailure(axiosLikeError(429, {}, { 'retry-after': 'soon' }))).toBe(false);
+		expect(
+			'retryAfterSeconds' in readFailure(axiosLikeError(429, {}, { 'retry-after': 'soon' })),
+		).toBe(false);
 	});
 
 	test('a plain wrapper whose cause is the axios-like error is read through', () => {
-		const wrapper = Object.assign(new Error('wrapped'), { cause: axiosLikeError(412, { code: 509, message: 'Cashout not found' }) });
-		expect(readFailure(wrapper)).toEqual({ httpStatus: 412, code: 509, message: 'Cashout not found' });
+		const wrapper = Object.assign(new Error('wrapped'), {
+			cause: axiosLikeError(412, { code: 509, message: 'Cashout not found' }),
+		});
+		expect(readFailure(wrapper)).toEqual({
+			httpStatus: 412,
+			code: 509,
+			message: 'Cashout not found',
+		});
 	});
 
 	test('a NodeApiError wrapping the axios-like error is read through its cause', () => {
-		const wrapped = new NodeApiError(node, axiosLikeError(412, { code: 510, message: 'Not pending' }) as unknown as JsonObject);
-		expect(readFailure(wrapped)).toMatchObject({ httpStatus: 412, code: 510, message: 'Not pending' });
+		const wrapped = new NodeApiError(
+			node,
+			axiosLikeError(412, { code: 510, message: 'Not pending' }) as unknown as JsonObject,
+		);
+		expect(readFailure(wrapped)).toMatchObject({
+			httpStatus: 412,
+			code: 510,
+			message: 'Not pending',
+		});
 	});
 
 	test('a network error gives its code and no HTTP status', () => {
 		const failure = readFailure({ code: 'ECONNRESET' });
 		expect(failure.networkCode).toBe('ECONNRESET');
 		expect(failure.httpStatus).toBeUndefined();
-		const withMessage = readFailure(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+		const withMessage = readFailure(
+			Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+		);
 		expect(withMessage).toEqual({ networkCode: 'ECONNRESET', message: 'socket hang up' });
 	});
 
 	test('a network error inside a wrapper is found through the cause', () => {
-		const wrapper = Object.assign(new Error('request failed'), { cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }) });
+		const wrapper = Object.assign(new Error('request failed'), {
+			cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }),
+		});
 		expect(readFailure(wrapper).networkCode).toBe('ECONNREFUSED');
 	});
 
 	test('a session login error gives its status, code and the credential’s own message', () => {
 		const error = new SessionLoginError(
 			'Switching the session to merchant ID 9999 failed (HTTP 403, code 26): Insufficient privileges. Fix or clear the Merchant ID.',
-			{ step: 'switchContext', httpStatus: 403, code: 26, serviceMessage: 'Insufficient privileges' },
+			{
+				step: 'switchContext',
+				httpStatus: 403,
+				code: 26,
+				serviceMessage: 'Insufficient privileges',
+			},
 		);
 		expect(readFailure(error)).toEqual({
 			httpStatus: 403,
@@ -142,9 +175,15 @@ describe('readFailure', () => {
 	});
 
 	test('a session login error wrapped by n8n (NodeApiError, cause) is still found', () => {
-		const login = new SessionLoginError('Login failed: the service answered HTTP 503.', { step: 'login', httpStatus: 503 });
+		const login = new SessionLoginError('Login failed: the service answered HTTP 503.', {
+			step: 'login',
+			httpStatus: 503,
+		});
 		const wrapped = new NodeApiError(node, login as unknown as JsonObject);
-		expect(readFailure(wrapped).session).toEqual({ step: 'login', message: 'Login failed: the service answered HTTP 503.' });
+		expect(readFailure(wrapped).session).toEqual({
+			step: 'login',
+			message: 'Login failed: the service answered HTTP 503.',
+		});
 		expect(readFailure(wrapped).httpStatus).toBe(503);
 	});
 
@@ -159,7 +198,8 @@ describe('toNodeApiError', () => {
 		const error = toNodeApiError(
 			node,
 			{ httpStatus: 412, code: 510, message: 'Cashout is not pending' },
-			'cashout', { action: 'Cancel cashout 123', itemIndex: 2 },
+			'cashout',
+			{ action: 'Cancel cashout 123', itemIndex: 2 },
 		);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toContain('Cancel cashout 123');
@@ -172,43 +212,58 @@ describe('toNodeApiError', () => {
 	});
 
 	test('the same code means different things per family (401 on cashout vs reporting)', () => {
-		const cashout = toNodeApiError(node, { httpStatus: 401, code: 401 }, 'cashout', { action: 'Get cashout status' });
-		const reporting = toNodeApiError(node, { httpStatus: 401, code: 401 }, 'reporting', { action: 'List deposits' });
+		const cashout = toNodeApiError(node, { httpStatus: 401, code: 401 }, 'cashout', {
+			action: 'Get cashout status',
+		});
+		const reporting = toNodeApiError(node, { httpStatus: 401, code: 401 }, 'reporting', {
+			action: 'List deposits',
+		});
 		expect(cashout.description).toContain('cashout login or pass');
 		expect(reporting.description).toContain('session expired');
 	});
 
 	test('a ticket failure with a reporting login code uses the reporting meaning', () => {
-		const error = toNodeApiError(node, { httpStatus: 403, code: 83 }, 'tickets', { action: 'Create ticket' });
+		const error = toNodeApiError(node, { httpStatus: 403, code: 83 }, 'tickets', {
+			action: 'Create ticket',
+		});
 		expect(error.description).toContain('login refused from this location');
 	});
 
 	test('without a service code the message gives the HTTP status', () => {
-		const error = toNodeApiError(node, { httpStatus: 404 }, 'reporting', { action: 'List refunds' });
+		const error = toNodeApiError(node, { httpStatus: 404 }, 'reporting', {
+			action: 'List refunds',
+		});
 		expect(error.message).toBe('List refunds failed (HTTP 404)');
 	});
 
 	test('deposit validation details are listed in the description', () => {
 		const error = toNodeApiError(
 			node,
-			{ httpStatus: 400, code: 300, message: 'Invalid request', details: ['payer.email is invalid', 'amount too low'] },
-			'payments', { action: 'Create deposit' },
+			{
+				httpStatus: 400,
+				code: 300,
+				message: 'Invalid request',
+				details: ['payer.email is invalid', 'amount too low'],
+			},
+			'payments',
+			{ action: 'Create deposit' },
 		);
 		expect(error.description).toContain('payer.email is invalid');
 		expect(error.description).toContain('amount too low');
 	});
 
 	test('a 5xx says the service failed internally', () => {
-		const error = toNodeApiError(node, { httpStatus: 503 }, 'reporting', { action: 'List deposits' });
+		const error = toNodeApiError(node, { httpStatus: 503 }, 'reporting', {
+			action: 'List deposits',
+		});
 		expect(error.description).toMatch(/failed internally.*503/);
 	});
 
 	test('429 mentions the wait in the description and sets context.retryAfterSeconds', () => {
-		const error = toNodeApiError(
-			node,
-			{ httpStatus: 429, retryAfterSeconds: 30 },
-			'reporting', { action: 'List deposits', itemIndex: 0 },
-		);
+		const error = toNodeApiError(node, { httpStatus: 429, retryAfterSeconds: 30 }, 'reporting', {
+			action: 'List deposits',
+			itemIndex: 0,
+		});
 		expect(error.message).toContain('List deposits');
 		expect(error.message).toMatch(/too many requests/i);
 		expect(error.description).toContain('wait 30 seconds');
@@ -217,19 +272,24 @@ describe('toNodeApiError', () => {
 	});
 
 	test('429 without Retry-After says no wait was given', () => {
-		const error = toNodeApiError(node, { httpStatus: 429 }, 'reporting', { action: 'List deposits' });
+		const error = toNodeApiError(node, { httpStatus: 429 }, 'reporting', {
+			action: 'List deposits',
+		});
 		expect(error.description).toContain('no wait time');
 		expect(error.context.retryAfterSeconds).toBeUndefined();
 	});
 
 	test('the explain callback text becomes the message and the service text moves to the description', () => {
 		const explain = jest.fn((failure: ServiceFailure) =>
-			failure.code === 510 ? 'Cashout 123 cannot be put on hold: it is no longer pending' : undefined,
+			failure.code === 510
+				? 'Cashout 123 cannot be put on hold: it is no longer pending'
+				: undefined,
 		);
 		const error = toNodeApiError(
 			node,
 			{ httpStatus: 412, code: 510, message: 'Invalid status transition' },
-			'cashout', { action: 'Put cashout 123 on hold', explain },
+			'cashout',
+			{ action: 'Put cashout 123 on hold', explain },
 		);
 		expect(explain).toHaveBeenCalledTimes(1);
 		expect(error.message).toBe('Cashout 123 cannot be put on hold: it is no longer pending');
@@ -240,13 +300,15 @@ describe('toNodeApiError', () => {
 		const error = toNodeApiError(
 			node,
 			{ httpStatus: 412, code: 509, message: 'Not found' },
-			'cashout', { action: 'Cancel cashout 9', explain: () => undefined },
+			'cashout',
+			{ action: 'Cancel cashout 9', explain: () => undefined },
 		);
 		expect(error.message).toBe('Cancel cashout 9 failed: Not found (509)');
 	});
 
 	test('a network failure mentions the code and that the outcome is unknown', () => {
-		const error = toNodeApiError(node, readFailure({ code: 'ECONNRESET' }), 'cashout', { action: 'Cancel cashout 5',
+		const error = toNodeApiError(node, readFailure({ code: 'ECONNRESET' }), 'cashout', {
+			action: 'Cancel cashout 5',
 			itemIndex: 4,
 		});
 		expect(error.message).toContain('Cancel cashout 5');
@@ -256,7 +318,9 @@ describe('toNodeApiError', () => {
 	});
 
 	test('a failure with neither status nor network code keeps the action and the message', () => {
-		const error = toNodeApiError(node, { message: 'something odd' }, 'reporting', { action: 'Log in' });
+		const error = toNodeApiError(node, { message: 'something odd' }, 'reporting', {
+			action: 'Log in',
+		});
 		expect(error.message).toBe('Log in failed: something odd');
 	});
 
@@ -265,14 +329,20 @@ describe('toNodeApiError', () => {
 			axiosLikeError(401, { code: 401, message: 'Invalid credentials' }),
 			axiosLikeError(429, { message: 'slow' }, { 'retry-after': '3' }),
 			axiosLikeError(500, 'Internal error'),
-			new NodeApiError(node, axiosLikeError(412, { code: 510, message: 'Not pending' }) as unknown as JsonObject),
+			new NodeApiError(
+				node,
+				axiosLikeError(412, { code: 510, message: 'Not pending' }) as unknown as JsonObject,
+			),
 			Object.assign(new Error('connect ECONNRESET'), {
 				code: 'ECONNRESET',
 				config: { headers: { Authorization: 'Bearer SECRET123' }, data: '{"pass":"SECRET123"}' },
 			}),
 		];
 		for (const source of sources) {
-			const error = toNodeApiError(node, readFailure(source), 'cashout', { action: 'Cancel cashout 1', itemIndex: 0 });
+			const error = toNodeApiError(node, readFailure(source), 'cashout', {
+				action: 'Cancel cashout 1',
+				itemIndex: 0,
+			});
 			expect(JSON.stringify(error)).not.toContain('SECRET123');
 			expect(error.message).not.toContain('SECRET123');
 			expect(String(error.description)).not.toContain('SECRET123');
@@ -294,7 +364,10 @@ describe('readAnswer (HTTP errors returned as answers)', () => {
 	});
 
 	test('reads a text body and an empty one', () => {
-		expect(readAnswer(503, {}, 'upstream down')).toEqual({ httpStatus: 503, message: 'upstream down' });
+		expect(readAnswer(503, {}, 'upstream down')).toEqual({
+			httpStatus: 503,
+			message: 'upstream down',
+		});
 		expect(readAnswer(503, undefined, '')).toEqual({ httpStatus: 503 });
 	});
 });
@@ -302,16 +375,26 @@ describe('readAnswer (HTTP errors returned as answers)', () => {
 describe('session failures in the error the user sees', () => {
 	test('the credential’s message is the error message; the description says what was being done', () => {
 		const failure = readFailure(
-			new SessionLoginError('Switching the session to merchant ID 9999 failed (HTTP 403, code 26): nope. Fix or clear the Merchant ID.', {
-				step: 'switchContext',
-				httpStatus: 403,
-				code: 26,
-				serviceMessage: 'nope',
-			}),
+			new SessionLoginError(
+				'Switching the session to merchant ID 9999 failed (HTTP 403, code 26): nope. Fix or clear the Merchant ID.',
+				{
+					step: 'switchContext',
+					httpStatus: 403,
+					code: 26,
+					serviceMessage: 'nope',
+				},
+			),
 		);
-		const error = toNodeApiError(node, failure, 'reporting', { action: 'Listing deposit records (page 0)', itemIndex: 0 });
-		expect(error.message).toBe('Switching the session to merchant ID 9999 failed (HTTP 403, code 26): nope. Fix or clear the Merchant ID.');
-		expect(error.description).toContain('while opening the session for: Listing deposit records (page 0)');
+		const error = toNodeApiError(node, failure, 'reporting', {
+			action: 'Listing deposit records (page 0)',
+			itemIndex: 0,
+		});
+		expect(error.message).toBe(
+			'Switching the session to merchant ID 9999 failed (HTTP 403, code 26): nope. Fix or clear the Merchant ID.',
+		);
+		expect(error.description).toContain(
+			'while opening the session for: Listing deposit records (page 0)',
+		);
 		expect(error.description).toContain('lacks the privileges');
 		expect(error.context.sessionStep).toBe('switchContext');
 	});
@@ -319,7 +402,9 @@ describe('session failures in the error the user sees', () => {
 
 describe('isServiceCode', () => {
 	test('compares the service code of a NodeApiError as text', () => {
-		const error = toNodeApiError(node, { httpStatus: 400, code: 104 }, 'payments', { action: 'Create deposit' });
+		const error = toNodeApiError(node, { httpStatus: 400, code: 104 }, 'payments', {
+			action: 'Create deposit',
+		});
 		expect(isServiceCode(error, 104)).toBe(true);
 		expect(isServiceCode(error, '104')).toBe(true);
 		expect(isServiceCode(error, 105, 104)).toBe(true);
@@ -327,7 +412,9 @@ describe('isServiceCode', () => {
 	});
 
 	test('is false for errors without a code and for other errors', () => {
-		expect(isServiceCode(toNodeApiError(node, { httpStatus: 503 }, 'payments', { action: 'x' }), 503)).toBe(false);
+		expect(
+			isServiceCode(toNodeApiError(node, { httpStatus: 503 }, 'payments', { action: 'x' }), 503),
+		).toBe(false);
 		expect(isServiceCode(new Error('104'), 104)).toBe(false);
 	});
 });
@@ -366,14 +453,20 @@ describe('classifyFailure: every answer is one kind, whatever the API family (se
 		[{ httpStatus: 404, code: 208 }, 'payments', 'notFound'],
 		[{ httpStatus: 404, code: 'NOT_FOUND' }, 'tickets', 'notFound'],
 		[{ httpStatus: 404 }, 'reporting', 'notFound'],
-		[{ httpStatus: 400, message: 'Beneficiary refused: USER_REJECTED_KYC_CHECK' }, 'cashout', 'kycRejected'],
+		[
+			{ httpStatus: 400, message: 'Beneficiary refused: USER_REJECTED_KYC_CHECK' },
+			'cashout',
+			'kycRejected',
+		],
 		[{ httpStatus: 400, code: 300, message: 'Invalid params' }, 'cashout', 'refused'],
 	] as const)('%j from %s is %s', (failure, family, kind) => {
 		expect(classifyFailure(failure, family)).toBe(kind);
 	});
 
 	test('an error built from an answer carries its kind, and isFailureKind reads it', () => {
-		const error = toNodeApiError(node, { httpStatus: 400, code: 511 }, 'cashout', { action: 'Creating' });
+		const error = toNodeApiError(node, { httpStatus: 400, code: 511 }, 'cashout', {
+			action: 'Creating',
+		});
 		expect(isFailureKind(error, 'keyAlreadyUsed')).toBe(true);
 		expect(isFailureKind(error, 'notFound')).toBe(false);
 		expect(failureOf(error)).toMatchObject({ httpStatus: 400, code: 511, kind: 'keyAlreadyUsed' });

@@ -21,7 +21,10 @@ const identity: RequestIdentity = {
 
 describe('deriveRequestKey (service rules §5.2)', () => {
 	test('the same request gives the same key, whatever the order its fields were built in', () => {
-		const reordered = { ...identity, content: { beneficiary_name: 'Ana', country: 'BR', amount: '25.00' } };
+		const reordered = {
+			...identity,
+			content: { beneficiary_name: 'Ana', country: 'BR', amount: '25.00' },
+		};
 		expect(deriveRequestKey(reordered)).toBe(deriveRequestKey(identity));
 	});
 
@@ -36,10 +39,12 @@ describe('deriveRequestKey (service rules §5.2)', () => {
 		['workflow', { workflowId: 'wf-2' }],
 		['missing workflow', { workflowId: undefined }],
 		['window (another day)', { window: '2026-11-24' }],
-		['amount', { content: { ...identity.content as object, amount: '25.01' } }],
-		['beneficiary', { content: { ...identity.content as object, beneficiary_name: 'Bia' } }],
+		['amount', { content: { ...(identity.content as object), amount: '25.01' } }],
+		['beneficiary', { content: { ...(identity.content as object), beneficiary_name: 'Bia' } }],
 	])('another %s gives another key', (_what, change) => {
-		expect(deriveRequestKey({ ...identity, ...change } as RequestIdentity)).not.toBe(deriveRequestKey(identity));
+		expect(deriveRequestKey({ ...identity, ...change } as RequestIdentity)).not.toBe(
+			deriveRequestKey(identity),
+		);
 	});
 
 	test('nothing of the execution enters the key: n8n`s Retry of a failed execution (a new execution id) gets the same key', () => {
@@ -47,7 +52,9 @@ describe('deriveRequestKey (service rules §5.2)', () => {
 		fc.assert(
 			fc.property(fc.nat(50), fc.nat(50), fc.string(), (runIndex, itemIndex, name) => {
 				const a = { ...identity, runIndex, itemIndex, content: { name } };
-				return deriveRequestKey(a) === deriveRequestKey(JSON.parse(JSON.stringify(a)) as RequestIdentity);
+				return (
+					deriveRequestKey(a) === deriveRequestKey(JSON.parse(JSON.stringify(a)) as RequestIdentity)
+				);
 			}),
 		);
 	});
@@ -55,9 +62,24 @@ describe('deriveRequestKey (service rules §5.2)', () => {
 	test('distinct identities never share a key (fields do not run into each other)', () => {
 		fc.assert(
 			fc.property(
-				fc.record({ workflowId: fc.string(), nodeId: fc.string(), runIndex: fc.nat(5), itemIndex: fc.nat(5), window: fc.constantFrom('2026-11-23', '2026-11-24'), content: fc.dictionary(fc.string(), fc.string()) }),
-				fc.record({ workflowId: fc.string(), nodeId: fc.string(), runIndex: fc.nat(5), itemIndex: fc.nat(5), window: fc.constantFrom('2026-11-23', '2026-11-24'), content: fc.dictionary(fc.string(), fc.string()) }),
-				(a, b) => (canonicalJson(a) === canonicalJson(b)) === (deriveRequestKey(a) === deriveRequestKey(b)),
+				fc.record({
+					workflowId: fc.string(),
+					nodeId: fc.string(),
+					runIndex: fc.nat(5),
+					itemIndex: fc.nat(5),
+					window: fc.constantFrom('2026-11-23', '2026-11-24'),
+					content: fc.dictionary(fc.string(), fc.string()),
+				}),
+				fc.record({
+					workflowId: fc.string(),
+					nodeId: fc.string(),
+					runIndex: fc.nat(5),
+					itemIndex: fc.nat(5),
+					window: fc.constantFrom('2026-11-23', '2026-11-24'),
+					content: fc.dictionary(fc.string(), fc.string()),
+				}),
+				(a, b) =>
+					(canonicalJson(a) === canonicalJson(b)) === (deriveRequestKey(a) === deriveRequestKey(b)),
 			),
 		);
 	});
@@ -74,7 +96,9 @@ describe('duplicateWindowAt', () => {
 	});
 
 	test('December rolls over into January', () => {
-		expect(duplicateWindowAt('month', Date.UTC(2026, 11, 31, 23, 59)).endMs).toBe(Date.UTC(2027, 0, 1));
+		expect(duplicateWindowAt('month', Date.UTC(2026, 11, 31, 23, 59)).endMs).toBe(
+			Date.UTC(2027, 0, 1),
+		);
 	});
 });
 
@@ -96,7 +120,11 @@ describe('givenKeyProblem: a key is sent as given, or refused with the rule', ()
 		['order 1', 'idempotencyKey', /a space/],
 		['k'.repeat(10_240), 'idempotencyKey', /is 10240 characters long; at most 128/],
 		['order-Łukasz-1', 'invoiceId', /"Ł" \(U\+0141\); the service accepts only letters, digits/],
-		['x'.repeat(MAX_EXTERNAL_ID_LENGTH + 1), 'externalId', /is 101 characters long; the service accepts at most 100/],
+		[
+			'x'.repeat(MAX_EXTERNAL_ID_LENGTH + 1),
+			'externalId',
+			/is 101 characters long; the service accepts at most 100/,
+		],
 		['payout\n1', 'externalId', /a line break/],
 		['', 'externalId', /is empty/],
 	] as const)('%j is refused as %s', (key, kind, rule) => {

@@ -1,4 +1,7 @@
-import { buildMultipartBody, type MultipartPart } from '../../nodes/PaymentsService/transport/multipart';
+import {
+	buildMultipartBody,
+	type MultipartPart,
+} from '../../nodes/PaymentsService/transport/multipart';
 
 interface ParsedPart {
 	headers: Record<string, string>;
@@ -27,7 +30,9 @@ function parseMultipart(body: Buffer, boundary: string): ParsedPart[] {
 		const next = body.indexOf(delimiter, contentStart);
 		expect(next).toBeGreaterThan(-1);
 		parts.push({ headers, body: body.subarray(contentStart, next) });
-		const after = body.subarray(next + delimiter.length, next + delimiter.length + 2).toString('latin1');
+		const after = body
+			.subarray(next + delimiter.length, next + delimiter.length + 2)
+			.toString('latin1');
 		if (after === '--') {
 			expect(body.subarray(next + delimiter.length + 2).toString('latin1')).toBe('\r\n');
 			return parts;
@@ -48,7 +53,12 @@ describe('buildMultipartBody', () => {
 	const parts: MultipartPart[] = [
 		{ name: 'documentType', value: 'VOUCHER' },
 		{ name: 'comment', value: 'Zahlung über PIX\r\nline two' },
-		{ name: 'file', fileName: 'voucher.bin', contentType: 'application/octet-stream', data: allBytes },
+		{
+			name: 'file',
+			fileName: 'voucher.bin',
+			contentType: 'application/octet-stream',
+			data: allBytes,
+		},
 	];
 
 	test('Content-Type names the boundary that delimits the body', () => {
@@ -56,7 +66,9 @@ describe('buildMultipartBody', () => {
 		const boundary = boundaryOf(contentType);
 		expect(boundary.length).toBeGreaterThanOrEqual(20);
 		expect(body.subarray(0, boundary.length + 2).toString('latin1')).toBe(`--${boundary}`);
-		expect(body.subarray(body.length - boundary.length - 6).toString('latin1')).toBe(`--${boundary}--\r\n`);
+		expect(body.subarray(body.length - boundary.length - 6).toString('latin1')).toBe(
+			`--${boundary}--\r\n`,
+		);
 	});
 
 	test('a given boundary is used as is', () => {
@@ -78,7 +90,9 @@ describe('buildMultipartBody', () => {
 		expect(parsed[0].headers['content-disposition']).toBe('form-data; name="documentType"');
 		expect(parsed[0].body.toString('utf8')).toBe('VOUCHER');
 		expect(parsed[1].body.toString('utf8')).toBe('Zahlung über PIX\r\nline two');
-		expect(parsed[2].headers['content-disposition']).toBe('form-data; name="file"; filename="voucher.bin"');
+		expect(parsed[2].headers['content-disposition']).toBe(
+			'form-data; name="file"; filename="voucher.bin"',
+		);
 		expect(parsed[2].headers['content-type']).toBe('application/octet-stream');
 		expect(parsed[2].body.equals(allBytes)).toBe(true);
 	});
@@ -98,11 +112,18 @@ describe('buildMultipartBody', () => {
 
 	test('quotes and line breaks in a file name or field name are escaped, and a parser restores the name', async () => {
 		const { body, contentType } = buildMultipartBody([
-			{ name: 'fi"le', fileName: 'my "quoted"\r\nname.pdf', contentType: 'application/pdf', data: Buffer.from('%PDF-1.4') },
+			{
+				name: 'fi"le',
+				fileName: 'my "quoted"\r\nname.pdf',
+				contentType: 'application/pdf',
+				data: Buffer.from('%PDF-1.4'),
+			},
 		]);
 		const parsed = parseMultipart(body, boundaryOf(contentType));
 		expect(parsed).toHaveLength(1);
-		expect(parsed[0].headers['content-disposition']).toBe('form-data; name="fi%22le"; filename="my %22quoted%22%0D%0Aname.pdf"');
+		expect(parsed[0].headers['content-disposition']).toBe(
+			'form-data; name="fi%22le"; filename="my %22quoted%22%0D%0Aname.pdf"',
+		);
 		expect(parsed[0].body.toString('latin1')).toBe('%PDF-1.4');
 		const form = await new Response(body, { headers: { 'content-type': contentType } }).formData();
 		const file = form.get('fi"le') as File;
@@ -111,7 +132,12 @@ describe('buildMultipartBody', () => {
 
 	test('a UTF-8 file name is sent as UTF-8', () => {
 		const { body, contentType } = buildMultipartBody([
-			{ name: 'file', fileName: 'comprovante-ção.png', contentType: 'image/png', data: Buffer.from([0x89, 0x50]) },
+			{
+				name: 'file',
+				fileName: 'comprovante-ção.png',
+				contentType: 'image/png',
+				data: Buffer.from([0x89, 0x50]),
+			},
 		]);
 		const [part] = parseMultipart(body, boundaryOf(contentType));
 		expect(part.headers['content-disposition']).toContain('filename="comprovante-ção.png"');

@@ -26,15 +26,32 @@ const CASHOUT_FORM =
 
 describe('parseNotification (service rules §10)', () => {
 	test('a deposit notification, as JSON or as the text of a body n8n did not parse', () => {
-		for (const body of [{ deposit_id: 3000000001 }, { deposit_id: '3000000001' }, '{"deposit_id": 3000000001}', Buffer.from('{"deposit_id":3000000001}')]) {
-			expect(parseNotification(body)).toEqual({ kind: 'deposit', depositId: 3000000001, fields: { deposit_id: typeof body === 'object' && !Buffer.isBuffer(body) ? body.deposit_id : 3000000001 } });
+		for (const body of [
+			{ deposit_id: 3000000001 },
+			{ deposit_id: '3000000001' },
+			'{"deposit_id": 3000000001}',
+			Buffer.from('{"deposit_id":3000000001}'),
+		]) {
+			expect(parseNotification(body)).toEqual({
+				kind: 'deposit',
+				depositId: 3000000001,
+				fields: {
+					deposit_id:
+						typeof body === 'object' && !Buffer.isBuffer(body) ? body.deposit_id : 3000000001,
+				},
+			});
 		}
 	});
 
 	test('a cashout notification, as n8n parses the form or as raw form text: read by cashout_id, every field kept', () => {
 		const form = Object.fromEntries(new URLSearchParams(CASHOUT_FORM));
 		for (const body of [form, CASHOUT_FORM]) {
-			expect(parseNotification(body)).toEqual({ kind: 'cashout', cashoutId: 700123, externalId: 'p-7', fields: form });
+			expect(parseNotification(body)).toEqual({
+				kind: 'cashout',
+				cashoutId: 700123,
+				externalId: 'p-7',
+				fields: form,
+			});
 		}
 		// n8n's form parser gives an object without a prototype.
 		const bare = Object.assign(Object.create(null) as Record<string, unknown>, form);
@@ -81,8 +98,15 @@ describe('parseNotification (service rules §10)', () => {
 	});
 
 	test('asPositiveId takes whole numbers from 1 to 2^53 − 1 only', () => {
-		expect([1, '42', ' 7 ', Number.MAX_SAFE_INTEGER].map(asPositiveId)).toEqual([1, 42, 7, Number.MAX_SAFE_INTEGER]);
-		expect([0, '0', Number.MAX_SAFE_INTEGER + 1, '1e3', '0x10', NaN, null, true].map(asPositiveId)).toEqual(Array(8).fill(undefined));
+		expect([1, '42', ' 7 ', Number.MAX_SAFE_INTEGER].map(asPositiveId)).toEqual([
+			1,
+			42,
+			7,
+			Number.MAX_SAFE_INTEGER,
+		]);
+		expect(
+			[0, '0', Number.MAX_SAFE_INTEGER + 1, '1e3', '0x10', NaN, null, true].map(asPositiveId),
+		).toEqual(Array(8).fill(undefined));
 	});
 
 	test('record keys: d:<deposit_id>, c:<cashout_id>, x:<external_id>', () => {
@@ -99,9 +123,18 @@ describe('the notification memory', () => {
 	test('a status is a repeat when it is the last one read for the record; a return to an earlier status is not', () => {
 		const memory = emptyMemory();
 		const statuses = ['PENDING', 'PENDING', 'ON_HOLD', 'ON_HOLD', 'PENDING', 'ON_HOLD'];
-		const seen = statuses.map((status, index) => rememberStatus(memory, 'c:1', status, NOW + index));
+		const seen = statuses.map((status, index) =>
+			rememberStatus(memory, 'c:1', status, NOW + index),
+		);
 		expect(seen.map((entry) => entry.repeat)).toEqual([false, true, false, true, false, false]);
-		expect(seen.map((entry) => entry.previousStatus)).toEqual([null, 'PENDING', 'PENDING', 'ON_HOLD', 'ON_HOLD', 'PENDING']);
+		expect(seen.map((entry) => entry.previousStatus)).toEqual([
+			null,
+			'PENDING',
+			'PENDING',
+			'ON_HOLD',
+			'ON_HOLD',
+			'PENDING',
+		]);
 		expect(memory.records).toEqual({ 'c:1': ['ON_HOLD', NOW + 5] });
 		expect(rememberStatus(memory, 'd:1', 'ON_HOLD', NOW).repeat).toBe(false);
 	});
@@ -110,7 +143,8 @@ describe('the notification memory', () => {
 		const memory = emptyMemory();
 		rememberStatus(memory, 'd:old', 'PENDING', NOW - MEMORY_MAX_AGE_SECONDS - 1);
 		rememberStatus(memory, 'd:edge', 'PENDING', NOW - MEMORY_MAX_AGE_SECONDS);
-		for (let index = 0; index < 5; index++) rememberStatus(memory, `d:${index}`, 'PENDING', NOW - index);
+		for (let index = 0; index < 5; index++)
+			rememberStatus(memory, `d:${index}`, 'PENDING', NOW - index);
 		pruneMemory(memory, NOW);
 		expect(Object.keys(memory.records)).toEqual(['d:edge', 'd:0', 'd:1', 'd:2', 'd:3', 'd:4']);
 		pruneMemory(memory, NOW, { maxAgeSeconds: MEMORY_MAX_AGE_SECONDS, maxRecords: 3 });
@@ -132,10 +166,22 @@ describe('the notification memory', () => {
 	});
 
 	test('a stored memory that is not well formed reads as empty; bad entries are dropped', () => {
-		for (const stored of [undefined, null, 'x', [], { version: 2, records: {} }, { version: 1, records: [] }]) {
+		for (const stored of [
+			undefined,
+			null,
+			'x',
+			[],
+			{ version: 2, records: {} },
+			{ version: 1, records: [] },
+		]) {
 			expect(readMemory(stored)).toEqual(emptyMemory());
 		}
-		expect(readMemory({ version: 1, records: { 'd:1': ['PENDING', NOW], 'd:2': ['PENDING'], 'd:3': [1, NOW], 'd:4': 'x' } })).toEqual({
+		expect(
+			readMemory({
+				version: 1,
+				records: { 'd:1': ['PENDING', NOW], 'd:2': ['PENDING'], 'd:3': [1, NOW], 'd:4': 'x' },
+			}),
+		).toEqual({
 			version: 1,
 			records: { 'd:1': ['PENDING', NOW] },
 		});
@@ -152,19 +198,30 @@ describe('forgery checks (service rules §10.2–§10.4)', () => {
 	const secret = 'your_cashout_api_signature';
 
 	test('control: the provider’s vector', () => {
-		expect(cashoutControl(secret, 'cashoutID1234')).toBe('DDD345FB66A8053FBB69E0DBCACFDE5F63CA05140C3A2C446B7A0E4118F8BA1D');
+		expect(cashoutControl(secret, 'cashoutID1234')).toBe(
+			'DDD345FB66A8053FBB69E0DBCACFDE5F63CA05140C3A2C446B7A0E4118F8BA1D',
+		);
 	});
 
 	test('control matches only for its external_id and secret; lower-case hex accepted; missing refused', () => {
 		const control = cashoutControl(secret, 'cashoutID1234');
 		expect(controlMatches(secret, { external_id: 'cashoutID1234', control })).toBe(true);
-		expect(controlMatches(secret, { external_id: ' cashoutID1234 ', control: control.toLowerCase() })).toBe(true);
+		expect(
+			controlMatches(secret, { external_id: ' cashoutID1234 ', control: control.toLowerCase() }),
+		).toBe(true);
 		expect(controlMatches(secret, { external_id: 'cashoutID1235', control })).toBe(false);
 		expect(controlMatches('another secret', { external_id: 'cashoutID1234', control })).toBe(false);
 		expect(controlMatches(secret, { external_id: 'cashoutID1234' })).toBe(false);
 		expect(controlMatches(secret, { control })).toBe(false);
-		expect(controlMatches('', { external_id: 'cashoutID1234', control: cashoutControl('', 'cashoutID1234') })).toBe(false);
-		expect(controlMatches(secret, { external_id: 'cashoutID1234', control: [control] })).toBe(false);
+		expect(
+			controlMatches('', {
+				external_id: 'cashoutID1234',
+				control: cashoutControl('', 'cashoutID1234'),
+			}),
+		).toBe(false);
+		expect(controlMatches(secret, { external_id: 'cashoutID1234', control: [control] })).toBe(
+			false,
+		);
 	});
 
 	test('sameSecret: equal texts only, never an empty expected secret', () => {
@@ -179,12 +236,19 @@ describe('forgery checks (service rules §10.2–§10.4)', () => {
 		expect(bodyLimitProblem(MAX_BODY_BYTES + 1, { deposit_id: 1 })?.status).toBe(413);
 		expect(bodyLimitProblem(undefined, 'x'.repeat(MAX_BODY_BYTES + 1))?.status).toBe(413);
 		expect(bodyLimitProblem(10, { a: { b: { c: { d: 1 } } } })).toBeUndefined();
-		expect(bodyLimitProblem(10, { a: { b: { c: { d: { e: 1 } } } } })).toEqual({ status: 400, problem: 'The body is nested deeper than 4 levels' });
+		expect(bodyLimitProblem(10, { a: { b: { c: { d: { e: 1 } } } } })).toEqual({
+			status: 400,
+			problem: 'The body is nested deeper than 4 levels',
+		});
 		let deep: Record<string, unknown> = {};
 		for (let depth = 0; depth < 100_000; depth++) deep = { a: deep };
 		expect(bodyLimitProblem(10, deep)?.status).toBe(400);
-		expect(bodyLimitProblem(10, { list: Array.from({ length: MAX_BODY_VALUES }, () => 1) })?.status).toBe(400);
-		expect(bodyLimitProblem(10, { list: Array.from({ length: MAX_BODY_VALUES - 1 }, () => 1) })).toBeUndefined();
+		expect(
+			bodyLimitProblem(10, { list: Array.from({ length: MAX_BODY_VALUES }, () => 1) })?.status,
+		).toBe(400);
+		expect(
+			bodyLimitProblem(10, { list: Array.from({ length: MAX_BODY_VALUES - 1 }, () => 1) }),
+		).toBeUndefined();
 	});
 
 	test('a final status read less than 10 minutes ago answers from memory; other statuses are always read', () => {
@@ -193,8 +257,12 @@ describe('forgery checks (service rules §10.2–§10.4)', () => {
 		memory.records['d:2'] = ['EXPIRED', 1000];
 		memory.records['c:3'] = ['COMPLETED', 1000];
 		memory.records['c:4'] = ['REJECTED', 1000];
-		expect(recentFinalStatus(memory, 'deposit', 'd:1', 1000 + REREAD_WINDOW_SECONDS - 1)).toBe('COMPLETED');
-		expect(recentFinalStatus(memory, 'deposit', 'd:1', 1000 + REREAD_WINDOW_SECONDS)).toBeUndefined();
+		expect(recentFinalStatus(memory, 'deposit', 'd:1', 1000 + REREAD_WINDOW_SECONDS - 1)).toBe(
+			'COMPLETED',
+		);
+		expect(
+			recentFinalStatus(memory, 'deposit', 'd:1', 1000 + REREAD_WINDOW_SECONDS),
+		).toBeUndefined();
 		expect(recentFinalStatus(memory, 'deposit', 'd:1', 999)).toBeUndefined();
 		// EXPIRED can still become COMPLETED; a COMPLETED cashout can still be rejected.
 		expect(recentFinalStatus(memory, 'deposit', 'd:2', 1001)).toBeUndefined();

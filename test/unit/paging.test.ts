@@ -114,7 +114,9 @@ describe('RecordCollector', () => {
 					const c = collector();
 					const input: Row[] = draws.map((draw, index) => ({
 						...(draw.id === undefined ? {} : { id: draw.id }),
-						...(draw.day === undefined ? {} : { lastChangeDate: `2026-01-${String(draw.day).padStart(2, '0')}T00:00:00Z` }),
+						...(draw.day === undefined
+							? {}
+							: { lastChangeDate: `2026-01-${String(draw.day).padStart(2, '0')}T00:00:00Z` }),
 						v: String(index),
 					}));
 					for (const row of input) c.add(row);
@@ -138,7 +140,8 @@ describe('RecordCollector', () => {
 					for (const kept of records) {
 						if (kept.id === undefined) continue;
 						const copies = input.filter((row) => row.id === kept.id);
-						const time = (row: Row) => (row.lastChangeDate ? Date.parse(row.lastChangeDate) : Number.NEGATIVE_INFINITY);
+						const time = (row: Row) =>
+							row.lastChangeDate ? Date.parse(row.lastChangeDate) : Number.NEGATIVE_INFINITY;
 						const newest = Math.max(...copies.map(time));
 						expect(kept).toBe(copies.find((row) => time(row) === newest));
 					}

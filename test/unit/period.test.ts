@@ -1,4 +1,8 @@
-import { DateInputError, PERIOD_PRESETS, resolvePeriod } from '../../nodes/PaymentsService/reporting/period';
+import {
+	DateInputError,
+	PERIOD_PRESETS,
+	resolvePeriod,
+} from '../../nodes/PaymentsService/reporting/period';
 
 const DAY = 86_400;
 const sec = (iso: string): number => Date.parse(iso) / 1000;
@@ -34,7 +38,10 @@ describe('resolvePeriod presets (now = 2026-01-15T13:45:30.500Z)', () => {
 	});
 
 	test('thisMonth runs from the first of the month 00:00:00 UTC to now', () => {
-		expect(resolvePeriod('thisMonth', NOW_MS)).toEqual({ from: sec('2026-01-01T00:00:00Z'), to: NOW });
+		expect(resolvePeriod('thisMonth', NOW_MS)).toEqual({
+			from: sec('2026-01-01T00:00:00Z'),
+			to: NOW,
+		});
 	});
 
 	test('lastMonth in January is the whole December of the previous year', () => {
@@ -73,9 +80,18 @@ describe('resolvePeriod custom', () => {
 	});
 
 	test('an empty or missing To means now', () => {
-		expect(resolvePeriod('custom', NOW_MS, '2026-01-01', '')).toEqual({ from: sec('2026-01-01T00:00:00Z'), to: NOW });
-		expect(resolvePeriod('custom', NOW_MS, '2026-01-01')).toEqual({ from: sec('2026-01-01T00:00:00Z'), to: NOW });
-		expect(resolvePeriod('custom', NOW_MS, '2026-01-01', null)).toEqual({ from: sec('2026-01-01T00:00:00Z'), to: NOW });
+		expect(resolvePeriod('custom', NOW_MS, '2026-01-01', '')).toEqual({
+			from: sec('2026-01-01T00:00:00Z'),
+			to: NOW,
+		});
+		expect(resolvePeriod('custom', NOW_MS, '2026-01-01')).toEqual({
+			from: sec('2026-01-01T00:00:00Z'),
+			to: NOW,
+		});
+		expect(resolvePeriod('custom', NOW_MS, '2026-01-01', null)).toEqual({
+			from: sec('2026-01-01T00:00:00Z'),
+			to: NOW,
+		});
 	});
 
 	test('a date-time string without offset is read as UTC, whatever the machine time zone', () => {
@@ -86,15 +102,21 @@ describe('resolvePeriod custom', () => {
 	});
 
 	test('a date-time string with an offset or Z keeps that offset', () => {
-		expect(resolvePeriod('custom', NOW_MS, '2026-01-02T08:30:00+02:00', '2026-01-03T10:00:00Z')).toEqual({
+		expect(
+			resolvePeriod('custom', NOW_MS, '2026-01-02T08:30:00+02:00', '2026-01-03T10:00:00Z'),
+		).toEqual({
 			from: sec('2026-01-02T06:30:00Z'),
 			to: sec('2026-01-03T10:00:00Z'),
 		});
-		expect(resolvePeriod('custom', NOW_MS, '2026-01-02T08:30:00-0500').from).toBe(sec('2026-01-02T13:30:00Z'));
+		expect(resolvePeriod('custom', NOW_MS, '2026-01-02T08:30:00-0500').from).toBe(
+			sec('2026-01-02T13:30:00Z'),
+		);
 	});
 
 	test('a full date-time To is used as given, not moved to the end of the day', () => {
-		expect(resolvePeriod('custom', NOW_MS, '2026-01-01', '2026-01-10T00:00:00Z').to).toBe(sec('2026-01-10T00:00:00Z'));
+		expect(resolvePeriod('custom', NOW_MS, '2026-01-01', '2026-01-10T00:00:00Z').to).toBe(
+			sec('2026-01-10T00:00:00Z'),
+		);
 	});
 
 	test('surrounding whitespace is ignored', () => {
@@ -114,7 +136,14 @@ describe('resolvePeriod custom', () => {
 	});
 
 	test('a JavaScript Date is accepted', () => {
-		expect(resolvePeriod('custom', NOW_MS, new Date(Date.UTC(2026, 0, 5)), new Date(Date.UTC(2026, 0, 6)))).toEqual({
+		expect(
+			resolvePeriod(
+				'custom',
+				NOW_MS,
+				new Date(Date.UTC(2026, 0, 5)),
+				new Date(Date.UTC(2026, 0, 6)),
+			),
+		).toEqual({
 			from: sec('2026-01-05T00:00:00Z'),
 			to: sec('2026-01-06T00:00:00Z'),
 		});
@@ -122,8 +151,14 @@ describe('resolvePeriod custom', () => {
 
 	test('numbers above 10^11 are milliseconds, smaller numbers are seconds', () => {
 		const seconds = sec('2026-01-05T00:00:00Z');
-		expect(resolvePeriod('custom', NOW_MS, seconds * 1000, seconds + 60)).toEqual({ from: seconds, to: seconds + 60 });
-		expect(resolvePeriod('custom', NOW_MS, seconds, (seconds + 60) * 1000 + 999)).toEqual({ from: seconds, to: seconds + 60 });
+		expect(resolvePeriod('custom', NOW_MS, seconds * 1000, seconds + 60)).toEqual({
+			from: seconds,
+			to: seconds + 60,
+		});
+		expect(resolvePeriod('custom', NOW_MS, seconds, (seconds + 60) * 1000 + 999)).toEqual({
+			from: seconds,
+			to: seconds + 60,
+		});
 	});
 
 	test('an unreadable, empty or missing From throws DateInputError', () => {
@@ -132,12 +167,18 @@ describe('resolvePeriod custom', () => {
 		expect(() => resolvePeriod('custom', NOW_MS, undefined)).toThrow(DateInputError);
 		expect(() => resolvePeriod('custom', NOW_MS, true)).toThrow(DateInputError);
 		expect(() => resolvePeriod('custom', NOW_MS, Number.NaN)).toThrow(DateInputError);
-		expect(() => resolvePeriod('custom', NOW_MS, { toMillis: () => Number.NaN })).toThrow(DateInputError);
+		expect(() => resolvePeriod('custom', NOW_MS, { toMillis: () => Number.NaN })).toThrow(
+			DateInputError,
+		);
 	});
 
 	test('an unreadable To throws DateInputError', () => {
-		expect(() => resolvePeriod('custom', NOW_MS, '2026-01-01', 'tomorrow-ish')).toThrow(DateInputError);
-		expect(() => resolvePeriod('custom', NOW_MS, '2026-01-01', new Date(Number.NaN))).toThrow(DateInputError);
+		expect(() => resolvePeriod('custom', NOW_MS, '2026-01-01', 'tomorrow-ish')).toThrow(
+			DateInputError,
+		);
+		expect(() => resolvePeriod('custom', NOW_MS, '2026-01-01', new Date(Number.NaN))).toThrow(
+			DateInputError,
+		);
 	});
 
 	test('DateInputError is an Error subclass carrying the bad value', () => {
@@ -153,7 +194,9 @@ describe('resolvePeriod custom', () => {
 
 	test('From after To throws RangeError', () => {
 		expect(() => resolvePeriod('custom', NOW_MS, '2026-01-10', '2026-01-09')).toThrow(RangeError);
-		expect(() => resolvePeriod('custom', NOW_MS, '2026-01-10T00:00:01Z', '2026-01-10T00:00:00Z')).toThrow(RangeError);
+		expect(() =>
+			resolvePeriod('custom', NOW_MS, '2026-01-10T00:00:01Z', '2026-01-10T00:00:00Z'),
+		).toThrow(RangeError);
 	});
 
 	test('a From in the future with an empty To (now) throws RangeError', () => {
@@ -161,9 +204,11 @@ describe('resolvePeriod custom', () => {
 	});
 
 	test('From equal to To is a valid one-second period', () => {
-		expect(resolvePeriod('custom', NOW_MS, '2026-01-10T05:00:00Z', '2026-01-10T05:00:00Z')).toEqual({
-			from: sec('2026-01-10T05:00:00Z'),
-			to: sec('2026-01-10T05:00:00Z'),
-		});
+		expect(resolvePeriod('custom', NOW_MS, '2026-01-10T05:00:00Z', '2026-01-10T05:00:00Z')).toEqual(
+			{
+				from: sec('2026-01-10T05:00:00Z'),
+				to: sec('2026-01-10T05:00:00Z'),
+			},
+		);
 	});
 });

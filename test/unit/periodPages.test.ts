@@ -4,7 +4,11 @@ import type { IDataObject } from 'n8n-workflow';
 import { REPORTING_LISTS } from '../../nodes/PaymentsService/reporting/lists';
 import { comparePaths, type TimeWindow } from '../../nodes/PaymentsService/reporting/windows';
 import type { PaymentsClient } from '../../nodes/PaymentsService/transport/client';
-import { periodPages, splitPeriodPages, type ListPage } from '../../nodes/PaymentsService/transport/reporting';
+import {
+	periodPages,
+	splitPeriodPages,
+	type ListPage,
+} from '../../nodes/PaymentsService/transport/reporting';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -12,7 +16,10 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * A client double serving `pages[w]` pages (the last one short) for window w, each after `delay`
  * ms; it records every request it starts and how many are in flight.
  */
-function fakeClient(pageCounts: number[], options: { delay?: (window: number, page: number) => number; failAt?: [number, number] } = {}) {
+function fakeClient(
+	pageCounts: number[],
+	options: { delay?: (window: number, page: number) => number; failAt?: [number, number] } = {},
+) {
 	const started: Array<[number, number]> = [];
 	let inFlight = 0;
 	let peak = 0;
@@ -33,7 +40,12 @@ function fakeClient(pageCounts: number[], options: { delay?: (window: number, pa
 			}
 			const last = page === pageCounts[window] - 1;
 			const rows = last ? 3 : 50;
-			return { data: Array.from({ length: rows }, (_, index) => ({ id: `${window}-${page}-${index}` })), page, rows, maxRows: 50 };
+			return {
+				data: Array.from({ length: rows }, (_, index) => ({ id: `${window}-${page}-${index}` })),
+				page,
+				rows,
+				maxRows: 50,
+			};
 		},
 	};
 	return {
@@ -45,7 +57,8 @@ function fakeClient(pageCounts: number[], options: { delay?: (window: number, pa
 }
 
 /** Window w is [w, w]: the fake reads the window index from `from`. */
-const windowsOf = (count: number): TimeWindow[] => Array.from({ length: count }, (_, index) => ({ from: index, to: index }));
+const windowsOf = (count: number): TimeWindow[] =>
+	Array.from({ length: count }, (_, index) => ({ from: index, to: index }));
 const query = { list: REPORTING_LISTS.deposit };
 
 async function collect(iterator: AsyncGenerator<ListPage>): Promise<ListPage[]> {
@@ -62,10 +75,18 @@ describe('periodPages: reading windows concurrently', () => {
 				fc.integer({ min: 1, max: 5 }),
 				fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 40, maxLength: 40 }),
 				async (pageCounts, concurrency, delays) => {
-					const fake = fakeClient(pageCounts, { delay: (window, page) => delays[(window * 5 + page) % delays.length] });
-					const pages = await collect(periodPages(fake.client, query, windowsOf(pageCounts.length), { concurrency }));
-					const byWindow = pageCounts.map((_, window) => pages.filter((page) => page.windowIndex === window).map((page) => page.page));
-					expect(byWindow).toEqual(pageCounts.map((count) => Array.from({ length: count }, (_, page) => page)));
+					const fake = fakeClient(pageCounts, {
+						delay: (window, page) => delays[(window * 5 + page) % delays.length],
+					});
+					const pages = await collect(
+						periodPages(fake.client, query, windowsOf(pageCounts.length), { concurrency }),
+					);
+					const byWindow = pageCounts.map((_, window) =>
+						pages.filter((page) => page.windowIndex === window).map((page) => page.page),
+					);
+					expect(byWindow).toEqual(
+						pageCounts.map((count) => Array.from({ length: count }, (_, page) => page)),
+					);
 					expect(pages.filter((page) => page.last).length).toBe(pageCounts.length);
 					expect(fake.started).toHaveLength(pageCounts.reduce((sum, count) => sum + count, 0));
 					expect(fake.peak()).toBeLessThanOrEqual(Math.min(concurrency, pageCounts.length));
@@ -90,15 +111,21 @@ describe('periodPages: reading windows concurrently', () => {
 				async (windows, concurrency, failingPage) => {
 					const pageCounts = Array.from({ length: windows }, () => 5);
 					const failingWindow = windows - 1;
-					const fake = fakeClient(pageCounts, { delay: () => 2, failAt: [failingWindow, failingPage] });
-					await expect(collect(periodPages(fake.client, query, windowsOf(windows), { concurrency }))).rejects.toThrow(
-						`window ${failingWindow} page ${failingPage} failed`,
-					);
+					const fake = fakeClient(pageCounts, {
+						delay: () => 2,
+						failAt: [failingWindow, failingPage],
+					});
+					await expect(
+						collect(periodPages(fake.client, query, windowsOf(windows), { concurrency })),
+					).rejects.toThrow(`window ${failingWindow} page ${failingPage} failed`);
 					// Requests already in flight when the failure came back were started before it; none after.
 					const inFlightAtFailure = Math.min(concurrency, windows) - 1;
 					expect(fake.startedAfterFailure()).toBe(0);
 					expect(fake.started.length).toBeLessThanOrEqual(
-						pageCounts.slice(0, failingWindow).reduce((sum, count) => sum + count, 0) + failingPage + 1 + inFlightAtFailure,
+						pageCounts.slice(0, failingWindow).reduce((sum, count) => sum + count, 0) +
+							failingPage +
+							1 +
+							inFlightAtFailure,
 					);
 				},
 			),
@@ -138,7 +165,11 @@ describe('splitPeriodPages: windows that follow the data', () => {
 	 */
 	function fakeService(seconds: number[], order: 'newestFirst' | 'byId' | 'oldestFirst') {
 		const requests: Array<{ from: number; to: number; page: number }> = [];
-		const records = seconds.map((second, index) => ({ idDeposit: index, creationDate: new Date(second * 1000).toISOString().replace('.000Z', 'Z'), second }));
+		const records = seconds.map((second, index) => ({
+			idDeposit: index,
+			creationDate: new Date(second * 1000).toISOString().replace('.000Z', 'Z'),
+			second,
+		}));
 		const client = {
 			context: { getNode: () => ({ name: 'test' }) },
 			async request(request: { qs: IDataObject }): Promise<unknown> {
@@ -148,8 +179,10 @@ describe('splitPeriodPages: windows that follow the data', () => {
 				requests.push({ from, to, page });
 				await sleep(0);
 				const inWindow = records.filter((record) => record.second >= from && record.second <= to);
-				if (order === 'newestFirst') inWindow.sort((a, b) => b.second - a.second || b.idDeposit - a.idDeposit);
-				if (order === 'oldestFirst') inWindow.sort((a, b) => a.second - b.second || a.idDeposit - b.idDeposit);
+				if (order === 'newestFirst')
+					inWindow.sort((a, b) => b.second - a.second || b.idDeposit - a.idDeposit);
+				if (order === 'oldestFirst')
+					inWindow.sort((a, b) => a.second - b.second || a.idDeposit - b.idDeposit);
 				const data = inWindow.slice(page * 50, page * 50 + 50);
 				return { data, page, rows: data.length, maxRows: 50 };
 			},
@@ -161,7 +194,10 @@ describe('splitPeriodPages: windows that follow the data', () => {
 	async function readAll(client: PaymentsClient, windows: TimeWindow[], concurrency: number) {
 		const byPath = new Map<string, { path: readonly number[]; ids: number[] }>();
 		const splits: TimeWindow[][] = [];
-		for await (const event of splitPeriodPages(client, query, windows, { concurrency, dateField: 'creationDate' })) {
+		for await (const event of splitPeriodPages(client, query, windows, {
+			concurrency,
+			dateField: 'creationDate',
+		})) {
 			const key = event.path.join('.');
 			if (event.kind === 'split') {
 				byPath.delete(key);
@@ -179,7 +215,11 @@ describe('splitPeriodPages: windows that follow the data', () => {
 	const DAY = 86_400;
 	const dayArb = fc.oneof(
 		// Uniform, peaked, or a few dense seconds.
-		fc.integer({ min: 0, max: 3_000 }).map((count) => Array.from({ length: count }, (_, index) => Math.floor((index * DAY) / Math.max(1, count)))),
+		fc
+			.integer({ min: 0, max: 3_000 })
+			.map((count) =>
+				Array.from({ length: count }, (_, index) => Math.floor((index * DAY) / Math.max(1, count))),
+			),
 		fc.array(fc.integer({ min: 36_000, max: 36_000 + 7_200 }), { maxLength: 2_500 }),
 		fc.array(fc.constantFrom(100, 101, 50_000, DAY - 1), { maxLength: 400 }),
 		fc.array(fc.integer({ min: 0, max: DAY - 1 }), { maxLength: 2_000 }),
@@ -187,11 +227,16 @@ describe('splitPeriodPages: windows that follow the data', () => {
 
 	test('every record exactly once, whatever the spread, the concurrency and the service’s order (property)', async () => {
 		await fc.assert(
-			fc.asyncProperty(dayArb, fc.integer({ min: 1, max: 8 }), fc.constantFrom('newestFirst' as const, 'byId' as const, 'oldestFirst' as const), async (seconds, concurrency, order) => {
-				const service = fakeService(seconds, order);
-				const { ids } = await readAll(service.client, [{ from: 0, to: DAY - 1 }], concurrency);
-				expect([...ids].sort((a, b) => a - b)).toEqual(seconds.map((_, index) => index));
-			}),
+			fc.asyncProperty(
+				dayArb,
+				fc.integer({ min: 1, max: 8 }),
+				fc.constantFrom('newestFirst' as const, 'byId' as const, 'oldestFirst' as const),
+				async (seconds, concurrency, order) => {
+					const service = fakeService(seconds, order);
+					const { ids } = await readAll(service.client, [{ from: 0, to: DAY - 1 }], concurrency);
+					expect([...ids].sort((a, b) => a - b)).toEqual(seconds.map((_, index) => index));
+				},
+			),
 			{ numRuns: 60 },
 		);
 	});
@@ -202,7 +247,11 @@ describe('splitPeriodPages: windows that follow the data', () => {
 		const { ids, splits } = await readAll(service.client, [{ from: 0, to: DAY - 1 }], 8);
 		expect(ids).toEqual(seconds.map((_, index) => index).reverse());
 		expect(splits.length).toBeGreaterThan(0);
-		const leaves = new Set(service.requests.filter((request) => request.page === 0).map((request) => `${request.from}-${request.to}`));
+		const leaves = new Set(
+			service.requests
+				.filter((request) => request.page === 0)
+				.map((request) => `${request.from}-${request.to}`),
+		);
 		expect(leaves.size).toBeGreaterThanOrEqual(9);
 		// Splitting costs a few requests over the 101 pages of one window, not a multiple of them.
 		expect(service.requests.length).toBeLessThan(125);
@@ -212,19 +261,28 @@ describe('splitPeriodPages: windows that follow the data', () => {
 		const quiet = fakeService([5, 6, 7], 'newestFirst');
 		await readAll(quiet.client, [{ from: 0, to: DAY - 1 }], 8);
 		expect(quiet.requests).toHaveLength(1);
-		const busy = fakeService(Array.from({ length: 5_000 }, (_, index) => Math.floor((index * DAY) / 5_000)), 'newestFirst');
+		const busy = fakeService(
+			Array.from({ length: 5_000 }, (_, index) => Math.floor((index * DAY) / 5_000)),
+			'newestFirst',
+		);
 		await readAll(busy.client, [{ from: 0, to: DAY - 1 }], 1);
 		expect(new Set(busy.requests.map((request) => `${request.from}-${request.to}`)).size).toBe(1);
 		expect(busy.requests).toHaveLength(101);
 	});
 
 	test('alone, a window estimated above 1,000 pages is divided early, so a 55,000-record day is read without nearing the 2,000-page stop', async () => {
-		const seconds = Array.from({ length: 55_000 }, (_, index) => Math.floor((index * DAY) / 55_000));
+		const seconds = Array.from({ length: 55_000 }, (_, index) =>
+			Math.floor((index * DAY) / 55_000),
+		);
 		const service = fakeService(seconds, 'newestFirst');
 		const { ids } = await readAll(service.client, [{ from: 0, to: DAY - 1 }], 1);
 		expect(ids).toEqual(seconds.map((_, index) => index).reverse());
 		const windows = new Map<string, number>();
-		for (const request of service.requests) windows.set(`${request.from}-${request.to}`, (windows.get(`${request.from}-${request.to}`) ?? 0) + 1);
+		for (const request of service.requests)
+			windows.set(
+				`${request.from}-${request.to}`,
+				(windows.get(`${request.from}-${request.to}`) ?? 0) + 1,
+			);
 		expect(windows.size).toBeGreaterThan(1);
 		expect(Math.max(...windows.values())).toBeLessThan(1_000);
 		expect(service.requests.length).toBeLessThan(1_110);
@@ -236,11 +294,21 @@ describe('splitPeriodPages: windows that follow the data', () => {
 			context: { getNode: () => ({ name: 'test' }) },
 			async request(request: { qs: IDataObject }): Promise<unknown> {
 				requests.push({ from: Number(request.qs.from), to: Number(request.qs.to) });
-				return { data: Array.from({ length: 50 }, (_, index) => ({ idDeposit: requests.length * 50 + index })), rows: 50, maxRows: 50 };
+				return {
+					data: Array.from({ length: 50 }, (_, index) => ({
+						idDeposit: requests.length * 50 + index,
+					})),
+					rows: 50,
+					maxRows: 50,
+				};
 			},
 		} as unknown as PaymentsClient;
-		await expect(readAll(client, [{ from: 0, to: 1 }], 1)).rejects.toThrow(/created 1970-01-01T00:00:0[01]Z – 1970-01-01T00:00:0[01]Z did not end after 2000 full pages/);
-		expect(requests.slice(0, 2_000).every((request) => request.from === 0 && request.to === 1)).toBe(true);
+		await expect(readAll(client, [{ from: 0, to: 1 }], 1)).rejects.toThrow(
+			/created 1970-01-01T00:00:0[01]Z – 1970-01-01T00:00:0[01]Z did not end after 2000 full pages/,
+		);
+		expect(
+			requests.slice(0, 2_000).every((request) => request.from === 0 && request.to === 1),
+		).toBe(true);
 		expect(requests[2_000]).toEqual({ from: 1, to: 1 });
 		expect(requests).toHaveLength(4_000);
 	});

@@ -4,7 +4,10 @@
  * (advanceAfterPoll). Results only: the statuses, the windows covered, the state after.
  */
 import { SECONDS_PER_DAY } from '../../nodes/PaymentsService/codes/constants';
-import { REPORTING_LISTS, type ReportingListDefinition } from '../../nodes/PaymentsService/reporting/lists';
+import {
+	REPORTING_LISTS,
+	type ReportingListDefinition,
+} from '../../nodes/PaymentsService/reporting/lists';
 import type { TimeWindow } from '../../nodes/PaymentsService/reporting/windows';
 import {
 	advanceAfterPoll,
@@ -44,7 +47,12 @@ function config(overrides: Partial<TriggerConfig> = {}): TriggerConfig {
 
 /** A state whose starting point is complete, with the re-reading clock and position given. */
 function settled(cfg: TriggerConfig, sweep: { clock?: number; from?: number } = {}): TriggerState {
-	return { ...initialState(cfg, NOW - 30 * DAY), baselineDone: true, sweepClock: sweep.clock, sweepFrom: sweep.from };
+	return {
+		...initialState(cfg, NOW - 30 * DAY),
+		baselineDone: true,
+		sweepClock: sweep.clock,
+		sweepFrom: sweep.from,
+	};
 }
 
 /** The seconds the windows cover, as [from, to] ranges merged; throws on a gap or an overlap within a range. */
@@ -62,33 +70,59 @@ function covered(windows: TimeWindow[]): Array<[number, number]> {
 
 describe('narrowedStatuses: the statuses a poll asks the service for', () => {
 	test('Status Changed to REJECTED, first sightings counted: only REJECTED cashouts are read', () => {
-		expect(narrowedStatuses(config({ toStatuses: ['rejected'] }), list('cashout'))).toEqual(['REJECTED']);
+		expect(narrowedStatuses(config({ toStatuses: ['rejected'] }), list('cashout'))).toEqual([
+			'REJECTED',
+		]);
 	});
 
 	test('without Include First Sightings every status is read (a record entering REJECTED would be new to a narrowed read)', () => {
-		expect(narrowedStatuses(config({ toStatuses: ['REJECTED'], includeFirstSightings: false }), list('cashout'))).toBeUndefined();
+		expect(
+			narrowedStatuses(
+				config({ toStatuses: ['REJECTED'], includeFirstSightings: false }),
+				list('cashout'),
+			),
+		).toBeUndefined();
 	});
 
 	test('New Record with a Status filter reads that status; without one, every status', () => {
-		expect(narrowedStatuses(config({ event: 'newRecord', status: 'pending', includeFirstSightings: false }), list('cashout'))).toEqual(['PENDING']);
+		expect(
+			narrowedStatuses(
+				config({ event: 'newRecord', status: 'pending', includeFirstSightings: false }),
+				list('cashout'),
+			),
+		).toEqual(['PENDING']);
 		expect(narrowedStatuses(config({ event: 'newRecord' }), list('cashout'))).toBeUndefined();
 	});
 
 	test('a status the list filter does not accept, or a list without a status filter, reads every status', () => {
-		expect(narrowedStatuses(config({ toStatuses: ['REJECTED', 'NOT_A_STATUS'] }), list('cashout'))).toBeUndefined();
+		expect(
+			narrowedStatuses(config({ toStatuses: ['REJECTED', 'NOT_A_STATUS'] }), list('cashout')),
+		).toBeUndefined();
 		const unfiltered = Object.values(REPORTING_LISTS).find((candidate) => !candidate.statusParam);
 		expect(unfiltered).toBeDefined();
-		expect(narrowedStatuses(config({ resource: unfiltered!.resource, toStatuses: ['PENDING'] }), unfiltered!)).toBeUndefined();
+		expect(
+			narrowedStatuses(
+				config({ resource: unfiltered!.resource, toStatuses: ['PENDING'] }),
+				unfiltered!,
+			),
+		).toBeUndefined();
 	});
 
 	test('several wanted statuses are asked for once each, sorted', () => {
-		expect(narrowedStatuses(config({ toStatuses: ['REJECTED', 'on_hold', 'ON_HOLD'] }), list('cashout'))).toEqual(['ON_HOLD', 'REJECTED']);
+		expect(
+			narrowedStatuses(config({ toStatuses: ['REJECTED', 'on_hold', 'ON_HOLD'] }), list('cashout')),
+		).toEqual(['ON_HOLD', 'REJECTED']);
 	});
 });
 
 describe('planPoll: the windows one poll reads', () => {
 	test('before the starting point is complete, the whole look-back, once', () => {
-		const plan = planPoll(initialState(config(), NOW), config({ rereadSeconds: DAY }), LOOK_BACK_START, NOW);
+		const plan = planPoll(
+			initialState(config(), NOW),
+			config({ rereadSeconds: DAY }),
+			LOOK_BACK_START,
+			NOW,
+		);
 		expect(plan.slice).toBeUndefined();
 		expect(covered(plan.windows)).toEqual([[LOOK_BACK_START, NOW]]);
 	});
@@ -119,7 +153,9 @@ describe('planPoll: the windows one poll reads', () => {
 		expect(whole.slice).toMatchObject({ lowest: LOOK_BACK_START, top: NOW - DAY });
 		const slice = whole.windows.slice(whole.windows.length - whole.slice!.count);
 		// Newest first: a slice cut short by the poll budget still moves on.
-		expect(slice.map((window) => window.from)).toEqual([...slice.map((window) => window.from)].sort((a, b) => b - a));
+		expect(slice.map((window) => window.from)).toEqual(
+			[...slice.map((window) => window.from)].sort((a, b) => b - a),
+		);
 	});
 
 	test('a poll right after a slice reads only the recent records', () => {
@@ -155,7 +191,8 @@ describe('advanceAfterPoll: where the next poll goes on', () => {
 		const next = advanceAfterPoll(state, plan, recentCount + 1, NOW);
 		const lastRead = plan.windows[recentCount];
 		expect(next.sweepFrom).toBe(lastRead.from - 1);
-		const share = (plan.slice!.top - lastRead.from + 1) / (plan.slice!.top - plan.slice!.lowest + 1);
+		const share =
+			(plan.slice!.top - lastRead.from + 1) / (plan.slice!.top - plan.slice!.lowest + 1);
 		expect(next.sweepClock).toBe(Math.round(NOW - 2 * DAY + 2 * DAY * share));
 		expect(next.sweepClock!).toBeLessThan(NOW);
 	});
@@ -164,8 +201,17 @@ describe('advanceAfterPoll: where the next poll goes on', () => {
 		const state = { ...settled(cfg, { clock: NOW - HOUR }), windowSeconds: 4 * HOUR };
 		const plan = planPoll(state, cfg, LOOK_BACK_START, NOW);
 		const next = advanceAfterPoll(state, plan, 0, NOW);
-		expect([next.sweepClock, next.sweepFrom, next.windowSeconds]).toEqual([NOW - HOUR, undefined, 2 * HOUR]);
-		const narrowest = advanceAfterPoll({ ...state, windowSeconds: MIN_TRIGGER_WINDOW_SECONDS }, plan, 0, NOW);
+		expect([next.sweepClock, next.sweepFrom, next.windowSeconds]).toEqual([
+			NOW - HOUR,
+			undefined,
+			2 * HOUR,
+		]);
+		const narrowest = advanceAfterPoll(
+			{ ...state, windowSeconds: MIN_TRIGGER_WINDOW_SECONDS },
+			plan,
+			0,
+			NOW,
+		);
 		expect(narrowest.windowSeconds).toBe(MIN_TRIGGER_WINDOW_SECONDS);
 	});
 });

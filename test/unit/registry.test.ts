@@ -1,20 +1,42 @@
-import { NodeHelpers, type INode, type INodeParameters, type INodeProperties, type INodePropertyOptions } from 'n8n-workflow';
+import {
+	NodeHelpers,
+	type INode,
+	type INodeParameters,
+	type INodeProperties,
+	type INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { PaymentsService } from '../../nodes/PaymentsService/PaymentsService.node';
 import { RESOURCES } from '../../nodes/PaymentsService/actions/registry';
 import { LIST_SEARCH_METHODS } from '../../nodes/PaymentsService/reference/pickers';
-import { CREDENTIAL_TYPES, type CredentialKind } from '../../nodes/PaymentsService/transport/client';
+import {
+	CREDENTIAL_TYPES,
+	type CredentialKind,
+} from '../../nodes/PaymentsService/transport/client';
 
 const description = new PaymentsService().description;
-const everyOperation = RESOURCES.flatMap((resource) => resource.operations.map((operation) => ({ resource, operation })));
+const everyOperation = RESOURCES.flatMap((resource) =>
+	resource.operations.map((operation) => ({ resource, operation })),
+);
 
 /**
  * The credentials n8n shows for a resource and operation, decided by n8n's own display logic on
  * the parameters n8n fills in for it (defaults included, as the engine and the editor do).
  */
-function credentialsShown(resource: string, operation: string, parameters: INodeParameters = {}): string[] {
+function credentialsShown(
+	resource: string,
+	operation: string,
+	parameters: INodeParameters = {},
+): string[] {
 	const node = { typeVersion: 1, parameters: {} } as unknown as INode;
-	const values = NodeHelpers.getNodeParameters(description.properties, { resource, operation, ...parameters }, true, false, node, description)!;
+	const values = NodeHelpers.getNodeParameters(
+		description.properties,
+		{ resource, operation, ...parameters },
+		true,
+		false,
+		node,
+		description,
+	)!;
 	return (description.credentials ?? [])
 		.filter((credential) => NodeHelpers.displayParameter(values, credential, node, description))
 		.map((credential) => credential.name)
@@ -22,7 +44,11 @@ function credentialsShown(resource: string, operation: string, parameters: INode
 }
 
 /** The credentials an operation uses: the one it runs with, the one its pickers read with, the one it looks records up with. */
-function credentialsOf(operation: { credential: CredentialKind; pickerCredential?: CredentialKind; lookupCredential?: CredentialKind }): string[] {
+function credentialsOf(operation: {
+	credential: CredentialKind;
+	pickerCredential?: CredentialKind;
+	lookupCredential?: CredentialKind;
+}): string[] {
 	return [operation.credential, operation.pickerCredential, operation.lookupCredential]
 		.filter((kind): kind is CredentialKind => kind !== undefined)
 		.map((kind) => CREDENTIAL_TYPES[kind])
@@ -31,58 +57,97 @@ function credentialsOf(operation: { credential: CredentialKind; pickerCredential
 
 /** Credentials some operation uses optionally: n8n keeps one entry per type, so they are optional everywhere. */
 const optionalCredentials = new Set<string>(
-	everyOperation.flatMap(({ operation }) => [operation.pickerCredential, operation.lookupCredential].filter((kind): kind is CredentialKind => kind !== undefined).map((kind) => CREDENTIAL_TYPES[kind])),
+	everyOperation.flatMap(({ operation }) =>
+		[operation.pickerCredential, operation.lookupCredential]
+			.filter((kind): kind is CredentialKind => kind !== undefined)
+			.map((kind) => CREDENTIAL_TYPES[kind]),
+	),
 );
 
 /** The parameters n8n shows for a resource and operation (top level). */
 function parametersShown(resource: string, operation: string): INodeProperties[] {
 	return description.properties.filter((property) =>
-		NodeHelpers.displayParameter({ resource, operation }, property, { typeVersion: 1 }, description),
+		NodeHelpers.displayParameter(
+			{ resource, operation },
+			property,
+			{ typeVersion: 1 },
+			description,
+		),
 	);
 }
 
 describe('the operation registry builds the node description', () => {
-	test.each(everyOperation.map(({ resource, operation }) => [resource.value, operation.value, credentialsOf(operation).join(' + ')]))(
-		'%s → %s shows exactly the credentials it uses (%s)',
-		(resource, operation) => {
-			const definition = everyOperation.find((entry) => entry.resource.value === resource && entry.operation.value === operation)!.operation;
-			expect(credentialsShown(resource, operation)).toEqual(credentialsOf(definition));
-		},
-	);
+	test.each(
+		everyOperation.map(({ resource, operation }) => [
+			resource.value,
+			operation.value,
+			credentialsOf(operation).join(' + '),
+		]),
+	)('%s → %s shows exactly the credentials it uses (%s)', (resource, operation) => {
+		const definition = everyOperation.find(
+			(entry) => entry.resource.value === resource && entry.operation.value === operation,
+		)!.operation;
+		expect(credentialsShown(resource, operation)).toEqual(credentialsOf(definition));
+	});
 
 	test('the credential an operation runs with is required, unless some operation also uses it optionally (pickers, look-ups)', () => {
-		expect([...optionalCredentials].sort()).toEqual([CREDENTIAL_TYPES.readOnly, CREDENTIAL_TYPES.session].sort());
+		expect([...optionalCredentials].sort()).toEqual(
+			[CREDENTIAL_TYPES.readOnly, CREDENTIAL_TYPES.session].sort(),
+		);
 		for (const credential of description.credentials ?? []) {
-			expect([credential.name, credential.required]).toEqual([credential.name, !optionalCredentials.has(credential.name)]);
+			expect([credential.name, credential.required]).toEqual([
+				credential.name,
+				!optionalCredentials.has(credential.name),
+			]);
 		}
 	});
 
 	test('Deposit Create and Cashout Create offer the read-only key for their pickers and the session for look-ups; Deposit Get Many offers neither extra, whatever its period', () => {
-		expect(credentialsShown('deposit', 'create')).toEqual([CREDENTIAL_TYPES.deposit, CREDENTIAL_TYPES.readOnly, CREDENTIAL_TYPES.session].sort());
-		expect(credentialsShown('refund', 'create')).toEqual([CREDENTIAL_TYPES.deposit, CREDENTIAL_TYPES.session].sort());
+		expect(credentialsShown('deposit', 'create')).toEqual(
+			[CREDENTIAL_TYPES.deposit, CREDENTIAL_TYPES.readOnly, CREDENTIAL_TYPES.session].sort(),
+		);
+		expect(credentialsShown('refund', 'create')).toEqual(
+			[CREDENTIAL_TYPES.deposit, CREDENTIAL_TYPES.session].sort(),
+		);
 		for (const period of ['today', 'last90Days', 'custom']) {
-			expect(credentialsShown('deposit', 'getMany', { period })).toEqual([CREDENTIAL_TYPES.session]);
-			expect(credentialsShown('cashout', 'getMany', { period })).toEqual([CREDENTIAL_TYPES.session]);
+			expect(credentialsShown('deposit', 'getMany', { period })).toEqual([
+				CREDENTIAL_TYPES.session,
+			]);
+			expect(credentialsShown('cashout', 'getMany', { period })).toEqual([
+				CREDENTIAL_TYPES.session,
+			]);
 		}
 	});
 
 	test('every picker of the node has its list method', () => {
-		expect(Object.keys(new PaymentsService().methods.listSearch).sort()).toEqual(Object.values(LIST_SEARCH_METHODS).sort());
+		expect(Object.keys(new PaymentsService().methods.listSearch).sort()).toEqual(
+			Object.values(LIST_SEARCH_METHODS).sort(),
+		);
 	});
 
 	test('every resource and operation of the registry is selectable, with its action text, in alphabetical order', () => {
-		const resourceProperty = description.properties.find((property) => property.name === 'resource')!;
-		const resources = (resourceProperty.options as INodePropertyOptions[]).map((option) => option.name);
+		const resourceProperty = description.properties.find(
+			(property) => property.name === 'resource',
+		)!;
+		const resources = (resourceProperty.options as INodePropertyOptions[]).map(
+			(option) => option.name,
+		);
 		expect(resources).toEqual([...resources].sort((a, b) => a.localeCompare(b)));
 		expect(resources).toHaveLength(RESOURCES.length);
 		for (const resource of RESOURCES) {
 			const operationProperty = description.properties.find(
-				(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.[0] === resource.value,
+				(property) =>
+					property.name === 'operation' &&
+					property.displayOptions?.show?.resource?.[0] === resource.value,
 			)!;
 			const options = operationProperty.options as INodePropertyOptions[];
-			expect(options.map((option) => option.name)).toEqual(options.map((option) => option.name).sort((a, b) => a.localeCompare(b)));
+			expect(options.map((option) => option.name)).toEqual(
+				options.map((option) => option.name).sort((a, b) => a.localeCompare(b)),
+			);
 			expect(options.map((option) => [option.value, option.action])).toEqual(
-				[...resource.operations].sort((a, b) => a.name.localeCompare(b.name)).map((operation) => [operation.value, operation.action]),
+				[...resource.operations]
+					.sort((a, b) => a.name.localeCompare(b.name))
+					.map((operation) => [operation.value, operation.action]),
 			);
 			expect(operationProperty.default).toBe(resource.defaultOperation);
 		}
@@ -90,22 +155,45 @@ describe('the operation registry builds the node description', () => {
 
 	test('each operation shows its own parameters and none of another operation', () => {
 		for (const { resource, operation } of everyOperation) {
-			const shown = new Set(parametersShown(resource.value, operation.value).map((property) => property.name));
+			const shown = new Set(
+				parametersShown(resource.value, operation.value).map((property) => property.name),
+			);
 			const own = operation.module.properties;
 			// Parameters without conditions of their own (e.g. Limit depends on Return All) always show.
 			for (const property of own.filter((candidate) => !candidate.displayOptions)) {
-				expect([operation.value, property.name, shown.has(property.name)]).toEqual([operation.value, property.name, true]);
+				expect([operation.value, property.name, shown.has(property.name)]).toEqual([
+					operation.value,
+					property.name,
+					true,
+				]);
 			}
-			const allowed = new Set(['resource', 'operation', ...own.map((property) => property.name), ...(operation.reads ? ['options'] : [])]);
-			expect([resource.value, operation.value, [...shown].filter((name) => !allowed.has(name))]).toEqual([resource.value, operation.value, []]);
+			const allowed = new Set([
+				'resource',
+				'operation',
+				...own.map((property) => property.name),
+				...(operation.reads ? ['options'] : []),
+			]);
+			expect([
+				resource.value,
+				operation.value,
+				[...shown].filter((name) => !allowed.has(name)),
+			]).toEqual([resource.value, operation.value, []]);
 		}
 	});
 
 	test('reads offer the option to turn automatic retries off; money-moving operations do not', () => {
 		for (const { resource, operation } of everyOperation) {
-			const options = parametersShown(resource.value, operation.value).filter((property) => property.name === 'options');
-			const retry = options.flatMap((property) => (property.options ?? []) as INodeProperties[]).some((option) => option.name === 'retryReads');
-			expect([resource.value, operation.value, retry]).toEqual([resource.value, operation.value, operation.reads]);
+			const options = parametersShown(resource.value, operation.value).filter(
+				(property) => property.name === 'options',
+			);
+			const retry = options
+				.flatMap((property) => (property.options ?? []) as INodeProperties[])
+				.some((option) => option.name === 'retryReads');
+			expect([resource.value, operation.value, retry]).toEqual([
+				resource.value,
+				operation.value,
+				operation.reads,
+			]);
 		}
 	});
 });

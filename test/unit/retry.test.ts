@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 
-import { DEFAULT_RETRY_POLICY, isRetryableFailure, nextRetryDelay } from '../../nodes/PaymentsService/transport/retry';
+import {
+	DEFAULT_RETRY_POLICY,
+	isRetryableFailure,
+	nextRetryDelay,
+} from '../../nodes/PaymentsService/transport/retry';
 
 const policy = DEFAULT_RETRY_POLICY;
 
@@ -11,7 +15,8 @@ describe('isRetryableFailure', () => {
 		expect(isRetryableFailure({ httpStatus: 503 })).toBe(true);
 		expect(isRetryableFailure({ networkCode: 'ECONNRESET' })).toBe(true);
 		expect(isRetryableFailure({ networkCode: 'ETIMEDOUT' })).toBe(true);
-		for (const httpStatus of [400, 401, 403, 404, 412]) expect(isRetryableFailure({ httpStatus })).toBe(false);
+		for (const httpStatus of [400, 401, 403, 404, 412])
+			expect(isRetryableFailure({ httpStatus })).toBe(false);
 		expect(isRetryableFailure({ networkCode: 'ENOTFOUND' })).toBe(false);
 		expect(isRetryableFailure({})).toBe(false);
 	});
@@ -19,34 +24,55 @@ describe('isRetryableFailure', () => {
 
 describe('nextRetryDelay', () => {
 	test('a 429 waits what Retry-After asks, within the cap', () => {
-		expect(nextRetryDelay({ httpStatus: 429, retryAfterSeconds: 7 }, 1, 0, policy, () => 0.5)).toBe(7_000);
-		expect(nextRetryDelay({ httpStatus: 429, retryAfterSeconds: 0 }, 1, 0, policy, () => 0.5)).toBe(0);
+		expect(nextRetryDelay({ httpStatus: 429, retryAfterSeconds: 7 }, 1, 0, policy, () => 0.5)).toBe(
+			7_000,
+		);
+		expect(nextRetryDelay({ httpStatus: 429, retryAfterSeconds: 0 }, 1, 0, policy, () => 0.5)).toBe(
+			0,
+		);
 	});
 
 	test('a 429 asking for more than the cap is not retried (waiting less would be refused again)', () => {
-		expect(nextRetryDelay({ httpStatus: 429, retryAfterSeconds: 31 }, 1, 0, policy)).toBeUndefined();
+		expect(
+			nextRetryDelay({ httpStatus: 429, retryAfterSeconds: 31 }, 1, 0, policy),
+		).toBeUndefined();
 	});
 
 	test('other failures back off exponentially with full jitter, never above the ceiling (property)', () => {
 		fc.assert(
-			fc.property(fc.integer({ min: 1, max: policy.maxAttempts - 1 }), fc.double({ min: 0, max: 0.9999, noNaN: true }), (failures, random) => {
-				const delay = nextRetryDelay({ httpStatus: 503 }, failures, 0, policy, () => random)!;
-				const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (failures - 1));
-				expect(delay).toBeGreaterThanOrEqual(0);
-				expect(delay).toBeLessThan(ceiling);
-				expect(delay).toBe(Math.floor(random * ceiling));
-			}),
+			fc.property(
+				fc.integer({ min: 1, max: policy.maxAttempts - 1 }),
+				fc.double({ min: 0, max: 0.9999, noNaN: true }),
+				(failures, random) => {
+					const delay = nextRetryDelay({ httpStatus: 503 }, failures, 0, policy, () => random)!;
+					const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (failures - 1));
+					expect(delay).toBeGreaterThanOrEqual(0);
+					expect(delay).toBeLessThan(ceiling);
+					expect(delay).toBe(Math.floor(random * ceiling));
+				},
+			),
 		);
 	});
 
 	test('stops after maxAttempts attempts in all', () => {
 		expect(nextRetryDelay({ httpStatus: 503 }, policy.maxAttempts - 1, 0, policy, () => 0)).toBe(0);
-		expect(nextRetryDelay({ httpStatus: 503 }, policy.maxAttempts, 0, policy, () => 0)).toBeUndefined();
+		expect(
+			nextRetryDelay({ httpStatus: 503 }, policy.maxAttempts, 0, policy, () => 0),
+		).toBeUndefined();
 	});
 
 	test('stops when the next attempt would start after the overall budget', () => {
-		expect(nextRetryDelay({ httpStatus: 429, retryAfterSeconds: 10 }, 1, policy.budgetMs - 5_000, policy)).toBeUndefined();
-		expect(nextRetryDelay({ httpStatus: 429, retryAfterSeconds: 4 }, 1, policy.budgetMs - 5_000, policy)).toBe(4_000);
+		expect(
+			nextRetryDelay(
+				{ httpStatus: 429, retryAfterSeconds: 10 },
+				1,
+				policy.budgetMs - 5_000,
+				policy,
+			),
+		).toBeUndefined();
+		expect(
+			nextRetryDelay({ httpStatus: 429, retryAfterSeconds: 4 }, 1, policy.budgetMs - 5_000, policy),
+		).toBe(4_000);
 	});
 
 	test('never retries what may have changed something or cannot succeed', () => {

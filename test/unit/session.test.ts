@@ -2,17 +2,25 @@ import { extractSessionToken, parseMerchantId } from '../../nodes/PaymentsServic
 
 describe('extractSessionToken', () => {
 	test('reads BEARER_TOKEN from one Set-Cookie string', () => {
-		expect(extractSessionToken('BEARER_TOKEN=abc.def-123; Path=/; HttpOnly; Secure')).toBe('abc.def-123');
+		expect(extractSessionToken('BEARER_TOKEN=abc.def-123; Path=/; HttpOnly; Secure')).toBe(
+			'abc.def-123',
+		);
 	});
 
 	test('reads BEARER_TOKEN from a string holding several cookies', () => {
-		expect(extractSessionToken('JSESSIONID=xyz; Path=/, BEARER_TOKEN=tok42; Path=/; HttpOnly')).toBe('tok42');
+		expect(
+			extractSessionToken('JSESSIONID=xyz; Path=/, BEARER_TOKEN=tok42; Path=/; HttpOnly'),
+		).toBe('tok42');
 		expect(extractSessionToken('other=1; BEARER_TOKEN=tok43')).toBe('tok43');
 	});
 
 	test('reads BEARER_TOKEN from an array of Set-Cookie values', () => {
 		expect(
-			extractSessionToken(['JSESSIONID=xyz; Path=/', 'BEARER_TOKEN=eyJhbGciOi.J9==; Path=/; HttpOnly', 'lang=en']),
+			extractSessionToken([
+				'JSESSIONID=xyz; Path=/',
+				'BEARER_TOKEN=eyJhbGciOi.J9==; Path=/; HttpOnly',
+				'lang=en',
+			]),
 		).toBe('eyJhbGciOi.J9==');
 	});
 
@@ -47,7 +55,10 @@ describe('parseMerchantId', () => {
 		expect(parseMerchantId(77)).toBe(77);
 	});
 
-	test.each(['abc', '-1', '0', '12.5', '1e3', '10 02'])('%p is refused with an error naming the value', (value) => {
-		expect(() => parseMerchantId(value)).toThrow(value.trim());
-	});
+	test.each(['abc', '-1', '0', '12.5', '1e3', '10 02'])(
+		'%p is refused with an error naming the value',
+		(value) => {
+			expect(() => parseMerchantId(value)).toThrow(value.trim());
+		},
+	);
 });

@@ -39,7 +39,9 @@ describe('hmacSha256Hex', () => {
 describe('formatXDate', () => {
 	test('is UTC yyyy-MM-ddTHH:mm:ssZ with no milliseconds and a literal Z', () => {
 		expect(formatXDate(new Date(Date.UTC(2026, 0, 5, 3, 4, 5, 678)))).toBe('2026-01-05T03:04:05Z');
-		expect(formatXDate(new Date(Date.UTC(2026, 11, 31, 23, 59, 59, 0)))).toBe('2026-12-31T23:59:59Z');
+		expect(formatXDate(new Date(Date.UTC(2026, 11, 31, 23, 59, 59, 0)))).toBe(
+			'2026-12-31T23:59:59Z',
+		);
 	});
 });
 
@@ -49,14 +51,26 @@ describe('signDepositRequest', () => {
 	const xDate = '2026-01-15T10:20:30Z';
 
 	test('an object body is serialised once; that string is the body sent and the one signed', () => {
-		const payload = { invoice_id: 'inv-1', amount: '100.50', country: 'BR', currency: 'BRL', payer: { email: 'a@b.co' } };
-		const signed = signDepositRequest({ method: 'POST', url: '/v3/deposits', body: payload }, keys, now);
+		const payload = {
+			invoice_id: 'inv-1',
+			amount: '100.50',
+			country: 'BR',
+			currency: 'BRL',
+			payer: { email: 'a@b.co' },
+		};
+		const signed = signDepositRequest(
+			{ method: 'POST', url: '/v3/deposits', body: payload },
+			keys,
+			now,
+		);
 		const body = JSON.stringify(payload);
 		expect(signed.body).toBe(body);
 		const headers = headersByLowerName(signed);
 		expect(headers['x-date']).toBe(xDate);
 		expect(headers['x-login']).toBe('login-key');
-		expect(headers.authorization).toBe(`D24 ${independentHmac('deposit-secret', `${xDate}login-key${body}`)}`);
+		expect(headers.authorization).toBe(
+			`D24 ${independentHmac('deposit-secret', `${xDate}login-key${body}`)}`,
+		);
 		expect(headers['content-type']).toBe('application/json');
 	});
 
@@ -71,18 +85,28 @@ describe('signDepositRequest', () => {
 
 	test('a GET without body signs the empty string and sends no body', () => {
 		const signed = signDepositRequest({ method: 'GET', url: '/v3/deposits/123' }, keys, now);
-		expect(headersByLowerName(signed).authorization).toBe(`D24 ${independentHmac('deposit-secret', `${xDate}login-key`)}`);
+		expect(headersByLowerName(signed).authorization).toBe(
+			`D24 ${independentHmac('deposit-secret', `${xDate}login-key`)}`,
+		);
 		expect(signed.body).toBeUndefined();
 		expect('content-type' in headersByLowerName(signed)).toBe(false);
 	});
 
 	test('the scheme comes from the keys', () => {
-		const signed = signDepositRequest({ method: 'GET', url: '/v3/deposits/1' }, { ...keys, scheme: 'Custom ' }, now);
+		const signed = signDepositRequest(
+			{ method: 'GET', url: '/v3/deposits/1' },
+			{ ...keys, scheme: 'Custom ' },
+			now,
+		);
 		expect(String(headersByLowerName(signed).authorization)).toMatch(/^Custom [0-9a-f]{64}$/);
 	});
 
 	test('signing already-signed options replaces X-Date, X-Login and Authorization and never double-wraps', () => {
-		const first = signDepositRequest({ method: 'POST', url: '/v3/deposits', body: { amount: '1.00' } }, keys, now);
+		const first = signDepositRequest(
+			{ method: 'POST', url: '/v3/deposits', body: { amount: '1.00' } },
+			keys,
+			now,
+		);
 		const later = new Date(Date.UTC(2026, 0, 15, 10, 25, 0));
 		const second = signDepositRequest(first, { ...keys, apiKey: 'other-login' }, later);
 		const headers = headersByLowerName(second);
@@ -142,11 +166,24 @@ describe('signCashoutRequest', () => {
 	const keys = { login: 'co-login', pass: 'co-pass', apiSignature: 'cashout-secret' };
 
 	test('login and pass come first in the body and Payload-Signature is the HMAC of the exact body', () => {
-		const signed = signCashoutRequest({ method: 'POST', url: '/v3/cashout/status', body: { cashout_id: 77, external_id: 'e-1' } }, keys);
+		const signed = signCashoutRequest(
+			{ method: 'POST', url: '/v3/cashout/status', body: { cashout_id: 77, external_id: 'e-1' } },
+			keys,
+		);
 		expect(typeof signed.body).toBe('string');
 		const body = signed.body as string;
-		expect(Object.keys(JSON.parse(body) as IDataObject)).toEqual(['login', 'pass', 'cashout_id', 'external_id']);
-		expect(JSON.parse(body)).toEqual({ login: 'co-login', pass: 'co-pass', cashout_id: 77, external_id: 'e-1' });
+		expect(Object.keys(JSON.parse(body) as IDataObject)).toEqual([
+			'login',
+			'pass',
+			'cashout_id',
+			'external_id',
+		]);
+		expect(JSON.parse(body)).toEqual({
+			login: 'co-login',
+			pass: 'co-pass',
+			cashout_id: 77,
+			external_id: 'e-1',
+		});
 		const headers = headersByLowerName(signed);
 		expect(headers['payload-signature']).toBe(independentHmac('cashout-secret', body));
 		expect(headers['content-type']).toBe('application/json');
@@ -154,35 +191,56 @@ describe('signCashoutRequest', () => {
 
 	test('stale login/pass in an object body are replaced and moved first', () => {
 		const signed = signCashoutRequest(
-			{ method: 'POST', url: '/v3/cashout/cancel', body: { cashout_id: 5, pass: 'old-pass', login: 'old-login' } },
+			{
+				method: 'POST',
+				url: '/v3/cashout/cancel',
+				body: { cashout_id: 5, pass: 'old-pass', login: 'old-login' },
+			},
 			keys,
 		);
 		expect(signed.body).toBe('{"login":"co-login","pass":"co-pass","cashout_id":5}');
 	});
 
 	test('re-signing a signed string body with the same keys yields the same body and signature', () => {
-		const first = signCashoutRequest({ method: 'POST', url: '/v3/cashout/status', body: { cashout_id: 9 } }, keys);
+		const first = signCashoutRequest(
+			{ method: 'POST', url: '/v3/cashout/status', body: { cashout_id: 9 } },
+			keys,
+		);
 		const second = signCashoutRequest(first, keys);
 		expect(second.body).toBe(first.body);
-		expect(headersByLowerName(second)['payload-signature']).toBe(headersByLowerName(first)['payload-signature']);
+		expect(headersByLowerName(second)['payload-signature']).toBe(
+			headersByLowerName(first)['payload-signature'],
+		);
 		expect(Object.keys(second.headers ?? {})).toHaveLength(Object.keys(first.headers ?? {}).length);
 	});
 
 	test('re-signing with new keys replaces login, pass and the signature', () => {
-		const first = signCashoutRequest({ method: 'POST', url: '/v3/cashout/status', body: { cashout_id: 9 } }, keys);
+		const first = signCashoutRequest(
+			{ method: 'POST', url: '/v3/cashout/status', body: { cashout_id: 9 } },
+			keys,
+		);
 		const newKeys = { login: 'new-login', pass: 'new-pass', apiSignature: 'new-secret' };
 		const second = signCashoutRequest(first, newKeys);
 		expect(second.body).toBe('{"login":"new-login","pass":"new-pass","cashout_id":9}');
-		expect(headersByLowerName(second)['payload-signature']).toBe(independentHmac('new-secret', second.body as string));
+		expect(headersByLowerName(second)['payload-signature']).toBe(
+			independentHmac('new-secret', second.body as string),
+		);
 	});
 
 	test('an existing lowercase payload-signature header is replaced, not duplicated', () => {
 		const signed = signCashoutRequest(
-			{ method: 'POST', url: '/v3/cashout/status', body: { cashout_id: 1 }, headers: { 'payload-signature': 'stale', Accept: 'application/json' } },
+			{
+				method: 'POST',
+				url: '/v3/cashout/status',
+				body: { cashout_id: 1 },
+				headers: { 'payload-signature': 'stale', Accept: 'application/json' },
+			},
 			keys,
 		);
 		const headers = headersByLowerName(signed);
-		expect(headers['payload-signature']).toBe(independentHmac('cashout-secret', signed.body as string));
+		expect(headers['payload-signature']).toBe(
+			independentHmac('cashout-secret', signed.body as string),
+		);
 		expect(headers.accept).toBe('application/json');
 	});
 
@@ -203,7 +261,12 @@ describe('signCashoutRequest', () => {
 		expect(input).toEqual(before);
 	});
 
-	test.each(['[1,2]', '"text"', 'null', '42', 'not json'])('a string body %p that is not a JSON object throws SyntaxError', (body) => {
-		expect(() => signCashoutRequest({ method: 'POST', url: '/v3/cashout/x', body }, keys)).toThrow(SyntaxError);
-	});
+	test.each(['[1,2]', '"text"', 'null', '42', 'not json'])(
+		'a string body %p that is not a JSON object throws SyntaxError',
+		(body) => {
+			expect(() =>
+				signCashoutRequest({ method: 'POST', url: '/v3/cashout/x', body }, keys),
+			).toThrow(SyntaxError);
+		},
+	);
 });

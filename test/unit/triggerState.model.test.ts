@@ -74,15 +74,29 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
 		}),
 	},
 	// Created since the previous poll.
-	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('create' as const), back: fc.integer({ min: 0, max: INTERVAL - 1 }), status: statusArb }) },
+	{
+		weight: 2,
+		arbitrary: fc.record({
+			kind: fc.constant('create' as const),
+			back: fc.integer({ min: 0, max: INTERVAL - 1 }),
+			status: statusArb,
+		}),
+	},
 	// A late arrival: created before the previous poll (maybe even outside the look-back), visible only now.
 	{
 		weight: 1,
-		arbitrary: fc.record({ kind: fc.constant('create' as const), back: fc.integer({ min: INTERVAL, max: LOOK_BACK + INTERVAL }), status: statusArb }),
+		arbitrary: fc.record({
+			kind: fc.constant('create' as const),
+			back: fc.integer({ min: INTERVAL, max: LOOK_BACK + INTERVAL }),
+			status: statusArb,
+		}),
 	},
 );
 
-const initialArb = fc.array(fc.record({ back: fc.integer({ min: 0, max: LOOK_BACK + INTERVAL }), status: statusArb }), { maxLength: 12 });
+const initialArb = fc.array(
+	fc.record({ back: fc.integer({ min: 0, max: LOOK_BACK + INTERVAL }), status: statusArb }),
+	{ maxLength: 12 },
+);
 
 const orderArb = fc.integer({ min: 1, max: 1_008 });
 
@@ -114,7 +128,13 @@ class World {
 
 	add(created: number, visibleFrom: number, status: Status): void {
 		const id = `r${String(this.records.length).padStart(3, '0')}`;
-		this.records.push({ id, created, visibleFrom, status, lastChange: this.withLastChange ? created : null });
+		this.records.push({
+			id,
+			created,
+			visibleFrom,
+			status,
+			lastChange: this.withLastChange ? created : null,
+		});
 	}
 
 	/** Applies the actions that happen after poll `poll - 1` and before poll `poll` (at `now`). */
@@ -133,7 +153,10 @@ class World {
 	}
 
 	visible(poll: number, now: number): SimRecord[] {
-		return this.records.filter((record) => record.visibleFrom <= poll && record.created >= now - LOOK_BACK && record.created <= now);
+		return this.records.filter(
+			(record) =>
+				record.visibleFrom <= poll && record.created >= now - LOOK_BACK && record.created <= now,
+		);
 	}
 
 	private set(record: SimRecord, status: Status): void {
@@ -167,7 +190,8 @@ function shuffled<T>(items: T[], seed: number): T[] {
  * that status; records in other statuses are not remembered.
  */
 const newInStatus = (config: TriggerConfig) => config.event === 'newRecord' && config.status !== '';
-const inWantedStatus = (config: TriggerConfig, record: SimRecord) => config.status.toUpperCase() === (record.status ?? '');
+const inWantedStatus = (config: TriggerConfig, record: SimRecord) =>
+	config.status.toUpperCase() === (record.status ?? '');
 
 /** The records whose state the trigger updates after a poll that saw `visible` (the others keep what it saw before). */
 function remembered(config: TriggerConfig, visible: SimRecord[]): SimRecord[] {
@@ -175,11 +199,17 @@ function remembered(config: TriggerConfig, visible: SimRecord[]): SimRecord[] {
 }
 
 /** The reference: which event the README promises for a record, given what the trigger saw of it last. */
-function expectedType(config: TriggerConfig, previous: Seen | undefined, record: SimRecord, activatedAt: number): EmittedEventType | undefined {
+function expectedType(
+	config: TriggerConfig,
+	previous: Seen | undefined,
+	record: SimRecord,
+	activatedAt: number,
+): EmittedEventType | undefined {
 	const current = record.status ?? '';
 	const wanted =
 		config.event === 'statusChanged'
-			? config.toStatuses.length === 0 || config.toStatuses.some((status) => status.toUpperCase() === current)
+			? config.toStatuses.length === 0 ||
+				config.toStatuses.some((status) => status.toUpperCase() === current)
 			: config.status === '' || config.status.toUpperCase() === current;
 	if (!wanted) return undefined;
 	if (previous === undefined) {
@@ -187,16 +217,26 @@ function expectedType(config: TriggerConfig, previous: Seen | undefined, record:
 		if (config.event === 'newRecord') return 'newRecord';
 		const type = config.event === 'statusChanged' ? 'statusChanged' : 'changed';
 		// Without first sightings, a record's creation is no event; a change after it is.
-		if (!config.includeFirstSightings) return record.lastChange !== null && record.lastChange > record.created ? type : undefined;
+		if (!config.includeFirstSightings)
+			return record.lastChange !== null && record.lastChange > record.created ? type : undefined;
 		return type;
 	}
 	if (config.event === 'statusChanged' && previous.status !== record.status) return 'statusChanged';
 	// In this world lastChangeDate only moves forward, so "moved" is "differs".
-	if (config.event === 'anyChange' && (previous.status !== record.status || previous.lastChange !== record.lastChange)) return 'changed';
+	if (
+		config.event === 'anyChange' &&
+		(previous.status !== record.status || previous.lastChange !== record.lastChange)
+	)
+		return 'changed';
 	return undefined;
 }
 
-function expectedEvents(config: TriggerConfig, model: Map<string, Seen>, visible: SimRecord[], activatedAt: number): Summary[] {
+function expectedEvents(
+	config: TriggerConfig,
+	model: Map<string, Seen>,
+	visible: SimRecord[],
+	activatedAt: number,
+): Summary[] {
 	const events: Summary[] = [];
 	for (const record of visible) {
 		const previous = model.get(record.id);
@@ -215,7 +255,8 @@ function expectedEvents(config: TriggerConfig, model: Map<string, Seen>, visible
 }
 
 function remember(config: TriggerConfig, model: Map<string, Seen>, visible: SimRecord[]): void {
-	for (const record of remembered(config, visible)) model.set(record.id, { status: record.status, lastChange: record.lastChange });
+	for (const record of remembered(config, visible))
+		model.set(record.id, { status: record.status, lastChange: record.lastChange });
 }
 
 const summarize = (event: DetectedEvent): Summary => ({
@@ -226,37 +267,50 @@ const summarize = (event: DetectedEvent): Summary => ({
 	status: event.observation.status,
 });
 
-const byId = (events: Summary[]) => [...events].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+const byId = (events: Summary[]) =>
+	[...events].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
 const when = (event: DetectedEvent) => event.observation.lastChange ?? event.observation.created;
 
 /** Throws when the events are not oldest change first. */
 function expectOldestFirst(events: DetectedEvent[]): void {
-	for (let i = 1; i < events.length; i++) expect(when(events[i])).toBeGreaterThanOrEqual(when(events[i - 1]));
+	for (let i = 1; i < events.length; i++)
+		expect(when(events[i])).toBeGreaterThanOrEqual(when(events[i - 1]));
 }
 
 /**
  * Throws when the state does not remember exactly what the model says the trigger saw last of the
  * visible records (those within the look-back), in a compact dictionary.
  */
-function expectStateMatches(state: TriggerState, visible: SimRecord[], model: Map<string, Seen>): void {
+function expectStateMatches(
+	state: TriggerState,
+	visible: SimRecord[],
+	model: Map<string, Seen>,
+): void {
 	const known = visible.filter((record) => model.has(record.id));
 	expect(Object.keys(state.seen).sort()).toEqual(known.map((record) => record.id).sort());
 	for (const record of known) {
 		const [status, lastChange, created] = state.seen[record.id];
 		const seen = model.get(record.id)!;
-		expect([status >= 0 ? state.statuses[status] : null, lastChange === 0 ? null : lastChange, created]).toEqual([
-			seen.status,
-			seen.lastChange,
-			record.created,
-		]);
+		expect([
+			status >= 0 ? state.statuses[status] : null,
+			lastChange === 0 ? null : lastChange,
+			created,
+		]).toEqual([seen.status, seen.lastChange, record.created]);
 	}
 	expect(new Set(state.statuses).size).toBe(state.statuses.length);
 	const used = new Set(Object.values(state.seen).map((entry) => entry[0]));
 	state.statuses.forEach((_status, index) => expect(used.has(index)).toBe(true));
 }
 
-function detect(state: TriggerState, config: TriggerConfig, visible: SimRecord[], now: number, maxEvents: number, order: number) {
+function detect(
+	state: TriggerState,
+	config: TriggerConfig,
+	visible: SimRecord[],
+	now: number,
+	maxEvents: number,
+	order: number,
+) {
 	const before = JSON.stringify(state);
 	const result = detectEvents(state, config, shuffled(visible.map(toObservation), order), {
 		maxEvents,
@@ -283,33 +337,44 @@ describe('detectEvents against a reference model', () => {
 		),
 	});
 
-	test.each(EVENTS)('%s: every poll emits exactly the differences from the last successful poll', (event) => {
-		fc.assert(
-			fc.property(configArb(event), historyArb, (config, history) => {
-				const world = new World(history.withLastChange);
-				for (const record of history.initial) world.add(T0 - record.back, 0, record.status);
-				const model = new Map<string, Seen>();
-				let stored: TriggerState | undefined;
-				let activatedAt = T0;
-				history.polls.forEach((poll: PollPlan, index) => {
-					const now = T0 + index * INTERVAL;
-					world.apply(poll.actions, index, now);
-					const visible = world.visible(index, now);
-					const result = detect(stored ?? initialState(config, now), config, visible, now, 100_000, poll.order);
-					if (poll.fails) return; // the poll threw: its result is dropped, the state stays
-					if (stored === undefined) activatedAt = now;
-					const expected = stored === undefined ? [] : expectedEvents(config, model, visible, activatedAt);
-					expect(byId(result.events.map(summarize))).toEqual(byId(expected));
-					expectOldestFirst(result.events);
-					remember(config, model, visible);
-					expectStateMatches(result.state, visible, model);
-					expect(result.state.baselineDone).toBe(true);
-					stored = result.state;
-				});
-			}),
-			{ numRuns: 150 },
-		);
-	});
+	test.each(EVENTS)(
+		'%s: every poll emits exactly the differences from the last successful poll',
+		(event) => {
+			fc.assert(
+				fc.property(configArb(event), historyArb, (config, history) => {
+					const world = new World(history.withLastChange);
+					for (const record of history.initial) world.add(T0 - record.back, 0, record.status);
+					const model = new Map<string, Seen>();
+					let stored: TriggerState | undefined;
+					let activatedAt = T0;
+					history.polls.forEach((poll: PollPlan, index) => {
+						const now = T0 + index * INTERVAL;
+						world.apply(poll.actions, index, now);
+						const visible = world.visible(index, now);
+						const result = detect(
+							stored ?? initialState(config, now),
+							config,
+							visible,
+							now,
+							100_000,
+							poll.order,
+						);
+						if (poll.fails) return; // the poll threw: its result is dropped, the state stays
+						if (stored === undefined) activatedAt = now;
+						const expected =
+							stored === undefined ? [] : expectedEvents(config, model, visible, activatedAt);
+						expect(byId(result.events.map(summarize))).toEqual(byId(expected));
+						expectOldestFirst(result.events);
+						remember(config, model, visible);
+						expectStateMatches(result.state, visible, model);
+						expect(result.state.baselineDone).toBe(true);
+						stored = result.state;
+					});
+				}),
+				{ numRuns: 150 },
+			);
+		},
+	);
 
 	const drainArb = fc.record({
 		withLastChange: fc.boolean(),
@@ -324,43 +389,62 @@ describe('detectEvents against a reference model', () => {
 		),
 	});
 
-	test.each(EVENTS)('%s: with a small Max Items per Poll, polls without further changes emit the differences once each, oldest first', (event) => {
-		fc.assert(
-			fc.property(configArb(event), drainArb, (config, history) => {
-				const world = new World(history.withLastChange);
-				for (const record of history.initial) world.add(T0 - record.back, 0, record.status);
-				const first = world.visible(0, T0);
-				const baseline = detect(initialState(config, T0), config, first, T0, history.maxEvents, 1);
-				expect(baseline.events).toEqual([]);
-				let state = baseline.state;
-				const model = new Map<string, Seen>();
-				remember(config, model, first);
-				history.phases.forEach((phase, index) => {
-					const poll = index + 1;
-					const now = T0 + poll * INTERVAL;
-					world.apply(phase.actions, poll, now);
-					const visible = world.visible(poll, now);
-					const expected = expectedEvents(config, model, visible, T0);
-					const emitted: DetectedEvent[] = [];
-					for (let attempt = 0; ; attempt++) {
-						if (attempt > 200) throw new Error('the backlog never drains');
-						const result = detect(state, config, visible, now, history.maxEvents, (attempt * 37) % 1_008 + 1);
-						if (phase.failures[attempt]) continue;
-						state = result.state;
-						if (result.events.length === 0) break;
-						// A poll defers only what does not fit.
-						expect(result.events.length).toBe(Math.min(history.maxEvents, expected.length - emitted.length));
-						emitted.push(...result.events);
-					}
-					const summaries = emitted.map(summarize);
-					expect(new Set(summaries.map((summary) => summary.id)).size).toBe(summaries.length);
-					expect(byId(summaries)).toEqual(byId(expected));
-					expectOldestFirst(emitted);
-					remember(config, model, visible);
-					expectStateMatches(state, visible, model);
-				});
-			}),
-			{ numRuns: 120 },
-		);
-	});
+	test.each(EVENTS)(
+		'%s: with a small Max Items per Poll, polls without further changes emit the differences once each, oldest first',
+		(event) => {
+			fc.assert(
+				fc.property(configArb(event), drainArb, (config, history) => {
+					const world = new World(history.withLastChange);
+					for (const record of history.initial) world.add(T0 - record.back, 0, record.status);
+					const first = world.visible(0, T0);
+					const baseline = detect(
+						initialState(config, T0),
+						config,
+						first,
+						T0,
+						history.maxEvents,
+						1,
+					);
+					expect(baseline.events).toEqual([]);
+					let state = baseline.state;
+					const model = new Map<string, Seen>();
+					remember(config, model, first);
+					history.phases.forEach((phase, index) => {
+						const poll = index + 1;
+						const now = T0 + poll * INTERVAL;
+						world.apply(phase.actions, poll, now);
+						const visible = world.visible(poll, now);
+						const expected = expectedEvents(config, model, visible, T0);
+						const emitted: DetectedEvent[] = [];
+						for (let attempt = 0; ; attempt++) {
+							if (attempt > 200) throw new Error('the backlog never drains');
+							const result = detect(
+								state,
+								config,
+								visible,
+								now,
+								history.maxEvents,
+								((attempt * 37) % 1_008) + 1,
+							);
+							if (phase.failures[attempt]) continue;
+							state = result.state;
+							if (result.events.length === 0) break;
+							// A poll defers only what does not fit.
+							expect(result.events.length).toBe(
+								Math.min(history.maxEvents, expected.length - emitted.length),
+							);
+							emitted.push(...result.events);
+						}
+						const summaries = emitted.map(summarize);
+						expect(new Set(summaries.map((summary) => summary.id)).size).toBe(summaries.length);
+						expect(byId(summaries)).toEqual(byId(expected));
+						expectOldestFirst(emitted);
+						remember(config, model, visible);
+						expectStateMatches(state, visible, model);
+					});
+				}),
+				{ numRuns: 120 },
+			);
+		},
+	);
 });

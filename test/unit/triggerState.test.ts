@@ -44,7 +44,12 @@ function config(overrides: Partial<TriggerConfig> = {}): TriggerConfig {
 	};
 }
 
-function obs(key: string, status: string | null, lastChange: number | null, created: number): Observation {
+function obs(
+	key: string,
+	status: string | null,
+	lastChange: number | null,
+	created: number,
+): Observation {
 	return { key, status, lastChange, created, record: { id: key, status } };
 }
 
@@ -69,13 +74,22 @@ function baseline(cfg: TriggerConfig, observations: Observation[]): TriggerState
 }
 
 const summary = (events: DetectedEvent[]) =>
-	events.map((event) => [event.observation.key, event.type, event.previousStatus, event.observation.status]);
+	events.map((event) => [
+		event.observation.key,
+		event.type,
+		event.previousStatus,
+		event.observation.status,
+	]);
 
 /** What the state remembers of `key`, decoded. */
 function remembered(state: TriggerState, key: string) {
 	const entry = state.seen[key];
 	if (!entry) return undefined;
-	return { status: entry[0] >= 0 ? state.statuses[entry[0]] : null, lastChange: entry[1] || null, created: entry[2] };
+	return {
+		status: entry[0] >= 0 ? state.statuses[entry[0]] : null,
+		lastChange: entry[1] || null,
+		created: entry[2],
+	};
 }
 
 /** Asserts the windows cover [from, to] exactly once each second, and returns them sorted. */
@@ -88,14 +102,22 @@ function expectExactCover(windows: TimeWindow[], from: number, to: number): void
 
 describe('configKey', () => {
 	test('equal configurations give equal keys, whatever the order of filters and To Statuses', () => {
-		const a = config({ filters: { country: 'BR', paymentMethod: 'PX' }, toStatuses: ['REJECTED', 'COMPLETED'] });
-		const b = config({ filters: { paymentMethod: 'PX', country: 'BR' }, toStatuses: ['COMPLETED', 'REJECTED'] });
+		const a = config({
+			filters: { country: 'BR', paymentMethod: 'PX' },
+			toStatuses: ['REJECTED', 'COMPLETED'],
+		});
+		const b = config({
+			filters: { paymentMethod: 'PX', country: 'BR' },
+			toStatuses: ['COMPLETED', 'REJECTED'],
+		});
 		expect(configKey(a)).toBe(configKey(b));
 	});
 
 	test('empty and undefined filters are ignored', () => {
 		const bare = config({ filters: { country: 'BR' } });
-		const withEmpty = config({ filters: { clientDocument: '', country: 'BR', paymentMethod: undefined } });
+		const withEmpty = config({
+			filters: { clientDocument: '', country: 'BR', paymentMethod: undefined },
+		});
 		expect(configKey(withEmpty)).toBe(configKey(bare));
 	});
 
@@ -118,7 +140,9 @@ describe('loadTriggerState', () => {
 	const cfg = config({ filters: { country: 'BR' } });
 
 	test('a stored state of the same configuration is read back (also after a JSON round trip)', () => {
-		const state = detect(initialState(cfg, NOW), cfg, [obs('a', 'PENDING', NOW - 10, NOW - 20)]).state;
+		const state = detect(initialState(cfg, NOW), cfg, [
+			obs('a', 'PENDING', NOW - 10, NOW - 20),
+		]).state;
 		const stored: unknown = JSON.parse(JSON.stringify(state));
 		expect(loadTriggerState(stored, cfg)).toEqual(state);
 	});
@@ -137,8 +161,15 @@ describe('loadTriggerState', () => {
 	});
 
 	test('a state of another configuration is rejected', () => {
-		expect(loadTriggerState(initialState(config({ filters: { country: 'MX' } }), NOW), cfg)).toBeUndefined();
-		expect(loadTriggerState(initialState(cfg, NOW), config({ filters: { country: 'BR' }, event: 'anyChange' }))).toBeUndefined();
+		expect(
+			loadTriggerState(initialState(config({ filters: { country: 'MX' } }), NOW), cfg),
+		).toBeUndefined();
+		expect(
+			loadTriggerState(
+				initialState(cfg, NOW),
+				config({ filters: { country: 'BR' }, event: 'anyChange' }),
+			),
+		).toBeUndefined();
 	});
 
 	test.each<[string, Record<string, unknown>]>([
@@ -186,7 +217,13 @@ describe('planWindows', () => {
 	test('each range is split oldest first when it is longer than the span', () => {
 		const resume = from + DAY;
 		const windows = planWindows(withSpan(DAY + 100, resume), from, NOW);
-		expect(windows.map((window) => window.from)).toEqual([resume, resume + DAY + 101, resume + 2 * DAY + 202, resume + 3 * DAY + 303, from]);
+		expect(windows.map((window) => window.from)).toEqual([
+			resume,
+			resume + DAY + 101,
+			resume + 2 * DAY + 202,
+			resume + 3 * DAY + 303,
+			from,
+		]);
 		expect(windows[4]).toEqual({ from, to: resume - 1 });
 		for (const window of windows) expect(window.to - window.from).toBeLessThanOrEqual(DAY + 100);
 		expectExactCover(windows, from, NOW);
@@ -197,7 +234,9 @@ describe('planWindows', () => {
 		['before the start of the look-back', from - DAY],
 		['after now', NOW + 1],
 	])('a resumeFrom %s is ignored', (_where, resume) => {
-		expect(planWindows(withSpan(2 * DAY, resume), from, NOW)).toEqual(planWindows(withSpan(2 * DAY), from, NOW));
+		expect(planWindows(withSpan(2 * DAY, resume), from, NOW)).toEqual(
+			planWindows(withSpan(2 * DAY), from, NOW),
+		);
 	});
 
 	test('a resumeFrom equal to now reads that second first, then the rest', () => {
@@ -248,10 +287,14 @@ describe('advanceReadPosition', () => {
 	});
 
 	test('all windows read: the span grows back no further than MAX_WINDOW_SECONDS', () => {
-		expect(advanceReadPosition({ ...state, windowSeconds: MAX_WINDOW_SECONDS - 10 }, planned, 3).windowSeconds).toBe(
-			MAX_WINDOW_SECONDS,
-		);
-		expect(advanceReadPosition({ ...state, windowSeconds: MAX_WINDOW_SECONDS }, planned, 3).windowSeconds).toBe(MAX_WINDOW_SECONDS);
+		expect(
+			advanceReadPosition({ ...state, windowSeconds: MAX_WINDOW_SECONDS - 10 }, planned, 3)
+				.windowSeconds,
+		).toBe(MAX_WINDOW_SECONDS);
+		expect(
+			advanceReadPosition({ ...state, windowSeconds: MAX_WINDOW_SECONDS }, planned, 3)
+				.windowSeconds,
+		).toBe(MAX_WINDOW_SECONDS);
 	});
 
 	test('cut short: resumeFrom is the start of the first unread window and the span stays', () => {
@@ -268,12 +311,19 @@ describe('advanceReadPosition', () => {
 	});
 
 	test('zero windows read from a wide span: at most a day next, so a busy starting point keeps its progress a day at a time', () => {
-		expect(advanceReadPosition({ ...state, windowSeconds: MAX_WINDOW_SECONDS }, planned, 0).windowSeconds).toBe(DAY);
+		expect(
+			advanceReadPosition({ ...state, windowSeconds: MAX_WINDOW_SECONDS }, planned, 0)
+				.windowSeconds,
+		).toBe(DAY);
 	});
 
 	test('zero windows read: the span never goes below one hour', () => {
-		expect(advanceReadPosition({ ...state, windowSeconds: 5_000 }, planned, 0).windowSeconds).toBe(HOUR);
-		expect(advanceReadPosition({ ...state, windowSeconds: HOUR }, planned, 0).windowSeconds).toBe(HOUR);
+		expect(advanceReadPosition({ ...state, windowSeconds: 5_000 }, planned, 0).windowSeconds).toBe(
+			HOUR,
+		);
+		expect(advanceReadPosition({ ...state, windowSeconds: HOUR }, planned, 0).windowSeconds).toBe(
+			HOUR,
+		);
 	});
 
 	test('the input state is not changed', () => {
@@ -295,20 +345,45 @@ describe('advanceReadPosition', () => {
 
 describe('observe', () => {
 	test('a deposit gives its key, status and whole-second dates', () => {
-		const record = { idDeposit: 12, status: 'PENDING', creationDate: '2023-11-14T22:13:20.999Z', lastChangeDate: '2023-11-14T22:13:21Z' };
-		expect(observe(REPORTING_LISTS.deposit, record)).toEqual({ key: '12', status: 'PENDING', lastChange: NOW + 1, created: NOW, record });
+		const record = {
+			idDeposit: 12,
+			status: 'PENDING',
+			creationDate: '2023-11-14T22:13:20.999Z',
+			lastChangeDate: '2023-11-14T22:13:21Z',
+		};
+		expect(observe(REPORTING_LISTS.deposit, record)).toEqual({
+			key: '12',
+			status: 'PENDING',
+			lastChange: NOW + 1,
+			created: NOW,
+			record,
+		});
 	});
 
 	test('a record without id or with an unreadable creation date cannot be tracked', () => {
-		expect(observe(REPORTING_LISTS.deposit, { status: 'PENDING', creationDate: '2023-11-14T22:13:20Z' })).toBeUndefined();
-		expect(observe(REPORTING_LISTS.deposit, { idDeposit: 1, creationDate: 'yesterday' })).toBeUndefined();
+		expect(
+			observe(REPORTING_LISTS.deposit, { status: 'PENDING', creationDate: '2023-11-14T22:13:20Z' }),
+		).toBeUndefined();
+		expect(
+			observe(REPORTING_LISTS.deposit, { idDeposit: 1, creationDate: 'yesterday' }),
+		).toBeUndefined();
 		expect(observe(REPORTING_LISTS.deposit, { idDeposit: 1 })).toBeUndefined();
 	});
 
 	test('lists without status or lastChangeDate give null for them', () => {
-		const note = observe(REPORTING_LISTS.note, { id: 'n1', date: '2023-11-14T22:13:20Z', status: 'X', lastChangeDate: '2023-11-14T22:13:21Z' });
+		const note = observe(REPORTING_LISTS.note, {
+			id: 'n1',
+			date: '2023-11-14T22:13:20Z',
+			status: 'X',
+			lastChangeDate: '2023-11-14T22:13:21Z',
+		});
 		expect(note).toMatchObject({ key: 'n1', status: null, lastChange: null, created: NOW });
-		const settlement = observe(REPORTING_LISTS.settlement, { id: 's1', creationDate: '2023-11-14T22:13:20Z', status: 'PENDING', lastChangeDate: '2023-11-14T22:13:21Z' });
+		const settlement = observe(REPORTING_LISTS.settlement, {
+			id: 's1',
+			creationDate: '2023-11-14T22:13:20Z',
+			status: 'PENDING',
+			lastChangeDate: '2023-11-14T22:13:21Z',
+		});
 		expect(settlement).toMatchObject({ status: 'PENDING', lastChange: null });
 	});
 });
@@ -317,16 +392,29 @@ describe('detectEvents', () => {
 	describe('baseline', () => {
 		test('the baseline poll emits nothing and remembers every record', () => {
 			const cfg = config({ event: 'newRecord' });
-			const result = detect(initialState(cfg, NOW), cfg, [obs('a', 'PENDING', START + 20, START + 10), obs('b', null, null, NOW)]);
+			const result = detect(initialState(cfg, NOW), cfg, [
+				obs('a', 'PENDING', START + 20, START + 10),
+				obs('b', null, null, NOW),
+			]);
 			expect(result.events).toEqual([]);
 			expect(result.state.baselineDone).toBe(true);
-			expect(remembered(result.state, 'a')).toEqual({ status: 'PENDING', lastChange: START + 20, created: START + 10 });
-			expect(remembered(result.state, 'b')).toEqual({ status: null, lastChange: null, created: NOW });
+			expect(remembered(result.state, 'a')).toEqual({
+				status: 'PENDING',
+				lastChange: START + 20,
+				created: START + 10,
+			});
+			expect(remembered(result.state, 'b')).toEqual({
+				status: null,
+				lastChange: null,
+				created: NOW,
+			});
 		});
 
 		test('a baseline poll cut short leaves the baseline pending', () => {
 			const cfg = config();
-			const result = detect(initialState(cfg, NOW), cfg, [obs('a', 'PENDING', null, START + 10)], { complete: false });
+			const result = detect(initialState(cfg, NOW), cfg, [obs('a', 'PENDING', null, START + 10)], {
+				complete: false,
+			});
 			expect(result.events).toEqual([]);
 			expect(result.state.baselineDone).toBe(false);
 			expect(Object.keys(result.state.seen)).toEqual(['a']);
@@ -335,14 +423,25 @@ describe('detectEvents', () => {
 		test('once the baseline is done, a first sighting counts', () => {
 			const cfg = config({ event: 'newRecord' });
 			const state = baseline(cfg, [obs('a', 'PENDING', null, START + 10)]);
-			const result = detect(state, cfg, [obs('a', 'PENDING', null, START + 10), obs('b', 'PENDING', null, NOW - 5)]);
+			const result = detect(state, cfg, [
+				obs('a', 'PENDING', null, START + 10),
+				obs('b', 'PENDING', null, NOW - 5),
+			]);
 			expect(summary(result.events)).toEqual([['b', 'newRecord', null, 'PENDING']]);
 		});
 
 		test('a change of a record remembered by a cut-short baseline poll is emitted', () => {
 			const cfg = config();
-			const first = detect(initialState(cfg, NOW), cfg, [obs('a', 'PENDING', START + 10, START + 10)], { complete: false });
-			const second = detect(first.state, cfg, [obs('a', 'REJECTED', NOW - 5, START + 10), obs('b', 'PENDING', null, START + 20)]);
+			const first = detect(
+				initialState(cfg, NOW),
+				cfg,
+				[obs('a', 'PENDING', START + 10, START + 10)],
+				{ complete: false },
+			);
+			const second = detect(first.state, cfg, [
+				obs('a', 'REJECTED', NOW - 5, START + 10),
+				obs('b', 'PENDING', null, START + 20),
+			]);
 			expect(summary(second.events)).toEqual([['a', 'statusChanged', 'PENDING', 'REJECTED']]);
 		});
 
@@ -351,10 +450,15 @@ describe('detectEvents', () => {
 			// poll is cut short". The activation poll read only part of a long look-back.
 			const cfg = config({ event: 'newRecord', includeFirstSightings: false });
 			const activatedAt = NOW - HOUR;
-			const first = detect(initialState(cfg, activatedAt), cfg, [obs('old', 'PENDING', null, START + 10)], {
-				complete: false,
-				lookBackStart: activatedAt - LOOK_BACK,
-			});
+			const first = detect(
+				initialState(cfg, activatedAt),
+				cfg,
+				[obs('old', 'PENDING', null, START + 10)],
+				{
+					complete: false,
+					lookBackStart: activatedAt - LOOK_BACK,
+				},
+			);
 			expect(first.state.baselineDone).toBe(false);
 			// The next poll reads the rest: an old record (created before activation) and one created since.
 			const second = detect(first.state, cfg, [
@@ -379,13 +483,19 @@ describe('detectEvents', () => {
 			const first = detect(state, cfg, [obs('a', 'PENDING', NOW - 10, NOW - 10)]);
 			expect(summary(first.events)).toEqual([['a', 'newRecord', null, 'PENDING']]);
 			expect(first.events[0].previousLastChange).toBeNull();
-			expect(detect(first.state, cfg, [obs('a', 'PENDING', NOW - 10, NOW - 10)]).events).toEqual([]);
+			expect(detect(first.state, cfg, [obs('a', 'PENDING', NOW - 10, NOW - 10)]).events).toEqual(
+				[],
+			);
 		});
 
 		test('the status filter emits only records currently in that status, case-insensitively', () => {
 			const filtered = config({ event: 'newRecord', status: 'completed' });
 			const state = baseline(filtered, []);
-			const result = detect(state, filtered, [obs('a', 'PENDING', null, NOW - 10), obs('b', 'COMPLETED', null, NOW - 9), obs('c', null, null, NOW - 8)]);
+			const result = detect(state, filtered, [
+				obs('a', 'PENDING', null, NOW - 10),
+				obs('b', 'COMPLETED', null, NOW - 9),
+				obs('c', null, null, NOW - 8),
+			]);
 			expect(summary(result.events)).toEqual([['b', 'newRecord', null, 'COMPLETED']]);
 		});
 
@@ -397,13 +507,17 @@ describe('detectEvents', () => {
 			expect(remembered(first.state, 'a')).toBeUndefined();
 			const completed = detect(first.state, filtered, [obs('a', 'COMPLETED', null, NOW - 10)]);
 			expect(summary(completed.events)).toEqual([['a', 'newRecord', null, 'COMPLETED']]);
-			expect(detect(completed.state, filtered, [obs('a', 'COMPLETED', null, NOW - 10)]).events).toEqual([]);
+			expect(
+				detect(completed.state, filtered, [obs('a', 'COMPLETED', null, NOW - 10)]).events,
+			).toEqual([]);
 		});
 
 		test('with a status filter, a record created before activation that reaches the status later is no new record', () => {
 			const filtered = config({ event: 'newRecord', status: 'COMPLETED' });
 			const state = baseline(filtered, [obs('old', 'PENDING', null, START + 10)]);
-			expect(detect(state, filtered, [obs('old', 'COMPLETED', null, START + 10)]).events).toEqual([]);
+			expect(detect(state, filtered, [obs('old', 'COMPLETED', null, START + 10)]).events).toEqual(
+				[],
+			);
 		});
 	});
 
@@ -415,8 +529,14 @@ describe('detectEvents', () => {
 			const result = detect(state, cfg, [obs('a', 'REJECTED', NOW - 10, START + 10)]);
 			expect(summary(result.events)).toEqual([['a', 'statusChanged', 'PENDING', 'REJECTED']]);
 			expect(result.events[0].previousLastChange).toBe(START + 50);
-			expect(remembered(result.state, 'a')).toEqual({ status: 'REJECTED', lastChange: NOW - 10, created: START + 10 });
-			expect(detect(result.state, cfg, [obs('a', 'REJECTED', NOW - 10, START + 10)]).events).toEqual([]);
+			expect(remembered(result.state, 'a')).toEqual({
+				status: 'REJECTED',
+				lastChange: NOW - 10,
+				created: START + 10,
+			});
+			expect(
+				detect(result.state, cfg, [obs('a', 'REJECTED', NOW - 10, START + 10)]).events,
+			).toEqual([]);
 		});
 
 		test('a moved lastChangeDate with the same status is no status change', () => {
@@ -430,8 +550,14 @@ describe('detectEvents', () => {
 		});
 
 		test('a status that appears or disappears (null) is a change', () => {
-			const state = baseline(cfg, [obs('a', null, null, START + 10), obs('b', 'PENDING', null, START + 10)]);
-			const result = detect(state, cfg, [obs('a', 'PENDING', null, START + 10), obs('b', null, null, START + 10)]);
+			const state = baseline(cfg, [
+				obs('a', null, null, START + 10),
+				obs('b', 'PENDING', null, START + 10),
+			]);
+			const result = detect(state, cfg, [
+				obs('a', 'PENDING', null, START + 10),
+				obs('b', null, null, START + 10),
+			]);
 			expect(summary(result.events)).toEqual([
 				['a', 'statusChanged', null, 'PENDING'],
 				['b', 'statusChanged', 'PENDING', null],
@@ -440,8 +566,16 @@ describe('detectEvents', () => {
 
 		test('To Statuses emits only changes to those statuses, case-insensitively', () => {
 			const wanted = config({ event: 'statusChanged', toStatuses: ['rejected', 'CANCELLED'] });
-			const state = baseline(wanted, [obs('a', 'PENDING', null, START + 1), obs('b', 'PENDING', null, START + 2), obs('c', 'PENDING', null, START + 3)]);
-			const result = detect(state, wanted, [obs('a', 'REJECTED', null, START + 1), obs('b', 'ON_HOLD', null, START + 2), obs('c', 'CANCELLED', null, START + 3)]);
+			const state = baseline(wanted, [
+				obs('a', 'PENDING', null, START + 1),
+				obs('b', 'PENDING', null, START + 2),
+				obs('c', 'PENDING', null, START + 3),
+			]);
+			const result = detect(state, wanted, [
+				obs('a', 'REJECTED', null, START + 1),
+				obs('b', 'ON_HOLD', null, START + 2),
+				obs('c', 'CANCELLED', null, START + 3),
+			]);
 			expect(summary(result.events)).toEqual([
 				['a', 'statusChanged', 'PENDING', 'REJECTED'],
 				['c', 'statusChanged', 'PENDING', 'CANCELLED'],
@@ -454,8 +588,12 @@ describe('detectEvents', () => {
 			const unwanted = detect(state, wanted, [obs('a', 'ON_HOLD', START + 20, START + 1)]);
 			expect(unwanted.events).toEqual([]);
 			expect(remembered(unwanted.state, 'a')?.status).toBe('ON_HOLD');
-			expect(detect(unwanted.state, wanted, [obs('a', 'ON_HOLD', START + 20, START + 1)]).events).toEqual([]);
-			const rejected = detect(unwanted.state, wanted, [obs('a', 'REJECTED', START + 30, START + 1)]);
+			expect(
+				detect(unwanted.state, wanted, [obs('a', 'ON_HOLD', START + 20, START + 1)]).events,
+			).toEqual([]);
+			const rejected = detect(unwanted.state, wanted, [
+				obs('a', 'REJECTED', START + 30, START + 1),
+			]);
 			expect(summary(rejected.events)).toEqual([['a', 'statusChanged', 'ON_HOLD', 'REJECTED']]);
 			expect(rejected.events[0].previousLastChange).toBe(START + 20);
 		});
@@ -469,7 +607,10 @@ describe('detectEvents', () => {
 		test('a first sighting must also pass To Statuses', () => {
 			const wanted = config({ event: 'statusChanged', toStatuses: ['REJECTED'] });
 			const state = baseline(wanted, []);
-			const result = detect(state, wanted, [obs('a', 'PENDING', null, NOW - 10), obs('b', 'REJECTED', null, NOW - 9)]);
+			const result = detect(state, wanted, [
+				obs('a', 'PENDING', null, NOW - 10),
+				obs('b', 'REJECTED', null, NOW - 9),
+			]);
 			expect(summary(result.events)).toEqual([['b', 'statusChanged', null, 'REJECTED']]);
 			expect(remembered(result.state, 'a')?.status).toBe('PENDING');
 		});
@@ -480,9 +621,9 @@ describe('detectEvents', () => {
 			const first = detect(state, quiet, [obs('a', 'PENDING', null, NOW - 10)]);
 			expect(first.events).toEqual([]);
 			expect(remembered(first.state, 'a')?.status).toBe('PENDING');
-			expect(summary(detect(first.state, quiet, [obs('a', 'REJECTED', null, NOW - 10)]).events)).toEqual([
-				['a', 'statusChanged', 'PENDING', 'REJECTED'],
-			]);
+			expect(
+				summary(detect(first.state, quiet, [obs('a', 'REJECTED', null, NOW - 10)]).events),
+			).toEqual([['a', 'statusChanged', 'PENDING', 'REJECTED']]);
 		});
 	});
 
@@ -498,17 +639,29 @@ describe('detectEvents', () => {
 
 		test('a status change without lastChangeDate is a change', () => {
 			const state = baseline(cfg, [obs('a', 'PENDING', null, START + 10)]);
-			expect(summary(detect(state, cfg, [obs('a', 'COMPLETED', null, START + 10)]).events)).toEqual([['a', 'changed', 'PENDING', 'COMPLETED']]);
+			expect(summary(detect(state, cfg, [obs('a', 'COMPLETED', null, START + 10)]).events)).toEqual(
+				[['a', 'changed', 'PENDING', 'COMPLETED']],
+			);
 		});
 
 		test('a lastChangeDate that appears is a change', () => {
 			const state = baseline(cfg, [obs('a', 'PENDING', null, START + 10)]);
-			expect(summary(detect(state, cfg, [obs('a', 'PENDING', START + 20, START + 10)]).events)).toEqual([['a', 'changed', 'PENDING', 'PENDING']]);
+			expect(
+				summary(detect(state, cfg, [obs('a', 'PENDING', START + 20, START + 10)]).events),
+			).toEqual([['a', 'changed', 'PENDING', 'PENDING']]);
 		});
 
 		test('an unchanged record, or one whose lastChangeDate went back with the same status, is no change', () => {
-			const state = baseline(cfg, [obs('a', 'PENDING', START + 50, START + 10), obs('b', 'PENDING', START + 50, START + 10)]);
-			expect(detect(state, cfg, [obs('a', 'PENDING', START + 50, START + 10), obs('b', 'PENDING', START + 40, START + 10)]).events).toEqual([]);
+			const state = baseline(cfg, [
+				obs('a', 'PENDING', START + 50, START + 10),
+				obs('b', 'PENDING', START + 50, START + 10),
+			]);
+			expect(
+				detect(state, cfg, [
+					obs('a', 'PENDING', START + 50, START + 10),
+					obs('b', 'PENDING', START + 40, START + 10),
+				]).events,
+			).toEqual([]);
 		});
 
 		test('the status filter emits only records currently in that status, and consumes the others', () => {
@@ -516,8 +669,12 @@ describe('detectEvents', () => {
 			const state = baseline(filtered, [obs('a', 'PENDING', START + 50, START + 10)]);
 			const onHold = detect(state, filtered, [obs('a', 'ON_HOLD', START + 60, START + 10)]);
 			expect(onHold.events).toEqual([]);
-			expect(detect(onHold.state, filtered, [obs('a', 'ON_HOLD', START + 60, START + 10)]).events).toEqual([]);
-			const completed = detect(onHold.state, filtered, [obs('a', 'COMPLETED', START + 70, START + 10)]);
+			expect(
+				detect(onHold.state, filtered, [obs('a', 'ON_HOLD', START + 60, START + 10)]).events,
+			).toEqual([]);
+			const completed = detect(onHold.state, filtered, [
+				obs('a', 'COMPLETED', START + 70, START + 10),
+			]);
 			expect(summary(completed.events)).toEqual([['a', 'changed', 'ON_HOLD', 'COMPLETED']]);
 		});
 
@@ -525,11 +682,18 @@ describe('detectEvents', () => {
 			const withFirst = detect(baseline(cfg, []), cfg, [obs('a', 'PENDING', NOW - 10, NOW - 10)]);
 			expect(summary(withFirst.events)).toEqual([['a', 'changed', null, 'PENDING']]);
 			const quiet = config({ event: 'anyChange', includeFirstSightings: false });
-			const without = detect(baseline(quiet, []), quiet, [obs('a', 'PENDING', NOW - 10, NOW - 10), obs('b', 'REJECTED', NOW - 5, NOW - 10)]);
+			const without = detect(baseline(quiet, []), quiet, [
+				obs('a', 'PENDING', NOW - 10, NOW - 10),
+				obs('b', 'REJECTED', NOW - 5, NOW - 10),
+			]);
 			// b changed after it was created: an event even though no poll saw it before (a restart may
 			// have lost the memory of the poll that did).
 			expect(summary(without.events)).toEqual([['b', 'changed', null, 'REJECTED']]);
-			expect(remembered(without.state, 'a')).toEqual({ status: 'PENDING', lastChange: NOW - 10, created: NOW - 10 });
+			expect(remembered(without.state, 'a')).toEqual({
+				status: 'PENDING',
+				lastChange: NOW - 10,
+				created: NOW - 10,
+			});
 		});
 	});
 
@@ -550,7 +714,13 @@ describe('detectEvents', () => {
 
 		test('events are emitted oldest change first (lastChangeDate, else creation), ties by key', () => {
 			const result = detect(baseline(cfg, before), cfg, after);
-			expect(result.events.map((event) => event.observation.key)).toEqual(['b', 'c', 'd', 'e', 'a']);
+			expect(result.events.map((event) => event.observation.key)).toEqual([
+				'b',
+				'c',
+				'd',
+				'e',
+				'a',
+			]);
 		});
 
 		test('the rest is deferred oldest first and emitted by the next polls, none repeated', () => {
@@ -567,7 +737,11 @@ describe('detectEvents', () => {
 		test('a deferred record keeps its old entry (or none), so its event still names the status seen before', () => {
 			const result = detect(baseline(cfg, before), cfg, after, { maxEvents: 2 });
 			expect(remembered(result.state, 'c')?.status).toBe('REJECTED');
-			expect(remembered(result.state, 'd')).toEqual({ status: 'PENDING', lastChange: START + 100, created: START + 2 });
+			expect(remembered(result.state, 'd')).toEqual({
+				status: 'PENDING',
+				lastChange: START + 100,
+				created: START + 2,
+			});
 			expect(remembered(result.state, 'a')).toBeUndefined();
 			expect(remembered(result.state, 'b')?.status).toBe('PENDING');
 			const next = detect(result.state, cfg, after, { maxEvents: 1 });
@@ -577,9 +751,13 @@ describe('detectEvents', () => {
 
 		test('a deferred change that changes again before the next poll is one event from the status seen before', () => {
 			const first = detect(baseline(cfg, before), cfg, after, { maxEvents: 1 });
-			const moved = after.map((observation) => (observation.key === 'e' ? obs('e', 'CANCELLED', NOW - 1, START + 1) : observation));
+			const moved = after.map((observation) =>
+				observation.key === 'e' ? obs('e', 'CANCELLED', NOW - 1, START + 1) : observation,
+			);
 			const rest = detect(first.state, cfg, moved);
-			expect(summary(rest.events).filter(([key]) => key === 'e')).toEqual([['e', 'statusChanged', 'PENDING', 'CANCELLED']]);
+			expect(summary(rest.events).filter(([key]) => key === 'e')).toEqual([
+				['e', 'statusChanged', 'PENDING', 'CANCELLED'],
+			]);
 		});
 
 		test('maxEvents 0 emits nothing and consumes nothing wanted', () => {
@@ -598,7 +776,9 @@ describe('detectEvents', () => {
 				obs('edge', 'PENDING', null, START + 100),
 				obs('young', 'PENDING', null, START + 200),
 			]);
-			const result = detect(state, cfg, [obs('young', 'PENDING', null, START + 200)], { lookBackStart: START + 100 });
+			const result = detect(state, cfg, [obs('young', 'PENDING', null, START + 200)], {
+				lookBackStart: START + 100,
+			});
 			expect(Object.keys(result.state.seen).sort()).toEqual(['edge', 'young']);
 		});
 
@@ -610,9 +790,18 @@ describe('detectEvents', () => {
 
 		test('entries within the look-back that this poll did not read are kept', () => {
 			const cfg = config();
-			const state = baseline(cfg, [obs('a', 'PENDING', null, START + 1), obs('b', 'REJECTED', null, START + 2)]);
-			const result = detect(state, cfg, [obs('b', 'REJECTED', null, START + 2)], { complete: false });
-			expect(remembered(result.state, 'a')).toEqual({ status: 'PENDING', lastChange: null, created: START + 1 });
+			const state = baseline(cfg, [
+				obs('a', 'PENDING', null, START + 1),
+				obs('b', 'REJECTED', null, START + 2),
+			]);
+			const result = detect(state, cfg, [obs('b', 'REJECTED', null, START + 2)], {
+				complete: false,
+			});
+			expect(remembered(result.state, 'a')).toEqual({
+				status: 'PENDING',
+				lastChange: null,
+				created: START + 1,
+			});
 		});
 	});
 
@@ -626,12 +815,17 @@ describe('detectEvents', () => {
 				obs('c', 'DELIVERED', START + 7, START + 12),
 			]);
 			const copy: unknown = JSON.parse(JSON.stringify(state));
-			detect(state, cfg, [
-				obs('a', 'REJECTED', NOW - 3, START + 10),
-				obs('b', 'CANCELLED', NOW - 2, START + 11),
-				obs('c', 'COMPLETED', NOW - 1, START + 12),
-				obs('new', 'REJECTED', NOW - 1, NOW - 1),
-			], { maxEvents: 1, lookBackStart: START + 1 });
+			detect(
+				state,
+				cfg,
+				[
+					obs('a', 'REJECTED', NOW - 3, START + 10),
+					obs('b', 'CANCELLED', NOW - 2, START + 11),
+					obs('c', 'COMPLETED', NOW - 1, START + 12),
+					obs('new', 'REJECTED', NOW - 1, NOW - 1),
+				],
+				{ maxEvents: 1, lookBackStart: START + 1 },
+			);
 			expect(state).toEqual(copy);
 		});
 
@@ -644,12 +838,17 @@ describe('detectEvents', () => {
 				obs('d', null, null, START + 10),
 			]);
 			expect([...state.statuses].sort()).toEqual(['DELIVERED', 'ON_HOLD', 'PENDING']);
-			const result = detect(state, cfg, [
-				obs('b', 'COMPLETED', null, START + 10),
-				obs('c', 'COMPLETED', null, START + 10),
-				obs('d', 'COMPLETED', null, START + 10),
-				obs('e', 'DELIVERED', null, START + 10),
-			], { lookBackStart: START + 5 });
+			const result = detect(
+				state,
+				cfg,
+				[
+					obs('b', 'COMPLETED', null, START + 10),
+					obs('c', 'COMPLETED', null, START + 10),
+					obs('d', 'COMPLETED', null, START + 10),
+					obs('e', 'DELIVERED', null, START + 10),
+				],
+				{ lookBackStart: START + 5 },
+			);
 			expect([...result.state.statuses].sort()).toEqual(['COMPLETED', 'DELIVERED']);
 			expect(remembered(result.state, 'b')?.status).toBe('COMPLETED');
 			expect(remembered(result.state, 'd')?.status).toBe('COMPLETED');
@@ -659,8 +858,14 @@ describe('detectEvents', () => {
 
 		test('entries not observed keep their status after the dictionary is compacted', () => {
 			const cfg = config();
-			const state = baseline(cfg, [obs('a', 'PENDING', null, START + 1), obs('b', 'ON_HOLD', null, START + 2), obs('c', 'DELIVERED', null, START + 3)]);
-			const result = detect(state, cfg, [obs('a', 'COMPLETED', null, START + 1)], { complete: false });
+			const state = baseline(cfg, [
+				obs('a', 'PENDING', null, START + 1),
+				obs('b', 'ON_HOLD', null, START + 2),
+				obs('c', 'DELIVERED', null, START + 3),
+			]);
+			const result = detect(state, cfg, [obs('a', 'COMPLETED', null, START + 1)], {
+				complete: false,
+			});
 			expect(remembered(result.state, 'b')?.status).toBe('ON_HOLD');
 			expect(remembered(result.state, 'c')?.status).toBe('DELIVERED');
 			expect(remembered(result.state, 'a')?.status).toBe('COMPLETED');
@@ -669,33 +874,75 @@ describe('detectEvents', () => {
 
 		test('a completed poll marks the baseline done and keeps the other fields', () => {
 			const cfg = config();
-			const state: TriggerState = { ...initialState(cfg, NOW - HOUR), resumeFrom: START + 5, windowSeconds: 2 * DAY };
+			const state: TriggerState = {
+				...initialState(cfg, NOW - HOUR),
+				resumeFrom: START + 5,
+				windowSeconds: 2 * DAY,
+			};
 			const result = detect(state, cfg, []);
-			expect(result.state).toEqual({ ...state, baselineDone: true, knownFrom: START, statuses: [], seen: {} });
+			expect(result.state).toEqual({
+				...state,
+				baselineDone: true,
+				knownFrom: START,
+				statuses: [],
+				seen: {},
+			});
 		});
 	});
 });
 
 describe('eventItem', () => {
 	test('the item is the record plus the event, with ISO dates without milliseconds', () => {
-		const observation: Observation = { ...obs('a', 'REJECTED', NOW - 5, START), record: { idCashout: 'a', status: 'REJECTED', amount: 10 } };
-		const item = eventItem({ observation, type: 'statusChanged', previousStatus: 'PENDING', previousLastChange: NOW - 10_000 }, NOW);
+		const observation: Observation = {
+			...obs('a', 'REJECTED', NOW - 5, START),
+			record: { idCashout: 'a', status: 'REJECTED', amount: 10 },
+		};
+		const item = eventItem(
+			{
+				observation,
+				type: 'statusChanged',
+				previousStatus: 'PENDING',
+				previousLastChange: NOW - 10_000,
+			},
+			NOW,
+		);
 		expect(item).toEqual({
 			idCashout: 'a',
 			status: 'REJECTED',
 			amount: 10,
-			event: { type: 'statusChanged', previousStatus: 'PENDING', previousLastChangeDate: '2023-11-14T19:26:40Z', detectedAt: '2023-11-14T22:13:20Z' },
+			event: {
+				type: 'statusChanged',
+				previousStatus: 'PENDING',
+				previousLastChangeDate: '2023-11-14T19:26:40Z',
+				detectedAt: '2023-11-14T22:13:20Z',
+			},
 		});
 	});
 
 	test('unknown previous values are null', () => {
-		const item = eventItem({ observation: obs('a', 'PENDING', null, NOW), type: 'newRecord', previousStatus: null, previousLastChange: null }, NOW);
-		expect(item.event).toEqual({ type: 'newRecord', previousStatus: null, previousLastChangeDate: null, detectedAt: '2023-11-14T22:13:20Z' });
+		const item = eventItem(
+			{
+				observation: obs('a', 'PENDING', null, NOW),
+				type: 'newRecord',
+				previousStatus: null,
+				previousLastChange: null,
+			},
+			NOW,
+		);
+		expect(item.event).toEqual({
+			type: 'newRecord',
+			previousStatus: null,
+			previousLastChangeDate: null,
+			detectedAt: '2023-11-14T22:13:20Z',
+		});
 	});
 
 	test('the record passed in is not changed', () => {
 		const observation = obs('a', 'PENDING', null, NOW);
-		eventItem({ observation, type: 'newRecord', previousStatus: null, previousLastChange: null }, NOW);
+		eventItem(
+			{ observation, type: 'newRecord', previousStatus: null, previousLastChange: null },
+			NOW,
+		);
 		expect(observation.record).toEqual({ id: 'a', status: 'PENDING' });
 	});
 });
@@ -724,8 +971,17 @@ describe('stored state', () => {
 
 	test('a packed look-back of 140,000 records stays under 0.8 MB (about 38 bytes a record unpacked)', () => {
 		const seen: Record<string, SeenEntry> = {};
-		for (let index = 0; index < 140_000; index++) seen[String(700_000 + index)] = [index % 7 === 0 ? 1 : 0, index % 7 === 0 ? START + index * 5 : START + index * 4, START + index * 4];
-		const state: TriggerState = { ...initialState(config(), NOW), statuses: ['PENDING', 'ON_HOLD'], seen };
+		for (let index = 0; index < 140_000; index++)
+			seen[String(700_000 + index)] = [
+				index % 7 === 0 ? 1 : 0,
+				index % 7 === 0 ? START + index * 5 : START + index * 4,
+				START + index * 4,
+			];
+		const state: TriggerState = {
+			...initialState(config(), NOW),
+			statuses: ['PENDING', 'ON_HOLD'],
+			seen,
+		};
 		const packed = JSON.stringify(packState(state)).length;
 		expect(packed).toBeLessThan(800_000);
 		expect(JSON.stringify(state).length).toBeGreaterThan(4 * packed);
@@ -733,15 +989,28 @@ describe('stored state', () => {
 	});
 
 	test('ids that are not plain numbers keep the plain seen object', () => {
-		const state: TriggerState = { ...initialState(config(), NOW), statuses: ['PENDING'], seen: { 'a-1': [0, NOW, NOW], '007': [0, NOW, NOW] } };
+		const state: TriggerState = {
+			...initialState(config(), NOW),
+			statuses: ['PENDING'],
+			seen: { 'a-1': [0, NOW, NOW], '007': [0, NOW, NOW] },
+		};
 		expect(packState(state)).toEqual(state);
 	});
 
 	test('a damaged packed string starts over, with a warning', () => {
-		const stored = { ...packState({ ...initialState(config(), NOW), statuses: ['PENDING'], seen: { '1': [0, NOW, NOW] } }), packed: 'zz.!!' };
+		const stored = {
+			...packState({
+				...initialState(config(), NOW),
+				statuses: ['PENDING'],
+				seen: { '1': [0, NOW, NOW] },
+			}),
+			packed: 'zz.!!',
+		};
 		const { state, notes } = loadState(stored, config(), NOW, START);
 		expect(state.seen).toEqual({});
-		expect(notes).toEqual([expect.objectContaining({ level: 'warn', message: expect.stringMatching(/unreadable/) })]);
+		expect(notes).toEqual([
+			expect.objectContaining({ level: 'warn', message: expect.stringMatching(/unreadable/) }),
+		]);
 	});
 });
 
@@ -751,10 +1020,16 @@ describe('splitByDensity', () => {
 	test('a window with at most the target stays whole; a busier one is cut so each part holds at most the target, covering every second once', () => {
 		const window = { from: START, to: NOW };
 		expect(splitByDensity([window], sorted([START + 1, START + 2]), 2)).toEqual([window]);
-		const times = [...Array.from({ length: 10 }, (_, index) => START + index), ...Array.from({ length: 5 }, (_, index) => NOW - index * HOUR)];
+		const times = [
+			...Array.from({ length: 10 }, (_, index) => START + index),
+			...Array.from({ length: 5 }, (_, index) => NOW - index * HOUR),
+		];
 		const parts = splitByDensity([window], sorted(times), 3);
 		expectExactCover(parts, START, NOW);
-		for (const part of parts) expect(times.filter((time) => time >= part.from && time <= part.to).length).toBeLessThanOrEqual(3);
+		for (const part of parts)
+			expect(
+				times.filter((time) => time >= part.from && time <= part.to).length,
+			).toBeLessThanOrEqual(3);
 		// The busy first seconds are cut finer than the quiet rest.
 		expect(parts[0].to - parts[0].from).toBeLessThan(10);
 		expect(parts[parts.length - 1].to - parts[parts.length - 1].from).toBeGreaterThan(HOUR);
@@ -777,8 +1052,18 @@ describe('loadState', () => {
 		const { state: loaded, notes } = loadState(stored, after, NOW, NOW - 10 * DAY);
 		expect(loaded.config).toBe(configKey(after));
 		expect(loaded.baselineDone).toBe(false);
-		expect(notes).toEqual([expect.objectContaining({ level: 'info', metadata: expect.objectContaining({ keptRecords: 1 }) })]);
-		const polled = detect(loaded, after, [obs('a', 'REJECTED', NOW - 30, START + 10), obs('old', 'PENDING', START - DAY, START - DAY)], { lookBackStart: NOW - 10 * DAY });
+		expect(notes).toEqual([
+			expect.objectContaining({
+				level: 'info',
+				metadata: expect.objectContaining({ keptRecords: 1 }),
+			}),
+		]);
+		const polled = detect(
+			loaded,
+			after,
+			[obs('a', 'REJECTED', NOW - 30, START + 10), obs('old', 'PENDING', START - DAY, START - DAY)],
+			{ lookBackStart: NOW - 10 * DAY },
+		);
 		expect(summary(polled.events)).toEqual([['a', 'statusChanged', 'PENDING', 'REJECTED']]);
 	});
 
@@ -789,12 +1074,20 @@ describe('loadState', () => {
 		expect(notes.map((note) => note.level)).toEqual(['warn', 'info']);
 		expect(notes[0].metadata).toMatchObject({ clockMovedBackSeconds: 8 * DAY });
 		expect(planPoll(loaded, { ...cfg, rereadSeconds: HOUR }, START, NOW).slice).toBeUndefined(); // the whole look-back
-		const polled = detectEvents(loaded, cfg, [obs('a', 'PENDING', START + 10, START + 10), obs('b', 'PENDING', NOW + DAY + 1, NOW + DAY + 1)], {
-			maxEvents: 10,
-			complete: true,
-			lookBackStart: START,
-			wholeLookBack: true,
-		});
+		const polled = detectEvents(
+			loaded,
+			cfg,
+			[
+				obs('a', 'PENDING', START + 10, START + 10),
+				obs('b', 'PENDING', NOW + DAY + 1, NOW + DAY + 1),
+			],
+			{
+				maxEvents: 10,
+				complete: true,
+				lookBackStart: START,
+				wholeLookBack: true,
+			},
+		);
 		expect(summary(polled.events)).toEqual([['b', 'statusChanged', null, 'PENDING']]);
 		expect(polled.state.knownFrom).toBe(START);
 	});

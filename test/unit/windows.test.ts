@@ -15,17 +15,27 @@ const SIXTY_DAYS = 60 * 86_400;
 const DAY = 86_400;
 
 /** Every broken promise of splitIntoWindows for one result (empty when the result is right). */
-function partitionProblems(windows: TimeWindow[], from: number, to: number, maxSpan: number): string[] {
+function partitionProblems(
+	windows: TimeWindow[],
+	from: number,
+	to: number,
+	maxSpan: number,
+): string[] {
 	const problems: string[] = [];
 	if (windows.length === 0) return ['no windows'];
-	if (windows[0].from !== from) problems.push(`first window starts at ${windows[0].from}, not ${from}`);
-	if (windows[windows.length - 1].to !== to) problems.push(`last window ends at ${windows[windows.length - 1].to}, not ${to}`);
+	if (windows[0].from !== from)
+		problems.push(`first window starts at ${windows[0].from}, not ${from}`);
+	if (windows[windows.length - 1].to !== to)
+		problems.push(`last window ends at ${windows[windows.length - 1].to}, not ${to}`);
 	for (let i = 0; i < windows.length; i++) {
 		const window = windows[i];
-		if (!Number.isInteger(window.from) || !Number.isInteger(window.to)) problems.push(`window ${i} has fractional bounds`);
+		if (!Number.isInteger(window.from) || !Number.isInteger(window.to))
+			problems.push(`window ${i} has fractional bounds`);
 		if (window.from > window.to) problems.push(`window ${i} is reversed`);
-		if (window.to - window.from > maxSpan) problems.push(`window ${i} spans ${window.to - window.from} > ${maxSpan}`);
-		if (i > 0 && window.from !== windows[i - 1].to + 1) problems.push(`gap or overlap before window ${i}`);
+		if (window.to - window.from > maxSpan)
+			problems.push(`window ${i} spans ${window.to - window.from} > ${maxSpan}`);
+		if (i > 0 && window.from !== windows[i - 1].to + 1)
+			problems.push(`gap or overlap before window ${i}`);
 	}
 	const minimal = Math.ceil((to - from + 1) / (maxSpan + 1));
 	if (windows.length !== minimal) problems.push(`${windows.length} windows instead of ${minimal}`);
@@ -79,7 +89,9 @@ describe('splitIntoWindows', () => {
 					const minSpan = Math.ceil((length + 1) / (windowsHint + 1));
 					const maxSpan = minSpan + (extra % (length + 2));
 					const to = from + length;
-					expect(partitionProblems(splitIntoWindows(from, to, maxSpan), from, to, maxSpan)).toEqual([]);
+					expect(partitionProblems(splitIntoWindows(from, to, maxSpan), from, to, maxSpan)).toEqual(
+						[],
+					);
 				},
 			),
 			{ numRuns: 300 },
@@ -127,8 +139,15 @@ describe('splitIntoWindows', () => {
 
 describe('splitIntoBalancedWindows', () => {
 	/** Problems of a balanced split, other than the window count (checked by each test). */
-	function balancedProblems(windows: TimeWindow[], from: number, to: number, maxSpan: number): string[] {
-		return partitionProblems(windows, from, to, maxSpan).filter((problem) => !/windows instead of/.test(problem));
+	function balancedProblems(
+		windows: TimeWindow[],
+		from: number,
+		to: number,
+		maxSpan: number,
+	): string[] {
+		return partitionProblems(windows, from, to, maxSpan).filter(
+			(problem) => !/windows instead of/.test(problem),
+		);
 	}
 
 	test('every second in exactly one window, none longer than the limit, lengths within one second (property)', () => {
@@ -150,12 +169,16 @@ describe('splitIntoBalancedWindows', () => {
 
 	test('one window when the period fits one; otherwise the fewest windows rounded up to a multiple of the concurrency (property)', () => {
 		fc.assert(
-			fc.property(fc.integer({ min: 0, max: 800 * DAY }), fc.integer({ min: 1, max: 10 }), (length, concurrency) => {
-				const minimal = splitIntoWindows(0, length).length;
-				const windows = splitIntoBalancedWindows(0, length, concurrency);
-				if (minimal === 1) expect(windows).toHaveLength(1);
-				else expect(windows).toHaveLength(Math.ceil(minimal / concurrency) * concurrency);
-			}),
+			fc.property(
+				fc.integer({ min: 0, max: 800 * DAY }),
+				fc.integer({ min: 1, max: 10 }),
+				(length, concurrency) => {
+					const minimal = splitIntoWindows(0, length).length;
+					const windows = splitIntoBalancedWindows(0, length, concurrency);
+					if (minimal === 1) expect(windows).toHaveLength(1);
+					else expect(windows).toHaveLength(Math.ceil(minimal / concurrency) * concurrency);
+				},
+			),
 		);
 	});
 
@@ -166,7 +189,9 @@ describe('splitIntoBalancedWindows', () => {
 		expect(splitIntoBalancedWindows(0, to, 8)).toHaveLength(8);
 		const windows = splitIntoBalancedWindows(0, to, 4);
 		expect(windows).toHaveLength(8);
-		expect(windows.every((window) => Math.abs(window.to - window.from + 1 - 45 * DAY) <= 1)).toBe(true);
+		expect(windows.every((window) => Math.abs(window.to - window.from + 1 - 45 * DAY) <= 1)).toBe(
+			true,
+		);
 	});
 
 	test('refuses a concurrency below 1', () => {
@@ -178,17 +203,28 @@ describe('splitIntoBalancedWindows', () => {
 function coverProblems(parts: TimeWindow[], window: TimeWindow): string[] {
 	const problems: string[] = [];
 	if (parts.length === 0) return ['no parts'];
-	if (parts[0].to !== window.to) problems.push(`newest part ends at ${parts[0].to}, not ${window.to}`);
-	if (parts[parts.length - 1].from !== window.from) problems.push(`oldest part starts at ${parts[parts.length - 1].from}, not ${window.from}`);
+	if (parts[0].to !== window.to)
+		problems.push(`newest part ends at ${parts[0].to}, not ${window.to}`);
+	if (parts[parts.length - 1].from !== window.from)
+		problems.push(`oldest part starts at ${parts[parts.length - 1].from}, not ${window.from}`);
 	for (let i = 0; i < parts.length; i++) {
-		if (!Number.isInteger(parts[i].from) || !Number.isInteger(parts[i].to) || parts[i].from > parts[i].to) problems.push(`part ${i} is not a window`);
-		if (i > 0 && parts[i].to !== parts[i - 1].from - 1) problems.push(`gap or overlap between parts ${i - 1} and ${i}`);
+		if (
+			!Number.isInteger(parts[i].from) ||
+			!Number.isInteger(parts[i].to) ||
+			parts[i].from > parts[i].to
+		)
+			problems.push(`part ${i} is not a window`);
+		if (i > 0 && parts[i].to !== parts[i - 1].from - 1)
+			problems.push(`gap or overlap between parts ${i - 1} and ${i}`);
 	}
 	return problems;
 }
 
 const windowArb = fc
-	.tuple(fc.integer({ min: 1_500_000_000, max: 1_900_000_000 }), fc.integer({ min: 0, max: 2 * MAX_WINDOW_SECONDS }))
+	.tuple(
+		fc.integer({ min: 1_500_000_000, max: 1_900_000_000 }),
+		fc.integer({ min: 0, max: 2 * MAX_WINDOW_SECONDS }),
+	)
 	.map(([from, length]) => ({ from, to: from + length }));
 
 describe('splitEvenly', () => {
@@ -222,7 +258,12 @@ describe('planSplit: dividing a window whose pages are full', () => {
 			.map(([pagesRead, a, b, lastSpan]) => {
 				const oldest = Math.min(a, b);
 				const lastOldest = Math.max(a, b);
-				return { window, pagesRead, oldest, lastPage: { oldest: lastOldest, newest: Math.min(window.to, lastOldest + lastSpan) } };
+				return {
+					window,
+					pagesRead,
+					oldest,
+					lastPage: { oldest: lastOldest, newest: Math.min(window.to, lastOldest + lastSpan) },
+				};
 			}),
 	);
 
@@ -239,32 +280,56 @@ describe('planSplit: dividing a window whose pages are full', () => {
 
 	test('splitting again and again, in any order, still leaves every second in exactly one window (property)', () => {
 		fc.assert(
-			fc.property(windowArb, fc.array(fc.tuple(fc.nat(), fc.nat({ max: 1_000 }), fc.integer({ min: 1, max: 40 })), { maxLength: 40 }), (root, steps) => {
-				let leaves: TimeWindow[] = [root];
-				for (const [pick, position, fair] of steps) {
-					const at = pick % leaves.length;
-					const window = leaves[at];
-					// Pages read so far reached `oldest`, a point chosen in the window; the last page covered one second.
-					const oldest = window.from + Math.floor(((window.to - window.from) * position) / 1_000);
-					const parts = planSplit({ window, pagesRead: 1 + (position % 3), oldest, lastPage: { oldest, newest: oldest } }, fair);
-					if (parts) leaves = [...leaves.slice(0, at), ...parts, ...leaves.slice(at + 1)];
-				}
-				expect(coverProblems(leaves, root)).toEqual([]);
-			}),
+			fc.property(
+				windowArb,
+				fc.array(fc.tuple(fc.nat(), fc.nat({ max: 1_000 }), fc.integer({ min: 1, max: 40 })), {
+					maxLength: 40,
+				}),
+				(root, steps) => {
+					let leaves: TimeWindow[] = [root];
+					for (const [pick, position, fair] of steps) {
+						const at = pick % leaves.length;
+						const window = leaves[at];
+						// Pages read so far reached `oldest`, a point chosen in the window; the last page covered one second.
+						const oldest = window.from + Math.floor(((window.to - window.from) * position) / 1_000);
+						const parts = planSplit(
+							{
+								window,
+								pagesRead: 1 + (position % 3),
+								oldest,
+								lastPage: { oldest, newest: oldest },
+							},
+							fair,
+						);
+						if (parts) leaves = [...leaves.slice(0, at), ...parts, ...leaves.slice(at + 1)];
+					}
+					expect(coverProblems(leaves, root)).toEqual([]);
+				},
+			),
 		);
 	});
 
 	test('a dense first page splits the window into about 2 × remaining ÷ fair parts; a window whose rest fits twice the fair share is not split', () => {
 		const day = { from: 0, to: DAY - 1 };
 		// 50 records in the newest 432 s of a day: about 200 pages in all.
-		const dense = { window: day, pagesRead: 1, oldest: DAY - 432, lastPage: { oldest: DAY - 432, newest: DAY - 1 } };
+		const dense = {
+			window: day,
+			pagesRead: 1,
+			oldest: DAY - 432,
+			lastPage: { oldest: DAY - 432, newest: DAY - 1 },
+		};
 		expect(estimateRemainingPages(dense)).toBeCloseTo(199, 0);
 		expect(planSplit(dense, 25)).toHaveLength(16);
 		expect(planSplit(dense, 100)).toBeUndefined();
 		// A read slot with nothing to read lowers the bar to the share itself.
 		expect(planSplit(dense, 100, { margin: 1 })).toHaveLength(4);
 		// Never below MIN_SPLIT_PAGES, never when the rest is no more than what was read already.
-		const small = { window: day, pagesRead: 1, oldest: DAY / 2, lastPage: { oldest: DAY / 2, newest: DAY - 1 } };
+		const small = {
+			window: day,
+			pagesRead: 1,
+			oldest: DAY / 2,
+			lastPage: { oldest: DAY / 2, newest: DAY - 1 },
+		};
 		expect(planSplit(small, 1)).toBeUndefined();
 		expect(MIN_SPLIT_PAGES).toBeGreaterThan(1);
 	});
@@ -272,13 +337,28 @@ describe('planSplit: dividing a window whose pages are full', () => {
 	test('reaching a peak mid-window splits the unread rest finely and keeps the read part as one window', () => {
 		const day = { from: 0, to: DAY - 1 };
 		// Ten quiet pages covered the newest 12 hours; the last page covered only 45 seconds.
-		const parts = planSplit({ window: day, pagesRead: 10, oldest: DAY / 2, lastPage: { oldest: DAY / 2, newest: DAY / 2 + 44 } }, 20);
+		const parts = planSplit(
+			{
+				window: day,
+				pagesRead: 10,
+				oldest: DAY / 2,
+				lastPage: { oldest: DAY / 2, newest: DAY / 2 + 44 },
+			},
+			20,
+		);
 		expect(parts?.[0]).toEqual({ from: DAY / 2, to: DAY - 1 });
 		expect(parts!.length).toBeGreaterThan(20);
 		expect(coverProblems(parts!, day)).toEqual([]);
 	});
 
 	test('pages that reached the start of the window leave nothing to split', () => {
-		expect(estimateRemainingPages({ window: { from: 0, to: 99 }, pagesRead: 3, oldest: 0, lastPage: { oldest: 0, newest: 5 } })).toBe(0);
+		expect(
+			estimateRemainingPages({
+				window: { from: 0, to: 99 },
+				pagesRead: 3,
+				oldest: 0,
+				lastPage: { oldest: 0, newest: 5 },
+			}),
+		).toBe(0);
 	});
 });

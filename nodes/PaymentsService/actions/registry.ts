@@ -1,4 +1,8 @@
-import type { INodeCredentialDescription, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	INodeCredentialDescription,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPES, type CredentialKind } from '../transport/client';
@@ -86,7 +90,15 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 		name: 'Balance',
 		defaultOperation: 'get',
 		operations: [
-			{ value: 'get', name: 'Get', description: 'Get the total available balance', action: 'Get the balance', credential: 'session', reads: true, module: balanceGet },
+			{
+				value: 'get',
+				name: 'Get',
+				description: 'Get the total available balance',
+				action: 'Get the balance',
+				credential: 'session',
+				reads: true,
+				module: balanceGet,
+			},
 			{
 				value: 'getDailyReport',
 				name: 'Get Daily Report',
@@ -131,7 +143,8 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 			{
 				value: 'create',
 				name: 'Create',
-				description: 'Create a cashout (payout); a repeat with the same external ID reads it instead of paying twice',
+				description:
+					'Create a cashout (payout); a repeat with the same external ID reads it instead of paying twice',
 				action: 'Create a cashout',
 				credential: 'cashout',
 				pickerCredential: 'readOnly',
@@ -139,7 +152,15 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				reads: false,
 				module: cashoutCreate,
 			},
-			{ value: 'getMany', name: 'Get Many', description: 'List cashouts created in a period', action: 'Get many cashouts', credential: 'session', reads: true, module: cashoutGetMany },
+			{
+				value: 'getMany',
+				name: 'Get Many',
+				description: 'List cashouts created in a period',
+				action: 'Get many cashouts',
+				credential: 'session',
+				reads: true,
+				module: cashoutGetMany,
+			},
 			{
 				value: 'getStatus',
 				name: 'Get Status',
@@ -229,13 +250,22 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 			{
 				value: 'flagReversalForReview',
 				name: 'Flag Reversal for Review',
-				description: 'Open a review ticket for a deposit reversal, optionally with files, and confirm it',
+				description:
+					'Open a review ticket for a deposit reversal, optionally with files, and confirm it',
 				action: 'Flag a deposit reversal for review',
 				credential: 'session',
 				reads: false,
 				module: depositFlagReversalForReview,
 			},
-			{ value: 'getMany', name: 'Get Many', description: 'List deposits created in a period', action: 'Get many deposits', credential: 'session', reads: true, module: depositGetMany },
+			{
+				value: 'getMany',
+				name: 'Get Many',
+				description: 'List deposits created in a period',
+				action: 'Get many deposits',
+				credential: 'session',
+				reads: true,
+				module: depositGetMany,
+			},
 			{
 				value: 'getStatus',
 				name: 'Get Status',
@@ -255,7 +285,8 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 			{
 				value: 'get',
 				name: 'Get',
-				description: 'Get the rate of a country’s local currency against USD, and an amount converted',
+				description:
+					'Get the rate of a country’s local currency against USD, and an amount converted',
 				action: 'Get an exchange rate',
 				credential: 'readOnly',
 				reads: true,
@@ -287,14 +318,23 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 			{
 				value: 'create',
 				name: 'Create',
-				description: 'Refund a deposit, in full or in part; a repeat with the same idempotency key requests nothing new',
+				description:
+					'Refund a deposit, in full or in part; a repeat with the same idempotency key requests nothing new',
 				action: 'Create a refund',
 				credential: 'deposit',
 				lookupCredential: 'session',
 				reads: false,
 				module: refundCreate,
 			},
-			{ value: 'getMany', name: 'Get Many', description: 'List refunds created in a period', action: 'Get many refunds', credential: 'session', reads: true, module: refundGetMany },
+			{
+				value: 'getMany',
+				name: 'Get Many',
+				description: 'List refunds created in a period',
+				action: 'Get many refunds',
+				credential: 'session',
+				reads: true,
+				module: refundGetMany,
+			},
 			{
 				value: 'getStatus',
 				name: 'Get Status',
@@ -375,15 +415,22 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 ];
 
 /** The operation `operation` of resource `resource`, or undefined. */
-export function findOperation(resource: string, operation: string): OperationDefinition | undefined {
-	return RESOURCES.find((entry) => entry.value === resource)?.operations.find((entry) => entry.value === operation);
+export function findOperation(
+	resource: string,
+	operation: string,
+): OperationDefinition | undefined {
+	return RESOURCES.find((entry) => entry.value === resource)?.operations.find(
+		(entry) => entry.value === operation,
+	);
 }
 
 /** An operation's parameters, with the retry option added to (or as) its Options collection. */
 function parametersOf(operation: OperationDefinition): INodeProperties[] {
 	const properties = [...operation.module.properties];
 	if (!operation.reads) return properties;
-	const at = properties.findIndex((property) => property.name === 'options' && property.type === 'collection');
+	const at = properties.findIndex(
+		(property) => property.name === 'options' && property.type === 'collection',
+	);
 	if (at >= 0) {
 		const options = properties[at];
 		properties[at] = { ...options, options: [...(options.options ?? []), retryReadsOption] };
@@ -404,7 +451,10 @@ function parametersOf(operation: OperationDefinition): INodeProperties[] {
 export function buildProperties(): INodeProperties[] {
 	// n8n lists options alphabetically by name.
 	const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => a.name.localeCompare(b.name);
-	const resourceOptions: INodePropertyOptions[] = RESOURCES.map((resource) => ({ name: resource.name, value: resource.value })).sort(byName);
+	const resourceOptions: INodePropertyOptions[] = RESOURCES.map((resource) => ({
+		name: resource.name,
+		value: resource.value,
+	})).sort(byName);
 	const properties: INodeProperties[] = [
 		{
 			displayName: 'Resource',
@@ -438,7 +488,10 @@ export function buildProperties(): INodeProperties[] {
 	for (const resource of RESOURCES) {
 		for (const operation of resource.operations) {
 			properties.push(
-				...updateDisplayOptions({ show: { resource: [resource.value], operation: [operation.value] } }, parametersOf(operation)),
+				...updateDisplayOptions(
+					{ show: { resource: [resource.value], operation: [operation.value] } },
+					parametersOf(operation),
+				),
 			);
 		}
 	}
@@ -466,8 +519,10 @@ interface CredentialUse {
 function usesOf(kind: CredentialKind): CredentialUse[] {
 	return RESOURCES.flatMap((resource) =>
 		resource.operations.flatMap((operation): CredentialUse[] => {
-			if (operation.credential === kind) return [{ resource: resource.value, operation, optional: false }];
-			if (operation.pickerCredential === kind || operation.lookupCredential === kind) return [{ resource: resource.value, operation, optional: true }];
+			if (operation.credential === kind)
+				return [{ resource: resource.value, operation, optional: false }];
+			if (operation.pickerCredential === kind || operation.lookupCredential === kind)
+				return [{ resource: resource.value, operation, optional: true }];
 			return [];
 		}),
 	);
@@ -478,17 +533,35 @@ function usesOf(kind: CredentialKind): CredentialUse[] {
  * foreign operation shows unconditionally and no own operation has, with its values. Undefined when
  * there is none.
  */
-function telltaleParameter(foreign: OperationDefinition[], own: OperationDefinition[]): { name: string; values: string[] } | undefined {
+function telltaleParameter(
+	foreign: OperationDefinition[],
+	own: OperationDefinition[],
+): { name: string; values: string[] } | undefined {
 	const candidates = foreign[0].module.properties.filter(
-		(property) => property.type === 'options' && !property.displayOptions && Array.isArray(property.options) && property.options.length > 0,
+		(property) =>
+			property.type === 'options' &&
+			!property.displayOptions &&
+			Array.isArray(property.options) &&
+			property.options.length > 0,
 	);
 	for (const candidate of candidates) {
 		const inEveryForeign = foreign.every((operation) =>
-			operation.module.properties.some((property) => property.name === candidate.name && property.type === 'options' && !property.displayOptions),
+			operation.module.properties.some(
+				(property) =>
+					property.name === candidate.name &&
+					property.type === 'options' &&
+					!property.displayOptions,
+			),
 		);
-		const inNoOwn = own.every((operation) => !operation.module.properties.some((property) => property.name === candidate.name));
+		const inNoOwn = own.every(
+			(operation) =>
+				!operation.module.properties.some((property) => property.name === candidate.name),
+		);
 		if (inEveryForeign && inNoOwn) {
-			return { name: candidate.name, values: (candidate.options as INodePropertyOptions[]).map((option) => String(option.value)) };
+			return {
+				name: candidate.name,
+				values: (candidate.options as INodePropertyOptions[]).map((option) => String(option.value)),
+			};
 		}
 	}
 	return undefined;
@@ -522,10 +595,14 @@ export function buildCredentials(): INodeCredentialDescription[] {
 		const resources = new Set(uses.map((use) => use.resource));
 		const operations = new Set(uses.map((use) => use.operation.value));
 		const hide: Record<string, string[]> = {};
-		const unusedResources = RESOURCES.map((resource) => resource.value).filter((resource) => !resources.has(resource));
-		const unusedOperations = [...new Set(RESOURCES.flatMap((resource) => resource.operations.map((operation) => operation.value)))].filter(
-			(operation) => !operations.has(operation),
+		const unusedResources = RESOURCES.map((resource) => resource.value).filter(
+			(resource) => !resources.has(resource),
 		);
+		const unusedOperations = [
+			...new Set(
+				RESOURCES.flatMap((resource) => resource.operations.map((operation) => operation.value)),
+			),
+		].filter((operation) => !operations.has(operation));
 		if (unusedResources.length) hide.resource = unusedResources.sort();
 		if (unusedOperations.length) hide.operation = unusedOperations.sort();
 		const description: INodeCredentialDescription = {
@@ -537,7 +614,9 @@ export function buildCredentials(): INodeCredentialDescription[] {
 		const foreign = RESOURCES.flatMap((resource) =>
 			resources.has(resource.value)
 				? resource.operations.filter(
-						(operation) => operations.has(operation.value) && !uses.some((use) => use.resource === resource.value && use.operation === operation),
+						(operation) =>
+							operations.has(operation.value) &&
+							!uses.some((use) => use.resource === resource.value && use.operation === operation),
 					)
 				: [],
 		);
@@ -573,7 +652,9 @@ export function buildToolDescriptions(): INodeProperties[] {
 				default: text,
 				typeOptions: { rows: 4 },
 				description: 'What the AI agent is told this tool does, returns and takes',
-				displayOptions: { show: { '@tool': [true], resource: [resource.value], operation: [operation.value] } },
+				displayOptions: {
+					show: { '@tool': [true], resource: [resource.value], operation: [operation.value] },
+				},
 			};
 		}),
 	);

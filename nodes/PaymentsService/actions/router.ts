@@ -16,14 +16,22 @@ import { findOperation } from './registry';
  * the facts and the input item's fields, so the node does not use it. n8n then adds the fields of
  * the input item (e.g. the spreadsheet row that failed).
  */
-function errorJson(error: NodeApiError | NodeOperationError, forErrorOutput: false | 'details' | 'message'): IDataObject {
+function errorJson(
+	error: NodeApiError | NodeOperationError,
+	forErrorOutput: false | 'details' | 'message',
+): IDataObject {
 	const facts: IDataObject = {};
 	if (error.description) facts.description = error.description;
-	if (error.context.serviceCode !== undefined) facts.code = error.context.serviceCode as string | number;
+	if (error.context.serviceCode !== undefined)
+		facts.code = error.context.serviceCode as string | number;
 	if (error instanceof NodeApiError && error.httpCode) facts.httpCode = error.httpCode;
-	if (error.context.retryAfterSeconds !== undefined) facts.retryAfterSeconds = error.context.retryAfterSeconds as number;
-	if (forErrorOutput === 'message') return { error: error.message, message: error.description || error.message };
-	return forErrorOutput === 'details' ? { error: error.message, details: facts } : { error: error.message, ...facts };
+	if (error.context.retryAfterSeconds !== undefined)
+		facts.retryAfterSeconds = error.context.retryAfterSeconds as number;
+	if (forErrorOutput === 'message')
+		return { error: error.message, message: error.description || error.message };
+	return forErrorOutput === 'details'
+		? { error: error.message, details: facts }
+		: { error: error.message, ...facts };
 }
 
 /**
@@ -34,7 +42,9 @@ function errorJson(error: NodeApiError | NodeOperationError, forErrorOutput: fal
  * supported range.
  */
 function errorOutputShape(context: IExecuteFunctions): 'details' | 'message' {
-	return typeof (context as { isNodeFeatureEnabled?: unknown }).isNodeFeatureEnabled === 'function' ? 'details' : 'message';
+	return typeof (context as { isNodeFeatureEnabled?: unknown }).isNodeFeatureEnabled === 'function'
+		? 'details'
+		: 'message';
 }
 
 /**
@@ -79,10 +89,14 @@ export function planRun(this: IExecuteFunctions): RunPlan {
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const definition = findOperation(resource, operation);
 	if (!definition) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not supported for resource "${resource}"`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" is not supported for resource "${resource}"`,
+		);
 	}
 	const client = new PaymentsClient(this, definition.credential);
-	const errorOutput = this.getNode().onError === 'continueErrorOutput' ? errorOutputShape(this) : false;
+	const errorOutput =
+		this.getNode().onError === 'continueErrorOutput' ? errorOutputShape(this) : false;
 	return {
 		count: definition.module.oncePerRun ? Math.min(items.length, 1) : items.length,
 		asTool: this.getNode().type.endsWith('Tool'),

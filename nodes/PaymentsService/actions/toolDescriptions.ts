@@ -11,7 +11,8 @@ const PERIOD =
 const LIST = `Returns one item per record, newest first, up to Limit (default 50) unless Return All. ${PERIOD}.`;
 
 export const TOOL_DESCRIPTIONS: Readonly<Record<string, string>> = {
-	'balance.get': 'Reads the merchant’s total available balance. Takes nothing. Returns one item per balance entry (one per currency and type).',
+	'balance.get':
+		'Reads the merchant’s total available balance. Takes nothing. Returns one item per balance entry (one per currency and type).',
 	'balance.getDailyReport': `Reads the balance report, one item per day of the period. ${PERIOD}.`,
 	'bank.getMany':
 		'Lists the bank codes a cashout to a country can use. Takes Country (2-letter ISO code, e.g. BR). Returns one item per bank with its code and name; use the code as Bank Code of Create a cashout.',
@@ -44,10 +45,15 @@ export const TOOL_DESCRIPTIONS: Readonly<Record<string, string>> = {
 	'refund.create':
 		'Returns money to a customer: refunds a deposit in full, or in part with Amount (decimal, at most 2 places, in the deposit’s currency). The deposit is identified by its Deposit ID (a whole number) or invoice ID. A repeat with the same idempotency key requests nothing new. Returns the refund ID and status.',
 	'refund.getMany': `Lists refunds. ${LIST} Each has its ID, the deposit refunded, amount, currency, status and dates.`,
-	'refund.getStatus': 'Reads the current status of one refund by Refund ID (a whole number). Returns its status, amount and currency, and optionally its voucher as a file.',
-	'session.logOut': 'Ends the stored login session at once; the next request logs in again. Takes nothing. Returns confirmation.',
+	'refund.getStatus':
+		'Reads the current status of one refund by Refund ID (a whole number). Returns its status, amount and currency, and optionally its voucher as a file.',
+	'session.logOut':
+		'Ends the stored login session at once; the next request logs in again. Takes nothing. Returns confirmation.',
 	'settlement.getMany': `Lists settlements (transfers of funds to the merchant). ${LIST} Each has its ID, amount, currency, status and dates.`,
-	'ticket.addAttachment': 'Attaches a file (binary input) to a draft support ticket. Takes Ticket ID (a whole number) and the document type. Returns the attachment’s details.',
-	'ticket.confirm': 'Submits a draft support ticket to the support team. Takes Ticket ID (a whole number). Returns the ticket’s new state.',
-	'ticket.createDraft': 'Creates a support ticket in draft state (submit it with Confirm a ticket). Takes Type and Description, optionally Category and Reference ID (e.g. a deposit ID). Returns the ticket ID.',
+	'ticket.addAttachment':
+		'Attaches a file (binary input) to a draft support ticket. Takes Ticket ID (a whole number) and the document type. Returns the attachment’s details.',
+	'ticket.confirm':
+		'Submits a draft support ticket to the support team. Takes Ticket ID (a whole number). Returns the ticket’s new state.',
+	'ticket.createDraft':
+		'Creates a support ticket in draft state (submit it with Confirm a ticket). Takes Type and Description, optionally Category and Reference ID (e.g. a deposit ID). Returns the ticket ID.',
 };

@@ -10,7 +10,11 @@ import type { PaymentsClient } from '../transport/client';
  */
 export interface OperationModule {
 	properties: INodeProperties[];
-	execute(this: IExecuteFunctions, client: PaymentsClient, itemIndex: number): Promise<INodeExecutionData[]>;
+	execute(
+		this: IExecuteFunctions,
+		client: PaymentsClient,
+		itemIndex: number,
+	): Promise<INodeExecutionData[]>;
 	/** True for operations that act once per node run whatever the number of items (Log Out). */
 	oncePerRun?: boolean;
 }

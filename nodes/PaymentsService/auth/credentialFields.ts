@@ -20,7 +20,10 @@ export function baseUrlProperty(address: ServiceAddress): INodeProperties {
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: address === 'reporting' ? 'https://merchants-api-stg.example.com' : 'https://api-stg.example.com',
+		placeholder:
+			address === 'reporting'
+				? 'https://merchants-api-stg.example.com'
+				: 'https://api-stg.example.com',
 		description:
 			address === 'reporting'
 				? 'Address of the reporting and support-ticket API, without /v1. Staging and production differ only in the host.'

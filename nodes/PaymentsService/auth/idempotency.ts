@@ -36,8 +36,17 @@ export function duplicateWindowAt(kind: DuplicateWindow, nowMs: number): WindowS
 		const startMs = Date.UTC(year, month, day, now.getUTCHours());
 		return { label: iso.slice(0, 13), startMs, endMs: startMs + 3_600_000 };
 	}
-	if (kind === 'month') return { label: iso.slice(0, 7), startMs: Date.UTC(year, month, 1), endMs: Date.UTC(year, month + 1, 1) };
-	return { label: iso.slice(0, 10), startMs: Date.UTC(year, month, day), endMs: Date.UTC(year, month, day + 1) };
+	if (kind === 'month')
+		return {
+			label: iso.slice(0, 7),
+			startMs: Date.UTC(year, month, 1),
+			endMs: Date.UTC(year, month + 1, 1),
+		};
+	return {
+		label: iso.slice(0, 10),
+		startMs: Date.UTC(year, month, day),
+		endMs: Date.UTC(year, month, day + 1),
+	};
 }
 
 /** Whether `value` names a duplicate window. */
@@ -141,7 +150,8 @@ export const MAX_EXTERNAL_ID_LENGTH = 100;
 export function givenKeyProblem(kind: GivenKeyKind, key: string): string | undefined {
 	if (key === '') return 'is empty';
 	if (kind === 'idempotencyKey') {
-		if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) return `is ${key.length} characters long; at most ${MAX_IDEMPOTENCY_KEY_LENGTH} are accepted`;
+		if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH)
+			return `is ${key.length} characters long; at most ${MAX_IDEMPOTENCY_KEY_LENGTH} are accepted`;
 		const bad = [...key].find((char) => char < '!' || char > '~');
 		if (bad !== undefined) {
 			return `contains ${describeCharacter(bad)}, which an HTTP header cannot carry: use only visible ASCII characters (letters, digits and punctuation, no spaces)`;
@@ -149,16 +159,23 @@ export function givenKeyProblem(kind: GivenKeyKind, key: string): string | undef
 		return undefined;
 	}
 	if (kind === 'invoiceId') {
-		if (key.length > MAX_INVOICE_ID_LENGTH) return `is ${key.length} characters long; the service accepts at most ${MAX_INVOICE_ID_LENGTH}`;
+		if (key.length > MAX_INVOICE_ID_LENGTH)
+			return `is ${key.length} characters long; the service accepts at most ${MAX_INVOICE_ID_LENGTH}`;
 		const bad = [...key].find((char) => !/[A-Za-z0-9\-_]/.test(char));
-		if (bad !== undefined) return `contains ${describeCharacter(bad)}; the service accepts only letters, digits, "-" and "_"`;
+		if (bad !== undefined)
+			return `contains ${describeCharacter(bad)}; the service accepts only letters, digits, "-" and "_"`;
 		return undefined;
 	}
 	const length = [...key].length;
-	if (length > MAX_EXTERNAL_ID_LENGTH) return `is ${length} characters long; the service accepts at most ${MAX_EXTERNAL_ID_LENGTH}`;
-	const control = [...key].find((char) => isControl(char) || char === '\u2028' || char === '\u2029');
-	if (control !== undefined) return `contains ${describeCharacter(control)}; control characters and line breaks cannot be part of an external ID`;
-	if (key.trim() !== key) return 'starts or ends with a space; remove it, so the ID reads the same everywhere';
+	if (length > MAX_EXTERNAL_ID_LENGTH)
+		return `is ${length} characters long; the service accepts at most ${MAX_EXTERNAL_ID_LENGTH}`;
+	const control = [...key].find(
+		(char) => isControl(char) || char === '\u2028' || char === '\u2029',
+	);
+	if (control !== undefined)
+		return `contains ${describeCharacter(control)}; control characters and line breaks cannot be part of an external ID`;
+	if (key.trim() !== key)
+		return 'starts or ends with a space; remove it, so the ID reads the same everywhere';
 	return undefined;
 }
 

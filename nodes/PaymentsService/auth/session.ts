@@ -30,7 +30,9 @@ export function parseMerchantId(value: unknown): number | undefined {
 	if (value === undefined || value === null || String(value).trim() === '') return undefined;
 	const text = String(value).trim();
 	if (!/^\d+$/.test(text) || Number(text) <= 0) {
-		throw new Error(`Merchant ID "${text}" is not a merchant account number; enter digits only (e.g. 1002) or leave it empty`);
+		throw new Error(
+			`Merchant ID "${text}" is not a merchant account number; enter digits only (e.g. 1002) or leave it empty`,
+		);
 	}
 	return Number(text);
 }
@@ -87,10 +89,16 @@ export class SessionLoginError extends Error {
  * `preAuthentication` throws), with its message; undefined when the error is of another kind.
  * Compared by shape, not class, so two loaded copies of this module still recognise each other.
  */
-export function findSessionFailure(error: unknown): (SessionFailure & { message: string }) | undefined {
+export function findSessionFailure(
+	error: unknown,
+): (SessionFailure & { message: string }) | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 6 && current && typeof current === 'object'; depth++) {
-		const candidate = current as { sessionFailure?: SessionFailure; message?: unknown; cause?: unknown };
+		const candidate = current as {
+			sessionFailure?: SessionFailure;
+			message?: unknown;
+			cause?: unknown;
+		};
 		if (candidate.sessionFailure && typeof candidate.sessionFailure.step === 'string') {
 			return { ...candidate.sessionFailure, message: String(candidate.message ?? '') };
 		}

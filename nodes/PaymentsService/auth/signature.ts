@@ -32,10 +32,7 @@ export function depositAuthorization(
 }
 
 /** Returns `headers` without the named headers, compared case-insensitively. */
-export function withoutHeaders(
-	headers: IDataObject | undefined,
-	names: string[],
-): IDataObject {
+export function withoutHeaders(headers: IDataObject | undefined, names: string[]): IDataObject {
 	const drop = new Set(names.map((name) => name.toLowerCase()));
 	const kept: IDataObject = {};
 	for (const [key, value] of Object.entries(headers ?? {})) {

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 
 import { compactDate, countryCode, decimal, maxText, webAddress } from './fieldRules';
-import { bodySchema, checkBody, textField, type FieldCollection, type RequestField } from './requestFields';
+import {
+	bodySchema,
+	checkBody,
+	textField,
+	type FieldCollection,
+	type RequestField,
+} from './requestFields';
 
 /**
  * The cashout creation body (service rules §6.2) as one table: each row is a body field, the node
@@ -14,17 +20,21 @@ import { bodySchema, checkBody, textField, type FieldCollection, type RequestFie
 export const CASHOUT_EXTERNAL_ID_MAX_LENGTH = 100;
 
 /** The notification URL: http or https (service rules §6.2). */
-const notificationUrl = webAddress({ allowHttp: true, example: 'https://shop.example.com/payouts/notify' });
+const notificationUrl = webAddress({
+	allowHttp: true,
+	example: 'https://shop.example.com/payouts/notify',
+});
 
 /** A date written yyyyMMdd (as the deposit payer dates) or yyyy-MM-dd. */
-const birthdate = z
-	.string({ invalid_type_error: 'must be text' })
-	.superRefine((value, ctx) => {
-		const compact = /^\d{4}-\d{2}-\d{2}$/.test(value) ? value.replace(/-/g, '') : value;
-		if (!compactDate.safeParse(compact).success) {
-			ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be a date written yyyyMMdd or yyyy-MM-dd, e.g. 19900131' });
-		}
-	});
+const birthdate = z.string({ invalid_type_error: 'must be text' }).superRefine((value, ctx) => {
+	const compact = /^\d{4}-\d{2}-\d{2}$/.test(value) ? value.replace(/-/g, '') : value;
+	if (!compactDate.safeParse(compact).success) {
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			message: 'must be a date written yyyyMMdd or yyyy-MM-dd, e.g. 19900131',
+		});
+	}
+});
 
 /** A bank code from `GET /v3/banks`: digits, typed or picked as text; sent as a number (service rules §6.2, §9). */
 const bankCode = z
@@ -32,7 +42,10 @@ const bankCode = z
 	.superRefine((value, ctx) => {
 		const text = typeof value === 'number' ? String(value) : value.trim();
 		if (!/^\d{1,9}$/.test(text) || Number(text) <= 0) {
-			ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be a bank code made of digits, e.g. 341 (Bank → Get Many lists them)' });
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				message: 'must be a bank code made of digits, e.g. 341 (Bank → Get Many lists them)',
+			});
 		}
 	})
 	.transform((value) => Number(value));
@@ -60,7 +73,10 @@ export const CASHOUT_FIELDS: readonly RequestField[] = [
 		rule: z
 			.string({ invalid_type_error: 'must be text' })
 			.min(1, 'must not be empty')
-			.max(CASHOUT_EXTERNAL_ID_MAX_LENGTH, `must be at most ${CASHOUT_EXTERNAL_ID_MAX_LENGTH} characters`),
+			.max(
+				CASHOUT_EXTERNAL_ID_MAX_LENGTH,
+				`must be at most ${CASHOUT_EXTERNAL_ID_MAX_LENGTH} characters`,
+			),
 		extra: { required: false },
 	},
 	{
@@ -76,14 +92,34 @@ export const CASHOUT_FIELDS: readonly RequestField[] = [
 		path: 'amount',
 		param: 'amount',
 		displayName: 'Amount',
-		description: 'Amount to pay out, in the currency (the country’s own unless Currency says USD): at most 2 decimals',
+		description:
+			'Amount to pay out, in the currency (the country’s own unless Currency says USD): at most 2 decimals',
 		placeholder: '250.00',
 		input: 'text',
 		required: true,
 		rule: decimal(),
 	},
-	required(text('document_id', 'documentId', undefined, 'Document ID', 'Beneficiary’s document number, up to 30 characters (as the deposit payer’s)', maxText(30), '84932495016')),
-	required(text('beneficiary_name', 'beneficiaryName', undefined, 'Beneficiary Name', 'Beneficiary’s first name (or full name), up to 128 characters', maxText(128))),
+	required(
+		text(
+			'document_id',
+			'documentId',
+			undefined,
+			'Document ID',
+			'Beneficiary’s document number, up to 30 characters (as the deposit payer’s)',
+			maxText(30),
+			'84932495016',
+		),
+	),
+	required(
+		text(
+			'beneficiary_name',
+			'beneficiaryName',
+			undefined,
+			'Beneficiary Name',
+			'Beneficiary’s first name (or full name), up to 128 characters',
+			maxText(128),
+		),
+	),
 	required(
 		text(
 			'notification_url',
@@ -99,42 +135,134 @@ export const CASHOUT_FIELDS: readonly RequestField[] = [
 		path: 'on_hold',
 		param: 'onHold',
 		displayName: 'On Hold',
-		description: 'Whether to create the cashout ON_HOLD: it is not processed until you release it (Cashout → Release Hold)',
+		description:
+			'Whether to create the cashout ON_HOLD: it is not processed until you release it (Cashout → Release Hold)',
 		input: 'boolean',
 		default: false,
 		rule: z.boolean({ invalid_type_error: 'must be true or false' }),
 	},
-	text('document_type', 'documentType', BENEFICIARY, 'Document Type', 'Type of the document, up to 10 characters, e.g. CPF', maxText(10), 'CPF'),
-	text('beneficiary_lastname', 'beneficiaryLastName', BENEFICIARY, 'Last Name', 'Beneficiary’s last name, up to 128 characters', maxText(128)),
-	text('beneficiary_id', 'beneficiaryId', BENEFICIARY, 'Beneficiary ID', 'Your ID of the beneficiary, up to 128 characters', maxText(128)),
-	text('email', 'email', BENEFICIARY, 'Email', 'Beneficiary’s e-mail address; some countries need an e-mail or a phone (code 540)', maxText(255).email('must be a valid e-mail address'), 'name@email.com'),
-	text('phone', 'phone', BENEFICIARY, 'Phone', 'Beneficiary’s phone number; some countries need an e-mail or a phone (code 540)', maxText(255), '+5511999999999'),
-	text('address', 'address', BENEFICIARY, 'Address', 'Beneficiary’s address, up to 255 characters', maxText(255)),
+	text(
+		'document_type',
+		'documentType',
+		BENEFICIARY,
+		'Document Type',
+		'Type of the document, up to 10 characters, e.g. CPF',
+		maxText(10),
+		'CPF',
+	),
+	text(
+		'beneficiary_lastname',
+		'beneficiaryLastName',
+		BENEFICIARY,
+		'Last Name',
+		'Beneficiary’s last name, up to 128 characters',
+		maxText(128),
+	),
+	text(
+		'beneficiary_id',
+		'beneficiaryId',
+		BENEFICIARY,
+		'Beneficiary ID',
+		'Your ID of the beneficiary, up to 128 characters',
+		maxText(128),
+	),
+	text(
+		'email',
+		'email',
+		BENEFICIARY,
+		'Email',
+		'Beneficiary’s e-mail address; some countries need an e-mail or a phone (code 540)',
+		maxText(255).email('must be a valid e-mail address'),
+		'name@email.com',
+	),
+	text(
+		'phone',
+		'phone',
+		BENEFICIARY,
+		'Phone',
+		'Beneficiary’s phone number; some countries need an e-mail or a phone (code 540)',
+		maxText(255),
+		'+5511999999999',
+	),
+	text(
+		'address',
+		'address',
+		BENEFICIARY,
+		'Address',
+		'Beneficiary’s address, up to 255 characters',
+		maxText(255),
+	),
 	text('city', 'city', BENEFICIARY, 'City', 'Up to 255 characters', maxText(255)),
-	text('postal_code', 'postalCode', BENEFICIARY, 'Postal Code', 'Up to 255 characters', maxText(255)),
-	text('beneficiary_birthdate', 'birthdate', BENEFICIARY, 'Birthdate', 'Written yyyyMMdd or yyyy-MM-dd', birthdate, '19900131'),
+	text(
+		'postal_code',
+		'postalCode',
+		BENEFICIARY,
+		'Postal Code',
+		'Up to 255 characters',
+		maxText(255),
+	),
+	text(
+		'beneficiary_birthdate',
+		'birthdate',
+		BENEFICIARY,
+		'Birthdate',
+		'Written yyyyMMdd or yyyy-MM-dd',
+		birthdate,
+		'19900131',
+	),
 	{
 		path: 'bank_code',
 		param: 'bankCode',
 		collection: BANK,
 		displayName: 'Bank',
-		description: 'Beneficiary’s bank: pick it from the banks of the chosen country (needs a Read-Only API credential), or type its code',
+		description:
+			'Beneficiary’s bank: pick it from the banks of the chosen country (needs a Read-Only API credential), or type its code',
 		input: { picker: 'bank' },
 		rule: bankCode,
 	},
-	text('bank_account', 'bankAccount', BANK, 'Account Number', 'Beneficiary’s bank account (or Pix key), up to 255 characters', maxText(255)),
-	text('bank_branch', 'bankBranch', BANK, 'Branch', 'Branch of the bank account, up to 255 characters', maxText(255)),
-	text('account_type', 'accountType', BANK, 'Account Type', 'Type of the bank account as the country names it, e.g. C (checking) or S (savings)', maxText(255)),
+	text(
+		'bank_account',
+		'bankAccount',
+		BANK,
+		'Account Number',
+		'Beneficiary’s bank account (or Pix key), up to 255 characters',
+		maxText(255),
+	),
+	text(
+		'bank_branch',
+		'bankBranch',
+		BANK,
+		'Branch',
+		'Branch of the bank account, up to 255 characters',
+		maxText(255),
+	),
+	text(
+		'account_type',
+		'accountType',
+		BANK,
+		'Account Type',
+		'Type of the bank account as the country names it, e.g. C (checking) or S (savings)',
+		maxText(255),
+	),
 	text(
 		'currency',
 		'currency',
 		MORE,
 		'Currency',
 		'Currency of the amount: the country’s own (the default when empty) or USD',
-		z.string({ invalid_type_error: 'must be text' }).regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO currency code in capitals, e.g. USD'),
+		z
+			.string({ invalid_type_error: 'must be text' })
+			.regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO currency code in capitals, e.g. USD'),
 		'USD',
 	),
-	text('comments', 'comments', MORE, 'Comments', 'Comments about the cashout, up to 255 characters; sent back in its notifications', maxText(255)),
+	text(
+		'comments',
+		'comments',
+		MORE,
+		'Comments',
+		'Comments about the cashout, up to 255 characters; sent back in its notifications',
+		maxText(255),
+	),
 	text('type', 'type', MORE, 'Type', 'Cashout type, where the provider asks for one', maxText(255)),
 ];
 

@@ -15,7 +15,10 @@ export const decimal = () =>
 	z.union([z.string(), z.number()]).superRefine((value, ctx) => {
 		const text = typeof value === 'number' ? String(value) : value.trim();
 		if (typeof value === 'number' && (!Number.isFinite(value) || /e/i.test(text))) {
-			ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be a plain decimal number, e.g. 100.50' });
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				message: 'must be a plain decimal number, e.g. 100.50',
+			});
 			return;
 		}
 		if (typeof value === 'number' && significantDigits(value) > EXACT_SIGNIFICANT_DIGITS) {
@@ -30,7 +33,8 @@ export const decimal = () =>
 		if (!DECIMAL_18_2.test(text)) {
 			ctx.addIssue({
 				code: z.ZodIssueCode.custom,
-				message: 'must be a positive decimal with at most 18 integer digits and 2 decimals, e.g. 100.50',
+				message:
+					'must be a positive decimal with at most 18 integer digits and 2 decimals, e.g. 100.50',
 			});
 			return;
 		}
@@ -40,7 +44,10 @@ export const decimal = () =>
 	});
 
 /** A 2-letter ISO country code in capitals (service rules §5.1, §6.2). */
-export const countryCode = () => z.string({ invalid_type_error: 'must be text' }).regex(/^[A-Z]{2}$/, 'must be a 2-letter ISO country code in capitals, e.g. BR');
+export const countryCode = () =>
+	z
+		.string({ invalid_type_error: 'must be text' })
+		.regex(/^[A-Z]{2}$/, 'must be a 2-letter ISO country code in capitals, e.g. BR');
 
 export const maxText = (max: number) =>
 	z.string({ invalid_type_error: 'must be text' }).max(max, `must be at most ${max} characters`);
@@ -59,24 +66,42 @@ export function webAddress(options: { allowHttp: boolean; example: string }) {
 			try {
 				url = new URL(value);
 			} catch {
-				ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be a full URL, e.g. ${options.example}` });
+				ctx.addIssue({
+					code: z.ZodIssueCode.custom,
+					message: `must be a full URL, e.g. ${options.example}`,
+				});
 				return;
 			}
 			if (url.protocol === 'https:' || (options.allowHttp && url.protocol === 'http:')) return;
-			ctx.addIssue({ code: z.ZodIssueCode.custom, message: options.allowHttp ? 'must be an http or https URL' : 'must be an HTTPS URL (https://...)' });
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				message: options.allowHttp
+					? 'must be an http or https URL'
+					: 'must be an HTTPS URL (https://...)',
+			});
 		});
 }
 
 export const httpsUrl = webAddress({ allowHttp: false, example: 'https://shop.example.com/done' });
 
-export const compactDate = z.string({ invalid_type_error: 'must be text' }).superRefine((value, ctx) => {
-	const match = YYYYMMDD.exec(value);
-	const valid =
-		match !== null &&
-		(() => {
-			const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-			const date = new Date(Date.UTC(year, month - 1, day));
-			return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-		})();
-	if (!valid) ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be a date written yyyyMMdd, e.g. 19900131' });
-});
+export const compactDate = z
+	.string({ invalid_type_error: 'must be text' })
+	.superRefine((value, ctx) => {
+		const match = YYYYMMDD.exec(value);
+		const valid =
+			match !== null &&
+			(() => {
+				const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+				const date = new Date(Date.UTC(year, month - 1, day));
+				return (
+					date.getUTCFullYear() === year &&
+					date.getUTCMonth() === month - 1 &&
+					date.getUTCDate() === day
+				);
+			})();
+		if (!valid)
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				message: 'must be a date written yyyyMMdd, e.g. 19900131',
+			});
+	});

@@ -30,7 +30,8 @@ export function findInexactNumbers(jsonText: string): string[] {
 	for (const [token] of jsonText.matchAll(tokens)) {
 		if (token.startsWith('"')) continue;
 		const parsed = Number(token);
-		if (!Number.isFinite(parsed) || decimalKey(String(parsed)) !== decimalKey(token)) inexact.push(token);
+		if (!Number.isFinite(parsed) || decimalKey(String(parsed)) !== decimalKey(token))
+			inexact.push(token);
 	}
 	return inexact;
 }

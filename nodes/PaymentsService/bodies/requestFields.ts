@@ -86,8 +86,10 @@ function parameterOf(field: RequestField): INodeProperties {
 		...(field.required && !field.collection ? { required: true } : {}),
 	};
 	let property: INodeProperties;
-	if (typeof input === 'object' && 'picker' in input) property = { ...base, ...PICKERS[input.picker] };
-	else if (input === 'boolean') property = { ...base, type: 'boolean', default: field.default ?? false };
+	if (typeof input === 'object' && 'picker' in input)
+		property = { ...base, ...PICKERS[input.picker] };
+	else if (input === 'boolean')
+		property = { ...base, type: 'boolean', default: field.default ?? false };
 	else if (input === 'number') property = { ...base, type: 'number', default: field.default ?? 0 };
 	else if (typeof input === 'object' && 'options' in input) {
 		property = {
@@ -104,22 +106,23 @@ function parameterOf(field: RequestField): INodeProperties {
  * The node parameters of `fields`: parameters of their own in table order, then one collection per
  * entry of `collections`, its options sorted by name (as n8n lists them).
  */
-export function fieldParameters(fields: readonly RequestField[], collections: readonly FieldCollection[]): INodeProperties[] {
+export function fieldParameters(
+	fields: readonly RequestField[],
+	collections: readonly FieldCollection[],
+): INodeProperties[] {
 	const own = fields.filter((field) => !field.collection).map(parameterOf);
-	const grouped = collections.map(
-		(collection): INodeProperties => ({
-			displayName: collection.displayName,
-			name: collection.name,
-			type: 'collection',
-			placeholder: collection.placeholder,
-			default: {},
-			...(collection.description ? { description: collection.description } : {}),
-			options: fields
-				.filter((field) => field.collection === collection.name)
-				.map(parameterOf)
-				.sort((a, b) => a.displayName.localeCompare(b.displayName)),
-		}),
-	);
+	const grouped = collections.map((collection): INodeProperties => ({
+		displayName: collection.displayName,
+		name: collection.name,
+		type: 'collection',
+		placeholder: collection.placeholder,
+		default: {},
+		...(collection.description ? { description: collection.description } : {}),
+		options: fields
+			.filter((field) => field.collection === collection.name)
+			.map(parameterOf)
+			.sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	}));
 	return [...own, ...grouped];
 }
 
@@ -146,7 +149,9 @@ export function bodyFromParameters(
 	const body: IDataObject = {};
 	for (const field of fields) {
 		const isPicker = typeof field.input === 'object' && 'picker' in field.input;
-		const raw = isPicker ? locatorValue(read(field.param, field.collection)) : read(field.param, field.collection);
+		const raw = isPicker
+			? locatorValue(read(field.param, field.collection))
+			: read(field.param, field.collection);
 		if (raw === undefined || raw === null) continue;
 		let value: unknown = raw;
 		if (field.input === 'text' || field.input === 'list' || field.input === 'json' || isPicker) {
@@ -166,7 +171,8 @@ export function bodyFromParameters(
 				} catch {
 					return { field, problem: 'is not valid JSON' };
 				}
-				if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return { field, problem: 'must be a JSON object' };
+				if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+					return { field, problem: 'must be a JSON object' };
 				value = parsed;
 			}
 		}
@@ -180,13 +186,19 @@ interface Tree {
 }
 
 function isField(node: Tree | RequestField): node is RequestField {
-	return typeof (node as RequestField).path === 'string' && (node as RequestField).rule !== undefined;
+	return (
+		typeof (node as RequestField).path === 'string' && (node as RequestField).rule !== undefined
+	);
 }
 
 function schemaOf(tree: Tree, topLevel: boolean): z.ZodObject<Record<string, ZodTypeAny>> {
 	const shape: Record<string, ZodTypeAny> = {};
 	for (const [key, node] of Object.entries(tree)) {
-		shape[key] = isField(node) ? (node.required ? node.rule : node.rule.optional()) : schemaOf(node, false).optional();
+		shape[key] = isField(node)
+			? node.required
+				? node.rule
+				: node.rule.optional()
+			: schemaOf(node, false).optional();
 	}
 	const object = z.object(shape);
 	// Unknown top-level fields pass unchanged (the provider adds fields over time; service rules
@@ -207,7 +219,8 @@ export function bodySchema(fields: readonly RequestField[]): BodySchema {
 	for (const field of fields) {
 		const keys = field.path.split('.');
 		let node = tree;
-		for (const key of keys.slice(0, -1)) node = (node[key] = (node[key] as Tree | undefined) ?? {}) as Tree;
+		for (const key of keys.slice(0, -1))
+			node = (node[key] = (node[key] as Tree | undefined) ?? {}) as Tree;
 		node[keys[keys.length - 1]] = field;
 	}
 	return { schema: schemaOf(tree, true), known: new Set(Object.keys(tree)) };
@@ -236,7 +249,11 @@ export function checkBody(
 	}
 	const result = checker.schema.safeParse(body);
 	if (result.success) {
-		return { ok: true, value: result.data as IDataObject, unchecked: Object.keys(body).filter((key) => !checker.known.has(key)) };
+		return {
+			ok: true,
+			value: result.data as IDataObject,
+			unchecked: Object.keys(body).filter((key) => !checker.known.has(key)),
+		};
 	}
 	const problems = result.error.issues.map((issue) => {
 		if (issue.code === z.ZodIssueCode.unrecognized_keys) {
@@ -250,8 +267,10 @@ export function checkBody(
 		let problem = issue.message;
 		const value = valueAt(body, issue.path);
 		if (value === undefined) problem = 'is required';
-		else if (issue.code === z.ZodIssueCode.invalid_type) problem = `must be ${issue.expected}, got ${issue.received}`;
-		else if (issue.code === z.ZodIssueCode.invalid_union) problem = `must be a decimal number or text such as "100.50", got ${typeof value}`;
+		else if (issue.code === z.ZodIssueCode.invalid_type)
+			problem = `must be ${issue.expected}, got ${issue.received}`;
+		else if (issue.code === z.ZodIssueCode.invalid_union)
+			problem = `must be a decimal number or text such as "100.50", got ${typeof value}`;
 		return { field, problem };
 	});
 	return { ok: false, problems };

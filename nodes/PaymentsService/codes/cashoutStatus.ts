@@ -55,7 +55,9 @@ function asCode(value: unknown): number | undefined {
  * any field the service sent: `cashout_status_name` (e.g. `ON_HOLD`) and, for a known
  * `rejection_code`, `rejection_code_name`.
  */
-export function describeCashoutStatus<T extends Record<string, unknown>>(result: T): T & {
+export function describeCashoutStatus<T extends Record<string, unknown>>(
+	result: T,
+): T & {
 	cashout_status_name?: string;
 	rejection_code_name?: string;
 } {

@@ -1,5 +1,10 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+} from 'n8n-workflow';
 
 import { matchCountries } from '../reference/countries';
 import { isCountryCode } from '../reporting/filters';
@@ -12,10 +17,16 @@ import { PaymentsClient } from '../transport/client';
  */
 
 /** Items whose name or value contains `filter` (case ignored); all items when it is empty. */
-function filtered(items: INodeListSearchItems[], filter: string | undefined): INodeListSearchItems[] {
+function filtered(
+	items: INodeListSearchItems[],
+	filter: string | undefined,
+): INodeListSearchItems[] {
 	const wanted = (filter ?? '').trim().toLowerCase();
 	if (!wanted) return items;
-	return items.filter((item) => item.name.toLowerCase().includes(wanted) || String(item.value).toLowerCase().includes(wanted));
+	return items.filter(
+		(item) =>
+			item.name.toLowerCase().includes(wanted) || String(item.value).toLowerCase().includes(wanted),
+	);
 }
 
 /**
@@ -27,9 +38,13 @@ function chosenCountry(context: ILoadOptionsFunctions, what: string): string {
 	const raw = locatorValue(context.getCurrentNodeParameter('country'));
 	const country = typeof raw === 'string' ? raw.trim() : '';
 	if (country.startsWith('=')) {
-		throw new NodeOperationError(context.getNode(), `The ${what} of a country given by an expression cannot be listed`, {
-			description: `The country is known only when the workflow runs. Pick the country from the list to see its ${what}, or type the code By Code.`,
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`The ${what} of a country given by an expression cannot be listed`,
+			{
+				description: `The country is known only when the workflow runs. Pick the country from the list to see its ${what}, or type the code By Code.`,
+			},
+		);
 	}
 	if (!isCountryCode(country)) {
 		throw new NodeOperationError(context.getNode(), `Choose a Country first to list its ${what}`, {
@@ -40,8 +55,16 @@ function chosenCountry(context: ILoadOptionsFunctions, what: string): string {
 }
 
 /** Reads a reference list with the read-only key, answering at once on failure (no retries in the editor). */
-async function readReference(context: ILoadOptionsFunctions, path: string, country: string, what: string): Promise<IDataObject[]> {
-	const client = new PaymentsClient(context, 'readOnly', { retry: false, purpose: `to list the ${what} (or type the code By Code)` });
+async function readReference(
+	context: ILoadOptionsFunctions,
+	path: string,
+	country: string,
+	what: string,
+): Promise<IDataObject[]> {
+	const client = new PaymentsClient(context, 'readOnly', {
+		retry: false,
+		purpose: `to list the ${what} (or type the code By Code)`,
+	});
 	const answer = await client.request<IDataObject[]>(
 		{ family: 'payments', method: 'GET', path, qs: { country } },
 		{ action: `Listing the ${what} of ${country}` },
@@ -50,9 +73,15 @@ async function readReference(context: ILoadOptionsFunctions, path: string, count
 }
 
 /** Country picker: the package's country table (service rules §9); no request, no credential. */
-export async function searchCountries(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchCountries(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	return {
-		results: matchCountries(filter).map((country) => ({ name: `${country.name} (${country.code}, ${country.currency})`, value: country.code })),
+		results: matchCountries(filter).map((country) => ({
+			name: `${country.name} (${country.code}, ${country.currency})`,
+			value: country.code,
+		})),
 	};
 }
 
@@ -63,7 +92,10 @@ export async function searchCountries(this: ILoadOptionsFunctions, filter?: stri
  * @throws NodeOperationError without a chosen country or without a read-only credential;
  *   NodeApiError when the service refuses (e.g. 100, a wrong key).
  */
-export async function searchPaymentMethods(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchPaymentMethods(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const country = chosenCountry(this, 'payment methods');
 	const methods = await readReference(this, '/v3/payment_methods', country, 'payment methods');
 	const items = methods
@@ -82,11 +114,17 @@ export async function searchPaymentMethods(this: ILoadOptionsFunctions, filter?:
  * @throws NodeOperationError without a chosen country or without a read-only credential;
  *   NodeApiError when the service refuses.
  */
-export async function searchBanks(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchBanks(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const country = chosenCountry(this, 'banks');
 	const banks = await readReference(this, '/v3/banks', country, 'banks');
 	const items = banks
 		.filter((bank) => bank.code !== undefined && bank.code !== null)
-		.map((bank) => ({ name: `${String(bank.name ?? bank.code)} (${String(bank.code)})`, value: String(bank.code) }));
+		.map((bank) => ({
+			name: `${String(bank.name ?? bank.code)} (${String(bank.code)})`,
+			value: String(bank.code),
+		}));
 	return { results: filtered(items, filter) };
 }

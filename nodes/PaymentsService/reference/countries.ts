@@ -67,6 +67,11 @@ function folded(text: string): string {
 export function matchCountries(filter = ''): CountryInfo[] {
 	const wanted = folded(filter.trim());
 	if (!wanted) return [...COUNTRIES];
-	const matches = COUNTRIES.filter((country) => [country.code, country.name, country.currency].some((text) => folded(text).includes(wanted)));
-	return [...matches.filter((country) => folded(country.code) === wanted), ...matches.filter((country) => folded(country.code) !== wanted)];
+	const matches = COUNTRIES.filter((country) =>
+		[country.code, country.name, country.currency].some((text) => folded(text).includes(wanted)),
+	);
+	return [
+		...matches.filter((country) => folded(country.code) === wanted),
+		...matches.filter((country) => folded(country.code) !== wanted),
+	];
 }

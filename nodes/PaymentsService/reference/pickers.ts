@@ -34,7 +34,9 @@ function picker(
 	return {
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
-		...(options.dependsOnCountry ? { typeOptions: { loadOptionsDependsOn: ['country.value'] } } : {}),
+		...(options.dependsOnCountry
+			? { typeOptions: { loadOptionsDependsOn: ['country.value'] } }
+			: {}),
 		modes: [
 			{
 				displayName: 'From List',
@@ -51,7 +53,9 @@ function picker(
 				name: 'id',
 				type: 'string',
 				placeholder: `e.g. ${code.example}`,
-				validation: [{ type: 'regex', properties: { regex: code.pattern, errorMessage: code.error } }],
+				validation: [
+					{ type: 'regex', properties: { regex: code.pattern, errorMessage: code.error } },
+				],
 			},
 		],
 	};
@@ -62,13 +66,25 @@ function picker(
  * country list needs no credential.
  */
 export const PICKERS: Readonly<Record<PickerKind, PickerSettings>> = {
-	country: picker('country', { pattern: '^[A-Za-z]{2}$', example: 'BR', error: 'Enter a 2-letter country code, e.g. BR' }, { noCredential: true }),
+	country: picker(
+		'country',
+		{ pattern: '^[A-Za-z]{2}$', example: 'BR', error: 'Enter a 2-letter country code, e.g. BR' },
+		{ noCredential: true },
+	),
 	paymentMethod: picker(
 		'paymentMethod',
-		{ pattern: '^[A-Za-z0-9]{1,10}$', example: 'PX', error: 'Enter the payment method code, e.g. PX' },
+		{
+			pattern: '^[A-Za-z0-9]{1,10}$',
+			example: 'PX',
+			error: 'Enter the payment method code, e.g. PX',
+		},
 		{ dependsOnCountry: true },
 	),
-	bank: picker('bank', { pattern: '^[0-9]+$', example: '341', error: 'Enter the bank code as digits, e.g. 341' }, { dependsOnCountry: true }),
+	bank: picker(
+		'bank',
+		{ pattern: '^[0-9]+$', example: '341', error: 'Enter the bank code as digits, e.g. 341' },
+		{ dependsOnCountry: true },
+	),
 };
 
 /**
@@ -76,7 +92,13 @@ export const PICKERS: Readonly<Record<PickerKind, PickerSettings>> = {
  * @param description what the country is for, e.g. "Country whose banks to list".
  */
 export function countryPicker(description: string): INodeProperties {
-	return { displayName: 'Country', name: 'country', required: true, description, ...PICKERS.country };
+	return {
+		displayName: 'Country',
+		name: 'country',
+		required: true,
+		description,
+		...PICKERS.country,
+	};
 }
 
 /**
@@ -84,7 +106,13 @@ export function countryPicker(description: string): INodeProperties {
  * value itself when it was saved as a plain string or number (before the parameter was a picker).
  */
 export function locatorValue(raw: unknown): unknown {
-	if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && 'value' in raw && ('__rl' in raw || 'mode' in raw)) {
+	if (
+		raw !== null &&
+		typeof raw === 'object' &&
+		!Array.isArray(raw) &&
+		'value' in raw &&
+		('__rl' in raw || 'mode' in raw)
+	) {
 		return (raw as { value: unknown }).value;
 	}
 	return raw;

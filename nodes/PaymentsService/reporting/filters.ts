@@ -49,7 +49,11 @@ export function checkListFilters(raw: IDataObject): { filters: IDataObject; stat
 			continue;
 		}
 		if (name === 'country' && !/^[A-Za-z]{2}$/.test(text)) {
-			throw new FilterError('Country', text, 'Must be a 2-letter country code. Use an ISO 3166-1 alpha-2 code such as BR, MX or CO.');
+			throw new FilterError(
+				'Country',
+				text,
+				'Must be a 2-letter country code. Use an ISO 3166-1 alpha-2 code such as BR, MX or CO.',
+			);
 		}
 		if (name === 'paymentMethod' && text.length > 2) {
 			throw new FilterError(
@@ -78,7 +82,11 @@ export function isCountryCode(value: string): boolean {
  */
 export function listFilterProperties(
 	list: ReportingListDefinition,
-	options: { statusShownFor?: string[]; statusValues?: readonly string[]; statusDescription?: string } = {},
+	options: {
+		statusShownFor?: string[];
+		statusValues?: readonly string[];
+		statusDescription?: string;
+	} = {},
 ): INodeProperties[] {
 	const fields: INodeProperties[] = [];
 	for (const filter of list.filters) {
@@ -130,11 +138,16 @@ export function listFilterProperties(
 			name: 'status',
 			type: 'options',
 			default: '',
-			options: [{ name: 'Any Status', value: '' }, ...codeOptions(options.statusValues ?? list.filterStatuses)],
+			options: [
+				{ name: 'Any Status', value: '' },
+				...codeOptions(options.statusValues ?? list.filterStatuses),
+			],
 			description:
-				options.statusDescription ?? 'Only records in this status. Applied by the service and again to the records it returns.',
+				options.statusDescription ??
+				'Only records in this status. Applied by the service and again to the records it returns.',
 		};
-		if (options.statusShownFor) status.displayOptions = { show: { '/event': options.statusShownFor } };
+		if (options.statusShownFor)
+			status.displayOptions = { show: { '/event': options.statusShownFor } };
 		fields.push(status);
 	}
 	return fields.sort((a, b) => a.displayName.localeCompare(b.displayName));

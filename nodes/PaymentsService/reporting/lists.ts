@@ -6,13 +6,7 @@
 
 /** Reporting resources that can be listed. */
 export type ReportingResource =
-	| 'deposit'
-	| 'cashout'
-	| 'note'
-	| 'refund'
-	| 'chargeback'
-	| 'settlement'
-	| 'balanceReport';
+	'deposit' | 'cashout' | 'note' | 'refund' | 'chargeback' | 'settlement' | 'balanceReport';
 
 /** Filter parameters a list accepts besides `from`, `to`, `page` and its status (service rules §3.3). */
 export type ListFilter = 'country' | 'paymentMethod' | 'clientDocument' | 'type';
@@ -81,7 +75,15 @@ export const REPORTING_LISTS: Readonly<Record<ReportingResource, ReportingListDe
 		recordDateField: 'creationDate',
 		hasLastChangeDate: true,
 		statusParam: 'Status',
-		filterStatuses: ['ON_HOLD', 'PENDING', 'DELIVERED', 'COMPLETED', 'REJECTED', 'CANCELLED', 'DECLINED'],
+		filterStatuses: [
+			'ON_HOLD',
+			'PENDING',
+			'DELIVERED',
+			'COMPLETED',
+			'REJECTED',
+			'CANCELLED',
+			'DECLINED',
+		],
 		recordOnlyStatuses: [],
 		filters: ['country', 'clientDocument'],
 	},
@@ -163,13 +165,23 @@ export function recordStatuses(list: ReportingListDefinition): string[] {
 }
 
 /** The lists a trigger can watch: those with records that appear over time (not the daily balance). */
-export const TRIGGER_LISTS: readonly ReportingResource[] = ['cashout', 'chargeback', 'note', 'deposit', 'refund', 'settlement'];
+export const TRIGGER_LISTS: readonly ReportingResource[] = [
+	'cashout',
+	'chargeback',
+	'note',
+	'deposit',
+	'refund',
+	'settlement',
+];
 
 /**
  * The identity of a record in its list: the value of its id field(s), or `undefined` when the
  * record lacks them (such a record is kept, never merged with another).
  */
-export function recordKey(list: ReportingListDefinition, record: Record<string, unknown>): string | undefined {
+export function recordKey(
+	list: ReportingListDefinition,
+	record: Record<string, unknown>,
+): string | undefined {
 	const parts: string[] = [];
 	for (const field of list.idFields) {
 		const value = record[field];
@@ -180,7 +192,10 @@ export function recordKey(list: ReportingListDefinition, record: Record<string, 
 }
 
 /** Whether `record`'s status is `status` (case-insensitive); no status given passes everything. */
-export function hasRecordStatus(record: Record<string, unknown>, status: string | undefined): boolean {
+export function hasRecordStatus(
+	record: Record<string, unknown>,
+	status: string | undefined,
+): boolean {
 	if (!status) return true;
 	return typeof record.status === 'string' && record.status.toUpperCase() === status.toUpperCase();
 }

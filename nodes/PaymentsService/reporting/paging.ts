@@ -16,7 +16,9 @@ export interface PageEnvelope<T = Record<string, unknown>> {
 export function hasNextPage(envelope: PageEnvelope<unknown>): boolean {
 	const rows = typeof envelope.rows === 'number' ? envelope.rows : (envelope.data?.length ?? 0);
 	const maxRows =
-		typeof envelope.maxRows === 'number' && envelope.maxRows > 0 ? envelope.maxRows : MAX_ROWS_PER_PAGE;
+		typeof envelope.maxRows === 'number' && envelope.maxRows > 0
+			? envelope.maxRows
+			: MAX_ROWS_PER_PAGE;
 	return rows > 0 && rows >= maxRows;
 }
 
@@ -50,11 +52,16 @@ export function pageDates(
 	return clampDates(Math.floor(oldest / 1000), Math.floor(newest / 1000), window);
 }
 
-function parsedDates(records: ReadonlyArray<Record<string, unknown>>, dateField: string, window: { from: number; to: number }) {
+function parsedDates(
+	records: ReadonlyArray<Record<string, unknown>>,
+	dateField: string,
+	window: { from: number; to: number },
+) {
 	let oldest = Number.POSITIVE_INFINITY;
 	let newest = Number.NEGATIVE_INFINITY;
 	for (const record of records) {
-		const ms = typeof record[dateField] === 'string' ? Date.parse(record[dateField] as string) : Number.NaN;
+		const ms =
+			typeof record[dateField] === 'string' ? Date.parse(record[dateField] as string) : Number.NaN;
 		if (Number.isNaN(ms)) continue;
 		oldest = Math.min(oldest, Math.floor(ms / 1000));
 		newest = Math.max(newest, Math.floor(ms / 1000));

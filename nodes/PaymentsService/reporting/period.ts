@@ -39,7 +39,10 @@ export function parseDateInput(value: unknown, edge: 'start' | 'end' = 'start'):
 		ms = Math.abs(value) > 1e11 ? value : value * 1000;
 	} else if (value instanceof Date) {
 		ms = value.getTime();
-	} else if (typeof value === 'object' && typeof (value as { toMillis?: unknown }).toMillis === 'function') {
+	} else if (
+		typeof value === 'object' &&
+		typeof (value as { toMillis?: unknown }).toMillis === 'function'
+	) {
 		ms = (value as { toMillis: () => number }).toMillis();
 	} else if (typeof value === 'string') {
 		const text = value.trim();
@@ -53,11 +56,18 @@ export function parseDateInput(value: unknown, edge: 'start' | 'end' = 'start'):
 		throw new DateInputError(`is not a date (${typeof value})`);
 	}
 	if (!Number.isFinite(ms)) {
-		throw new DateInputError(`"${String(value)}" is not a date; use ISO 8601, e.g. 2026-11-01T00:00:00Z`);
+		throw new DateInputError(
+			`"${String(value)}" is not a date; use ISO 8601, e.g. 2026-11-01T00:00:00Z`,
+		);
 	}
 	// Date.parse rolls impossible days over (2026-02-30 becomes 2 March); refuse them instead.
-	const calendarDay = typeof value === 'string' ? /^(\d{4}-\d{2}-\d{2})/.exec(value.trim())?.[1] : undefined;
-	if (calendarDay && !HAS_ZONE.test(value as string) && new Date(ms).toISOString().slice(0, 10) !== calendarDay) {
+	const calendarDay =
+		typeof value === 'string' ? /^(\d{4}-\d{2}-\d{2})/.exec(value.trim())?.[1] : undefined;
+	if (
+		calendarDay &&
+		!HAS_ZONE.test(value as string) &&
+		new Date(ms).toISOString().slice(0, 10) !== calendarDay
+	) {
 		throw new DateInputError(`"${String(value)}" is not a calendar date`);
 	}
 	return Math.floor(ms / 1000);

@@ -31,7 +31,9 @@ export function splitIntoWindows(
 		throw new RangeError(`Period start (${from}) is after its end (${to})`);
 	}
 	if (!Number.isInteger(maxSpanSeconds) || maxSpanSeconds < 0) {
-		throw new RangeError(`Window span must be a non-negative whole number of seconds, got ${maxSpanSeconds}`);
+		throw new RangeError(
+			`Window span must be a non-negative whole number of seconds, got ${maxSpanSeconds}`,
+		);
 	}
 	const windows: TimeWindow[] = [];
 	let start = from;
@@ -92,7 +94,9 @@ function balance(from: number, to: number, count: number): TimeWindow[] {
  */
 export function splitEvenly(window: TimeWindow, count: number): TimeWindow[] {
 	if (!Number.isInteger(count) || count < 1) {
-		throw new RangeError(`The number of windows must be a whole number of at least 1, got ${count}`);
+		throw new RangeError(
+			`The number of windows must be a whole number of at least 1, got ${count}`,
+		);
 	}
 	if (!Number.isInteger(window.from) || !Number.isInteger(window.to) || window.from > window.to) {
 		throw new RangeError(`Not a window: from=${window.from} to=${window.to}`);
@@ -173,11 +177,22 @@ export function planSplit(
 	const maxParts = options.maxParts ?? 64;
 	if (window.to <= window.from) return undefined;
 	const remaining = estimateRemainingPages(progress);
-	const threshold = Math.max(fairPages * (options.margin ?? SPLIT_MARGIN), MIN_SPLIT_PAGES, pagesRead);
+	const threshold = Math.max(
+		fairPages * (options.margin ?? SPLIT_MARGIN),
+		MIN_SPLIT_PAGES,
+		pagesRead,
+	);
 	if (!(remaining > threshold)) return undefined;
-	const parts = Math.max(2, Math.min(maxParts, Math.ceil((PARTS_PER_SHARE * remaining) / Math.max(1, fairPages))));
-	if (pagesRead <= 1 || oldest <= window.from || oldest > window.to) return splitEvenly(window, parts);
-	return [{ from: oldest, to: window.to }, ...splitEvenly({ from: window.from, to: oldest - 1 }, parts)];
+	const parts = Math.max(
+		2,
+		Math.min(maxParts, Math.ceil((PARTS_PER_SHARE * remaining) / Math.max(1, fairPages))),
+	);
+	if (pagesRead <= 1 || oldest <= window.from || oldest > window.to)
+		return splitEvenly(window, parts);
+	return [
+		{ from: oldest, to: window.to },
+		...splitEvenly({ from: window.from, to: oldest - 1 }, parts),
+	];
 }
 
 /**
@@ -186,6 +201,7 @@ export function planSplit(
  */
 export function comparePaths(a: readonly number[], b: readonly number[]): number {
 	const length = Math.min(a.length, b.length);
-	for (let index = 0; index < length; index++) if (a[index] !== b[index]) return a[index] - b[index];
+	for (let index = 0; index < length; index++)
+		if (a[index] !== b[index]) return a[index] - b[index];
 	return a.length - b.length;
 }

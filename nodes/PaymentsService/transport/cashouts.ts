@@ -11,8 +11,10 @@ export function explainCashoutRefusal(
 	allowedFrom: string,
 ): (failure: ServiceFailure) => string | undefined {
 	return (failure) => {
-		if (isFailureKind(failure, 'invalidTransition')) return `Cashout ${cashoutId} can no longer be ${verb}: it is not ${allowedFrom} (510)`;
-		if (isFailureKind(failure, 'notFound')) return `Cashout ${cashoutId} was not found for this merchant (${failure.code ?? failure.httpStatus})`;
+		if (isFailureKind(failure, 'invalidTransition'))
+			return `Cashout ${cashoutId} can no longer be ${verb}: it is not ${allowedFrom} (510)`;
+		if (isFailureKind(failure, 'notFound'))
+			return `Cashout ${cashoutId} was not found for this merchant (${failure.code ?? failure.httpStatus})`;
 		return undefined;
 	};
 }
@@ -25,7 +27,11 @@ export async function cashoutCall(
 	client: PaymentsClient,
 	method: 'PUT' | 'POST' | 'DELETE',
 	body: IDataObject,
-	failure: { action: string; itemIndex: number; explain?: (failure: ServiceFailure) => string | undefined },
+	failure: {
+		action: string;
+		itemIndex: number;
+		explain?: (failure: ServiceFailure) => string | undefined;
+	},
 ): Promise<INodeExecutionData[]> {
 	const path = method === 'DELETE' ? '/v3/cashout/cancel' : '/v3/cashout/status';
 	// The status read changes nothing, so it may be repeated; hold, release and cancel never are.
@@ -33,8 +39,12 @@ export async function cashoutCall(
 		{ family: 'cashout', method, path, body, safeToRepeat: method === 'POST' },
 		failure,
 	);
-	const described: IDataObject = describeCashoutStatus(result && typeof result === 'object' ? result : {});
-	if (described.cashout_id === undefined && body.cashout_id !== undefined) described.cashout_id = body.cashout_id;
-	if (described.external_id === undefined && body.external_id !== undefined) described.external_id = body.external_id;
+	const described: IDataObject = describeCashoutStatus(
+		result && typeof result === 'object' ? result : {},
+	);
+	if (described.cashout_id === undefined && body.cashout_id !== undefined)
+		described.cashout_id = body.cashout_id;
+	if (described.external_id === undefined && body.external_id !== undefined)
+		described.external_id = body.external_id;
 	return [{ json: described }];
 }

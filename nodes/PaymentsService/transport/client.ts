@@ -13,7 +13,13 @@ import type {
 import type { ApiFamily } from '../codes/errorCodes';
 import { DEFAULT_RETRY_POLICY, nextRetryDelay, type RetryPolicy } from './retry';
 import { normaliseBaseUrl } from '../auth/session';
-import { readAnswer, readFailure, toNodeApiError, type FailureContext, type ServiceFailure } from './errors';
+import {
+	readAnswer,
+	readFailure,
+	toNodeApiError,
+	type FailureContext,
+	type ServiceFailure,
+} from './errors';
 
 /** The credential types of this package, by the API part they open (service rules §2). */
 export const CREDENTIAL_TYPES = {
@@ -33,7 +39,8 @@ export const CREDENTIAL_NAMES: Readonly<Record<CredentialKind, string>> = {
 };
 
 /** Any n8n context that can send authenticated requests. */
-export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions | IWebhookFunctions;
+export type RequestContext =
+	IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions | IWebhookFunctions;
 
 /** One request to the service, relative to the credential's base URL. */
 export interface ServiceRequest {
@@ -204,18 +211,27 @@ export class PaymentsClient {
 		if (!this.context.getNode().credentials?.[type]) {
 			// An optional credential (the read-only key of the pickers) may be left empty; say which
 			// one to select instead of n8n's "Node does not require credentials".
-			throw new NodeOperationError(this.context.getNode(), `No ${CREDENTIAL_NAMES[this.credential]} credential is selected`, {
-				description: `Select one in the node's credential field${this.options.purpose ? ` ${this.options.purpose}` : ''}.`,
-				itemIndex,
-			});
+			throw new NodeOperationError(
+				this.context.getNode(),
+				`No ${CREDENTIAL_NAMES[this.credential]} credential is selected`,
+				{
+					description: `Select one in the node's credential field${this.options.purpose ? ` ${this.options.purpose}` : ''}.`,
+					itemIndex,
+				},
+			);
 		}
 		const credentials = await this.context.getCredentials(type);
 		const baseUrl = normaliseBaseUrl(credentials.baseUrl);
 		if (!baseUrl) {
-			throw new NodeOperationError(this.context.getNode(), `The Base URL of the ${type} credential is not a URL`, {
-				description: 'Open the credential and enter the address of the service, e.g. https://api-stg.example.com',
-				itemIndex,
-			});
+			throw new NodeOperationError(
+				this.context.getNode(),
+				`The Base URL of the ${type} credential is not a URL`,
+				{
+					description:
+						'Open the credential and enter the address of the service, e.g. https://api-stg.example.com',
+					itemIndex,
+				},
+			);
 		}
 		this.baseUrlValue = baseUrl;
 		return baseUrl;
@@ -245,17 +261,32 @@ export class PaymentsClient {
 			if (outcome.ok) return outcome.value;
 			const problem = outcome.failure;
 			if (problem.httpStatus === 429 && problem.retryAfterSeconds !== undefined) {
-				this.notBefore = Math.max(this.notBefore, this.clock.now() + problem.retryAfterSeconds * 1000);
+				this.notBefore = Math.max(
+					this.notBefore,
+					this.clock.now() + problem.retryAfterSeconds * 1000,
+				);
 			}
-			const delay = policy ? nextRetryDelay(problem, attempt, this.clock.now() - startedAt, policy) : undefined;
+			const delay = policy
+				? nextRetryDelay(problem, attempt, this.clock.now() - startedAt, policy)
+				: undefined;
 			const deadline = this.options.deadline ?? Number.POSITIVE_INFINITY;
 			if (delay === undefined || this.clock.now() + delay >= deadline || control.stop?.()) {
 				if (outcome.error instanceof NodeOperationError) throw outcome.error;
-				throw toNodeApiError(this.context.getNode(), { ...problem, attempts: attempt }, request.family, failure);
+				throw toNodeApiError(
+					this.context.getNode(),
+					{ ...problem, attempts: attempt },
+					request.family,
+					failure,
+				);
 			}
 			await this.clock.sleep(delay);
 			if (control.stop?.()) {
-				throw toNodeApiError(this.context.getNode(), { ...problem, attempts: attempt }, request.family, failure);
+				throw toNodeApiError(
+					this.context.getNode(),
+					{ ...problem, attempts: attempt },
+					request.family,
+					failure,
+				);
 			}
 		}
 	}
@@ -284,16 +315,21 @@ export class PaymentsClient {
 		const type = CREDENTIAL_TYPES[this.credential];
 		const send = async (role: 'lead' | 'follow'): Promise<IN8nHttpFullResponse | SessionEnded> => {
 			// Copies: the credential's authenticate() must sign each attempt afresh.
-			const attemptOptions: IHttpRequestOptions = { ...options, headers: options.headers ? { ...options.headers } : undefined };
+			const attemptOptions: IHttpRequestOptions = {
+				...options,
+				headers: options.headers ? { ...options.headers } : undefined,
+			};
 			// HTTP errors come back as answers, so n8n never repeats a request on its own; only a
 			// session leader lets n8n see a 401 and log in again.
-			if (role === 'follow' || this.credential !== 'session') attemptOptions.ignoreHttpStatusErrors = true;
+			if (role === 'follow' || this.credential !== 'session')
+				attemptOptions.ignoreHttpStatusErrors = true;
 			const answer = (await this.context.helpers.httpRequestWithAuthentication.call(
 				this.context,
 				type,
 				attemptOptions,
 			)) as IN8nHttpFullResponse;
-			if (role === 'follow' && this.credential === 'session' && answer.statusCode === 401) return new SessionEnded(answer);
+			if (role === 'follow' && this.credential === 'session' && answer.statusCode === 401)
+				return new SessionEnded(answer);
 			return answer;
 		};
 		try {
@@ -301,7 +337,8 @@ export class PaymentsClient {
 				this.credential === 'session'
 					? await this.gate.run<IN8nHttpFullResponse>(send)
 					: ((await send('follow')) as IN8nHttpFullResponse);
-			if (answer.statusCode >= 200 && answer.statusCode < 300) return { ok: true, value: answer.body as T };
+			if (answer.statusCode >= 200 && answer.statusCode < 300)
+				return { ok: true, value: answer.body as T };
 			return { ok: false, failure: readAnswer(answer.statusCode, answer.headers, answer.body) };
 		} catch (error) {
 			// A NodeOperationError was raised before anything was sent (e.g. a missing credential).

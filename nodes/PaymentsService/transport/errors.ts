@@ -59,7 +59,11 @@ function parseRetryAfter(value: unknown): number | undefined {
  * from its body (JSON, or text), and `Retry-After` (seconds or an HTTP date) from its headers.
  * Each API family names its fields differently (service rules §4); all are read.
  */
-export function readAnswer(status: number, headers: Record<string, unknown> | undefined, body: unknown): ServiceFailure {
+export function readAnswer(
+	status: number,
+	headers: Record<string, unknown> | undefined,
+	body: unknown,
+): ServiceFailure {
 	const failure: ServiceFailure = { httpStatus: status };
 	let data = body;
 	if (Buffer.isBuffer(data)) data = data.toString('utf8');
@@ -73,7 +77,8 @@ export function readAnswer(status: number, headers: Record<string, unknown> | un
 	}
 	if (data && typeof data === 'object' && !Array.isArray(data)) {
 		const fields = data as Record<string, unknown>;
-		if (typeof fields.code === 'string' || typeof fields.code === 'number') failure.code = fields.code;
+		if (typeof fields.code === 'string' || typeof fields.code === 'number')
+			failure.code = fields.code;
 		const text = fields.description ?? fields.message;
 		if (typeof text === 'string') failure.message = text;
 		if (typeof fields.type === 'string') failure.type = fields.type;
@@ -189,17 +194,24 @@ export function toNodeApiError(
 		description = `The service is rate limiting this merchant; ${wait}. The request was not processed.${retriedText(failure)} Enable Retry On Fail with a wait at least that long, or poll less often.`;
 	} else {
 		const explained = context.explain?.(failure);
-		message = explained ?? `${context.action} failed${serviceSays}${codeText || ` (HTTP ${failure.httpStatus})`}`;
+		message =
+			explained ??
+			`${context.action} failed${serviceSays}${codeText || ` (HTTP ${failure.httpStatus})`}`;
 		// A session expiring during a ticket call is answered in the reporting code space.
 		const meaning =
-			meaningOf(family, failure.code) ?? (family === 'tickets' ? meaningOf('reporting', failure.code) : undefined);
+			meaningOf(family, failure.code) ??
+			(family === 'tickets' ? meaningOf('reporting', failure.code) : undefined);
 		const parts: string[] = [];
-		if (failure.httpStatus >= 500 && context.unknownOutcome) parts.push(context.unknownOutcome(failure));
-		if (explained && failure.message) parts.push(`The service said: ${failure.message}${codeText}.`);
+		if (failure.httpStatus >= 500 && context.unknownOutcome)
+			parts.push(context.unknownOutcome(failure));
+		if (explained && failure.message)
+			parts.push(`The service said: ${failure.message}${codeText}.`);
 		if (meaning) parts.push(`Meaning: ${meaning}.`);
 		if (failure.details?.length) parts.push(`Details: ${failure.details.join('; ')}.`);
 		if (failure.httpStatus >= 500 && !context.unknownOutcome) {
-			parts.push('The service failed internally (HTTP ' + failure.httpStatus + '); try again later.');
+			parts.push(
+				'The service failed internally (HTTP ' + failure.httpStatus + '); try again later.',
+			);
 		}
 		const retried = retriedText(failure).trim();
 		if (retried) parts.push(retried);
@@ -212,7 +224,8 @@ export function toNodeApiError(
 	};
 	if (failure.type) errorResponse.type = failure.type;
 	if (failure.details) errorResponse.details = failure.details;
-	if (failure.retryAfterSeconds !== undefined) errorResponse.retryAfterSeconds = failure.retryAfterSeconds;
+	if (failure.retryAfterSeconds !== undefined)
+		errorResponse.retryAfterSeconds = failure.retryAfterSeconds;
 	const error = new NodeApiError(node, errorResponse, {
 		message,
 		description,
@@ -222,7 +235,8 @@ export function toNodeApiError(
 	// Keep our message even where NodeApiError would substitute a generic one for the HTTP code.
 	error.message = message;
 	if (failure.code !== undefined) error.context.serviceCode = failure.code;
-	if (failure.retryAfterSeconds !== undefined) error.context.retryAfterSeconds = failure.retryAfterSeconds;
+	if (failure.retryAfterSeconds !== undefined)
+		error.context.retryAfterSeconds = failure.retryAfterSeconds;
 	if (failure.session) error.context.sessionStep = failure.session.step;
 	// The failure as read, so a caller can decide on it (and build another error from it) by type.
 	error.context.failure = { ...failure, session: undefined } as unknown as IDataObject;
@@ -251,7 +265,15 @@ export function failureOf(error: unknown): ServiceFailure | undefined {
  *   `USER_REJECTED_KYC_CHECK` in its message);
  * - `refused`: any other answer.
  */
-export type FailureKind = 'unreachable' | 'rateLimited' | 'serverError' | 'keyAlreadyUsed' | 'invalidTransition' | 'notFound' | 'kycRejected' | 'refused';
+export type FailureKind =
+	| 'unreachable'
+	| 'rateLimited'
+	| 'serverError'
+	| 'keyAlreadyUsed'
+	| 'invalidTransition'
+	| 'notFound'
+	| 'kycRejected'
+	| 'refused';
 
 const KIND_BY_CODE: Readonly<Record<ApiFamily, Readonly<Record<string, FailureKind>>>> = {
 	reporting: {},
@@ -265,9 +287,11 @@ export function classifyFailure(failure: ServiceFailure, family: ApiFamily): Fai
 	if (failure.httpStatus === undefined) return 'unreachable';
 	if (failure.httpStatus === 429) return 'rateLimited';
 	if (failure.httpStatus >= 500) return 'serverError';
-	const byCode = failure.code !== undefined ? KIND_BY_CODE[family][String(failure.code)] : undefined;
+	const byCode =
+		failure.code !== undefined ? KIND_BY_CODE[family][String(failure.code)] : undefined;
 	if (byCode) return byCode;
-	if (family === 'cashout' && /\bUSER_REJECTED_KYC_CHECK\b/.test(failure.message ?? '')) return 'kycRejected';
+	if (family === 'cashout' && /\bUSER_REJECTED_KYC_CHECK\b/.test(failure.message ?? ''))
+		return 'kycRejected';
 	if (failure.httpStatus === 404) return 'notFound';
 	return 'refused';
 }
@@ -277,7 +301,12 @@ export function classifyFailure(failure: ServiceFailure, family: ApiFamily): Fai
  * the `explain` callbacks receive it — is of one of `kinds`.
  */
 export function isFailureKind(failure: unknown, ...kinds: FailureKind[]): boolean {
-	const read = failure instanceof NodeApiError ? failureOf(failure) : failure && typeof failure === 'object' && !(failure instanceof Error) ? (failure as ServiceFailure) : undefined;
+	const read =
+		failure instanceof NodeApiError
+			? failureOf(failure)
+			: failure && typeof failure === 'object' && !(failure instanceof Error)
+				? (failure as ServiceFailure)
+				: undefined;
 	return read?.kind !== undefined && kinds.includes(read.kind);
 }
 
@@ -289,7 +318,8 @@ export function isFailureKind(failure: unknown, ...kinds: FailureKind[]): boolea
 export function isServiceCode(failure: unknown, ...codes: Array<string | number>): boolean {
 	let code: unknown;
 	if (failure instanceof NodeApiError) code = failure.context.serviceCode;
-	else if (failure && typeof failure === 'object' && !(failure instanceof Error)) code = (failure as ServiceFailure).code;
+	else if (failure && typeof failure === 'object' && !(failure instanceof Error))
+		code = (failure as ServiceFailure).code;
 	if (code === undefined || code === null) return false;
 	return codes.some((wanted) => String(wanted) === String(code));
 }

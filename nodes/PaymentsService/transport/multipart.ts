@@ -5,7 +5,8 @@ export type MultipartPart =
 	| { name: string; value: string }
 	| { name: string; fileName: string; contentType: string; data: Buffer };
 
-const escapeQuoted = (text: string) => text.replace(/["\\\r\n]/g, (char) => encodeURIComponent(char));
+const escapeQuoted = (text: string) =>
+	text.replace(/["\\\r\n]/g, (char) => encodeURIComponent(char));
 
 /**
  * Builds a multipart/form-data body (RFC 7578) as one Buffer, so n8n can send it again unchanged

@@ -4,7 +4,14 @@ import type { IDataObject } from 'n8n-workflow';
 import { FIRST_PAGE, MAX_PAGES_PER_WINDOW } from '../codes/constants';
 import type { ReportingListDefinition } from '../reporting/lists';
 import { hasNextPage, pageDates, type PageEnvelope } from '../reporting/paging';
-import { estimateRemainingPages, planSplit, SPLIT_MARGIN, splitEvenly, type TimeWindow, type WindowProgress } from '../reporting/windows';
+import {
+	estimateRemainingPages,
+	planSplit,
+	SPLIT_MARGIN,
+	splitEvenly,
+	type TimeWindow,
+	type WindowProgress,
+} from '../reporting/windows';
 import type { PaymentsClient } from './client';
 
 /**
@@ -37,7 +44,8 @@ export interface ListPage {
 	last: boolean;
 }
 
-const isoSeconds = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+const isoSeconds = (seconds: number) =>
+	new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
 
 /** "2026-01-01T00:00:00Z – 2026-02-28T23:59:59Z": a window as a merchant reads it. */
 export function describeWindow(window: TimeWindow): string {
@@ -120,7 +128,13 @@ export async function* windowPages(
 		if (options.stop?.()) return;
 		const envelope = await fetchPage(client, query, window, page, options.itemIndex, options.stop);
 		const last = !hasNextPage(envelope);
-		yield { window, windowIndex: options.windowIndex ?? 0, page, records: envelope.data ?? [], last };
+		yield {
+			window,
+			windowIndex: options.windowIndex ?? 0,
+			page,
+			records: envelope.data ?? [],
+			last,
+		};
 		if (last) return;
 	}
 }
@@ -267,7 +281,8 @@ export async function* splitPeriodPages(
 	const density = { pages: 0, seconds: 0 };
 	const span = (window: TimeWindow) => window.to - window.from + 1;
 	const guess = (task: Task) =>
-		task.estimate ?? (density.seconds > 0 ? (density.pages * span(task.window)) / density.seconds : 1);
+		task.estimate ??
+		(density.seconds > 0 ? (density.pages * span(task.window)) / density.seconds : 1);
 	// The chain of pages each slot should get. Alone, a window is split only to stay clear of the cap.
 	const fairPages = () => {
 		if (concurrency === 1) return MAX_PAGES_PER_WINDOW / 2;
@@ -317,7 +332,8 @@ export async function* splitPeriodPages(
 						density.seconds += span(window);
 					}
 					// Alone, or with a slot that has nothing to read, any window above its share is worth dividing.
-					const margin = concurrency === 1 || active.size + queue.length < concurrency ? 1 : SPLIT_MARGIN;
+					const margin =
+						concurrency === 1 || active.size + queue.length < concurrency ? 1 : SPLIT_MARGIN;
 					into = planSplit(progress, fairPages(), { margin });
 				}
 				if (!into && pagesRead >= MAX_PAGES_PER_WINDOW) {
@@ -327,7 +343,8 @@ export async function* splitPeriodPages(
 							{ message: 'too many pages' },
 							{
 								message: `Listing ${query.list.label} records created ${describeWindow(window)} did not end after ${MAX_PAGES_PER_WINDOW} full pages`,
-								description: 'The service kept answering full pages for a single second; add filters, or check the service.',
+								description:
+									'The service kept answering full pages for a single second; add filters, or check the service.',
 								itemIndex: options.itemIndex,
 							},
 						);
@@ -341,14 +358,31 @@ export async function* splitPeriodPages(
 				// estimate in proportion to their spans until their own first pages say more.
 				const rest = into.reduce((seconds, part) => seconds + span(part), 0);
 				const remaining = task.estimate ?? pagesRead;
-				queue.unshift(...into.map((part, index) => ({ window: part, path: [...path, index], estimate: (remaining * span(part)) / rest })));
-				ready.push({ event: { kind: 'page', path, page: { window, windowIndex: path[0], page, records, last } }, taken: () => {} });
+				queue.unshift(
+					...into.map((part, index) => ({
+						window: part,
+						path: [...path, index],
+						estimate: (remaining * span(part)) / rest,
+					})),
+				);
+				ready.push({
+					event: {
+						kind: 'page',
+						path,
+						page: { window, windowIndex: path[0], page, records, last },
+					},
+					taken: () => {},
+				});
 				ready.push({ event: { kind: 'split', path, window, into }, taken: () => {} });
 				signal();
 				wakeIdle();
 				return;
 			}
-			await hand({ kind: 'page', path, page: { window, windowIndex: path[0], page, records, last } });
+			await hand({
+				kind: 'page',
+				path,
+				page: { window, windowIndex: path[0], page, records, last },
+			});
 			if (last) return;
 		}
 	};

@@ -64,7 +64,8 @@ export interface AttemptFailure {
 
 /** Whether a failed attempt of a safe read may be repeated: HTTP 429, 5xx or a lost connection. */
 export function isRetryableFailure(failure: AttemptFailure): boolean {
-	if (failure.httpStatus !== undefined) return failure.httpStatus === 429 || failure.httpStatus >= 500;
+	if (failure.httpStatus !== undefined)
+		return failure.httpStatus === 429 || failure.httpStatus >= 500;
 	return failure.networkCode !== undefined && RETRYABLE_NETWORK_CODES.has(failure.networkCode);
 }
 

@@ -38,7 +38,13 @@ export async function addAttachment(
 		{ name: 'file', fileName: file.fileName, contentType: file.mimeType, data: file.data },
 	]);
 	const answer = await client.request<TicketRecord>(
-		{ family: 'tickets', method: 'POST', path: `/v1/tickets/${ticketId}/addAttachment`, body, headers: { 'Content-Type': contentType } },
+		{
+			family: 'tickets',
+			method: 'POST',
+			path: `/v1/tickets/${ticketId}/addAttachment`,
+			body,
+			headers: { 'Content-Type': contentType },
+		},
 		{
 			action: `Attaching "${file.fileName}" (${file.documentType}) to ticket ${ticketId}`,
 			itemIndex,
@@ -51,9 +57,18 @@ export async function addAttachment(
  * Submits a draft ticket: POST /v1/tickets/{id}/confirmTicket (service rules §8).
  * @throws NodeApiError naming the ticket.
  */
-export async function confirmTicket(client: PaymentsClient, ticketId: number, itemIndex: number): Promise<TicketRecord> {
+export async function confirmTicket(
+	client: PaymentsClient,
+	ticketId: number,
+	itemIndex: number,
+): Promise<TicketRecord> {
 	const answer = await client.request<TicketRecord>(
-		{ family: 'tickets', method: 'POST', path: `/v1/tickets/${ticketId}/confirmTicket`, headers: { 'Content-Type': 'application/json' } },
+		{
+			family: 'tickets',
+			method: 'POST',
+			path: `/v1/tickets/${ticketId}/confirmTicket`,
+			headers: { 'Content-Type': 'application/json' },
+		},
 		{ action: `Confirming ticket ${ticketId}`, itemIndex },
 	);
 	return answer && typeof answer === 'object' ? answer : {};
@@ -80,10 +95,17 @@ function describeDocument(entry: unknown): { documentType?: string; fileName?: s
  * A VOUCHER counts as present when any voucher is attached (the service attaches the deposit's
  * voucher by itself); other types when one of the same type has the same file name.
  */
-export function isAlreadyUploaded(uploadedDocuments: unknown, file: Pick<AttachmentFile, 'documentType' | 'fileName'>): boolean {
+export function isAlreadyUploaded(
+	uploadedDocuments: unknown,
+	file: Pick<AttachmentFile, 'documentType' | 'fileName'>,
+): boolean {
 	if (!Array.isArray(uploadedDocuments)) return false;
 	return uploadedDocuments.map(describeDocument).some((doc) => {
 		if (doc.documentType !== file.documentType) return false;
-		return file.documentType === 'VOUCHER' || doc.fileName === undefined || doc.fileName === file.fileName;
+		return (
+			file.documentType === 'VOUCHER' ||
+			doc.fileName === undefined ||
+			doc.fileName === file.fileName
+		);
 	});
 }

@@ -11,7 +11,14 @@ import type { RequestLogStore } from '../log';
 import type { FaultSpec, RefundAdvanceTarget } from '../types';
 
 /** Accepted `to` values of POST /_sandbox/refunds/:id/advance. */
-const REFUND_TARGETS: readonly RefundAdvanceTarget[] = ['PENDING', 'DELIVERED', 'COMPLETED', 'REJECTED', 'CANCELLED', 'INCORRECT_DETAILS'];
+const REFUND_TARGETS: readonly RefundAdvanceTarget[] = [
+	'PENDING',
+	'DELIVERED',
+	'COMPLETED',
+	'REJECTED',
+	'CANCELLED',
+	'INCORRECT_DETAILS',
+];
 
 /** Prefix of the admin routes. */
 export const ADMIN_PREFIX = '/_sandbox';
@@ -48,7 +55,10 @@ function jsonBody(raw: string): Record<string, unknown> | undefined {
  */
 export function registerAdminRoutes(app: FastifyInstance, ctx: AdminContext): void {
 	const { store, log, faults } = ctx;
-	const clockBody = (): Record<string, unknown> => ({ now: store.clock.now(), iso: toIsoSeconds(store.clock.now()) });
+	const clockBody = (): Record<string, unknown> => ({
+		now: store.clock.now(),
+		iso: toIsoSeconds(store.clock.now()),
+	});
 
 	app.get(`${ADMIN_PREFIX}/log`, async () => log.entries());
 	app.delete(`${ADMIN_PREFIX}/log`, async () => {
@@ -60,7 +70,8 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AdminContext): vo
 	for (const op of ['advance', 'set'] as const) {
 		app.post(`${ADMIN_PREFIX}/clock/${op}`, async (request, reply) => {
 			const body = jsonBody(rawBodyOf(request));
-			if (!body || typeof body.ms !== 'number' || !Number.isFinite(body.ms)) return bad(reply, 'body must be {"ms": <number>}');
+			if (!body || typeof body.ms !== 'number' || !Number.isFinite(body.ms))
+				return bad(reply, 'body must be {"ms": <number>}');
 			if (op === 'advance') store.clock.advance(body.ms);
 			else store.clock.set(body.ms);
 			return clockBody();
@@ -86,43 +97,58 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AdminContext): vo
 		return { pending: faults.pending() };
 	});
 
-	app.post<{ Params: { id: string } }>(`${ADMIN_PREFIX}/cashouts/:id/advance`, async (request, reply) => {
-		const body = jsonBody(rawBodyOf(request));
-		const to = body?.to;
-		if (to !== 'DELIVERED' && to !== 'COMPLETED' && to !== 'REJECTED') return bad(reply, 'body.to must be DELIVERED, COMPLETED or REJECTED');
-		const rejection =
-			typeof body?.rejectionCode === 'number' || typeof body?.rejectionReason === 'string'
-				? { code: typeof body.rejectionCode === 'number' ? body.rejectionCode : 0, reason: typeof body.rejectionReason === 'string' ? body.rejectionReason : '' }
-				: undefined;
-		try {
-			store.advanceCashout(Number(request.params.id), to, rejection);
-		} catch (error) {
-			return bad(reply, error instanceof Error ? error.message : String(error));
-		}
-		return structuredClone(store.cashout(Number(request.params.id))?.rec);
-	});
+	app.post<{ Params: { id: string } }>(
+		`${ADMIN_PREFIX}/cashouts/:id/advance`,
+		async (request, reply) => {
+			const body = jsonBody(rawBodyOf(request));
+			const to = body?.to;
+			if (to !== 'DELIVERED' && to !== 'COMPLETED' && to !== 'REJECTED')
+				return bad(reply, 'body.to must be DELIVERED, COMPLETED or REJECTED');
+			const rejection =
+				typeof body?.rejectionCode === 'number' || typeof body?.rejectionReason === 'string'
+					? {
+							code: typeof body.rejectionCode === 'number' ? body.rejectionCode : 0,
+							reason: typeof body.rejectionReason === 'string' ? body.rejectionReason : '',
+						}
+					: undefined;
+			try {
+				store.advanceCashout(Number(request.params.id), to, rejection);
+			} catch (error) {
+				return bad(reply, error instanceof Error ? error.message : String(error));
+			}
+			return structuredClone(store.cashout(Number(request.params.id))?.rec);
+		},
+	);
 
-	app.post<{ Params: { id: string } }>(`${ADMIN_PREFIX}/refunds/:id/advance`, async (request, reply) => {
-		const to = jsonBody(rawBodyOf(request))?.to;
-		if (typeof to !== 'string' || !REFUND_TARGETS.includes(to as RefundAdvanceTarget)) return bad(reply, `body.to must be one of ${REFUND_TARGETS.join(', ')}`);
-		try {
-			store.advanceRefund(Number(request.params.id), to as RefundAdvanceTarget);
-		} catch (error) {
-			return bad(reply, error instanceof Error ? error.message : String(error));
-		}
-		return structuredClone(store.refund(Number(request.params.id))?.rec);
-	});
+	app.post<{ Params: { id: string } }>(
+		`${ADMIN_PREFIX}/refunds/:id/advance`,
+		async (request, reply) => {
+			const to = jsonBody(rawBodyOf(request))?.to;
+			if (typeof to !== 'string' || !REFUND_TARGETS.includes(to as RefundAdvanceTarget))
+				return bad(reply, `body.to must be one of ${REFUND_TARGETS.join(', ')}`);
+			try {
+				store.advanceRefund(Number(request.params.id), to as RefundAdvanceTarget);
+			} catch (error) {
+				return bad(reply, error instanceof Error ? error.message : String(error));
+			}
+			return structuredClone(store.refund(Number(request.params.id))?.rec);
+		},
+	);
 
-	app.post<{ Params: { id: string } }>(`${ADMIN_PREFIX}/deposits/:id/status`, async (request, reply) => {
-		const status = jsonBody(rawBodyOf(request))?.status;
-		if (typeof status !== 'string' || status === '') return bad(reply, 'body must be {"status": "<status>"}');
-		try {
-			store.setStatus('deposit', Number(request.params.id), status);
-		} catch (error) {
-			return bad(reply, error instanceof Error ? error.message : String(error));
-		}
-		return structuredClone(store.deposit(Number(request.params.id))?.rec);
-	});
+	app.post<{ Params: { id: string } }>(
+		`${ADMIN_PREFIX}/deposits/:id/status`,
+		async (request, reply) => {
+			const status = jsonBody(rawBodyOf(request))?.status;
+			if (typeof status !== 'string' || status === '')
+				return bad(reply, 'body must be {"status": "<status>"}');
+			try {
+				store.setStatus('deposit', Number(request.params.id), status);
+			} catch (error) {
+				return bad(reply, error instanceof Error ? error.message : String(error));
+			}
+			return structuredClone(store.deposit(Number(request.params.id))?.rec);
+		},
+	);
 
 	const notifications = store.notifier;
 	app.get(`${ADMIN_PREFIX}/notifications`, async () => notifications.list());
@@ -130,14 +156,17 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AdminContext): vo
 		notifications.clear();
 		return { cleared: true };
 	});
-	app.post(`${ADMIN_PREFIX}/notifications/deliver-due`, async () => ({ attempts: await notifications.deliverDue() }));
+	app.post(`${ADMIN_PREFIX}/notifications/deliver-due`, async () => ({
+		attempts: await notifications.deliverDue(),
+	}));
 	app.post(`${ADMIN_PREFIX}/notifications/settle`, async () => {
 		await notifications.settle();
 		return { settled: true };
 	});
 	app.post(`${ADMIN_PREFIX}/notifications/duplicate`, async (request, reply) => {
 		const n = jsonBody(rawBodyOf(request))?.n;
-		if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) return bad(reply, 'body must be {"n": <integer >= 0>}');
+		if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
+			return bad(reply, 'body must be {"n": <integer >= 0>}');
 		notifications.duplicate(n);
 		return { duplicate: n };
 	});
@@ -147,45 +176,62 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AdminContext): vo
 	});
 	app.post(`${ADMIN_PREFIX}/notifications/release`, async (request, reply) => {
 		const order = jsonBody(rawBodyOf(request))?.order ?? 'queued';
-		if (order !== 'queued' && order !== 'reverse') return bad(reply, 'body.order must be "queued" or "reverse"');
+		if (order !== 'queued' && order !== 'reverse')
+			return bad(reply, 'body.order must be "queued" or "reverse"');
 		return { released: await notifications.release({ order }) };
 	});
 
-	app.get<{ Params: { id: string } }>(`${ADMIN_PREFIX}/merchants/:id/notification-url`, async (request) => {
-		const merchantId = Number(request.params.id);
-		return { merchantId, url: store.defaultNotificationUrl(merchantId) ?? null };
-	});
-	app.post<{ Params: { id: string } }>(`${ADMIN_PREFIX}/merchants/:id/notification-url`, async (request, reply) => {
-		const body = jsonBody(rawBodyOf(request));
-		const url = body?.url;
-		if (url !== undefined && url !== null && typeof url !== 'string') return bad(reply, 'body must be {"url": "<http(s) URL>"} or {"url": null}');
-		const merchantId = Number(request.params.id);
-		try {
-			store.setDefaultNotificationUrl(merchantId, typeof url === 'string' ? url : undefined);
-		} catch (error) {
-			return bad(reply, error instanceof Error ? error.message : String(error));
-		}
-		return { merchantId, url: store.defaultNotificationUrl(merchantId) ?? null };
-	});
+	app.get<{ Params: { id: string } }>(
+		`${ADMIN_PREFIX}/merchants/:id/notification-url`,
+		async (request) => {
+			const merchantId = Number(request.params.id);
+			return { merchantId, url: store.defaultNotificationUrl(merchantId) ?? null };
+		},
+	);
+	app.post<{ Params: { id: string } }>(
+		`${ADMIN_PREFIX}/merchants/:id/notification-url`,
+		async (request, reply) => {
+			const body = jsonBody(rawBodyOf(request));
+			const url = body?.url;
+			if (url !== undefined && url !== null && typeof url !== 'string')
+				return bad(reply, 'body must be {"url": "<http(s) URL>"} or {"url": null}');
+			const merchantId = Number(request.params.id);
+			try {
+				store.setDefaultNotificationUrl(merchantId, typeof url === 'string' ? url : undefined);
+			} catch (error) {
+				return bad(reply, error instanceof Error ? error.message : String(error));
+			}
+			return { merchantId, url: store.defaultNotificationUrl(merchantId) ?? null };
+		},
+	);
 
-	app.get<{ Params: { id: string } }>(`${ADMIN_PREFIX}/merchants/:id/cashout-funds`, async (request, reply) => {
-		try {
-			return { merchantId: Number(request.params.id), funds: store.cashoutFunds(Number(request.params.id)) };
-		} catch (error) {
-			return bad(reply, error instanceof Error ? error.message : String(error));
-		}
-	});
-	app.post<{ Params: { id: string } }>(`${ADMIN_PREFIX}/merchants/:id/cashout-funds`, async (request, reply) => {
-		const usd = jsonBody(rawBodyOf(request))?.usd;
-		if (typeof usd !== 'number') return bad(reply, 'body must be {"usd": <number >= 0>}');
-		const merchantId = Number(request.params.id);
-		try {
-			store.setCashoutFunds(merchantId, usd);
-		} catch (error) {
-			return bad(reply, error instanceof Error ? error.message : String(error));
-		}
-		return { merchantId, funds: store.cashoutFunds(merchantId) };
-	});
+	app.get<{ Params: { id: string } }>(
+		`${ADMIN_PREFIX}/merchants/:id/cashout-funds`,
+		async (request, reply) => {
+			try {
+				return {
+					merchantId: Number(request.params.id),
+					funds: store.cashoutFunds(Number(request.params.id)),
+				};
+			} catch (error) {
+				return bad(reply, error instanceof Error ? error.message : String(error));
+			}
+		},
+	);
+	app.post<{ Params: { id: string } }>(
+		`${ADMIN_PREFIX}/merchants/:id/cashout-funds`,
+		async (request, reply) => {
+			const usd = jsonBody(rawBodyOf(request))?.usd;
+			if (typeof usd !== 'number') return bad(reply, 'body must be {"usd": <number >= 0>}');
+			const merchantId = Number(request.params.id);
+			try {
+				store.setCashoutFunds(merchantId, usd);
+			} catch (error) {
+				return bad(reply, error instanceof Error ? error.message : String(error));
+			}
+			return { merchantId, funds: store.cashoutFunds(merchantId) };
+		},
+	);
 
 	app.post(`${ADMIN_PREFIX}/sessions/expire`, async () => {
 		store.expireSessions();

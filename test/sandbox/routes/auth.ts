@@ -2,10 +2,18 @@
  * Session routes (service rules §2.1: login, switch context, logout, session token).
  */
 import type { FastifyInstance } from 'fastify';
-import { isPlainObject, parseJson, rawBodyOf, reportingError, requireSession, type RouteContext } from '../http';
+import {
+	isPlainObject,
+	parseJson,
+	rawBodyOf,
+	reportingError,
+	requireSession,
+	type RouteContext,
+} from '../http';
 
 /** Text of the switchContext success message (service rules §2.1). */
-export const SWITCH_CONTEXT_MESSAGE = 'Context switched successfully. Your session now operates under the new merchant.';
+export const SWITCH_CONTEXT_MESSAGE =
+	'Context switched successfully. Your session now operates under the new merchant.';
 /** Text of the logout success message (sandbox choice). */
 export const LOGOUT_MESSAGE = 'Session destroyed successfully.';
 
@@ -24,13 +32,22 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: RouteContext): voi
 		const result = ctx.store.login(body.accessKey, body.secretKey);
 		if (!result.ok) {
 			if (result.reason === 'refused') {
-				return reportingError(reply, 403, 83, 'Login from this location is not permitted for this user');
+				return reportingError(
+					reply,
+					403,
+					83,
+					'Login from this location is not permitted for this user',
+				);
 			}
 			return reportingError(reply, 401, 11, 'Invalid credentials or user locked');
 		}
 		const { session } = result;
 		reply.header('set-cookie', `BEARER_TOKEN=${session.token}; Path=/; HttpOnly`);
-		return { idUser: session.user.idUser, username: session.user.accessKey, idMerchant: session.merchantId };
+		return {
+			idUser: session.user.idUser,
+			username: session.user.accessKey,
+			idMerchant: session.merchantId,
+		};
 	});
 
 	app.post<{ Params: { mid: string } }>('/v1/auth/:mid/switchContext', async (request, reply) => {
@@ -38,7 +55,12 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: RouteContext): voi
 		if (!session) return reply;
 		const mid = /^\d+$/.test(request.params.mid) ? Number(request.params.mid) : NaN;
 		if (!session.user.merchantIds.includes(mid)) {
-			return reportingError(reply, 403, 26, `Insufficient privileges: the user does not belong to merchant ${request.params.mid}`);
+			return reportingError(
+				reply,
+				403,
+				26,
+				`Insufficient privileges: the user does not belong to merchant ${request.params.mid}`,
+			);
 		}
 		session.merchantId = mid;
 		return { message: SWITCH_CONTEXT_MESSAGE };

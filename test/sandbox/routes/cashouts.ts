@@ -14,7 +14,16 @@ import {
 } from '../constants';
 import { cashoutFee, type CashoutEntry } from '../data';
 import { CASHOUT_ACCOUNTS } from '../demo';
-import { cashoutError, headerOf, hmacHex, isPlainObject, parseJson, rawBodyOf, safeEqual, type RouteContext } from '../http';
+import {
+	cashoutError,
+	headerOf,
+	hmacHex,
+	isPlainObject,
+	parseJson,
+	rawBodyOf,
+	safeEqual,
+	type RouteContext,
+} from '../http';
 import { CASHOUT_STATUS_CODES } from '../reference';
 import type { SandboxStore } from '../store';
 
@@ -22,8 +31,14 @@ type CashoutAccount = (typeof CASHOUT_ACCOUNTS)[number];
 
 /** Cashout status result (service rules §6.1). */
 export function statusResult(entry: CashoutEntry): Record<string, unknown> {
-	const known = CASHOUT_STATUS_CODES[entry.rec.status] ?? { code: -1, description: entry.rec.status };
-	const result: Record<string, unknown> = { cashout_status: known.code, cashout_status_description: known.description };
+	const known = CASHOUT_STATUS_CODES[entry.rec.status] ?? {
+		code: -1,
+		description: entry.rec.status,
+	};
+	const result: Record<string, unknown> = {
+		cashout_status: known.code,
+		cashout_status_description: known.description,
+	};
 	if (entry.rec.status === 'REJECTED' && entry.rejection) {
 		result.rejection_code = entry.rejection.code;
 		result.rejection_reason = entry.rejection.reason;
@@ -36,7 +51,10 @@ export function statusResult(entry: CashoutEntry): Record<string, unknown> {
  * 400/502; login/pass missing or wrong -> 401/401; Payload-Signature != lowercase hex
  * HMAC-SHA256(account secret, raw body) -> 400/302. Answers and returns undefined on failure.
  */
-function authenticate(request: FastifyRequest, reply: FastifyReply): { account: CashoutAccount; body: Record<string, unknown> } | undefined {
+function authenticate(
+	request: FastifyRequest,
+	reply: FastifyReply,
+): { account: CashoutAccount; body: Record<string, unknown> } | undefined {
 	const signature = headerOf(request, 'Payload-Signature');
 	if (signature === undefined || signature.trim() === '') {
 		cashoutError(reply, 400, 302, 'Invalid control string: missing Payload-Signature header');
@@ -63,7 +81,12 @@ function authenticate(request: FastifyRequest, reply: FastifyReply): { account: 
 		return undefined;
 	}
 	if (!safeEqual(signature, hmacHex(account.apiSignature, raw))) {
-		cashoutError(reply, 400, 302, 'Invalid control string: Payload-Signature does not match the body');
+		cashoutError(
+			reply,
+			400,
+			302,
+			'Invalid control string: Payload-Signature does not match the body',
+		);
 		return undefined;
 	}
 	return { account, body };
@@ -80,18 +103,35 @@ interface Refusal {
  * -> 101; amount below CASHOUT_MIN_AMOUNT_USD -> 533; above CASHOUT_MAX_AMOUNT_USD -> 508; amount +
  * fee above the merchant's cashout funds -> 514. Amounts are compared in USD (unrounded conversion).
  */
-function businessRefusal(store: SandboxStore, merchantId: number, c: CashoutCreation): Refusal | undefined {
+function businessRefusal(
+	store: SandboxStore,
+	merchantId: number,
+	c: CashoutCreation,
+): Refusal | undefined {
 	if (KYC_BLOCKED_DOCUMENT_PATTERN.test(c.documentId)) {
-		return { code: KYC_REFUSAL_CODE, message: 'USER_REJECTED_KYC_CHECK: the beneficiary did not pass the KYC check' };
+		return {
+			code: KYC_REFUSAL_CODE,
+			message: 'USER_REJECTED_KYC_CHECK: the beneficiary did not pass the KYC check',
+		};
 	}
 	if (c.usdExact < CASHOUT_MIN_AMOUNT_USD) {
-		const min = c.currency === 'USD' ? CASHOUT_MIN_AMOUNT_USD : Math.ceil(CASHOUT_MIN_AMOUNT_USD * c.country.fxRate * 100) / 100;
-		return { code: 533, message: `Invalid Amount. The minimum amount is ${c.currency} ${min.toFixed(2)} or equivalent in USD` };
+		const min =
+			c.currency === 'USD'
+				? CASHOUT_MIN_AMOUNT_USD
+				: Math.ceil(CASHOUT_MIN_AMOUNT_USD * c.country.fxRate * 100) / 100;
+		return {
+			code: 533,
+			message: `Invalid Amount. The minimum amount is ${c.currency} ${min.toFixed(2)} or equivalent in USD`,
+		};
 	}
 	if (c.usdExact > CASHOUT_MAX_AMOUNT_USD) {
-		return { code: 508, message: `Limit exceeded: TRANSACTION (at most USD ${CASHOUT_MAX_AMOUNT_USD.toFixed(2)} or equivalent per cashout)` };
+		return {
+			code: 508,
+			message: `Limit exceeded: TRANSACTION (at most USD ${CASHOUT_MAX_AMOUNT_USD.toFixed(2)} or equivalent per cashout)`,
+		};
 	}
-	if (c.usdAmount + cashoutFee(c.usdAmount) > store.cashoutFunds(merchantId)) return { code: 514, message: 'Insufficient funds' };
+	if (c.usdAmount + cashoutFee(c.usdAmount) > store.cashoutFunds(merchantId))
+		return { code: 514, message: 'Insufficient funds' };
 	return undefined;
 }
 
@@ -120,23 +160,41 @@ export function registerCashoutRoutes(app: FastifyInstance, ctx: RouteContext): 
 		const entry = store.cashout(id);
 		return entry && entry.merchantId === merchantId && store.isVisible(entry) ? entry : undefined;
 	};
-	const notFound = (reply: FastifyReply): FastifyReply => cashoutError(reply, 412, 509, 'Cashout not found');
+	const notFound = (reply: FastifyReply): FastifyReply =>
+		cashoutError(reply, 412, 509, 'Cashout not found');
 
 	app.post('/v3/cashout', async (request, reply) => {
 		const auth = authenticate(request, reply);
 		if (!auth) return reply;
 		const { body, account } = auth;
 		const validation = validateCashoutBody(body);
-		if (!validation.ok) return cashoutError(reply, 400, 300, `Invalid params: ${validation.problems.join('; ')}`);
+		if (!validation.ok)
+			return cashoutError(reply, 400, 300, `Invalid params: ${validation.problems.join('; ')}`);
 		const c = validation.creation;
 		if (c.bankCode !== undefined && !c.country.banks.some((b) => b.code === c.bankCode)) {
-			return cashoutError(reply, 400, 303, `Invalid bank code: ${c.bankCode} is not a bank of ${c.country.code} (see GET /v3/banks)`);
+			return cashoutError(
+				reply,
+				400,
+				303,
+				`Invalid bank code: ${c.bankCode} is not a bank of ${c.country.code} (see GET /v3/banks)`,
+			);
 		}
-		if (CASHOUT_CONTACT_REQUIRED_COUNTRIES.includes(c.country.code) && c.email === undefined && c.phone === undefined) {
+		if (
+			CASHOUT_CONTACT_REQUIRED_COUNTRIES.includes(c.country.code) &&
+			c.email === undefined &&
+			c.phone === undefined
+		) {
 			return cashoutError(reply, 400, 540, 'Beneficiary email or phone is required');
 		}
 		const merchantId = account.merchantId;
-		if (store.cashouts.some((e) => e.merchantId === merchantId && e.rec.externalId === c.externalId && e.rec.status !== 'DECLINED')) {
+		if (
+			store.cashouts.some(
+				(e) =>
+					e.merchantId === merchantId &&
+					e.rec.externalId === c.externalId &&
+					e.rec.status !== 'DECLINED',
+			)
+		) {
 			return cashoutError(reply, 400, 511, `External ID already used: ${c.externalId}`);
 		}
 		const fields = {
@@ -153,7 +211,11 @@ export function registerCashoutRoutes(app: FastifyInstance, ctx: RouteContext): 
 			store.addCashout({ ...fields, status: 'DECLINED', reason: refusal.message });
 			return cashoutError(reply, 400, refusal.code, refusal.message);
 		}
-		const entry = store.addCashout({ ...fields, onHold: c.onHold, notificationUrl: c.notificationUrl });
+		const entry = store.addCashout({
+			...fields,
+			onHold: c.onHold,
+			notificationUrl: c.notificationUrl,
+		});
 		entry.viaApi = true;
 		if (c.comments !== undefined) entry.comments = c.comments;
 		const response = { cashout_id: String(entry.id) };
@@ -173,14 +235,21 @@ export function registerCashoutRoutes(app: FastifyInstance, ctx: RouteContext): 
 		const auth = authenticate(request, reply);
 		if (!auth) return reply;
 		const { body, account } = auth;
-		if (!isId(body.cashout_id)) return cashoutError(reply, 400, 300, 'Invalid params: cashout_id must be a positive integer');
-		if (body.status !== 'PENDING' && body.status !== 'ON_HOLD') return cashoutError(reply, 400, 300, 'Invalid params: status must be PENDING or ON_HOLD');
+		if (!isId(body.cashout_id))
+			return cashoutError(reply, 400, 300, 'Invalid params: cashout_id must be a positive integer');
+		if (body.status !== 'PENDING' && body.status !== 'ON_HOLD')
+			return cashoutError(reply, 400, 300, 'Invalid params: status must be PENDING or ON_HOLD');
 		const entry = ownCashout(account.merchantId, body.cashout_id);
 		if (!entry) return notFound(reply);
 		const from = entry.rec.status;
 		const allowedFrom = body.status === 'ON_HOLD' ? 'PENDING' : 'ON_HOLD';
 		if (from !== allowedFrom) {
-			return cashoutError(reply, 412, 510, `Invalid status transition: cashout ${entry.id} is ${from}; ${body.status} can only be set from ${allowedFrom}`);
+			return cashoutError(
+				reply,
+				412,
+				510,
+				`Invalid status transition: cashout ${entry.id} is ${from}; ${body.status} can only be set from ${allowedFrom}`,
+			);
 		}
 		store.setCashoutStatus(entry, body.status);
 		return statusResult(entry);
@@ -190,13 +259,20 @@ export function registerCashoutRoutes(app: FastifyInstance, ctx: RouteContext): 
 		const auth = authenticate(request, reply);
 		if (!auth) return reply;
 		const { body, account } = auth;
-		if (!isId(body.cashout_id)) return cashoutError(reply, 400, 300, 'Invalid params: cashout_id must be a positive integer');
-		if (typeof body.external_id !== 'string' || body.external_id === '') return cashoutError(reply, 400, 300, 'Invalid params: external_id is required');
+		if (!isId(body.cashout_id))
+			return cashoutError(reply, 400, 300, 'Invalid params: cashout_id must be a positive integer');
+		if (typeof body.external_id !== 'string' || body.external_id === '')
+			return cashoutError(reply, 400, 300, 'Invalid params: external_id is required');
 		const entry = ownCashout(account.merchantId, body.cashout_id);
 		if (!entry || entry.rec.externalId !== body.external_id) return notFound(reply);
 		const from = entry.rec.status;
 		if (from !== 'PENDING' && from !== 'ON_HOLD') {
-			return cashoutError(reply, 412, 510, `Invalid status transition: cashout ${entry.id} is ${from}; only PENDING or ON_HOLD cashouts can be cancelled`);
+			return cashoutError(
+				reply,
+				412,
+				510,
+				`Invalid status transition: cashout ${entry.id} is ${from}; only PENDING or ON_HOLD cashouts can be cancelled`,
+			);
 		}
 		store.setCashoutStatus(entry, 'CANCELLED');
 		return statusResult(entry);
@@ -208,10 +284,17 @@ export function registerCashoutRoutes(app: FastifyInstance, ctx: RouteContext): 
 		const { body, account } = auth;
 		const hasId = body.cashout_id !== undefined && body.cashout_id !== null;
 		const hasExternal = body.external_id !== undefined && body.external_id !== null;
-		if (!hasId && !hasExternal) return cashoutError(reply, 400, 300, 'Invalid params: cashout_id or external_id is required');
-		if (hasId && !isId(body.cashout_id)) return cashoutError(reply, 400, 300, 'Invalid params: cashout_id must be a positive integer');
+		if (!hasId && !hasExternal)
+			return cashoutError(reply, 400, 300, 'Invalid params: cashout_id or external_id is required');
+		if (hasId && !isId(body.cashout_id))
+			return cashoutError(reply, 400, 300, 'Invalid params: cashout_id must be a positive integer');
 		if (hasExternal && (typeof body.external_id !== 'string' || body.external_id === '')) {
-			return cashoutError(reply, 400, 300, 'Invalid params: external_id must be a non-empty string');
+			return cashoutError(
+				reply,
+				400,
+				300,
+				'Invalid params: external_id must be a non-empty string',
+			);
 		}
 		let entry: CashoutEntry | undefined;
 		if (isId(body.cashout_id)) {
@@ -219,7 +302,12 @@ export function registerCashoutRoutes(app: FastifyInstance, ctx: RouteContext): 
 			if (entry && hasExternal && entry.rec.externalId !== body.external_id) entry = undefined;
 		} else {
 			// A DECLINED creation may share the external_id of the cashout that was created later: prefer the live one.
-			const matches = store.cashouts.filter((c) => c.merchantId === account.merchantId && c.rec.externalId === body.external_id && store.isVisible(c));
+			const matches = store.cashouts.filter(
+				(c) =>
+					c.merchantId === account.merchantId &&
+					c.rec.externalId === body.external_id &&
+					store.isVisible(c),
+			);
 			entry = matches.find((c) => c.rec.status !== 'DECLINED') ?? matches[0];
 		}
 		if (!entry) return notFound(reply);

@@ -9,9 +9,24 @@ import { DEPOSIT_AUTH_PREFIX, MS_PER_MINUTE, X_DATE_MAX_SKEW_MS } from '../const
 import { round2, type DepositEntry } from '../data';
 import { DEPOSIT_ACCOUNTS } from '../demo';
 import { decimalText, hasValue, validateDepositBody } from '../depositValidation';
-import { apiError, hmacHex, headerOf, isPlainObject, parseJson, rawBodyOf, safeEqual, type RouteContext } from '../http';
+import {
+	apiError,
+	hmacHex,
+	headerOf,
+	isPlainObject,
+	parseJson,
+	rawBodyOf,
+	safeEqual,
+	type RouteContext,
+} from '../http';
 import { digitableLine, pixCopyPaste, qrPngBase64 } from '../qr';
-import { COUNTRIES, findMethod, merchantById, type CountryInfo, type PaymentMethodInfo } from '../reference';
+import {
+	COUNTRIES,
+	findMethod,
+	merchantById,
+	type CountryInfo,
+	type PaymentMethodInfo,
+} from '../reference';
 
 /** Sandbox choice: code/type of a deposit field validation failure (service rules §4 give no deposit-specific one; 300 = invalid params). */
 export const DEPOSIT_VALIDATION_CODE = 300;
@@ -28,8 +43,17 @@ type DepositAccount = (typeof DEPOSIT_ACCOUNTS)[number];
  * X-Date + X-Login + raw body) -> 400/102. Answers and returns undefined on failure. Also used by the
  * refund calls, which are signed the same way (service rules §7).
  */
-export function authenticateDepositApi(request: FastifyRequest, reply: FastifyReply, needsIdempotencyKey: boolean): { account: DepositAccount; idempotencyKey: string } | undefined {
-	const names = ['X-Date', 'X-Login', 'Authorization', ...(needsIdempotencyKey ? ['X-Idempotency-Key'] : [])];
+export function authenticateDepositApi(
+	request: FastifyRequest,
+	reply: FastifyReply,
+	needsIdempotencyKey: boolean,
+): { account: DepositAccount; idempotencyKey: string } | undefined {
+	const names = [
+		'X-Date',
+		'X-Login',
+		'Authorization',
+		...(needsIdempotencyKey ? ['X-Idempotency-Key'] : []),
+	];
 	for (const name of names) {
 		const value = headerOf(request, name);
 		if (value === undefined || (name !== 'X-Idempotency-Key' && value.trim() === '')) {
@@ -51,10 +75,17 @@ export function authenticateDepositApi(request: FastifyRequest, reply: FastifyRe
 	}
 	const dateMs = X_DATE_PATTERN.test(xDate) ? Date.parse(xDate) : NaN;
 	if (Number.isNaN(dateMs) || Math.abs(dateMs - Date.now()) > X_DATE_MAX_SKEW_MS) {
-		apiError(reply, 400, 103, "X-Date is invalid or out of range: use yyyy-MM-dd'T'HH:mm:ss'Z' (UTC) within 5 minutes of now", 'INVALID_DATE');
+		apiError(
+			reply,
+			400,
+			103,
+			"X-Date is invalid or out of range: use yyyy-MM-dd'T'HH:mm:ss'Z' (UTC) within 5 minutes of now",
+			'INVALID_DATE',
+		);
 		return undefined;
 	}
-	const expected = DEPOSIT_AUTH_PREFIX + hmacHex(account.apiSignature, xDate + xLogin + rawBodyOf(request));
+	const expected =
+		DEPOSIT_AUTH_PREFIX + hmacHex(account.apiSignature, xDate + xLogin + rawBodyOf(request));
 	if (!safeEqual(headerOf(request, 'Authorization') ?? '', expected)) {
 		apiError(reply, 400, 102, 'Invalid signature', 'INVALID_SIGNATURE');
 		return undefined;
@@ -76,21 +107,46 @@ function paymentArtefacts(
 	const payerDocumentType = typeof payer.document_type === 'string' ? payer.document_type : '';
 	switch (method.code) {
 		case 'PX': {
-			const code = pixCopyPaste(`pix-${depositId}@sandbox.example`, localAmount, merchantName, `D${depositId}`);
-			return { metadata: { beneficiary_name: merchantName, reference, payer_document: payerDocument, payer_document_type: payerDocumentType }, qrText: code, line: code };
+			const code = pixCopyPaste(
+				`pix-${depositId}@sandbox.example`,
+				localAmount,
+				merchantName,
+				`D${depositId}`,
+			);
+			return {
+				metadata: {
+					beneficiary_name: merchantName,
+					reference,
+					payer_document: payerDocument,
+					payer_document_type: payerDocumentType,
+				},
+				qrText: code,
+				line: code,
+			};
 		}
 		case 'BL': {
 			const line = digitableLine(depositId, localAmount);
 			const barCode = line.replace(/\D/g, '').slice(0, 44);
 			return {
-				metadata: { bar_code: barCode, digitable_line: line, reference, Bank: 'Banco do Brasil', payer_document: payerDocument, payer_document_type: payerDocumentType },
+				metadata: {
+					bar_code: barCode,
+					digitable_line: line,
+					reference,
+					Bank: 'Banco do Brasil',
+					payer_document: payerDocument,
+					payer_document_type: payerDocumentType,
+				},
 				qrText: barCode,
 				line,
 			};
 		}
 		case 'SE': {
 			const clabe = `646180${String(depositId).padStart(12, '0')}`.slice(0, 18);
-			return { metadata: { Beneficiary_Name: merchantName, account: clabe, Bank: 'STP', reference }, qrText: `SPEI|${clabe}|${localAmount.toFixed(2)}|${reference}`, line: clabe };
+			return {
+				metadata: { Beneficiary_Name: merchantName, account: clabe, Bank: 'STP', reference },
+				qrText: `SPEI|${clabe}|${localAmount.toFixed(2)}|${reference}`,
+				line: clabe,
+			};
 		}
 		case 'OX': {
 			const barCode = `9300${String(depositId).padStart(10, '0')}${String(Math.round(localAmount * 100)).padStart(10, '0')}`;
@@ -99,7 +155,11 @@ function paymentArtefacts(
 		default: {
 			const providerReference = `${method.code}${String(depositId).padStart(10, '0')}`;
 			return {
-				metadata: { provider_reference: providerReference, reference, Bank: country.banks[0]?.name ?? method.name },
+				metadata: {
+					provider_reference: providerReference,
+					reference,
+					Bank: country.banks[0]?.name ?? method.name,
+				},
 				qrText: `${method.name}|${providerReference}|${localAmount.toFixed(2)}`,
 				line: providerReference,
 			};
@@ -122,16 +182,32 @@ export function registerDepositRoutes(app: FastifyInstance, ctx: RouteContext): 
 		if (!auth) return reply;
 		const { account, idempotencyKey } = auth;
 		if (store.isIdempotencyKeyUsed(account.merchantId, idempotencyKey)) {
-			return apiError(reply, 400, 104, `Idempotency key '${idempotencyKey}' was already used`, 'IDEMPOTENCY_KEY_ALREADY_USED');
+			return apiError(
+				reply,
+				400,
+				104,
+				`Idempotency key '${idempotencyKey}' was already used`,
+				'IDEMPOTENCY_KEY_ALREADY_USED',
+			);
 		}
 		const raw = rawBodyOf(request);
 		const parsed = parseJson(raw);
 		if (!parsed.ok || !isPlainObject(parsed.value)) {
-			return apiError(reply, 400, DEPOSIT_VALIDATION_CODE, 'Invalid request', 'INVALID_REQUEST', ['body: must be a JSON object']);
+			return apiError(reply, 400, DEPOSIT_VALIDATION_CODE, 'Invalid request', 'INVALID_REQUEST', [
+				'body: must be a JSON object',
+			]);
 		}
 		const body = parsed.value;
 		const { details, effective } = validateDepositBody(body);
-		if (details.length > 0) return apiError(reply, 400, DEPOSIT_VALIDATION_CODE, 'Invalid request', 'INVALID_REQUEST', details);
+		if (details.length > 0)
+			return apiError(
+				reply,
+				400,
+				DEPOSIT_VALIDATION_CODE,
+				'Invalid request',
+				'INVALID_REQUEST',
+				details,
+			);
 
 		const merchant = merchantById(account.merchantId);
 		const country = COUNTRIES[effective.country as string];
@@ -139,11 +215,22 @@ export function registerDepositRoutes(app: FastifyInstance, ctx: RouteContext): 
 		const amount = Number(decimalText(effective.amount));
 		const localAmount = currency === 'USD' ? round2(amount * country.fxRate) : amount;
 		const usdAmount = currency === 'USD' ? amount : round2(amount / country.fxRate);
-		const method = typeof effective.payment_method === 'string' ? findMethod(country.code, effective.payment_method) : undefined;
+		const method =
+			typeof effective.payment_method === 'string'
+				? findMethod(country.code, effective.payment_method)
+				: undefined;
 		const payer = isPlainObject(effective.payer) ? effective.payer : {};
-		const userId = typeof payer.id === 'string' && payer.id !== '' ? payer.id : `u${randomBytes(6).toString('hex')}`;
-		const invoiceId = typeof effective.invoice_id === 'string' && effective.invoice_id !== '' ? effective.invoice_id : `inv${randomBytes(8).toString('hex')}`;
-		const oneShot = method?.oneShotRequired !== undefined && method.oneShotRequired.every((path) => hasValue(effective, path));
+		const userId =
+			typeof payer.id === 'string' && payer.id !== ''
+				? payer.id
+				: `u${randomBytes(6).toString('hex')}`;
+		const invoiceId =
+			typeof effective.invoice_id === 'string' && effective.invoice_id !== ''
+				? effective.invoice_id
+				: `inv${randomBytes(8).toString('hex')}`;
+		const oneShot =
+			method?.oneShotRequired !== undefined &&
+			method.oneShotRequired.every((path) => hasValue(effective, path));
 		const nowMs = store.clock.now();
 
 		const entry = store.addDeposit(
@@ -163,7 +250,8 @@ export function registerDepositRoutes(app: FastifyInstance, ctx: RouteContext): 
 				clientDocument: typeof payer.document === 'string' ? payer.document : '',
 				idUser: userId,
 				status: 'PENDING',
-				notificationUrl: typeof effective.notification_url === 'string' ? effective.notification_url : undefined,
+				notificationUrl:
+					typeof effective.notification_url === 'string' ? effective.notification_url : undefined,
 			},
 			{ ...payer, id: userId },
 			typeof effective.payment_type === 'string' ? effective.payment_type : (method?.kind ?? 'ALL'),
@@ -179,7 +267,10 @@ export function registerDepositRoutes(app: FastifyInstance, ctx: RouteContext): 
 			merchant_invoice_id: invoiceId,
 		};
 		if (oneShot && method) {
-			const expirationMinutes = effective.expiration === undefined || effective.expiration === null ? method.defaultExpirationMinutes : Number(effective.expiration);
+			const expirationMinutes =
+				effective.expiration === undefined || effective.expiration === null
+					? method.defaultExpirationMinutes
+					: Number(effective.expiration);
 			const art = paymentArtefacts(method, country, entry.id, localAmount, merchant.name, payer);
 			response.payment_info = {
 				type: method.kind,
@@ -190,7 +281,11 @@ export function registerDepositRoutes(app: FastifyInstance, ctx: RouteContext): 
 				expiration_date: toSpaceDateTime(nowMs + expirationMinutes * MS_PER_MINUTE),
 				created_at: toSpaceDateTime(nowMs),
 				metadata: art.metadata,
-				secondary_metadata: { reference: String(entry.id), qr_code: await qrPngBase64(art.qrText), digitable_line: art.line },
+				secondary_metadata: {
+					reference: String(entry.id),
+					qr_code: await qrPngBase64(art.qrText),
+					digitable_line: art.line,
+				},
 			};
 		}
 		store.createdDeposits.push({
@@ -209,9 +304,17 @@ export function registerDepositRoutes(app: FastifyInstance, ctx: RouteContext): 
 	app.get<{ Params: { id: string } }>('/v3/deposits/:id', async (request, reply) => {
 		const auth = authenticateDepositApi(request, reply, false);
 		if (!auth) return reply;
-		const deposit: DepositEntry | undefined = /^\d+$/.test(request.params.id) ? store.deposit(Number(request.params.id)) : undefined;
+		const deposit: DepositEntry | undefined = /^\d+$/.test(request.params.id)
+			? store.deposit(Number(request.params.id))
+			: undefined;
 		if (!deposit || deposit.merchantId !== auth.account.merchantId || !store.isVisible(deposit)) {
-			return apiError(reply, 404, 208, `Deposit ${request.params.id} not found`, 'RESOURCE_NOT_FOUND');
+			return apiError(
+				reply,
+				404,
+				208,
+				`Deposit ${request.params.id} not found`,
+				'RESOURCE_NOT_FOUND',
+			);
 		}
 		const rec = deposit.rec;
 		return {
@@ -235,11 +338,17 @@ export function registerDepositRoutes(app: FastifyInstance, ctx: RouteContext): 
 		app.get<{ Params: { token: string } }>(`/${kind}/:token`, async (request, reply) => {
 			const id = pages.get(request.params.token);
 			const deposit = id === undefined ? undefined : store.deposit(id);
-			if (!deposit) return reply.code(404).type('text/html; charset=utf-8').send('<!doctype html><title>Not found</title><p>Unknown checkout link.</p>');
+			if (!deposit)
+				return reply
+					.code(404)
+					.type('text/html; charset=utf-8')
+					.send('<!doctype html><title>Not found</title><p>Unknown checkout link.</p>');
 			const title = kind === 'checkout' ? 'Hosted checkout (sandbox)' : 'Payment details (sandbox)';
 			return reply
 				.type('text/html; charset=utf-8')
-				.send(`<!doctype html><title>${title}</title><h1>${title}</h1><p>Deposit ${deposit.id}: ${deposit.rec.localAmount} ${deposit.rec.localCurrency} (${deposit.rec.status})</p>`);
+				.send(
+					`<!doctype html><title>${title}</title><h1>${title}</h1><p>Deposit ${deposit.id}: ${deposit.rec.localAmount} ${deposit.rec.localCurrency} (${deposit.rec.status})</p>`,
+				);
 		});
 	}
 }

@@ -34,7 +34,13 @@ function countryOf(request: FastifyRequest, reply: FastifyReply): CountryInfo | 
 	const code = queryParam(request, 'country');
 	const country = code === undefined ? undefined : COUNTRIES[code.toUpperCase()];
 	if (!country) {
-		apiError(reply, 400, REFERENCE_INVALID_CODE, code === undefined ? 'Query parameter country is required' : `Unsupported country: ${code}`, 'INVALID_REQUEST');
+		apiError(
+			reply,
+			400,
+			REFERENCE_INVALID_CODE,
+			code === undefined ? 'Query parameter country is required' : `Unsupported country: ${code}`,
+			'INVALID_REQUEST',
+		);
 	}
 	return country;
 }
@@ -75,7 +81,12 @@ export function registerReferenceRoutes(app: FastifyInstance, ctx: RouteContext)
 	const creditedCount = (country: string, method: PaymentMethodInfo, days: number): number => {
 		const since = store.clock.now() - days * MS_PER_DAY;
 		return store.deposits.filter(
-			(d) => d.createdMs >= since && store.isVisible(d) && d.rec.country === country && d.rec.paymentMethodCode === method.code && CREDITED.has(d.rec.status),
+			(d) =>
+				d.createdMs >= since &&
+				store.isVisible(d) &&
+				d.rec.country === country &&
+				d.rec.paymentMethodCode === method.code &&
+				CREDITED.has(d.rec.status),
 		).length;
 	};
 
@@ -86,9 +97,19 @@ export function registerReferenceRoutes(app: FastifyInstance, ctx: RouteContext)
 		const amountRaw = queryParam(request, 'amount');
 		const amountText = amountRaw === undefined || amountRaw === '' ? '1' : decimalText(amountRaw);
 		if (amountText === undefined) {
-			return apiError(reply, 400, REFERENCE_INVALID_CODE, 'amount must be a decimal with at most 2 decimals', 'INVALID_REQUEST');
+			return apiError(
+				reply,
+				400,
+				REFERENCE_INVALID_CODE,
+				'amount must be a decimal with at most 2 decimals',
+				'INVALID_REQUEST',
+			);
 		}
-		return { fx_rate: country.fxRate, currency: country.currency, converted_amount: round2(Number(amountText) * country.fxRate) };
+		return {
+			fx_rate: country.fxRate,
+			currency: country.currency,
+			converted_amount: round2(Number(amountText) * country.fxRate),
+		};
 	});
 
 	app.get('/v3/banks', async (request, reply) => {
@@ -102,18 +123,18 @@ export function registerReferenceRoutes(app: FastifyInstance, ctx: RouteContext)
 		if (!authorized(request, reply)) return reply;
 		const country = countryOf(request, reply);
 		if (!country) return reply;
-		return country.methods.map(
-			(m): PaymentMethodEntry => ({
-				country: country.code,
-				code: m.code,
-				name: m.name,
-				type: m.kind,
-				status: PAYMENT_METHOD_STATUS,
-				logo: `${ctx.baseUrl()}/logos/${country.code.toLowerCase()}-${m.code.toLowerCase()}.svg`,
-				daily_average: round2(creditedCount(country.code, m, DAILY_WINDOW_DAYS) / DAILY_WINDOW_DAYS),
-				monthly_average: round2(creditedCount(country.code, m, MONTHLY_WINDOW_DAYS) / MONTHLY_WINDOW_MONTHS),
-			}),
-		);
+		return country.methods.map((m): PaymentMethodEntry => ({
+			country: country.code,
+			code: m.code,
+			name: m.name,
+			type: m.kind,
+			status: PAYMENT_METHOD_STATUS,
+			logo: `${ctx.baseUrl()}/logos/${country.code.toLowerCase()}-${m.code.toLowerCase()}.svg`,
+			daily_average: round2(creditedCount(country.code, m, DAILY_WINDOW_DAYS) / DAILY_WINDOW_DAYS),
+			monthly_average: round2(
+				creditedCount(country.code, m, MONTHLY_WINDOW_DAYS) / MONTHLY_WINDOW_MONTHS,
+			),
+		}));
 	});
 
 	app.get('/v3/states', async (request, reply) => {
@@ -125,8 +146,13 @@ export function registerReferenceRoutes(app: FastifyInstance, ctx: RouteContext)
 
 	app.get<{ Params: { file: string } }>('/logos/:file', async (request, reply) => {
 		const match = /^([a-z]{2})-([a-z0-9]{2})\.svg$/.exec(request.params.file);
-		const method = match ? COUNTRIES[match[1].toUpperCase()]?.methods.find((m) => m.code === match[2].toUpperCase()) : undefined;
-		if (!method) return reply.code(404).send({ code: 404, description: `Logo ${request.params.file} not found` });
+		const method = match
+			? COUNTRIES[match[1].toUpperCase()]?.methods.find((m) => m.code === match[2].toUpperCase())
+			: undefined;
+		if (!method)
+			return reply
+				.code(404)
+				.send({ code: 404, description: `Logo ${request.params.file} not found` });
 		return reply.type('image/svg+xml').send(logoSvg(method.code));
 	});
 }

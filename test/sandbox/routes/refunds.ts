@@ -7,7 +7,14 @@ import { toSpaceDateTime } from '../clock';
 import { INVOICE_ID_MAX_LENGTH, REFUND_COMMENTS_MAX_LENGTH, URL_MAX_LENGTH } from '../constants';
 import { refundTypeOf, type DepositEntry, type RefundEntry } from '../data';
 import { decimalText } from '../depositValidation';
-import { apiError, isPlainObject, parseJson, queryParam, rawBodyOf, type RouteContext } from '../http';
+import {
+	apiError,
+	isPlainObject,
+	parseJson,
+	queryParam,
+	rawBodyOf,
+	type RouteContext,
+} from '../http';
 import { tinyPdf } from '../pdf';
 import { COUNTRIES, findMethod } from '../reference';
 import type { SandboxStore } from '../store';
@@ -25,11 +32,16 @@ export function v3RefundStatus(status: string): string {
 
 /** Deterministic voucher of a refund (a tiny PDF). */
 export function refundVoucherBytes(refund: RefundEntry): Buffer {
-	return tinyPdf(`Refund ${refund.id} of deposit ${refund.rec.idBoleto} - ${refund.rec.amount} ${refund.rec.refundCurrency} - ${refund.rec.status} - ${refund.rec.date}`);
+	return tinyPdf(
+		`Refund ${refund.id} of deposit ${refund.rec.idBoleto} - ${refund.rec.amount} ${refund.rec.refundCurrency} - ${refund.rec.status} - ${refund.rec.date}`,
+	);
 }
 
 function hasText(value: unknown): boolean {
-	return (typeof value === 'string' && value.trim() !== '') || (typeof value === 'number' && Number.isFinite(value));
+	return (
+		(typeof value === 'string' && value.trim() !== '') ||
+		(typeof value === 'number' && Number.isFinite(value))
+	);
 }
 
 function isHttpsUrl(text: string): boolean {
@@ -41,16 +53,31 @@ function isHttpsUrl(text: string): boolean {
 }
 
 /** The merchant's visible deposit named by deposit_id and/or invoice_id (both must agree), else undefined. */
-function findDeposit(store: SandboxStore, merchantId: number, depositId: number | undefined, invoiceId: string | undefined): DepositEntry | undefined {
-	const own = (d: DepositEntry | undefined): d is DepositEntry => d !== undefined && d.merchantId === merchantId && store.isVisible(d);
+function findDeposit(
+	store: SandboxStore,
+	merchantId: number,
+	depositId: number | undefined,
+	invoiceId: string | undefined,
+): DepositEntry | undefined {
+	const own = (d: DepositEntry | undefined): d is DepositEntry =>
+		d !== undefined && d.merchantId === merchantId && store.isVisible(d);
 	if (depositId !== undefined) {
 		const byId = store.deposit(depositId);
-		if (!own(byId) || (invoiceId !== undefined && byId.rec.externalId !== invoiceId)) return undefined;
+		if (!own(byId) || (invoiceId !== undefined && byId.rec.externalId !== invoiceId))
+			return undefined;
 		return byId;
 	}
 	// Invoice ids are not unique: the newest deposit with that invoice id wins.
 	const matches = store.deposits.filter((d) => own(d) && d.rec.externalId === invoiceId);
-	return matches.reduce<DepositEntry | undefined>((best, d) => (best === undefined || d.createdMs > best.createdMs || (d.createdMs === best.createdMs && d.id > best.id) ? d : best), undefined);
+	return matches.reduce<DepositEntry | undefined>(
+		(best, d) =>
+			best === undefined ||
+			d.createdMs > best.createdMs ||
+			(d.createdMs === best.createdMs && d.id > best.id)
+				? d
+				: best,
+		undefined,
+	);
 }
 
 /**
@@ -76,34 +103,67 @@ export function registerRefundRoutes(app: FastifyInstance, ctx: RouteContext): v
 		if (!auth) return reply;
 		const { account, idempotencyKey } = auth;
 		if (store.isIdempotencyKeyUsed(account.merchantId, idempotencyKey)) {
-			return apiError(reply, 400, 104, `Idempotency key '${idempotencyKey}' was already used`, 'IDEMPOTENCY_KEY_ALREADY_USED');
+			return apiError(
+				reply,
+				400,
+				104,
+				`Idempotency key '${idempotencyKey}' was already used`,
+				'IDEMPOTENCY_KEY_ALREADY_USED',
+			);
 		}
 		const raw = rawBodyOf(request);
 		const parsed = parseJson(raw);
-		if (!parsed.ok || !isPlainObject(parsed.value)) return invalid(reply, ['body: must be a JSON object']);
+		if (!parsed.ok || !isPlainObject(parsed.value))
+			return invalid(reply, ['body: must be a JSON object']);
 		const body = parsed.value;
 		const value = (key: string): unknown => (body[key] === null ? undefined : body[key]);
 
 		const details: string[] = [];
 		const depositIdValue = value('deposit_id');
 		const invoiceIdValue = value('invoice_id');
-		if (depositIdValue !== undefined && !(typeof depositIdValue === 'number' && Number.isInteger(depositIdValue) && depositIdValue > 0)) {
+		if (
+			depositIdValue !== undefined &&
+			!(
+				typeof depositIdValue === 'number' &&
+				Number.isInteger(depositIdValue) &&
+				depositIdValue > 0
+			)
+		) {
 			details.push('deposit_id: must be a positive integer');
 		}
-		if (invoiceIdValue !== undefined && (typeof invoiceIdValue !== 'string' || invoiceIdValue === '' || invoiceIdValue.length > INVOICE_ID_MAX_LENGTH)) {
-			details.push(`invoice_id: must be a non-empty string of at most ${INVOICE_ID_MAX_LENGTH} characters`);
+		if (
+			invoiceIdValue !== undefined &&
+			(typeof invoiceIdValue !== 'string' ||
+				invoiceIdValue === '' ||
+				invoiceIdValue.length > INVOICE_ID_MAX_LENGTH)
+		) {
+			details.push(
+				`invoice_id: must be a non-empty string of at most ${INVOICE_ID_MAX_LENGTH} characters`,
+			);
 		}
-		if (depositIdValue === undefined && invoiceIdValue === undefined) details.push('deposit_id: deposit_id or invoice_id is required');
+		if (depositIdValue === undefined && invoiceIdValue === undefined)
+			details.push('deposit_id: deposit_id or invoice_id is required');
 		const comments = value('comments');
-		if (comments !== undefined && (typeof comments !== 'string' || comments.length > REFUND_COMMENTS_MAX_LENGTH)) {
-			details.push(`comments: must be a string of at most ${REFUND_COMMENTS_MAX_LENGTH} characters`);
+		if (
+			comments !== undefined &&
+			(typeof comments !== 'string' || comments.length > REFUND_COMMENTS_MAX_LENGTH)
+		) {
+			details.push(
+				`comments: must be a string of at most ${REFUND_COMMENTS_MAX_LENGTH} characters`,
+			);
 		}
 		const notificationUrl = value('notification_url');
-		if (notificationUrl !== undefined && (typeof notificationUrl !== 'string' || notificationUrl.length > URL_MAX_LENGTH || !isHttpsUrl(notificationUrl))) {
+		if (
+			notificationUrl !== undefined &&
+			(typeof notificationUrl !== 'string' ||
+				notificationUrl.length > URL_MAX_LENGTH ||
+				!isHttpsUrl(notificationUrl))
+		) {
 			details.push('notification_url: must be a valid HTTPS URL');
 		}
 		const bankAccount = value('bank_account');
-		if (bankAccount !== undefined && !isPlainObject(bankAccount)) details.push('bank_account: must be an object');
+		if (bankAccount !== undefined && !isPlainObject(bankAccount))
+			details.push('bank_account: must be an object');
 		if (details.length > 0) return invalid(reply, details);
 
 		const deposit = findDeposit(
@@ -114,7 +174,9 @@ export function registerRefundRoutes(app: FastifyInstance, ctx: RouteContext): v
 		);
 		if (!deposit) return apiError(reply, 404, 208, 'Deposit not found', 'RESOURCE_NOT_FOUND');
 		if (!REFUNDABLE_DEPOSIT_STATUSES.has(deposit.rec.status)) {
-			return invalid(reply, [`deposit_id: deposit ${deposit.id} is ${deposit.rec.status}; only COMPLETED deposits can be refunded`]);
+			return invalid(reply, [
+				`deposit_id: deposit ${deposit.id} is ${deposit.rec.status}; only COMPLETED deposits can be refunded`,
+			]);
 		}
 
 		const remaining = store.refundableCents(deposit);
@@ -128,7 +190,13 @@ export function registerRefundRoutes(app: FastifyInstance, ctx: RouteContext): v
 		}
 		if (!Number.isFinite(cents) || cents <= 0 || cents > remaining) {
 			const left = `${(remaining / 100).toFixed(2)} ${deposit.rec.localCurrency}`;
-			return apiError(reply, 400, 802, `Invalid amount to refund: must be a positive amount with at most 2 decimals, at most ${left} (left to refund)`, 'INVALID_AMOUNT_TO_REFUND');
+			return apiError(
+				reply,
+				400,
+				802,
+				`Invalid amount to refund: must be a positive amount with at most 2 decimals, at most ${left} (left to refund)`,
+				'INVALID_AMOUNT_TO_REFUND',
+			);
 		}
 
 		const type = refundTypeOf(deposit.rec);
@@ -136,12 +204,22 @@ export function registerRefundRoutes(app: FastifyInstance, ctx: RouteContext): v
 		if (type === 'BANK_TRANSFER') {
 			const missing = REQUIRED_BANK_KEYS.filter((key) => !hasText(bank?.[key]));
 			if (missing.length > 0) {
-				const what = bank ? `bank_account.${missing.join(', bank_account.')} missing` : 'bank_account missing';
-				return apiError(reply, 400, 804, `Missing bank account: deposits paid with ${deposit.rec.paymentMethodName || 'this method'} are refunded by bank transfer (${what})`, 'MISSING_BANK_ACCOUNT');
+				const what = bank
+					? `bank_account.${missing.join(', bank_account.')} missing`
+					: 'bank_account missing';
+				return apiError(
+					reply,
+					400,
+					804,
+					`Missing bank account: deposits paid with ${deposit.rec.paymentMethodName || 'this method'} are refunded by bank transfer (${what})`,
+					'MISSING_BANK_ACCOUNT',
+				);
 			}
 			const code = String(bank?.bank_code);
 			if (!COUNTRIES[deposit.rec.country]?.banks.some((b) => String(b.code) === code)) {
-				return invalid(reply, [`bank_account.bank_code: must be a bank of ${deposit.rec.country} (see GET /v3/banks)`]);
+				return invalid(reply, [
+					`bank_account.bank_code: must be a bank of ${deposit.rec.country} (see GET /v3/banks)`,
+				]);
 			}
 		}
 
@@ -152,7 +230,10 @@ export function registerRefundRoutes(app: FastifyInstance, ctx: RouteContext): v
 				? {
 						beneficiary: String(bank.beneficiary),
 						bankCode: String(bank.bank_code),
-						bankName: COUNTRIES[deposit.rec.country]?.banks.find((b) => String(b.code) === String(bank.bank_code))?.name ?? '',
+						bankName:
+							COUNTRIES[deposit.rec.country]?.banks.find(
+								(b) => String(b.code) === String(bank.bank_code),
+							)?.name ?? '',
 						branchNumber: hasText(bank.branch) ? String(bank.branch) : '',
 						bankAccount: String(bank.account_number),
 						accountType: hasText(bank.account_type) ? String(bank.account_type) : '',
@@ -204,9 +285,17 @@ export function registerRefundRoutes(app: FastifyInstance, ctx: RouteContext): v
 	app.get<{ Params: { id: string } }>('/v3/refunds/:id', async (request, reply) => {
 		const auth = authenticateDepositApi(request, reply, false);
 		if (!auth) return reply;
-		const refund = /^\d+$/.test(request.params.id) ? store.refund(Number(request.params.id)) : undefined;
+		const refund = /^\d+$/.test(request.params.id)
+			? store.refund(Number(request.params.id))
+			: undefined;
 		if (!refund || refund.merchantId !== auth.account.merchantId || !store.isVisible(refund)) {
-			return apiError(reply, 404, 208, `Refund ${request.params.id} not found`, 'RESOURCE_NOT_FOUND');
+			return apiError(
+				reply,
+				404,
+				208,
+				`Refund ${request.params.id} not found`,
+				'RESOURCE_NOT_FOUND',
+			);
 		}
 		const result: Record<string, unknown> = {
 			deposit_id: refund.rec.idBoleto,
@@ -214,7 +303,8 @@ export function registerRefundRoutes(app: FastifyInstance, ctx: RouteContext): v
 			status: v3RefundStatus(refund.rec.status),
 			amount: refund.rec.amount,
 		};
-		if (queryParam(request, 'voucher') === 'true') result.voucher = refundVoucherBytes(refund).toString('base64');
+		if (queryParam(request, 'voucher') === 'true')
+			result.voucher = refundVoucherBytes(refund).toString('base64');
 		return result;
 	});
 }

@@ -45,18 +45,38 @@ function parsePeriod(request: FastifyRequest): { from: number; to: number; page:
 	const timestamp = new RegExp(`^\\d{1,${MAX_TIMESTAMP_DIGITS}}$`);
 	const fromRaw = queryParam(request, 'from');
 	const toRaw = queryParam(request, 'to');
-	if (fromRaw === undefined || toRaw === undefined || !timestamp.test(fromRaw) || !timestamp.test(toRaw)) {
-		throw new ParamError(400, 17, "Query parameters 'from' and 'to' are required and must be Unix timestamps in seconds (non-negative integers)");
+	if (
+		fromRaw === undefined ||
+		toRaw === undefined ||
+		!timestamp.test(fromRaw) ||
+		!timestamp.test(toRaw)
+	) {
+		throw new ParamError(
+			400,
+			17,
+			"Query parameters 'from' and 'to' are required and must be Unix timestamps in seconds (non-negative integers)",
+		);
 	}
 	const from = Number(fromRaw);
 	const to = Number(toRaw);
-	if (from > to) throw new ParamError(400, 17, `Invalid date range: 'from' (${from}) is after 'to' (${to})`);
+	if (from > to)
+		throw new ParamError(400, 17, `Invalid date range: 'from' (${from}) is after 'to' (${to})`);
 	if (to - from >= MAX_PERIOD_SECONDS) {
-		throw new ParamError(412, 18, 'The period between from and to must be shorter than 60 days', 'EXCEEDED_DATE_PERIOD');
+		throw new ParamError(
+			412,
+			18,
+			'The period between from and to must be shorter than 60 days',
+			'EXCEEDED_DATE_PERIOD',
+		);
 	}
 	const pageRaw = queryParam(request, 'page');
 	if (pageRaw !== undefined && !/^\d{1,9}$/.test(pageRaw)) {
-		throw new ParamError(400, INVALID_PARAMETER_CODE, "Query parameter 'page' must be a non-negative integer", INVALID_PARAMETER_TYPE);
+		throw new ParamError(
+			400,
+			INVALID_PARAMETER_CODE,
+			"Query parameter 'page' must be a non-negative integer",
+			INVALID_PARAMETER_TYPE,
+		);
 	}
 	return { from, to, page: pageRaw === undefined ? 0 : Number(pageRaw) };
 }
@@ -68,7 +88,9 @@ function optional(request: FastifyRequest, name: string): string | undefined {
 }
 
 /** `country` filter: 2 letters and a known ISO code (case-insensitive), else 400 code 19. */
-function countryFilter<T extends { country: string }>(request: FastifyRequest): Predicate<T> | undefined {
+function countryFilter<T extends { country: string }>(
+	request: FastifyRequest,
+): Predicate<T> | undefined {
 	const value = optional(request, 'country');
 	if (value === undefined) return undefined;
 	const code = value.toUpperCase();
@@ -79,29 +101,49 @@ function countryFilter<T extends { country: string }>(request: FastifyRequest): 
 }
 
 /** `paymentMethod` filter: at most 2 characters (case-insensitive), else 400. */
-function paymentMethodFilter<T>(request: FastifyRequest, field: (rec: T) => string): Predicate<T> | undefined {
+function paymentMethodFilter<T>(
+	request: FastifyRequest,
+	field: (rec: T) => string,
+): Predicate<T> | undefined {
 	const value = optional(request, 'paymentMethod');
 	if (value === undefined) return undefined;
 	if (value.length > FILTER_CODE_MAX_LENGTH) {
-		throw new ParamError(400, INVALID_PARAMETER_CODE, `Query parameter 'paymentMethod' must be at most ${FILTER_CODE_MAX_LENGTH} characters`, INVALID_PARAMETER_TYPE);
+		throw new ParamError(
+			400,
+			INVALID_PARAMETER_CODE,
+			`Query parameter 'paymentMethod' must be at most ${FILTER_CODE_MAX_LENGTH} characters`,
+			INVALID_PARAMETER_TYPE,
+		);
 	}
 	const code = value.toUpperCase();
 	return (rec) => field(rec) === code;
 }
 
 /** Enumerated filter `name` on `field` (case-insensitive), else 400. */
-function enumFilter<T>(request: FastifyRequest, name: string, allowed: readonly string[], field: (rec: T) => string): Predicate<T> | undefined {
+function enumFilter<T>(
+	request: FastifyRequest,
+	name: string,
+	allowed: readonly string[],
+	field: (rec: T) => string,
+): Predicate<T> | undefined {
 	const value = optional(request, name);
 	if (value === undefined) return undefined;
 	const upper = value.toUpperCase();
 	if (!allowed.includes(upper)) {
-		throw new ParamError(400, INVALID_PARAMETER_CODE, `Query parameter '${name}' must be one of ${allowed.join(', ')}`, INVALID_PARAMETER_TYPE);
+		throw new ParamError(
+			400,
+			INVALID_PARAMETER_CODE,
+			`Query parameter '${name}' must be one of ${allowed.join(', ')}`,
+			INVALID_PARAMETER_TYPE,
+		);
 	}
 	return (rec) => field(rec) === upper;
 }
 
 /** `clientDocument` filter: exact match. */
-function clientDocumentFilter<T extends { clientDocument: string }>(request: FastifyRequest): Predicate<T> | undefined {
+function clientDocumentFilter<T extends { clientDocument: string }>(
+	request: FastifyRequest,
+): Predicate<T> | undefined {
 	const value = optional(request, 'clientDocument');
 	return value === undefined ? undefined : (rec) => rec.clientDocument === value;
 }
@@ -132,36 +174,61 @@ export function registerReportingRoutes(app: FastifyInstance, ctx: RouteContext)
 				const predicate = all(filters(request));
 				return store.listPage(entries(), session.merchantId, from, to, page, predicate);
 			} catch (error) {
-				if (error instanceof ParamError) return reportingError(reply, error.http, error.code, error.message, error.type);
+				if (error instanceof ParamError)
+					return reportingError(reply, error.http, error.code, error.message, error.type);
 				throw error;
 			}
 		});
 	}
 
-	list('/v1/deposits', () => store.deposits, (request) => [
-		countryFilter(request),
-		paymentMethodFilter(request, (rec) => rec.paymentMethodCode),
-		enumFilter(request, 'status', DEPOSIT_FILTER_STATUSES, (rec) => rec.status),
-		clientDocumentFilter(request),
-	]);
-	list('/v1/cashouts', () => store.cashouts, (request) => [
-		countryFilter(request),
-		enumFilter(request, options.statusParamName, CASHOUT_STATUSES, (rec) => rec.status),
-		clientDocumentFilter(request),
-	]);
-	list('/v1/notes', () => store.notes, (request) => [enumFilter(request, 'type', NOTE_TYPES, (rec) => rec.type)]);
-	list(options.pluralRefundChargebackPaths ? '/v1/refunds' : '/v1/refund', () => store.refunds, (request) => [
-		countryFilter(request),
-		paymentMethodFilter(request, (rec) => rec.paymentMethod),
-		enumFilter(request, 'status', REFUND_FILTER_STATUSES, (rec) => rec.status),
-	]);
-	list(options.pluralRefundChargebackPaths ? '/v1/chargebacks' : '/v1/chargeback', () => store.chargebacks, (request) => [
-		countryFilter(request),
-		enumFilter(request, 'status', CHARGEBACK_STATUSES, (rec) => rec.status),
-	]);
-	list('/v1/settlements', () => store.settlements, (request) => [
-		enumFilter(request, options.statusParamName, SETTLEMENT_STATUSES, (rec) => rec.status),
-	]);
+	list(
+		'/v1/deposits',
+		() => store.deposits,
+		(request) => [
+			countryFilter(request),
+			paymentMethodFilter(request, (rec) => rec.paymentMethodCode),
+			enumFilter(request, 'status', DEPOSIT_FILTER_STATUSES, (rec) => rec.status),
+			clientDocumentFilter(request),
+		],
+	);
+	list(
+		'/v1/cashouts',
+		() => store.cashouts,
+		(request) => [
+			countryFilter(request),
+			enumFilter(request, options.statusParamName, CASHOUT_STATUSES, (rec) => rec.status),
+			clientDocumentFilter(request),
+		],
+	);
+	list(
+		'/v1/notes',
+		() => store.notes,
+		(request) => [enumFilter(request, 'type', NOTE_TYPES, (rec) => rec.type)],
+	);
+	list(
+		options.pluralRefundChargebackPaths ? '/v1/refunds' : '/v1/refund',
+		() => store.refunds,
+		(request) => [
+			countryFilter(request),
+			paymentMethodFilter(request, (rec) => rec.paymentMethod),
+			enumFilter(request, 'status', REFUND_FILTER_STATUSES, (rec) => rec.status),
+		],
+	);
+	list(
+		options.pluralRefundChargebackPaths ? '/v1/chargebacks' : '/v1/chargeback',
+		() => store.chargebacks,
+		(request) => [
+			countryFilter(request),
+			enumFilter(request, 'status', CHARGEBACK_STATUSES, (rec) => rec.status),
+		],
+	);
+	list(
+		'/v1/settlements',
+		() => store.settlements,
+		(request) => [
+			enumFilter(request, options.statusParamName, SETTLEMENT_STATUSES, (rec) => rec.status),
+		],
+	);
 
 	app.get('/v1/balance/report', async (request, reply) => {
 		const session = requireSession(ctx, request, reply, 'reporting');
@@ -177,7 +244,8 @@ export function registerReportingRoutes(app: FastifyInstance, ctx: RouteContext)
 			}));
 			return store.listPage(entries, session.merchantId, from, to, page, () => true);
 		} catch (error) {
-			if (error instanceof ParamError) return reportingError(reply, error.http, error.code, error.message, error.type);
+			if (error instanceof ParamError)
+				return reportingError(reply, error.http, error.code, error.message, error.type);
 			throw error;
 		}
 	});

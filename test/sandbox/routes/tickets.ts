@@ -7,7 +7,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toIsoSeconds } from '../clock';
 import { MAX_ATTACHMENT_BYTES, MS_PER_MINUTE } from '../constants';
 import type { DepositEntry } from '../data';
-import { isPlainObject, parseJson, rawBodyOf, requireSession, ticketError, type RouteContext } from '../http';
+import {
+	isPlainObject,
+	parseJson,
+	rawBodyOf,
+	requireSession,
+	ticketError,
+	type RouteContext,
+} from '../http';
 import { tinyPdf } from '../pdf';
 import { setMultipartLog } from '../requestState';
 import { DOCUMENT_TYPES } from '../reference';
@@ -23,20 +30,24 @@ export function publicTicket(ticket: TicketRecord): Record<string, unknown> {
 		description: ticket.description,
 		referenceId: ticket.referenceId,
 		status: ticket.status,
-		uploadedDocuments: ticket.uploadedDocuments.map(({ documentType, fileName, mimeType, size, uploadedAt }) => ({
-			documentType,
-			fileName,
-			mimeType,
-			size,
-			uploadedAt,
-		})),
+		uploadedDocuments: ticket.uploadedDocuments.map(
+			({ documentType, fileName, mimeType, size, uploadedAt }) => ({
+				documentType,
+				fileName,
+				mimeType,
+				size,
+				uploadedAt,
+			}),
+		),
 		createdAt: ticket.createdAt,
 	};
 }
 
 /** Deterministic bytes of the automatic voucher of a deposit (a tiny PDF). */
 export function voucherBytes(deposit: DepositEntry): Buffer {
-	return tinyPdf(`Voucher of deposit ${deposit.id} - ${deposit.rec.localAmount} ${deposit.rec.localCurrency} - ${deposit.rec.creationDate}`);
+	return tinyPdf(
+		`Voucher of deposit ${deposit.id} - ${deposit.rec.localAmount} ${deposit.rec.localCurrency} - ${deposit.rec.creationDate}`,
+	);
 }
 
 function sha256Hex(bytes: Buffer): string {
@@ -52,20 +63,36 @@ interface ParsedUpload {
 /** Reads the whole multipart body (first `file` part kept; other files only logged). */
 async function readMultipart(request: FastifyRequest): Promise<ParsedUpload> {
 	const result: ParsedUpload = { fields: {} };
-	const logged: Array<{ fieldName: string; fileName: string; mimeType: string; size: number; sha256: string }> = [];
+	const logged: Array<{
+		fieldName: string;
+		fileName: string;
+		mimeType: string;
+		size: number;
+		sha256: string;
+	}> = [];
 	try {
 		for await (const part of request.parts({ limits: { fileSize: MAX_ATTACHMENT_BYTES } })) {
 			if (part.type === 'file') {
 				const bytes = await part.toBuffer();
-				logged.push({ fieldName: part.fieldname, fileName: part.filename, mimeType: part.mimetype, size: bytes.length, sha256: sha256Hex(bytes) });
-				if (part.fieldname === 'file' && !result.file) result.file = { fileName: part.filename, mimeType: part.mimetype, bytes };
+				logged.push({
+					fieldName: part.fieldname,
+					fileName: part.filename,
+					mimeType: part.mimetype,
+					size: bytes.length,
+					sha256: sha256Hex(bytes),
+				});
+				if (part.fieldname === 'file' && !result.file)
+					result.file = { fileName: part.filename, mimeType: part.mimetype, bytes };
 			} else {
-				result.fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+				result.fields[part.fieldname] =
+					typeof part.value === 'string' ? part.value : String(part.value);
 			}
 		}
 	} catch (error) {
 		const tooLarge = error instanceof Error && /too large|limit/i.test(error.message);
-		result.error = tooLarge ? `file exceeds ${MAX_ATTACHMENT_BYTES} bytes` : 'malformed multipart body';
+		result.error = tooLarge
+			? `file exceeds ${MAX_ATTACHMENT_BYTES} bytes`
+			: 'malformed multipart body';
 	}
 	setMultipartLog(request, { fields: { ...result.fields }, files: logged });
 	return result;
@@ -83,7 +110,10 @@ async function readMultipart(request: FastifyRequest): Promise<ParsedUpload> {
 export function registerTicketRoutes(app: FastifyInstance, ctx: RouteContext): void {
 	const { store } = ctx;
 
-	function newTicket(session: Session, fields: Pick<TicketRecord, 'type' | 'category' | 'description' | 'referenceId'>): TicketRecord {
+	function newTicket(
+		session: Session,
+		fields: Pick<TicketRecord, 'type' | 'category' | 'description' | 'referenceId'>,
+	): TicketRecord {
 		const ticket: TicketRecord = {
 			idTicket: store.allocateId('ticket'),
 			idMerchant: session.merchantId,
@@ -97,7 +127,11 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: RouteContext): v
 	}
 
 	/** The session's ticket `rawId`, or an answered 404/403. */
-	function ownTicket(session: Session, rawId: string, reply: FastifyReply): TicketRecord | undefined {
+	function ownTicket(
+		session: Session,
+		rawId: string,
+		reply: FastifyReply,
+	): TicketRecord | undefined {
 		const ticket = /^\d+$/.test(rawId) ? store.tickets.get(Number(rawId)) : undefined;
 		if (!ticket) {
 			ticketError(reply, 404, 'NOT_FOUND', `Ticket ${rawId} not found`);
@@ -108,7 +142,12 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: RouteContext): v
 			return undefined;
 		}
 		if (ticket.status !== 'DRAFT') {
-			ticketError(reply, 403, 'FORBIDDEN', `Ticket ${rawId} is ${ticket.status}; only DRAFT tickets can be modified`);
+			ticketError(
+				reply,
+				403,
+				'FORBIDDEN',
+				`Ticket ${rawId} is ${ticket.status}; only DRAFT tickets can be modified`,
+			);
 			return undefined;
 		}
 		return ticket;
@@ -118,13 +157,21 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: RouteContext): v
 		const session = requireSession(ctx, request, reply, 'ticket');
 		if (!session) return reply;
 		const parsed = parseJson(rawBodyOf(request));
-		if (!parsed.ok || !isPlainObject(parsed.value)) return ticketError(reply, 400, 'INVALID_TICKET', 'Body must be a JSON object');
+		if (!parsed.ok || !isPlainObject(parsed.value))
+			return ticketError(reply, 400, 'INVALID_TICKET', 'Body must be a JSON object');
 		const body = parsed.value;
 		const problems: string[] = [];
 		if (typeof body.type !== 'string' || body.type.trim() === '') problems.push('type is required');
-		if (typeof body.description !== 'string' || body.description.trim() === '') problems.push('description is required');
-		if (body.category !== undefined && body.category !== null && typeof body.category !== 'string') problems.push('category must be a string');
-		if (body.referenceId !== undefined && body.referenceId !== null && !Number.isInteger(body.referenceId)) problems.push('referenceId must be an integer');
+		if (typeof body.description !== 'string' || body.description.trim() === '')
+			problems.push('description is required');
+		if (body.category !== undefined && body.category !== null && typeof body.category !== 'string')
+			problems.push('category must be a string');
+		if (
+			body.referenceId !== undefined &&
+			body.referenceId !== null &&
+			!Number.isInteger(body.referenceId)
+		)
+			problems.push('referenceId must be an integer');
 		if (problems.length > 0) return ticketError(reply, 400, 'INVALID_TICKET', problems.join('; '));
 		const ticket = newTicket(session, {
 			type: body.type as string,
@@ -138,16 +185,25 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: RouteContext): v
 	app.post<{ Params: { id: string } }>('/v1/tickets/:id/addAttachment', async (request, reply) => {
 		const session = requireSession(ctx, request, reply, 'ticket');
 		if (!session) return reply;
-		const upload: ParsedUpload = request.isMultipart() ? await readMultipart(request) : { fields: {}, error: 'Content-Type must be multipart/form-data' };
+		const upload: ParsedUpload = request.isMultipart()
+			? await readMultipart(request)
+			: { fields: {}, error: 'Content-Type must be multipart/form-data' };
 		const ticket = ownTicket(session, request.params.id, reply);
 		if (!ticket) return reply;
 		if (upload.error) return ticketError(reply, 400, 'INVALID_DOCUMENT', upload.error);
 		const documentType = upload.fields.documentType;
 		if (documentType === undefined || !DOCUMENT_TYPES.includes(documentType)) {
-			return ticketError(reply, 400, 'INVALID_DOCUMENT', `documentType must be one of ${DOCUMENT_TYPES.join(', ')}`);
+			return ticketError(
+				reply,
+				400,
+				'INVALID_DOCUMENT',
+				`documentType must be one of ${DOCUMENT_TYPES.join(', ')}`,
+			);
 		}
-		if (!upload.file) return ticketError(reply, 400, 'INVALID_DOCUMENT', "A file part named 'file' is required");
-		if (upload.file.bytes.length === 0) return ticketError(reply, 400, 'INVALID_DOCUMENT', 'The file is empty');
+		if (!upload.file)
+			return ticketError(reply, 400, 'INVALID_DOCUMENT', "A file part named 'file' is required");
+		if (upload.file.bytes.length === 0)
+			return ticketError(reply, 400, 'INVALID_DOCUMENT', 'The file is empty');
 		const doc: TicketDocument = {
 			documentType,
 			fileName: upload.file.fileName,
@@ -178,9 +234,15 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: RouteContext): v
 			if (!session) return reply;
 			const rawId = request.params.id;
 			const deposit = /^\d+$/.test(rawId) ? store.deposit(Number(rawId)) : undefined;
-			if (!deposit) return ticketError(reply, 400, 'DEPOSIT_NOT_REVIEWABLE', `Deposit ${rawId} does not exist`);
+			if (!deposit)
+				return ticketError(reply, 400, 'DEPOSIT_NOT_REVIEWABLE', `Deposit ${rawId} does not exist`);
 			if (deposit.merchantId !== session.merchantId) {
-				return ticketError(reply, 400, 'DEPOSIT_NOT_REVIEWABLE', `Deposit ${rawId} does not belong to merchant ${session.merchantId}`);
+				return ticketError(
+					reply,
+					400,
+					'DEPOSIT_NOT_REVIEWABLE',
+					`Deposit ${rawId} does not belong to merchant ${session.merchantId}`,
+				);
 			}
 			const minAge = ctx.options.flagReviewMinAgeMs;
 			const reviewableFrom = deposit.createdMs + minAge;

@@ -17,7 +17,8 @@ export const properties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		description: 'The external_id your system sent when creating the cashout; the service requires both IDs to cancel',
+		description:
+			'The external_id your system sent when creating the cashout; the service requires both IDs to cancel',
 	},
 ];
 
@@ -27,7 +28,13 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const cashoutId = readPositiveInteger(this, 'cashoutId', 'Cashout ID', itemIndex);
-	const externalId = readRequiredText(this, 'externalId', 'External ID', itemIndex, 'The service needs the external_id sent at creation to cancel a cashout.');
+	const externalId = readRequiredText(
+		this,
+		'externalId',
+		'External ID',
+		itemIndex,
+		'The service needs the external_id sent at creation to cancel a cashout.',
+	);
 	return await changeCashoutStatus(client, {
 		method: 'DELETE',
 		body: { cashout_id: cashoutId, external_id: externalId },

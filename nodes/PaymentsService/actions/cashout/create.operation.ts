@@ -1,12 +1,26 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { REPORTING_LISTS } from '../../reporting/lists';
-import { CASHOUT_COLLECTIONS, CASHOUT_FIELDS, validateCashoutRequest } from '../../bodies/cashoutSchema';
+import {
+	CASHOUT_COLLECTIONS,
+	CASHOUT_FIELDS,
+	validateCashoutRequest,
+} from '../../bodies/cashoutSchema';
 import { fieldParameters } from '../../bodies/requestFields';
 import type { PaymentsClient } from '../../transport/client';
 import { isFailureKind, isServiceCode, type ServiceFailure } from '../../transport/errors';
-import { creationKey, duplicateWindowOption, unknownCreationOutcome, type CreationKey } from '../common/idempotency';
+import {
+	creationKey,
+	duplicateWindowOption,
+	unknownCreationOutcome,
+	type CreationKey,
+} from '../common/idempotency';
 import { differences, findEarlierRecord, recoveryNote, recoveryPeriod } from '../common/recovery';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 import { cashoutCall, explainCashoutRefusal } from '../../transport/cashouts';
@@ -57,7 +71,10 @@ export async function execute(
 	const { external_id: givenExternalId, ...content } = body;
 	// Every field is checked first (a placeholder stands in for an external ID to be derived), so a
 	// derived key names the request as it will be sent.
-	const precheck = validateCashoutRequest({ ...content, external_id: givenExternalId || 'to-be-derived' });
+	const precheck = validateCashoutRequest({
+		...content,
+		external_id: givenExternalId || 'to-be-derived',
+	});
 	if (!precheck.ok) throw invalidBodyError(this, itemIndex, 'Cashout', precheck.problems);
 	const creation = creationKey(this, itemIndex, {
 		given: givenExternalId,
@@ -75,7 +92,13 @@ export async function execute(
 	let created: IDataObject;
 	try {
 		created = await client.request<IDataObject>(
-			{ family: 'cashout', method: 'POST', path: '/v3/cashout', body: request, safeToRepeat: false },
+			{
+				family: 'cashout',
+				method: 'POST',
+				path: '/v3/cashout',
+				body: request,
+				safeToRepeat: false,
+			},
 			{
 				action: `Creating the cashout of item ${itemIndex}`,
 				itemIndex,
@@ -84,15 +107,22 @@ export async function execute(
 			},
 		);
 	} catch (error) {
-		if (isFailureKind(error, 'keyAlreadyUsed')) return [{ json: await alreadyCreated.call(this, client, request, creation, itemIndex) }];
-		throw error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		if (isFailureKind(error, 'keyAlreadyUsed'))
+			return [{ json: await alreadyCreated.call(this, client, request, creation, itemIndex) }];
+		throw error instanceof NodeApiError
+			? error
+			: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 	}
 
 	const cashoutId = asCashoutId(created?.cashout_id);
 	let status: IDataObject | undefined;
 	let unread = '';
 	try {
-		status = await readStatus(client, cashoutId !== null ? { cashout_id: cashoutId } : { external_id: externalId }, itemIndex);
+		status = await readStatus(
+			client,
+			cashoutId !== null ? { cashout_id: cashoutId } : { external_id: externalId },
+			itemIndex,
+		);
 	} catch (error) {
 		// The payout exists: report it even when its first status read fails.
 		unread = ` Its status could not be read (${(error as Error).message}); read it with Cashout → Get Status.`;
@@ -103,17 +133,31 @@ export async function execute(
 
 /** The service's `cashout_id` as a number (it answers a string on creation, service rules §6.2). */
 function asCashoutId(value: unknown): number | null {
-	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+	const text =
+		typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
 	return /^\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : null;
 }
 
 /** Reads a cashout's status (a safe read, retried on its own) with readable names added. */
-async function readStatus(client: PaymentsClient, by: IDataObject, itemIndex: number): Promise<IDataObject> {
-	const what = by.cashout_id !== undefined ? `cashout ${String(by.cashout_id)}` : `cashout with external ID "${String(by.external_id)}"`;
+async function readStatus(
+	client: PaymentsClient,
+	by: IDataObject,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const what =
+		by.cashout_id !== undefined
+			? `cashout ${String(by.cashout_id)}`
+			: `cashout with external ID "${String(by.external_id)}"`;
 	const [item] = await cashoutCall(client, 'POST', by, {
 		action: `Reading the status of ${what}`,
 		itemIndex,
-		explain: explainCashoutRefusal(by.cashout_id !== undefined ? String(by.cashout_id) : `with external ID "${String(by.external_id)}"`, 'read', 'known'),
+		explain: explainCashoutRefusal(
+			by.cashout_id !== undefined
+				? String(by.cashout_id)
+				: `with external ID "${String(by.external_id)}"`,
+			'read',
+			'known',
+		),
 	});
 	return item.json;
 }
@@ -125,7 +169,13 @@ async function readStatus(client: PaymentsClient, by: IDataObject, itemIndex: nu
  * @throws NodeOperationError when the existing cashout is another payout (a field differs): the
  *   external ID is taken, and this payout needs its own.
  */
-async function alreadyCreated(this: IExecuteFunctions, client: PaymentsClient, request: IDataObject, creation: CreationKey, itemIndex: number): Promise<IDataObject> {
+async function alreadyCreated(
+	this: IExecuteFunctions,
+	client: PaymentsClient,
+	request: IDataObject,
+	creation: CreationKey,
+	itemIndex: number,
+): Promise<IDataObject> {
 	const externalId = creation.key;
 	const status = await readStatus(client, { external_id: externalId }, itemIndex);
 	const recovery = await findEarlierRecord(
@@ -144,7 +194,11 @@ async function alreadyCreated(this: IExecuteFunctions, client: PaymentsClient, r
 		const inUsd = String(request.currency ?? '').toUpperCase() === 'USD';
 		const differing = differences(
 			[
-				{ field: 'amount', asked: request.amount, found: inUsd ? record.merchantAmount : record.amount },
+				{
+					field: 'amount',
+					asked: request.amount,
+					found: inUsd ? record.merchantAmount : record.amount,
+				},
 				{ field: 'country', asked: request.country, found: record.country },
 				{ field: 'document_id', asked: request.document_id, found: record.clientDocument },
 				{ field: 'currency', asked: inUsd ? undefined : request.currency, found: record.currency },
@@ -152,10 +206,14 @@ async function alreadyCreated(this: IExecuteFunctions, client: PaymentsClient, r
 			'cashout',
 		);
 		if (differing.length) {
-			throw new NodeOperationError(this.getNode(), `Cashout in item ${itemIndex} was not created: External ID ${externalId} already belongs to another payout`, {
-				itemIndex,
-				description: `The service refused it (511) because cashout ${String(record.idCashout)} already has this external ID, and it differs from this payout (${differing.join('; ')}). No second payout was made. Give this payout its own External ID.`,
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`Cashout in item ${itemIndex} was not created: External ID ${externalId} already belongs to another payout`,
+				{
+					itemIndex,
+					description: `The service refused it (511) because cashout ${String(record.idCashout)} already has this external ID, and it differs from this payout (${differing.join('; ')}). No second payout was made. Give this payout its own External ID.`,
+				},
+			);
 		}
 		cashoutId = asCashoutId(record.idCashout) ?? cashoutId;
 	}
@@ -165,15 +223,26 @@ async function alreadyCreated(this: IExecuteFunctions, client: PaymentsClient, r
 			? ` Cashout ${String(cashoutId)} has the same amount, country and document.`
 			: creation.derived
 				? ' The external ID was derived from this request, so it is the same payout.'
-				: recoveryNote(recovery, 'cashout', 'cashout') + ' If that cashout is not this payout, give this one another External ID.';
+				: recoveryNote(recovery, 'cashout', 'cashout') +
+					' If that cashout is not this payout, give this one another External ID.';
 	const message = `Cashout with external ID ${externalId} already created by an earlier attempt; no second payout was made. It is ${statusName}.${compared}`;
 	const { message: text, ...json } = output(true, externalId, cashoutId, status, message);
 	// True: the same payout (found and compared, or a key derived from this request); null: not compared.
-	return { ...json, matches_request: recovery.outcome === 'found' || creation.derived ? true : null, message: text };
+	return {
+		...json,
+		matches_request: recovery.outcome === 'found' || creation.derived ? true : null,
+		message: text,
+	};
 }
 
 /** The output of both paths: the same fields, null where not known. */
-function output(alreadyCreated: boolean, externalId: string, cashoutId: number | null, status: IDataObject | undefined, message: string): IDataObject {
+function output(
+	alreadyCreated: boolean,
+	externalId: string,
+	cashoutId: number | null,
+	status: IDataObject | undefined,
+	message: string,
+): IDataObject {
 	const json: IDataObject = {
 		already_created: alreadyCreated,
 		cashout_id: cashoutId,
@@ -190,7 +259,10 @@ function output(alreadyCreated: boolean, externalId: string, cashoutId: number |
 }
 
 /** Why a creation was refused, in words (service rules §6.2): the refusals that create nothing or a DECLINED cashout. */
-function explainCreationRefusal(request: IDataObject, itemIndex: number): (failure: ServiceFailure) => string | undefined {
+function explainCreationRefusal(
+	request: IDataObject,
+	itemIndex: number,
+): (failure: ServiceFailure) => string | undefined {
 	const amount = `${String(request.amount)}${request.currency ? ` ${String(request.currency)}` : ''}`;
 	return (failure) => {
 		if (isFailureKind(failure, 'kycRejected')) {
@@ -202,10 +274,14 @@ function explainCreationRefusal(request: IDataObject, itemIndex: number): (failu
 		if (isServiceCode(failure, 540)) {
 			return `Cashouts to ${String(request.country)} need the beneficiary’s e-mail or phone (540): fill Email or Phone under Beneficiary`;
 		}
-		if (isServiceCode(failure, 533)) return `The cashout amount ${amount} of item ${itemIndex} is below the minimum (533): no payout was made`;
-		if (isServiceCode(failure, 508)) return `The cashout amount ${amount} of item ${itemIndex} is above the limit (508): no payout was made`;
-		if (isServiceCode(failure, 514)) return `Not enough funds for the cashout of item ${itemIndex} (514): no payout was made`;
-		if (isServiceCode(failure, 300)) return `The cashout of item ${itemIndex} was refused: invalid parameters (300)`;
+		if (isServiceCode(failure, 533))
+			return `The cashout amount ${amount} of item ${itemIndex} is below the minimum (533): no payout was made`;
+		if (isServiceCode(failure, 508))
+			return `The cashout amount ${amount} of item ${itemIndex} is above the limit (508): no payout was made`;
+		if (isServiceCode(failure, 514))
+			return `Not enough funds for the cashout of item ${itemIndex} (514): no payout was made`;
+		if (isServiceCode(failure, 300))
+			return `The cashout of item ${itemIndex} was refused: invalid parameters (300)`;
 		return undefined;
 	};
 }

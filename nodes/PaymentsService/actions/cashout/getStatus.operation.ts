@@ -13,7 +13,11 @@ export const properties: INodeProperties[] = [
 		default: 'cashoutId',
 		options: [
 			{ name: 'Cashout ID', value: 'cashoutId', description: 'The ID the service assigned' },
-			{ name: 'External ID', value: 'externalId', description: 'The ID your system sent at creation' },
+			{
+				name: 'External ID',
+				value: 'externalId',
+				description: 'The ID your system sent at creation',
+			},
 		],
 	},
 	{ ...cashoutIdProperty, displayOptions: { show: { identifyBy: ['cashoutId'] } } },
@@ -37,17 +41,33 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const identifyBy = this.getNodeParameter('identifyBy', itemIndex) as string;
 	if (identifyBy === 'externalId') {
-		const externalId = readRequiredText(this, 'externalId', 'External ID', itemIndex, 'Enter the external_id sent when the cashout was created.');
-		return await cashoutCall(client, 'POST', { external_id: externalId }, {
-			action: `Reading the status of cashout with external ID "${externalId}"`,
+		const externalId = readRequiredText(
+			this,
+			'externalId',
+			'External ID',
 			itemIndex,
-			explain: explainCashoutRefusal(`with external ID "${externalId}"`, 'read', 'known'),
-		});
+			'Enter the external_id sent when the cashout was created.',
+		);
+		return await cashoutCall(
+			client,
+			'POST',
+			{ external_id: externalId },
+			{
+				action: `Reading the status of cashout with external ID "${externalId}"`,
+				itemIndex,
+				explain: explainCashoutRefusal(`with external ID "${externalId}"`, 'read', 'known'),
+			},
+		);
 	}
 	const cashoutId = readPositiveInteger(this, 'cashoutId', 'Cashout ID', itemIndex);
-	return await cashoutCall(client, 'POST', { cashout_id: cashoutId }, {
-		action: `Reading the status of cashout ${cashoutId}`,
-		itemIndex,
-		explain: explainCashoutRefusal(cashoutId, 'read', 'known'),
-	});
+	return await cashoutCall(
+		client,
+		'POST',
+		{ cashout_id: cashoutId },
+		{
+			action: `Reading the status of cashout ${cashoutId}`,
+			itemIndex,
+			explain: explainCashoutRefusal(cashoutId, 'read', 'known'),
+		},
+	);
 }

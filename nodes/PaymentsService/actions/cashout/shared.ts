@@ -1,5 +1,10 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { cashoutCall, explainCashoutRefusal } from '../../transport/cashouts';
 import { failureOf, isFailureKind, toNodeApiError } from '../../transport/errors';
@@ -15,7 +20,8 @@ export const cashoutIdProperty: INodeProperties = {
 	required: true,
 	default: '',
 	placeholder: '7700123',
-	description: 'The cashout_id the service assigned when the cashout was created (idCashout in the reports)',
+	description:
+		'The cashout_id the service assigned when the cashout was created (idCashout in the reports)',
 };
 
 /** A state change of a cashout: hold, release or cancel (service rules §6.1). */
@@ -42,7 +48,10 @@ export interface CashoutChange {
  * sent twice: the status read changes nothing.
  * @throws NodeApiError for a refusal (509 not found, 510 from another status) or a failure.
  */
-export async function changeCashoutStatus(client: PaymentsClient, change: CashoutChange): Promise<INodeExecutionData[]> {
+export async function changeCashoutStatus(
+	client: PaymentsClient,
+	change: CashoutChange,
+): Promise<INodeExecutionData[]> {
 	const cashoutId = change.body.cashout_id;
 	try {
 		return await cashoutCall(client, change.method, change.body, {
@@ -52,14 +61,22 @@ export async function changeCashoutStatus(client: PaymentsClient, change: Cashou
 		});
 	} catch (caught) {
 		// cashoutCall fails only with n8n's errors; anything else is wrapped once here.
-		const error = caught instanceof NodeApiError || caught instanceof NodeOperationError ? caught : new NodeOperationError(client.context.getNode(), caught as Error);
+		const error =
+			caught instanceof NodeApiError || caught instanceof NodeOperationError
+				? caught
+				: new NodeOperationError(client.context.getNode(), caught as Error);
 		if (!isFailureKind(error, 'invalidTransition')) throw error;
 		let current: INodeExecutionData;
 		try {
-			[current] = await cashoutCall(client, 'POST', { cashout_id: cashoutId }, {
-				action: `Reading the status of cashout ${cashoutId} after the service refused the change`,
-				itemIndex: change.itemIndex,
-			});
+			[current] = await cashoutCall(
+				client,
+				'POST',
+				{ cashout_id: cashoutId },
+				{
+					action: `Reading the status of cashout ${cashoutId} after the service refused the change`,
+					itemIndex: change.itemIndex,
+				},
+			);
 		} catch {
 			// Without the status, the refusal stands as the service gave it.
 			throw error;
@@ -72,7 +89,8 @@ export async function changeCashoutStatus(client: PaymentsClient, change: Cashou
 			throw toNodeApiError(client.context.getNode(), failure, 'cashout', {
 				action: change.action,
 				itemIndex: change.itemIndex,
-				explain: () => `Cashout ${cashoutId} can no longer be ${change.verb}: it is not ${change.allowedFrom} (it is ${status}) (510)`,
+				explain: () =>
+					`Cashout ${cashoutId} can no longer be ${change.verb}: it is not ${change.allowedFrom} (it is ${status}) (510)`,
 			});
 		}
 		current.json.already_in_status = true;
@@ -95,7 +113,11 @@ export function statusUpdateOperation(move: {
 }): OperationModule {
 	return {
 		properties: [cashoutIdProperty],
-		async execute(this: IExecuteFunctions, client: PaymentsClient, itemIndex: number): Promise<INodeExecutionData[]> {
+		async execute(
+			this: IExecuteFunctions,
+			client: PaymentsClient,
+			itemIndex: number,
+		): Promise<INodeExecutionData[]> {
 			const cashoutId = readPositiveInteger(this, 'cashoutId', 'Cashout ID', itemIndex);
 			return await changeCashoutStatus(client, {
 				method: 'PUT',

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { countryPicker } from '../../reference/pickers';
 import type { PaymentsClient } from '../../transport/client';
@@ -23,11 +28,22 @@ export interface CountryList {
  */
 export function countryListOperation(list: CountryList): {
 	properties: INodeProperties[];
-	execute: (this: IExecuteFunctions, client: PaymentsClient, itemIndex: number) => Promise<INodeExecutionData[]>;
+	execute: (
+		this: IExecuteFunctions,
+		client: PaymentsClient,
+		itemIndex: number,
+	) => Promise<INodeExecutionData[]>;
 } {
 	return {
-		properties: [countryPicker(`Country whose ${list.noun} to list: pick it, or type its 2-letter ISO code`), ...returnAllProperties],
-		async execute(this: IExecuteFunctions, client: PaymentsClient, itemIndex: number): Promise<INodeExecutionData[]> {
+		properties: [
+			countryPicker(`Country whose ${list.noun} to list: pick it, or type its 2-letter ISO code`),
+			...returnAllProperties,
+		],
+		async execute(
+			this: IExecuteFunctions,
+			client: PaymentsClient,
+			itemIndex: number,
+		): Promise<INodeExecutionData[]> {
 			const country = readCountry(this, 'country', itemIndex);
 			const answer = await client.request<IDataObject[]>(
 				{ family: 'payments', method: 'GET', path: list.path, qs: { country } },
@@ -35,7 +51,9 @@ export function countryListOperation(list: CountryList): {
 			);
 			const entries = Array.isArray(answer) ? answer : [];
 			const limit = readLimit(this, itemIndex);
-			return (limit === undefined ? entries : entries.slice(0, limit)).map((entry) => ({ json: entry }));
+			return (limit === undefined ? entries : entries.slice(0, limit)).map((entry) => ({
+				json: entry,
+			}));
 		},
 	};
 }

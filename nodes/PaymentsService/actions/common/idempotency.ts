@@ -33,9 +33,21 @@ export const duplicateWindowOption: INodeProperties = {
 	type: 'options',
 	default: DEFAULT_DUPLICATE_WINDOW,
 	options: [
-		{ name: 'Same UTC Hour', value: 'hour', description: 'A re-run within the same UTC hour is a retry; later, a new request' },
-		{ name: 'Same UTC Day', value: 'day', description: 'A re-run on the same UTC day is a retry; on another day, a new request' },
-		{ name: 'Same UTC Month', value: 'month', description: 'A re-run within the same UTC month is a retry; in another month, a new request' },
+		{
+			name: 'Same UTC Hour',
+			value: 'hour',
+			description: 'A re-run within the same UTC hour is a retry; later, a new request',
+		},
+		{
+			name: 'Same UTC Day',
+			value: 'day',
+			description: 'A re-run on the same UTC day is a retry; on another day, a new request',
+		},
+		{
+			name: 'Same UTC Month',
+			value: 'month',
+			description: 'A re-run within the same UTC month is a retry; in another month, a new request',
+		},
 	],
 	description:
 		'Only when no key or ID is given: how long a re-run of the same request (Retry On Fail, Retry of a failed execution, a manual re-run) counts as the same request, so it is recognised instead of made twice',
@@ -73,19 +85,34 @@ export interface CreationKeyRequest {
  * @throws NodeOperationError naming the item, the field and the rule when the given key cannot be
  *   sent as it is (nothing is sent, nothing is stripped).
  */
-export function creationKey(context: IExecuteFunctions, itemIndex: number, request: CreationKeyRequest): CreationKey {
-	const given = typeof request.given === 'string' ? request.given : request.given === undefined || request.given === null ? '' : String(request.given);
+export function creationKey(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	request: CreationKeyRequest,
+): CreationKey {
+	const given =
+		typeof request.given === 'string'
+			? request.given
+			: request.given === undefined || request.given === null
+				? ''
+				: String(request.given);
 	if (given !== '') {
 		const problem = givenKeyProblem(request.kind, given);
 		if (problem) {
-			throw new NodeOperationError(context.getNode(), `${request.noun} in item ${itemIndex} is invalid: ${request.label} ${problem}`, {
-				itemIndex,
-				description: `Nothing was sent. Fix the ${request.label}, or leave it empty to have one derived. A key is sent exactly as given, never shortened or stripped.`,
-			});
+			throw new NodeOperationError(
+				context.getNode(),
+				`${request.noun} in item ${itemIndex} is invalid: ${request.label} ${problem}`,
+				{
+					itemIndex,
+					description: `Nothing was sent. Fix the ${request.label}, or leave it empty to have one derived. A key is sent exactly as given, never shortened or stripped.`,
+				},
+			);
 		}
 		return { key: given, derived: false };
 	}
-	const windowKind = isDuplicateWindow(request.options.duplicateWindow) ? request.options.duplicateWindow : DEFAULT_DUPLICATE_WINDOW;
+	const windowKind = isDuplicateWindow(request.options.duplicateWindow)
+		? request.options.duplicateWindow
+		: DEFAULT_DUPLICATE_WINDOW;
 	const window = duplicateWindowAt(windowKind, Date.now());
 	const node = context.getNode();
 	const key = deriveRequestKey({
@@ -105,7 +132,13 @@ export function creationKey(context: IExecuteFunctions, itemIndex: number, reque
  * @param noun "Deposit" or "Refund", for the error message.
  * @throws NodeOperationError as {@link creationKey}.
  */
-export function idempotencyKeyCreation(context: IExecuteFunctions, itemIndex: number, noun: string, request: IDataObject, options: IDataObject): CreationKey {
+export function idempotencyKeyCreation(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	noun: string,
+	request: IDataObject,
+	options: IDataObject,
+): CreationKey {
 	return creationKey(context, itemIndex, {
 		given: typeof options.idempotencyKey === 'string' ? options.idempotencyKey.trim() : undefined,
 		kind: 'idempotencyKey',
@@ -138,9 +171,15 @@ function utcMinute(ms: number): string {
  * and how to retry without creating a second record. `field` names what the key is sent as
  * ("idempotency key", "external ID"); `code` is the service's answer to a repeat (104, 511).
  */
-export function safeRetryAdvice(creation: CreationKey, field: string, code: number, noun: string): string {
+export function safeRetryAdvice(
+	creation: CreationKey,
+	field: string,
+	code: number,
+	noun: string,
+): string {
 	const repeat = `the service recognises the repeat (${code}) and this node reports the existing ${noun} instead of making a second one`;
-	if (!creation.derived) return `The ${field} of this ${noun} is ${creation.key}. Retrying with the same ${field} is safe at any time: ${repeat}.`;
+	if (!creation.derived)
+		return `The ${field} of this ${noun} is ${creation.key}. Retrying with the same ${field} is safe at any time: ${repeat}.`;
 	return (
 		`The ${field} of this ${noun} is ${creation.key} (derived). Retry On Fail, n8n's Retry of this execution, or a re-run on the same input before ` +
 		`${utcMinute(creation.window!.endMs)} sends the same one: ${repeat}. After that time the derived ${field} changes, so look the ${noun} up first, ` +
@@ -153,7 +192,12 @@ export function safeRetryAdvice(creation: CreationKey, field: string, code: numb
  * answered 5xx): that the service may have acted, and how to retry safely ({@link safeRetryAdvice}).
  * Given to the client as the request's `unknownOutcome`, so the error is built with it once.
  */
-export function unknownCreationOutcome(creation: CreationKey, field: string, code: number, noun: string): (failure: ServiceFailure) => string {
+export function unknownCreationOutcome(
+	creation: CreationKey,
+	field: string,
+	code: number,
+	noun: string,
+): (failure: ServiceFailure) => string {
 	return (failure) => {
 		const cause =
 			failure.httpStatus === undefined

@@ -1,5 +1,10 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { DEFAULT_WINDOW_CONCURRENCY } from '../../codes/constants';
 import { checkListFilters, FilterError, listFilterProperties } from '../../reporting/filters';
@@ -18,7 +23,6 @@ import { comparePaths, splitIntoBalancedWindows } from '../../reporting/windows'
 import { splitPeriodPages, type ListQuery } from '../../transport/reporting';
 import { simplifyProperties, simplifyRecord } from './simplify';
 
-
 /** The "Period" parameters shared by every reporting list and the daily balance report. */
 export const periodProperties: INodeProperties[] = [
 	{
@@ -35,9 +39,17 @@ export const periodProperties: INodeProperties[] = [
 			{ name: 'Last 7 Days', value: 'last7Days' },
 			{ name: 'Last 90 Days', value: 'last90Days' },
 			{ name: 'Last Month', value: 'lastMonth', description: 'The previous calendar month (UTC)' },
-			{ name: 'This Month', value: 'thisMonth', description: 'From the 1st of this month (UTC) until now' },
+			{
+				name: 'This Month',
+				value: 'thisMonth',
+				description: 'From the 1st of this month (UTC) until now',
+			},
 			{ name: 'Today', value: 'today', description: 'Since 00:00 UTC today' },
-			{ name: 'Yesterday', value: 'yesterday', description: 'The whole previous day, 00:00 to 23:59:59 UTC' },
+			{
+				name: 'Yesterday',
+				value: 'yesterday',
+				description: 'The whole previous day, 00:00 to 23:59:59 UTC',
+			},
 		],
 	},
 	{
@@ -47,7 +59,8 @@ export const periodProperties: INodeProperties[] = [
 		default: '',
 		required: true,
 		displayOptions: { show: { period: ['custom'] } },
-		description: 'Start of the period (inclusive). A date or time without an offset is read as UTC.',
+		description:
+			'Start of the period (inclusive). A date or time without an offset is read as UTC.',
 	},
 	{
 		displayName: 'Created To',
@@ -124,20 +137,34 @@ export function listProperties(resource: ReportingResource): INodeProperties[] {
  * Reads the Period parameters of item `itemIndex` as an inclusive window of Unix seconds.
  * @throws NodeOperationError naming the field, the item and how to fix it.
  */
-export function readPeriod(context: IExecuteFunctions, itemIndex: number, nowMs = Date.now()): TimeWindow {
+export function readPeriod(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	nowMs = Date.now(),
+): TimeWindow {
 	const preset = context.getNodeParameter('period', itemIndex) as PeriodPreset;
-	const from = preset === 'custom' ? context.getNodeParameter('createdFrom', itemIndex, '') : undefined;
+	const from =
+		preset === 'custom' ? context.getNodeParameter('createdFrom', itemIndex, '') : undefined;
 	const to = preset === 'custom' ? context.getNodeParameter('createdTo', itemIndex, '') : undefined;
 	try {
 		return resolvePeriod(preset, nowMs, from, to);
 	} catch (error) {
 		const problem = (error as Error).message;
-		const field = error instanceof DateInputError ? (/empty/.test(problem) && !from ? 'Created From' : 'the period') : 'the period';
-		throw new NodeOperationError(context.getNode(), `Invalid period in item ${itemIndex}: ${field} ${problem}`, {
-			itemIndex,
-			description:
-				'Choose a preset period, or for Custom give Created From (and optionally Created To) as dates such as 2026-11-01 or 2026-11-01T00:00:00Z, with From before To.',
-		});
+		const field =
+			error instanceof DateInputError
+				? /empty/.test(problem) && !from
+					? 'Created From'
+					: 'the period'
+				: 'the period';
+		throw new NodeOperationError(
+			context.getNode(),
+			`Invalid period in item ${itemIndex}: ${field} ${problem}`,
+			{
+				itemIndex,
+				description:
+					'Choose a preset period, or for Custom give Created From (and optionally Created To) as dates such as 2026-11-01 or 2026-11-01T00:00:00Z, with From before To.',
+			},
+		);
 	}
 }
 
@@ -145,14 +172,22 @@ export function readPeriod(context: IExecuteFunctions, itemIndex: number, nowMs 
  * Reads and checks the Filters collection (see {@link checkListFilters}).
  * @throws NodeOperationError naming the filter, the item and the bad value.
  */
-export function readFilters(context: IExecuteFunctions, itemIndex: number): { filters: IDataObject; status?: string } {
+export function readFilters(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): { filters: IDataObject; status?: string } {
 	try {
-		const { filters, status } = checkListFilters(context.getNodeParameter('filters', itemIndex, {}) as IDataObject);
+		const { filters, status } = checkListFilters(
+			context.getNodeParameter('filters', itemIndex, {}) as IDataObject,
+		);
 		return { filters, status: status || undefined };
 	} catch (error) {
 		// checkListFilters throws FilterError only.
 		const { message, hint } = error as FilterError;
-		throw new NodeOperationError(context.getNode(), `${message} (item ${itemIndex})`, { itemIndex, description: hint });
+		throw new NodeOperationError(context.getNode(), `${message} (item ${itemIndex})`, {
+			itemIndex,
+			description: hint,
+		});
 	}
 }
 
@@ -183,16 +218,28 @@ export async function executeList(
 ): Promise<INodeExecutionData[]> {
 	const list = REPORTING_LISTS[resource];
 	const period = readPeriod(context, itemIndex);
-	const { filters, status } = list.filters.length || hasStatus(list) ? readFilters(context, itemIndex) : { filters: {}, status: undefined };
+	const { filters, status } =
+		list.filters.length || hasStatus(list)
+			? readFilters(context, itemIndex)
+			: { filters: {}, status: undefined };
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const limit = readLimit(context, itemIndex);
-	const concurrency = limit === undefined ? Math.max(1, Math.floor(Number(options.windowConcurrency ?? DEFAULT_WINDOW_CONCURRENCY))) : 1;
+	const concurrency =
+		limit === undefined
+			? Math.max(1, Math.floor(Number(options.windowConcurrency ?? DEFAULT_WINDOW_CONCURRENCY)))
+			: 1;
 	const windows = splitIntoBalancedWindows(period.from, period.to, concurrency).reverse();
 	const query = { list, filters, status };
-	const records = await readWindows(client, query, windows, { concurrency, itemIndex, limit, dateField: list.recordDateField });
+	const records = await readWindows(client, query, windows, {
+		concurrency,
+		itemIndex,
+		limit,
+		dateField: list.recordDateField,
+	});
 	const simplify = context.getNodeParameter('simplify', itemIndex, false) as boolean;
 	const items: INodeExecutionData[] = new Array(records.length);
-	for (let index = 0; index < records.length; index++) items[index] = { json: simplify ? simplifyRecord(resource, records[index]) : records[index] };
+	for (let index = 0; index < records.length; index++)
+		items[index] = { json: simplify ? simplifyRecord(resource, records[index]) : records[index] };
 	return items;
 }
 

@@ -20,7 +20,10 @@ export function readPositiveInteger(
 		throw new NodeOperationError(
 			context.getNode(),
 			`${label} must be a positive whole number, got "${text}" (item ${itemIndex})`,
-			{ itemIndex, description: `Set "${label}" to the identifier the service assigned, e.g. 123456.` },
+			{
+				itemIndex,
+				description: `Set "${label}" to the identifier the service assigned, e.g. 123456.`,
+			},
 		);
 	}
 	return Number(text);
@@ -52,8 +55,14 @@ export function readRequiredText(
  * parameter was a picker), upper-cased.
  * @throws NodeOperationError when it is empty or not 2 letters.
  */
-export function readCountry(context: IExecuteFunctions, parameter: string, itemIndex: number): string {
-	const country = String(locatorValue(context.getNodeParameter(parameter, itemIndex, '')) ?? '').trim();
+export function readCountry(
+	context: IExecuteFunctions,
+	parameter: string,
+	itemIndex: number,
+): string {
+	const country = String(
+		locatorValue(context.getNodeParameter(parameter, itemIndex, '')) ?? '',
+	).trim();
 	if (country === '') {
 		throw new NodeOperationError(context.getNode(), `Country is empty (item ${itemIndex})`, {
 			itemIndex,
@@ -61,11 +70,14 @@ export function readCountry(context: IExecuteFunctions, parameter: string, itemI
 		});
 	}
 	if (!isCountryCode(country)) {
-		throw new NodeOperationError(context.getNode(), `Country must be a 2-letter country code, got "${country}" (item ${itemIndex})`, {
-			itemIndex,
-			description: 'Use an ISO 3166-1 alpha-2 code such as BR, MX or CO.',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`Country must be a 2-letter country code, got "${country}" (item ${itemIndex})`,
+			{
+				itemIndex,
+				description: 'Use an ISO 3166-1 alpha-2 code such as BR, MX or CO.',
+			},
+		);
 	}
 	return country.toUpperCase();
 }
-

@@ -48,7 +48,10 @@ export interface RecoveryLookup {
 /** The creation dates to read (Unix seconds): the key's Duplicate Window, or the last 7 days for a given key. */
 export function recoveryPeriod(creation: CreationKey, nowMs: number): { from: number; to: number } {
 	const now = Math.floor(nowMs / 1000);
-	const from = creation.derived && creation.window ? Math.floor(creation.window.startMs / 1000) : now - GIVEN_KEY_LOOKBACK_SECONDS;
+	const from =
+		creation.derived && creation.window
+			? Math.floor(creation.window.startMs / 1000)
+			: now - GIVEN_KEY_LOOKBACK_SECONDS;
 	return { from: from - CLOCK_SLACK_SECONDS, to: now + CLOCK_SLACK_SECONDS };
 }
 
@@ -71,11 +74,17 @@ export async function findEarlierRecord(
 	if (!hasSessionCredential(context)) return { outcome: 'no-credential' };
 	const client = new PaymentsClient(context, 'session');
 	const filters: IDataObject = {};
-	for (const [name, value] of Object.entries(lookup.filters)) if (value !== undefined && value !== null && value !== '') filters[name] = value;
+	for (const [name, value] of Object.entries(lookup.filters))
+		if (value !== undefined && value !== null && value !== '') filters[name] = value;
 	const matches: IDataObject[] = [];
 	let pagesRead = 0;
 	try {
-		const pages = periodPages(client, { list: lookup.list, filters }, splitIntoWindows(period.from, period.to), { concurrency: 1, itemIndex });
+		const pages = periodPages(
+			client,
+			{ list: lookup.list, filters },
+			splitIntoWindows(period.from, period.to),
+			{ concurrency: 1, itemIndex },
+		);
 		for await (const page of pages) {
 			pagesRead++;
 			matches.push(...page.records.filter(lookup.match));
@@ -98,8 +107,18 @@ export interface Comparison {
 
 /** Whether two values are the same: numerically for amounts (`250` = `250.00`), as text otherwise. */
 function same(asked: unknown, found: unknown): boolean {
-	const a = typeof asked === 'number' ? asked : typeof asked === 'string' && asked.trim() !== '' ? Number(asked) : NaN;
-	const b = typeof found === 'number' ? found : typeof found === 'string' && found.trim() !== '' ? Number(found) : NaN;
+	const a =
+		typeof asked === 'number'
+			? asked
+			: typeof asked === 'string' && asked.trim() !== ''
+				? Number(asked)
+				: NaN;
+	const b =
+		typeof found === 'number'
+			? found
+			: typeof found === 'string' && found.trim() !== ''
+				? Number(found)
+				: NaN;
 	if (!Number.isNaN(a) && !Number.isNaN(b)) return Math.abs(a - b) < 0.005;
 	return String(asked).trim().toUpperCase() === String(found).trim().toUpperCase();
 }
@@ -110,9 +129,20 @@ function same(asked: unknown, found: unknown): boolean {
  */
 export function differences(comparisons: Comparison[], noun: string): string[] {
 	return comparisons
-		.filter(({ asked, found }) => asked !== undefined && asked !== null && asked !== '' && found !== undefined && found !== null && found !== '')
+		.filter(
+			({ asked, found }) =>
+				asked !== undefined &&
+				asked !== null &&
+				asked !== '' &&
+				found !== undefined &&
+				found !== null &&
+				found !== '',
+		)
 		.filter(({ asked, found }) => !same(asked, found))
-		.map(({ field, asked, found }) => `${field}: ${String(asked)} asked, ${String(found)} on the existing ${noun}`);
+		.map(
+			({ field, asked, found }) =>
+				`${field}: ${String(asked)} asked, ${String(found)} on the existing ${noun}`,
+		);
 }
 
 /** A sentence on what a look-up could not do, for the output message (empty when it found the record). */

@@ -1,7 +1,11 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { bodyFromParameters, type FieldProblem, type RequestField } from '../../bodies/requestFields';
+import {
+	bodyFromParameters,
+	type FieldProblem,
+	type RequestField,
+} from '../../bodies/requestFields';
 
 /**
  * Builds a request body from the node's fields for item `itemIndex`, one row of `fields` each
@@ -10,37 +14,61 @@ import { bodyFromParameters, type FieldProblem, type RequestField } from '../../
  * @throws NodeOperationError for a JSON field that is not a JSON object, or a field marked
  *   `refuseEmptyExpression` whose expression resolved to nothing; nothing is sent.
  */
-export function bodyFromFields(context: IExecuteFunctions, itemIndex: number, fields: readonly RequestField[], noun: string): IDataObject {
+export function bodyFromFields(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	fields: readonly RequestField[],
+	noun: string,
+): IDataObject {
 	const collections = new Map<string, IDataObject>();
 	const read = (param: string, collection: string | undefined) => {
 		if (!collection) return context.getNodeParameter(param, itemIndex, '');
-		if (!collections.has(collection)) collections.set(collection, context.getNodeParameter(collection, itemIndex, {}) as IDataObject);
+		if (!collections.has(collection))
+			collections.set(
+				collection,
+				context.getNodeParameter(collection, itemIndex, {}) as IDataObject,
+			);
 		return collections.get(collection)![param];
 	};
 	refuseEmptyExpressions(context, itemIndex, fields, noun, read);
 	const built = bodyFromParameters(fields, read);
 	if ('body' in built) return built.body;
-	throw new NodeOperationError(context.getNode(), `${noun} in item ${itemIndex} is invalid: ${built.field.displayName} ${built.problem}`, {
-		itemIndex,
-		description: `Nothing was sent. Write ${built.field.displayName} as a JSON object, e.g. {"account_number": "123"}.`,
-	});
+	throw new NodeOperationError(
+		context.getNode(),
+		`${noun} in item ${itemIndex} is invalid: ${built.field.displayName} ${built.problem}`,
+		{
+			itemIndex,
+			description: `Nothing was sent. Write ${built.field.displayName} as a JSON object, e.g. {"account_number": "123"}.`,
+		},
+	);
 }
 
 /**
  * The error for a body that broke rules: `<noun> in item <n> is invalid: <field> <rule>` naming
  * the first problem, every problem in the description, and that nothing was sent.
  */
-export function invalidBodyError(context: IExecuteFunctions, itemIndex: number, noun: string, problems: FieldProblem[]): NodeOperationError {
+export function invalidBodyError(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	noun: string,
+	problems: FieldProblem[],
+): NodeOperationError {
 	const lines = problems.map((problem) => `${problem.field} ${problem.problem}`);
-	return new NodeOperationError(context.getNode(), `${noun} in item ${itemIndex} is invalid: ${lines[0]}`, {
-		itemIndex,
-		description: `Nothing was sent. Fix ${lines.length === 1 ? 'this field' : `these ${lines.length} fields`}: ${lines.join('; ')}.`,
-	});
+	return new NodeOperationError(
+		context.getNode(),
+		`${noun} in item ${itemIndex} is invalid: ${lines[0]}`,
+		{
+			itemIndex,
+			description: `Nothing was sent. Fix ${lines.length === 1 ? 'this field' : `these ${lines.length} fields`}: ${lines.join('; ')}.`,
+		},
+	);
 }
 
 /** Whether a parameter's value is empty: nothing, or text of spaces only. */
 function isEmptyValue(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
 }
 
 /**
@@ -60,15 +88,27 @@ function refuseEmptyExpressions(
 	for (const field of fields) {
 		if (!field.refuseEmptyExpression) continue;
 		const raw = field.collection
-			? (context.getNodeParameter(field.collection, itemIndex, {}, { rawExpressions: true }) as IDataObject)[field.param]
+			? (
+					context.getNodeParameter(
+						field.collection,
+						itemIndex,
+						{},
+						{ rawExpressions: true },
+					) as IDataObject
+				)[field.param]
 			: context.getNodeParameter(field.param, itemIndex, '', { rawExpressions: true });
 		if (typeof raw !== 'string' || !raw.startsWith('=')) continue;
 		const value = read(field.param, field.collection);
 		if (!isEmptyValue(value)) continue;
 		const got = value === undefined ? 'undefined' : value === null ? 'null' : 'empty text';
-		throw new NodeOperationError(context.getNode(), `${noun} in item ${itemIndex} is invalid: ${field.displayName} is an expression that resolved to nothing`, {
-			itemIndex,
-			description: `Nothing was sent. ${field.displayName} is ${raw.slice(1)}, which gave ${got} for this item: check the field it reads in the input item. ${field.emptyMeaning ?? ''}`.trim(),
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`${noun} in item ${itemIndex} is invalid: ${field.displayName} is an expression that resolved to nothing`,
+			{
+				itemIndex,
+				description:
+					`Nothing was sent. ${field.displayName} is ${raw.slice(1)}, which gave ${got} for this item: check the field it reads in the input item. ${field.emptyMeaning ?? ''}`.trim(),
+			},
+		);
 	}
 }

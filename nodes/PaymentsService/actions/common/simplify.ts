@@ -7,11 +7,54 @@ import type { ReportingResource } from '../../reporting/lists';
  * record (identifiers, amount and currency, country, status, dates, and the reason where the list has
  * one). Fields a record lacks are left out; nothing is renamed or converted.
  */
-export const SIMPLE_FIELDS: Readonly<Record<Exclude<ReportingResource, 'balanceReport'>, readonly string[]>> = {
-	deposit: ['idDeposit', 'externalId', 'creationDate', 'lastChangeDate', 'country', 'paymentMethodCode', 'amount', 'currency', 'localAmount', 'localCurrency', 'status'],
-	cashout: ['idCashout', 'externalId', 'creationDate', 'lastChangeDate', 'country', 'amount', 'currency', 'status', 'reason'],
-	refund: ['id', 'idBoleto', 'date', 'lastChangeDate', 'country', 'amount', 'refundCurrency', 'status'],
-	chargeback: ['idChargeback', 'idDeposit', 'externalId', 'creationDate', 'lastChangeDate', 'country', 'amount', 'currency', 'status'],
+export const SIMPLE_FIELDS: Readonly<
+	Record<Exclude<ReportingResource, 'balanceReport'>, readonly string[]>
+> = {
+	deposit: [
+		'idDeposit',
+		'externalId',
+		'creationDate',
+		'lastChangeDate',
+		'country',
+		'paymentMethodCode',
+		'amount',
+		'currency',
+		'localAmount',
+		'localCurrency',
+		'status',
+	],
+	cashout: [
+		'idCashout',
+		'externalId',
+		'creationDate',
+		'lastChangeDate',
+		'country',
+		'amount',
+		'currency',
+		'status',
+		'reason',
+	],
+	refund: [
+		'id',
+		'idBoleto',
+		'date',
+		'lastChangeDate',
+		'country',
+		'amount',
+		'refundCurrency',
+		'status',
+	],
+	chargeback: [
+		'idChargeback',
+		'idDeposit',
+		'externalId',
+		'creationDate',
+		'lastChangeDate',
+		'country',
+		'amount',
+		'currency',
+		'status',
+	],
 	settlement: ['id', 'creationDate', 'type', 'amountToTransfer', 'currency', 'status'],
 	note: ['id', 'externalId', 'date', 'type', 'category', 'amount', 'currency', 'description'],
 };
@@ -49,6 +92,7 @@ export const simplifyProperties: INodeProperties[] = [
 export function simplifyRecord(resource: ReportingResource, record: IDataObject): IDataObject {
 	if (resource === 'balanceReport') return record;
 	const simple: IDataObject = {};
-	for (const field of SIMPLE_FIELDS[resource]) if (record[field] !== undefined) simple[field] = record[field];
+	for (const field of SIMPLE_FIELDS[resource])
+		if (record[field] !== undefined) simple[field] = record[field];
 	return simple;
 }

@@ -1,16 +1,37 @@
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { IDEMPOTENCY_HEADER } from '../../codes/constants';
 import { givenKeyProblem } from '../../auth/idempotency';
 import { REPORTING_LISTS } from '../../reporting/lists';
-import { DEPOSIT_COLLECTIONS, DEPOSIT_FIELDS, validateDepositRequest } from '../../bodies/depositSchema';
+import {
+	DEPOSIT_COLLECTIONS,
+	DEPOSIT_FIELDS,
+	validateDepositRequest,
+} from '../../bodies/depositSchema';
 import { fieldParameters } from '../../bodies/requestFields';
 import type { PaymentsClient } from '../../transport/client';
 import { isFailureKind } from '../../transport/errors';
 import { findInexactNumbers } from '../../bodies/jsonNumbers';
-import { duplicateWindowOption, unknownCreationOutcome, idempotencyKeyCreation, idempotencyKeyOption, type CreationKey } from '../common/idempotency';
-import { differences, findEarlierRecord, recoveryNote, recoveryPeriod, type Recovery } from '../common/recovery';
+import {
+	duplicateWindowOption,
+	unknownCreationOutcome,
+	idempotencyKeyCreation,
+	idempotencyKeyOption,
+	type CreationKey,
+} from '../common/idempotency';
+import {
+	differences,
+	findEarlierRecord,
+	recoveryNote,
+	recoveryPeriod,
+	type Recovery,
+} from '../common/recovery';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 
 export const properties: INodeProperties[] = [
@@ -23,7 +44,8 @@ export const properties: INodeProperties[] = [
 			{ name: 'Using Fields Below', value: 'fields' },
 			{ name: 'Using JSON', value: 'json' },
 		],
-		description: 'Whether to fill in the deposit field by field or to send a whole request body as JSON',
+		description:
+			'Whether to fill in the deposit field by field or to send a whole request body as JSON',
 	},
 	{
 		displayName: 'JSON Body',
@@ -35,7 +57,10 @@ export const properties: INodeProperties[] = [
 		description:
 			'The deposit request body, with the field names of the API (snake_case). The fields the node knows are validated before sending; others are sent as they are and listed in the output as unchecked_fields.',
 	},
-	...updateDisplayOptions({ show: { specifyBody: ['fields'] } }, fieldParameters(DEPOSIT_FIELDS, DEPOSIT_COLLECTIONS)),
+	...updateDisplayOptions(
+		{ show: { specifyBody: ['fields'] } },
+		fieldParameters(DEPOSIT_FIELDS, DEPOSIT_COLLECTIONS),
+	),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -73,10 +98,14 @@ function bodyFromJson(context: IExecuteFunctions, itemIndex: number): IDataObjec
 		try {
 			parsed = JSON.parse(raw);
 		} catch (error) {
-			throw new NodeOperationError(context.getNode(), `JSON Body of item ${itemIndex} is not valid JSON`, {
-				itemIndex,
-				description: `${(error as Error).message}. Write the deposit request as a JSON object.`,
-			});
+			throw new NodeOperationError(
+				context.getNode(),
+				`JSON Body of item ${itemIndex} is not valid JSON`,
+				{
+					itemIndex,
+					description: `${(error as Error).message}. Write the deposit request as a JSON object.`,
+				},
+			);
 		}
 		// JSON.parse rounds numbers past a double's precision: refuse rather than send another amount.
 		const inexact = findInexactNumbers(raw);
@@ -92,10 +121,15 @@ function bodyFromJson(context: IExecuteFunctions, itemIndex: number): IDataObjec
 		}
 	}
 	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-		throw new NodeOperationError(context.getNode(), `JSON Body of item ${itemIndex} must be a JSON object`, {
-			itemIndex,
-			description: 'Write the deposit request as an object, e.g. {"amount": "10.00", "currency": "BRL", "country": "BR"}.',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`JSON Body of item ${itemIndex} must be a JSON object`,
+			{
+				itemIndex,
+				description:
+					'Write the deposit request as an object, e.g. {"amount": "10.00", "currency": "BRL", "country": "BR"}.',
+			},
+		);
 	}
 	return parsed as IDataObject;
 }
@@ -107,7 +141,10 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const specifyBody = this.getNodeParameter('specifyBody', itemIndex, 'fields') as string;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const body = specifyBody === 'json' ? bodyFromJson(this, itemIndex) : bodyFromFields(this, itemIndex, DEPOSIT_FIELDS, 'Deposit');
+	const body =
+		specifyBody === 'json'
+			? bodyFromJson(this, itemIndex)
+			: bodyFromFields(this, itemIndex, DEPOSIT_FIELDS, 'Deposit');
 
 	const checked = validateDepositRequest(body);
 	if (!checked.ok) throw invalidBodyError(this, itemIndex, 'Deposit', checked.problems);
@@ -119,7 +156,10 @@ export async function execute(
 	const idempotencyKey = creation.key;
 	// Without an invoice ID the key is sent as the invoice ID, so the deposit can be traced back
 	// (and found again after a lost answer). A given key that is not a valid invoice ID is not.
-	if (request.invoice_id === undefined && givenKeyProblem('invoiceId', idempotencyKey) === undefined) {
+	if (
+		request.invoice_id === undefined &&
+		givenKeyProblem('invoiceId', idempotencyKey) === undefined
+	) {
 		request.invoice_id = idempotencyKey;
 	}
 	const invoiceId = request.invoice_id as string | undefined;
@@ -127,15 +167,37 @@ export async function execute(
 	let result: IDataObject;
 	try {
 		result = await client.request<IDataObject>(
-			{ family: 'payments', method: 'POST', path: '/v3/deposits', body: request, headers: { [IDEMPOTENCY_HEADER]: idempotencyKey } },
-			{ action: `Creating the deposit of item ${itemIndex}`, itemIndex, unknownOutcome: unknownCreationOutcome(creation, 'idempotency key', 104, 'deposit') },
+			{
+				family: 'payments',
+				method: 'POST',
+				path: '/v3/deposits',
+				body: request,
+				headers: { [IDEMPOTENCY_HEADER]: idempotencyKey },
+			},
+			{
+				action: `Creating the deposit of item ${itemIndex}`,
+				itemIndex,
+				unknownOutcome: unknownCreationOutcome(creation, 'idempotency key', 104, 'deposit'),
+			},
 		);
 	} catch (error) {
-		if (isFailureKind(error, 'keyAlreadyUsed')) return [{ json: { ...(await alreadyCreated.call(this, client, request, creation, itemIndex)), ...unchecked } }];
-		throw error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		if (isFailureKind(error, 'keyAlreadyUsed'))
+			return [
+				{
+					json: {
+						...(await alreadyCreated.call(this, client, request, creation, itemIndex)),
+						...unchecked,
+					},
+				},
+			];
+		throw error instanceof NodeApiError
+			? error
+			: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 	}
 
-	const output: INodeExecutionData = { json: { ...result, idempotency_key: idempotencyKey, ...unchecked } };
+	const output: INodeExecutionData = {
+		json: { ...result, idempotency_key: idempotencyKey, ...unchecked },
+	};
 	if (options.qrCodeToBinary === true) {
 		const paymentInfo = result.payment_info as IDataObject | undefined;
 		const secondary = paymentInfo?.secondary_metadata as IDataObject | undefined;
@@ -163,7 +225,13 @@ export async function execute(
  * (`redirect_url`, `payment_info`) came only in the lost answer: no call gives them again.
  * @throws NodeOperationError when the existing deposit is another request (a field differs).
  */
-async function alreadyCreated(this: IExecuteFunctions, client: PaymentsClient, request: IDataObject, creation: CreationKey, itemIndex: number): Promise<IDataObject> {
+async function alreadyCreated(
+	this: IExecuteFunctions,
+	client: PaymentsClient,
+	request: IDataObject,
+	creation: CreationKey,
+	itemIndex: number,
+): Promise<IDataObject> {
 	const key = creation.key;
 	const invoiceId = request.invoice_id as string | undefined;
 	const payer = (request.payer as IDataObject | undefined) ?? {};
@@ -173,7 +241,11 @@ async function alreadyCreated(this: IExecuteFunctions, client: PaymentsClient, r
 				itemIndex,
 				{
 					list: REPORTING_LISTS.deposit,
-					filters: { country: request.country, clientDocument: payer.document, paymentMethod: request.payment_method },
+					filters: {
+						country: request.country,
+						clientDocument: payer.document,
+						paymentMethod: request.payment_method,
+					},
 					match: (record) => record.externalId === invoiceId,
 				},
 				recoveryPeriod(creation, Date.now()),
@@ -193,12 +265,17 @@ async function alreadyCreated(this: IExecuteFunctions, client: PaymentsClient, r
 			'deposit',
 		);
 		if (differing.length) {
-			throw new NodeOperationError(this.getNode(), `Deposit in item ${itemIndex} was not created: idempotency key ${key} was already used for another deposit`, {
-				itemIndex,
-				description: `The service refused it (104): deposit ${String(record.idDeposit)} (invoice ${invoiceId}) was created with this key and differs from this request (${differing.join('; ')}). No second deposit was made. Give this deposit its own Idempotency Key or Invoice ID.`,
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`Deposit in item ${itemIndex} was not created: idempotency key ${key} was already used for another deposit`,
+				{
+					itemIndex,
+					description: `The service refused it (104): deposit ${String(record.idDeposit)} (invoice ${invoiceId}) was created with this key and differs from this request (${differing.join('; ')}). No second deposit was made. Give this deposit its own Idempotency Key or Invoice ID.`,
+				},
+			);
 		}
-		depositId = typeof record.idDeposit === 'number' ? record.idDeposit : Number(record.idDeposit) || null;
+		depositId =
+			typeof record.idDeposit === 'number' ? record.idDeposit : Number(record.idDeposit) || null;
 		status = typeof record.status === 'string' ? record.status : null;
 		if (depositId !== null) {
 			try {
@@ -218,7 +295,8 @@ async function alreadyCreated(this: IExecuteFunctions, client: PaymentsClient, r
 			: creation.derived
 				? ` The key was derived from this request, so it is the same deposit.${invoiceId ? recoveryNote(recovery, 'deposit', 'deposit') : ''}`
 				: invoiceId
-					? recoveryNote(recovery, 'deposit', 'deposit') + ' If it is not this deposit, give this one its own Idempotency Key.'
+					? recoveryNote(recovery, 'deposit', 'deposit') +
+						' If it is not this deposit, give this one its own Idempotency Key.'
 					: ' Without an Invoice ID it cannot be looked up. If it is not this deposit, give this one its own Idempotency Key.';
 	return {
 		already_created: true,

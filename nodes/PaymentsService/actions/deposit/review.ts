@@ -1,5 +1,10 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { codeOptions } from '../../reporting/filters';
 import type { PaymentsClient } from '../../transport/client';
@@ -18,7 +23,6 @@ import { readPositiveInteger } from '../common/parameters';
 
 /** The two review shortcuts (service rules §8). */
 export type ReviewKind = 'flagForReview' | 'flagForReviewReversal';
-
 
 /** The parameters of Flag for Review and Flag Reversal for Review. */
 export const reviewProperties: INodeProperties[] = [
@@ -95,12 +99,19 @@ export async function executeReview(
 	}>;
 	const files: AttachmentFile[] = [];
 	for (const entry of attachmentParams) {
-		files.push(await readBinaryFile(context, itemIndex, entry.binaryPropertyName, entry.documentType));
+		files.push(
+			await readBinaryFile(context, itemIndex, entry.binaryPropertyName, entry.documentType),
+		);
 	}
 
 	const what = kind === 'flagForReview' ? 'for review' : 'as a reversal for review';
 	const created = await client.request<TicketRecord>(
-		{ family: 'tickets', method: 'POST', path: `/v1/deposits/${depositId}/${kind}`, headers: { 'Content-Type': 'application/json' } },
+		{
+			family: 'tickets',
+			method: 'POST',
+			path: `/v1/deposits/${depositId}/${kind}`,
+			headers: { 'Content-Type': 'application/json' },
+		},
 		{
 			action: `Flagging deposit ${depositId} ${what}`,
 			itemIndex,
@@ -120,7 +131,17 @@ export async function executeReview(
 				{ itemIndex, description: 'Find the ticket in the merchant panel to finish it.' },
 			);
 		}
-		return [{ json: { ...ticket, depositId, attachmentsUploaded: [], attachmentsSkipped: [], confirmed: false } }];
+		return [
+			{
+				json: {
+					...ticket,
+					depositId,
+					attachmentsUploaded: [],
+					attachmentsSkipped: [],
+					confirmed: false,
+				},
+			},
+		];
 	}
 
 	const uploaded: IDataObject[] = [];
@@ -136,7 +157,8 @@ export async function executeReview(
 			step = `attaching "${file.fileName}"`;
 			const answer = await addAttachment(client, ticketId, file, itemIndex);
 			if (Array.isArray(answer.uploadedDocuments)) ticket = { ...ticket, ...answer };
-			else ticket = { ...ticket, uploadedDocuments: [...(ticket.uploadedDocuments ?? []), summary] };
+			else
+				ticket = { ...ticket, uploadedDocuments: [...(ticket.uploadedDocuments ?? []), summary] };
 			uploaded.push(summary);
 		}
 		if (confirm) {
@@ -146,7 +168,9 @@ export async function executeReview(
 		}
 	} catch (error) {
 		if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-			const done = uploaded.length ? ` (already attached: ${uploaded.map((file) => file.fileName).join(', ')})` : '';
+			const done = uploaded.length
+				? ` (already attached: ${uploaded.map((file) => file.fileName).join(', ')})`
+				: '';
 			error.message = `Ticket ${ticketId} was created for deposit ${depositId}${done}, but ${step} failed: ${error.message}`;
 			error.description = `${error.description ? `${error.description} ` : ''}Finish ticket ${ticketId} with Ticket → Add Attachment and Ticket → Confirm rather than flagging the deposit again.`;
 		}

@@ -1,5 +1,10 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { countryPicker } from '../../reference/pickers';
 import type { PaymentsClient } from '../../transport/client';
@@ -27,12 +32,21 @@ export async function execute(
 	const country = readCountry(this, 'country', itemIndex);
 	const amount = this.getNodeParameter('amount', itemIndex, 1) as number;
 	if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) {
-		throw new NodeOperationError(this.getNode(), `Amount must be a number of USD of at least 0, got "${String(amount)}" (item ${itemIndex})`, {
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`Amount must be a number of USD of at least 0, got "${String(amount)}" (item ${itemIndex})`,
+			{
+				itemIndex,
+			},
+		);
 	}
 	const result = await client.request<IDataObject>(
-		{ family: 'payments', method: 'GET', path: '/v3/exchange_rates', qs: { country: country, amount } },
+		{
+			family: 'payments',
+			method: 'GET',
+			path: '/v3/exchange_rates',
+			qs: { country: country, amount },
+		},
 		{ action: `Reading the exchange rate for ${country}`, itemIndex },
 	);
 	return [{ json: result ?? {} }];

@@ -5,4 +5,7 @@ import { countryListOperation } from '../common/countryList';
  * rules §9). One item per method, as the service returns it: `{country, code, name, type, status,
  * logo, daily_average, monthly_average}`; `code` is what Deposit → Create sends as `payment_method`.
  */
-export const { properties, execute } = countryListOperation({ path: '/v3/payment_methods', noun: 'payment methods' });
+export const { properties, execute } = countryListOperation({
+	path: '/v3/payment_methods',
+	noun: 'payment methods',
+});

@@ -1,12 +1,27 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { IDEMPOTENCY_HEADER } from '../../codes/constants';
-import { REFUND_COLLECTIONS, REFUND_FIELDS, validateRefundRequest } from '../../bodies/refundSchema';
+import {
+	REFUND_COLLECTIONS,
+	REFUND_FIELDS,
+	validateRefundRequest,
+} from '../../bodies/refundSchema';
 import { fieldParameters } from '../../bodies/requestFields';
 import type { PaymentsClient } from '../../transport/client';
 import { isFailureKind, isServiceCode, type ServiceFailure } from '../../transport/errors';
-import { duplicateWindowOption, unknownCreationOutcome, idempotencyKeyCreation, idempotencyKeyOption, type CreationKey } from '../common/idempotency';
+import {
+	duplicateWindowOption,
+	unknownCreationOutcome,
+	idempotencyKeyCreation,
+	idempotencyKeyOption,
+	type CreationKey,
+} from '../common/idempotency';
 import { findEarlierRecord, recoveryNote, recoveryPeriod, type Recovery } from '../common/recovery';
 import { REPORTING_LISTS } from '../../reporting/lists';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
@@ -18,8 +33,16 @@ export const properties: INodeProperties[] = [
 		type: 'options',
 		default: 'depositId',
 		options: [
-			{ name: 'Deposit ID', value: 'depositId', description: 'The ID the service assigned to the deposit' },
-			{ name: 'Invoice ID', value: 'invoiceId', description: 'The invoice ID your system gave the deposit' },
+			{
+				name: 'Deposit ID',
+				value: 'depositId',
+				description: 'The ID the service assigned to the deposit',
+			},
+			{
+				name: 'Invoice ID',
+				value: 'invoiceId',
+				description: 'The invoice ID your system gave the deposit',
+			},
 		],
 	},
 	...fieldParameters(REFUND_FIELDS, REFUND_COLLECTIONS),
@@ -67,8 +90,16 @@ export async function execute(
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const creation = idempotencyKeyCreation(this, itemIndex, 'Refund', request, options);
 	const idempotencyKey = creation.key;
-	const deposit = request.deposit_id !== undefined ? `deposit ${String(request.deposit_id)}` : `the deposit with invoice ID ${String(request.invoice_id)}`;
-	const shape = (alreadyRequested: boolean, refundId: unknown, refundInfo: unknown, message: string): IDataObject => ({
+	const deposit =
+		request.deposit_id !== undefined
+			? `deposit ${String(request.deposit_id)}`
+			: `the deposit with invoice ID ${String(request.invoice_id)}`;
+	const shape = (
+		alreadyRequested: boolean,
+		refundId: unknown,
+		refundInfo: unknown,
+		message: string,
+	): IDataObject => ({
 		already_requested: alreadyRequested,
 		refund_id: (refundId as IDataObject[string]) ?? null,
 		deposit_id: (request.deposit_id as number | undefined) ?? null,
@@ -82,7 +113,13 @@ export async function execute(
 	let result: IDataObject;
 	try {
 		result = await client.request<IDataObject>(
-			{ family: 'payments', method: 'POST', path: '/v3/refunds', body: request, headers: { [IDEMPOTENCY_HEADER]: idempotencyKey } },
+			{
+				family: 'payments',
+				method: 'POST',
+				path: '/v3/refunds',
+				body: request,
+				headers: { [IDEMPOTENCY_HEADER]: idempotencyKey },
+			},
 			{
 				action: `Requesting the refund of item ${itemIndex}`,
 				itemIndex,
@@ -97,29 +134,54 @@ export async function execute(
 			const compared =
 				found.outcome === 'found'
 					? ` It is refund ${String(refundId)} (${String(found.record.status)}), of the same deposit and amount.`
-					: (creation.derived ? ' The key was derived from this request, so it is the same refund.' : '') +
+					: (creation.derived
+							? ' The key was derived from this request, so it is the same refund.'
+							: '') +
 						(request.deposit_id !== undefined ? recoveryNote(found, 'refund', 'refund') : '');
 			const message = `Refund of ${deposit} already requested by an earlier attempt (idempotency key ${idempotencyKey}); no second refund was made.${compared}`;
-			return [{ json: { ...shape(true, refundId, null, message), matches_request: found.outcome === 'found' || creation.derived ? true : null } }];
+			return [
+				{
+					json: {
+						...shape(true, refundId, null, message),
+						matches_request: found.outcome === 'found' || creation.derived ? true : null,
+					},
+				},
+			];
 		}
-		throw error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		throw error instanceof NodeApiError
+			? error
+			: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 	}
 	const refundId = result?.refund_id;
 	const amount = request.amount !== undefined ? `${String(request.amount)}` : 'everything left';
-	return [{ json: shape(false, refundId, result?.refund_info, `Refund ${String(refundId)} of ${deposit} requested (${amount}).`) }];
+	return [
+		{
+			json: shape(
+				false,
+				refundId,
+				result?.refund_info,
+				`Refund ${String(refundId)} of ${deposit} requested (${amount}).`,
+			),
+		},
+	];
 }
 
 /** Why a refund was refused, in words (service rules §7). */
-function explainRefusal(deposit: string, itemIndex: number): (failure: ServiceFailure) => string | undefined {
+function explainRefusal(
+	deposit: string,
+	itemIndex: number,
+): (failure: ServiceFailure) => string | undefined {
 	return (failure) => {
-		if (isServiceCode(failure, 802)) return `The amount of the refund of ${deposit} cannot be refunded (802)`;
+		if (isServiceCode(failure, 802))
+			return `The amount of the refund of ${deposit} cannot be refunded (802)`;
 		if (isServiceCode(failure, 804)) {
 			return `The refund of ${deposit} needs the customer’s bank account (804): fill Bank Account with the beneficiary, bank code and account number`;
 		}
 		if (isFailureKind(failure, 'notFound')) {
 			return `${deposit.charAt(0).toUpperCase()}${deposit.slice(1)} was not found (${failure.code ?? 404}): check it, and that the credential belongs to the merchant that received it`;
 		}
-		if (isServiceCode(failure, 300)) return `The refund of item ${itemIndex} was refused: invalid request (300)`;
+		if (isServiceCode(failure, 300))
+			return `The refund of item ${itemIndex} was refused: invalid request (300)`;
 		return undefined;
 	};
 }
@@ -129,8 +191,14 @@ function explainRefusal(deposit: string, itemIndex: number): (failure: ServiceFa
  * carry no key, so the newest refund of the same deposit and amount (a full refund when no amount was
  * asked) created in the key's window. Only by Deposit ID: refund records do not name the invoice.
  */
-async function findRequestedRefund(context: IExecuteFunctions, itemIndex: number, request: IDataObject, creation: CreationKey): Promise<Recovery> {
-	if (request.deposit_id === undefined) return { outcome: 'not-found', pagesRead: 0, capped: false };
+async function findRequestedRefund(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	request: IDataObject,
+	creation: CreationKey,
+): Promise<Recovery> {
+	if (request.deposit_id === undefined)
+		return { outcome: 'not-found', pagesRead: 0, capped: false };
 	const depositId = Number(request.deposit_id);
 	const asked = request.amount === undefined ? undefined : Number(request.amount);
 	return await findEarlierRecord(
@@ -141,8 +209,11 @@ async function findRequestedRefund(context: IExecuteFunctions, itemIndex: number
 			filters: {},
 			match: (record) =>
 				Number(record.idBoleto) === depositId &&
-				(asked === undefined ? record.amountType === 'FULL' || record.amountType === undefined : Math.abs(Number(record.amount) - asked) < 0.005),
-			pick: (matches) => [...matches].sort((a, b) => String(b.date ?? '').localeCompare(String(a.date ?? '')))[0],
+				(asked === undefined
+					? record.amountType === 'FULL' || record.amountType === undefined
+					: Math.abs(Number(record.amount) - asked) < 0.005),
+			pick: (matches) =>
+				[...matches].sort((a, b) => String(b.date ?? '').localeCompare(String(a.date ?? '')))[0],
 		},
 		recoveryPeriod(creation, Date.now()),
 	);

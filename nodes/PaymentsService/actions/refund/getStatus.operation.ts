@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import type { PaymentsClient } from '../../transport/client';
 import { isFailureKind } from '../../transport/errors';
@@ -12,7 +17,8 @@ export const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: '168284',
-		description: 'The refund_id returned when the refund was requested (its ID in Refund → Get Many)',
+		description:
+			'The refund_id returned when the refund was requested (its ID in Refund → Get Many)',
 	},
 	{
 		displayName: 'Options',
@@ -57,7 +63,12 @@ export async function execute(
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const withVoucher = options.voucherToBinary === true;
 	const result = await client.request<IDataObject>(
-		{ family: 'payments', method: 'GET', path: `/v3/refunds/${refundId}`, qs: withVoucher ? { voucher: 'true' } : undefined },
+		{
+			family: 'payments',
+			method: 'GET',
+			path: `/v3/refunds/${refundId}`,
+			qs: withVoucher ? { voucher: 'true' } : undefined,
+		},
 		{
 			action: `Reading the status of refund ${refundId}`,
 			itemIndex,
@@ -73,7 +84,13 @@ export async function execute(
 		const property = String(options.voucherBinaryProperty || 'voucher');
 		const base64 = json.voucher.replace(/^data:application\/pdf;base64,/, '');
 		delete json.voucher;
-		output.binary = { [property]: await this.helpers.prepareBinaryData(Buffer.from(base64, 'base64'), `refund-${refundId}.pdf`, 'application/pdf') };
+		output.binary = {
+			[property]: await this.helpers.prepareBinaryData(
+				Buffer.from(base64, 'base64'),
+				`refund-${refundId}.pdf`,
+				'application/pdf',
+			),
+		};
 	}
 	return [output];
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import type { PaymentsClient } from '../../transport/client';
 
@@ -17,7 +22,12 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const answer = await client.request<unknown>(
-		{ family: 'reporting', method: 'DELETE', path: '/v1/auth/session/destroy', headers: { 'Content-Type': 'application/json' } },
+		{
+			family: 'reporting',
+			method: 'DELETE',
+			path: '/v1/auth/session/destroy',
+			headers: { 'Content-Type': 'application/json' },
+		},
 		{ action: 'Logging out', itemIndex },
 	);
 	const message =

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import type { PaymentsClient } from '../../transport/client';
 import { readRequiredText } from '../common/parameters';
@@ -57,12 +62,29 @@ export async function execute(
 	client: PaymentsClient,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const type = readRequiredText(this, 'type', 'Type', itemIndex, 'Enter a ticket type such as DEPOSIT.');
-	const descriptionText = readRequiredText(this, 'description', 'Description', itemIndex, 'Describe the issue for the support team.');
+	const type = readRequiredText(
+		this,
+		'type',
+		'Type',
+		itemIndex,
+		'Enter a ticket type such as DEPOSIT.',
+	);
+	const descriptionText = readRequiredText(
+		this,
+		'description',
+		'Description',
+		itemIndex,
+		'Describe the issue for the support team.',
+	);
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = { type, description: descriptionText };
-	if (typeof additional.category === 'string' && additional.category.trim()) body.category = additional.category.trim();
-	if (additional.referenceId !== undefined && additional.referenceId !== '' && Number(additional.referenceId) > 0) {
+	if (typeof additional.category === 'string' && additional.category.trim())
+		body.category = additional.category.trim();
+	if (
+		additional.referenceId !== undefined &&
+		additional.referenceId !== '' &&
+		Number(additional.referenceId) > 0
+	) {
 		body.referenceId = Number(additional.referenceId);
 	}
 	const ticket = await client.request<IDataObject>(

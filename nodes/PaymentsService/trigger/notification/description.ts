@@ -6,7 +6,16 @@ import { codeOptions } from '../../reporting/filters';
 import { URL_SECRET_PATTERN } from './notifications';
 
 /** Deposit statuses of the v3 status read (service rules §5.3). */
-const DEPOSIT_STATUSES: readonly string[] = ['CREATED', 'PENDING', 'EARLY_RELEASED', 'FOR_REVIEW', 'EXPIRED', 'CANCELLED', 'COMPLETED', 'DECLINED'];
+const DEPOSIT_STATUSES: readonly string[] = [
+	'CREATED',
+	'PENDING',
+	'EARLY_RELEASED',
+	'FOR_REVIEW',
+	'EXPIRED',
+	'CANCELLED',
+	'COMPLETED',
+	'DECLINED',
+];
 
 /** Cashout statuses of the status read, by their names (service rules §6.1). */
 const CASHOUT_STATUSES: readonly string[] = Object.values(CASHOUT_STATUS_BY_CODE);
@@ -21,7 +30,8 @@ export const NOTIFICATION_WEBHOOKS: IWebhookDescription[] = [
 	{
 		name: 'default',
 		httpMethod: 'POST',
-		responseMode: '={{$parameter["options"]["respond"] === "whenFinished" ? "lastNode" : "onReceived"}}',
+		responseMode:
+			'={{$parameter["options"]["respond"] === "whenFinished" ? "lastNode" : "onReceived"}}',
 		responseData: 'noData',
 		path: '={{$parameter["urlSecret"] ? "webhook/" + $parameter["urlSecret"] : "webhook"}}',
 	},
@@ -40,9 +50,13 @@ export const NOTIFICATION_WEBHOOK_METHODS = {
 		async checkExists(this: IHookFunctions): Promise<boolean> {
 			const secret = String(this.getNodeParameter('urlSecret', '') ?? '');
 			if (secret !== '' && !URL_SECRET_PATTERN.test(secret)) {
-				throw new NodeOperationError(this.getNode(), 'URL Secret must be 16 to 128 letters, digits, - or _', {
-					description: `It has ${secret.length} characters${/^[A-Za-z0-9_-]*$/.test(secret) ? '' : ', some of them not allowed'}. Use a random text, e.g. the output of "openssl rand -hex 16", or leave it empty.`,
-				});
+				throw new NodeOperationError(
+					this.getNode(),
+					'URL Secret must be 16 to 128 letters, digits, - or _',
+					{
+						description: `It has ${secret.length} characters${/^[A-Za-z0-9_-]*$/.test(secret) ? '' : ', some of them not allowed'}. Use a random text, e.g. the output of "openssl rand -hex 16", or leave it empty.`,
+					},
+				);
 			}
 			return true;
 		},
@@ -77,7 +91,10 @@ export const URL_SECRET: INodeProperties = {
 };
 
 /** Deposit and cashout status filters, shown for the kinds selected. */
-export function statusFilters(depositChoices: string[], cashoutChoices: string[]): INodeProperties[] {
+export function statusFilters(
+	depositChoices: string[],
+	cashoutChoices: string[],
+): INodeProperties[] {
 	return [
 		{
 			displayName: 'Deposit Statuses',
@@ -86,7 +103,8 @@ export function statusFilters(depositChoices: string[], cashoutChoices: string[]
 			default: [],
 			displayOptions: { show: { notifications: depositChoices } },
 			options: codeOptions(DEPOSIT_STATUSES),
-			description: 'Only deposits in these statuses (as read from the service) start the workflow. Empty: every status.',
+			description:
+				'Only deposits in these statuses (as read from the service) start the workflow. Empty: every status.',
 		},
 		{
 			displayName: 'Cashout Statuses',
@@ -95,7 +113,8 @@ export function statusFilters(depositChoices: string[], cashoutChoices: string[]
 			default: [],
 			displayOptions: { show: { notifications: cashoutChoices } },
 			options: codeOptions(CASHOUT_STATUSES),
-			description: 'Only cashouts in these statuses (as read from the service) start the workflow. Empty: every status.',
+			description:
+				'Only cashouts in these statuses (as read from the service) start the workflow. Empty: every status.',
 		},
 	];
 }
@@ -125,7 +144,8 @@ export const OPTIONS: INodeProperties = {
 				{
 					name: 'When Received',
 					value: 'whenReceived',
-					description: 'Answer 200 once the status is read; repeats are suppressed. If the workflow then fails, the service does not send again.',
+					description:
+						'Answer 200 once the status is read; repeats are suppressed. If the workflow then fails, the service does not send again.',
 				},
 				{
 					name: 'When Workflow Finished',

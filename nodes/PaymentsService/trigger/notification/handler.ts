@@ -34,7 +34,11 @@ type Outcome = 'emitted' | 'duplicate' | 'filtered' | 'not-found' | 'not-selecte
  * outcome only (never a secret, never the body received). The node answers itself, as n8n's Webhook
  * node does, so that n8n saves the static data at once (see README, "Notification Trigger").
  */
-function answer(context: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
+function answer(
+	context: IWebhookFunctions,
+	status: number,
+	body: IDataObject,
+): IWebhookResponseData {
 	const response = context.getResponseObject();
 	response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
 	response.end(JSON.stringify(body));
@@ -60,20 +64,37 @@ function reply(kind: NotificationKind, id: number | string, outcome: Outcome): I
  * for the same change gives the same key, and another change another one. A workflow records it under a unique key in its own database to act once per change (README,
  * "Once per change, guaranteed").
  */
-export function changeKey(kind: NotificationKind, read: { state: IDataObject; status: string }, notifiedId: number | string): string {
+export function changeKey(
+	kind: NotificationKind,
+	read: { state: IDataObject; status: string },
+	notifiedId: number | string,
+): string {
 	const readId = kind === 'cashout' ? read.state.cashout_id : read.state.deposit_id;
-	const id = typeof readId === 'number' || (typeof readId === 'string' && readId !== '') ? readId : notifiedId;
+	const id =
+		typeof readId === 'number' || (typeof readId === 'string' && readId !== '')
+			? readId
+			: notifiedId;
 	return `${kind}:${String(id)}:${read.status}`;
 }
 
 function isEmptyObject(value: unknown): boolean {
-	return !!value && typeof value === 'object' && !Buffer.isBuffer(value) && Object.keys(value).length === 0;
+	return (
+		!!value &&
+		typeof value === 'object' &&
+		!Buffer.isBuffer(value) &&
+		Object.keys(value).length === 0
+	);
 }
 
 /** The last segment of the request's path: where the URL secret sits (`…/webhook/<secret>`). */
 function lastPathSegment(context: IWebhookFunctions): string {
 	const request = context.getRequestObject() as unknown as { path?: unknown; url?: unknown };
-	const path = typeof request.path === 'string' ? request.path : typeof request.url === 'string' ? request.url.split('?')[0] : '';
+	const path =
+		typeof request.path === 'string'
+			? request.path
+			: typeof request.url === 'string'
+				? request.url.split('?')[0]
+				: '';
 	return path.split('/').pop() ?? '';
 }
 
@@ -102,7 +123,10 @@ export async function handleNotification(this: IWebhookFunctions): Promise<IWebh
 	const logContext = { nodeName: node.name, workflowId: this.getWorkflow().id };
 	const urlSecret = String(this.getNodeParameter('urlSecret', '') ?? '');
 	if (urlSecret !== '' && !sameSecret(urlSecret, lastPathSegment(this))) {
-		this.logger.warn('Payments Service notification refused with 401: the URL secret does not match', logContext);
+		this.logger.warn(
+			'Payments Service notification refused with 401: the URL secret does not match',
+			logContext,
+		);
 		return answer(this, 401, { received: false, error: 'Unauthorized' });
 	}
 
@@ -110,21 +134,33 @@ export async function handleNotification(this: IWebhookFunctions): Promise<IWebh
 	const rawBody = request.rawBody;
 	const parsedBody = this.getBodyData() as unknown;
 	const body = parsedBody === undefined || isEmptyObject(parsedBody) ? rawBody : parsedBody;
-	const rawSize = Buffer.isBuffer(rawBody) ? rawBody.length : typeof rawBody === 'string' ? Buffer.byteLength(rawBody) : undefined;
+	const rawSize = Buffer.isBuffer(rawBody)
+		? rawBody.length
+		: typeof rawBody === 'string'
+			? Buffer.byteLength(rawBody)
+			: undefined;
 	const limit = bodyLimitProblem(rawSize, body === rawBody ? undefined : body);
 	if (limit) {
-		this.logger.warn(`Payments Service notification refused with ${limit.status}: ${limit.problem}`, logContext);
+		this.logger.warn(
+			`Payments Service notification refused with ${limit.status}: ${limit.problem}`,
+			logContext,
+		);
 		return answer(this, limit.status, { received: false, error: limit.problem });
 	}
 
-	const choice = String(this.getNodeParameter('notifications', node.typeVersion >= 2 ? 'deposits' : 'both'));
+	const choice = String(
+		this.getNodeParameter('notifications', node.typeVersion >= 2 ? 'deposits' : 'both'),
+	);
 	const kinds = KINDS_BY_CHOICE[choice] ?? KINDS_BY_CHOICE.both;
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	const whenFinished = options.respond === 'whenFinished';
 
 	const parsed = parseNotification(body);
 	if (isMalformed(parsed)) {
-		this.logger.warn(`Payments Service notification refused with 400: ${parsed.problem}`, logContext);
+		this.logger.warn(
+			`Payments Service notification refused with 400: ${parsed.problem}`,
+			logContext,
+		);
 		return answer(this, 400, { received: false, error: parsed.problem });
 	}
 	let notification: Notification = parsed;
@@ -148,7 +184,11 @@ export async function handleNotification(this: IWebhookFunctions): Promise<IWebh
 			return answer(this, 401, { received: false, error: 'The control does not match' });
 		}
 		// The control authenticates external_id only: the read sends it along (statusRead.ts).
-		notification = { ...notification, externalId: String(notification.fields.external_id).trim(), verified: true };
+		notification = {
+			...notification,
+			externalId: String(notification.fields.external_id).trim(),
+			verified: true,
+		};
 	}
 	const id = notifiedId(notification);
 
@@ -159,7 +199,10 @@ export async function handleNotification(this: IWebhookFunctions): Promise<IWebh
 	if (staticData && options.emitEveryNotification !== true) {
 		const final = recentFinalStatus(memory, kind, key, now);
 		if (final !== undefined) {
-			this.logger.debug(`Payments Service ${kind} notification for ${describeRecord(notification)}: ${final} read less than 10 minutes ago, not read again`, logContext);
+			this.logger.debug(
+				`Payments Service ${kind} notification for ${describeRecord(notification)}: ${final} read less than 10 minutes ago, not read again`,
+				logContext,
+			);
 			return answer(this, 200, { ...reply(kind, id, 'duplicate'), status: final });
 		}
 	}
@@ -184,12 +227,20 @@ export async function handleNotification(this: IWebhookFunctions): Promise<IWebh
 		staticData[MEMORY_KEY] = memory as unknown as IDataObject;
 	}
 
-	const wanted = (kind === 'deposit' ? this.getNodeParameter('depositStatuses', []) : this.getNodeParameter('cashoutStatuses', [])) as string[];
+	const wanted = (
+		kind === 'deposit'
+			? this.getNodeParameter('depositStatuses', [])
+			: this.getNodeParameter('cashoutStatuses', [])
+	) as string[];
 	let outcome: Outcome = 'emitted';
 	if (repeat && options.emitEveryNotification !== true) outcome = 'duplicate';
 	else if (wanted.length > 0 && !wanted.includes(read.status)) outcome = 'filtered';
-	this.logger.debug(`Payments Service ${kind} notification for ${describeRecord(notification)}: ${read.status}, ${outcome}`, logContext);
-	if (outcome !== 'emitted') return answer(this, 200, { ...reply(kind, id, outcome), status: read.status });
+	this.logger.debug(
+		`Payments Service ${kind} notification for ${describeRecord(notification)}: ${read.status}, ${outcome}`,
+		logContext,
+	);
+	if (outcome !== 'emitted')
+		return answer(this, 200, { ...reply(kind, id, outcome), status: read.status });
 
 	const item: IDataObject = {
 		...read.state,

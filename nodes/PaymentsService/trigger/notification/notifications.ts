@@ -86,7 +86,8 @@ export function bodyFields(body: unknown): Record<string, unknown> | undefined {
 			const form: Record<string, unknown> = {};
 			for (const [name, field] of new URLSearchParams(text)) {
 				const before = form[name];
-				form[name] = before === undefined ? field : [...(Array.isArray(before) ? before : [before]), field];
+				form[name] =
+					before === undefined ? field : [...(Array.isArray(before) ? before : [before]), field];
 			}
 			value = form;
 		}
@@ -106,7 +107,11 @@ export function bodyFields(body: unknown): Record<string, unknown> | undefined {
  */
 export function parseNotification(body: unknown): Notification | MalformedNotification {
 	const fields = bodyFields(body);
-	if (!fields) return { problem: 'The body is not a JSON object or a form: expected {"deposit_id": N} or the cashout form fields' };
+	if (!fields)
+		return {
+			problem:
+				'The body is not a JSON object or a form: expected {"deposit_id": N} or the cashout form fields',
+		};
 	for (const name of ['deposit_id', 'cashout_id', 'external_id']) {
 		if (Array.isArray(fields[name])) return { problem: `${name} is given more than once` };
 	}
@@ -122,21 +127,26 @@ export function parseNotification(body: unknown): Notification | MalformedNotifi
 		if (present(fields.cashout_id)) {
 			const cashoutId = asPositiveId(fields.cashout_id);
 			if (cashoutId === undefined) return { problem: 'cashout_id is not a positive whole number' };
-			const externalId = present(fields.external_id) ? String(fields.external_id).trim() : undefined;
+			const externalId = present(fields.external_id)
+				? String(fields.external_id).trim()
+				: undefined;
 			return { kind: 'cashout', cashoutId, externalId, fields };
 		}
 		if (typeof fields.external_id !== 'string' && typeof fields.external_id !== 'number') {
 			return { problem: 'external_id is not a text' };
 		}
 		const externalId = String(fields.external_id).trim();
-		if (externalId.length > MAX_EXTERNAL_ID_LENGTH) return { problem: `external_id is longer than ${MAX_EXTERNAL_ID_LENGTH} characters` };
+		if (externalId.length > MAX_EXTERNAL_ID_LENGTH)
+			return { problem: `external_id is longer than ${MAX_EXTERNAL_ID_LENGTH} characters` };
 		return { kind: 'cashout', externalId, fields };
 	}
 	return { problem: 'The body has no deposit_id, cashout_id or external_id' };
 }
 
 /** Whether {@link parseNotification} found nothing to read. */
-export function isMalformed(parsed: Notification | MalformedNotification): parsed is MalformedNotification {
+export function isMalformed(
+	parsed: Notification | MalformedNotification,
+): parsed is MalformedNotification {
 	return 'problem' in parsed;
 }
 
@@ -146,7 +156,9 @@ export function isMalformed(parsed: Notification | MalformedNotification): parse
  */
 export function memoryKey(notification: Notification): string {
 	if (notification.kind === 'deposit') return `d:${notification.depositId}`;
-	return notification.cashoutId !== undefined ? `c:${notification.cashoutId}` : `x:${notification.externalId ?? ''}`;
+	return notification.cashoutId !== undefined
+		? `c:${notification.cashoutId}`
+		: `x:${notification.externalId ?? ''}`;
 }
 
 /** How long a record's last status is remembered after its last notification: 7 days, in seconds. */
@@ -177,10 +189,16 @@ export function emptyMemory(): NotificationMemory {
 export function readMemory(stored: unknown): NotificationMemory {
 	if (!stored || typeof stored !== 'object') return emptyMemory();
 	const { version, records } = stored as { version?: unknown; records?: unknown };
-	if (version !== 1 || !records || typeof records !== 'object' || Array.isArray(records)) return emptyMemory();
+	if (version !== 1 || !records || typeof records !== 'object' || Array.isArray(records))
+		return emptyMemory();
 	const memory = emptyMemory();
 	for (const [key, entry] of Object.entries(records as Record<string, unknown>)) {
-		if (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string' && Number.isFinite(entry[1])) {
+		if (
+			Array.isArray(entry) &&
+			entry.length === 2 &&
+			typeof entry[0] === 'string' &&
+			Number.isFinite(entry[1])
+		) {
 			memory.records[key] = [entry[0], Number(entry[1])];
 		}
 	}
@@ -195,7 +213,10 @@ export function readMemory(stored: unknown): NotificationMemory {
 export function pruneMemory(
 	memory: NotificationMemory,
 	now: number,
-	limits: { maxAgeSeconds: number; maxRecords: number } = { maxAgeSeconds: MEMORY_MAX_AGE_SECONDS, maxRecords: MEMORY_MAX_RECORDS },
+	limits: { maxAgeSeconds: number; maxRecords: number } = {
+		maxAgeSeconds: MEMORY_MAX_AGE_SECONDS,
+		maxRecords: MEMORY_MAX_RECORDS,
+	},
 ): void {
 	const oldest = now - limits.maxAgeSeconds;
 	for (const [key, [, seenAt]] of Object.entries(memory.records)) {
@@ -214,7 +235,12 @@ export function pruneMemory(
  * repeat: the same as the last status read for the record. A record back in an earlier status after
  * another one (ON_HOLD, PENDING, ON_HOLD) is not a repeat. Changes `memory`.
  */
-export function rememberStatus(memory: NotificationMemory, key: string, status: string, now: number): { repeat: boolean; previousStatus: string | null } {
+export function rememberStatus(
+	memory: NotificationMemory,
+	key: string,
+	status: string,
+	now: number,
+): { repeat: boolean; previousStatus: string | null } {
 	const previous = memory.records[key];
 	// Delete first so the record moves to the end: the key order is the notification order.
 	delete memory.records[key];
@@ -240,17 +266,25 @@ export const MAX_BODY_VALUES = 200;
  * @returns undefined when within limits, else the HTTP status to answer (413 too large, 400 too
  *   deep or too many values) and a problem written for the sender (it holds no body value).
  */
-export function bodyLimitProblem(rawSize: number | undefined, body: unknown): { status: 413 | 400; problem: string } | undefined {
-	const size = rawSize ?? (typeof body === 'string' ? Buffer.byteLength(body) : Buffer.isBuffer(body) ? body.length : 0);
-	if (size > MAX_BODY_BYTES) return { status: 413, problem: `The body is larger than ${MAX_BODY_BYTES} bytes` };
+export function bodyLimitProblem(
+	rawSize: number | undefined,
+	body: unknown,
+): { status: 413 | 400; problem: string } | undefined {
+	const size =
+		rawSize ??
+		(typeof body === 'string' ? Buffer.byteLength(body) : Buffer.isBuffer(body) ? body.length : 0);
+	if (size > MAX_BODY_BYTES)
+		return { status: 413, problem: `The body is larger than ${MAX_BODY_BYTES} bytes` };
 	if (!body || typeof body !== 'object' || Buffer.isBuffer(body)) return undefined;
 	const stack: Array<[unknown, number]> = [[body, 1]];
 	let values = 0;
 	while (stack.length) {
 		const [value, depth] = stack.pop()!;
-		if (depth > MAX_BODY_DEPTH) return { status: 400, problem: `The body is nested deeper than ${MAX_BODY_DEPTH} levels` };
+		if (depth > MAX_BODY_DEPTH)
+			return { status: 400, problem: `The body is nested deeper than ${MAX_BODY_DEPTH} levels` };
 		for (const child of Object.values(value as Record<string, unknown>)) {
-			if (++values > MAX_BODY_VALUES) return { status: 400, problem: `The body has more than ${MAX_BODY_VALUES} values` };
+			if (++values > MAX_BODY_VALUES)
+				return { status: 400, problem: `The body has more than ${MAX_BODY_VALUES} values` };
 			if (child && typeof child === 'object') stack.push([child, depth + 1]);
 		}
 	}
@@ -286,7 +320,11 @@ export function sameSecret(expected: string, given: string): boolean {
  */
 export function controlMatches(secret: string, fields: Record<string, unknown>): boolean {
 	const { control, external_id: externalId } = fields;
-	if (typeof control !== 'string' || (typeof externalId !== 'string' && typeof externalId !== 'number')) return false;
+	if (
+		typeof control !== 'string' ||
+		(typeof externalId !== 'string' && typeof externalId !== 'number')
+	)
+		return false;
 	const id = String(externalId).trim();
 	if (id === '' || secret === '') return false;
 	return sameSecret(cashoutControl(secret, id), control.trim().toUpperCase());
@@ -314,9 +352,18 @@ export const REREAD_WINDOW_SECONDS = 600;
  * {@link FINAL_STATUSES}, which cannot have changed since. Returns that status, else undefined (the
  * status must be read).
  */
-export function recentFinalStatus(memory: NotificationMemory, kind: NotificationKind, key: string, now: number): string | undefined {
+export function recentFinalStatus(
+	memory: NotificationMemory,
+	kind: NotificationKind,
+	key: string,
+	now: number,
+): string | undefined {
 	const entry = memory.records[key];
 	if (!entry) return undefined;
 	const [status, readAt] = entry;
-	return FINAL_STATUSES[kind].has(status) && now - readAt >= 0 && now - readAt < REREAD_WINDOW_SECONDS ? status : undefined;
+	return FINAL_STATUSES[kind].has(status) &&
+		now - readAt >= 0 &&
+		now - readAt < REREAD_WINDOW_SECONDS
+		? status
+		: undefined;
 }

@@ -52,7 +52,10 @@ export function describeRecord(notification: Notification): string {
  *   service's answer only, never from the request (it holds the secrets).
  * @throws NodeOperationError when the credential is missing or its Base URL is not a URL.
  */
-export async function readNotifiedState(context: RequestContext, notification: Notification): Promise<ReadState | undefined> {
+export async function readNotifiedState(
+	context: RequestContext,
+	notification: Notification,
+): Promise<ReadState | undefined> {
 	const outcome = await readRecordState(context, notification).then(
 		(read) => ({ read }),
 		(error: unknown) => ({ error }),
@@ -60,11 +63,15 @@ export async function readNotifiedState(context: RequestContext, notification: N
 	if ('read' in outcome) return outcome.read;
 	if (isNotFound(outcome.error, notification)) return undefined;
 	// The client throws only n8n's errors; anything else is wrapped so n8n shows it as the node's.
-	if (outcome.error instanceof NodeApiError || outcome.error instanceof NodeOperationError) throw outcome.error;
+	if (outcome.error instanceof NodeApiError || outcome.error instanceof NodeOperationError)
+		throw outcome.error;
 	throw new NodeOperationError(context.getNode(), outcome.error as Error);
 }
 
-async function readRecordState(context: RequestContext, notification: Notification): Promise<ReadState> {
+async function readRecordState(
+	context: RequestContext,
+	notification: Notification,
+): Promise<ReadState> {
 	const what = describeRecord(notification);
 	if (notification.kind === 'deposit') {
 		const client = new PaymentsClient(context, 'deposit', { retry: NOTIFICATION_READ_RETRY });
@@ -73,7 +80,10 @@ async function readRecordState(context: RequestContext, notification: Notificati
 			{ action: `Reading the status of notified ${what}` },
 		);
 		const state: IDataObject = answer && typeof answer === 'object' ? { ...answer } : {};
-		return { state, status: typeof state.status === 'string' ? state.status : String(state.status ?? '') };
+		return {
+			state,
+			status: typeof state.status === 'string' ? state.status : String(state.status ?? ''),
+		};
 	}
 	const client = new PaymentsClient(context, 'cashout', { retry: NOTIFICATION_READ_RETRY });
 	// A verified notification's external_id is authenticated (§10.2): sent with cashout_id, the
@@ -88,7 +98,11 @@ async function readRecordState(context: RequestContext, notification: Notificati
 	const [item] = await cashoutCall(client, 'POST', body, {
 		action: `Reading the status of notified ${what}`,
 		itemIndex: 0,
-		explain: explainCashoutRefusal(notification.cashoutId ?? `with external ID "${notification.externalId ?? ''}"`, 'read', 'known'),
+		explain: explainCashoutRefusal(
+			notification.cashoutId ?? `with external ID "${notification.externalId ?? ''}"`,
+			'read',
+			'known',
+		),
 	});
 	const state = item.json;
 	const status = state.cashout_status_name ?? state.cashout_status;

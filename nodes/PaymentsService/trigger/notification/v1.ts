@@ -1,7 +1,14 @@
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { INodeType, INodeTypeBaseDescription, INodeTypeDescription } from 'n8n-workflow';
 
-import { NOTICE, NOTIFICATION_WEBHOOK_METHODS, NOTIFICATION_WEBHOOKS, OPTIONS, statusFilters, URL_SECRET } from './description';
+import {
+	NOTICE,
+	NOTIFICATION_WEBHOOK_METHODS,
+	NOTIFICATION_WEBHOOKS,
+	OPTIONS,
+	statusFilters,
+	URL_SECRET,
+} from './description';
 import { handleNotification } from './handler';
 
 /**
@@ -49,7 +56,11 @@ export class PaymentsServiceNotificationTriggerV1 implements INodeType {
 					options: [
 						{ name: 'Cashouts', value: 'cashouts', description: 'Cashout (payout) status changes' },
 						{ name: 'Deposits', value: 'deposits', description: 'Deposit (pay-in) status changes' },
-						{ name: 'Deposits and Cashouts', value: 'both', description: 'Both kinds, on the same URL' },
+						{
+							name: 'Deposits and Cashouts',
+							value: 'both',
+							description: 'Both kinds, on the same URL',
+						},
 					],
 				},
 				URL_SECRET,

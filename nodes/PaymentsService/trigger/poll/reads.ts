@@ -70,7 +70,13 @@ export async function readPlannedWindows(
 	},
 ): Promise<PollRead> {
 	const queue: Unit[] = windows.flatMap((window, planned) =>
-		(statuses ?? [undefined]).map((status) => ({ planned, window, status, peels: 0, paged: false })),
+		(statuses ?? [undefined]).map((status) => ({
+			planned,
+			window,
+			status,
+			peels: 0,
+			paged: false,
+		})),
 	);
 	const open = windows.map(() => (statuses ?? [undefined]).length);
 	const cut = windows.map(() => false);
@@ -81,7 +87,14 @@ export async function readPlannedWindows(
 
 	const fetch = async (unit: Unit, page: number) => {
 		requests++;
-		const envelope = await fetchPage(client, { ...query, status: unit.status }, unit.window, page, undefined, () => failure !== undefined);
+		const envelope = await fetchPage(
+			client,
+			{ ...query, status: unit.status },
+			unit.window,
+			page,
+			undefined,
+			() => failure !== undefined,
+		);
 		return { records: envelope.data ?? [], more: hasNextPage(envelope) };
 	};
 	const add = (unit: Unit, records: IDataObject[], after = Number.NEGATIVE_INFINITY) => {
@@ -106,16 +119,26 @@ export async function readPlannedWindows(
 			open[unit.planned]--;
 			return;
 		}
-		const created = first.records.map((record) => observe(query.list, record)?.created ?? Number.NaN);
-		const newestFirst = created.every((time, index) => Number.isFinite(time) && (index === 0 || time <= created[index - 1]));
+		const created = first.records.map(
+			(record) => observe(query.list, record)?.created ?? Number.NaN,
+		);
+		const newestFirst = created.every(
+			(time, index) => Number.isFinite(time) && (index === 0 || time <= created[index - 1]),
+		);
 		const oldest = created[created.length - 1];
 		if (!unit.paged && newestFirst && created[0] > oldest) {
 			// Complete above the page's oldest second; the rest, that second included, is read next.
 			add(unit, first.records, oldest);
 			const rest: TimeWindow = { from: unit.window.from, to: oldest };
 			const peels = unit.peels + 1;
-			const parts = peels >= PEELS_BEFORE_CUT ? cutByDensity(rest, first.records.length, unit.window.to - oldest + 1) : [rest];
-			replace(unit, parts.map((window) => ({ ...unit, window, peels: parts.length > 1 ? 0 : peels })));
+			const parts =
+				peels >= PEELS_BEFORE_CUT
+					? cutByDensity(rest, first.records.length, unit.window.to - oldest + 1)
+					: [rest];
+			replace(
+				unit,
+				parts.map((window) => ({ ...unit, window, peels: parts.length > 1 ? 0 : peels })),
+			);
 			return;
 		}
 		if (!unit.paged && newestFirst && oldest > unit.window.from) {
@@ -172,13 +195,15 @@ export async function readPlannedWindows(
 	if (failure) throw failure.error;
 
 	let windowsRead = 0;
-	while (windowsRead < windows.length && open[windowsRead] === 0 && !cut[windowsRead]) windowsRead++;
+	while (windowsRead < windows.length && open[windowsRead] === 0 && !cut[windowsRead])
+		windowsRead++;
 	const byKey = new Map<string, Observation>();
 	for (let planned = 0; planned < windowsRead; planned++) {
 		for (const observation of found[planned]) {
 			const before = byKey.get(observation.key);
 			// A record that moved between pages arrives twice: the newer copy wins (RecordCollector's rule).
-			if (!before || (observation.lastChange ?? -Infinity) > (before.lastChange ?? -Infinity)) byKey.set(observation.key, observation);
+			if (!before || (observation.lastChange ?? -Infinity) > (before.lastChange ?? -Infinity))
+				byKey.set(observation.key, observation);
 		}
 		found[planned] = [];
 	}

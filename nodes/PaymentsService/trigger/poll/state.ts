@@ -170,7 +170,11 @@ export function packState(state: TriggerState): IDataObject {
 		const fields = [
 			(id - previousId).toString(36),
 			(created - previousCreated).toString(36),
-			lastChange === 0 ? PACKED_NULL_CHANGE : lastChange === created ? '' : (lastChange - created).toString(36),
+			lastChange === 0
+				? PACKED_NULL_CHANGE
+				: lastChange === created
+					? ''
+					: (lastChange - created).toString(36),
 			status === 0 ? '' : status < 0 ? PACKED_NO_STATUS : status.toString(36),
 		];
 		while (fields.length > 1 && fields[fields.length - 1] === '') fields.pop();
@@ -193,7 +197,8 @@ function unpackSeen(packed: string): Record<string, SeenEntry> | undefined {
 		const [idDelta, createdDelta = '', change = '', status = ''] = entry.split('.');
 		id += parseInt(idDelta, 36);
 		created += createdDelta === '' ? 0 : parseInt(createdDelta, 36);
-		const lastChange = change === PACKED_NULL_CHANGE ? 0 : change === '' ? created : created + parseInt(change, 36);
+		const lastChange =
+			change === PACKED_NULL_CHANGE ? 0 : change === '' ? created : created + parseInt(change, 36);
 		const statusIndex = status === '' ? 0 : status === PACKED_NO_STATUS ? -1 : parseInt(status, 36);
 		if (![id, created, lastChange, statusIndex].every(Number.isFinite)) return undefined;
 		seen[String(id)] = [statusIndex, lastChange, created];
@@ -263,7 +268,10 @@ export function loadState(
 		notes.push({
 			level: 'warn',
 			message: `The host clock moved back by ${previous.polledAt - now} s since the last poll (${iso(previous.polledAt)}, now ${iso(now)}); events already emitted are not emitted again`,
-			metadata: { clockMovedBackSeconds: previous.polledAt - now, lastPollAt: iso(previous.polledAt) },
+			metadata: {
+				clockMovedBackSeconds: previous.polledAt - now,
+				lastPollAt: iso(previous.polledAt),
+			},
 		});
 	}
 	if (previous && previous.config === key) {
@@ -271,18 +279,26 @@ export function loadState(
 			notes.push({
 				level: 'info',
 				message: `Records created ${iso(lookBackStart)} – ${iso(previous.knownFrom - 1)} are not in the trigger's memory (the clock moved, or the look-back grew); they join the starting point, and changes to them before this poll are not reported`,
-				metadata: { startingPointFrom: iso(lookBackStart), startingPointTo: iso(previous.knownFrom - 1) },
+				metadata: {
+					startingPointFrom: iso(lookBackStart),
+					startingPointTo: iso(previous.knownFrom - 1),
+				},
 			});
 		}
 		return { state: previous, notes };
 	}
 	const fresh = initialState(config, now);
-	if (previous && recordSetOf(previous.config) !== undefined && recordSetOf(previous.config) === recordSetOf(key)) {
+	if (
+		previous &&
+		recordSetOf(previous.config) !== undefined &&
+		recordSetOf(previous.config) === recordSetOf(key)
+	) {
 		// Same records, other settings: keep what was seen of each record. A record remembered as
 		// having left a narrowed read has no known status: forget it (it joins the starting point).
 		const left = previous.statuses.indexOf(LEFT_STATUS);
 		const seen: Record<string, SeenEntry> = {};
-		for (const [id, entry] of Object.entries(previous.seen)) if (entry[0] !== left || left < 0) seen[id] = [entry[0], entry[1], entry[2]];
+		for (const [id, entry] of Object.entries(previous.seen))
+			if (entry[0] !== left || left < 0) seen[id] = [entry[0], entry[1], entry[2]];
 		const since = Math.min(now, previous.polledAt ?? previous.activatedAt);
 		notes.push({
 			level: 'info',
@@ -326,7 +342,10 @@ const toSeconds = (value: unknown): number | null => {
  * Turns a record into an {@link Observation}; undefined when it lacks an id or a creation date
  * (such a record cannot be tracked).
  */
-export function observe(list: ReportingListDefinition, record: IDataObject): Observation | undefined {
+export function observe(
+	list: ReportingListDefinition,
+	record: IDataObject,
+): Observation | undefined {
 	const key = recordKey(list, record);
 	const created = toSeconds(record[list.recordDateField]);
 	if (key === undefined || created === null) return undefined;
@@ -345,10 +364,17 @@ export function observe(list: ReportingListDefinition, record: IDataObject): Obs
  * windows of at most `state.windowSeconds`. Without `resumeFrom` this is simply the look-back.
  */
 export function planWindows(state: TriggerState, lookBackStart: number, now: number): TimeWindow[] {
-	const span = Math.max(MIN_TRIGGER_WINDOW_SECONDS, Math.min(state.windowSeconds, MAX_WINDOW_SECONDS));
+	const span = Math.max(
+		MIN_TRIGGER_WINDOW_SECONDS,
+		Math.min(state.windowSeconds, MAX_WINDOW_SECONDS),
+	);
 	const resume = state.resumeFrom;
-	if (resume === undefined || resume <= lookBackStart || resume > now) return splitIntoWindows(lookBackStart, now, span);
-	return [...splitIntoWindows(resume, now, span), ...splitIntoWindows(lookBackStart, resume - 1, span)];
+	if (resume === undefined || resume <= lookBackStart || resume > now)
+		return splitIntoWindows(lookBackStart, now, span);
+	return [
+		...splitIntoWindows(resume, now, span),
+		...splitIntoWindows(lookBackStart, resume - 1, span),
+	];
 }
 
 /**
@@ -364,7 +390,10 @@ export function planWindows(state: TriggerState, lookBackStart: number, now: num
  * A narrowed read never sees the status a record left, so `previousStatus` is null when the trigger
  * never saw the record in another status.
  */
-export function narrowedStatuses(config: TriggerConfig, list: ReportingListDefinition): string[] | undefined {
+export function narrowedStatuses(
+	config: TriggerConfig,
+	list: ReportingListDefinition,
+): string[] | undefined {
 	const event = triggerEvent(config.event);
 	const wanted = [...new Set(event.wantedStatuses(config).map((status) => status.toUpperCase()))];
 	if (wanted.length === 0 || !list.statusParam) return undefined;
@@ -397,22 +426,40 @@ export interface PollPlan {
  * `rereadSeconds` plus one poll interval; read newest first, so a slice cut short by the poll budget
  * still moves on.
  */
-export function planPoll(state: TriggerState, config: TriggerConfig, lookBackStart: number, now: number): PollPlan {
+export function planPoll(
+	state: TriggerState,
+	config: TriggerConfig,
+	lookBackStart: number,
+	now: number,
+): PollPlan {
 	const period = config.rereadSeconds;
 	const olderEnd = now - period;
 	const created = creationTimes(state);
-	const refine = (windows: TimeWindow[]) => splitByDensity(windows, created, TARGET_RECORDS_PER_WINDOW);
+	const refine = (windows: TimeWindow[]) =>
+		splitByDensity(windows, created, TARGET_RECORDS_PER_WINDOW);
 	const belowMemory = state.knownFrom !== undefined && lookBackStart < state.knownFrom;
-	if (!state.baselineDone || belowMemory || state.resumeFrom !== undefined || period <= 0 || olderEnd <= lookBackStart) {
+	if (
+		!state.baselineDone ||
+		belowMemory ||
+		state.resumeFrom !== undefined ||
+		period <= 0 ||
+		olderEnd <= lookBackStart
+	) {
 		return { windows: refine(planWindows(state, lookBackStart, now)) };
 	}
-	const span = Math.max(MIN_TRIGGER_WINDOW_SECONDS, Math.min(state.windowSeconds, MAX_WINDOW_SECONDS));
+	const span = Math.max(
+		MIN_TRIGGER_WINDOW_SECONDS,
+		Math.min(state.windowSeconds, MAX_WINDOW_SECONDS),
+	);
 	const recent = refine(splitIntoWindows(olderEnd + 1, now, span));
 	const olderLength = olderEnd - lookBackStart + 1;
 	const elapsed = Math.min(period, Math.max(0, now - (state.sweepClock ?? now - period)));
 	const sliceLength = Math.min(olderLength, Math.ceil((olderLength * elapsed) / period));
 	if (sliceLength <= 0) return { windows: recent };
-	const top = state.sweepFrom !== undefined && state.sweepFrom >= lookBackStart && state.sweepFrom <= olderEnd ? state.sweepFrom : olderEnd;
+	const top =
+		state.sweepFrom !== undefined && state.sweepFrom >= lookBackStart && state.sweepFrom <= olderEnd
+			? state.sweepFrom
+			: olderEnd;
 	const lowest = Math.max(lookBackStart, top - sliceLength + 1);
 	const slice = refine(splitIntoWindows(lowest, top, span)).reverse();
 	return { windows: [...recent, ...slice], slice: { count: slice.length, lowest, top } };
@@ -445,7 +492,11 @@ function lowerBound(sorted: Float64Array, value: number): number {
  * more than `target` records created in one second stay in one one-second window. A window with
  * `target` records or fewer is kept whole, so a quiet look-back costs no extra request.
  */
-export function splitByDensity(windows: TimeWindow[], created: Float64Array, target: number): TimeWindow[] {
+export function splitByDensity(
+	windows: TimeWindow[],
+	created: Float64Array,
+	target: number,
+): TimeWindow[] {
 	const result: TimeWindow[] = [];
 	for (const window of windows) {
 		let from = window.from;
@@ -471,15 +522,23 @@ export function splitByDensity(windows: TimeWindow[], created: Float64Array, tar
  * newest older record after the start of the look-back); read in part, it moves on below the last
  * window read, and the time it accounts for in proportion.
  */
-export function advanceAfterPoll(state: TriggerState, plan: PollPlan, windowsRead: number, now: number): TriggerState {
+export function advanceAfterPoll(
+	state: TriggerState,
+	plan: PollPlan,
+	windowsRead: number,
+	now: number,
+): TriggerState {
 	if (!plan.slice) {
 		const next = advanceReadPosition(state, plan.windows, windowsRead);
 		// A whole look-back read also counts as a round of re-reading.
-		return windowsRead >= plan.windows.length ? { ...next, sweepClock: now, sweepFrom: undefined } : next;
+		return windowsRead >= plan.windows.length
+			? { ...next, sweepClock: now, sweepFrom: undefined }
+			: next;
 	}
 	const recentCount = plan.windows.length - plan.slice.count;
 	if (windowsRead < recentCount) {
-		const windowSeconds = windowsRead === 0 ? narrowedSpan(state.windowSeconds) : state.windowSeconds;
+		const windowSeconds =
+			windowsRead === 0 ? narrowedSpan(state.windowSeconds) : state.windowSeconds;
 		return { ...state, windowSeconds };
 	}
 	const sliceRead = windowsRead - recentCount;
@@ -525,7 +584,9 @@ function eventFor(
 		// Include First Sightings off: a record's creation is no event, a change after it is. Decided
 		// from the record alone (lastChangeDate later than creationDate), not from the memory of the
 		// poll that first saw it, which n8n does not save when that poll emits nothing.
-		return event.type !== 'newRecord' && observation.lastChange !== null && observation.lastChange > observation.created
+		return event.type !== 'newRecord' &&
+			observation.lastChange !== null &&
+			observation.lastChange > observation.created
 			? event.type
 			: undefined;
 	}
@@ -555,7 +616,12 @@ function isNewInStatus(config: TriggerConfig): boolean {
 }
 
 /** The event one record raises against the state (undefined: none), and what the state remembers of it. */
-function judge(state: TriggerState, config: TriggerConfig, observation: Observation, newInStatus: boolean) {
+function judge(
+	state: TriggerState,
+	config: TriggerConfig,
+	observation: Observation,
+	newInStatus: boolean,
+) {
 	const previous = decode(state, state.seen[observation.key]);
 	// Until the look-back was read once, an unknown record may be part of the starting point; one
 	// created after the activation second cannot be. Below `knownFrom` the memory is not complete
@@ -563,9 +629,15 @@ function judge(state: TriggerState, config: TriggerConfig, observation: Observat
 	// record first seen there joins the starting point.
 	const remembers = state.knownFrom === undefined || observation.created >= state.knownFrom;
 	const firstSightingCounts =
-		remembers && (newInStatus ? observation.created > state.activatedAt : state.baselineDone || observation.created > state.activatedAt);
+		remembers &&
+		(newInStatus
+			? observation.created > state.activatedAt
+			: state.baselineDone || observation.created > state.activatedAt);
 	const type = eventFor(config, previous, observation, firstSightingCounts);
-	return { type: type && matchesWantedStatus(config, observation.status) ? type : undefined, previous };
+	return {
+		type: type && matchesWantedStatus(config, observation.status) ? type : undefined,
+		previous,
+	};
 }
 
 /**
@@ -573,7 +645,11 @@ function judge(state: TriggerState, config: TriggerConfig, observation: Observat
  * record only for those (the others need only their key, status and dates), so a poll over
  * hundreds of thousands of records holds little more than the state.
  */
-export function mayEmit(state: TriggerState, config: TriggerConfig, observation: Observation): boolean {
+export function mayEmit(
+	state: TriggerState,
+	config: TriggerConfig,
+	observation: Observation,
+): boolean {
 	const newInStatus = isNewInStatus(config);
 	if (newInStatus && !matchesWantedStatus(config, observation.status)) return false;
 	return judge(state, config, observation, newInStatus).type !== undefined;
@@ -612,7 +688,9 @@ export function detectEvents(
 	},
 ): { events: DetectedEvent[]; state: TriggerState } {
 	const newInStatus = isNewInStatus(config);
-	const considered = newInStatus ? observations.filter((observation) => matchesWantedStatus(config, observation.status)) : observations;
+	const considered = newInStatus
+		? observations.filter((observation) => matchesWantedStatus(config, observation.status))
+		: observations;
 	const wanted: DetectedEvent[] = [];
 	const update = new Map<string, Observation>();
 	for (const observation of considered) {
@@ -621,7 +699,8 @@ export function detectEvents(
 			wanted.push({
 				observation,
 				type: judged.type,
-				previousStatus: judged.previous?.status === LEFT_STATUS ? null : (judged.previous?.status ?? null),
+				previousStatus:
+					judged.previous?.status === LEFT_STATUS ? null : (judged.previous?.status ?? null),
 				previousLastChange: judged.previous?.lastChange ?? null,
 			});
 		} else {
@@ -629,7 +708,11 @@ export function detectEvents(
 		}
 	}
 	const when = (event: DetectedEvent) => event.observation.lastChange ?? event.observation.created;
-	wanted.sort((a, b) => when(a) - when(b) || (a.observation.key < b.observation.key ? -1 : a.observation.key > b.observation.key ? 1 : 0));
+	wanted.sort(
+		(a, b) =>
+			when(a) - when(b) ||
+			(a.observation.key < b.observation.key ? -1 : a.observation.key > b.observation.key ? 1 : 0),
+	);
 	const events = wanted.slice(0, Math.max(0, options.maxEvents));
 	for (const event of events) update.set(event.observation.key, event.observation);
 
@@ -647,7 +730,11 @@ export function detectEvents(
 	}
 	for (const observation of update.values()) {
 		if (observation.created < options.lookBackStart) continue;
-		seen[observation.key] = [statusIndex(observation.status), observation.lastChange ?? 0, observation.created];
+		seen[observation.key] = [
+			statusIndex(observation.status),
+			observation.lastChange ?? 0,
+			observation.created,
+		];
 	}
 	if (options.narrowed && options.readWindows?.length) {
 		// A remembered record that a whole read of its window did not list has left the wanted
@@ -656,11 +743,18 @@ export function detectEvents(
 		const left = statusIndex(LEFT_STATUS);
 		for (const [key, entry] of Object.entries(seen)) {
 			if (listed.has(key)) continue;
-			if (options.readWindows.some((window) => entry[2] >= window.from && entry[2] <= window.to)) entry[0] = left;
+			if (options.readWindows.some((window) => entry[2] >= window.from && entry[2] <= window.to))
+				entry[0] = left;
 		}
 	}
 	// Keep only the statuses still referenced, so the dictionary stays small.
-	const used = [...new Set(Object.values(seen).map((entry) => entry[0]).filter((index) => index >= 0))].sort((a, b) => a - b);
+	const used = [
+		...new Set(
+			Object.values(seen)
+				.map((entry) => entry[0])
+				.filter((index) => index >= 0),
+		),
+	].sort((a, b) => a - b);
 	const remap = new Map(used.map((index, position) => [index, position]));
 	for (const entry of Object.values(seen)) if (entry[0] >= 0) entry[0] = remap.get(entry[0])!;
 	return {
@@ -669,14 +763,17 @@ export function detectEvents(
 			...state,
 			baselineDone: state.baselineDone || options.complete,
 			knownFrom:
-				options.wholeLookBack || state.knownFrom === undefined ? options.lookBackStart : Math.max(state.knownFrom, options.lookBackStart),
+				options.wholeLookBack || state.knownFrom === undefined
+					? options.lookBackStart
+					: Math.max(state.knownFrom, options.lookBackStart),
 			statuses: used.map((index) => statuses[index]),
 			seen,
 		},
 	};
 }
 
-const isoSeconds = (seconds: number | null) => (seconds === null ? null : new Date(seconds * 1000).toISOString().replace('.000Z', 'Z'));
+const isoSeconds = (seconds: number | null) =>
+	seconds === null ? null : new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
 
 /**
  * The item emitted for an event: the record as the service sent it plus an `event` object
@@ -700,7 +797,10 @@ export function eventItem(event: DetectedEvent, detectedAt: number): IDataObject
  * time rather than halving from 60 days poll after poll), at least {@link MIN_TRIGGER_WINDOW_SECONDS}.
  */
 function narrowedSpan(windowSeconds: number): number {
-	return Math.max(MIN_TRIGGER_WINDOW_SECONDS, Math.min(SECONDS_PER_DAY, Math.floor(windowSeconds / 2)));
+	return Math.max(
+		MIN_TRIGGER_WINDOW_SECONDS,
+		Math.min(SECONDS_PER_DAY, Math.floor(windowSeconds / 2)),
+	);
 }
 
 /**
@@ -710,9 +810,16 @@ function narrowedSpan(windowSeconds: number): number {
  * window span (at most a day, at least an hour), so a poll budget too small for one window still
  * makes progress.
  */
-export function advanceReadPosition(state: TriggerState, planned: TimeWindow[], windowsRead: number): TriggerState {
+export function advanceReadPosition(
+	state: TriggerState,
+	planned: TimeWindow[],
+	windowsRead: number,
+): TriggerState {
 	if (windowsRead >= planned.length) {
-		const next: TriggerState = { ...state, windowSeconds: Math.min(MAX_WINDOW_SECONDS, state.windowSeconds * 2) };
+		const next: TriggerState = {
+			...state,
+			windowSeconds: Math.min(MAX_WINDOW_SECONDS, state.windowSeconds * 2),
+		};
 		delete next.resumeFrom;
 		return next;
 	}

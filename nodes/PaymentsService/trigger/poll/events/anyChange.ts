@@ -8,7 +8,8 @@ export const anyChange: TriggerEventDefinition = {
 	type: 'changed',
 	supports: (list) => list.hasLastChangeDate,
 	changed: (previous, current) =>
-		(current.lastChange !== null && (previous.lastChange === null || current.lastChange > previous.lastChange)) ||
+		(current.lastChange !== null &&
+			(previous.lastChange === null || current.lastChange > previous.lastChange)) ||
 		previous.status !== current.status,
 	countsFirstSighting: (config) => config.includeFirstSightings,
 	wantedStatuses: (config) => (config.status ? [config.status] : []),

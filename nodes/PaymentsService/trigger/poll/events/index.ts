@@ -11,7 +11,11 @@ export type { PreviousSighting, TriggerEventDefinition } from './types';
  * The trigger's events, in the order the Event list shows them (alphabetical, as n8n lists
  * options). Adding an event is a file in this folder plus an entry here.
  */
-export const TRIGGER_EVENTS: readonly TriggerEventDefinition[] = [anyChange, newRecord, statusChanged];
+export const TRIGGER_EVENTS: readonly TriggerEventDefinition[] = [
+	anyChange,
+	newRecord,
+	statusChanged,
+];
 
 /** The event named `value`. @throws Error for an unknown event (a workflow from a newer version). */
 export function triggerEvent(value: TriggerEventName | string): TriggerEventDefinition {
