@@ -134,12 +134,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 		return reply.code(status).send({ code: status, description: error.message });
 	});
 	app.setNotFoundHandler(async (request, reply) => {
-		return reply
-			.code(404)
-			.send({
-				code: 404,
-				description: `Route ${request.method} ${request.url.split('?')[0]} not found`,
-			});
+		return reply.code(404).send({
+			code: 404,
+			description: `Route ${request.method} ${request.url.split('?')[0]} not found`,
+		});
 	});
 
 	registerAuthRoutes(app, deps);
