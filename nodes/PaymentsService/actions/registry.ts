@@ -7,31 +7,25 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPES, type CredentialKind } from '../transport/client';
 import * as balanceGet from './balance/get.operation';
-import * as balanceGetDailyReport from './balance/getDailyReport.operation';
 import * as bankGetMany from './bank/getMany.operation';
 import * as cashoutCancel from './cashout/cancel.operation';
 import * as cashoutCreate from './cashout/create.operation';
-import * as cashoutGetMany from './cashout/getMany.operation';
 import * as cashoutGetStatus from './cashout/getStatus.operation';
 import * as cashoutPutOnHold from './cashout/putOnHold.operation';
 import * as cashoutReleaseHold from './cashout/releaseHold.operation';
-import * as chargebackGetMany from './chargeback/getMany.operation';
 import * as depositCreate from './deposit/create.operation';
 import * as depositFlagForReview from './deposit/flagForReview.operation';
 import * as depositFlagReversalForReview from './deposit/flagReversalForReview.operation';
-import * as depositGetMany from './deposit/getMany.operation';
 import * as depositGetStatus from './deposit/getStatus.operation';
 import * as exchangeRateGet from './exchangeRate/get.operation';
-import * as noteGetMany from './note/getMany.operation';
 import * as paymentMethodGetMany from './paymentMethod/getMany.operation';
 import * as refundCreate from './refund/create.operation';
-import * as refundGetMany from './refund/getMany.operation';
 import * as refundGetStatus from './refund/getStatus.operation';
 import * as sessionLogOut from './session/logOut.operation';
-import * as settlementGetMany from './settlement/getMany.operation';
 import * as ticketAddAttachment from './ticket/addAttachment.operation';
 import * as ticketConfirm from './ticket/confirm.operation';
 import * as ticketCreateDraft from './ticket/createDraft.operation';
+import { listOperation } from './common/list';
 import { TOOL_DESCRIPTIONS } from './toolDescriptions';
 import { retryReadsOption } from '../transport/retry';
 import type { OperationModule } from './types';
@@ -106,7 +100,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				action: 'Get the daily balance report',
 				credential: 'session',
 				reads: true,
-				module: balanceGetDailyReport,
+				module: listOperation('balanceReport'),
 			},
 		],
 	},
@@ -159,7 +153,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				action: 'Get many cashouts',
 				credential: 'session',
 				reads: true,
-				module: cashoutGetMany,
+				module: listOperation('cashout'),
 			},
 			{
 				value: 'getStatus',
@@ -202,7 +196,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				action: 'Get many chargebacks',
 				credential: 'session',
 				reads: true,
-				module: chargebackGetMany,
+				module: listOperation('chargeback'),
 			},
 		],
 	},
@@ -218,7 +212,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				action: 'Get many credit and debit notes',
 				credential: 'session',
 				reads: true,
-				module: noteGetMany,
+				module: listOperation('note'),
 			},
 		],
 	},
@@ -264,7 +258,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				action: 'Get many deposits',
 				credential: 'session',
 				reads: true,
-				module: depositGetMany,
+				module: listOperation('deposit'),
 			},
 			{
 				value: 'getStatus',
@@ -333,7 +327,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				action: 'Get many refunds',
 				credential: 'session',
 				reads: true,
-				module: refundGetMany,
+				module: listOperation('refund'),
 			},
 			{
 				value: 'getStatus',
@@ -374,7 +368,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				action: 'Get many settlements',
 				credential: 'session',
 				reads: true,
-				module: settlementGetMany,
+				module: listOperation('settlement'),
 			},
 		],
 	},

@@ -21,6 +21,7 @@ import type { PaymentsClient } from '../../transport/client';
 import { RecordCollector } from '../../reporting/deduplication';
 import { comparePaths, splitIntoBalancedWindows } from '../../reporting/windows';
 import { splitPeriodPages, type ListQuery } from '../../transport/reporting';
+import type { OperationModule } from '../types';
 import { simplifyProperties, simplifyRecord } from './simplify';
 
 /** The "Period" parameters shared by every reporting list and the daily balance report. */
@@ -284,4 +285,19 @@ async function readWindows(
 	}
 	const records = collect().records();
 	return limit === undefined || records.length <= limit ? records : records.slice(0, limit);
+}
+
+/**
+ * The Get Many operation of a reporting list (service rules §3): its parameters built from the
+ * list's entry in reporting/lists.ts (period, limit, its filters, Simplify) and a read over the
+ * chosen period. Every reporting list's Get Many (and Balance → Get Daily Report) is this, so a new
+ * list is its entry there and its line in the registry.
+ */
+export function listOperation(resource: ReportingResource): OperationModule {
+	return {
+		properties: listProperties(resource),
+		async execute(this: IExecuteFunctions, client: PaymentsClient, itemIndex: number) {
+			return await executeList(this, client, itemIndex, resource);
+		},
+	};
 }
