@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 
 import {
-	asPositiveId,
 	bodyLimitProblem,
 	cashoutControl,
 	controlMatches,
@@ -95,18 +94,6 @@ describe('parseNotification (service rules §10)', () => {
 				return isMalformed(parsed) && !parsed.problem.includes(`${value}x`);
 			}),
 		);
-	});
-
-	test('asPositiveId takes whole numbers from 1 to 2^53 − 1 only', () => {
-		expect([1, '42', ' 7 ', Number.MAX_SAFE_INTEGER].map(asPositiveId)).toEqual([
-			1,
-			42,
-			7,
-			Number.MAX_SAFE_INTEGER,
-		]);
-		expect(
-			[0, '0', Number.MAX_SAFE_INTEGER + 1, '1e3', '0x10', NaN, null, true].map(asPositiveId),
-		).toEqual(Array(8).fill(undefined));
 	});
 
 	test('record keys: d:<deposit_id>, c:<cashout_id>, x:<external_id>', () => {

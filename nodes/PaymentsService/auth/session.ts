@@ -1,4 +1,5 @@
 import { SESSION_COOKIE_NAME } from '../codes/constants';
+import { positiveId } from '../codes/ids';
 
 /**
  * The session token from a login answer's `Set-Cookie` header(s): the value of the
@@ -29,12 +30,13 @@ export function extractSessionToken(setCookie: unknown): string | undefined {
 export function parseMerchantId(value: unknown): number | undefined {
 	if (value === undefined || value === null || String(value).trim() === '') return undefined;
 	const text = String(value).trim();
-	if (!/^\d+$/.test(text) || Number(text) <= 0) {
+	const id = positiveId(text);
+	if (id === undefined) {
 		throw new Error(
 			`Merchant ID "${text}" is not a merchant account number; enter digits only (e.g. 1002) or leave it empty`,
 		);
 	}
-	return Number(text);
+	return id;
 }
 
 /** Reads a credential's base URL: trimmed, without trailing slashes, http(s) only. */

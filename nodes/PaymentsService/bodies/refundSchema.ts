@@ -9,6 +9,7 @@ import {
 	type FieldProblem,
 	type RequestField,
 } from './requestFields';
+import { positiveId } from '../codes/ids';
 
 /**
  * The refund creation body (service rules §7) as one table: each row is a body field, the node
@@ -21,8 +22,7 @@ import {
 const depositId = z
 	.union([z.string(), z.number()])
 	.superRefine((value, ctx) => {
-		const text = typeof value === 'number' ? String(value) : value.trim();
-		if (!/^\d{1,15}$/.test(text) || Number(text) <= 0) {
+		if (positiveId(value) === undefined) {
 			ctx.addIssue({
 				code: z.ZodIssueCode.custom,
 				message: 'must be a positive whole number, the deposit_id of the deposit, e.g. 300012345',

@@ -24,6 +24,7 @@ import {
 import { differences, findEarlierRecord, recoveryNote, recoveryPeriod } from '../common/recovery';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 import { cashoutCall, explainCashoutRefusal } from '../../transport/cashouts';
+import { positiveId } from '../../codes/ids';
 
 export const properties: INodeProperties[] = [
 	...fieldParameters(CASHOUT_FIELDS, CASHOUT_COLLECTIONS),
@@ -133,9 +134,7 @@ export async function execute(
 
 /** The service's `cashout_id` as a number (it answers a string on creation, service rules §6.2). */
 function asCashoutId(value: unknown): number | null {
-	const text =
-		typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-	return /^\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : null;
+	return positiveId(value) ?? null;
 }
 
 /** Reads a cashout's status (a safe read, retried on its own) with readable names added. */

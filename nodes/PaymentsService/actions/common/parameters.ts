@@ -3,6 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { isCountryCode } from '../../reporting/filters';
 import { locatorValue } from '../../reference/pickers';
+import { positiveId } from '../../codes/ids';
 
 /**
  * Reads a required identifier parameter (deposit, cashout or ticket id) as a positive whole number.
@@ -16,7 +17,8 @@ export function readPositiveInteger(
 ): number {
 	const raw = context.getNodeParameter(parameter, itemIndex) as unknown;
 	const text = typeof raw === 'number' ? String(raw) : String(raw ?? '').trim();
-	if (!/^\d+$/.test(text) || Number(text) <= 0 || !Number.isSafeInteger(Number(text))) {
+	const id = positiveId(text);
+	if (id === undefined) {
 		throw new NodeOperationError(
 			context.getNode(),
 			`${label} must be a positive whole number, got "${text}" (item ${itemIndex})`,
@@ -26,7 +28,7 @@ export function readPositiveInteger(
 			},
 		);
 	}
-	return Number(text);
+	return id;
 }
 
 /**

@@ -20,6 +20,7 @@ import {
 import { isServiceCode } from '../../transport/errors';
 import { readBinaryFile } from '../common/binary';
 import { readPositiveInteger } from '../common/parameters';
+import { positiveId } from '../../codes/ids';
 
 /** The two review shortcuts (service rules §8). */
 export type ReviewKind = 'flagForReview' | 'flagForReviewReversal';
@@ -122,8 +123,8 @@ export async function executeReview(
 		},
 	);
 	let ticket: TicketRecord = created && typeof created === 'object' ? created : {};
-	const ticketId = Number(ticket.idTicket);
-	if (!Number.isSafeInteger(ticketId) || ticketId <= 0) {
+	const ticketId = positiveId(ticket.idTicket);
+	if (ticketId === undefined) {
 		if (files.length || confirm) {
 			throw new NodeOperationError(
 				context.getNode(),

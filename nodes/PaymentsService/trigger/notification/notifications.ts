@@ -9,6 +9,7 @@
  * trusts more of a notification than the id to read.
  */
 import { createHash, createHmac, timingSafeEqual } from 'crypto';
+import { positiveId } from '../../codes/ids';
 
 /** The two kinds of notification (service rules §10). */
 export type NotificationKind = 'deposit' | 'cashout';
@@ -61,14 +62,6 @@ function present(value: unknown): boolean {
 	return typeof value !== 'string' || value.trim() !== '';
 }
 
-/** A positive whole number up to 2^53 − 1, given as a number or as digits; undefined otherwise. */
-export function asPositiveId(value: unknown): number | undefined {
-	let id: number | undefined;
-	if (typeof value === 'number') id = value;
-	else if (typeof value === 'string' && /^\d{1,16}$/.test(value.trim())) id = Number(value.trim());
-	return id !== undefined && Number.isSafeInteger(id) && id > 0 ? id : undefined;
-}
-
 /**
  * The body as an object of fields. n8n hands a webhook JSON as an object and a form-urlencoded body
  * as an object of texts; a body it did not parse (another content type) arrives as text or bytes,
@@ -119,13 +112,13 @@ export function parseNotification(body: unknown): Notification | MalformedNotifi
 	const isCashout = present(fields.cashout_id) || present(fields.external_id);
 	if (isDeposit && isCashout) return { problem: 'The body names both a deposit and a cashout' };
 	if (isDeposit) {
-		const depositId = asPositiveId(fields.deposit_id);
+		const depositId = positiveId(fields.deposit_id);
 		if (depositId === undefined) return { problem: 'deposit_id is not a positive whole number' };
 		return { kind: 'deposit', depositId, fields };
 	}
 	if (isCashout) {
 		if (present(fields.cashout_id)) {
-			const cashoutId = asPositiveId(fields.cashout_id);
+			const cashoutId = positiveId(fields.cashout_id);
 			if (cashoutId === undefined) return { problem: 'cashout_id is not a positive whole number' };
 			const externalId = present(fields.external_id)
 				? String(fields.external_id).trim()
