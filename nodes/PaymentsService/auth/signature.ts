@@ -1,5 +1,6 @@
 import { createHmac } from 'crypto';
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import { isoSecondsOf } from '../codes/dates';
 
 /**
  * Lower-case hex HMAC-SHA256 of `message` keyed with `secret`, both UTF-8
@@ -13,7 +14,7 @@ export function hmacSha256Hex(secret: string, message: string): string {
  * The deposit API's `X-Date`: UTC, `yyyy-MM-dd'T'HH:mm:ss'Z'`, no milliseconds (service rules §2.3).
  */
 export function formatXDate(date: Date): string {
-	return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+	return isoSecondsOf(date);
 }
 
 /**

@@ -13,6 +13,7 @@ import {
 	type WindowProgress,
 } from '../reporting/windows';
 import type { PaymentsClient } from './client';
+import { isoSeconds } from '../codes/dates';
 
 /**
  * Reading the reporting lists page by page (service rules §3): async iterators over pages, so the
@@ -43,9 +44,6 @@ export interface ListPage {
 	/** True for the window's last page (a short one): every record of the window was read. */
 	last: boolean;
 }
-
-const isoSeconds = (seconds: number) =>
-	new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
 
 /** "2026-01-01T00:00:00Z – 2026-02-28T23:59:59Z": a window as a merchant reads it. */
 export function describeWindow(window: TimeWindow): string {

@@ -15,6 +15,7 @@ import {
 	type NotificationKind,
 } from './notifications';
 import { describeRecord, readNotifiedState } from './statusRead';
+import { isoSeconds } from '../../codes/dates';
 
 /** Key of the trigger's memory in the node's workflow static data. */
 export const MEMORY_KEY = 'notifications';
@@ -249,7 +250,7 @@ export async function handleNotification(this: IWebhookFunctions): Promise<IWebh
 			kind,
 			changeKey: changeKey(kind, read, id),
 			// ISO 8601 UTC to the second, like the service's own dates (service rules §3.4).
-			receivedAt: new Date(now * 1000).toISOString().replace('.000Z', 'Z'),
+			receivedAt: isoSeconds(now),
 			previousStatus,
 		},
 	};

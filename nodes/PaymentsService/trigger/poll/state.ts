@@ -7,6 +7,7 @@ export type { EmittedEventType, Observation, TriggerConfig, TriggerEventName } f
 import { hasStatus, recordKey, type ReportingListDefinition } from '../../reporting/lists';
 import { MAX_WINDOW_SECONDS, SECONDS_PER_DAY } from '../../codes/constants';
 import { splitIntoWindows, type TimeWindow } from '../../reporting/windows';
+import { isoSeconds } from '../../codes/dates';
 
 /**
  * The polling trigger's memory and its pure decisions: what changed since the last poll, what to
@@ -237,7 +238,7 @@ export interface StateNote {
 	metadata: IDataObject;
 }
 
-const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+const iso = isoSeconds;
 
 /**
  * The state a poll starts from, and what to log about it (README, "Payments Service Trigger (polling)").
@@ -772,8 +773,8 @@ export function detectEvents(
 	};
 }
 
-const isoSeconds = (seconds: number | null) =>
-	seconds === null ? null : new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+const isoSecondsOrNull = (seconds: number | null) =>
+	seconds === null ? null : isoSeconds(seconds);
 
 /**
  * The item emitted for an event: the record as the service sent it plus an `event` object
@@ -785,8 +786,8 @@ export function eventItem(event: DetectedEvent, detectedAt: number): IDataObject
 		event: {
 			type: event.type,
 			previousStatus: event.previousStatus,
-			previousLastChangeDate: isoSeconds(event.previousLastChange),
-			detectedAt: isoSeconds(detectedAt),
+			previousLastChangeDate: isoSecondsOrNull(event.previousLastChange),
+			detectedAt: isoSecondsOrNull(detectedAt),
 		},
 	};
 }
