@@ -8,6 +8,7 @@ import {
 	type FieldCollection,
 	type RequestField,
 } from './requestFields';
+import { CURRENCY_CODE } from '../reference/countries';
 
 /**
  * The cashout creation body (service rules §6.2) as one table: each row is a body field, the node
@@ -252,7 +253,7 @@ export const CASHOUT_FIELDS: readonly RequestField[] = [
 		'Currency of the amount: the country’s own (the default when empty) or USD',
 		z
 			.string({ invalid_type_error: 'must be text' })
-			.regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO currency code in capitals, e.g. USD'),
+			.regex(CURRENCY_CODE, 'must be a 3-letter ISO currency code in capitals, e.g. USD'),
 		'USD',
 	),
 	text(

@@ -9,6 +9,7 @@ import {
 	type FieldProblem,
 	type RequestField,
 } from './requestFields';
+import { CURRENCY_CODE } from '../reference/countries';
 
 /**
  * The deposit creation body (service rules §5.1) as one table: each row is a body field, the node
@@ -65,7 +66,7 @@ export const DEPOSIT_FIELDS: readonly RequestField[] = [
 		required: true,
 		rule: z
 			.string({ invalid_type_error: 'must be text' })
-			.regex(/^[A-Z]{3}$/, 'must be a 3-letter ISO currency code in capitals, e.g. BRL'),
+			.regex(CURRENCY_CODE, 'must be a 3-letter ISO currency code in capitals, e.g. BRL'),
 	},
 	{
 		path: 'country',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { EXACT_SIGNIFICANT_DIGITS, significantDigits } from './jsonNumbers';
+import { COUNTRY_CODE } from '../reference/countries';
 
 /*
  * The field rules the deposit, cashout and refund bodies share (zod schemas with messages that say
@@ -47,7 +48,7 @@ export const decimal = () =>
 export const countryCode = () =>
 	z
 		.string({ invalid_type_error: 'must be text' })
-		.regex(/^[A-Z]{2}$/, 'must be a 2-letter ISO country code in capitals, e.g. BR');
+		.regex(COUNTRY_CODE, 'must be a 2-letter ISO country code in capitals, e.g. BR');
 
 export const maxText = (max: number) =>
 	z.string({ invalid_type_error: 'must be text' }).max(max, `must be at most ${max} characters`);

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { matchCountries } from '../reference/countries';
-import { isCountryCode } from '../reporting/filters';
+import { isCountryCode } from '../reference/countries';
 import { locatorValue } from '../reference/pickers';
 import { PaymentsClient } from '../transport/client';
 

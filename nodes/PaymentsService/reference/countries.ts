@@ -75,3 +75,14 @@ export function matchCountries(filter = ''): CountryInfo[] {
 		...matches.filter((country) => folded(country.code) !== wanted),
 	];
 }
+
+/** An ISO 3166-1 alpha-2 country code in capitals, as the service takes it (service rules §5.1, §6.2). */
+export const COUNTRY_CODE = /^[A-Z]{2}$/;
+
+/** An ISO 4217 currency code in capitals, as the service takes it (service rules §5.1, §6.2). */
+export const CURRENCY_CODE = /^[A-Z]{3}$/;
+
+/** Whether `value` is a 2-letter country code in any case (filters and pickers capitalise it). */
+export function isCountryCode(value: string): boolean {
+	return /^[A-Z]{2}$/i.test(value);
+}

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { hasStatus, NOTE_TYPES, type ReportingListDefinition } from './lists';
+import { isCountryCode } from '../reference/countries';
 
 /**
  * Display options for API code values: `WAITING_DETAILS` → "Waiting Details", `ID_DOCUMENT` →
@@ -48,7 +49,7 @@ export function checkListFilters(raw: IDataObject): { filters: IDataObject; stat
 			status = text;
 			continue;
 		}
-		if (name === 'country' && !/^[A-Za-z]{2}$/.test(text)) {
+		if (name === 'country' && !isCountryCode(text)) {
 			throw new FilterError(
 				'Country',
 				text,
@@ -65,11 +66,6 @@ export function checkListFilters(raw: IDataObject): { filters: IDataObject; stat
 		filters[name] = name === 'country' ? text.toUpperCase() : text;
 	}
 	return { filters, status };
-}
-
-/** Whether `value` is a 2-letter ISO 3166-1 country code (any case). */
-export function isCountryCode(value: string): boolean {
-	return /^[A-Za-z]{2}$/.test(value);
 }
 
 /**
