@@ -10,6 +10,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
+import { readAnswer } from '../nodes/PaymentsService/transport/errors';
 import {
 	BASE_URL_EXPRESSION,
 	baseUrlProperty,
@@ -38,28 +39,10 @@ function loginError(
 		message?: unknown;
 	};
 	const response = failed.response;
-	let data = response?.data;
-	if (typeof data === 'string') {
-		const text = data;
-		try {
-			data = JSON.parse(text);
-		} catch {
-			data = { message: text.slice(0, 300) };
-		}
-	}
-	const body = (data && typeof data === 'object' ? data : {}) as {
-		code?: unknown;
-		description?: unknown;
-		message?: unknown;
-	};
-	const said =
-		typeof body.description === 'string'
-			? body.description
-			: typeof body.message === 'string'
-				? body.message
-				: '';
-	const code =
-		typeof body.code === 'number' || typeof body.code === 'string' ? body.code : undefined;
+	// The service's answer read as every other failure is (service rules §4).
+	const answer = readAnswer(response?.status ?? 0, undefined, response?.data);
+	const said = answer.message ?? '';
+	const code = answer.code;
 	const status = response?.status;
 	const networkCode =
 		typeof failed.code === 'string' && /^E[A-Z_]+$/.test(failed.code) ? failed.code : undefined;
