@@ -26,6 +26,7 @@ import * as ticketAddAttachment from './ticket/addAttachment.operation';
 import * as ticketConfirm from './ticket/confirm.operation';
 import * as ticketCreateDraft from './ticket/createDraft.operation';
 import { listOperation } from './common/list';
+import { PERIOD_PRESETS } from '../reporting/period';
 import { TOOL_DESCRIPTIONS } from './toolDescriptions';
 import { retryReadsOption } from '../transport/retry';
 import type { OperationModule } from './types';
@@ -523,43 +524,17 @@ function usesOf(kind: CredentialKind): CredentialUse[] {
 }
 
 /**
- * A parameter that tells `foreign` operations apart from `own` ones: an options parameter every
- * foreign operation shows unconditionally and no own operation has, with its values. Undefined when
- * there is none.
+ * Where hiding by resource and by operation is not enough, written out: n8n's `hide` rule hides a
+ * credential when any one parameter matches, so a credential used by Deposit → Create and Bank →
+ * Get Many would still show on Deposit → Get Many (resource and operation each used elsewhere). The
+ * read-only credential is therefore also hidden wherever the reporting lists' Period parameter
+ * exists, which no operation of the read-only credential has. A test checks, with n8n's display
+ * logic, that every operation shows exactly its credentials, so an operation added to one of these
+ * pairs without its rule here fails it.
  */
-function telltaleParameter(
-	foreign: OperationDefinition[],
-	own: OperationDefinition[],
-): { name: string; values: string[] } | undefined {
-	const candidates = foreign[0].module.properties.filter(
-		(property) =>
-			property.type === 'options' &&
-			!property.displayOptions &&
-			Array.isArray(property.options) &&
-			property.options.length > 0,
-	);
-	for (const candidate of candidates) {
-		const inEveryForeign = foreign.every((operation) =>
-			operation.module.properties.some(
-				(property) =>
-					property.name === candidate.name &&
-					property.type === 'options' &&
-					!property.displayOptions,
-			),
-		);
-		const inNoOwn = own.every(
-			(operation) =>
-				!operation.module.properties.some((property) => property.name === candidate.name),
-		);
-		if (inEveryForeign && inNoOwn) {
-			return {
-				name: candidate.name,
-				values: (candidate.options as INodePropertyOptions[]).map((option) => String(option.value)),
-			};
-		}
-	}
-	return undefined;
-}
+const EXTRA_HIDE: Partial<Record<CredentialKind, Record<string, string[]>>> = {
+	readOnly: { period: [...PERIOD_PRESETS].sort() },
+};
 
 /**
  * The node's credentials, each shown for exactly the operations that use it, to run or for their
@@ -576,11 +551,9 @@ function telltaleParameter(
  * credential's `show` rule names, and whose every value some credential lists, for the node's
  * authentication selector (`getMainAuthField` in its nodeTypesUtils); it then removes Resource from
  * the panel and offers every credential type in one dropdown that switches the resource. So a
- * credential is hidden for the resources and the operations it has no use in. When the remaining
- * pairs include an operation of another credential (the read-only key serves Deposit for Create
- * and Get Many for banks, which would show it on Deposit → Get Many), it is also hidden for the
- * values of a parameter only those other operations have (the reporting lists' Period). A test
- * checks, with n8n's own display logic, that every operation shows exactly its credentials.
+ * credential is hidden for the resources and the operations it has no use in, plus the rules
+ * written out in {@link EXTRA_HIDE} where those two cannot tell operations apart. A test checks,
+ * with n8n's own display logic, that every operation shows exactly its credentials.
  */
 export function buildCredentials(): INodeCredentialDescription[] {
 	const kinds = Object.keys(CREDENTIAL_TYPES) as CredentialKind[];
@@ -605,22 +578,7 @@ export function buildCredentials(): INodeCredentialDescription[] {
 			required: !uses.some((use) => use.optional),
 			displayOptions: { hide },
 		};
-		const foreign = RESOURCES.flatMap((resource) =>
-			resources.has(resource.value)
-				? resource.operations.filter(
-						(operation) =>
-							operations.has(operation.value) &&
-							!uses.some((use) => use.resource === resource.value && use.operation === operation),
-					)
-				: [],
-		);
-		if (foreign.length) {
-			const telltale = telltaleParameter(
-				foreign,
-				uses.map((use) => use.operation),
-			);
-			if (telltale) hide[telltale.name] = telltale.values;
-		}
+		Object.assign(hide, EXTRA_HIDE[kind]);
 		return description;
 	});
 }
