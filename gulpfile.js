@@ -1,8 +1,9 @@
-// Copies the non-TypeScript assets n8n loads at run time into dist/:
-// the icons (referenced from the node and credential descriptions as file:../../icons/...)
-// and the codex files (nodes/**/*.node.json) that place the node in n8n's panel.
+// Copies the icons n8n loads at run time into dist/ (referenced from the node and credential
+// descriptions as file:../../icons/...). The codex files (nodes/**/*.node.json, which place the
+// node in n8n's panel) are emitted by tsc, as tsconfig.json includes them, the way n8n's starter
+// and `n8n-node build` do it.
 const path = require('path');
-const { task, src, dest, parallel } = require('gulp');
+const { task, src, dest } = require('gulp');
 
 function copyIcons() {
 	return src(path.resolve('icons', '**', '*.{png,svg}'), { encoding: false }).pipe(
@@ -10,10 +11,4 @@ function copyIcons() {
 	);
 }
 
-function copyCodex() {
-	return src(path.resolve('nodes', '**', '*.node.json')).pipe(dest(path.resolve('dist', 'nodes')));
-}
-
 task('build:icons', copyIcons);
-task('build:codex', copyCodex);
-task('build:assets', parallel(copyIcons, copyCodex));

@@ -6,8 +6,7 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { matchCountries } from '../reference/countries';
-import { isCountryCode } from '../reference/countries';
+import { isCountryCode, matchCountries } from '../reference/countries';
 import { locatorValue } from '../reference/pickers';
 import { PaymentsClient } from '../transport/client';
 
