@@ -2,16 +2,16 @@
 // - eslint-plugin-n8n-nodes-base (community package.json, credential and node rules),
 // - @n8n/eslint-plugin-community-nodes (the rules of n8n's community-package scanner),
 // - our own rules for what n8n's master adds to that plugin's recommended config and no published
-//   version carries yet (test/scan/upstream-rules.ts; `npm run lint` loads this file through tsx).
+//   version carries yet (test/scan/upstream-rules.ts; eslint loads this TypeScript config through jiti).
 import eslint from '@eslint/js';
 import communityNodes from '@n8n/eslint-plugin-community-nodes';
 import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
 import tseslint from 'typescript-eslint';
 
-import { upstreamRecommended } from './test/scan/upstream-rules.ts';
+import { upstreamRecommended } from './test/scan/upstream-rules';
 
 export default tseslint.config(
-	{ ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'eslint.config.mjs', 'gulpfile.js', 'jest.config.js'] },
+	{ ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'gulpfile.js', 'jest.config.js'] },
 	{
 		files: ['**/*.ts'],
 		extends: [eslint.configs.recommended, tseslint.configs.recommended],
