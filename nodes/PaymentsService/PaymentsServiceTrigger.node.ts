@@ -38,6 +38,7 @@ import { eventsFor, TRIGGER_EVENTS, triggerEvent } from './trigger/poll/events';
 import { readPlannedWindows } from './trigger/poll/reads';
 import { PaymentsClient } from './transport/client';
 import { windowPages, type ListQuery } from './transport/reporting';
+import { optionsCollection } from './parameters/options';
 
 /** Share of n8n's poll budget spent on reading; the rest is left for deciding, saving and emitting. */
 const POLL_BUDGET_SHARE = 0.8;
@@ -170,81 +171,73 @@ export class PaymentsServiceTrigger implements INodeType {
 			...eventProperties(),
 			...eventParameterProperties(),
 			...filterProperties(),
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'Include First Sightings',
-						name: 'includeFirstSightings',
-						type: 'boolean',
-						default: true,
-						displayOptions: { show: { '/event': ['statusChanged', 'anyChange'] } },
-						description:
-							'Whether a record first seen after activation counts as a change to its first status. Off, it counts only once it changed after its creation (lastChangeDate later than its creation date).',
-					},
-					{
-						displayName: 'Look-Back (Days)',
-						name: 'lookBackDays',
-						type: 'number',
-						default: DEFAULT_LOOK_BACK_DAYS,
-						typeOptions: { minValue: 0.01, numberPrecision: 2 },
-						description:
-							'How far back, by creation date, records are watched. Every poll re-reads this period (split into requests of under 60 days); longer means more requests.',
-					},
-					{
-						displayName: 'Max Items per Poll',
-						name: 'maxItemsPerPoll',
-						type: 'number',
-						default: DEFAULT_MAX_ITEMS_PER_POLL,
-						typeOptions: { minValue: 1 },
-						description:
-							'Events beyond this number wait for the next poll (oldest first); none is lost',
-					},
-					{
-						displayName: 'Re-Read Older Records Every',
-						name: 'rereadMinutes',
-						type: 'options',
-						default: 'auto',
-						options: [
-							{
-								name: '15 Minutes',
-								value: '15',
-								description:
-									'Records created in the last 15 minutes every poll, older ones in turn',
-							},
-							{
-								name: '24 Hours',
-								value: '1440',
-								description: 'Records created in the last day every poll, older ones in turn',
-							},
-							{
-								name: '6 Hours',
-								value: '360',
-								description: 'Records created in the last 6 hours every poll, older ones in turn',
-							},
-							{
-								name: 'Automatic',
-								value: 'auto',
-								description:
-									'Every poll when the trigger can ask for the wanted statuses only (To Status, or a Status filter); otherwise 1 hour',
-							},
-							{ name: 'Every Poll', value: '0', description: 'The whole look-back on every poll' },
-							{
-								name: 'Hour',
-								value: '60',
-								description: 'Records created in the last hour every poll, older ones in turn',
-							},
-						],
-						description:
-							'Records created within this time are read on every poll; older ones in turn, each at least once per this time. A change to an older record is seen up to this much later; a shorter time costs more requests.',
-					},
-					retryReadsOption,
-				],
-			},
+			optionsCollection([
+				{
+					displayName: 'Include First Sightings',
+					name: 'includeFirstSightings',
+					type: 'boolean',
+					default: true,
+					displayOptions: { show: { '/event': ['statusChanged', 'anyChange'] } },
+					description:
+						'Whether a record first seen after activation counts as a change to its first status. Off, it counts only once it changed after its creation (lastChangeDate later than its creation date).',
+				},
+				{
+					displayName: 'Look-Back (Days)',
+					name: 'lookBackDays',
+					type: 'number',
+					default: DEFAULT_LOOK_BACK_DAYS,
+					typeOptions: { minValue: 0.01, numberPrecision: 2 },
+					description:
+						'How far back, by creation date, records are watched. Every poll re-reads this period (split into requests of under 60 days); longer means more requests.',
+				},
+				{
+					displayName: 'Max Items per Poll',
+					name: 'maxItemsPerPoll',
+					type: 'number',
+					default: DEFAULT_MAX_ITEMS_PER_POLL,
+					typeOptions: { minValue: 1 },
+					description:
+						'Events beyond this number wait for the next poll (oldest first); none is lost',
+				},
+				{
+					displayName: 'Re-Read Older Records Every',
+					name: 'rereadMinutes',
+					type: 'options',
+					default: 'auto',
+					options: [
+						{
+							name: '15 Minutes',
+							value: '15',
+							description: 'Records created in the last 15 minutes every poll, older ones in turn',
+						},
+						{
+							name: '24 Hours',
+							value: '1440',
+							description: 'Records created in the last day every poll, older ones in turn',
+						},
+						{
+							name: '6 Hours',
+							value: '360',
+							description: 'Records created in the last 6 hours every poll, older ones in turn',
+						},
+						{
+							name: 'Automatic',
+							value: 'auto',
+							description:
+								'Every poll when the trigger can ask for the wanted statuses only (To Status, or a Status filter); otherwise 1 hour',
+						},
+						{ name: 'Every Poll', value: '0', description: 'The whole look-back on every poll' },
+						{
+							name: 'Hour',
+							value: '60',
+							description: 'Records created in the last hour every poll, older ones in turn',
+						},
+					],
+					description:
+						'Records created within this time are read on every poll; older ones in turn, each at least once per this time. A change to an older record is seen up to this much later; a shorter time costs more requests.',
+				},
+				retryReadsOption,
+			]),
 		],
 	};
 

@@ -30,6 +30,7 @@ import { PERIOD_PRESETS } from '../reporting/period';
 import { TOOL_DESCRIPTIONS } from './toolDescriptions';
 import { retryReadsOption } from '../transport/retry';
 import type { OperationModule } from './types';
+import { isOptionsCollection, optionsCollection } from '../parameters/options';
 
 /**
  * The operation registry: every resource of the action node, its operations, their action texts,
@@ -423,21 +424,12 @@ export function findOperation(
 function parametersOf(operation: OperationDefinition): INodeProperties[] {
 	const properties = [...operation.module.properties];
 	if (!operation.reads) return properties;
-	const at = properties.findIndex(
-		(property) => property.name === 'options' && property.type === 'collection',
-	);
+	const at = properties.findIndex(isOptionsCollection);
 	if (at >= 0) {
 		const options = properties[at];
 		properties[at] = { ...options, options: [...(options.options ?? []), retryReadsOption] };
 	} else {
-		properties.push({
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [retryReadsOption],
-		});
+		properties.push(optionsCollection([retryReadsOption]));
 	}
 	return properties;
 }

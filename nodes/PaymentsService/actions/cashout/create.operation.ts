@@ -25,17 +25,11 @@ import { differences, findEarlierRecord, recoveryNote, recoveryPeriod } from '..
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 import { cashoutCall, explainCashoutRefusal } from '../../transport/cashouts';
 import { positiveId } from '../../codes/ids';
+import { optionsCollection } from '../../parameters/options';
 
 export const properties: INodeProperties[] = [
 	...fieldParameters(CASHOUT_FIELDS, CASHOUT_COLLECTIONS),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [duplicateWindowOption],
-	},
+	optionsCollection([duplicateWindowOption]),
 ];
 
 /**

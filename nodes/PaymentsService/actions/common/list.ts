@@ -23,6 +23,7 @@ import { comparePaths, splitIntoBalancedWindows } from '../../reporting/windows'
 import { splitPeriodPages, type ListQuery } from '../../transport/reporting';
 import type { OperationModule } from '../types';
 import { simplifyProperties, simplifyRecord } from './simplify';
+import { optionsCollection } from '../../parameters/options';
 
 /** The "Period" parameters shared by every reporting list and the daily balance report. */
 export const periodProperties: INodeProperties[] = [
@@ -113,13 +114,8 @@ export function listProperties(resource: ReportingResource): INodeProperties[] {
 		});
 	}
 	if (resource !== 'balanceReport') properties.push(...simplifyProperties);
-	properties.push({
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
+	properties.push(
+		optionsCollection([
 			{
 				displayName: 'Window Concurrency',
 				name: 'windowConcurrency',
@@ -129,8 +125,8 @@ export function listProperties(resource: ReportingResource): INodeProperties[] {
 				description:
 					'How many windows of the period are read at the same time when returning all records. A long period is split into windows of under 60 days, and a window with more than a few pages of records is split further.',
 			},
-		],
-	});
+		]),
+	);
 	return properties;
 }
 

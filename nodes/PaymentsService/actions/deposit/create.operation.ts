@@ -33,6 +33,7 @@ import {
 	type Recovery,
 } from '../common/recovery';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
+import { optionsCollection } from '../../parameters/options';
 
 export const properties: INodeProperties[] = [
 	{
@@ -61,32 +62,25 @@ export const properties: INodeProperties[] = [
 		{ show: { specifyBody: ['fields'] } },
 		fieldParameters(DEPOSIT_FIELDS, DEPOSIT_COLLECTIONS),
 	),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			duplicateWindowOption,
-			idempotencyKeyOption('the same deposit being created twice'),
-			{
-				displayName: 'Put QR Code in Binary Property',
-				name: 'qrCodeToBinary',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to output the QR code of a ONE_SHOT deposit as a PNG file',
-			},
-			{
-				displayName: 'QR Code Binary Property',
-				name: 'qrCodeBinaryProperty',
-				type: 'string',
-				default: 'qrCode',
-				displayOptions: { show: { qrCodeToBinary: [true] } },
-				description: 'Name of the binary property the PNG is written to',
-			},
-		],
-	},
+	optionsCollection([
+		duplicateWindowOption,
+		idempotencyKeyOption('the same deposit being created twice'),
+		{
+			displayName: 'Put QR Code in Binary Property',
+			name: 'qrCodeToBinary',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to output the QR code of a ONE_SHOT deposit as a PNG file',
+		},
+		{
+			displayName: 'QR Code Binary Property',
+			name: 'qrCodeBinaryProperty',
+			type: 'string',
+			default: 'qrCode',
+			displayOptions: { show: { qrCodeToBinary: [true] } },
+			description: 'Name of the binary property the PNG is written to',
+		},
+	]),
 ];
 
 /** Deposit → Create: POST /v3/deposits (service rules §5.1, §5.2). */

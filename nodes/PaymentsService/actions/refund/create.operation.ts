@@ -25,6 +25,7 @@ import {
 import { findEarlierRecord, recoveryNote, recoveryPeriod, type Recovery } from '../common/recovery';
 import { REPORTING_LISTS } from '../../reporting/lists';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
+import { optionsCollection } from '../../parameters/options';
 
 export const properties: INodeProperties[] = [
 	{
@@ -46,14 +47,10 @@ export const properties: INodeProperties[] = [
 		],
 	},
 	...fieldParameters(REFUND_FIELDS, REFUND_COLLECTIONS),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [duplicateWindowOption, idempotencyKeyOption('the same refund being requested twice')],
-	},
+	optionsCollection([
+		duplicateWindowOption,
+		idempotencyKeyOption('the same refund being requested twice'),
+	]),
 ];
 
 /**

@@ -8,6 +8,7 @@ import type {
 import type { PaymentsClient } from '../../transport/client';
 import { isFailureKind } from '../../transport/errors';
 import { readPositiveInteger } from '../common/parameters';
+import { optionsCollection } from '../../parameters/options';
 
 export const properties: INodeProperties[] = [
 	{
@@ -20,30 +21,23 @@ export const properties: INodeProperties[] = [
 		description:
 			'The refund_id returned when the refund was requested (its ID in Refund → Get Many)',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Put Voucher in Binary Property',
-				name: 'voucherToBinary',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to read the refund’s voucher too and output it as a PDF file',
-			},
-			{
-				displayName: 'Voucher Binary Property',
-				name: 'voucherBinaryProperty',
-				type: 'string',
-				default: 'voucher',
-				displayOptions: { show: { voucherToBinary: [true] } },
-				description: 'Name of the binary property the PDF is written to',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Put Voucher in Binary Property',
+			name: 'voucherToBinary',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to read the refund’s voucher too and output it as a PDF file',
+		},
+		{
+			displayName: 'Voucher Binary Property',
+			name: 'voucherBinaryProperty',
+			type: 'string',
+			default: 'voucher',
+			displayOptions: { show: { voucherToBinary: [true] } },
+			description: 'Name of the binary property the PDF is written to',
+		},
+	]),
 ];
 
 /**

@@ -4,6 +4,7 @@ import type { IHookFunctions, INodeProperties, IWebhookDescription } from 'n8n-w
 import { CASHOUT_STATUS_BY_CODE } from '../../codes/cashoutStatus';
 import { codeOptions } from '../../reporting/filters';
 import { URL_SECRET_PATTERN } from './notifications';
+import { optionsCollection } from '../../parameters/options';
 
 /** Deposit statuses of the v3 status read (service rules §5.3). */
 const DEPOSIT_STATUSES: readonly string[] = [
@@ -120,49 +121,42 @@ export function statusFilters(
 }
 
 /** The Options collection of both versions. */
-export const OPTIONS: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [
-		{
-			displayName: 'Emit Every Notification',
-			name: 'emitEveryNotification',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether every notification starts the workflow, also one repeating the status last read for the same deposit or cashout. Off: once per deposit or cashout and status.',
-		},
-		{
-			displayName: 'Respond',
-			name: 'respond',
-			type: 'options',
-			default: 'whenReceived',
-			options: [
-				{
-					name: 'When Received',
-					value: 'whenReceived',
-					description:
-						'Answer 200 once the status is read; repeats are suppressed. If the workflow then fails, the service does not send again.',
-				},
-				{
-					name: 'When Workflow Finished',
-					value: 'whenFinished',
-					description:
-						'Answer when the workflow ends: 200, or 500 when it failed, so the service sends the notification again (at least once). Repeats are not suppressed: end the workflow’s work with an idempotent step.',
-				},
-			],
-			description: 'When the service gets its answer',
-		},
-		{
-			displayName: 'Verify Cashout Control',
-			name: 'verifyControl',
-			type: 'boolean',
-			default: true,
-			description:
-				'Whether a cashout notification must carry the control the service signs with the cashout credential’s API signature; without it, or with a wrong one, it is refused (401) and nothing is read',
-		},
-	],
-};
+export const OPTIONS: INodeProperties = optionsCollection([
+	{
+		displayName: 'Emit Every Notification',
+		name: 'emitEveryNotification',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether every notification starts the workflow, also one repeating the status last read for the same deposit or cashout. Off: once per deposit or cashout and status.',
+	},
+	{
+		displayName: 'Respond',
+		name: 'respond',
+		type: 'options',
+		default: 'whenReceived',
+		options: [
+			{
+				name: 'When Received',
+				value: 'whenReceived',
+				description:
+					'Answer 200 once the status is read; repeats are suppressed. If the workflow then fails, the service does not send again.',
+			},
+			{
+				name: 'When Workflow Finished',
+				value: 'whenFinished',
+				description:
+					'Answer when the workflow ends: 200, or 500 when it failed, so the service sends the notification again (at least once). Repeats are not suppressed: end the workflow’s work with an idempotent step.',
+			},
+		],
+		description: 'When the service gets its answer',
+	},
+	{
+		displayName: 'Verify Cashout Control',
+		name: 'verifyControl',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether a cashout notification must carry the control the service signs with the cashout credential’s API signature; without it, or with a wrong one, it is refused (401) and nothing is read',
+	},
+]);
