@@ -125,7 +125,7 @@ export async function startOpenAiMock(scripts: Map<string, ScriptedCall[]>) {
 }
 
 /** A Payments Service Tool node (the tool variant n8n derives from the action node). */
-function toolNode(
+export function toolNode(
 	name: string,
 	parameters: IDataObject,
 	credential: keyof typeof CREDENTIAL_IDS,

@@ -18,6 +18,7 @@ import path from 'path';
 import { startSmtpSink } from '../demo/smtp-sink';
 import { startSandbox } from '../sandbox';
 import { agentStep, mcpStep } from './agent';
+import { reviewStep } from './review';
 import { credentialSpecs, loadCatalogue, mapCredentials, type CatalogueEntry } from './catalogue';
 import { toWorkflowRun } from './execution';
 import { buildAndPack, ensureN8n, ensureNode, installCommunityPackage } from './install';
@@ -371,6 +372,12 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 			await steps.run(
 				'MCP Server Trigger: tools/list and tools/call',
 				async () => await mcpStep(state),
+			);
+		}
+		if (Number(state.options.n8nVersion.split('.')[0]) >= 2) {
+			await steps.run(
+				"Human review of a tool call (Send Email's review tool): disapproved, then approved",
+				async () => await reviewStep(state),
 			);
 		}
 	};
