@@ -318,6 +318,8 @@ function readTriggerConfig(context: IPollFunctions): {
 	try {
 		({ filters, status } = checkListFilters(
 			context.getNodeParameter('filters', {}) as IDataObject,
+			list,
+			recordStatuses(list),
 		));
 	} catch (error) {
 		// checkListFilters throws FilterError only.

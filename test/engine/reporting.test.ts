@@ -198,6 +198,48 @@ describe('reporting lists through the n8n engine', () => {
 		expect(listRequests(fx, '/v1/deposits')).toHaveLength(0);
 	});
 
+	test('a Status the list does not have fails the item before any request, naming the statuses; one in another case is that status', async () => {
+		// What a model filling the Status with $fromAI() may send.
+		const bad = await fx.engine.run(
+			listWorkflow('deposit', {
+				returnAll: true,
+				period: 'last7Days',
+				filters: { status: 'SHIPPED' },
+			}),
+		);
+		expect(bad.nodeError('Payments Service')).toMatchObject({
+			name: 'NodeOperationError',
+			message: expect.stringMatching(/Status.*status of deposits.*"SHIPPED".*item 0/),
+			description: expect.stringContaining('PENDING, APPROVED, COMPLETED, CANCELLED, DECLINED'),
+		});
+		expect(listRequests(fx, '/v1/deposits')).toHaveLength(0);
+
+		const ok = await fx.engine.run(
+			listWorkflow('deposit', {
+				returnAll: true,
+				period: 'last7Days',
+				filters: { status: 'completed' },
+			}),
+		);
+		expect(ok.error).toBeUndefined();
+		expect(listRequests(fx, '/v1/deposits')[0].query.status).toBe('COMPLETED');
+		const items = ok.output('Payments Service');
+		expect(items.length).toBeGreaterThan(0);
+		expect(items.every((item) => item.json.status === 'COMPLETED')).toBe(true);
+	});
+
+	test('a Period that is not a preset fails the item before any request, naming the presets', async () => {
+		const run = await fx.engine.run(
+			listWorkflow('deposit', { returnAll: true, period: 'lastWeek' }),
+		);
+		expect(run.nodeError('Payments Service')).toMatchObject({
+			name: 'NodeOperationError',
+			message: expect.stringMatching(/period.*"lastWeek".*not one of today, yesterday/),
+			description: expect.stringContaining('last7Days'),
+		});
+		expect(listRequests(fx, '/v1/deposits')).toHaveLength(0);
+	});
+
 	test('Refund, Chargeback, Settlement and Credit/Debit Note Get Many return the sandbox’s records of the period', async () => {
 		const from = now - 59 * DAY;
 		const cases = [

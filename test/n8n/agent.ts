@@ -124,6 +124,12 @@ export async function startOpenAiMock(scripts: Map<string, ScriptedCall[]>) {
 	return { url, requests, close: async () => await app.close() };
 }
 
+/** What the model is told of the Deposits tool's Period and Status (README, "AI agents"). */
+export const AGENT_PERIOD =
+	'Which creation dates, in UTC: today, yesterday, last24Hours, last7Days, last30Days, thisMonth or lastMonth (default yesterday)';
+export const AGENT_STATUS =
+	'Only deposits in this status: PENDING, APPROVED, COMPLETED, CANCELLED or DECLINED; empty for all';
+
 /** A Payments Service Tool node (the tool variant n8n derives from the action node). */
 export function toolNode(
 	name: string,
@@ -211,7 +217,8 @@ export function agentWorkflow(
 			{
 				resource: 'deposit',
 				operation: 'getMany',
-				period: 'yesterday',
+				period: `={{ $fromAI('period', '${AGENT_PERIOD}', 'string', 'yesterday') }}`,
+				filters: { status: `={{ $fromAI('status', '${AGENT_STATUS}', 'string', '') }}` },
 				limit:
 					"={{ $fromAI('limit', 'How many deposits at most, 1 to 1000 (default 5)', 'number', 5) }}",
 			},
@@ -305,7 +312,10 @@ export async function agentStep(state: RunState): Promise<string> {
 	await sandboxAdmin(sandbox, `/cashouts/${delivered.idCashout}/advance`, { to: 'DELIVERED' });
 	const scripts = new Map<string, ScriptedCall[]>([
 		[PROMPTS.rate, [{ tool: 'Exchange_rate', args: { country: 'MX', amountUsd: 100 } }]],
-		[PROMPTS.deposits, [{ tool: 'Deposits', args: { limit: 3 } }]],
+		[
+			PROMPTS.deposits,
+			[{ tool: 'Deposits', args: { period: 'last7Days', status: 'COMPLETED', limit: 3 } }],
+		],
 		[PROMPTS.refused, [{ tool: 'Hold_cashout', args: { cashoutId: String(delivered.idCashout) } }]],
 		[PROMPTS.hold, [{ tool: 'Hold_cashout', args: { cashoutId: String(pending.idCashout) } }]],
 	]);
@@ -360,6 +370,19 @@ export async function agentStep(state: RunState): Promise<string> {
 		const deposits = await ask(state, PROMPTS.deposits, credentialId);
 		const listed = sandbox.log.find('GET', '/v1/deposits').at(-1);
 		if (!listed) throw new Error('the sandbox received no deposit list request');
+		// The model chose the Period and the Status: the last 7 days, completed deposits only.
+		const days = (Number(listed.query.to) - Number(listed.query.from)) / 86_400;
+		if (listed.query.status !== 'COMPLETED' || Math.round(days) !== 7)
+			throw new Error(
+				`the deposit list was read with ${JSON.stringify(listed.query)}, not the model's last 7 days of COMPLETED deposits`,
+			);
+		const depositsTool = sent.get('Deposits');
+		for (const parameter of ['period', 'status']) {
+			if (!depositsTool?.parameters.properties?.[parameter])
+				throw new Error(
+					`the Deposits tool did not offer the model ${parameter}: ${JSON.stringify(depositsTool?.parameters)}`,
+				);
+		}
 		if (!/idDeposit/.test(deposits))
 			throw new Error(`the model was not given deposits: ${deposits.slice(0, 200)}`);
 		// Version 1.1 nodes simplify Get Many by default: the model gets the fields a report needs.
@@ -368,7 +391,7 @@ export async function agentStep(state: RunState): Promise<string> {
 				`the model was given whole deposit records, not simplified ones: ${deposits.slice(0, 300)}`,
 			);
 		lines.push(
-			`Deposits: GET /v1/deposits (${new URLSearchParams(listed.query).toString()}); the model got ${deposits.length} characters`,
+			`Deposits: the model chose Period last7Days and Status COMPLETED: GET /v1/deposits (${new URLSearchParams(listed.query).toString()}); the model got ${deposits.length} characters`,
 		);
 
 		const holdsBefore = sandbox.log.find('PUT', '/v3/cashout/status').length;

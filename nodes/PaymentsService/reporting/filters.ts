@@ -33,12 +33,21 @@ export class FilterError extends Error {
 
 /**
  * Checks and normalises the Filters collection of a reporting list (service rules §3.3:
- * country and paymentMethod at most 2 characters). Empty values are dropped, the country is
- * upper-cased, and `status` is returned apart (callers decide whether the service sees it).
+ * country and paymentMethod at most 2 characters; the status one of the list's statuses). Empty
+ * values are dropped, the country is upper-cased, and `status` is returned apart (callers decide
+ * whether the service sees it), spelt as the service spells it (a status typed or produced in
+ * another case, `completed`, is the same status, `COMPLETED`).
  *
- * @throws FilterError for a country that is not 2 letters or a payment method longer than 2 characters.
+ * @param statuses the statuses the Status filter takes: the service's filter values for Get Many
+ *   (the default), every status a record carries for the polling trigger.
+ * @throws FilterError for a country that is not 2 letters, a payment method longer than 2
+ *   characters, or a status the list does not have (its hint lists the statuses).
  */
-export function checkListFilters(raw: IDataObject): { filters: IDataObject; status: string } {
+export function checkListFilters(
+	raw: IDataObject,
+	list: Pick<ReportingListDefinition, 'label' | 'filterStatuses'>,
+	statuses: readonly string[] = list.filterStatuses,
+): { filters: IDataObject; status: string } {
 	const filters: IDataObject = {};
 	let status = '';
 	for (const [name, value] of Object.entries(raw)) {
@@ -46,7 +55,15 @@ export function checkListFilters(raw: IDataObject): { filters: IDataObject; stat
 		const text = String(value).trim();
 		if (text === '') continue;
 		if (name === 'status') {
-			status = text;
+			const known = statuses.find((candidate) => candidate.toUpperCase() === text.toUpperCase());
+			if (!known) {
+				throw new FilterError(
+					'Status',
+					text,
+					`Must be a status of ${list.label}s. Use one of ${statuses.join(', ')}.`,
+				);
+			}
+			status = known;
 			continue;
 		}
 		if (name === 'country' && !isCountryCode(text)) {

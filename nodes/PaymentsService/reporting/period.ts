@@ -84,7 +84,8 @@ function startOfUtcDay(seconds: number): number {
  * (required) and `customTo` (now when empty), read by {@link parseDateInput}.
  *
  * @param nowMs the current time in milliseconds.
- * @throws DateInputError for an unreadable custom date; RangeError when from is after to.
+ * @throws DateInputError for an unreadable custom date; RangeError when from is after to or the
+ *   preset is not one of {@link PERIOD_PRESETS}.
  */
 export function resolvePeriod(
 	preset: PeriodPreset,
@@ -133,7 +134,7 @@ export function resolvePeriod(
 			break;
 		}
 		default:
-			throw new RangeError(`Unknown period "${String(preset)}"`);
+			throw new RangeError(`is "${String(preset)}", not one of ${PERIOD_PRESETS.join(', ')}`);
 	}
 	if (window.from > window.to) {
 		throw new RangeError(

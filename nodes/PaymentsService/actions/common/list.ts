@@ -13,9 +13,15 @@ import {
 	hasStatus,
 	recordKey,
 	REPORTING_LISTS,
+	type ReportingListDefinition,
 	type ReportingResource,
 } from '../../reporting/lists';
-import { DateInputError, resolvePeriod, type PeriodPreset } from '../../reporting/period';
+import {
+	DateInputError,
+	PERIOD_PRESETS,
+	resolvePeriod,
+	type PeriodPreset,
+} from '../../reporting/period';
 import type { TimeWindow } from '../../reporting/windows';
 import type { PaymentsClient } from '../../transport/client';
 import { RecordCollector } from '../../reporting/deduplication';
@@ -158,8 +164,7 @@ export function readPeriod(
 			`Invalid period in item ${itemIndex}: ${field} ${problem}`,
 			{
 				itemIndex,
-				description:
-					'Choose a preset period, or for Custom give Created From (and optionally Created To) as dates such as 2026-11-01 or 2026-11-01T00:00:00Z, with From before To.',
+				description: `Choose a preset period (${PERIOD_PRESETS.filter((value) => value !== 'custom').join(', ')}), or custom with Created From (and optionally Created To) as dates such as 2026-11-01 or 2026-11-01T00:00:00Z, with From before To.`,
 			},
 		);
 	}
@@ -172,10 +177,12 @@ export function readPeriod(
 export function readFilters(
 	context: IExecuteFunctions,
 	itemIndex: number,
+	list: ReportingListDefinition,
 ): { filters: IDataObject; status?: string } {
 	try {
 		const { filters, status } = checkListFilters(
 			context.getNodeParameter('filters', itemIndex, {}) as IDataObject,
+			list,
 		);
 		return { filters, status: status || undefined };
 	} catch (error) {
@@ -217,7 +224,7 @@ export async function executeList(
 	const period = readPeriod(context, itemIndex);
 	const { filters, status } =
 		list.filters.length || hasStatus(list)
-			? readFilters(context, itemIndex)
+			? readFilters(context, itemIndex, list)
 			: { filters: {}, status: undefined };
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const limit = readLimit(context, itemIndex);
