@@ -3,8 +3,8 @@
  * {@link SandboxControl} facade the tests use.
  */
 import { randomBytes } from 'node:crypto';
-import { ManualClock, floorToSecond, parseTimestamp, toIsoSeconds, toSpaceDateTime } from './clock';
-import { DEFAULT_CASHOUT_FUNDS_USD, MAX_ROWS_PER_PAGE, SESSION_IDLE_TIMEOUT_MS } from './constants';
+import { ManualClock, floorToSecond, parseTimestamp, toIsoSeconds, toSpaceDateTime } from '../clock';
+import { DEFAULT_CASHOUT_FUNDS_USD, MAX_ROWS_PER_PAGE, SESSION_IDLE_TIMEOUT_MS } from '../constants';
 import {
 	ID_BASE,
 	buildCashoutRecord,
@@ -21,11 +21,11 @@ import {
 	type NoteEntry,
 	type RefundEntry,
 	type SettlementEntry,
-} from './data';
-import { CASHOUT_ACCOUNTS, USERS, type UserAccount } from './demo';
-import { hmacHex } from './http';
-import { NotificationCenter } from './notifications';
-import { COUNTRIES, DEFAULT_REJECTION, findMethod, merchantById, noteCategory } from './reference';
+} from '../data';
+import { CASHOUT_ACCOUNTS, USERS, type UserAccount } from '../demo';
+import { hmacHex } from '../http';
+import { NotificationCenter } from '../notifications';
+import { COUNTRIES, DEFAULT_REJECTION, findMethod, merchantById, noteCategory } from '../reference';
 import type {
 	AddCashoutInput,
 	AddChargebackInput,
@@ -41,7 +41,7 @@ import type {
 	SessionInfo,
 	StatusKind,
 	TicketRecord,
-} from './types';
+} from '../types';
 
 /** Options after defaults were applied (see SandboxOptions). */
 export interface ResolvedOptions {
