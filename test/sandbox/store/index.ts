@@ -3,17 +3,15 @@
  * {@link SandboxControl} facade the tests use.
  */
 import { randomBytes } from 'node:crypto';
-import { ManualClock, floorToSecond, parseTimestamp, toIsoSeconds, toSpaceDateTime } from '../clock';
+import { ManualClock, toIsoSeconds, toSpaceDateTime } from '../clock';
 import { DEFAULT_CASHOUT_FUNDS_USD, MAX_ROWS_PER_PAGE, SESSION_IDLE_TIMEOUT_MS } from '../constants';
 import {
-	ID_BASE,
 	buildCashoutRecord,
 	buildChargebackRecord,
 	buildDepositRecord,
 	buildNoteRecord,
 	buildRefundRecord,
 	buildSettlementRecord,
-	generateDataset,
 	type CashoutEntry,
 	type ChargebackEntry,
 	type DepositEntry,
@@ -42,20 +40,19 @@ import type {
 	StatusKind,
 	TicketRecord,
 } from '../types';
+import {
+	allocateId,
+	createState,
+	creation,
+	lastChangeIso,
+	nowSeconds,
+	requireEntry,
+	type IdKind,
+	type ResolvedOptions,
+	type StoreState,
+} from './state';
 
-/** Options after defaults were applied (see SandboxOptions). */
-export interface ResolvedOptions {
-	port: number;
-	seed: number;
-	now: number;
-	days: number;
-	depositsPerDay: number;
-	cashoutsPerDay: number;
-	flagReviewMinAgeMs: number;
-	statusParamName: 'Status' | 'status';
-	pluralRefundChargebackPaths: boolean;
-	latencyMs: number;
-}
+export type { ResolvedOptions } from './state';
 
 /** A live session token; the MID is per token. */
 export interface Session {
@@ -72,8 +69,6 @@ export interface PageEnvelope<T> {
 	rows: number;
 	maxRows: number;
 }
-
-type IdKind = keyof typeof ID_BASE;
 
 /** Refund statuses whose amount goes back to the refundable remainder of the deposit. */
 const DEAD_REFUND_STATUSES: ReadonlySet<string> = new Set(['CANCELLED', 'REJECTED']);
@@ -107,80 +102,56 @@ export class SandboxStore {
 		{ length: number; byMerchant: Map<number, Array<Entry<unknown>>> }
 	>();
 
+	private readonly state: StoreState;
 	readonly deposits: DepositEntry[];
 	readonly cashouts: CashoutEntry[];
 	readonly refunds: RefundEntry[];
 	readonly chargebacks: ChargebackEntry[];
 	readonly notes: NoteEntry[];
 	readonly settlements: SettlementEntry[];
-	readonly tickets = new Map<number, TicketRecord>();
-	readonly createdDeposits: CreatedDeposit[] = [];
-	readonly createdCashouts: CreatedCashout[] = [];
-	readonly createdRefunds: CreatedRefund[] = [];
+	readonly tickets: Map<number, TicketRecord>;
+	readonly createdDeposits: CreatedDeposit[];
+	readonly createdCashouts: CreatedCashout[];
+	readonly createdRefunds: CreatedRefund[];
 	/** Configured cashout funds (USD) per merchant; absent = DEFAULT_CASHOUT_FUNDS_USD. */
-	private readonly cashoutFundsUsd = new Map<number, number>();
+	private readonly cashoutFundsUsd: Map<number, number>;
 	/** Status-change notifications (service rules §10). */
 	readonly notifier: NotificationCenter;
 	/** Merchant panel default notification URL per merchant (deposits without their own). */
-	private readonly defaultNotificationUrls = new Map<number, string>();
-	private readonly sessions = new Map<string, Session>();
-	private readonly idempotencyKeys = new Map<number, Set<string>>();
-	private readonly byId = {
-		deposit: new Map<number, DepositEntry>(),
-		cashout: new Map<number, CashoutEntry>(),
-		refund: new Map<number, RefundEntry>(),
-		chargeback: new Map<number, ChargebackEntry>(),
-		note: new Map<number, NoteEntry>(),
-		settlement: new Map<number, SettlementEntry>(),
-	};
-	private readonly nextId: Record<IdKind, number> = { ...ID_BASE };
+	private readonly defaultNotificationUrls: Map<number, string>;
+	private readonly sessions: Map<string, Session>;
+	private readonly idempotencyKeys: Map<number, Set<string>>;
+	private readonly byId: StoreState['byId'];
 
 	constructor(
 		readonly options: ResolvedOptions,
 		readonly clock: ManualClock,
 	) {
-		const data = generateDataset(options);
-		this.deposits = data.deposits;
-		this.cashouts = data.cashouts;
-		this.refunds = data.refunds;
-		this.chargebacks = data.chargebacks;
-		this.notes = data.notes;
-		this.settlements = data.settlements;
-		this.index('deposit', this.deposits);
-		this.index('cashout', this.cashouts);
-		this.index('refund', this.refunds);
-		this.index('chargeback', this.chargebacks);
-		this.index('note', this.notes);
-		this.index('settlement', this.settlements);
-		this.notifier = new NotificationCenter(clock);
-		clock.onChange((now) => this.notifier.onClockChange(now));
+		this.state = createState(options, clock);
+		this.deposits = this.state.deposits;
+		this.cashouts = this.state.cashouts;
+		this.refunds = this.state.refunds;
+		this.chargebacks = this.state.chargebacks;
+		this.notes = this.state.notes;
+		this.settlements = this.state.settlements;
+		this.tickets = this.state.tickets;
+		this.createdDeposits = this.state.createdDeposits;
+		this.createdCashouts = this.state.createdCashouts;
+		this.createdRefunds = this.state.createdRefunds;
+		this.cashoutFundsUsd = this.state.cashoutFundsUsd;
+		this.notifier = this.state.notifier;
+		this.defaultNotificationUrls = this.state.defaultNotificationUrls;
+		this.sessions = this.state.sessions;
+		this.idempotencyKeys = this.state.idempotencyKeys;
+		this.byId = this.state.byId;
 	}
 
-	private index<K extends keyof SandboxStore['byId']>(
-		kind: K,
-		entries: Array<Entry<unknown>>,
-	): void {
-		const map = this.byId[kind] as Map<number, Entry<unknown>>;
-		for (const e of entries) {
-			map.set(e.id, e);
-			if (e.id >= this.nextId[kind]) this.nextId[kind] = e.id + 1;
-		}
-	}
-
-	/** Allocates the next id of a kind, or reserves `requested` (throws when taken). */
 	allocateId(kind: IdKind, requested?: number): number {
-		if (requested === undefined) return this.nextId[kind]++;
-		if (!Number.isInteger(requested) || requested <= 0)
-			throw new Error(`invalid ${kind} id ${requested}`);
-		const taken = kind === 'ticket' ? this.tickets.has(requested) : this.byId[kind].has(requested);
-		if (taken) throw new Error(`${kind} id ${requested} already exists`);
-		if (requested >= this.nextId[kind]) this.nextId[kind] = requested + 1;
-		return requested;
+		return allocateId(this.state, kind, requested);
 	}
 
-	/** Clock now floored to the second (creation dates have whole seconds). */
 	nowSeconds(): number {
-		return floorToSecond(this.clock.now());
+		return nowSeconds(this.state);
 	}
 
 	// ---- sessions (service rules §2.1) ----
@@ -367,13 +338,11 @@ export class SandboxStore {
 	// ---- writers ----
 
 	private creation(creationDate: string | undefined): number {
-		return creationDate === undefined
-			? this.nowSeconds()
-			: floorToSecond(parseTimestamp(creationDate));
+		return creation(this.state, creationDate);
 	}
 
 	private lastChangeIso(createdMs: number): string {
-		return toIsoSeconds(Math.max(createdMs, this.nowSeconds()));
+		return lastChangeIso(this.state, createdMs);
 	}
 
 	/** Adds a deposit (defaults: BR, first method, 100 USD, PENDING, creation = clock now). */
@@ -814,9 +783,7 @@ export class SandboxStore {
 	}
 
 	private requireEntry<T>(map: Map<number, T>, kind: string, id: number): T {
-		const entry = map.get(id);
-		if (!entry) throw new Error(`unknown ${kind} ${id}`);
-		return entry;
+		return requireEntry(map, kind, id);
 	}
 
 	/** The {@link SandboxControl} facade over this store. */
