@@ -2,9 +2,8 @@
  * State of the sandbox (records, sessions, tickets, created deposits, idempotency keys) and the
  * {@link SandboxControl} facade the tests use.
  */
-import { randomBytes } from 'node:crypto';
 import { ManualClock, toIsoSeconds, toSpaceDateTime } from '../clock';
-import { DEFAULT_CASHOUT_FUNDS_USD, MAX_ROWS_PER_PAGE, SESSION_IDLE_TIMEOUT_MS } from '../constants';
+import { DEFAULT_CASHOUT_FUNDS_USD, MAX_ROWS_PER_PAGE } from '../constants';
 import {
 	buildCashoutRecord,
 	buildChargebackRecord,
@@ -20,7 +19,7 @@ import {
 	type RefundEntry,
 	type SettlementEntry,
 } from '../data';
-import { CASHOUT_ACCOUNTS, USERS, type UserAccount } from '../demo';
+import { CASHOUT_ACCOUNTS } from '../demo';
 import { hmacHex } from '../http';
 import { NotificationCenter } from '../notifications';
 import { COUNTRIES, DEFAULT_REJECTION, findMethod, merchantById, noteCategory } from '../reference';
@@ -52,15 +51,11 @@ import {
 	type StoreState,
 } from './state';
 
-export type { ResolvedOptions } from './state';
+import * as sessions from './sessions';
+import type { LoginResult, Session } from './sessions';
 
-/** A live session token; the MID is per token. */
-export interface Session {
-	token: string;
-	user: UserAccount;
-	merchantId: number;
-	lastUsedAt: number;
-}
+export type { ResolvedOptions } from './state';
+export type { LoginResult, Session } from './sessions';
 
 /** A page of a reporting list (service rules §3.1). */
 export interface PageEnvelope<T> {
@@ -90,10 +85,6 @@ const RELEASED_CASHOUT_STATUSES: ReadonlySet<string> = new Set([
 	'DECLINED',
 ]);
 
-/** Result of {@link SandboxStore.login}. */
-export type LoginResult =
-	{ ok: true; session: Session } | { ok: false; reason: 'invalid' | 'refused' };
-
 /** The mutable state of one sandbox. */
 export class SandboxStore {
 	/** Per list array: its length when sorted, and each merchant's entries newest first. */
@@ -119,8 +110,6 @@ export class SandboxStore {
 	readonly notifier: NotificationCenter;
 	/** Merchant panel default notification URL per merchant (deposits without their own). */
 	private readonly defaultNotificationUrls: Map<number, string>;
-	private readonly sessions: Map<string, Session>;
-	private readonly idempotencyKeys: Map<number, Set<string>>;
 	private readonly byId: StoreState['byId'];
 
 	constructor(
@@ -141,8 +130,6 @@ export class SandboxStore {
 		this.cashoutFundsUsd = this.state.cashoutFundsUsd;
 		this.notifier = this.state.notifier;
 		this.defaultNotificationUrls = this.state.defaultNotificationUrls;
-		this.sessions = this.state.sessions;
-		this.idempotencyKeys = this.state.idempotencyKeys;
 		this.byId = this.state.byId;
 	}
 
@@ -154,76 +141,34 @@ export class SandboxStore {
 		return nowSeconds(this.state);
 	}
 
-	// ---- sessions (service rules §2.1) ----
+	// ---- sessions and idempotency keys (sessions.ts) ----
 
-	/** Checks credentials; on success creates a new token bound to the user's default MID. */
 	login(accessKey: unknown, secretKey: unknown): LoginResult {
-		const user = USERS.find((u) => u.accessKey === accessKey && u.secretKey === secretKey);
-		if (!user) return { ok: false, reason: 'invalid' };
-		if (user.refused) return { ok: false, reason: 'refused' };
-		const session: Session = {
-			token: randomBytes(24).toString('base64url'),
-			user,
-			merchantId: user.defaultMerchantId,
-			lastUsedAt: this.clock.now(),
-		};
-		this.sessions.set(session.token, session);
-		return { ok: true, session };
+		return sessions.login(this.state, accessKey, secretKey);
 	}
 
-	private isExpired(session: Session): boolean {
-		return this.clock.now() - session.lastUsedAt >= SESSION_IDLE_TIMEOUT_MS;
-	}
-
-	/** First live session among `tokens`; refreshes its lastUsedAt. Expired ones are removed. */
 	useSession(tokens: string[]): Session | undefined {
-		for (const token of tokens) {
-			const session = this.sessions.get(token);
-			if (!session) continue;
-			if (this.isExpired(session)) {
-				this.sessions.delete(token);
-				continue;
-			}
-			session.lastUsedAt = this.clock.now();
-			return session;
-		}
-		return undefined;
+		return sessions.useSession(this.state, tokens);
 	}
 
-	/** Invalidates a token. */
 	destroySession(token: string): void {
-		this.sessions.delete(token);
+		sessions.destroySession(this.state, token);
 	}
 
-	/** Sessions not idle-expired now. */
 	activeSessions(): SessionInfo[] {
-		return [...this.sessions.values()]
-			.filter((s) => !this.isExpired(s))
-			.map((s) => ({
-				token: s.token,
-				accessKey: s.user.accessKey,
-				merchantId: s.merchantId,
-				lastUsedAt: s.lastUsedAt,
-			}));
+		return sessions.activeSessions(this.state);
 	}
 
-	/** Invalidates every token. */
 	expireSessions(): void {
-		this.sessions.clear();
+		sessions.expireSessions(this.state);
 	}
 
-	// ---- idempotency (service rules §5.2) ----
-
-	/** Whether `key` was already used by a successful deposit or refund creation of `merchantId` (one key space). */
 	isIdempotencyKeyUsed(merchantId: number, key: string): boolean {
-		return this.idempotencyKeys.get(merchantId)?.has(key) ?? false;
+		return sessions.isIdempotencyKeyUsed(this.state, merchantId, key);
 	}
 
-	/** Marks `key` as used by `merchantId`. */
 	useIdempotencyKey(merchantId: number, key: string): void {
-		const set = this.idempotencyKeys.get(merchantId) ?? new Set<string>();
-		set.add(key);
-		this.idempotencyKeys.set(merchantId, set);
+		sessions.useIdempotencyKey(this.state, merchantId, key);
 	}
 
 	// ---- cashout funds (service rules §6.2, code 514) ----

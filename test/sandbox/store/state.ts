@@ -16,7 +16,7 @@ import {
 } from '../data';
 import { NotificationCenter } from '../notifications';
 import type { CreatedCashout, CreatedDeposit, CreatedRefund, TicketRecord } from '../types';
-import type { Session } from './index';
+import type { Session } from './sessions';
 
 /** Options after defaults were applied (see SandboxOptions). */
 export interface ResolvedOptions {
