@@ -2,7 +2,7 @@
  * State of the sandbox (records, sessions, tickets, created deposits, idempotency keys) and the
  * {@link SandboxControl} facade the tests use.
  */
-import { ManualClock, toIsoSeconds, toSpaceDateTime } from '../clock';
+import { ManualClock, toIsoSeconds } from '../clock';
 import { DEFAULT_CASHOUT_FUNDS_USD, MAX_ROWS_PER_PAGE } from '../constants';
 import {
 	buildCashoutRecord,
@@ -19,8 +19,6 @@ import {
 	type RefundEntry,
 	type SettlementEntry,
 } from '../data';
-import { CASHOUT_ACCOUNTS } from '../demo';
-import { hmacHex } from '../http';
 import { NotificationCenter } from '../notifications';
 import { COUNTRIES, DEFAULT_REJECTION, findMethod, merchantById, noteCategory } from '../reference';
 import type {
@@ -51,6 +49,8 @@ import {
 	type StoreState,
 } from './state';
 
+import * as notifications from './notifications';
+import { notifyCashout, notifyDeposit } from './notifications';
 import * as sessions from './sessions';
 import type { LoginResult, Session } from './sessions';
 
@@ -108,8 +108,6 @@ export class SandboxStore {
 	private readonly cashoutFundsUsd: Map<number, number>;
 	/** Status-change notifications (service rules §10). */
 	readonly notifier: NotificationCenter;
-	/** Merchant panel default notification URL per merchant (deposits without their own). */
-	private readonly defaultNotificationUrls: Map<number, string>;
 	private readonly byId: StoreState['byId'];
 
 	constructor(
@@ -129,7 +127,6 @@ export class SandboxStore {
 		this.createdRefunds = this.state.createdRefunds;
 		this.cashoutFundsUsd = this.state.cashoutFundsUsd;
 		this.notifier = this.state.notifier;
-		this.defaultNotificationUrls = this.state.defaultNotificationUrls;
 		this.byId = this.state.byId;
 	}
 
@@ -576,7 +573,7 @@ export class SandboxStore {
 			delete entry.rejection;
 			entry.rec.reason = '';
 		}
-		if (status !== previous) this.notifyCashout(entry);
+		if (status !== previous) notifyCashout(this.state, entry);
 	}
 
 	/** Sets a deposit's status and lastChangeDate; a change of status queues a notification (see {@link notifyDeposit}). */
@@ -584,84 +581,17 @@ export class SandboxStore {
 		const previous = entry.rec.status;
 		entry.rec.status = status;
 		entry.rec.lastChangeDate = this.lastChangeIso(entry.createdMs);
-		if (status !== previous) this.notifyDeposit(entry);
+		if (status !== previous) notifyDeposit(this.state, entry);
 	}
 
-	// ---- notifications (service rules §10) ----
+	// ---- notifications (notifications.ts) ----
 
-	/** Sets or clears (undefined) the default notification URL of `merchantId`; throws on a bad URL or merchant. */
 	setDefaultNotificationUrl(merchantId: number, url: string | undefined): void {
-		merchantById(merchantId);
-		if (url === undefined) {
-			this.defaultNotificationUrls.delete(merchantId);
-			return;
-		}
-		let protocol = '';
-		try {
-			protocol = new URL(url).protocol;
-		} catch {
-			// invalid: handled below
-		}
-		if (protocol !== 'http:' && protocol !== 'https:')
-			throw new Error(`default notification URL must be an absolute http(s) URL, got ${url}`);
-		this.defaultNotificationUrls.set(merchantId, url);
+		notifications.setDefaultNotificationUrl(this.state, merchantId, url);
 	}
 
-	/** The default notification URL of `merchantId`, if set. */
 	defaultNotificationUrl(merchantId: number): string | undefined {
-		return this.defaultNotificationUrls.get(merchantId);
-	}
-
-	/** Queues `{"deposit_id": N}` (JSON) to the deposit's URL, else the merchant's default; nothing without either. */
-	private notifyDeposit(entry: DepositEntry): void {
-		const url = entry.notificationUrl ?? this.defaultNotificationUrls.get(entry.merchantId);
-		if (url === undefined) return;
-		this.notifier.queue({
-			kind: 'deposit',
-			merchantId: entry.merchantId,
-			recordId: entry.id,
-			recordStatus: entry.rec.status,
-			url,
-			contentType: 'application/json',
-			body: JSON.stringify({ deposit_id: entry.id }),
-		});
-	}
-
-	/**
-	 * Queues the form-encoded cashout notification to the cashout's URL (nothing without one):
-	 * date (`yyyy-MM-dd HH:mm:ss`, GMT, sandbox clock), bank_reference_id (`bank-ref-<id>` once the bank
-	 * has it: DELIVERED, COMPLETED, REJECTED; else ''), comments (of the creation body, else ''),
-	 * external_id, control, cashout_id, status_reason (the rejection reason of REJECTED, else '').
-	 * `control` = upper-case hex HMAC-SHA256 keyed with the merchant's cashout secret over
-	 * "Be4" + external_id + "Bo7", as the provider publishes it.
-	 */
-	private notifyCashout(entry: CashoutEntry): void {
-		const url = entry.notificationUrl;
-		if (url === undefined) return;
-		const secret =
-			CASHOUT_ACCOUNTS.find((a) => a.merchantId === entry.merchantId)?.apiSignature ??
-			`sandbox-cashout-secret-${entry.merchantId}`;
-		const status = entry.rec.status;
-		const form = new URLSearchParams({
-			date: toSpaceDateTime(this.clock.now()),
-			bank_reference_id: ['DELIVERED', 'COMPLETED', 'REJECTED'].includes(status)
-				? `bank-ref-${entry.id}`
-				: '',
-			comments: entry.comments ?? '',
-			external_id: entry.rec.externalId,
-			control: hmacHex(secret, `Be4${entry.rec.externalId}Bo7`).toUpperCase(),
-			cashout_id: String(entry.id),
-			status_reason: status === 'REJECTED' ? (entry.rejection?.reason ?? entry.rec.reason) : '',
-		});
-		this.notifier.queue({
-			kind: 'cashout',
-			merchantId: entry.merchantId,
-			recordId: entry.id,
-			recordStatus: status,
-			url,
-			contentType: 'application/x-www-form-urlencoded',
-			body: form.toString(),
-		});
+		return notifications.defaultNotificationUrl(this.state, merchantId);
 	}
 
 	/** Sets any status (no state machine); throws for an unknown id. */
