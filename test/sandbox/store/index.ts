@@ -7,7 +7,6 @@ import { DEFAULT_CASHOUT_FUNDS_USD, MAX_ROWS_PER_PAGE } from '../constants';
 import {
 	buildCashoutRecord,
 	buildChargebackRecord,
-	buildDepositRecord,
 	buildNoteRecord,
 	buildRefundRecord,
 	buildSettlementRecord,
@@ -20,7 +19,7 @@ import {
 	type SettlementEntry,
 } from '../data';
 import { NotificationCenter } from '../notifications';
-import { COUNTRIES, DEFAULT_REJECTION, findMethod, merchantById, noteCategory } from '../reference';
+import { COUNTRIES, DEFAULT_REJECTION, merchantById, noteCategory } from '../reference';
 import type {
 	AddCashoutInput,
 	AddChargebackInput,
@@ -49,8 +48,10 @@ import {
 	type StoreState,
 } from './state';
 
+import * as deposits from './deposits';
+import { anyDepositOf } from './deposits';
 import * as notifications from './notifications';
-import { notifyCashout, notifyDeposit } from './notifications';
+import { notifyCashout } from './notifications';
 import * as sessions from './sessions';
 import type { LoginResult, Session } from './sessions';
 
@@ -193,9 +194,8 @@ export class SandboxStore {
 
 	// ---- lookups ----
 
-	/** A deposit by id (any merchant, visible or not). */
 	deposit(id: number): DepositEntry | undefined {
-		return this.byId.deposit.get(id);
+		return deposits.deposit(this.state, id);
 	}
 
 	/** A refund by id (any merchant, visible or not). */
@@ -287,55 +287,12 @@ export class SandboxStore {
 		return lastChangeIso(this.state, createdMs);
 	}
 
-	/** Adds a deposit (defaults: BR, first method, 100 USD, PENDING, creation = clock now). */
 	addDeposit(
 		p: AddDepositInput,
 		payer?: Record<string, unknown>,
 		paymentType?: string,
 	): DepositEntry {
-		const { idMerchant, visibleAt, hasVoucher, notificationUrl, ...fields } = p;
-		const merchant = merchantById(idMerchant);
-		const createdMs = this.creation(fields.creationDate);
-		const id = this.allocateId('deposit', fields.idDeposit);
-		const country = COUNTRIES[fields.country ?? 'BR'] ?? COUNTRIES.BR;
-		const method = findMethod(country.code, fields.paymentMethodCode ?? country.methods[0].code);
-		const base = buildDepositRecord({
-			id,
-			merchant,
-			createdMs,
-			lastChangeMs: createdMs,
-			status: 'PENDING',
-			country,
-			method: fields.paymentMethodCode === '' ? undefined : (method ?? country.methods[0]),
-			usd: fields.amount ?? 100,
-			externalId: `inv-${idMerchant}-x${id}`,
-			clientId: 'cus-sandbox',
-			clientDocument: '52998224725',
-			idUser: '1000001',
-		});
-		const rec = {
-			...base,
-			...fields,
-			idDeposit: id,
-			idMerchant,
-			merchantName: merchant.name,
-			creationDate: toIsoSeconds(createdMs),
-			lastChangeDate: this.lastChangeIso(createdMs),
-		};
-		const entry: DepositEntry = {
-			id,
-			merchantId: idMerchant,
-			createdMs,
-			visibleAt: visibleAt ?? createdMs,
-			hasVoucher: hasVoucher ?? method?.hasVoucher ?? false,
-			paymentType: paymentType ?? method?.kind ?? 'ALL',
-			payer: payer ?? { id: rec.clientId, document: rec.clientDocument },
-			rec,
-		};
-		if (notificationUrl !== undefined) entry.notificationUrl = notificationUrl;
-		this.deposits.push(entry);
-		this.byId.deposit.set(id, entry);
-		return entry;
+		return deposits.addDeposit(this.state, p, payer, paymentType);
 	}
 
 	/** Adds a cashout (defaults: BR, 50 USD, PENDING or ON_HOLD with `onHold`, creation = clock now). */
@@ -392,34 +349,6 @@ export class SandboxStore {
 		return entry;
 	}
 
-	private anyDepositOf(merchantId: number, depositId: number | undefined): DepositEntry['rec'] {
-		if (depositId !== undefined) {
-			const d = this.deposit(depositId);
-			if (d) return d.rec;
-		}
-		const own = this.deposits.find((d) => d.merchantId === merchantId);
-		if (own) return own.rec;
-		return this.addDepositTemplate(merchantId);
-	}
-
-	private addDepositTemplate(merchantId: number): DepositEntry['rec'] {
-		const merchant = merchantById(merchantId);
-		return buildDepositRecord({
-			id: 0,
-			merchant,
-			createdMs: this.nowSeconds(),
-			lastChangeMs: this.nowSeconds(),
-			status: 'COMPLETED',
-			country: COUNTRIES.BR,
-			method: COUNTRIES.BR.methods[0],
-			usd: 100,
-			externalId: '',
-			clientId: 'cus-sandbox',
-			clientDocument: '52998224725',
-			idUser: '1000001',
-		});
-	}
-
 	/** Adds a refund (defaults from the deposit `idBoleto`, else a deposit of the merchant; PENDING, FULL). */
 	addRefund(p: AddRefundInput): RefundEntry {
 		const { idMerchant, visibleAt, ...fields } = p;
@@ -428,7 +357,7 @@ export class SandboxStore {
 		const id = this.allocateId('refund', fields.id);
 		const base = buildRefundRecord(
 			id,
-			this.anyDepositOf(idMerchant, fields.idBoleto),
+			anyDepositOf(this.state, idMerchant, fields.idBoleto),
 			createdMs,
 			createdMs,
 			'PENDING',
@@ -463,7 +392,7 @@ export class SandboxStore {
 		const id = this.allocateId('chargeback', fields.idChargeback);
 		const base = buildChargebackRecord(
 			id,
-			this.anyDepositOf(idMerchant, fields.idDeposit),
+			anyDepositOf(this.state, idMerchant, fields.idDeposit),
 			createdMs,
 			createdMs,
 			'PENDING',
@@ -576,12 +505,8 @@ export class SandboxStore {
 		if (status !== previous) notifyCashout(this.state, entry);
 	}
 
-	/** Sets a deposit's status and lastChangeDate; a change of status queues a notification (see {@link notifyDeposit}). */
 	setDepositStatus(entry: DepositEntry, status: string): void {
-		const previous = entry.rec.status;
-		entry.rec.status = status;
-		entry.rec.lastChangeDate = this.lastChangeIso(entry.createdMs);
-		if (status !== previous) notifyDeposit(this.state, entry);
+		deposits.setDepositStatus(this.state, entry, status);
 	}
 
 	// ---- notifications (notifications.ts) ----
