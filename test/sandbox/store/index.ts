@@ -3,9 +3,8 @@
  * {@link SandboxControl} facade the tests use.
  */
 import { ManualClock, toIsoSeconds } from '../clock';
-import { DEFAULT_CASHOUT_FUNDS_USD, MAX_ROWS_PER_PAGE } from '../constants';
+import { MAX_ROWS_PER_PAGE } from '../constants';
 import {
-	buildCashoutRecord,
 	buildChargebackRecord,
 	buildNoteRecord,
 	buildRefundRecord,
@@ -19,7 +18,7 @@ import {
 	type SettlementEntry,
 } from '../data';
 import { NotificationCenter } from '../notifications';
-import { COUNTRIES, DEFAULT_REJECTION, merchantById, noteCategory } from '../reference';
+import { merchantById, noteCategory } from '../reference';
 import type {
 	AddCashoutInput,
 	AddChargebackInput,
@@ -48,10 +47,10 @@ import {
 	type StoreState,
 } from './state';
 
+import * as cashouts from './cashouts';
 import * as deposits from './deposits';
 import { anyDepositOf } from './deposits';
 import * as notifications from './notifications';
-import { notifyCashout } from './notifications';
 import * as sessions from './sessions';
 import type { LoginResult, Session } from './sessions';
 
@@ -79,13 +78,6 @@ const REFUND_MOVES: Readonly<Record<RefundAdvanceTarget, readonly string[]>> = {
 	PENDING: ['WAITING_DETAILS'],
 };
 
-/** Cashout statuses whose amount no longer counts against the merchant's cashout funds. */
-const RELEASED_CASHOUT_STATUSES: ReadonlySet<string> = new Set([
-	'CANCELLED',
-	'REJECTED',
-	'DECLINED',
-]);
-
 /** The mutable state of one sandbox. */
 export class SandboxStore {
 	/** Per list array: its length when sorted, and each merchant's entries newest first. */
@@ -105,8 +97,6 @@ export class SandboxStore {
 	readonly createdDeposits: CreatedDeposit[];
 	readonly createdCashouts: CreatedCashout[];
 	readonly createdRefunds: CreatedRefund[];
-	/** Configured cashout funds (USD) per merchant; absent = DEFAULT_CASHOUT_FUNDS_USD. */
-	private readonly cashoutFundsUsd: Map<number, number>;
 	/** Status-change notifications (service rules §10). */
 	readonly notifier: NotificationCenter;
 	private readonly byId: StoreState['byId'];
@@ -126,7 +116,6 @@ export class SandboxStore {
 		this.createdDeposits = this.state.createdDeposits;
 		this.createdCashouts = this.state.createdCashouts;
 		this.createdRefunds = this.state.createdRefunds;
-		this.cashoutFundsUsd = this.state.cashoutFundsUsd;
 		this.notifier = this.state.notifier;
 		this.byId = this.state.byId;
 	}
@@ -169,27 +158,38 @@ export class SandboxStore {
 		sessions.useIdempotencyKey(this.state, merchantId, key);
 	}
 
-	// ---- cashout funds (service rules §6.2, code 514) ----
+	// ---- cashouts (cashouts.ts) ----
 
-	/** Funds (USD) left for new cashouts of `merchantId`: configured funds minus amount + fee of its live API-created cashouts. */
 	cashoutFunds(merchantId: number): number {
-		merchantById(merchantId);
-		const configured = this.cashoutFundsUsd.get(merchantId) ?? DEFAULT_CASHOUT_FUNDS_USD;
-		const used = this.cashouts
-			.filter(
-				(c) =>
-					c.viaApi && c.merchantId === merchantId && !RELEASED_CASHOUT_STATUSES.has(c.rec.status),
-			)
-			.reduce((sum, c) => sum + c.rec.merchantAmount + c.rec.fee, 0);
-		return Math.round((configured - used) * 100) / 100;
+		return cashouts.cashoutFunds(this.state, merchantId);
 	}
 
-	/** Sets the configured cashout funds of `merchantId` (USD, finite, >= 0); throws otherwise. */
 	setCashoutFunds(merchantId: number, usd: number): void {
-		merchantById(merchantId);
-		if (!Number.isFinite(usd) || usd < 0)
-			throw new Error(`cashout funds must be a non-negative number, got ${usd}`);
-		this.cashoutFundsUsd.set(merchantId, usd);
+		cashouts.setCashoutFunds(this.state, merchantId, usd);
+	}
+
+	cashout(id: number): CashoutEntry | undefined {
+		return cashouts.cashout(this.state, id);
+	}
+
+	addCashout(p: AddCashoutInput): CashoutEntry {
+		return cashouts.addCashout(this.state, p);
+	}
+
+	setCashoutStatus(
+		entry: CashoutEntry,
+		status: string,
+		rejection?: { code: number; reason: string },
+	): void {
+		cashouts.setCashoutStatus(this.state, entry, status, rejection);
+	}
+
+	advanceCashout(
+		id: number,
+		to: 'DELIVERED' | 'COMPLETED' | 'REJECTED',
+		rejection?: { code: number; reason: string },
+	): void {
+		cashouts.advanceCashout(this.state, id, to, rejection);
 	}
 
 	// ---- lookups ----
@@ -212,11 +212,6 @@ export class SandboxStore {
 			.filter((r) => r.rec.idBoleto === deposit.id && !DEAD_REFUND_STATUSES.has(r.rec.status))
 			.reduce((sum, r) => sum + Math.round(r.rec.amount * 100), 0);
 		return Math.max(0, Math.round(deposit.rec.localAmount * 100) - refunded);
-	}
-
-	/** A cashout by id (any merchant, visible or not). */
-	cashout(id: number): CashoutEntry | undefined {
-		return this.byId.cashout.get(id);
 	}
 
 	/** Whether an entry is visible at clock now. */
@@ -293,60 +288,6 @@ export class SandboxStore {
 		paymentType?: string,
 	): DepositEntry {
 		return deposits.addDeposit(this.state, p, payer, paymentType);
-	}
-
-	/** Adds a cashout (defaults: BR, 50 USD, PENDING or ON_HOLD with `onHold`, creation = clock now). */
-	addCashout(p: AddCashoutInput): CashoutEntry {
-		const {
-			idMerchant,
-			visibleAt,
-			onHold,
-			rejectionCode,
-			rejectionReason,
-			notificationUrl,
-			...fields
-		} = p;
-		const merchant = merchantById(idMerchant);
-		const createdMs = this.creation(fields.creationDate);
-		const id = this.allocateId('cashout', fields.idCashout);
-		const country = COUNTRIES[fields.country ?? 'BR'] ?? COUNTRIES.BR;
-		const base = buildCashoutRecord({
-			id,
-			merchant,
-			createdMs,
-			lastChangeMs: createdMs,
-			status: onHold ? 'ON_HOLD' : 'PENDING',
-			country,
-			usd: fields.merchantAmount ?? 50,
-			externalId: `co-${idMerchant}-x${id}`,
-			clientDocument: '52998224725',
-			reason: '',
-			existVoucher: false,
-		});
-		const rec = {
-			...base,
-			...fields,
-			idCashout: id,
-			idMerchant,
-			merchantName: merchant.name,
-			creationDate: toIsoSeconds(createdMs),
-			lastChangeDate: this.lastChangeIso(createdMs),
-		};
-		const entry: CashoutEntry = {
-			id,
-			merchantId: idMerchant,
-			createdMs,
-			visibleAt: visibleAt ?? createdMs,
-			rec,
-		};
-		if (notificationUrl !== undefined) entry.notificationUrl = notificationUrl;
-		if (rejectionCode !== undefined || rejectionReason !== undefined) {
-			entry.rejection = { code: rejectionCode ?? 0, reason: rejectionReason ?? '' };
-			if (!fields.reason) rec.reason = entry.rejection.reason;
-		}
-		this.cashouts.push(entry);
-		this.byId.cashout.set(id, entry);
-		return entry;
 	}
 
 	/** Adds a refund (defaults from the deposit `idBoleto`, else a deposit of the merchant; PENDING, FULL). */
@@ -481,30 +422,6 @@ export class SandboxStore {
 		return entry;
 	}
 
-	/**
-	 * Sets a cashout's status and lastChangeDate (rejection kept only for REJECTED). A change of status
-	 * queues a notification when the cashout has a notification URL.
-	 */
-	setCashoutStatus(
-		entry: CashoutEntry,
-		status: string,
-		rejection?: { code: number; reason: string },
-	): void {
-		const previous = entry.rec.status;
-		entry.rec.status = status;
-		entry.rec.lastChangeDate = this.lastChangeIso(entry.createdMs);
-		if (status === 'REJECTED') {
-			if (rejection) {
-				entry.rejection = { ...rejection };
-				entry.rec.reason = rejection.reason;
-			}
-		} else if (entry.rejection) {
-			delete entry.rejection;
-			entry.rec.reason = '';
-		}
-		if (status !== previous) notifyCashout(this.state, entry);
-	}
-
 	setDepositStatus(entry: DepositEntry, status: string): void {
 		deposits.setDepositStatus(this.state, entry, status);
 	}
@@ -544,28 +461,6 @@ export class SandboxStore {
 		entry.rec.status = status;
 		if ('lastChangeDate' in entry.rec)
 			entry.rec.lastChangeDate = this.lastChangeIso(entry.createdMs);
-	}
-
-	/** Bank side of the cashout state machine (service rules §6.1). */
-	advanceCashout(
-		id: number,
-		to: 'DELIVERED' | 'COMPLETED' | 'REJECTED',
-		rejection?: { code: number; reason: string },
-	): void {
-		const entry = this.requireEntry(this.byId.cashout, 'cashout', id);
-		const from = entry.rec.status;
-		const allowed: Record<string, readonly string[]> = {
-			DELIVERED: ['PENDING'],
-			COMPLETED: ['DELIVERED'],
-			REJECTED: ['DELIVERED', 'COMPLETED'],
-		};
-		if (!(allowed[to] ?? []).includes(from))
-			throw new Error(`cashout ${id} cannot move from ${from} to ${to}`);
-		this.setCashoutStatus(
-			entry,
-			to,
-			to === 'REJECTED' ? (rejection ?? { ...DEFAULT_REJECTION }) : undefined,
-		);
 	}
 
 	/**
