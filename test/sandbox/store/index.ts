@@ -7,7 +7,6 @@ import { MAX_ROWS_PER_PAGE } from '../constants';
 import {
 	buildChargebackRecord,
 	buildNoteRecord,
-	buildRefundRecord,
 	buildSettlementRecord,
 	type CashoutEntry,
 	type ChargebackEntry,
@@ -51,6 +50,7 @@ import * as cashouts from './cashouts';
 import * as deposits from './deposits';
 import { anyDepositOf } from './deposits';
 import * as notifications from './notifications';
+import * as refunds from './refunds';
 import * as sessions from './sessions';
 import type { LoginResult, Session } from './sessions';
 
@@ -64,19 +64,6 @@ export interface PageEnvelope<T> {
 	rows: number;
 	maxRows: number;
 }
-
-/** Refund statuses whose amount goes back to the refundable remainder of the deposit. */
-const DEAD_REFUND_STATUSES: ReadonlySet<string> = new Set(['CANCELLED', 'REJECTED']);
-
-/** Allowed refund moves (service rules §7): target -> stored statuses it may come from. */
-const REFUND_MOVES: Readonly<Record<RefundAdvanceTarget, readonly string[]>> = {
-	DELIVERED: ['PENDING'],
-	COMPLETED: ['DELIVERED'],
-	REJECTED: ['PENDING', 'DELIVERED'],
-	CANCELLED: ['PENDING', 'WAITING_DETAILS'],
-	INCORRECT_DETAILS: ['PENDING'],
-	PENDING: ['WAITING_DETAILS'],
-};
 
 /** The mutable state of one sandbox. */
 export class SandboxStore {
@@ -192,26 +179,26 @@ export class SandboxStore {
 		cashouts.advanceCashout(this.state, id, to, rejection);
 	}
 
-	// ---- lookups ----
-
 	deposit(id: number): DepositEntry | undefined {
 		return deposits.deposit(this.state, id);
 	}
 
-	/** A refund by id (any merchant, visible or not). */
+	// ---- refunds (refunds.ts) ----
+
 	refund(id: number): RefundEntry | undefined {
-		return this.byId.refund.get(id);
+		return refunds.refund(this.state, id);
 	}
 
-	/**
-	 * Local amount of `deposit` still refundable: its localAmount minus the amounts of its refunds that
-	 * are not CANCELLED or REJECTED (never below 0), computed in cents.
-	 */
 	refundableCents(deposit: DepositEntry): number {
-		const refunded = this.refunds
-			.filter((r) => r.rec.idBoleto === deposit.id && !DEAD_REFUND_STATUSES.has(r.rec.status))
-			.reduce((sum, r) => sum + Math.round(r.rec.amount * 100), 0);
-		return Math.max(0, Math.round(deposit.rec.localAmount * 100) - refunded);
+		return refunds.refundableCents(this.state, deposit);
+	}
+
+	addRefund(p: AddRefundInput): RefundEntry {
+		return refunds.addRefund(this.state, p);
+	}
+
+	advanceRefund(id: number, to: RefundAdvanceTarget): void {
+		refunds.advanceRefund(this.state, id, to);
 	}
 
 	/** Whether an entry is visible at clock now. */
@@ -288,41 +275,6 @@ export class SandboxStore {
 		paymentType?: string,
 	): DepositEntry {
 		return deposits.addDeposit(this.state, p, payer, paymentType);
-	}
-
-	/** Adds a refund (defaults from the deposit `idBoleto`, else a deposit of the merchant; PENDING, FULL). */
-	addRefund(p: AddRefundInput): RefundEntry {
-		const { idMerchant, visibleAt, ...fields } = p;
-		const merchant = merchantById(idMerchant);
-		const createdMs = this.creation(fields.date);
-		const id = this.allocateId('refund', fields.id);
-		const base = buildRefundRecord(
-			id,
-			anyDepositOf(this.state, idMerchant, fields.idBoleto),
-			createdMs,
-			createdMs,
-			'PENDING',
-			1,
-		);
-		const rec = {
-			...base,
-			...fields,
-			id,
-			idMerchant,
-			merchantName: merchant.name,
-			date: toIsoSeconds(createdMs),
-			lastChangeDate: this.lastChangeIso(createdMs),
-		};
-		const entry: RefundEntry = {
-			id,
-			merchantId: idMerchant,
-			createdMs,
-			visibleAt: visibleAt ?? createdMs,
-			rec,
-		};
-		this.refunds.push(entry);
-		this.byId.refund.set(id, entry);
-		return entry;
 	}
 
 	/** Adds a chargeback (defaults from the deposit `idDeposit`, else a deposit of the merchant; PENDING). */
@@ -461,20 +413,6 @@ export class SandboxStore {
 		entry.rec.status = status;
 		if ('lastChangeDate' in entry.rec)
 			entry.rec.lastChangeDate = this.lastChangeIso(entry.createdMs);
-	}
-
-	/**
-	 * Refund state machine (service rules §7, see {@link REFUND_MOVES}). INCORRECT_DETAILS is stored as
-	 * the reporting status WAITING_DETAILS. Throws for an unknown id or a refused move.
-	 */
-	advanceRefund(id: number, to: RefundAdvanceTarget): void {
-		const entry = this.requireEntry(this.byId.refund, 'refund', id);
-		const from = entry.rec.status;
-		const allowed = REFUND_MOVES[to];
-		if (!allowed) throw new Error(`unknown refund status ${String(to)}`);
-		if (!allowed.includes(from)) throw new Error(`refund ${id} cannot move from ${from} to ${to}`);
-		entry.rec.status = to === 'INCORRECT_DETAILS' ? 'WAITING_DETAILS' : to;
-		entry.rec.lastChangeDate = this.lastChangeIso(entry.createdMs);
 	}
 
 	private requireEntry<T>(map: Map<number, T>, kind: string, id: number): T {
