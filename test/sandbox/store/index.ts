@@ -2,12 +2,9 @@
  * State of the sandbox (records, sessions, tickets, created deposits, idempotency keys) and the
  * {@link SandboxControl} facade the tests use.
  */
-import { ManualClock, toIsoSeconds } from '../clock';
+import { ManualClock } from '../clock';
 import { MAX_ROWS_PER_PAGE } from '../constants';
 import {
-	buildChargebackRecord,
-	buildNoteRecord,
-	buildSettlementRecord,
 	type CashoutEntry,
 	type ChargebackEntry,
 	type DepositEntry,
@@ -17,7 +14,6 @@ import {
 	type SettlementEntry,
 } from '../data';
 import { NotificationCenter } from '../notifications';
-import { merchantById, noteCategory } from '../reference';
 import type {
 	AddCashoutInput,
 	AddChargebackInput,
@@ -37,7 +33,6 @@ import type {
 import {
 	allocateId,
 	createState,
-	creation,
 	lastChangeIso,
 	nowSeconds,
 	requireEntry,
@@ -48,8 +43,8 @@ import {
 
 import * as cashouts from './cashouts';
 import * as deposits from './deposits';
-import { anyDepositOf } from './deposits';
 import * as notifications from './notifications';
+import * as records from './records';
 import * as refunds from './refunds';
 import * as sessions from './sessions';
 import type { LoginResult, Session } from './sessions';
@@ -261,10 +256,6 @@ export class SandboxStore {
 
 	// ---- writers ----
 
-	private creation(creationDate: string | undefined): number {
-		return creation(this.state, creationDate);
-	}
-
 	private lastChangeIso(createdMs: number): string {
 		return lastChangeIso(this.state, createdMs);
 	}
@@ -277,102 +268,21 @@ export class SandboxStore {
 		return deposits.addDeposit(this.state, p, payer, paymentType);
 	}
 
-	/** Adds a chargeback (defaults from the deposit `idDeposit`, else a deposit of the merchant; PENDING). */
+	// ---- chargebacks, notes, settlements (records.ts) ----
+
 	addChargeback(p: AddChargebackInput): ChargebackEntry {
-		const { idMerchant, visibleAt, ...fields } = p;
-		const merchant = merchantById(idMerchant);
-		const createdMs = this.creation(fields.creationDate);
-		const id = this.allocateId('chargeback', fields.idChargeback);
-		const base = buildChargebackRecord(
-			id,
-			anyDepositOf(this.state, idMerchant, fields.idDeposit),
-			createdMs,
-			createdMs,
-			'PENDING',
-		);
-		const rec = {
-			...base,
-			...fields,
-			idChargeback: id,
-			idMerchant,
-			merchantName: merchant.name,
-			creationDate: toIsoSeconds(createdMs),
-			lastChangeDate: this.lastChangeIso(createdMs),
-		};
-		const entry: ChargebackEntry = {
-			id,
-			merchantId: idMerchant,
-			createdMs,
-			visibleAt: visibleAt ?? createdMs,
-			rec,
-		};
-		this.chargebacks.push(entry);
-		this.byId.chargeback.set(id, entry);
-		return entry;
+		return records.addChargeback(this.state, p);
 	}
 
-	/** Adds a note (defaults: GENERIC_CREDIT_NOTE, 10 USD; category derived from the type). */
 	addNote(p: AddNoteInput): NoteEntry {
-		const { idMerchant, visibleAt, ...fields } = p;
-		const merchant = merchantById(idMerchant);
-		const createdMs = this.creation(fields.date);
-		const id = this.allocateId('note', fields.id);
-		const type = fields.type ?? 'GENERIC_CREDIT_NOTE';
-		const base = buildNoteRecord(id, merchant, createdMs, type, fields.amount ?? 10, '');
-		const rec = {
-			...base,
-			category: noteCategory(type),
-			...fields,
-			id,
-			idMerchant,
-			merchantName: merchant.name,
-			date: toIsoSeconds(createdMs),
-		};
-		const entry: NoteEntry = {
-			id,
-			merchantId: idMerchant,
-			createdMs,
-			visibleAt: visibleAt ?? createdMs,
-			rec,
-		};
-		this.notes.push(entry);
-		this.byId.note.set(id, entry);
-		return entry;
+		return records.addNote(this.state, p);
 	}
 
-	/** Adds a settlement (defaults: MANUAL, 1000 USD, PENDING). */
 	addSettlement(p: AddSettlementInput): SettlementEntry {
-		const { idMerchant, visibleAt, ...fields } = p;
-		const merchant = merchantById(idMerchant);
-		const createdMs = this.creation(fields.creationDate);
-		const id = this.allocateId('settlement', fields.id);
-		const base = buildSettlementRecord(
-			id,
-			merchant,
-			createdMs,
-			'MANUAL',
-			fields.requestedAmount ?? 1000,
-			'PENDING',
-		);
-		const rec = {
-			...base,
-			...fields,
-			id,
-			idMerchant,
-			merchantName: merchant.name,
-			creationDate: toIsoSeconds(createdMs),
-		};
-		const entry: SettlementEntry = {
-			id,
-			merchantId: idMerchant,
-			createdMs,
-			visibleAt: visibleAt ?? createdMs,
-			rec,
-		};
-		this.settlements.push(entry);
-		this.byId.settlement.set(id, entry);
-		return entry;
+		return records.addSettlement(this.state, p);
 	}
+
+	// ---- status changes ----
 
 	setDepositStatus(entry: DepositEntry, status: string): void {
 		deposits.setDepositStatus(this.state, entry, status);
