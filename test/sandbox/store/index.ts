@@ -33,15 +33,14 @@ import type {
 import {
 	allocateId,
 	createState,
-	lastChangeIso,
 	nowSeconds,
-	requireEntry,
 	type IdKind,
 	type ResolvedOptions,
 	type StoreState,
 } from './state';
 
 import * as cashouts from './cashouts';
+import { control, setStatus } from './control';
 import * as deposits from './deposits';
 import * as notifications from './notifications';
 import * as records from './records';
@@ -81,7 +80,6 @@ export class SandboxStore {
 	readonly createdRefunds: CreatedRefund[];
 	/** Status-change notifications (service rules §10). */
 	readonly notifier: NotificationCenter;
-	private readonly byId: StoreState['byId'];
 
 	constructor(
 		readonly options: ResolvedOptions,
@@ -99,7 +97,6 @@ export class SandboxStore {
 		this.createdCashouts = this.state.createdCashouts;
 		this.createdRefunds = this.state.createdRefunds;
 		this.notifier = this.state.notifier;
-		this.byId = this.state.byId;
 	}
 
 	allocateId(kind: IdKind, requested?: number): number {
@@ -256,10 +253,6 @@ export class SandboxStore {
 
 	// ---- writers ----
 
-	private lastChangeIso(createdMs: number): string {
-		return lastChangeIso(this.state, createdMs);
-	}
-
 	addDeposit(
 		p: AddDepositInput,
 		payer?: Record<string, unknown>,
@@ -298,75 +291,16 @@ export class SandboxStore {
 		return notifications.defaultNotificationUrl(this.state, merchantId);
 	}
 
-	/** Sets any status (no state machine); throws for an unknown id. */
 	setStatus(
 		kind: StatusKind,
 		id: number,
 		status: string,
 		extra?: { rejectionCode?: number; rejectionReason?: string },
 	): void {
-		if (kind === 'cashout') {
-			const entry = this.requireEntry(this.byId.cashout, kind, id);
-			const rejection =
-				extra && (extra.rejectionCode !== undefined || extra.rejectionReason !== undefined)
-					? { code: extra.rejectionCode ?? 0, reason: extra.rejectionReason ?? '' }
-					: undefined;
-			this.setCashoutStatus(entry, status, rejection);
-			return;
-		}
-		if (kind === 'deposit') {
-			this.setDepositStatus(this.requireEntry(this.byId.deposit, kind, id), status);
-			return;
-		}
-		const map: Map<number, Entry<{ status: string; lastChangeDate?: string }>> = this.byId[kind];
-		const entry = this.requireEntry(map, kind, id);
-		entry.rec.status = status;
-		if ('lastChangeDate' in entry.rec)
-			entry.rec.lastChangeDate = this.lastChangeIso(entry.createdMs);
+		setStatus(this.state, kind, id, status, extra);
 	}
 
-	private requireEntry<T>(map: Map<number, T>, kind: string, id: number): T {
-		return requireEntry(map, kind, id);
-	}
-
-	/** The {@link SandboxControl} facade over this store. */
 	control(): SandboxControl {
-		const copy = <T>(entries: ReadonlyArray<Entry<T>>, mid?: number): T[] =>
-			entries
-				.filter((e) => mid === undefined || e.merchantId === mid)
-				.map((e) => structuredClone(e.rec));
-		return {
-			deposits: (mid) => copy(this.deposits, mid),
-			cashouts: (mid) => copy(this.cashouts, mid),
-			refunds: (mid) => copy(this.refunds, mid),
-			chargebacks: (mid) => copy(this.chargebacks, mid),
-			notes: (mid) => copy(this.notes, mid),
-			settlements: (mid) => copy(this.settlements, mid),
-			tickets: () => [...this.tickets.values()].map((t) => structuredClone(t)),
-			createdDeposits: () => structuredClone(this.createdDeposits),
-			createdCashouts: () => structuredClone(this.createdCashouts),
-			createdRefunds: () => structuredClone(this.createdRefunds),
-			cashoutFunds: (mid) => this.cashoutFunds(mid),
-			setCashoutFunds: (mid, usd) => this.setCashoutFunds(mid, usd),
-			activeSessions: () => this.activeSessions(),
-			cashoutRejection: (id) => {
-				const r = this.cashout(id)?.rejection;
-				return r ? { ...r } : undefined;
-			},
-			depositHasVoucher: (id) => this.deposit(id)?.hasVoucher ?? false,
-			addDeposit: (p) => structuredClone(this.addDeposit(p).rec),
-			addCashout: (p) => structuredClone(this.addCashout(p).rec),
-			addRefund: (p) => structuredClone(this.addRefund(p).rec),
-			addChargeback: (p) => structuredClone(this.addChargeback(p).rec),
-			addNote: (p) => structuredClone(this.addNote(p).rec),
-			addSettlement: (p) => structuredClone(this.addSettlement(p).rec),
-			setStatus: (kind, id, status, extra) => this.setStatus(kind, id, status, extra),
-			advanceCashout: (id, to, rejection) => this.advanceCashout(id, to, rejection),
-			advanceRefund: (id, to) => this.advanceRefund(id, to),
-			expireSessions: () => this.expireSessions(),
-			notifications: this.notifier.control(),
-			setDefaultNotificationUrl: (mid, url) => this.setDefaultNotificationUrl(mid, url),
-			defaultNotificationUrl: (mid) => this.defaultNotificationUrl(mid),
-		};
+		return control(this);
 	}
 }
