@@ -1,19 +1,25 @@
 /**
- * State of the sandbox (records, sessions, tickets, created deposits, idempotency keys) and the
- * {@link SandboxControl} facade the tests use.
+ * The store of the sandbox. {@link SandboxStore} composes its parts, one file per resource, each a set
+ * of functions over the shared state object of state.ts:
+ * - sessions.ts: session tokens and idempotency keys;
+ * - deposits.ts, cashouts.ts (with the cashout funds), refunds.ts: lookups, creation, status changes;
+ * - records.ts: chargebacks, notes and settlements;
+ * - notifications.ts: default notification URLs and the bodies of status-change notifications;
+ * - control.ts: the {@link SandboxControl} facade the tests use, and setStatus.
+ * This file keeps the reporting page read: visibility, newest-first order, pages.
  */
-import { ManualClock } from '../clock';
+import type { ManualClock } from '../clock';
 import { MAX_ROWS_PER_PAGE } from '../constants';
-import {
-	type CashoutEntry,
-	type ChargebackEntry,
-	type DepositEntry,
-	type Entry,
-	type NoteEntry,
-	type RefundEntry,
-	type SettlementEntry,
+import type {
+	CashoutEntry,
+	ChargebackEntry,
+	DepositEntry,
+	Entry,
+	NoteEntry,
+	RefundEntry,
+	SettlementEntry,
 } from '../data';
-import { NotificationCenter } from '../notifications';
+import type { NotificationCenter } from '../notifications';
 import type {
 	AddCashoutInput,
 	AddChargebackInput,
@@ -30,6 +36,14 @@ import type {
 	StatusKind,
 	TicketRecord,
 } from '../types';
+import * as cashouts from './cashouts';
+import { control, setStatus } from './control';
+import * as deposits from './deposits';
+import * as notifications from './notifications';
+import * as records from './records';
+import * as refunds from './refunds';
+import * as sessions from './sessions';
+import type { LoginResult, Session } from './sessions';
 import {
 	allocateId,
 	createState,
@@ -39,17 +53,8 @@ import {
 	type StoreState,
 } from './state';
 
-import * as cashouts from './cashouts';
-import { control, setStatus } from './control';
-import * as deposits from './deposits';
-import * as notifications from './notifications';
-import * as records from './records';
-import * as refunds from './refunds';
-import * as sessions from './sessions';
-import type { LoginResult, Session } from './sessions';
-
-export type { ResolvedOptions } from './state';
 export type { LoginResult, Session } from './sessions';
+export type { ResolvedOptions } from './state';
 
 /** A page of a reporting list (service rules §3.1). */
 export interface PageEnvelope<T> {
@@ -59,7 +64,10 @@ export interface PageEnvelope<T> {
 	maxRows: number;
 }
 
-/** The mutable state of one sandbox. */
+/**
+ * The mutable state of one sandbox. Each method hands its work to the function of the same name in
+ * the file its section names, where that function's documentation is.
+ */
 export class SandboxStore {
 	/** Per list array: its length when sorted, and each merchant's entries newest first. */
 	private readonly orderCache = new WeakMap<
@@ -99,6 +107,8 @@ export class SandboxStore {
 		this.notifier = this.state.notifier;
 	}
 
+	// ---- ids and time (state.ts) ----
+
 	allocateId(kind: IdKind, requested?: number): number {
 		return allocateId(this.state, kind, requested);
 	}
@@ -137,6 +147,24 @@ export class SandboxStore {
 		sessions.useIdempotencyKey(this.state, merchantId, key);
 	}
 
+	// ---- deposits (deposits.ts) ----
+
+	deposit(id: number): DepositEntry | undefined {
+		return deposits.deposit(this.state, id);
+	}
+
+	addDeposit(
+		p: AddDepositInput,
+		payer?: Record<string, unknown>,
+		paymentType?: string,
+	): DepositEntry {
+		return deposits.addDeposit(this.state, p, payer, paymentType);
+	}
+
+	setDepositStatus(entry: DepositEntry, status: string): void {
+		deposits.setDepositStatus(this.state, entry, status);
+	}
+
 	// ---- cashouts (cashouts.ts) ----
 
 	cashoutFunds(merchantId: number): number {
@@ -171,10 +199,6 @@ export class SandboxStore {
 		cashouts.advanceCashout(this.state, id, to, rejection);
 	}
 
-	deposit(id: number): DepositEntry | undefined {
-		return deposits.deposit(this.state, id);
-	}
-
 	// ---- refunds (refunds.ts) ----
 
 	refund(id: number): RefundEntry | undefined {
@@ -192,6 +216,32 @@ export class SandboxStore {
 	advanceRefund(id: number, to: RefundAdvanceTarget): void {
 		refunds.advanceRefund(this.state, id, to);
 	}
+
+	// ---- chargebacks, notes, settlements (records.ts) ----
+
+	addChargeback(p: AddChargebackInput): ChargebackEntry {
+		return records.addChargeback(this.state, p);
+	}
+
+	addNote(p: AddNoteInput): NoteEntry {
+		return records.addNote(this.state, p);
+	}
+
+	addSettlement(p: AddSettlementInput): SettlementEntry {
+		return records.addSettlement(this.state, p);
+	}
+
+	// ---- notifications (notifications.ts) ----
+
+	setDefaultNotificationUrl(merchantId: number, url: string | undefined): void {
+		notifications.setDefaultNotificationUrl(this.state, merchantId, url);
+	}
+
+	defaultNotificationUrl(merchantId: number): string | undefined {
+		return notifications.defaultNotificationUrl(this.state, merchantId);
+	}
+
+	// ---- reporting lists ----
 
 	/** Whether an entry is visible at clock now. */
 	isVisible(entry: Entry<unknown>): boolean {
@@ -251,45 +301,7 @@ export class SandboxStore {
 		return sorted;
 	}
 
-	// ---- writers ----
-
-	addDeposit(
-		p: AddDepositInput,
-		payer?: Record<string, unknown>,
-		paymentType?: string,
-	): DepositEntry {
-		return deposits.addDeposit(this.state, p, payer, paymentType);
-	}
-
-	// ---- chargebacks, notes, settlements (records.ts) ----
-
-	addChargeback(p: AddChargebackInput): ChargebackEntry {
-		return records.addChargeback(this.state, p);
-	}
-
-	addNote(p: AddNoteInput): NoteEntry {
-		return records.addNote(this.state, p);
-	}
-
-	addSettlement(p: AddSettlementInput): SettlementEntry {
-		return records.addSettlement(this.state, p);
-	}
-
-	// ---- status changes ----
-
-	setDepositStatus(entry: DepositEntry, status: string): void {
-		deposits.setDepositStatus(this.state, entry, status);
-	}
-
-	// ---- notifications (notifications.ts) ----
-
-	setDefaultNotificationUrl(merchantId: number, url: string | undefined): void {
-		notifications.setDefaultNotificationUrl(this.state, merchantId, url);
-	}
-
-	defaultNotificationUrl(merchantId: number): string | undefined {
-		return notifications.defaultNotificationUrl(this.state, merchantId);
-	}
+	// ---- control (control.ts) ----
 
 	setStatus(
 		kind: StatusKind,
