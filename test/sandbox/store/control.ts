@@ -1,0 +1,79 @@
+/**
+ * The {@link SandboxControl} facade the tests use, and setStatus, the status write without state
+ * machine it offers.
+ */
+import type { Entry } from '../data';
+import type { SandboxControl, StatusKind } from '../types';
+import { setCashoutStatus } from './cashouts';
+import { setDepositStatus } from './deposits';
+import type { SandboxStore } from './index';
+import { lastChangeIso, requireEntry, type StoreState } from './state';
+
+/** Sets any status (no state machine); throws for an unknown id. */
+export function setStatus(
+	state: StoreState,
+	kind: StatusKind,
+	id: number,
+	status: string,
+	extra?: { rejectionCode?: number; rejectionReason?: string },
+): void {
+	if (kind === 'cashout') {
+		const entry = requireEntry(state.byId.cashout, kind, id);
+		const rejection =
+			extra && (extra.rejectionCode !== undefined || extra.rejectionReason !== undefined)
+				? { code: extra.rejectionCode ?? 0, reason: extra.rejectionReason ?? '' }
+				: undefined;
+		setCashoutStatus(state, entry, status, rejection);
+		return;
+	}
+	if (kind === 'deposit') {
+		setDepositStatus(state, requireEntry(state.byId.deposit, kind, id), status);
+		return;
+	}
+	const map: Map<number, Entry<{ status: string; lastChangeDate?: string }>> = state.byId[kind];
+	const entry = requireEntry(map, kind, id);
+	entry.rec.status = status;
+	if ('lastChangeDate' in entry.rec)
+		entry.rec.lastChangeDate = lastChangeIso(state, entry.createdMs);
+}
+
+/** The {@link SandboxControl} facade over `store`. */
+export function control(store: SandboxStore): SandboxControl {
+	const copy = <T>(entries: ReadonlyArray<Entry<T>>, mid?: number): T[] =>
+		entries
+			.filter((e) => mid === undefined || e.merchantId === mid)
+			.map((e) => structuredClone(e.rec));
+	return {
+		deposits: (mid) => copy(store.deposits, mid),
+		cashouts: (mid) => copy(store.cashouts, mid),
+		refunds: (mid) => copy(store.refunds, mid),
+		chargebacks: (mid) => copy(store.chargebacks, mid),
+		notes: (mid) => copy(store.notes, mid),
+		settlements: (mid) => copy(store.settlements, mid),
+		tickets: () => [...store.tickets.values()].map((t) => structuredClone(t)),
+		createdDeposits: () => structuredClone(store.createdDeposits),
+		createdCashouts: () => structuredClone(store.createdCashouts),
+		createdRefunds: () => structuredClone(store.createdRefunds),
+		cashoutFunds: (mid) => store.cashoutFunds(mid),
+		setCashoutFunds: (mid, usd) => store.setCashoutFunds(mid, usd),
+		activeSessions: () => store.activeSessions(),
+		cashoutRejection: (id) => {
+			const r = store.cashout(id)?.rejection;
+			return r ? { ...r } : undefined;
+		},
+		depositHasVoucher: (id) => store.deposit(id)?.hasVoucher ?? false,
+		addDeposit: (p) => structuredClone(store.addDeposit(p).rec),
+		addCashout: (p) => structuredClone(store.addCashout(p).rec),
+		addRefund: (p) => structuredClone(store.addRefund(p).rec),
+		addChargeback: (p) => structuredClone(store.addChargeback(p).rec),
+		addNote: (p) => structuredClone(store.addNote(p).rec),
+		addSettlement: (p) => structuredClone(store.addSettlement(p).rec),
+		setStatus: (kind, id, status, extra) => store.setStatus(kind, id, status, extra),
+		advanceCashout: (id, to, rejection) => store.advanceCashout(id, to, rejection),
+		advanceRefund: (id, to) => store.advanceRefund(id, to),
+		expireSessions: () => store.expireSessions(),
+		notifications: store.notifier.control(),
+		setDefaultNotificationUrl: (mid, url) => store.setDefaultNotificationUrl(mid, url),
+		defaultNotificationUrl: (mid) => store.defaultNotificationUrl(mid),
+	};
+}

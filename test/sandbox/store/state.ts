@@ -1,0 +1,156 @@
+/**
+ * The state object every part of the store works on: its construction from the seeded dataset, id
+ * allocation, and the time stamps of writes.
+ */
+import { ManualClock, floorToSecond, parseTimestamp, toIsoSeconds } from '../clock';
+import {
+	ID_BASE,
+	generateDataset,
+	type CashoutEntry,
+	type ChargebackEntry,
+	type DepositEntry,
+	type Entry,
+	type NoteEntry,
+	type RefundEntry,
+	type SettlementEntry,
+} from '../data';
+import { NotificationCenter } from '../notifications';
+import type { CreatedCashout, CreatedDeposit, CreatedRefund, TicketRecord } from '../types';
+import type { Session } from './sessions';
+
+/** Options after defaults were applied (see SandboxOptions). */
+export interface ResolvedOptions {
+	port: number;
+	seed: number;
+	now: number;
+	days: number;
+	depositsPerDay: number;
+	cashoutsPerDay: number;
+	flagReviewMinAgeMs: number;
+	statusParamName: 'Status' | 'status';
+	pluralRefundChargebackPaths: boolean;
+	latencyMs: number;
+}
+
+export type IdKind = keyof typeof ID_BASE;
+
+/** The mutable state of one sandbox, shared by the parts of the store. */
+export interface StoreState {
+	readonly options: ResolvedOptions;
+	readonly clock: ManualClock;
+	readonly deposits: DepositEntry[];
+	readonly cashouts: CashoutEntry[];
+	readonly refunds: RefundEntry[];
+	readonly chargebacks: ChargebackEntry[];
+	readonly notes: NoteEntry[];
+	readonly settlements: SettlementEntry[];
+	readonly tickets: Map<number, TicketRecord>;
+	readonly createdDeposits: CreatedDeposit[];
+	readonly createdCashouts: CreatedCashout[];
+	readonly createdRefunds: CreatedRefund[];
+	/** Configured cashout funds (USD) per merchant; absent = DEFAULT_CASHOUT_FUNDS_USD. */
+	readonly cashoutFundsUsd: Map<number, number>;
+	/** Status-change notifications (service rules §10). */
+	readonly notifier: NotificationCenter;
+	/** Merchant panel default notification URL per merchant (deposits without their own). */
+	readonly defaultNotificationUrls: Map<number, string>;
+	readonly sessions: Map<string, Session>;
+	readonly idempotencyKeys: Map<number, Set<string>>;
+	readonly byId: {
+		deposit: Map<number, DepositEntry>;
+		cashout: Map<number, CashoutEntry>;
+		refund: Map<number, RefundEntry>;
+		chargeback: Map<number, ChargebackEntry>;
+		note: Map<number, NoteEntry>;
+		settlement: Map<number, SettlementEntry>;
+	};
+	readonly nextId: Record<IdKind, number>;
+}
+
+/** The state of a new sandbox: the seeded dataset, indexed by id; notifications follow the clock. */
+export function createState(options: ResolvedOptions, clock: ManualClock): StoreState {
+	const data = generateDataset(options);
+	const state: StoreState = {
+		options,
+		clock,
+		deposits: data.deposits,
+		cashouts: data.cashouts,
+		refunds: data.refunds,
+		chargebacks: data.chargebacks,
+		notes: data.notes,
+		settlements: data.settlements,
+		tickets: new Map<number, TicketRecord>(),
+		createdDeposits: [],
+		createdCashouts: [],
+		createdRefunds: [],
+		cashoutFundsUsd: new Map<number, number>(),
+		notifier: new NotificationCenter(clock),
+		defaultNotificationUrls: new Map<number, string>(),
+		sessions: new Map<string, Session>(),
+		idempotencyKeys: new Map<number, Set<string>>(),
+		byId: {
+			deposit: new Map<number, DepositEntry>(),
+			cashout: new Map<number, CashoutEntry>(),
+			refund: new Map<number, RefundEntry>(),
+			chargeback: new Map<number, ChargebackEntry>(),
+			note: new Map<number, NoteEntry>(),
+			settlement: new Map<number, SettlementEntry>(),
+		},
+		nextId: { ...ID_BASE },
+	};
+	index(state, 'deposit', state.deposits);
+	index(state, 'cashout', state.cashouts);
+	index(state, 'refund', state.refunds);
+	index(state, 'chargeback', state.chargebacks);
+	index(state, 'note', state.notes);
+	index(state, 'settlement', state.settlements);
+	clock.onChange((now) => state.notifier.onClockChange(now));
+	return state;
+}
+
+function index<K extends keyof StoreState['byId']>(
+	state: StoreState,
+	kind: K,
+	entries: Array<Entry<unknown>>,
+): void {
+	const map = state.byId[kind] as Map<number, Entry<unknown>>;
+	for (const e of entries) {
+		map.set(e.id, e);
+		if (e.id >= state.nextId[kind]) state.nextId[kind] = e.id + 1;
+	}
+}
+
+/** Allocates the next id of a kind, or reserves `requested` (throws when taken). */
+export function allocateId(state: StoreState, kind: IdKind, requested?: number): number {
+	if (requested === undefined) return state.nextId[kind]++;
+	if (!Number.isInteger(requested) || requested <= 0)
+		throw new Error(`invalid ${kind} id ${requested}`);
+	const taken = kind === 'ticket' ? state.tickets.has(requested) : state.byId[kind].has(requested);
+	if (taken) throw new Error(`${kind} id ${requested} already exists`);
+	if (requested >= state.nextId[kind]) state.nextId[kind] = requested + 1;
+	return requested;
+}
+
+/** Clock now floored to the second (creation dates have whole seconds). */
+export function nowSeconds(state: StoreState): number {
+	return floorToSecond(state.clock.now());
+}
+
+/** Creation time (ms, whole seconds) of a written record: its `creationDate`, else clock now. */
+export function creation(state: StoreState, creationDate: string | undefined): number {
+	return creationDate === undefined
+		? nowSeconds(state)
+		: floorToSecond(parseTimestamp(creationDate));
+}
+
+/** `lastChangeDate` of a write: clock now, never before the record's creation. */
+export function lastChangeIso(state: StoreState, createdMs: number): string {
+	return toIsoSeconds(Math.max(createdMs, nowSeconds(state)));
+}
+
+/** The entry of `id` in `map`; throws `unknown <kind> <id>` when absent. */
+export function requireEntry<T>(map: Map<number, T>, kind: string, id: number): T {
+	const entry = map.get(id);
+	if (!entry) throw new Error(`unknown ${kind} ${id}`);
+	return entry;
+}
