@@ -13,6 +13,7 @@ import {
 	type WindowProgress,
 } from '../reporting/windows';
 import type { PaymentsClient } from './client';
+import { handOff, type HandOffChannel } from './handOff';
 import { isoSeconds } from '../codes/dates';
 
 /**
@@ -151,71 +152,25 @@ export async function* periodPages(
 	windows: readonly TimeWindow[],
 	options: { concurrency: number; itemIndex?: number },
 ): AsyncGenerator<ListPage> {
-	// Pages wait here until the consumer takes them; a window's next page is requested only then,
-	// so a consumer that stops early (a limit) causes no request it did not ask for.
-	const ready: Array<{ page: ListPage; taken: () => void }> = [];
-	let wake: (() => void) | undefined;
-	let failure: { error: unknown } | undefined;
-	let stopped = false;
+	// A window's next page is requested once the consumer took the previous one (handOff).
 	let next = 0;
-	const signal = () => {
-		wake?.();
-		wake = undefined;
-	};
-	const halted = () => stopped || failure !== undefined;
-	const worker = async () => {
-		while (!halted() && next < windows.length) {
+	const slots = Math.max(1, Math.min(Math.floor(options.concurrency) || 1, windows.length));
+	yield* handOff<ListPage>(slots, async (channel) => {
+		while (!channel.halted() && next < windows.length) {
 			const windowIndex = next++;
 			const pages = windowPages(client, query, windows[windowIndex], {
 				windowIndex,
 				itemIndex: options.itemIndex,
 				// A retry is a new request: none starts once the read has failed or was stopped.
-				stop: halted,
+				stop: channel.halted,
 			});
-			try {
-				for await (const page of pages) {
-					if (halted()) break;
-					await new Promise<void>((taken) => {
-						ready.push({ page, taken });
-						signal();
-					});
-					if (halted()) break;
-				}
-			} catch (error) {
-				failure = failure ?? { error };
+			for await (const page of pages) {
+				if (channel.halted()) break;
+				await channel.give(page);
+				if (channel.halted()) break;
 			}
-			signal();
 		}
-	};
-	const slots = Math.max(1, Math.min(Math.floor(options.concurrency) || 1, windows.length));
-	let running = slots;
-	const workers = Array.from({ length: slots }, async () => {
-		await worker();
-		running--;
-		signal();
 	});
-	let handedOut: (() => void) | undefined;
-	try {
-		for (;;) {
-			if (failure) break;
-			const entry = ready.shift();
-			if (entry) {
-				handedOut = entry.taken;
-				yield entry.page;
-				handedOut = undefined;
-				entry.taken();
-				continue;
-			}
-			if (running === 0) break;
-			await new Promise<void>((resolve) => (wake = resolve));
-		}
-	} finally {
-		stopped = true;
-		handedOut?.();
-		for (const entry of ready.splice(0)) entry.taken();
-		await Promise.all(workers);
-	}
-	if (failure) throw failure.error;
 }
 
 /** Something {@link splitPeriodPages} reports: a page of a window, or a window divided further. */
@@ -290,31 +245,25 @@ export async function* splitPeriodPages(
 		return Math.ceil(total / concurrency);
 	};
 
-	const ready: Array<{ event: PeriodEvent; taken: () => void }> = [];
-	let wake: (() => void) | undefined;
+	// Slots with nothing to read wait here for a split to queue parts, or for the read to end.
 	const idle: Array<() => void> = [];
-	let failure: { error: unknown } | undefined;
-	let stopped = false;
-	const signal = () => {
-		wake?.();
-		wake = undefined;
-	};
 	const wakeIdle = () => {
 		for (const resume of idle.splice(0)) resume();
 	};
-	const halted = () => stopped || failure !== undefined;
-	const hand = async (event: PeriodEvent) =>
-		await new Promise<void>((taken) => {
-			ready.push({ event, taken });
-			signal();
-		});
 
-	const read = async (task: Task) => {
+	const read = async (task: Task, channel: HandOffChannel<PeriodEvent>) => {
 		const { window, path } = task;
 		let oldest = Number.POSITIVE_INFINITY;
 		let pagesRead = 0;
-		for (let page = FIRST_PAGE; !halted(); page++) {
-			const envelope = await fetchPage(client, query, window, page, options.itemIndex, halted);
+		for (let page = FIRST_PAGE; !channel.halted(); page++) {
+			const envelope = await fetchPage(
+				client,
+				query,
+				window,
+				page,
+				options.itemIndex,
+				channel.halted,
+			);
 			const records = envelope.data ?? [];
 			const last = !hasNextPage(envelope);
 			let into: TimeWindow[] | undefined;
@@ -350,7 +299,7 @@ export async function* splitPeriodPages(
 					into = splitEvenly(window, 2);
 				}
 			}
-			if (halted()) return;
+			if (channel.halted()) return;
 			if (into) {
 				// The parts go first, so one slot keeps reading newest first; they share the window's
 				// estimate in proportion to their spans until their own first pages say more.
@@ -363,20 +312,16 @@ export async function* splitPeriodPages(
 						estimate: (remaining * span(part)) / rest,
 					})),
 				);
-				ready.push({
-					event: {
-						kind: 'page',
-						path,
-						page: { window, windowIndex: path[0], page, records, last },
-					},
-					taken: () => {},
+				channel.post({
+					kind: 'page',
+					path,
+					page: { window, windowIndex: path[0], page, records, last },
 				});
-				ready.push({ event: { kind: 'split', path, window, into }, taken: () => {} });
-				signal();
+				channel.post({ kind: 'split', path, window, into });
 				wakeIdle();
 				return;
 			}
-			await hand({
+			await channel.give({
 				kind: 'page',
 				path,
 				page: { window, windowIndex: path[0], page, records, last },
@@ -385,53 +330,25 @@ export async function* splitPeriodPages(
 		}
 	};
 
-	const worker = async () => {
-		while (!halted()) {
-			const task = queue.shift();
-			if (!task) {
-				if (active.size === 0) return;
-				await new Promise<void>((resume) => idle.push(resume));
-				continue;
+	yield* handOff<PeriodEvent>(
+		concurrency,
+		async (channel) => {
+			while (!channel.halted()) {
+				const task = queue.shift();
+				if (!task) {
+					if (active.size === 0) return;
+					await new Promise<void>((resume) => idle.push(resume));
+					continue;
+				}
+				active.add(task);
+				try {
+					await read(task, channel);
+				} finally {
+					active.delete(task);
+					wakeIdle();
+				}
 			}
-			active.add(task);
-			try {
-				await read(task);
-			} catch (error) {
-				failure = failure ?? { error };
-			}
-			active.delete(task);
-			wakeIdle();
-			signal();
-		}
-	};
-	let running = concurrency;
-	const workers = Array.from({ length: concurrency }, async () => {
-		await worker();
-		running--;
-		wakeIdle();
-		signal();
-	});
-	let handedOut: (() => void) | undefined;
-	try {
-		for (;;) {
-			if (failure) break;
-			const entry = ready.shift();
-			if (entry) {
-				handedOut = entry.taken;
-				yield entry.event;
-				handedOut = undefined;
-				entry.taken();
-				continue;
-			}
-			if (running === 0) break;
-			await new Promise<void>((resolve) => (wake = resolve));
-		}
-	} finally {
-		stopped = true;
-		handedOut?.();
-		for (const entry of ready.splice(0)) entry.taken();
-		wakeIdle();
-		await Promise.all(workers);
-	}
-	if (failure) throw failure.error;
+		},
+		wakeIdle,
+	);
 }
