@@ -131,7 +131,7 @@ export const AGENT_STATUS =
 	'Only deposits in this status: PENDING, APPROVED, COMPLETED, CANCELLED or DECLINED; empty for all';
 
 /** A Payments Service Tool node (the tool variant n8n derives from the action node). */
-export function toolNode(
+function toolNode(
 	name: string,
 	parameters: IDataObject,
 	credential: keyof typeof CREDENTIAL_IDS,
@@ -154,17 +154,32 @@ export function toolNode(
 	};
 }
 
+/** The "Hold cashout" tool: Cashout → Put On Hold, the Cashout ID chosen by the model. */
+export function holdCashoutTool(credentialIds: Map<string, string>): INode {
+	return toolNode(
+		'Hold cashout',
+		{
+			resource: 'cashout',
+			operation: 'putOnHold',
+			cashoutId:
+				"={{ $fromAI('cashoutId', 'Cashout ID: the whole number the service gave the cashout', 'string') }}",
+		},
+		'paymentsServiceCashoutApi',
+		480,
+		credentialIds,
+	);
+}
+
 /**
- * The agent workflow: Manual Trigger → AI Agent, with an OpenAI Chat Model and three Payments
- * Service tools. Each tool parameter the model fills is a `$fromAI()` with a description and, where
- * the parameter is optional, a default (n8n then does not mark it required).
+ * Manual Trigger "Start" → "AI Agent" (typeVersion `agentVersion`) with the "OpenAI Chat Model"
+ * (typeVersion 1.2, Chat Completions) on the mock's credential; tools connect to "AI Agent".
  */
-export function agentWorkflow(
+export function agentNodes(
 	prompt: string,
 	openAiCredentialId: string,
-	credentialIds: Map<string, string>,
-): WorkflowJson {
-	const nodes: INode[] = [
+	agentVersion: number,
+): INode[] {
+	return [
 		{
 			id: 'start',
 			name: 'Start',
@@ -177,7 +192,7 @@ export function agentWorkflow(
 			id: 'agent',
 			name: 'AI Agent',
 			type: '@n8n/n8n-nodes-langchain.agent',
-			typeVersion: 2,
+			typeVersion: agentVersion,
 			position: [240, 0],
 			parameters: {
 				promptType: 'define',
@@ -194,6 +209,29 @@ export function agentWorkflow(
 			parameters: { model: { __rl: true, mode: 'id', value: 'mock-model' }, options: {} },
 			credentials: { openAiApi: { id: openAiCredentialId, name: 'OpenAI mock' } },
 		},
+	];
+}
+
+/** The connections of {@link agentNodes}: Start → AI Agent, the model into the agent. */
+export const AGENT_CONNECTIONS = {
+	Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+	'OpenAI Chat Model': {
+		ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]],
+	},
+};
+
+/**
+ * The agent workflow: Manual Trigger → AI Agent, with an OpenAI Chat Model and three Payments
+ * Service tools. Each tool parameter the model fills is a `$fromAI()` with a description and, where
+ * the parameter is optional, a default (n8n then does not mark it required).
+ */
+export function agentWorkflow(
+	prompt: string,
+	openAiCredentialId: string,
+	credentialIds: Map<string, string>,
+): WorkflowJson {
+	const nodes: INode[] = [
+		...agentNodes(prompt, openAiCredentialId, 2),
 		toolNode(
 			'Exchange rate',
 			{
@@ -226,28 +264,14 @@ export function agentWorkflow(
 			360,
 			credentialIds,
 		),
-		toolNode(
-			'Hold cashout',
-			{
-				resource: 'cashout',
-				operation: 'putOnHold',
-				cashoutId:
-					"={{ $fromAI('cashoutId', 'Cashout ID: the whole number the service gave the cashout', 'string') }}",
-			},
-			'paymentsServiceCashoutApi',
-			480,
-			credentialIds,
-		),
+		holdCashoutTool(credentialIds),
 	];
 	const tools = ['Exchange rate', 'Deposits', 'Hold cashout'];
 	return {
 		name: `Agent: ${prompt.slice(0, 40)}`,
 		nodes,
 		connections: {
-			Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
-			'OpenAI Chat Model': {
-				ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]],
-			},
+			...AGENT_CONNECTIONS,
 			...Object.fromEntries(
 				tools.map((tool) => [
 					tool,

@@ -12,7 +12,7 @@
 import type { INode } from 'n8n-workflow';
 
 import type { WorkflowJson } from '../harness/engine';
-import { startOpenAiMock, toolNode } from './agent';
+import { AGENT_CONNECTIONS, agentNodes, holdCashoutTool, startOpenAiMock } from './agent';
 import { SMTP_CREDENTIAL_ID } from './catalogue';
 import { toWorkflowRun } from './execution';
 import { waitFor } from './processes';
@@ -32,48 +32,9 @@ function reviewWorkflow(
 	credentialIds: Map<string, string>,
 	reviewer: string,
 ): WorkflowJson {
-	const hold = toolNode(
-		'Hold cashout',
-		{
-			resource: 'cashout',
-			operation: 'putOnHold',
-			cashoutId:
-				"={{ $fromAI('cashoutId', 'Cashout ID: the whole number the service gave the cashout', 'string') }}",
-		},
-		'paymentsServiceCashoutApi',
-		480,
-		credentialIds,
-	);
+	const hold = holdCashoutTool(credentialIds);
 	const nodes: INode[] = [
-		{
-			id: 'start',
-			name: 'Start',
-			type: 'n8n-nodes-base.manualTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		},
-		{
-			id: 'agent',
-			name: 'AI Agent',
-			type: '@n8n/n8n-nodes-langchain.agent',
-			typeVersion: 3,
-			position: [240, 0],
-			parameters: {
-				promptType: 'define',
-				text: prompt,
-				options: { systemMessage: 'You help a merchant with payments. Use the tools.' },
-			},
-		},
-		{
-			id: 'model',
-			name: 'OpenAI Chat Model',
-			type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
-			typeVersion: 1.2,
-			position: [200, 240],
-			parameters: { model: { __rl: true, mode: 'id', value: 'mock-model' }, options: {} },
-			credentials: { openAiApi: { id: openAiCredentialId, name: 'OpenAI mock' } },
-		},
+		...agentNodes(prompt, openAiCredentialId, 3),
 		{
 			id: 'review',
 			name: 'Review by e-mail',
@@ -101,10 +62,7 @@ function reviewWorkflow(
 		name: `Agent with review: ${prompt.slice(0, 40)}`,
 		nodes,
 		connections: {
-			Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
-			'OpenAI Chat Model': {
-				ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]],
-			},
+			...AGENT_CONNECTIONS,
 			'Hold cashout': { ai_tool: [[{ node: 'Review by e-mail', type: 'ai_tool', index: 0 }]] },
 			'Review by e-mail': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
 		},
