@@ -9,6 +9,7 @@ import type {
 import { isCountryCode, matchCountries } from '../reference/countries';
 import { locatorValue } from '../reference/pickers';
 import { PaymentsClient } from '../transport/client';
+import { readCountryList, type CountryListPath } from '../transport/countryLists';
 
 /**
  * The lists of the node's pickers (n8n `methods.listSearch`; see reference/pickers.ts). Each call
@@ -56,7 +57,7 @@ function chosenCountry(context: ILoadOptionsFunctions, what: string): string {
 /** Reads a reference list with the read-only key, answering at once on failure (no retries in the editor). */
 async function readReference(
 	context: ILoadOptionsFunctions,
-	path: string,
+	path: CountryListPath,
 	country: string,
 	what: string,
 ): Promise<IDataObject[]> {
@@ -64,11 +65,7 @@ async function readReference(
 		retry: false,
 		purpose: `to list the ${what} (or type the code By Code)`,
 	});
-	const answer = await client.request<IDataObject[]>(
-		{ family: 'payments', method: 'GET', path, qs: { country } },
-		{ action: `Listing the ${what} of ${country}` },
-	);
-	return Array.isArray(answer) ? answer : [];
+	return await readCountryList(client, path, country, what);
 }
 
 /** Country picker: the package's country table (service rules §9); no request, no credential. */

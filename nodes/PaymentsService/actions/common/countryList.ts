@@ -1,19 +1,15 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { countryPicker } from '../../reference/pickers';
 import type { PaymentsClient } from '../../transport/client';
+import { readCountryList, type CountryListPath } from '../../transport/countryLists';
 import { readLimit, returnAllProperties } from './list';
 import { readCountry } from './parameters';
 
 /** A list the service gives per country with the read-only key (banks, payment methods). */
 export interface CountryList {
 	/** The request path, e.g. `/v3/banks`. */
-	path: string;
+	path: CountryListPath;
 	/** What is listed, in the plural, for the picker's hint and the error's action (`banks`). */
 	noun: string;
 }
@@ -45,11 +41,7 @@ export function countryListOperation(list: CountryList): {
 			itemIndex: number,
 		): Promise<INodeExecutionData[]> {
 			const country = readCountry(this, 'country', itemIndex);
-			const answer = await client.request<IDataObject[]>(
-				{ family: 'payments', method: 'GET', path: list.path, qs: { country } },
-				{ action: `Listing the ${list.noun} of ${country}`, itemIndex },
-			);
-			const entries = Array.isArray(answer) ? answer : [];
+			const entries = await readCountryList(client, list.path, country, list.noun, itemIndex);
 			const limit = readLimit(this, itemIndex);
 			return (limit === undefined ? entries : entries.slice(0, limit)).map((entry) => ({
 				json: entry,
