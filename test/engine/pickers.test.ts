@@ -4,10 +4,10 @@ import { COUNTRIES } from '../../nodes/PaymentsService/reference/countries';
 import {
 	CREDENTIAL_IDS,
 	paymentsNode,
-	startFixture,
 	WorkflowBuilder,
 	type Fixture,
 } from '../harness/fixtures';
+import { sharedFixture } from '../harness/sharedFixture';
 
 const READ_ONLY = 'paymentsServiceReadOnlyApi';
 const DEPOSIT = 'paymentsServiceDepositApi';
@@ -27,10 +27,12 @@ const depositCreate = (country: unknown): INodeParameters =>
 		country,
 	}) as INodeParameters;
 
+// Both blocks share one fixture: the pickers read reference data, which the operations' creations leave alone.
+const shared = sharedFixture();
+
 describe('the pickers, called the way n8n’s editor calls them', () => {
 	let fx: Fixture;
-	beforeAll(async () => (fx = await startFixture()));
-	afterAll(async () => await fx.close());
+	beforeAll(() => (fx = shared()));
 	beforeEach(() => fx.sandbox.log.clear());
 
 	test('the Country picker lists the country table with names and currencies, without any credential or request', async () => {
@@ -137,8 +139,7 @@ describe('the pickers, called the way n8n’s editor calls them', () => {
 
 describe('operations with Country and Payment Method pickers through the n8n engine', () => {
 	let fx: Fixture;
-	beforeAll(async () => (fx = await startFixture()));
-	afterAll(async () => await fx.close());
+	beforeAll(() => (fx = shared()));
 	beforeEach(() => fx.sandbox.log.clear());
 
 	const single = (

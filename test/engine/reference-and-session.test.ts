@@ -5,6 +5,7 @@ import {
 	WorkflowBuilder,
 	type Fixture,
 } from '../harness/fixtures';
+import { sharedFixture } from '../harness/sharedFixture';
 import { testCredential } from '../harness/credential-tester';
 
 const SESSION = 'paymentsServiceSessionApi';
@@ -22,10 +23,12 @@ function single(
 	return builder.build();
 }
 
+// The read-only blocks share one fixture; the Session block starts its own (it logs out).
+const shared = sharedFixture();
+
 describe('Exchange Rate and Bank through the n8n engine', () => {
 	let fx: Fixture;
-	beforeAll(async () => (fx = await startFixture()));
-	afterAll(async () => await fx.close());
+	beforeAll(() => (fx = shared()));
 	beforeEach(() => fx.sandbox.log.clear());
 
 	test('Exchange Rate Get converts a USD amount with the read-only key', async () => {
@@ -217,8 +220,7 @@ describe('Session through the n8n engine', () => {
 
 describe('Credential tests, as n8n’s Test button runs them', () => {
 	let fx: Fixture;
-	beforeAll(async () => (fx = await startFixture()));
-	afterAll(async () => await fx.close());
+	beforeAll(() => (fx = shared()));
 
 	test('each stored sandbox credential passes its test', async () => {
 		for (const [type, id] of Object.entries(CREDENTIAL_IDS)) {
