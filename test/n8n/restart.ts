@@ -31,8 +31,15 @@ function restartWorkflow(): WorkflowJson {
 }
 
 /**
+ * What n8n main prints once it has activated the workflows stored as active, at startup (every
+ * release checked: `start` prints it after the active workflow manager's init).
+ */
+const STARTUP_DONE = 'Editor is now accessible via';
+
+/**
  * Stops n8n main, runs `whileDown`, and starts main again on the same port, user folder, database
- * and key (plus `extraEnv`); resolves the seconds n8n was down.
+ * and key (plus `extraEnv`); resolves, once n8n has activated its stored active workflows, the
+ * seconds n8n was down.
  */
 export async function restartMain(
 	state: RunState,
@@ -41,6 +48,8 @@ export async function restartMain(
 ): Promise<number> {
 	const main = need(state.main, 'n8n main');
 	const started = Date.now();
+	const startups = () => main.process.log().split(STARTUP_DONE).length - 1;
+	const before = startups();
 	await main.process.stop();
 	whileDown();
 	const port = Number(new URL(main.url).port);
@@ -51,6 +60,13 @@ export async function restartMain(
 		'debug',
 		port,
 	);
+	// n8n activates the workflows stored as active after it starts answering HTTP. A workflow
+	// activated over REST before that ends is activated twice (seen on 1.123.81): two pollers, each
+	// with its own copy of the trigger's state. Wait for the startup activation to finish.
+	await waitFor('n8n to finish activating the stored workflows', () => startups() > before, {
+		timeoutMs: 60_000,
+		intervalMs: 200,
+	});
 	await need(state.client, 'the REST client').login();
 	return Math.round((Date.now() - started) / 1000);
 }
