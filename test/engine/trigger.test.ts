@@ -51,6 +51,26 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 	const ids = (items: Array<{ json: Record<string, unknown> }> | null, field = 'idCashout') =>
 		(items ?? []).map((item) => item.json[field]);
 
+	test('a Status filter the list does not have fails the poll before any request, naming the statuses; another case is that status', async () => {
+		const bad = await runner({
+			resource: 'cashout',
+			event: 'newRecord',
+			filters: { status: 'PAID' },
+		}).poll();
+		expect(bad.items).toBeNull();
+		expect(bad.error?.message).toMatch(/Status.*status of cashouts.*"PAID"/);
+		expect(fx.sandbox.log.entries()).toHaveLength(0);
+
+		const ok = await runner({
+			resource: 'cashout',
+			event: 'newRecord',
+			filters: { status: 'rejected' },
+		}).poll();
+		expect(ok.error).toBeUndefined();
+		expect(listed().length).toBeGreaterThan(0);
+		expect(listed().every((entry) => entry.query.Status === 'REJECTED')).toBe(true);
+	});
+
 	test('the first poll records a starting point and emits nothing; Fetch Test Event returns the newest match and saves nothing', async () => {
 		for (let index = 0; index < 120; index++) cashout(index * 30 * MINUTE);
 		const rejected = cashout(5 * MINUTE);
