@@ -26,6 +26,8 @@ import * as ticketAddAttachment from './ticket/addAttachment.operation';
 import * as ticketConfirm from './ticket/confirm.operation';
 import * as ticketCreateDraft from './ticket/createDraft.operation';
 import { listOperation } from './common/list';
+import { exportToFileOperation } from './report/exportToFile.operation';
+import { summarizeOperation } from './report/summarize.operation';
 import { PERIOD_PRESETS } from '../reporting/period';
 import { TOOL_DESCRIPTIONS } from './toolDescriptions';
 import { retryReadsOption } from '../transport/retry';
@@ -158,6 +160,25 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				module: listOperation('cashout'),
 			},
 			{
+				value: 'summarize',
+				name: 'Summarize',
+				description:
+					'Count and total the cashouts of a period by status, currency, country, method, day or hour',
+				action: 'Summarize cashouts',
+				credential: 'session',
+				reads: true,
+				module: summarizeOperation('cashout'),
+			},
+			{
+				value: 'exportToFile',
+				name: 'Export to File',
+				description: 'Write the cashouts of a period to a CSV file, streamed',
+				action: 'Export cashouts to a CSV file',
+				credential: 'session',
+				reads: true,
+				module: exportToFileOperation('cashout'),
+			},
+			{
 				value: 'getStatus',
 				name: 'Get Status',
 				description: 'Read the status of a cashout, with the bank’s rejection reason if any',
@@ -200,6 +221,25 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				reads: true,
 				module: listOperation('chargeback'),
 			},
+			{
+				value: 'summarize',
+				name: 'Summarize',
+				description:
+					'Count and total the chargebacks of a period by status, currency, country, method, day or hour',
+				action: 'Summarize chargebacks',
+				credential: 'session',
+				reads: true,
+				module: summarizeOperation('chargeback'),
+			},
+			{
+				value: 'exportToFile',
+				name: 'Export to File',
+				description: 'Write the chargebacks of a period to a CSV file, streamed',
+				action: 'Export chargebacks to a CSV file',
+				credential: 'session',
+				reads: true,
+				module: exportToFileOperation('chargeback'),
+			},
 		],
 	},
 	{
@@ -215,6 +255,25 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				credential: 'session',
 				reads: true,
 				module: listOperation('note'),
+			},
+			{
+				value: 'summarize',
+				name: 'Summarize',
+				description:
+					'Count and total the credit and debit notes of a period by status, currency, country, method, day or hour',
+				action: 'Summarize credit and debit notes',
+				credential: 'session',
+				reads: true,
+				module: summarizeOperation('note'),
+			},
+			{
+				value: 'exportToFile',
+				name: 'Export to File',
+				description: 'Write the credit and debit notes of a period to a CSV file, streamed',
+				action: 'Export credit and debit notes to a CSV file',
+				credential: 'session',
+				reads: true,
+				module: exportToFileOperation('note'),
 			},
 		],
 	},
@@ -261,6 +320,25 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				credential: 'session',
 				reads: true,
 				module: listOperation('deposit'),
+			},
+			{
+				value: 'summarize',
+				name: 'Summarize',
+				description:
+					'Count and total the deposits of a period by status, currency, country, method, day or hour',
+				action: 'Summarize deposits',
+				credential: 'session',
+				reads: true,
+				module: summarizeOperation('deposit'),
+			},
+			{
+				value: 'exportToFile',
+				name: 'Export to File',
+				description: 'Write the deposits of a period to a CSV file, streamed',
+				action: 'Export deposits to a CSV file',
+				credential: 'session',
+				reads: true,
+				module: exportToFileOperation('deposit'),
 			},
 			{
 				value: 'getStatus',
@@ -332,6 +410,25 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				module: listOperation('refund'),
 			},
 			{
+				value: 'summarize',
+				name: 'Summarize',
+				description:
+					'Count and total the refunds of a period by status, currency, country, method, day or hour',
+				action: 'Summarize refunds',
+				credential: 'session',
+				reads: true,
+				module: summarizeOperation('refund'),
+			},
+			{
+				value: 'exportToFile',
+				name: 'Export to File',
+				description: 'Write the refunds of a period to a CSV file, streamed',
+				action: 'Export refunds to a CSV file',
+				credential: 'session',
+				reads: true,
+				module: exportToFileOperation('refund'),
+			},
+			{
 				value: 'getStatus',
 				name: 'Get Status',
 				description: 'Read the current status of a refund, optionally with its voucher',
@@ -371,6 +468,25 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				credential: 'session',
 				reads: true,
 				module: listOperation('settlement'),
+			},
+			{
+				value: 'summarize',
+				name: 'Summarize',
+				description:
+					'Count and total the settlements of a period by status, currency, country, method, day or hour',
+				action: 'Summarize settlements',
+				credential: 'session',
+				reads: true,
+				module: summarizeOperation('settlement'),
+			},
+			{
+				value: 'exportToFile',
+				name: 'Export to File',
+				description: 'Write the settlements of a period to a CSV file, streamed',
+				action: 'Export settlements to a CSV file',
+				credential: 'session',
+				reads: true,
+				module: exportToFileOperation('settlement'),
 			},
 		],
 	},

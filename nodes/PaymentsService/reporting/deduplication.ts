@@ -52,3 +52,56 @@ export class RecordCollector<T extends Record<string, unknown> = Record<string, 
 		return this.order.slice();
 	}
 }
+
+/**
+ * Each record of one window once, holding only that window (service rules §3.1, §3.2): what a
+ * consumer that streams a period keeps while the window is read, and gives up when the window ends.
+ *
+ * A record's creation date never changes and the windows of a period never overlap, so every copy
+ * of a record arrives within the one window that holds its creation date: the same record seen
+ * twice (it moved between pages, or changed while its window was read) is the same key within one
+ * window, never across two. So the ids of a window are forgotten once it was read to its end, and
+ * what is held is bounded by one window's pages, never by the period.
+ *
+ * For each record the caller keeps a value of its own (`V`: a row of a file, an entry of a total),
+ * made from the copy that wins: the one with the newer `lastChangeDate`, the first to arrive on a
+ * tie. A value may be `undefined` (the copy is outside a filter): a newer copy decides again.
+ * Records without a key are each kept.
+ */
+export class WindowRecords<V> {
+	private readonly byKey = new Map<string, { change: number; value: V | undefined }>();
+
+	private readonly unkeyed: V[] = [];
+
+	constructor(
+		private readonly keyOf: (record: Record<string, unknown>) => string | undefined,
+		private readonly valueOf: (record: Record<string, unknown>) => V | undefined,
+	) {}
+
+	/** Adds one copy of a record read in this window. */
+	add(record: Record<string, unknown>): void {
+		const key = this.keyOf(record);
+		if (key === undefined) {
+			const value = this.valueOf(record);
+			if (value !== undefined) this.unkeyed.push(value);
+			return;
+		}
+		const change = changeTime(record);
+		const held = this.byKey.get(key);
+		if (held && !(change > held.change)) return;
+		this.byKey.set(key, { change, value: this.valueOf(record) });
+	}
+
+	/** Records held (each key once, plus the records without a key). */
+	get size(): number {
+		return this.byKey.size + this.unkeyed.length;
+	}
+
+	/** The values of the window's records, each record once, in first-arrival order. */
+	values(): V[] {
+		const values: V[] = [];
+		for (const { value } of this.byKey.values()) if (value !== undefined) values.push(value);
+		for (const value of this.unkeyed) values.push(value);
+		return values;
+	}
+}

@@ -15,6 +15,7 @@ import {
 import type { PaymentsClient } from './client';
 import { handOff, type HandOffChannel } from './handOff';
 import { isoSeconds } from '../codes/dates';
+import { WindowRecords } from '../reporting/deduplication';
 
 /**
  * Reading the reporting lists page by page (service rules §3): async iterators over pages, so the
@@ -219,7 +220,17 @@ export async function* splitPeriodPages(
 	client: PaymentsClient,
 	query: ListQuery,
 	windows: readonly TimeWindow[],
-	options: { concurrency: number; itemIndex?: number; dateField?: string },
+	options: {
+		concurrency: number;
+		itemIndex?: number;
+		dateField?: string;
+		/**
+		 * Pages a window should hold at most, for a consumer that holds a window's records until the
+		 * window ends (see {@link settledWindows}): the fair share of a slot is capped at this, so a
+		 * window estimated above it (× the split margin) is divided. Omitted: no cap (Get Many).
+		 */
+		windowPages?: number;
+	},
 ): AsyncGenerator<PeriodEvent> {
 	interface Task {
 		window: TimeWindow;
@@ -237,12 +248,13 @@ export async function* splitPeriodPages(
 		task.estimate ??
 		(density.seconds > 0 ? (density.pages * span(task.window)) / density.seconds : 1);
 	// The chain of pages each slot should get. Alone, a window is split only to stay clear of the cap.
+	const cap = options.windowPages ?? Number.POSITIVE_INFINITY;
 	const fairPages = () => {
-		if (concurrency === 1) return MAX_PAGES_PER_WINDOW / 2;
+		if (concurrency === 1) return Math.min(cap, MAX_PAGES_PER_WINDOW / 2);
 		let total = 0;
 		for (const task of active) total += guess(task);
 		for (const task of queue) total += guess(task);
-		return Math.ceil(total / concurrency);
+		return Math.min(cap, Math.ceil(total / concurrency));
 	};
 
 	// Slots with nothing to read wait here for a split to queue parts, or for the read to end.
@@ -351,4 +363,86 @@ export async function* splitPeriodPages(
 		},
 		wakeIdle,
 	);
+}
+
+/** One window of a period read to its end: its records' values, each record once. */
+export interface SettledWindow<V> {
+	window: TimeWindow;
+	/** The window's place among the windows read (see `PeriodEvent.path`). */
+	path: readonly number[];
+	/** The values of its records (see {@link WindowRecords}), in first-arrival order. */
+	values: V[];
+	/** Copies of records the window's pages held (duplicates included). */
+	copies: number;
+}
+
+/**
+ * Pages a window of a streamed read holds at most, as a goal (service rules §3.2): 40 pages are
+ * 2,000 records. A consumer holds one value per record of each window being read until the window
+ * ends, so with 8 windows at once at most about 16,000 values are held, however long the period.
+ */
+export const STREAM_WINDOW_PAGES = 40;
+
+/**
+ * Reads a period as {@link splitPeriodPages} does (the windows Get Many reads, up to `concurrency`
+ * at once, divided as their pages arrive) and yields each window once it was read to its end, with
+ * one value per record (service rules §3.1, §3.2):
+ *
+ * - a record's copies within a window count once: the copy with the newer `lastChangeDate` wins (a
+ *   record that changed while the window was read counts as it was last seen), and `valueOf` is
+ *   asked about the winning copy only, so a filter judges the record as it ended;
+ * - a window that is divided yields nothing: its parts, read from page 0, hold its records;
+ * - nothing of a window is held after it is yielded: no id of the period piles up. What is held is
+ *   the windows being read, each capped at about `windowPages` pages
+ *   ({@link STREAM_WINDOW_PAGES} by default) when their creation dates allow an estimate, and never
+ *   beyond {@link MAX_PAGES_PER_WINDOW}.
+ *
+ * The windows are yielded in the order they end. The consumer takes one window at a time; the next
+ * pages are read while it works (no read ahead beyond one page per slot).
+ *
+ * @throws NodeApiError as {@link splitPeriodPages}: the first failed request stops the read, and
+ *   nothing after it is yielded (a window that did not end is never yielded).
+ */
+export async function* settledWindows<V>(
+	client: PaymentsClient,
+	query: ListQuery,
+	windows: readonly TimeWindow[],
+	options: {
+		concurrency: number;
+		itemIndex?: number;
+		windowPages?: number;
+		keyOf: (record: Record<string, unknown>) => string | undefined;
+		valueOf: (record: Record<string, unknown>) => V | undefined;
+	},
+): AsyncGenerator<SettledWindow<V>> {
+	const reading = new Map<string, { records: WindowRecords<V>; copies: number }>();
+	const events = splitPeriodPages(client, query, windows, {
+		concurrency: options.concurrency,
+		itemIndex: options.itemIndex,
+		dateField: query.list.recordDateField,
+		windowPages: options.windowPages ?? STREAM_WINDOW_PAGES,
+	});
+	for await (const event of events) {
+		const key = event.path.join('.');
+		if (event.kind === 'split') {
+			reading.delete(key);
+			continue;
+		}
+		let entry = reading.get(key);
+		if (!entry) {
+			entry = { records: new WindowRecords<V>(options.keyOf, options.valueOf), copies: 0 };
+			reading.set(key, entry);
+		}
+		for (const record of event.page.records) entry.records.add(record);
+		entry.copies += event.page.records.length;
+		if (event.page.last) {
+			reading.delete(key);
+			yield {
+				window: event.page.window,
+				path: event.path,
+				values: entry.records.values(),
+				copies: entry.copies,
+			};
+		}
+	}
 }

@@ -1,0 +1,173 @@
+import { Readable } from 'stream';
+import { NodeOperationError } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { isoSeconds } from '../../codes/dates';
+import { CsvWriter, exportFileName, RECORD_FIELDS, UTF8_BOM } from '../../reporting/csv';
+import { hasRecordStatus, REPORTING_LISTS } from '../../reporting/lists';
+import type { PaymentsClient } from '../../transport/client';
+import { settledWindows } from '../../transport/reporting';
+import { optionsCollection } from '../../parameters/options';
+import type { OperationModule } from '../types';
+import {
+	checkChoices,
+	planRead,
+	readProperties,
+	windowConcurrencyOption,
+	type ReportResource,
+} from './shared';
+
+/** The parameters of `resource` → Export to File. */
+export function exportProperties(resource: ReportResource): INodeProperties[] {
+	return [
+		...readProperties(resource),
+		{
+			displayName: 'Columns',
+			name: 'columns',
+			type: 'multiOptions',
+			default: [],
+			options: RECORD_FIELDS[resource]
+				.map((field) => ({ name: field, value: field }))
+				.sort((a, b) => a.name.localeCompare(b.name)),
+			description:
+				'Fields to write, in the order chosen. None: every field of the record, in the service’s order, and a last column otherFields with any field the service added (JSON).',
+		},
+		{
+			displayName: 'Put Output File in Field',
+			name: 'binaryPropertyName',
+			type: 'string',
+			default: 'data',
+			required: true,
+			description: 'The binary field of the output item that holds the CSV file',
+		},
+		optionsCollection([
+			{
+				displayName: 'Add Byte Order Mark (BOM)',
+				name: 'bom',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to start the file with a UTF-8 byte order mark, so that Excel reads accents and symbols right',
+			},
+			{
+				displayName: 'File Name',
+				name: 'fileName',
+				type: 'string',
+				default: '',
+				placeholder: 'deposits_2026-11-24.csv',
+				description: 'Empty: the list and the period’s UTC days, e.g. deposits_2026-11-24.csv',
+			},
+			windowConcurrencyOption,
+		]),
+	];
+}
+
+/**
+ * `resource` → Export to File for one item (service rules §3.5): the records of the period, each
+ * once (transport/reporting.ts, settledWindows), as an RFC 4180 CSV file (UTF-8, CRLF, a header
+ * line; see reporting/csv.ts), written into n8n's binary data as a stream made window by window:
+ * with n8n's binary data on the filesystem the rows go to disk as they are read, and only the
+ * windows being read are held. In n8n's default mode ("default", in memory) n8n itself collects
+ * the stream into one buffer, so the file is held whole there. Rows come window by window, in the
+ * order the windows end, each window's rows in the service's order.
+ *
+ * Outputs one item: `{fileName, list, rows, periodFrom, periodTo, columns}` and the file in
+ * `binaryPropertyName`.
+ *
+ * @throws NodeOperationError for an unknown column, a bad period or filter, or an empty binary
+ *   field name, before any request; NodeApiError when a request fails: the node fails, no file is
+ *   output.
+ */
+export async function executeExport(
+	context: IExecuteFunctions,
+	client: PaymentsClient,
+	itemIndex: number,
+	resource: ReportResource,
+): Promise<INodeExecutionData[]> {
+	const read = planRead(context, itemIndex, resource);
+	const columns = checkChoices(
+		context,
+		itemIndex,
+		'Columns',
+		context.getNodeParameter('columns', itemIndex, []),
+		RECORD_FIELDS[resource],
+		read.list.label,
+	);
+	const binaryPropertyName = String(
+		context.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+	).trim();
+	if (!binaryPropertyName) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Put Output File in Field is empty (item ${itemIndex})`,
+			{ itemIndex, description: 'Name the binary field for the file, e.g. data.' },
+		);
+	}
+	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const all = columns.length === 0;
+	const writer = new CsvWriter(all ? RECORD_FIELDS[resource] : columns, all);
+	const fileName =
+		(typeof options.fileName === 'string' && options.fileName.trim()) ||
+		exportFileName(`${REPORTING_LISTS[resource].label}s`, read.period);
+	let rows = 0;
+	let failure: { error: unknown } | undefined;
+	async function* file(): AsyncGenerator<Buffer> {
+		try {
+			yield Buffer.from((options.bom === true ? UTF8_BOM : '') + writer.header(), 'utf8');
+			for await (const settled of settledWindows(client, read.query, read.windows, {
+				concurrency: read.concurrency,
+				itemIndex,
+				keyOf: read.keyOf,
+				valueOf: (record) =>
+					hasRecordStatus(record, read.status) ? writer.line(record) : undefined,
+			})) {
+				if (!settled.values.length) continue;
+				rows += settled.values.length;
+				yield Buffer.from(settled.values.join(''), 'utf8');
+			}
+		} catch (error) {
+			failure = { error };
+			throw error;
+		}
+	}
+	let binary;
+	try {
+		binary = await context.helpers.prepareBinaryData(
+			Readable.from(file(), { objectMode: false }),
+			fileName,
+			'text/csv',
+		);
+	} catch (error) {
+		throw failure ? failure.error : error;
+	}
+	// A read that failed is never a file, whatever the binary store made of the stream's end.
+	if (failure) throw failure.error;
+	return [
+		{
+			json: {
+				fileName,
+				list: resource,
+				rows,
+				periodFrom: isoSeconds(read.period.from),
+				periodTo: isoSeconds(read.period.to),
+				columns: all ? [...RECORD_FIELDS[resource], 'otherFields'] : columns,
+			},
+			binary: { [binaryPropertyName]: binary },
+		},
+	];
+}
+
+/** `resource` → Export to File (registered in actions/registry.ts for each reporting list). */
+export function exportToFileOperation(resource: ReportResource): OperationModule {
+	return {
+		properties: exportProperties(resource),
+		async execute(this: IExecuteFunctions, client: PaymentsClient, itemIndex: number) {
+			return await executeExport(this, client, itemIndex, resource);
+		},
+	};
+}

@@ -1,0 +1,181 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { hasRecordStatus } from '../../reporting/lists';
+import {
+	GROUP_FIELDS,
+	groupFieldsOf,
+	isTimeZone,
+	Summary,
+	SUMMARIES,
+	type GroupField,
+} from '../../reporting/summary';
+import { isoSeconds } from '../../codes/dates';
+import type { PaymentsClient } from '../../transport/client';
+import { settledWindows } from '../../transport/reporting';
+import { optionsCollection } from '../../parameters/options';
+import type { OperationModule } from '../types';
+import {
+	checkChoices,
+	planRead,
+	readProperties,
+	windowConcurrencyOption,
+	type ReportResource,
+} from './shared';
+
+const GROUP_NAMES: Record<GroupField, { name: string; description: string }> = {
+	status: { name: 'Status', description: 'The record’s status' },
+	currency: { name: 'Currency', description: 'The currency of the record’s amount' },
+	country: { name: 'Country', description: 'The 2-letter country code' },
+	paymentMethod: { name: 'Payment Method', description: 'The payment method code' },
+	day: { name: 'Day', description: 'The day of the creation date, in the time zone' },
+	hour: { name: 'Hour', description: 'The hour of the creation date, in the time zone' },
+};
+
+/** The parameters of `resource` → Summarize. */
+export function summarizeProperties(resource: ReportResource): INodeProperties[] {
+	const groups = groupFieldsOf(resource);
+	const amounts = SUMMARIES[resource].amounts;
+	return [
+		...readProperties(resource),
+		{
+			displayName: 'Group By',
+			name: 'groupBy',
+			type: 'multiOptions',
+			default: groups.filter((field) => field === 'status' || field === 'currency'),
+			options: groups
+				.map((field) => ({ value: field, ...GROUP_NAMES[field] }))
+				.sort((a, b) => a.name.localeCompare(b.name)),
+			description:
+				'One output item per combination of these values, plus a totals item. None: the totals item only.',
+		},
+		{
+			displayName: 'Amount Fields',
+			name: 'amountFields',
+			type: 'multiOptions',
+			default: amounts.map((entry) => entry.field),
+			options: amounts
+				.map((entry) => ({ name: entry.name, value: entry.field }))
+				.sort((a, b) => a.name.localeCompare(b.name)),
+			description:
+				'Amounts to total: sum, minimum, maximum and average in each currency apart. None: counts only.',
+		},
+		optionsCollection([
+			{
+				displayName: 'Time Zone',
+				name: 'timeZone',
+				type: 'string',
+				default: '',
+				placeholder: 'America/Sao_Paulo',
+				description:
+					'IANA time zone of Day and Hour. Empty: the workflow’s time zone (its settings, else n8n’s). The Period itself is in UTC.',
+			},
+			windowConcurrencyOption,
+		]),
+	];
+}
+
+/**
+ * Reads the time zone of item `itemIndex`: the option, else the workflow's.
+ * @throws NodeOperationError when it is not an IANA time zone name.
+ */
+function readTimeZone(context: IExecuteFunctions, itemIndex: number): string {
+	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const given = typeof options.timeZone === 'string' ? options.timeZone.trim() : '';
+	const timeZone = given || context.getTimezone();
+	if (!isTimeZone(timeZone)) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Time Zone "${timeZone}" is not a time zone (item ${itemIndex})`,
+			{
+				itemIndex,
+				description:
+					'Use an IANA time zone name such as America/Sao_Paulo, America/Mexico_City or UTC.',
+			},
+		);
+	}
+	return timeZone;
+}
+
+/**
+ * `resource` → Summarize for one item (service rules §3.5): reads the period as Get Many does, each
+ * record once (transport/reporting.ts, settledWindows) holding only the windows being read, and
+ * outputs one item per group, then a totals item (`total: true`, with the list, the period, the
+ * time zone and the groupings). Every check happens before the first request.
+ *
+ * @throws NodeOperationError for an unknown grouping or amount field, a time zone that is not one,
+ *   a bad period or filter; NodeApiError when a request fails: no partial totals are output.
+ */
+export async function executeSummarize(
+	context: IExecuteFunctions,
+	client: PaymentsClient,
+	itemIndex: number,
+	resource: ReportResource,
+): Promise<INodeExecutionData[]> {
+	const read = planRead(context, itemIndex, resource);
+	const label = read.list.label;
+	const chosen = checkChoices(
+		context,
+		itemIndex,
+		'Group By',
+		context.getNodeParameter('groupBy', itemIndex, []),
+		groupFieldsOf(resource),
+		label,
+	) as GroupField[];
+	const groupBy = GROUP_FIELDS.filter((field) => chosen.includes(field));
+	const amountFields = checkChoices(
+		context,
+		itemIndex,
+		'Amount Fields',
+		context.getNodeParameter('amountFields', itemIndex, []),
+		SUMMARIES[resource].amounts.map((entry) => entry.field),
+		label,
+	);
+	const timeZone = readTimeZone(context, itemIndex);
+	const summary = new Summary({ list: read.list, groupBy, amountFields, timeZone });
+	let windows = 0;
+	let copies = 0;
+	for await (const settled of settledWindows(client, read.query, read.windows, {
+		concurrency: read.concurrency,
+		itemIndex,
+		keyOf: read.keyOf,
+		valueOf: (record) =>
+			hasRecordStatus(record, read.status) ? summary.contribution(record) : undefined,
+	})) {
+		for (const contribution of settled.values) summary.add(contribution);
+		windows++;
+		copies += settled.copies;
+	}
+	const items: INodeExecutionData[] = groupBy.length
+		? summary.groupsJson().map((json) => ({ json: { total: false, ...json } }))
+		: [];
+	items.push({
+		json: {
+			total: true,
+			...summary.totalsJson(),
+			list: resource,
+			periodFrom: isoSeconds(read.period.from),
+			periodTo: isoSeconds(read.period.to),
+			timeZone,
+			groupBy,
+			windowsRead: windows,
+			recordCopiesRead: copies,
+		},
+	});
+	return items;
+}
+
+/** `resource` → Summarize (registered in actions/registry.ts for each reporting list). */
+export function summarizeOperation(resource: ReportResource): OperationModule {
+	return {
+		properties: summarizeProperties(resource),
+		async execute(this: IExecuteFunctions, client: PaymentsClient, itemIndex: number) {
+			return await executeSummarize(this, client, itemIndex, resource);
+		},
+	};
+}

@@ -1,0 +1,225 @@
+import type { ReportingResource } from './lists';
+
+/**
+ * CSV of reporting records (RFC 4180; service rules §3.5): pure functions that turn records into
+ * lines, for the report operation that streams them into a file.
+ *
+ * - Lines end with CRLF; a field holding a comma, a double quote, CR or LF is enclosed in double
+ *   quotes, its quotes doubled (RFC 4180 §2).
+ * - Values are written as the service sent them: texts as they are (dates stay the ISO 8601 UTC
+ *   texts of the records, service rules §3.4), numbers as the shortest text that reads back as the
+ *   same number (the text the service wrote, for amounts of up to 15 significant digits), booleans
+ *   `true`/`false`, arrays and objects as JSON, missing and null as an empty field.
+ */
+
+/**
+ * The fields of each list's records, in the interface's order (service rules §3.4; refunds and
+ * chargebacks from the public docs): the columns of an export of all columns.
+ */
+export const RECORD_FIELDS: Readonly<
+	Record<Exclude<ReportingResource, 'balanceReport'>, readonly string[]>
+> = {
+	deposit: [
+		'idDeposit',
+		'externalId',
+		'creationDate',
+		'countryName',
+		'country',
+		'paymentMethodName',
+		'paymentMethodCode',
+		'requestedPaymentMethod',
+		'requestedPaymentMethodName',
+		'clientId',
+		'clientDocument',
+		'amount',
+		'currency',
+		'balanceCurrency',
+		'requestedAmount',
+		'requestedCurrency',
+		'localAmount',
+		'localCurrency',
+		'localCountryTaxFee',
+		'usdCountryTaxFee',
+		'fee',
+		'feeCurrency',
+		'lastChangeDate',
+		'status',
+		'idUser',
+		'flags',
+		'idMerchant',
+		'merchantName',
+		'allowInstallments',
+		'refundAttempted',
+	],
+	cashout: [
+		'idCashout',
+		'externalId',
+		'creationDate',
+		'country',
+		'currency',
+		'amount',
+		'creditedCurrency',
+		'creditedAmount',
+		'merchantCurrency',
+		'merchantAmount',
+		'feeCurrency',
+		'fee',
+		'tax',
+		'lastChangeDate',
+		'status',
+		'clientDocument',
+		'flags',
+		'idMerchant',
+		'merchantName',
+		'reason',
+		'existVoucher',
+	],
+	note: [
+		'id',
+		'externalId',
+		'idMerchant',
+		'merchantName',
+		'date',
+		'amount',
+		'currency',
+		'type',
+		'description',
+		'category',
+	],
+	refund: [
+		'id',
+		'idBoleto',
+		'idMerchant',
+		'merchantName',
+		'date',
+		'lastChangeDate',
+		'country',
+		'paymentMethod',
+		'status',
+		'amount',
+		'refundCurrency',
+		'amountType',
+		'type',
+		'apiVersion',
+		'comments',
+		'beneficiary',
+		'cpf',
+		'documentType',
+		'bankName',
+		'bankCode',
+		'branchNumber',
+		'bankAccount',
+		'accountType',
+		'allowPixApiRefund',
+	],
+	chargeback: [
+		'idChargeback',
+		'creationDate',
+		'lastChangeDate',
+		'idMerchant',
+		'merchantName',
+		'inMediation',
+		'idDeposit',
+		'amount',
+		'currency',
+		'merchantAmount',
+		'merchantCurrency',
+		'country',
+		'countryName',
+		'status',
+		'notified',
+		'externalId',
+		'comments',
+	],
+	settlement: [
+		'id',
+		'creationDate',
+		'type',
+		'currency',
+		'requestedAmount',
+		'fee',
+		'amountToTransfer',
+		'status',
+		'idMerchant',
+		'merchantName',
+	],
+};
+
+/**
+ * The last column of an export of all columns: the fields a record carries beyond
+ * {@link RECORD_FIELDS}, as a JSON object (empty when none), so a field the service adds later is
+ * in the file rather than dropped.
+ */
+export const OTHER_FIELDS_COLUMN = 'otherFields';
+
+/** UTF-8 byte order mark: lets Excel read the file as UTF-8. */
+export const UTF8_BOM = '\uFEFF';
+
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** One field of a CSV line (RFC 4180 §2.6, §2.7). */
+export function csvField(value: unknown): string {
+	let text: string;
+	if (value === undefined || value === null) return '';
+	if (typeof value === 'string') text = value;
+	else if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+		text = String(value);
+	else text = JSON.stringify(value);
+	return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** A CSV line of `values`, ending with CRLF. */
+export function csvLine(values: readonly unknown[]): string {
+	let line = '';
+	for (let index = 0; index < values.length; index++) {
+		if (index > 0) line += ',';
+		line += csvField(values[index]);
+	}
+	return `${line}\r\n`;
+}
+
+/**
+ * Writes records as lines of `columns`. With `otherFields` (an export of all columns), the last
+ * column holds, as JSON, the fields of the record that are not among `columns`.
+ */
+export class CsvWriter {
+	private readonly known: Set<string>;
+
+	constructor(
+		readonly columns: readonly string[],
+		private readonly otherFields: boolean,
+	) {
+		this.known = new Set(columns);
+	}
+
+	/** The header line. */
+	header(): string {
+		return csvLine(this.otherFields ? [...this.columns, OTHER_FIELDS_COLUMN] : this.columns);
+	}
+
+	/** The line of one record. */
+	line(record: Record<string, unknown>): string {
+		const values: unknown[] = this.columns.map((column) => record[column]);
+		if (this.otherFields) {
+			let other: Record<string, unknown> | undefined;
+			for (const key of Object.keys(record)) {
+				if (this.known.has(key)) continue;
+				(other ??= {})[key] = record[key];
+			}
+			values.push(other ? other : '');
+		}
+		return csvLine(values);
+	}
+}
+
+/**
+ * The file name of an export: the list and the period's UTC days, `deposits_2026-11-24.csv` for
+ * one day, `deposits_2026-11-01_2026-11-30.csv` for several.
+ */
+export function exportFileName(plural: string, period: { from: number; to: number }): string {
+	const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
+	const from = day(period.from);
+	const to = day(period.to);
+	const slug = plural.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+	return from === to ? `${slug}_${from}.csv` : `${slug}_${from}_${to}.csv`;
+}

@@ -1,0 +1,474 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ReportingListDefinition, ReportingResource } from './lists';
+
+/**
+ * Totals of a reporting list (service rules §3.5): records grouped by status, currency, country,
+ * payment method, day or hour in a time zone; per group a count and, for each amount field, the
+ * sum, minimum, maximum and average in each currency apart. Pure: the report operation feeds it
+ * the records of each window read to its end (transport/reporting.ts, settledWindows).
+ *
+ * Amounts are exact decimals: each is read from the text of the number the service sent (a JSON
+ * number prints back as the shortest text that parses to it, which is the text the service wrote
+ * for any amount of at most 15 significant digits) into an integer of minor units (BigInt) at the
+ * scale of its decimals, so a million amounts add up to the cent, with no floating point.
+ */
+
+/** What records can be grouped by. */
+export type GroupField = 'status' | 'currency' | 'country' | 'paymentMethod' | 'day' | 'hour';
+
+/** Every grouping, in the order the groups' fields are output. */
+export const GROUP_FIELDS: readonly GroupField[] = [
+	'day',
+	'hour',
+	'status',
+	'country',
+	'paymentMethod',
+	'currency',
+];
+
+/** An amount field of a list and the record field naming its currency (or a fixed currency). */
+export interface AmountField {
+	/** Record field holding the amount (a JSON number, or its text). */
+	field: string;
+	/** Record field holding its currency (ISO 4217), or `{ fixed }` when the name says it. */
+	currency: string | { fixed: string };
+	/** Name shown in the node's panel. */
+	name: string;
+}
+
+/** How a list's records are summarised: the field behind each grouping it has, its amount fields. */
+export interface SummaryDefinition {
+	/** Record field of each grouping the list has (day and hour use the list's creation date). */
+	groups: Partial<Record<GroupField, string>>;
+	amounts: readonly AmountField[];
+}
+
+const amount = (field: string, currency: string, name: string): AmountField => ({
+	field,
+	currency,
+	name,
+});
+
+/**
+ * The summary of each list (service rules §3.4, §3.5): record fields from the interface's record
+ * tables (refunds and chargebacks from the public docs). Currencies: each amount is paired with the
+ * field that names its currency; where the records carry none for an amount (cashout `tax`,
+ * settlement amounts), the record's `currency`.
+ */
+export const SUMMARIES: Readonly<
+	Record<Exclude<ReportingResource, 'balanceReport'>, SummaryDefinition>
+> = {
+	deposit: {
+		groups: {
+			status: 'status',
+			currency: 'currency',
+			country: 'country',
+			paymentMethod: 'paymentMethodCode',
+		},
+		amounts: [
+			amount('amount', 'currency', 'Amount'),
+			amount('localAmount', 'localCurrency', 'Local Amount'),
+			amount('requestedAmount', 'requestedCurrency', 'Requested Amount'),
+			amount('fee', 'feeCurrency', 'Fee'),
+			amount('localCountryTaxFee', 'localCurrency', 'Local Country Tax Fee'),
+			{ field: 'usdCountryTaxFee', currency: { fixed: 'USD' }, name: 'USD Country Tax Fee' },
+		],
+	},
+	cashout: {
+		groups: { status: 'status', currency: 'currency', country: 'country' },
+		amounts: [
+			amount('amount', 'currency', 'Amount'),
+			amount('creditedAmount', 'creditedCurrency', 'Credited Amount'),
+			amount('merchantAmount', 'merchantCurrency', 'Merchant Amount'),
+			amount('fee', 'feeCurrency', 'Fee'),
+			amount('tax', 'currency', 'Tax'),
+		],
+	},
+	note: {
+		groups: { currency: 'currency' },
+		amounts: [amount('amount', 'currency', 'Amount')],
+	},
+	refund: {
+		groups: {
+			status: 'status',
+			currency: 'refundCurrency',
+			country: 'country',
+			paymentMethod: 'paymentMethod',
+		},
+		amounts: [amount('amount', 'refundCurrency', 'Amount')],
+	},
+	chargeback: {
+		groups: { status: 'status', currency: 'currency', country: 'country' },
+		amounts: [
+			amount('amount', 'currency', 'Amount'),
+			amount('merchantAmount', 'merchantCurrency', 'Merchant Amount'),
+		],
+	},
+	settlement: {
+		groups: { status: 'status', currency: 'currency' },
+		amounts: [
+			amount('requestedAmount', 'currency', 'Requested Amount'),
+			amount('fee', 'currency', 'Fee'),
+			amount('amountToTransfer', 'currency', 'Amount to Transfer'),
+		],
+	},
+};
+
+/** The groupings `list` offers: its fields, then day and hour (every list has a creation date). */
+export function groupFieldsOf(resource: keyof typeof SUMMARIES): GroupField[] {
+	const groups = SUMMARIES[resource].groups;
+	return GROUP_FIELDS.filter((field) => field === 'day' || field === 'hour' || field in groups);
+}
+
+/** ISO 4217's code for "no currency": where a record names none for an amount. */
+export const NO_CURRENCY = 'XXX';
+
+/** An amount as an integer of minor units at a scale: `units` ÷ 10^`scale`. */
+export interface Decimal {
+	units: bigint;
+	scale: number;
+}
+
+const DECIMAL_TEXT = /^([+-]?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * Reads an amount as the service sent it: a JSON number (its shortest round-trip text, exponents
+ * included) or a decimal text. Undefined for anything else (NaN, Infinity, a word, a boolean).
+ */
+export function parseDecimal(value: unknown): Decimal | undefined {
+	let text: string;
+	if (typeof value === 'number') {
+		if (!Number.isFinite(value)) return undefined;
+		text = String(value);
+	} else if (typeof value === 'string') text = value.trim();
+	else return undefined;
+	const match = DECIMAL_TEXT.exec(text);
+	if (!match) return undefined;
+	const [, sign, whole, fraction = '', exponentText] = match;
+	const exponent = exponentText ? Number(exponentText) : 0;
+	let digits = whole + fraction;
+	let scale = fraction.length - exponent;
+	if (scale < 0) {
+		digits += '0'.repeat(-scale);
+		scale = 0;
+	}
+	// Trailing zeros of the fraction carry no value: 12.50 and 12.5 are the same amount.
+	while (scale > 0 && digits.endsWith('0')) {
+		digits = digits.slice(0, -1);
+		scale--;
+	}
+	const units = BigInt(digits);
+	return { units: sign === '-' ? -units : units, scale };
+}
+
+const TEN = 10n;
+
+function rescale(units: bigint, from: number, to: number): bigint {
+	return to > from ? units * TEN ** BigInt(to - from) : units;
+}
+
+/** `units` ÷ 10^`scale` as decimal text: units -1234 at scale 2 is "-12.34"; exact for any size. */
+export function formatDecimal(units: bigint, scale: number): string {
+	const negative = units < 0n;
+	const digits = (negative ? -units : units).toString().padStart(scale + 1, '0');
+	const text =
+		scale === 0 ? digits : `${digits.slice(0, digits.length - scale)}.${digits.slice(-scale)}`;
+	return negative ? `-${text}` : text;
+}
+
+/** `numerator` ÷ `denominator` (> 0) rounded half away from zero. */
+function divideRounded(numerator: bigint, denominator: bigint): bigint {
+	const negative = numerator < 0n;
+	const magnitude = negative ? -numerator : numerator;
+	const quotient = (magnitude * 2n + denominator) / (denominator * 2n);
+	return negative ? -quotient : quotient;
+}
+
+/** The statistics of one amount field in one currency. */
+class AmountStats {
+	count = 0;
+
+	scale = 0;
+
+	sum = 0n;
+
+	min = 0n;
+
+	max = 0n;
+
+	add(value: Decimal): void {
+		if (value.scale > this.scale) {
+			this.sum = rescale(this.sum, this.scale, value.scale);
+			this.min = rescale(this.min, this.scale, value.scale);
+			this.max = rescale(this.max, this.scale, value.scale);
+			this.scale = value.scale;
+		}
+		const units = rescale(value.units, value.scale, this.scale);
+		if (this.count === 0 || units < this.min) this.min = units;
+		if (this.count === 0 || units > this.max) this.max = units;
+		this.sum += units;
+		this.count++;
+	}
+
+	/**
+	 * `{count, sum, min, max, average}`: decimal texts at the scale of the amounts' decimals; the
+	 * average rounded half away from zero to that scale.
+	 */
+	toJson(): IDataObject {
+		return {
+			count: this.count,
+			sum: formatDecimal(this.sum, this.scale),
+			min: formatDecimal(this.min, this.scale),
+			max: formatDecimal(this.max, this.scale),
+			average: formatDecimal(divideRounded(this.sum, BigInt(this.count)), this.scale),
+		};
+	}
+}
+
+/** A record's share of a summary: its group and its amounts, made once the record is settled. */
+export interface Contribution {
+	group: Group;
+	/** Per amount field chosen: [currency, amount], `null` when unreadable, undefined when absent. */
+	amounts: Array<[string, Decimal] | null | undefined>;
+}
+
+/** One group: its values (in the order of the chosen groupings) and its statistics. */
+interface Group {
+	values: Array<string | null>;
+	/** Orders groups: the first second of the hour (when grouped by hour), then the values. */
+	sortKey: number;
+	count: number;
+	/** Per amount field chosen, per currency. */
+	amounts: Array<Map<string, AmountStats>>;
+	/** Per amount field chosen: amounts that were present but not a number. */
+	unreadable: number[];
+}
+
+/** A time zone's local day and hour of an instant. */
+interface LocalTime {
+	day: string;
+	/** ISO 8601 local hour with its offset, "2026-11-01T01:00-05:00". */
+	hour: string;
+	/** Unix seconds at which that local hour began. */
+	hourStart: number;
+}
+
+/** Reads the local calendar of a time zone, remembering a few quarter-hours (offsets are multiples of 15 minutes). */
+class ZoneCalendar {
+	private readonly format: Intl.DateTimeFormat;
+
+	private readonly quarters = new Map<number, LocalTime>();
+
+	constructor(readonly timeZone: string) {
+		this.format = new Intl.DateTimeFormat('en-US', {
+			timeZone,
+			hourCycle: 'h23',
+			year: 'numeric',
+			month: '2-digit',
+			day: '2-digit',
+			hour: '2-digit',
+			minute: '2-digit',
+			second: '2-digit',
+		});
+	}
+
+	/** Local wall time of `seconds` as if it were UTC, in seconds. */
+	private wall(seconds: number): { wall: number; parts: Record<string, string> } {
+		const parts: Record<string, string> = {};
+		for (const part of this.format.formatToParts(seconds * 1000)) parts[part.type] = part.value;
+		const wall =
+			Date.UTC(
+				Number(parts.year),
+				Number(parts.month) - 1,
+				Number(parts.day),
+				Number(parts.hour),
+				Number(parts.minute),
+				Number(parts.second),
+			) / 1000;
+		return { wall, parts };
+	}
+
+	at(seconds: number): LocalTime {
+		const quarter = Math.floor(seconds / 900);
+		const known = this.quarters.get(quarter);
+		if (known) return known;
+		const { wall, parts } = this.wall(quarter * 900);
+		const offset = wall - quarter * 900;
+		const sign = offset < 0 ? '-' : '+';
+		const minutes = Math.abs(offset) / 60;
+		const zone = `${sign}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+		const day = `${parts.year}-${parts.month}-${parts.day}`;
+		const wallHour = wall - (((wall % 3600) + 3600) % 3600);
+		const local: LocalTime = {
+			day,
+			hour: `${day}T${parts.hour}:00${zone}`,
+			hourStart: wallHour - offset,
+		};
+		if (this.quarters.size >= 4096) this.quarters.clear();
+		this.quarters.set(quarter, local);
+		return local;
+	}
+}
+
+/**
+ * Whether `timeZone` is an IANA time zone name this runtime knows ("America/Sao_Paulo", "UTC").
+ */
+export function isTimeZone(timeZone: string): boolean {
+	try {
+		new Intl.DateTimeFormat('en-US', { timeZone });
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** What to summarise: the list, its groupings, its amount fields, the time zone of days and hours. */
+export interface SummaryRequest {
+	list: ReportingListDefinition & { resource: keyof typeof SUMMARIES };
+	groupBy: GroupField[];
+	/** Amount fields (record field names) of the list. */
+	amountFields: string[];
+	timeZone: string;
+}
+
+/**
+ * The totals of a list being read (see the module's description). `contribution(record)` turns a
+ * settled record into its share; `add` counts it; `groups()` and `totals()` give the output.
+ * What it holds grows with the number of groups, not with the records.
+ */
+export class Summary {
+	private readonly definition: SummaryDefinition;
+
+	private readonly amounts: AmountField[];
+
+	private readonly calendar: ZoneCalendar;
+
+	private readonly groups = new Map<string, Group>();
+
+	private readonly total: Group;
+
+	constructor(readonly request: SummaryRequest) {
+		this.definition = SUMMARIES[request.list.resource];
+		this.amounts = request.amountFields.map(
+			(field) => this.definition.amounts.find((entry) => entry.field === field) as AmountField,
+		);
+		this.calendar = new ZoneCalendar(request.timeZone);
+		this.total = this.newGroup([], 0);
+	}
+
+	private newGroup(values: Array<string | null>, sortKey: number): Group {
+		return {
+			values,
+			sortKey,
+			count: 0,
+			amounts: this.amounts.map(() => new Map<string, AmountStats>()),
+			unreadable: this.amounts.map(() => 0),
+		};
+	}
+
+	/** The group of `record` (created on first use) and its amounts; nothing is counted yet. */
+	contribution(record: Record<string, unknown>): Contribution {
+		const values: Array<string | null> = [];
+		let sortKey = 0;
+		for (const field of this.request.groupBy) {
+			if (field === 'day' || field === 'hour') {
+				const created = record[this.request.list.recordDateField];
+				const ms = typeof created === 'string' ? Date.parse(created) : Number.NaN;
+				if (Number.isNaN(ms)) {
+					values.push(null);
+					continue;
+				}
+				const local = this.calendar.at(Math.floor(ms / 1000));
+				values.push(field === 'day' ? local.day : local.hour);
+				// Hours sort by when they began: a repeated hour (clocks set back) differs by its offset.
+				if (field === 'hour') sortKey = local.hourStart;
+				continue;
+			}
+			const value = record[this.definition.groups[field] as string];
+			values.push(value === undefined || value === null || value === '' ? null : String(value));
+		}
+		const key = values.map((value) => (value === null ? '\u0001' : value)).join('\u0000');
+		let group = this.groups.get(key);
+		if (!group) {
+			group = this.newGroup(values, sortKey);
+			this.groups.set(key, group);
+		}
+		const amounts = this.amounts.map((entry): [string, Decimal] | null | undefined => {
+			const raw = record[entry.field];
+			if (raw === undefined || raw === null || raw === '') return undefined;
+			const value = parseDecimal(raw);
+			if (!value) return null;
+			const currencyValue =
+				typeof entry.currency === 'string' ? record[entry.currency] : entry.currency.fixed;
+			const currency =
+				typeof currencyValue === 'string' && currencyValue.trim() !== ''
+					? currencyValue.trim().toUpperCase()
+					: NO_CURRENCY;
+			return [currency, value];
+		});
+		return { group, amounts };
+	}
+
+	/** Counts one settled record's share in its group and in the totals. */
+	add(contribution: Contribution): void {
+		for (const group of [contribution.group, this.total]) {
+			group.count++;
+			contribution.amounts.forEach((entry, index) => {
+				if (entry === undefined) return;
+				if (entry === null) {
+					group.unreadable[index]++;
+					return;
+				}
+				const [currency, value] = entry;
+				let stats = group.amounts[index].get(currency);
+				if (!stats) group.amounts[index].set(currency, (stats = new AmountStats()));
+				stats.add(value);
+			});
+		}
+	}
+
+	/** Records counted. */
+	get count(): number {
+		return this.total.count;
+	}
+
+	private groupJson(group: Group): IDataObject {
+		const json: IDataObject = {};
+		this.request.groupBy.forEach((field, index) => (json[field] = group.values[index]));
+		json.count = group.count;
+		this.amounts.forEach((entry, index) => {
+			const byCurrency: IDataObject = {};
+			for (const currency of [...group.amounts[index].keys()].sort())
+				byCurrency[currency] = group.amounts[index].get(currency)!.toJson();
+			json[entry.field] = byCurrency;
+			if (group.unreadable[index]) json[`${entry.field}Unreadable`] = group.unreadable[index];
+		});
+		return json;
+	}
+
+	/**
+	 * One object per group that has records: the grouping fields (`null` where a record lacks the
+	 * field), `count`, and per amount field `{<currency>: {count, sum, min, max, average}}`
+	 * (`<field>Unreadable`: amounts present but not a number, when any). Ordered by day or hour,
+	 * then by the values.
+	 */
+	groupsJson(): IDataObject[] {
+		const groups = [...this.groups.values()].filter((group) => group.count > 0);
+		groups.sort((a, b) => {
+			if (a.sortKey !== b.sortKey) return a.sortKey - b.sortKey;
+			for (let index = 0; index < a.values.length; index++) {
+				const x = a.values[index] ?? '\uffff';
+				const y = b.values[index] ?? '\uffff';
+				if (x !== y) return x < y ? -1 : 1;
+			}
+			return 0;
+		});
+		return groups.map((group) => this.groupJson(group));
+	}
+
+	/** The totals over every record, as a group with no grouping fields. */
+	totalsJson(): IDataObject {
+		return this.groupJson(this.total);
+	}
+}

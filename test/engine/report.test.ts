@@ -1,0 +1,574 @@
+import { parse } from 'csv-parse/sync';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import {
+	paymentsNode,
+	startFixture,
+	storeSandboxCredentials,
+	WorkflowBuilder,
+	type Fixture,
+} from '../harness/fixtures';
+import { iso } from '../harness/records';
+
+const SESSION = 'paymentsServiceSessionApi';
+const DAY = 86_400;
+const NODE = 'Payments Service';
+
+/** A workflow with one Payments Service node: `resource` → `operation` with `parameters`. */
+function reportWorkflow(
+	resource: string,
+	operation: string,
+	parameters: Record<string, unknown>,
+	settings: Record<string, unknown> = {},
+) {
+	const builder = new WorkflowBuilder(`Report ${resource}`);
+	builder.then(paymentsNode({ resource, operation, ...parameters }, SESSION));
+	return { ...builder.build(), settings };
+}
+
+type Rec = Record<string, unknown>;
+const seconds = (text: unknown) => Math.floor(Date.parse(String(text)) / 1000);
+const inPeriod = (records: Rec[], field: string, from: number, to: number) =>
+	records.filter((record) => seconds(record[field]) >= from && seconds(record[field]) <= to);
+/** Cents of an amount the sandbox holds (at most 2 decimals). */
+const cents = (value: unknown) => BigInt(Math.round(Number(value) * 100));
+/** Cents of a decimal text the node output, by padding its decimals: no arithmetic on it. */
+const textCents = (text: string) => {
+	const [whole, fraction = ''] = text.replace('-', '').split('.');
+	const value = BigInt(whole + fraction.padEnd(2, '0'));
+	return text.startsWith('-') ? -value : value;
+};
+
+/**
+ * The oracle: per group key (values joined by '|'), the count and, for `field` in the currency of
+ * `currencyField`, the sum, minimum and maximum in cents, from the sandbox's own records.
+ */
+function expectedGroups(
+	records: Rec[],
+	key: (record: Rec) => string,
+	field: string,
+	currencyField: string,
+) {
+	const groups = new Map<
+		string,
+		{ count: number; byCurrency: Map<string, { sum: bigint; min: bigint; max: bigint; n: number }> }
+	>();
+	for (const record of records) {
+		const group = groups.get(key(record)) ?? { count: 0, byCurrency: new Map() };
+		groups.set(key(record), group);
+		group.count++;
+		const value = cents(record[field]);
+		const currency = String(record[currencyField]);
+		const stats = group.byCurrency.get(currency);
+		if (!stats) group.byCurrency.set(currency, { sum: value, min: value, max: value, n: 1 });
+		else {
+			stats.sum += value;
+			stats.min = value < stats.min ? value : stats.min;
+			stats.max = value > stats.max ? value : stats.max;
+			stats.n++;
+		}
+	}
+	return groups;
+}
+
+/** What the node output for `field`, in the oracle's shape. */
+function outputGroups(
+	items: INodeExecutionData[],
+	key: (json: IDataObject) => string,
+	field: string,
+) {
+	const groups = new Map<string, { count: number; byCurrency: Map<string, unknown> }>();
+	for (const { json } of items.filter((item) => item.json.total === false)) {
+		const byCurrency = new Map<string, unknown>();
+		for (const [currency, stats] of Object.entries(json[field] as Record<string, IDataObject>))
+			byCurrency.set(currency, {
+				sum: textCents(stats.sum as string),
+				min: textCents(stats.min as string),
+				max: textCents(stats.max as string),
+				n: stats.count,
+			});
+		groups.set(key(json), { count: json.count as number, byCurrency });
+	}
+	return groups;
+}
+
+const listRequests = (fx: Fixture, path: string) =>
+	fx.sandbox.log.entries().filter((entry) => entry.method === 'GET' && entry.path === path);
+
+describe('Report → Summarize and Export to File through the n8n engine (generated data)', () => {
+	let fx: Fixture;
+	let now: number;
+	let from: number;
+	let to: number;
+
+	beforeAll(async () => {
+		fx = await startFixture();
+		now = Math.floor(fx.sandbox.clock.now() / 1000);
+		from = now - 12 * DAY;
+		to = now - 2 * DAY;
+	});
+	afterAll(async () => await fx.close());
+	beforeEach(() => {
+		fx.sandbox.log.clear();
+		fx.sandbox.faults.clear();
+	});
+
+	const custom = () => ({ period: 'custom', createdFrom: iso(from), createdTo: iso(to) });
+
+	const GROUPINGS: Array<[string, (record: Rec) => string, (json: IDataObject) => string]> = [
+		['status', (record) => String(record.status), (json) => String(json.status)],
+		['currency', (record) => String(record.currency), (json) => String(json.currency)],
+		['country', (record) => String(record.country), (json) => String(json.country)],
+		[
+			'paymentMethod',
+			(record) => String(record.paymentMethodCode),
+			(json) => String(json.paymentMethod),
+		],
+		['day', (record) => String(record.creationDate).slice(0, 10), (json) => String(json.day)],
+		[
+			'hour',
+			(record) => `${String(record.creationDate).slice(0, 13)}:00+00:00`,
+			(json) => String(json.hour),
+		],
+	];
+
+	test.each(GROUPINGS)(
+		'deposits grouped by %s: each group’s count and its sum, min and max per currency equal the sandbox’s records to the cent',
+		async (groupBy, recordKey, jsonKey) => {
+			const run = await fx.engine.run(
+				reportWorkflow('deposit', 'summarize', {
+					...custom(),
+					groupBy: [groupBy],
+					options: { timeZone: 'UTC', windowConcurrency: 4 },
+				}),
+			);
+			expect(run.error).toBeUndefined();
+			const records = inPeriod(
+				fx.sandbox.control.deposits(1001) as unknown as Rec[],
+				'creationDate',
+				from,
+				to,
+			);
+			expect(records.length).toBeGreaterThan(200);
+			const items = run.output(NODE);
+			for (const [field, currencyField] of [
+				['amount', 'currency'],
+				['localAmount', 'localCurrency'],
+				['fee', 'feeCurrency'],
+			])
+				expect(outputGroups(items, jsonKey, field)).toEqual(
+					expectedGroups(records, recordKey, field, currencyField),
+				);
+			const totals = items[items.length - 1].json;
+			expect(totals).toMatchObject({
+				total: true,
+				count: records.length,
+				list: 'deposit',
+				timeZone: 'UTC',
+			});
+			expect(items.filter((item) => item.json.total === false).length).toBe(
+				new Set(records.map(recordKey)).size,
+			);
+		},
+	);
+
+	test('every reporting list: counts and sums per currency of each group equal the sandbox’s, and totals never add two currencies', async () => {
+		const cases: Array<[string, string, Rec[], string, string, string, string]> = [
+			[
+				'cashout',
+				'country',
+				fx.sandbox.control.cashouts(1001) as unknown as Rec[],
+				'creationDate',
+				'country',
+				'amount',
+				'currency',
+			],
+			[
+				'refund',
+				'paymentMethod',
+				fx.sandbox.control.refunds(1001) as unknown as Rec[],
+				'date',
+				'paymentMethod',
+				'amount',
+				'refundCurrency',
+			],
+			[
+				'chargeback',
+				'status',
+				fx.sandbox.control.chargebacks(1001) as unknown as Rec[],
+				'creationDate',
+				'status',
+				'merchantAmount',
+				'merchantCurrency',
+			],
+			[
+				'settlement',
+				'status',
+				fx.sandbox.control.settlements(1001) as unknown as Rec[],
+				'creationDate',
+				'status',
+				'amountToTransfer',
+				'currency',
+			],
+			[
+				'note',
+				'currency',
+				fx.sandbox.control.notes(1001) as unknown as Rec[],
+				'date',
+				'currency',
+				'amount',
+				'currency',
+			],
+		];
+		const wide = { period: 'custom', createdFrom: iso(now - 150 * DAY), createdTo: iso(now) };
+		for (const [
+			resource,
+			groupBy,
+			all,
+			dateField,
+			recordField,
+			amountField,
+			currencyField,
+		] of cases) {
+			const run = await fx.engine.run(
+				reportWorkflow(resource, 'summarize', {
+					...wide,
+					groupBy: [groupBy],
+					options: { timeZone: 'UTC' },
+				}),
+			);
+			expect(run.error).toBeUndefined();
+			const records = inPeriod(all, dateField, now - 150 * DAY, now);
+			expect(records.length).toBeGreaterThan(0);
+			const items = run.output(NODE);
+			expect(outputGroups(items, (json) => String(json[groupBy]), amountField)).toEqual(
+				expectedGroups(
+					records,
+					(record) => String(record[recordField]),
+					amountField,
+					currencyField,
+				),
+			);
+			const totals = items[items.length - 1].json;
+			expect(totals.count).toBe(records.length);
+			expect(Object.keys(totals[amountField] as IDataObject).sort()).toEqual(
+				[...new Set(records.map((record) => String(record[currencyField])))].sort(),
+			);
+		}
+	});
+
+	test('the Status filter counts only that status, judged on the records; the status is not sent, so a record changing status while read cannot shift a page', async () => {
+		const run = await fx.engine.run(
+			reportWorkflow('deposit', 'summarize', {
+				...custom(),
+				filters: { status: 'completed', country: 'BR' },
+				groupBy: ['status'],
+				options: { timeZone: 'UTC' },
+			}),
+		);
+		expect(run.error).toBeUndefined();
+		const records = inPeriod(
+			fx.sandbox.control.deposits(1001) as unknown as Rec[],
+			'creationDate',
+			from,
+			to,
+		).filter((record) => record.status === 'COMPLETED' && record.country === 'BR');
+		const items = run.output(NODE);
+		expect(items.map((item) => [item.json.status, item.json.count])).toEqual([
+			['COMPLETED', records.length],
+			[undefined, records.length],
+		]);
+		for (const entry of listRequests(fx, '/v1/deposits')) {
+			expect(entry.query.country).toBe('BR');
+			expect(entry.query.status).toBeUndefined();
+		}
+	});
+
+	test('an empty period gives a totals item with count 0 and no group, after one request', async () => {
+		const run = await fx.engine.run(
+			reportWorkflow('deposit', 'summarize', {
+				period: 'custom',
+				createdFrom: '2020-01-01',
+				createdTo: '2020-01-02',
+				groupBy: ['status', 'currency'],
+			}),
+		);
+		expect(run.error).toBeUndefined();
+		const items = run.output(NODE);
+		expect(items).toHaveLength(1);
+		expect(items[0].json).toMatchObject({ total: true, count: 0, amount: {}, fee: {} });
+		expect(listRequests(fx, '/v1/deposits')).toHaveLength(1);
+	});
+
+	test.each([
+		[
+			'summarize',
+			{ groupBy: ['merchantName'] },
+			/Group By "merchantName" is not a field of deposits/,
+		],
+		[
+			'summarize',
+			{ groupBy: ['status'], amountFields: ['amount', 'tip'] },
+			/Amount Fields "tip" is not a field of deposits/,
+		],
+		[
+			'summarize',
+			{ groupBy: ['day'], options: { timeZone: 'Mars/Olympus' } },
+			/Time Zone "Mars\/Olympus" is not a time zone/,
+		],
+		[
+			'exportToFile',
+			{ columns: ['idDeposit', 'iban'] },
+			/Columns "iban" is not a field of deposits/,
+		],
+		[
+			'summarize',
+			{ period: 'custom', createdFrom: '2026-03-01', createdTo: '2026-02-01' },
+			/Invalid period in item 0/,
+		],
+		['exportToFile', { period: 'custom', createdFrom: '2026-02-30' }, /Invalid period in item 0/],
+		['summarize', { filters: { status: 'SETTLED' } }, /Filter "Status"/],
+	])(
+		'bad input to %s (%j) fails with a clear error before any request',
+		async (operation, parameters, message) => {
+			const run = await fx.engine.run(
+				reportWorkflow('deposit', operation, { ...custom(), ...parameters }),
+			);
+			expect(run.error?.message).toMatch(message);
+			expect(fx.sandbox.log.entries()).toHaveLength(0);
+		},
+	);
+
+	test('grouping a list by a field it does not have (settlements by country) is refused before any request', async () => {
+		const run = await fx.engine.run(
+			reportWorkflow('settlement', 'summarize', { ...custom(), groupBy: ['country'] }),
+		);
+		expect(run.error?.message).toMatch(/Group By "country" is not a field of settlements/);
+		expect(run.error?.description).toMatch(/status, currency|day, hour/);
+		expect(fx.sandbox.log.entries()).toHaveLength(0);
+	});
+
+	test.each(['summarize', 'exportToFile'])(
+		'%s: a request failing mid-read fails the node: no totals, no file, nothing presented as complete',
+		async (operation) => {
+			fx.sandbox.faults.add({
+				method: 'GET',
+				path: '/v1/deposits',
+				query: { page: '1' },
+				skip: 1,
+				kind: 'status',
+				status: 500,
+				times: 1_000,
+			});
+			const run = await fx.engine.run(
+				reportWorkflow('deposit', operation, {
+					...custom(),
+					groupBy: ['status'],
+					options: { retryReads: false, windowConcurrency: 2 },
+				}),
+			);
+			expect(run.error).toBeDefined();
+			expect(run.error?.message).toMatch(/page 1/);
+			expect(run.output(NODE)).toEqual([]);
+			// One window's page 1 was read and counted before another's failed: its records are not output.
+			expect(
+				listRequests(fx, '/v1/deposits').filter(
+					(entry) => entry.query.page === '1' && entry.status === 200,
+				),
+			).toHaveLength(1);
+		},
+	);
+
+	test('Export to File: an RFC 4180 file that csv-parse reads back as the sandbox’s records, each once, values as sent', async () => {
+		const run = await fx.engine.run(
+			reportWorkflow('deposit', 'exportToFile', {
+				...custom(),
+				options: { windowConcurrency: 4, bom: true },
+			}),
+		);
+		expect(run.error).toBeUndefined();
+		const [item] = run.output(NODE);
+		const records = inPeriod(
+			fx.sandbox.control.deposits(1001) as unknown as Rec[],
+			'creationDate',
+			from,
+			to,
+		);
+		const binary = item.binary!.data;
+		expect(binary.mimeType).toBe('text/csv');
+		expect(binary.fileName).toBe(`deposits_${iso(from).slice(0, 10)}_${iso(to).slice(0, 10)}.csv`);
+		const bytes = Buffer.from(binary.data, 'base64');
+		expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+		const rows = parse(bytes, { bom: true, columns: true }) as Array<Record<string, string>>;
+		expect(item.json).toMatchObject({ rows: records.length, list: 'deposit' });
+		expect(rows).toHaveLength(records.length);
+		const byId = new Map(records.map((record) => [String(record.idDeposit), record]));
+		for (const row of rows) {
+			const record = byId.get(row.idDeposit)!;
+			expect(record).toBeDefined();
+			byId.delete(row.idDeposit);
+			expect(row.amount).toBe(String(record.amount));
+			expect(row.localAmount).toBe(String(record.localAmount));
+			expect(row.creationDate).toBe(record.creationDate);
+			expect(row.merchantName).toBe(record.merchantName);
+			expect(row.flags).toBe(JSON.stringify(record.flags));
+			expect(row.otherFields).toBe('');
+		}
+		expect(byId.size).toBe(0);
+	});
+
+	test('Export to File with chosen columns and a status filter writes those columns in that order, no BOM', async () => {
+		const run = await fx.engine.run(
+			reportWorkflow('cashout', 'exportToFile', {
+				...custom(),
+				columns: ['status', 'idCashout', 'amount', 'currency'],
+				filters: { status: 'REJECTED' },
+				binaryPropertyName: 'report',
+				options: { fileName: 'rejected.csv' },
+			}),
+		);
+		expect(run.error).toBeUndefined();
+		const [item] = run.output(NODE);
+		const bytes = Buffer.from(item.binary!.report.data, 'base64');
+		expect(bytes[0]).toBe('s'.charCodeAt(0));
+		expect(item.binary!.report.fileName).toBe('rejected.csv');
+		const rows = parse(bytes) as string[][];
+		const expected = inPeriod(
+			fx.sandbox.control.cashouts(1001) as unknown as Rec[],
+			'creationDate',
+			from,
+			to,
+		)
+			.filter((record) => record.status === 'REJECTED')
+			.map((record) => [
+				'REJECTED',
+				String(record.idCashout),
+				String(record.amount),
+				String(record.currency),
+			]);
+		expect(rows[0]).toEqual(['status', 'idCashout', 'amount', 'currency']);
+		expect(rows.slice(1).sort()).toEqual(expected.sort());
+	});
+});
+
+describe('Report → Summarize: days and hours in a time zone (deposits placed around clock changes)', () => {
+	let fx: Fixture;
+
+	beforeAll(async () => {
+		fx = await startFixture();
+		storeSandboxCredentials(fx.engine, fx.sandbox, '1002');
+		const add = (creationDate: string, amount: number) =>
+			fx.sandbox.control.addDeposit({
+				idMerchant: 1002,
+				creationDate,
+				amount,
+				status: 'COMPLETED',
+			});
+		// New York sets its clocks back on 1 November 2026 (02:00 EDT → 01:00 EST): a 25-hour day.
+		add('2026-11-01T03:59:59Z', 1.1); // 31 October 23:59:59 EDT
+		add('2026-11-01T04:00:00Z', 2.2); // 1 November 00:00 EDT
+		add('2026-11-01T05:30:00Z', 3.3); // 01:30 EDT
+		add('2026-11-01T06:30:00Z', 4.4); // 01:30 EST, the same wall time an hour later
+		add('2026-11-02T04:59:59Z', 5.5); // 1 November 23:59:59 EST
+		// São Paulo set its clocks forward on 4 November 2018 (00:00 → 01:00): a 23-hour day.
+		add('2018-11-04T02:59:59Z', 10); // 3 November 23:59:59 -03:00
+		add('2018-11-04T03:00:00Z', 20); // 4 November 01:00 -02:00
+		add('2018-11-05T01:59:59Z', 30); // 4 November 23:59:59 -02:00
+	});
+	afterAll(async () => await fx.close());
+
+	test('by day in the workflow’s time zone (America/New_York): the 25-hour day holds four deposits; in UTC the days differ', async () => {
+		const period = { period: 'custom', createdFrom: '2026-10-31', createdTo: '2026-11-02' };
+		const local = await fx.engine.run(
+			reportWorkflow(
+				'deposit',
+				'summarize',
+				{ ...period, groupBy: ['day'], amountFields: ['amount'] },
+				{ timezone: 'America/New_York' },
+			),
+		);
+		expect(local.error).toBeUndefined();
+		expect(
+			local
+				.output(NODE)
+				.map((item) => [
+					item.json.day ?? 'total',
+					item.json.count,
+					(item.json.amount as any).USD?.sum,
+				]),
+		).toEqual([
+			['2026-10-31', 1, '1.1'],
+			['2026-11-01', 4, '15.4'],
+			['total', 5, '16.5'],
+		]);
+		const utc = await fx.engine.run(
+			reportWorkflow(
+				'deposit',
+				'summarize',
+				{ ...period, groupBy: ['day'], amountFields: ['amount'] },
+				{ timezone: 'UTC' },
+			),
+		);
+		expect(utc.output(NODE).map((item) => [item.json.day ?? 'total', item.json.count])).toEqual([
+			['2026-11-01', 4],
+			['2026-11-02', 1],
+			['total', 5],
+		]);
+	});
+
+	test('by hour in New York: 01:00 appears twice, with its two offsets, in the order they happened', async () => {
+		const run = await fx.engine.run(
+			reportWorkflow(
+				'deposit',
+				'summarize',
+				{
+					period: 'custom',
+					createdFrom: '2026-11-01',
+					createdTo: '2026-11-01',
+					groupBy: ['hour'],
+					amountFields: [],
+				},
+				{ timezone: 'America/New_York' },
+			),
+		);
+		expect(run.error).toBeUndefined();
+		// The period is the UTC day: it starts at 20:00 EDT on 31 October.
+		expect(run.output(NODE).map((item) => item.json.hour ?? 'total')).toEqual([
+			'2026-10-31T23:00-04:00',
+			'2026-11-01T00:00-04:00',
+			'2026-11-01T01:00-04:00',
+			'2026-11-01T01:00-05:00',
+			'total',
+		]);
+	});
+
+	test('Time Zone America/Sao_Paulo overrides the workflow’s: the 23-hour day of 4 November 2018 starts at 01:00', async () => {
+		const run = await fx.engine.run(
+			reportWorkflow(
+				'deposit',
+				'summarize',
+				{
+					period: 'custom',
+					createdFrom: '2018-11-03',
+					createdTo: '2018-11-05',
+					groupBy: ['day', 'hour'],
+					amountFields: ['amount'],
+					options: { timeZone: 'America/Sao_Paulo' },
+				},
+				{ timezone: 'America/New_York' },
+			),
+		);
+		expect(run.error).toBeUndefined();
+		expect(
+			run
+				.output(NODE)
+				.map((item) => [item.json.day ?? 'total', item.json.hour ?? '', item.json.count]),
+		).toEqual([
+			['2018-11-03', '2018-11-03T23:00-03:00', 1],
+			['2018-11-04', '2018-11-04T01:00-02:00', 1],
+			['2018-11-04', '2018-11-04T23:00-02:00', 1],
+			['total', '', 3],
+		]);
+		expect(run.output(NODE).at(-1)!.json.timeZone).toBe('America/Sao_Paulo');
+	});
+});

@@ -1,0 +1,79 @@
+import { parse } from 'csv-parse/sync';
+
+import {
+	CsvWriter,
+	csvLine,
+	exportFileName,
+	OTHER_FIELDS_COLUMN,
+	RECORD_FIELDS,
+} from '../../nodes/PaymentsService/reporting/csv';
+
+// The oracle is csv-parse (a maintained RFC 4180 parser), never a reader of our own.
+const read = (text: string) => parse(text, { bom: true, relax_column_count: false }) as string[][];
+
+describe('CSV lines (RFC 4180)', () => {
+	test('fields with commas, quotes, CR, LF, accents and emoji read back exactly, one record per line', () => {
+		const values = [
+			'plain',
+			'a,b',
+			'say "hi"',
+			'line\r\nbreak',
+			'lone\nLF',
+			'lone\rCR',
+			'São Paulo – ñ 💸',
+			'',
+			' spaced ',
+			'"',
+		];
+		const text = csvLine(values) + csvLine(values.map((value) => value.toUpperCase()));
+		expect(read(text)).toEqual([values, values.map((value) => value.toUpperCase())]);
+		expect(text.endsWith('\r\n')).toBe(true);
+	});
+
+	test('numbers as the service sent them, booleans as true/false, missing and null empty, arrays as JSON', () => {
+		const writer = new CsvWriter(['a', 'b', 'c', 'd', 'e', 'f', 'g'], false);
+		const line = writer.line({
+			a: 1234.5,
+			b: 0.1,
+			c: 123456789012.34,
+			d: true,
+			e: null,
+			g: ['RISK', 'MANUAL'],
+		});
+		expect(read(writer.header() + line)).toEqual([
+			['a', 'b', 'c', 'd', 'e', 'f', 'g'],
+			['1234.5', '0.1', '123456789012.34', 'true', '', '', '["RISK","MANUAL"]'],
+		]);
+	});
+
+	test('all columns: the list’s fields in order, then otherFields with any field the service added', () => {
+		const writer = new CsvWriter(RECORD_FIELDS.note, true);
+		const rows = read(
+			writer.header() +
+				writer.line({
+					id: 7,
+					amount: 10,
+					currency: 'USD',
+					extra: 'x,y',
+					date: '2026-11-01T00:00:00Z',
+				}) +
+				writer.line({ id: 8 }),
+		);
+		expect(rows[0]).toEqual([...RECORD_FIELDS.note, OTHER_FIELDS_COLUMN]);
+		const at = (name: string) => rows[0].indexOf(name);
+		expect(rows[1][at('id')]).toBe('7');
+		expect(rows[1][at('date')]).toBe('2026-11-01T00:00:00Z');
+		expect(JSON.parse(rows[1][at(OTHER_FIELDS_COLUMN)])).toEqual({ extra: 'x,y' });
+		expect(rows[2][at(OTHER_FIELDS_COLUMN)]).toBe('');
+	});
+
+	test('file names come from the list and the period’s UTC days', () => {
+		const day = Date.UTC(2026, 10, 24) / 1000;
+		expect(exportFileName('deposits', { from: day, to: day + 86_399 })).toBe(
+			'deposits_2026-11-24.csv',
+		);
+		expect(
+			exportFileName('credit/debit notes', { from: day - 86_400 * 23, to: day + 86_399 }),
+		).toBe('credit-debit-notes_2026-11-01_2026-11-24.csv');
+	});
+});
