@@ -197,13 +197,13 @@ describe('money moves once on every path n8n takes', () => {
 			['cashout', () => paymentsNode(payoutFromRow(), CASHOUT), 'POST', '/v3/cashout', '#retry-c'],
 			[
 				'deposit',
-				() => paymentsNode(depositFromRow(), DEPOSIT),
+				() => withSession(paymentsNode(depositFromRow(), DEPOSIT)),
 				'POST',
 				'/v3/deposits',
 				'#retry-d',
 			],
 		] as const)(
-			'after a lost answer, a %s is made once and the retry outputs it',
+			'after a lost answer, a %s is made once and the retry outputs it, found and compared',
 			async (kind, node, method, path, salt) => {
 				fx.sandbox.faults.add({ method, path, kind: 'reset', phase: 'after' });
 				const workflow = itemsWorkflow(`wf-retry-${kind}`, [salted(salt)[0]], node());
@@ -218,15 +218,60 @@ describe('money moves once on every path n8n takes', () => {
 				expect(retried.error).toBeUndefined();
 				const [item] = retried.output('Payments Service');
 				expect(item.json.already_created).toBe(true);
+				expect(item.json.matches_request).toBe(true);
 				const made = kind === 'cashout' ? cashoutsMade(salt) : depositsMade(salt);
 				expect(made).toHaveLength(1);
 				const posts = fx.sandbox.log.find(method, path);
 				expect(posts).toHaveLength(2);
 				if (kind === 'cashout')
 					expect(item.json.external_id).toBe(JSON.parse(posts[0].rawBody!).external_id);
-				else expect(item.json.idempotency_key).toBe(posts[0].headers['x-idempotency-key']);
+				else {
+					expect(item.json.idempotency_key).toBe(posts[0].headers['x-idempotency-key']);
+					expect(item.json.deposit_id).toBe(depositsMade(salt)[0].depositId);
+				}
 			},
 		);
+
+		test('without a Session credential a deposit cannot be found: the retry fails as unconfirmed, or outputs it unconfirmed when told to', async () => {
+			fx.sandbox.faults.add({
+				method: 'POST',
+				path: '/v3/deposits',
+				kind: 'reset',
+				phase: 'after',
+			});
+			const workflow = itemsWorkflow(
+				'wf-retry-unconfirmed',
+				[salted('#unconf-d')[0]],
+				paymentsNode(depositFromRow(), DEPOSIT),
+			);
+			const failed = await fx.engine.run(workflow);
+
+			const retried = await fx.engine.retry(failed, workflow);
+
+			expect(retried.nodeError('Payments Service')?.message).toMatch(
+				/^Deposit in item 0: idempotency key n8n-[0-9a-f]{40} was already used, and the deposit it belongs to could not be confirmed$/,
+			);
+			expect(depositsMade('#unconf-d')).toHaveLength(1);
+
+			fx.sandbox.faults.add({
+				method: 'POST',
+				path: '/v3/deposits',
+				kind: 'reset',
+				phase: 'after',
+			});
+			const told = itemsWorkflow(
+				'wf-retry-unconfirmed-output',
+				[salted('#unconf-o')[0]],
+				paymentsNode(depositFromRow({ options: { unconfirmedRepeat: 'output' } }), DEPOSIT),
+			);
+			const outputRetry = await fx.engine.retry(await fx.engine.run(told), told);
+			expect(outputRetry.output('Payments Service')[0].json).toMatchObject({
+				already_created: true,
+				matches_request: null,
+				deposit_id: null,
+			});
+			expect(depositsMade('#unconf-o')).toHaveLength(1);
+		});
 
 		test('after a lost answer, a refund is made once and the retry reports it', async () => {
 			const deposit = completedDeposit();
@@ -234,23 +279,24 @@ describe('money moves once on every path n8n takes', () => {
 			const workflow = itemsWorkflow(
 				'wf-retry-refund',
 				[{ deposit: deposit.idDeposit, amount: '25.00' }],
-				paymentsNode(refundFromRow(), DEPOSIT),
+				withSession(paymentsNode(refundFromRow(), DEPOSIT)),
 			);
 			const failed = await fx.engine.run(workflow);
 			expect(failed.error).toBeDefined();
 
 			const retried = await fx.engine.retry(failed, workflow);
 
+			const made = fx.sandbox.control
+				.createdRefunds()
+				.filter((refund) => refund.depositId === deposit.idDeposit);
+			expect(made).toHaveLength(1);
 			expect(retried.output('Payments Service')[0].json).toMatchObject({
 				already_requested: true,
+				matches_request: true,
+				refund_id: made[0].refundId,
 				deposit_id: deposit.idDeposit,
 				amount: '25.00',
 			});
-			expect(
-				fx.sandbox.control
-					.createdRefunds()
-					.filter((refund) => refund.depositId === deposit.idDeposit),
-			).toHaveLength(1);
 		});
 
 		test('a loop that failed on its second payout resumes there: 3 payouts in all, the second reported as already created', async () => {
@@ -305,7 +351,7 @@ describe('money moves once on every path n8n takes', () => {
 				`The idempotency key of this deposit is ${post.headers['x-idempotency-key']} (derived).`,
 			);
 			expect(error.description).toMatch(
-				/Retry On Fail, n8n's Retry of this execution, or a re-run on the same input before \d{4}-\d{2}-\d{2} 00:00 UTC sends the same one/,
+				/Retry On Fail and n8n's Retry of this execution send the same one at any time: the service recognises the repeat \(104\) and this node reports the existing deposit instead of making a second one\. A new execution on the same input before \d{4}-\d{2}-\d{2} 00:00 UTC sends it too, and fails as a repeat without making a second deposit\./,
 			);
 		});
 	});
@@ -744,66 +790,378 @@ describe('money moves once on every path n8n takes', () => {
 		});
 	});
 
-	test('property: for any sequence of loops, items, lost answers, retries and re-runs, the cashouts made equal the distinct requests', async () => {
-		const pool = [
-			{ name: 'Ana', amount: '250.00', document: '84932495016' },
-			{ name: 'Bia', amount: '400.00', document: '52998224725' },
-		];
-		const invocation = fc.record({
-			mode: fc.constantFrom('loop' as const, 'items' as const),
-			rows: fc.array(fc.nat(pool.length - 1), { minLength: 1, maxLength: 3 }),
-			lose: fc.option(fc.nat(2), { nil: undefined }),
-			recovery: fc.constantFrom(
-				'retryOnFail' as const,
-				'executionRetry' as const,
-				'manualRerun' as const,
-			),
+	describe('separate requests, midnight and reused IDs', () => {
+		/** 2026-11-24 23:59:58 UTC and friends: evening payout runs in São Paulo live on this boundary. */
+		const at = (time: string, day = '2026-11-24') => Date.parse(`${day}T${time}Z`);
+		const NEXT_DAY = '2026-11-25';
+		/** Only Date is faked: the sandbox and n8n's engine keep their real timers. */
+		const fakeClock = (ms: number) =>
+			jest.useFakeTimers({
+				now: ms,
+				doNotFake: [
+					'hrtime',
+					'nextTick',
+					'performance',
+					'queueMicrotask',
+					'requestAnimationFrame',
+					'cancelAnimationFrame',
+					'requestIdleCallback',
+					'cancelIdleCallback',
+					'setImmediate',
+					'clearImmediate',
+					'setInterval',
+					'clearInterval',
+					'setTimeout',
+					'clearTimeout',
+				],
+			});
+		/** Moves the clock to `ms` when the sandbox starts receiving the `nth` (0-based) POST to `path`. */
+		const moveClockAtRequest = (path: string, nth: number, ms: number) => {
+			let seen = 0;
+			const log = fx.sandbox.log as unknown as {
+				begin: (fields: { method: string; path: string }) => unknown;
+			};
+			const begin = log.begin.bind(log);
+			jest.spyOn(log, 'begin').mockImplementation((fields) => {
+				if (fields.method === 'POST' && fields.path === path && seen++ === nth)
+					jest.setSystemTime(ms);
+				return begin(fields);
+			});
+		};
+		afterEach(() => {
+			jest.restoreAllMocks();
+			jest.useRealTimers();
 		});
-		let iteration = 0;
-		await fc.assert(
-			fc.asyncProperty(
-				fc.array(invocation, { minLength: 1, maxLength: 3 }),
-				async (invocations) => {
-					const salt = `#p${++iteration}`;
-					const distinct = new Set<string>();
-					for (const { mode, rows, lose, recovery } of invocations) {
-						const data = rows.map((index) => ({
-							...pool[index],
-							name: `${pool[index].name} ${salt}`,
-						}));
-						// A request is named by its workflow, its position (run or item) and its content.
-						data.forEach((row, position) =>
-							distinct.add(`${mode}:${position}:${JSON.stringify(row)}`),
-						);
-						fx.sandbox.faults.clear();
-						if (lose !== undefined && lose < data.length)
-							fx.sandbox.faults.add({
-								method: 'POST',
-								path: '/v3/cashout',
-								kind: 'reset',
-								phase: 'after',
-								skip: lose,
-							});
-						const extra =
-							recovery === 'retryOnFail'
-								? { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 }
-								: {};
-						const node = paymentsNode(payoutFromRow(), CASHOUT, extra);
-						const workflow =
-							mode === 'loop'
-								? loopWorkflow('wf-property-loop', data, node)
-								: itemsWorkflow('wf-property-items', data, node);
-						const run = await fx.engine.run(workflow);
-						if (run.error) {
-							if (recovery === 'executionRetry')
-								expect((await fx.engine.retry(run, workflow)).error).toBeUndefined();
-							else expect((await fx.engine.run(workflow)).error).toBeUndefined();
-						}
-					}
-					expect(cashoutsMade(salt)).toHaveLength(distinct.size);
+
+		/** A payout of fixed fields after the trigger: the trigger item (a webhook call) only names the withdrawal. */
+		const fixedPayout = (salt: string, extra: INodeParameters = {}) =>
+			paymentsNode(
+				{
+					...payoutFromRow(extra),
+					amount: '250.00',
+					documentId: '84932495016',
+					beneficiaryName: `Ana Souza ${salt}`,
 				},
-			),
-			{ numRuns: 12 },
+				CASHOUT,
+				{ continueOnFail: true },
+			);
+		const webhookCall = (body: IDataObject) => ({
+			triggerItems: [{ json: { headers: { 'content-type': 'application/json' }, body } }],
+			mode: 'webhook' as const,
+		});
+		const afterTrigger = (id: string, node: INode): WorkflowJson => {
+			const builder = new WorkflowBuilder('Withdrawal requests');
+			builder.then(node);
+			return { ...builder.build(), id };
+		};
+
+		test('two webhook calls asking for the same payout make two payouts; a re-run of the first makes none and says so', async () => {
+			const workflow = afterTrigger('wf-two-calls', fixedPayout('#two'));
+			const first = await fx.engine.run(workflow, webhookCall({ withdrawalId: 'W-1001' }));
+			const second = await fx.engine.run(workflow, webhookCall({ withdrawalId: 'W-1002' }));
+
+			const items = [first, second].map((run) => run.output('Payments Service')[0].json);
+			expect(items.map((item) => item.already_created)).toEqual([false, false]);
+			const made = cashoutsMade('#two');
+			expect(made).toHaveLength(2);
+			expect(items.map((item) => item.cashout_id).sort()).toEqual(
+				made.map((entry) => entry.cashoutId).sort(),
+			);
+
+			const rerun = await fx.engine.run(workflow, webhookCall({ withdrawalId: 'W-1001' }));
+			const [repeat] = rerun.output('Payments Service').map((item) => item.json);
+			expect(repeat.error).toBe(
+				'Cashout in item 0 was not created: it repeats a cashout an earlier execution requested from the same input',
+			);
+			expect(repeat.description).toContain(
+				`The service already has the cashout of the external ID derived for this request (${String(items[0].external_id)}) (PENDING).`,
+			);
+			expect(repeat.already_created).toBeUndefined();
+			expect(cashoutsMade('#two')).toHaveLength(2);
+		});
+
+		test('two orders from one payer for the same amount make two deposits, each with its instructions', async () => {
+			const node = paymentsNode(
+				{ ...depositFromRow(), amount: '80.00', additionalFields: { description: 'Order #two-d' } },
+				DEPOSIT,
+			);
+			const workflow = afterTrigger('wf-two-orders', node);
+			const runs = [
+				await fx.engine.run(workflow, webhookCall({ orderId: 'O-1' })),
+				await fx.engine.run(workflow, webhookCall({ orderId: 'O-2' })),
+			];
+			const items = runs.map((run) => run.output('Payments Service')[0].json);
+			expect(items.map((item) => item.already_created ?? false)).toEqual([false, false]);
+			expect(items.every((item) => typeof item.deposit_id === 'number')).toBe(true);
+			expect(depositsMade('#two-d')).toHaveLength(2);
+		});
+
+		test('a lost answer at 23:59:58 UTC and Retry On Fail at 00:00:01 send the first key: one payout, reported', async () => {
+			fakeClock(at('23:59:58'));
+			moveClockAtRequest('/v3/cashout', 0, at('00:00:01', NEXT_DAY));
+			fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after' });
+			const run = await fx.engine.run(
+				itemsWorkflow(
+					'wf-midnight-rof',
+					[salted('#mid-rof')[0]],
+					paymentsNode(payoutFromRow(), CASHOUT, {
+						retryOnFail: true,
+						maxTries: 2,
+						waitBetweenTries: 1,
+					}),
+				),
+			);
+			expect(Date.now()).toBeGreaterThanOrEqual(at('00:00:01', NEXT_DAY));
+			const posts = fx.sandbox.log.find('POST', '/v3/cashout');
+			expect(posts.map((post) => JSON.parse(post.rawBody!).external_id)).toEqual([
+				JSON.parse(posts[0].rawBody!).external_id,
+				JSON.parse(posts[0].rawBody!).external_id,
+			]);
+			expect(run.output('Payments Service')[0].json).toMatchObject({
+				already_created: true,
+				matches_request: true,
+			});
+			expect(cashoutsMade('#mid-rof')).toHaveLength(1);
+		});
+
+		test("n8n's Retry 20 s after midnight sends the first key: one payout, reported", async () => {
+			fakeClock(at('23:59:58'));
+			fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after' });
+			const workflow = itemsWorkflow(
+				'wf-midnight-retry',
+				[salted('#mid-retry')[0]],
+				paymentsNode(payoutFromRow(), CASHOUT),
+			);
+			const failed = await fx.engine.run(workflow);
+			jest.setSystemTime(at('00:00:20', NEXT_DAY));
+
+			const retried = await fx.engine.retry(failed, workflow);
+
+			expect(retried.output('Payments Service')[0].json).toMatchObject({
+				already_created: true,
+				matches_request: true,
+			});
+			expect(cashoutsMade('#mid-retry')).toHaveLength(1);
+		});
+
+		test('a re-run 20 s after midnight of an execution whose answer was lost at 23:59:58 finds the first payout: none made again', async () => {
+			fakeClock(at('23:59:58'));
+			fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after' });
+			const workflow = itemsWorkflow(
+				'wf-midnight-rerun',
+				[salted('#mid-rerun')[0]],
+				paymentsNode(payoutFromRow(), CASHOUT),
+			);
+			await fx.engine.run(workflow);
+			jest.setSystemTime(at('00:00:20', NEXT_DAY));
+
+			const rerun = await fx.engine.run(workflow);
+
+			expect(rerun.nodeError('Payments Service')?.message).toBe(
+				'Cashout in item 0 was not created: it repeats a cashout an earlier execution requested from the same input',
+			);
+			expect(fx.sandbox.log.find('POST', '/v3/cashout')).toHaveLength(1);
+			expect(cashoutsMade('#mid-rerun')).toHaveLength(1);
+		});
+
+		test.each([
+			[
+				'document',
+				{ documentId: '52998224725' },
+				'document_id: 52998224725 asked, 84932495016 on the existing cashout',
+			],
+			[
+				'country',
+				{
+					country: { __rl: true, mode: 'list', value: 'MX' },
+					amount: '5000.00',
+					documentId: 'GOSA850101HDFRRN09',
+				},
+				'country: MX asked, BR on the existing cashout',
+			],
+		])(
+			'an External ID reused for a payout with another %s fails, naming the field: nothing reads as made',
+			async (_what, change, difference) => {
+				const externalId = `payout-reuse-${_what}`;
+				const node = (extra: INodeParameters) =>
+					withSession(
+						paymentsNode(
+							{
+								...payoutFromRow({ externalId }),
+								amount: '250.00',
+								documentId: '84932495016',
+								beneficiaryName: 'Ana Souza #reuse',
+								...extra,
+							},
+							CASHOUT,
+						),
+					);
+				const first = await fx.engine.run(itemsWorkflow('wf-reuse-1', [{}], node({})));
+				expect(first.output('Payments Service')[0].json.already_created).toBe(false);
+
+				const run = await fx.engine.run(itemsWorkflow('wf-reuse-2', [{}], node(change)));
+
+				const error = run.nodeError('Payments Service') as unknown as {
+					message: string;
+					description: string;
+				};
+				expect(error.message).toBe(
+					`Cashout in item 0 was not created: External ID ${externalId} already belongs to another payout`,
+				);
+				expect(error.description).toContain(difference);
+				expect(
+					fx.sandbox.control
+						.createdCashouts()
+						.filter((entry) => entry.request.external_id === externalId),
+				).toHaveLength(1);
+			},
 		);
+
+		test('an Idempotency Key reused for a deposit of another payer fails, naming the payer document', async () => {
+			const node = (document: string) =>
+				withSession(
+					paymentsNode(
+						{
+							...depositFromRow(),
+							amount: '15.00',
+							additionalFields: { description: 'Order #reuse-d' },
+							payer: { document },
+							options: { idempotencyKey: 'order-reuse-d' },
+						},
+						DEPOSIT,
+					),
+				);
+			await fx.engine.run(itemsWorkflow('wf-reuse-d1', [{}], node('84932495016')));
+			const run = await fx.engine.run(itemsWorkflow('wf-reuse-d2', [{}], node('52998224725')));
+			const error = run.nodeError('Payments Service') as unknown as {
+				message: string;
+				description: string;
+			};
+			expect(error.message).toBe(
+				'Deposit in item 0 was not created: idempotency key order-reuse-d was already used for another deposit',
+			);
+			expect(error.description).toContain(
+				'payer.document: 52998224725 asked, 84932495016 on the existing deposit',
+			);
+			expect(depositsMade('#reuse-d')).toHaveLength(1);
+		});
+
+		test('a given External ID sent again without a Session credential cannot be compared: the item fails, nothing is made', async () => {
+			const node = paymentsNode(
+				{
+					...payoutFromRow({ externalId: 'payout-unconfirmed-1' }),
+					amount: '250.00',
+					documentId: '84932495016',
+					beneficiaryName: 'Ana #unconf-c',
+				},
+				CASHOUT,
+			);
+			await fx.engine.run(itemsWorkflow('wf-unconf-c1', [{}], node));
+			const run = await fx.engine.run(itemsWorkflow('wf-unconf-c2', [{}], node));
+			expect(run.nodeError('Payments Service')?.message).toBe(
+				'Cashout in item 0: external ID payout-unconfirmed-1 was already used, and the payout it belongs to could not be confirmed',
+			);
+			expect(cashoutsMade('#unconf-c')).toHaveLength(1);
+		});
+
+		test('property: across separate requests, loops, lost answers, Retry On Fail, n8n’s Retry and re-runs, on both sides of midnight, the cashouts made equal the distinct requests and no item reports one that does not exist', async () => {
+			const pool = [
+				{ name: 'Ana', amount: '250.00', document: '84932495016' },
+				{ name: 'Bia', amount: '400.00', document: '52998224725' },
+			];
+			const invocation = fc.record({
+				/** Which trigger event starts it: the same one again is a re-run on the same input. */
+				origin: fc.constantFrom('W-1', 'W-2'),
+				mode: fc.constantFrom('loop' as const, 'items' as const),
+				rows: fc.array(fc.nat(pool.length - 1), { minLength: 1, maxLength: 3 }),
+				lose: fc.option(fc.nat(2), { nil: undefined }),
+				recovery: fc.constantFrom(
+					'retryOnFail' as const,
+					'executionRetry' as const,
+					'rerun' as const,
+				),
+				/** Whether the recovery comes after midnight UTC. */
+				crossMidnight: fc.boolean(),
+			});
+			let iteration = 0;
+			await fc.assert(
+				fc.asyncProperty(
+					fc.array(invocation, { minLength: 1, maxLength: 3 }),
+					async (invocations) => {
+						const salt = `#p${++iteration}`;
+						const day = new Date(Date.UTC(2026, 0, 1 + 2 * iteration)).toISOString().slice(0, 10);
+						const nextDay = new Date(Date.UTC(2026, 0, 2 + 2 * iteration))
+							.toISOString()
+							.slice(0, 10);
+						fakeClock(at('23:59:50', day));
+						const distinct = new Set<string>();
+						const outputs: IDataObject[] = [];
+						for (const { origin, mode, rows, lose, recovery, crossMidnight } of invocations) {
+							const data = rows.map((index) => ({
+								...pool[index],
+								name: `${pool[index].name} ${salt}`,
+							}));
+							data.forEach((row, position) =>
+								distinct.add(`${origin}:${mode}:${position}:${JSON.stringify(row)}`),
+							);
+							fx.sandbox.faults.clear();
+							jest.restoreAllMocks();
+							const lost = lose !== undefined && lose < data.length;
+							if (lost)
+								fx.sandbox.faults.add({
+									method: 'POST',
+									path: '/v3/cashout',
+									kind: 'reset',
+									phase: 'after',
+									skip: lose,
+								});
+							const later =
+								crossMidnight && Date.now() < at('00:00:00', nextDay)
+									? at('00:00:20', nextDay)
+									: Date.now();
+							if (lost && recovery === 'retryOnFail') {
+								moveClockAtRequest('/v3/cashout', lose, later);
+							}
+							const extra =
+								recovery === 'retryOnFail'
+									? { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 }
+									: recovery === 'rerun'
+										? { continueOnFail: true }
+										: {};
+							const node = paymentsNode(payoutFromRow(), CASHOUT, extra);
+							const workflow =
+								mode === 'loop'
+									? loopWorkflow('wf-property-loop', data, node)
+									: itemsWorkflow('wf-property-items', data, node);
+							const start = {
+								triggerItems: [{ json: { body: { withdrawal: origin } } }],
+								mode: 'webhook' as const,
+							};
+							const run = await fx.engine.run(workflow, start);
+							outputs.push(...run.output('Payments Service').map((item) => item.json));
+							if (!lost) continue;
+							jest.setSystemTime(later);
+							if (recovery === 'executionRetry') {
+								const retried = await fx.engine.retry(run, workflow);
+								expect(retried.error).toBeUndefined();
+								outputs.push(...retried.output('Payments Service').map((item) => item.json));
+							} else if (recovery === 'rerun') {
+								const rerun = await fx.engine.run(workflow, start);
+								outputs.push(...rerun.output('Payments Service').map((item) => item.json));
+							}
+						}
+						const made = cashoutsMade(salt);
+						expect(made).toHaveLength(distinct.size);
+						const existing = new Set(made.map((entry) => String(entry.request.external_id)));
+						for (const item of outputs.filter((json) => json.error === undefined))
+							expect(existing.has(String(item.external_id))).toBe(true);
+						expect(
+							outputs.filter((json) => json.already_created === false).length,
+						).toBeLessThanOrEqual(made.length);
+					},
+				),
+				{ numRuns: 12 },
+			);
+		});
 	});
 });

@@ -39,6 +39,7 @@ describe('validateCashoutRequest (service rules §6.2)', () => {
 			nodeId: 'create-payout',
 			runIndex: 0,
 			itemIndex: 3,
+			origin: { body: { withdrawalId: 'W-1001' } },
 			content: { ...minimal, external_id: undefined },
 			window: '2026-11-23',
 		};

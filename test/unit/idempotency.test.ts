@@ -15,6 +15,7 @@ const identity: RequestIdentity = {
 	nodeId: 'node-a',
 	runIndex: 0,
 	itemIndex: 0,
+	origin: { trigger: 'Webhook', item: { body: { withdrawalId: 'W-1001' } } },
 	content: { amount: '25.00', country: 'BR', beneficiary_name: 'Ana' },
 	window: '2026-11-23',
 };
@@ -39,6 +40,10 @@ describe('deriveRequestKey (service rules §5.2)', () => {
 		['workflow', { workflowId: 'wf-2' }],
 		['missing workflow', { workflowId: undefined }],
 		['window (another day)', { window: '2026-11-24' }],
+		[
+			'origin (another trigger event: a second webhook call)',
+			{ origin: { trigger: 'Webhook', item: { body: { withdrawalId: 'W-1002' } } } },
+		],
 		['amount', { content: { ...(identity.content as object), amount: '25.01' } }],
 		['beneficiary', { content: { ...(identity.content as object), beneficiary_name: 'Bia' } }],
 	])('another %s gives another key', (_what, change) => {
@@ -47,7 +52,7 @@ describe('deriveRequestKey (service rules §5.2)', () => {
 		);
 	});
 
-	test('nothing of the execution enters the key: n8n`s Retry of a failed execution (a new execution id) gets the same key', () => {
+	test('nothing of the execution but its origin enters the key: n8n`s Retry of a failed execution (a new execution id, the same trigger item) gets the same key', () => {
 		// The identity has no execution id at all; a property test pins that equal identities give equal keys.
 		fc.assert(
 			fc.property(fc.nat(50), fc.nat(50), fc.string(), (runIndex, itemIndex, name) => {
@@ -67,6 +72,7 @@ describe('deriveRequestKey (service rules §5.2)', () => {
 					nodeId: fc.string(),
 					runIndex: fc.nat(5),
 					itemIndex: fc.nat(5),
+					origin: fc.option(fc.dictionary(fc.string(), fc.string()), { nil: null }),
 					window: fc.constantFrom('2026-11-23', '2026-11-24'),
 					content: fc.dictionary(fc.string(), fc.string()),
 				}),
@@ -75,6 +81,7 @@ describe('deriveRequestKey (service rules §5.2)', () => {
 					nodeId: fc.string(),
 					runIndex: fc.nat(5),
 					itemIndex: fc.nat(5),
+					origin: fc.option(fc.dictionary(fc.string(), fc.string()), { nil: null }),
 					window: fc.constantFrom('2026-11-23', '2026-11-24'),
 					content: fc.dictionary(fc.string(), fc.string()),
 				}),

@@ -84,25 +84,35 @@ export interface RequestIdentity {
 	itemIndex: number;
 	/** The request body without the key itself (e.g. a cashout body without `external_id`). */
 	content: unknown;
+	/**
+	 * What started the execution: the trigger's item this item descends from (a webhook call, a
+	 * schedule run, a form submission, a polled row), or null when it cannot be reached. n8n's Retry
+	 * of a failed execution copies the stored run data, so it finds the same origin; two separate
+	 * trigger events give two origins.
+	 */
+	origin: unknown;
 	/** The duplicate window's label ({@link duplicateWindowAt}). */
 	window: string;
 }
 
 /** Version of the derivation, so a future change never collides with keys derived today. */
-const DERIVATION_VERSION = 'request-key-v2';
+const DERIVATION_VERSION = 'request-key-v3';
 
 /**
  * The key derived for a creation when the user gives none (service rules §5.2):
  * `n8n-` + 40 lowercase hex characters of SHA-256 over the workflow, node, run index, item index,
- * the request's canonical content and the duplicate window.
+ * the execution's origin (the trigger item), the request's canonical content and the duplicate
+ * window.
  *
  * - Two items, or two runs of a loop, get two keys, even for identical bodies: two equal payouts
  *   in one execution are two payouts.
+ * - Two executions started by two trigger events (two webhook calls, two schedule runs) get two
+ *   keys, even for identical payouts: two requests.
  * - Re-running the same request gets the same key within the window: Retry On Fail, n8n's Retry of
- *   a failed execution (a new execution id, the same run and item), a manual re-run on the same
- *   input, a sub-workflow retried by its parent. The service then answers 104 (deposits, refunds)
- *   or 511 (cashouts) instead of creating a second record.
- * - Another body, another node, workflow or window gives another key.
+ *   a failed execution (a new execution id, the same origin, run and item), a re-run on the same
+ *   input. The service then answers 104 (deposits, refunds) or 511 (cashouts) instead of creating a
+ *   second record.
+ * - Another body, another node, workflow, origin or window gives another key.
  *
  * 44 characters of `[a-z0-9-]`: a valid `X-Idempotency-Key`, `invoice_id` (≤ 128, letters, digits,
  * `-`, `_`) and cashout `external_id` (≤ 100).
@@ -117,11 +127,57 @@ export function deriveRequestKey(identity: RequestIdentity): string {
 				identity.runIndex,
 				identity.itemIndex,
 				identity.window,
+				identity.origin ?? null,
 				identity.content,
 			]),
 		)
 		.digest('hex');
 	return `n8n-${digest.slice(0, 40)}`;
+}
+
+/**
+ * The name of one request in the node's record of its attempts ({@link deriveRequestKey} without
+ * the window): `slot-` + 24 hex characters. An attempt remembers the key it sent under this name,
+ * so a later attempt of the same request (Retry On Fail, n8n's Retry) sends that key again whatever
+ * the clock says (service rules §5.2).
+ */
+export function requestSlot(identity: Omit<RequestIdentity, 'window'>): string {
+	const digest = createHash('sha256')
+		.update(
+			canonicalJson([
+				DERIVATION_VERSION,
+				'slot',
+				identity.workflowId ?? '',
+				identity.nodeId,
+				identity.runIndex,
+				identity.itemIndex,
+				identity.origin ?? null,
+				identity.content,
+			]),
+		)
+		.digest('hex');
+	return `slot-${digest.slice(0, 24)}`;
+}
+
+/**
+ * How long after a window starts a first attempt also looks for the previous window's key, one
+ * hour in milliseconds: a re-run in a new execution shortly after a lost answer on the other side
+ * of the boundary is found instead of paid again (service rules §5.2, our choice). With the hourly
+ * window that is every attempt.
+ */
+export const PREVIOUS_WINDOW_GRACE_MS = 3_600_000;
+
+/**
+ * The window before the one holding `nowMs`, when `nowMs` is less than
+ * {@link PREVIOUS_WINDOW_GRACE_MS} after the start of its own; undefined otherwise.
+ */
+export function previousWindowInGrace(
+	kind: DuplicateWindow,
+	nowMs: number,
+): WindowSpan | undefined {
+	const current = duplicateWindowAt(kind, nowMs);
+	if (nowMs - current.startMs >= PREVIOUS_WINDOW_GRACE_MS) return undefined;
+	return duplicateWindowAt(kind, current.startMs - 1);
 }
 
 /** The kinds of key a user can give, each with the rule the service or HTTP imposes (service rules §5.2, §6.2). */

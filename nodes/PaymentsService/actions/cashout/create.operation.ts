@@ -1,4 +1,4 @@
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -18,10 +18,21 @@ import { isFailureKind, isServiceCode, type ServiceFailure } from '../../transpo
 import {
 	creationKey,
 	duplicateWindowOption,
+	failUnlessUnconfirmedAllowed,
+	recordAttempt,
+	recordRefusedRepeat,
+	repeatOfAnotherExecution,
+	unconfirmedRepeatOption,
 	unknownCreationOutcome,
 	type CreationKey,
 } from '../common/idempotency';
-import { differences, findEarlierRecord, recoveryNote, recoveryPeriod } from '../common/recovery';
+import {
+	createdBeforeAttempt,
+	differences,
+	findEarlierRecord,
+	recoveryNote,
+	recoveryPeriod,
+} from '../common/recovery';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 import { cashoutCall, explainCashoutRefusal } from '../../transport/cashouts';
 import { positiveId } from '../../codes/ids';
@@ -29,7 +40,7 @@ import { optionsCollection } from '../../parameters/options';
 
 export const properties: INodeProperties[] = [
 	...fieldParameters(CASHOUT_FIELDS, CASHOUT_COLLECTIONS),
-	optionsCollection([duplicateWindowOption]),
+	optionsCollection([duplicateWindowOption, unconfirmedRepeatOption]),
 ];
 
 /**
@@ -47,10 +58,16 @@ export const properties: INodeProperties[] = [
  * `rejection_code_name` when the bank rejected it.
  * - First success: the service's `cashout_id` (a string in this answer) as a number, as the other
  *   cashout operations take it; then the status read by that id (`already_created: false`).
- * - 511: the status read by external ID (`already_created: true`). That answer carries no
- *   `cashout_id` (it is null; Cashout → Get Many finds it by `externalId`), and nothing in it shows
- *   whether the earlier cashout has the same amount and beneficiary: the external ID is the only
- *   link.
+ * - 511 on a retry of this request (an attempt of this execution, or of the failed one n8n's Retry
+ *   continues, sent the key before): the cashout is read by external ID and, with a Session
+ *   credential, found in the cashout list by external ID alone and compared (amount, currency,
+ *   country, document): `already_created: true, matches_request: true`. A field that differs fails
+ *   the item, naming it; a given External ID that cannot be compared fails it too, unless Options →
+ *   Unconfirmed Repeat says to output it (`matches_request: null`).
+ * - 511 on a derived key no attempt of this execution sent: another execution with the same trigger
+ *   data made it, and a re-run cannot be told from a second request, so the item fails saying so.
+ * - A first attempt in the first hour of a Duplicate Window first reads the status under the
+ *   previous window's key (one request): found, it is such a repeat too, and nothing is created.
  *
  * @throws NodeOperationError for a field that breaks its rule (nothing is sent); NodeApiError for a
  *   refusal (300, 303, 508, 514, 533, 540, KYC), with what it means; a lost answer names the
@@ -84,6 +101,24 @@ export async function execute(
 	const request = checked.value;
 	const externalId = creation.key;
 
+	if (creation.previousWindowKey) {
+		// A first attempt just after a window boundary: a re-run of a request whose answer was lost
+		// before the boundary sent the previous window's key.
+		const earlier = await statusIfExists(client, creation.previousWindowKey, itemIndex);
+		if (earlier) {
+			throw repeatOfAnotherExecution(
+				this,
+				itemIndex,
+				'cashout',
+				{ ...creation, key: creation.previousWindowKey },
+				'external ID',
+				` (${String(earlier.cashout_status_name ?? earlier.cashout_status)}, created in the previous Duplicate Window)`,
+				'External ID',
+			);
+		}
+	}
+
+	recordAttempt(this, creation);
 	let created: IDataObject;
 	try {
 		created = await client.request<IDataObject>(
@@ -103,10 +138,10 @@ export async function execute(
 		);
 	} catch (error) {
 		if (isFailureKind(error, 'keyAlreadyUsed'))
-			return [{ json: await alreadyCreated.call(this, client, request, creation, itemIndex) }];
-		throw error instanceof NodeApiError
-			? error
-			: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+			return [
+				{ json: await alreadyCreated.call(this, client, request, creation, itemIndex, options) },
+			];
+		throw error;
 	}
 
 	const cashoutId = asCashoutId(created?.cashout_id);
@@ -156,11 +191,33 @@ async function readStatus(
 }
 
 /**
- * The item of a 511: the existing cashout, read by external ID; no second payout. With a Session
- * credential on the node, the cashout is also found in the cashout list (its `cashout_id`) and
- * compared with this request: amount, currency, country and document (service rules §5.2, §6.2).
- * @throws NodeOperationError when the existing cashout is another payout (a field differs): the
- *   external ID is taken, and this payout needs its own.
+ * The status of the cashout with external ID `externalId`, or undefined when the service has none
+ * (509). A safe read, retried on its own.
+ */
+async function statusIfExists(
+	client: PaymentsClient,
+	externalId: string,
+	itemIndex: number,
+): Promise<IDataObject | undefined> {
+	try {
+		return await readStatus(client, { external_id: externalId }, itemIndex);
+	} catch (error) {
+		if (isFailureKind(error, 'notFound')) return undefined;
+		throw error;
+	}
+}
+
+/**
+ * The item of a 511 (the external ID is taken; no second payout was made), service rules §5.2, §6.2:
+ * - a derived key no attempt of this execution sent: another execution's payout, so the item fails
+ *   ({@link repeatOfAnotherExecution});
+ * - otherwise the cashout is read by external ID and, with a Session credential on the node, found
+ *   in the cashout list by its external ID alone and compared with this request (amount, currency,
+ *   country, document). Found and equal, or read under a key derived from these very fields by this
+ *   execution's own earlier attempt: `already_created: true, matches_request: true`.
+ * @throws NodeOperationError when a field differs (the external ID belongs to another payout), when
+ *   the cashout was created before this execution first sent the key, and when a given External ID
+ *   cannot be compared (unless Options → Unconfirmed Repeat says to output it).
  */
 async function alreadyCreated(
 	this: IExecuteFunctions,
@@ -168,8 +225,27 @@ async function alreadyCreated(
 	request: IDataObject,
 	creation: CreationKey,
 	itemIndex: number,
+	options: IDataObject,
 ): Promise<IDataObject> {
 	const externalId = creation.key;
+	const notOurs = (found: string) => {
+		recordRefusedRepeat(this, creation);
+		return repeatOfAnotherExecution(
+			this,
+			itemIndex,
+			'cashout',
+			creation,
+			'external ID',
+			found,
+			'External ID',
+		);
+	};
+	if (creation.derived && creation.earlierAttemptMs === undefined) {
+		const existing = await statusIfExists(client, externalId, itemIndex).catch(() => undefined);
+		throw notOurs(
+			existing ? ` (${String(existing.cashout_status_name ?? existing.cashout_status)})` : '',
+		);
+	}
 	const status = await readStatus(client, { external_id: externalId }, itemIndex);
 	const recovery = await findEarlierRecord(
 		this,
@@ -182,6 +258,9 @@ async function alreadyCreated(
 		recoveryPeriod(creation, Date.now()),
 	);
 	let cashoutId = asCashoutId(status.cashout_id);
+	const statusName = String(status.cashout_status_name ?? status.cashout_status ?? 'unknown');
+	let compared: string;
+	let matches: true | null = true;
 	if (recovery.outcome === 'found') {
 		const record = recovery.record;
 		const inUsd = String(request.currency ?? '').toUpperCase() === 'USD';
@@ -208,24 +287,30 @@ async function alreadyCreated(
 				},
 			);
 		}
+		if (creation.derived && createdBeforeAttempt(record, 'creationDate', creation.earlierAttemptMs))
+			throw notOurs(` (cashout ${String(record.idCashout)}, ${statusName})`);
 		cashoutId = asCashoutId(record.idCashout) ?? cashoutId;
+		compared = ` Cashout ${String(cashoutId)} was found and has the same amount, country and document.`;
+	} else if (creation.derived) {
+		compared =
+			' Its external ID was derived from this request’s fields, and this execution sent it before (that answer was lost), so it is this payout.' +
+			recoveryNote(recovery, 'cashout', 'cashout');
+	} else {
+		failUnlessUnconfirmedAllowed(
+			this,
+			itemIndex,
+			options,
+			`Cashout in item ${itemIndex}: external ID ${externalId} was already used, and the payout it belongs to could not be confirmed`,
+			`The service refused a second cashout with this external ID (511), so no second payout was made. A cashout with it exists (${statusName}), but it could not be compared with this payout:${recoveryNote(recovery, 'cashout', 'cashout')} Look it up (Cashout → Get Many, or the merchant panel): if it is this payout, nothing more is needed; if not, give this payout another External ID.`,
+		);
+		matches = null;
+		compared =
+			recoveryNote(recovery, 'cashout', 'cashout') +
+			' It could not be compared with this payout: if it is not this payout, give this one another External ID.';
 	}
-	const statusName = String(status.cashout_status_name ?? status.cashout_status ?? 'unknown');
-	const compared =
-		recovery.outcome === 'found'
-			? ` Cashout ${String(cashoutId)} has the same amount, country and document.`
-			: creation.derived
-				? ' The external ID was derived from this request, so it is the same payout.'
-				: recoveryNote(recovery, 'cashout', 'cashout') +
-					' If that cashout is not this payout, give this one another External ID.';
 	const message = `Cashout with external ID ${externalId} already created by an earlier attempt; no second payout was made. It is ${statusName}.${compared}`;
 	const { message: text, ...json } = output(true, externalId, cashoutId, status, message);
-	// True: the same payout (found and compared, or a key derived from this request); null: not compared.
-	return {
-		...json,
-		matches_request: recovery.outcome === 'found' || creation.derived ? true : null,
-		message: text,
-	};
+	return { ...json, matches_request: matches, message: text };
 }
 
 /** The output of both paths: the same fields, null where not known. */

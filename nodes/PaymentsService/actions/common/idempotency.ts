@@ -7,7 +7,10 @@ import {
 	duplicateWindowAt,
 	givenKeyProblem,
 	isDuplicateWindow,
+	previousWindowInGrace,
+	requestSlot,
 	type GivenKeyKind,
+	PREVIOUS_WINDOW_GRACE_MS,
 	type WindowSpan,
 } from '../../auth/idempotency';
 import type { ServiceFailure } from '../../transport/errors';
@@ -60,6 +63,89 @@ export interface CreationKey {
 	derived: boolean;
 	/** The duplicate window a derived key belongs to (undefined for a given key). */
 	window?: WindowSpan;
+	/** Where this request's attempts are remembered in the execution ({@link AttemptRecord}). */
+	slot: string;
+	/**
+	 * When this execution (or the failed one n8n's Retry continues) first sent this key, epoch
+	 * milliseconds; undefined when this is the first attempt, or when an earlier attempt was refused
+	 * as a repeat of another execution's request.
+	 */
+	earlierAttemptMs?: number;
+	/**
+	 * The key the same request had in the previous Duplicate Window, on a first attempt within
+	 * {@link PREVIOUS_WINDOW_GRACE_MS} of a window's start (derived keys only): looked for before
+	 * creating, so a re-run just after a boundary does not pay again.
+	 */
+	previousWindowKey?: string;
+}
+
+/**
+ * What a node remembers of its creation attempts within one execution, in n8n's node context
+ * (`this.getContext('node')`, saved with the execution's data): the key each request sent and when,
+ * by {@link CreationKey.slot}. n8n's Retry of a failed execution carries the context over, and
+ * Retry On Fail runs in the same execution, so both find what the first attempt sent, whatever the
+ * clock says; a separate execution starts with none (service rules §5.2).
+ */
+export interface AttemptRecord {
+	key: string;
+	/** The window of a derived key, epoch milliseconds (UTC). */
+	windowStartMs?: number;
+	windowEndMs?: number;
+	windowLabel?: string;
+	/** When the key was first sent, epoch milliseconds. */
+	sentMs: number;
+	/** True once the service refused the key as another execution's (the repeat was not ours). */
+	refused?: boolean;
+}
+
+/** The name of the attempt record in the node context. */
+const ATTEMPTS = 'paymentsServiceCreationAttempts';
+
+/**
+ * The node's attempt records of this execution, or undefined where the running n8n offers no node
+ * context (then every attempt is a first one, and a repeat cannot be told from a retry).
+ */
+function attemptRecords(context: IExecuteFunctions): Record<string, AttemptRecord> | undefined {
+	const getContext = (context as { getContext?: IExecuteFunctions['getContext'] }).getContext;
+	if (typeof getContext !== 'function') return undefined;
+	let store: IDataObject;
+	try {
+		store = getContext.call(context, 'node') as IDataObject;
+	} catch {
+		return undefined;
+	}
+	if (typeof store[ATTEMPTS] !== 'object' || store[ATTEMPTS] === null) store[ATTEMPTS] = {};
+	return store[ATTEMPTS] as unknown as Record<string, AttemptRecord>;
+}
+
+/**
+ * Remembers that `creation` is about to be sent (call it right before sending): the first attempt
+ * of a request records its key, window and time; later attempts keep the first record.
+ */
+export function recordAttempt(context: IExecuteFunctions, creation: CreationKey): void {
+	const records = attemptRecords(context);
+	if (!records || records[creation.slot]) return;
+	records[creation.slot] = {
+		key: creation.key,
+		sentMs: Date.now(),
+		...(creation.window
+			? {
+					windowStartMs: creation.window.startMs,
+					windowEndMs: creation.window.endMs,
+					windowLabel: creation.window.label,
+				}
+			: {}),
+	};
+}
+
+/**
+ * Remembers that the service refused `creation`'s key as already used when this execution had not
+ * sent it before: the record belongs to another execution, and later attempts here are not retries
+ * of it.
+ */
+export function recordRefusedRepeat(context: IExecuteFunctions, creation: CreationKey): void {
+	const record = attemptRecords(context)?.[creation.slot];
+	if (record) record.refused = true;
 }
 
 /** What {@link creationKey} needs to know about the creation. */
@@ -81,7 +167,9 @@ export interface CreationKeyRequest {
 /**
  * The key of item `itemIndex`'s creation: the given key, exactly as given, or a key derived from the
  * workflow, the node, the run index (`$runIndex`: each pass of a loop is a run of its own), the
- * item index, the request's content and the Duplicate Window (service rules §5.2).
+ * item index, the execution's origin (the trigger item), the request's content and the Duplicate
+ * Window (service rules §5.2). An attempt this execution made before (Retry On Fail, or the failed
+ * execution n8n's Retry continues) gives its key back unchanged, whatever the clock says.
  * @throws NodeOperationError naming the item, the field and the rule when the given key cannot be
  *   sent as it is (nothing is sent, nothing is stripped).
  */
@@ -96,6 +184,11 @@ export function creationKey(
 			: request.given === undefined || request.given === null
 				? ''
 				: String(request.given);
+	const records = attemptRecords(context);
+	const earlier = (slot: string) => {
+		const record = records?.[slot];
+		return record && !record.refused ? record.sentMs : undefined;
+	};
 	if (given !== '') {
 		const problem = givenKeyProblem(request.kind, given);
 		if (problem) {
@@ -108,22 +201,83 @@ export function creationKey(
 				},
 			);
 		}
-		return { key: given, derived: false };
+		const slot = `given-${given}`;
+		return { key: given, derived: false, slot, earlierAttemptMs: earlier(slot) };
 	}
-	const windowKind = isDuplicateWindow(request.options.duplicateWindow)
-		? request.options.duplicateWindow
-		: DEFAULT_DUPLICATE_WINDOW;
-	const window = duplicateWindowAt(windowKind, Date.now());
 	const node = context.getNode();
-	const key = deriveRequestKey({
+	const identity = {
 		workflowId: context.getWorkflow().id,
 		nodeId: node.id ?? node.name,
 		runIndex: runIndexOf(context, itemIndex),
 		itemIndex,
+		origin: executionOrigin(context, itemIndex),
 		content: request.content,
-		window: window.label,
-	});
-	return { key, derived: true, window };
+	};
+	const slot = requestSlot(identity);
+	const record = records?.[slot];
+	if (record?.windowStartMs !== undefined && record.windowEndMs !== undefined) {
+		const window = {
+			label: record.windowLabel ?? '',
+			startMs: record.windowStartMs,
+			endMs: record.windowEndMs,
+		};
+		return { key: record.key, derived: true, window, slot, earlierAttemptMs: earlier(slot) };
+	}
+	const windowKind = isDuplicateWindow(request.options.duplicateWindow)
+		? request.options.duplicateWindow
+		: DEFAULT_DUPLICATE_WINDOW;
+	const now = Date.now();
+	const window = duplicateWindowAt(windowKind, now);
+	const previous = previousWindowInGrace(windowKind, now);
+	return {
+		key: deriveRequestKey({ ...identity, window: window.label }),
+		derived: true,
+		window,
+		slot,
+		...(previous
+			? { previousWindowKey: deriveRequestKey({ ...identity, window: previous.label }) }
+			: {}),
+	};
+}
+
+/**
+ * What started this execution, for the derived key: the item of the trigger (the node with no
+ * parents that ran) that item `itemIndex` descends from, through n8n's paired items; when the
+ * pairing is broken on the way, the trigger's first item and its item count. Null when the node has
+ * no trigger before it (an AI agent's tool). n8n's Retry of a failed execution keeps the trigger's
+ * stored output, so it finds the same origin.
+ */
+function executionOrigin(context: IExecuteFunctions, itemIndex: number): unknown {
+	let roots: string[];
+	try {
+		roots = context
+			.getParentNodes(context.getNode().name)
+			.map((parent) => parent.name)
+			.filter((name) => context.getParentNodes(name).length === 0);
+	} catch {
+		return null;
+	}
+	if (!roots.length) return null;
+	const proxy = context.getWorkflowDataProxy(itemIndex);
+	for (const root of roots) {
+		try {
+			const node = proxy.$(root) as {
+				isExecuted?: boolean;
+				item?: { json?: unknown };
+				first(): { json?: unknown } | undefined;
+				all(): unknown[];
+			};
+			if (node.isExecuted === false) continue;
+			try {
+				return { trigger: root, item: node.item?.json ?? null };
+			} catch {
+				return { trigger: root, first: node.first()?.json ?? null, count: node.all().length };
+			}
+		} catch {
+			continue;
+		}
+	}
+	return null;
 }
 
 /**
@@ -181,9 +335,82 @@ export function safeRetryAdvice(
 	if (!creation.derived)
 		return `The ${field} of this ${noun} is ${creation.key}. Retrying with the same ${field} is safe at any time: ${repeat}.`;
 	return (
-		`The ${field} of this ${noun} is ${creation.key} (derived). Retry On Fail, n8n's Retry of this execution, or a re-run on the same input before ` +
-		`${utcMinute(creation.window!.endMs)} sends the same one: ${repeat}. After that time the derived ${field} changes, so look the ${noun} up first, ` +
-		`or give it this ${field} yourself.`
+		`The ${field} of this ${noun} is ${creation.key} (derived). Retry On Fail and n8n's Retry of this execution send the same one at any time: ${repeat}. ` +
+		`A new execution on the same input before ${utcMinute(creation.window!.endMs)} sends it too, and fails as a repeat without making a second ${noun}. ` +
+		`To retry it any other way, look the ${noun} up first, or give it this ${field} yourself.`
+	);
+}
+
+/** The Unconfirmed Repeat option of every creation (service rules §5.2). */
+export const unconfirmedRepeatOption: INodeProperties = {
+	displayName: 'Unconfirmed Repeat',
+	name: 'unconfirmedRepeat',
+	type: 'options',
+	default: 'fail',
+	options: [
+		{
+			name: 'Fail the Item',
+			value: 'fail',
+			description:
+				'The item fails (or goes to the error output) and says what to check: nothing reads as made unless it was found',
+		},
+		{
+			name: 'Output It Unconfirmed',
+			value: 'output',
+			description: 'The item is output with already_created true and matches_request null',
+		},
+	],
+	description:
+		'What to do when the service says the key was already used but the record it belongs to cannot be found and compared with this request (no Session credential selected, or not in the list yet)',
+};
+
+/**
+ * Fails item `itemIndex` when the service refused its key as already used and the record could not
+ * be found and compared, unless the Unconfirmed Repeat option says to output it (then it returns,
+ * and the caller outputs the item with `matches_request: null`).
+ * @throws NodeOperationError `<message>` with `description`: what is known and what to do.
+ */
+export function failUnlessUnconfirmedAllowed(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+	message: string,
+	description: string,
+): void {
+	if (options.unconfirmedRepeat === 'output') return;
+	throw new NodeOperationError(context.getNode(), message, {
+		itemIndex,
+		description: `${description} To output such items instead, set Options → Unconfirmed Repeat to "Output It Unconfirmed".`,
+	});
+}
+
+/**
+ * The error of a derived key that the service already knows from another execution of the same
+ * request (same workflow, node, trigger data, position and fields): the node cannot tell a re-run
+ * from a second request, so it makes nothing and reports nothing as made (service rules §5.2).
+ * @param found What is known of the existing record, e.g. " (cashout 8405147, PENDING)", or "".
+ * @param givenField The field that makes two requests distinct ("External ID", "Invoice ID").
+ */
+export function repeatOfAnotherExecution(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	noun: string,
+	creation: CreationKey,
+	field: string,
+	found: string,
+	givenField: string,
+): NodeOperationError {
+	return new NodeOperationError(
+		context.getNode(),
+		`${noun.charAt(0).toUpperCase()}${noun.slice(1)} in item ${itemIndex} was not created: it repeats a ${noun} an earlier execution requested from the same input`,
+		{
+			itemIndex,
+			description:
+				`The service already has the ${noun} of the ${field} derived for this request (${creation.key})${found}. ` +
+				`An earlier execution of this workflow, started by the same trigger data, asked for it at the same position with the same fields, and this node cannot tell a re-run of that execution from a second request. ` +
+				`If this execution repeats it (a re-run after a lost answer), nothing more is needed: that ${noun} stands. ` +
+				`If it is another ${noun}, give each its own ${givenField} (for example the order or withdrawal ID) and run it again. Nothing was created twice.`,
+		},
 	);
 }
 

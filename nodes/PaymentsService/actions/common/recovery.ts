@@ -10,7 +10,7 @@ import type { CreationKey } from './idempotency';
  * Finding the record an earlier attempt created, after the service answered "key already used"
  * (104 for deposits and refunds, 511 for cashouts; service rules §5.2): the answer names no record,
  * so the record is looked up in the reporting list with the node's Session credential, when one is
- * selected, and compared with what this item asks for.
+ * selected, found by its key alone and then compared with what this item asks for.
  */
 
 /** Most pages one look-up reads (50 records each): a look-up never turns into a long read. */
@@ -20,7 +20,7 @@ export const MAX_RECOVERY_PAGES = 40;
 export const GIVEN_KEY_LOOKBACK_SECONDS = 7 * 86_400;
 
 /** Slack on both ends of a look-up, for clocks of the service and of n8n that differ. */
-const CLOCK_SLACK_SECONDS = 600;
+export const CLOCK_SLACK_SECONDS = 600;
 
 /** What a look-up found. */
 export type Recovery =
@@ -34,7 +34,12 @@ export type Recovery =
 /** One look-up: a list, its filters, the period to read and the record wanted. */
 export interface RecoveryLookup {
 	list: ReportingListDefinition;
-	/** Query filters as the service names them (country, clientDocument, paymentMethod); empty values dropped. */
+	/**
+	 * Query filters as the service names them (country, clientDocument, paymentMethod); empty values
+	 * dropped. They only make the first read short: when it does not find the record, the list is
+	 * read again without them, so a record with the same key and another country or document is
+	 * found (and then differs).
+	 */
 	filters: IDataObject;
 	/** Which record is the one (e.g. `externalId` equals the key). */
 	match: (record: IDataObject) => boolean;
@@ -61,9 +66,11 @@ export function hasSessionCredential(context: IExecuteFunctions): boolean {
 }
 
 /**
- * Looks the record up in `lookup.list` over `period`, with the Session credential, reading at most
- * {@link MAX_RECOVERY_PAGES} pages (each page a safe, retried read). Never throws: a failed
- * look-up is reported as such, since the creation itself already happened.
+ * Looks the record up in `lookup.list` over `period`, with the Session credential: first with
+ * `lookup.filters` (a retry of this very request is found in a page or two), then, when they
+ * narrowed the read and found nothing, without them, so the record is found by what `match` checks
+ * (the key) alone. Each read stops at {@link MAX_RECOVERY_PAGES} pages (each page a safe, retried
+ * read). Never throws: a failed look-up is reported as such.
  */
 export async function findEarlierRecord(
 	context: IExecuteFunctions,
@@ -76,26 +83,59 @@ export async function findEarlierRecord(
 	const filters: IDataObject = {};
 	for (const [name, value] of Object.entries(lookup.filters))
 		if (value !== undefined && value !== null && value !== '') filters[name] = value;
-	const matches: IDataObject[] = [];
+	const reads = Object.keys(filters).length ? [filters, {}] : [{}];
 	let pagesRead = 0;
+	let capped = false;
 	try {
-		const pages = periodPages(
-			client,
-			{ list: lookup.list, filters },
-			splitIntoWindows(period.from, period.to),
-			{ concurrency: 1, itemIndex },
-		);
-		for await (const page of pages) {
-			pagesRead++;
-			matches.push(...page.records.filter(lookup.match));
-			if ((matches.length && !lookup.pick) || pagesRead >= MAX_RECOVERY_PAGES) break;
+		for (const readFilters of reads) {
+			const found = await readForRecord(client, itemIndex, lookup, readFilters, period);
+			pagesRead += found.pagesRead;
+			capped ||= found.pagesRead >= MAX_RECOVERY_PAGES;
+			if (found.record) return { outcome: 'found', record: found.record };
 		}
 	} catch (error) {
 		return { outcome: 'failed', message: (error as Error).message };
 	}
-	const record = lookup.pick ? lookup.pick(matches) : matches[0];
-	if (record) return { outcome: 'found', record };
-	return { outcome: 'not-found', pagesRead, capped: pagesRead >= MAX_RECOVERY_PAGES };
+	return { outcome: 'not-found', pagesRead, capped };
+}
+
+/** One read of the list with `filters`, up to {@link MAX_RECOVERY_PAGES} pages. */
+async function readForRecord(
+	client: PaymentsClient,
+	itemIndex: number,
+	lookup: RecoveryLookup,
+	filters: IDataObject,
+	period: { from: number; to: number },
+): Promise<{ record?: IDataObject; pagesRead: number }> {
+	const matches: IDataObject[] = [];
+	let pagesRead = 0;
+	const pages = periodPages(
+		client,
+		{ list: lookup.list, filters },
+		splitIntoWindows(period.from, period.to),
+		{ concurrency: 1, itemIndex },
+	);
+	for await (const page of pages) {
+		pagesRead++;
+		matches.push(...page.records.filter(lookup.match));
+		if ((matches.length && !lookup.pick) || pagesRead >= MAX_RECOVERY_PAGES) break;
+	}
+	return { record: lookup.pick ? lookup.pick(matches) : matches[0], pagesRead };
+}
+
+/**
+ * Whether `record` was created before this execution first sent its key (more than the clock slack
+ * before `earlierAttemptMs`): then it is not the record of that attempt but another execution's.
+ * False when either time is unknown.
+ */
+export function createdBeforeAttempt(
+	record: IDataObject,
+	dateField: string,
+	earlierAttemptMs: number | undefined,
+): boolean {
+	if (earlierAttemptMs === undefined) return false;
+	const created = Date.parse(String(record[dateField] ?? ''));
+	return Number.isFinite(created) && created < earlierAttemptMs - CLOCK_SLACK_SECONDS * 1000;
 }
 
 /** One field compared: its name in the request, what was asked and what the record holds. */

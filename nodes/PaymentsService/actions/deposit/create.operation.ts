@@ -1,4 +1,4 @@
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -20,12 +20,18 @@ import { isFailureKind } from '../../transport/errors';
 import { findInexactNumbers } from '../../bodies/jsonNumbers';
 import {
 	duplicateWindowOption,
-	unknownCreationOutcome,
+	failUnlessUnconfirmedAllowed,
 	idempotencyKeyCreation,
 	idempotencyKeyOption,
+	recordAttempt,
+	recordRefusedRepeat,
+	repeatOfAnotherExecution,
+	unconfirmedRepeatOption,
+	unknownCreationOutcome,
 	type CreationKey,
 } from '../common/idempotency';
 import {
+	createdBeforeAttempt,
 	differences,
 	findEarlierRecord,
 	recoveryNote,
@@ -65,6 +71,7 @@ export const properties: INodeProperties[] = [
 	optionsCollection([
 		duplicateWindowOption,
 		idempotencyKeyOption('the same deposit being created twice'),
+		unconfirmedRepeatOption,
 		{
 			displayName: 'Put QR Code in Binary Property',
 			name: 'qrCodeToBinary',
@@ -158,6 +165,31 @@ export async function execute(
 	}
 	const invoiceId = request.invoice_id as string | undefined;
 
+	if (creation.previousWindowKey && request.invoice_id === idempotencyKey) {
+		// A first attempt just after a window boundary: a re-run of a request whose answer was lost
+		// before the boundary sent the previous window's key, as its invoice ID too. Only the deposit
+		// list (Session credential) can find a deposit by invoice ID.
+		const previousKey = creation.previousWindowKey;
+		const earlier = await findEarlierRecord(
+			this,
+			itemIndex,
+			{ ...depositLookup(request), match: (record) => record.externalId === previousKey },
+			recoveryPeriod({ ...creation, key: previousKey }, Date.now()),
+		);
+		if (earlier.outcome === 'found') {
+			throw repeatOfAnotherExecution(
+				this,
+				itemIndex,
+				'deposit',
+				{ ...creation, key: previousKey },
+				'idempotency key',
+				` (deposit ${String(earlier.record.idDeposit)}, ${String(earlier.record.status)}, created in the previous Duplicate Window)`,
+				'Invoice ID',
+			);
+		}
+	}
+
+	recordAttempt(this, creation);
 	let result: IDataObject;
 	try {
 		result = await client.request<IDataObject>(
@@ -179,14 +211,12 @@ export async function execute(
 			return [
 				{
 					json: {
-						...(await alreadyCreated.call(this, client, request, creation, itemIndex)),
+						...(await alreadyCreated.call(this, client, request, creation, itemIndex, options)),
 						...unchecked,
 					},
 				},
 			];
-		throw error instanceof NodeApiError
-			? error
-			: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		throw error;
 	}
 
 	const output: INodeExecutionData = {
@@ -211,13 +241,32 @@ export async function execute(
 	return [output];
 }
 
+/** The deposit list read that finds a deposit of `request`: its filters (narrowing the first read). */
+function depositLookup(request: IDataObject) {
+	const payer = (request.payer as IDataObject | undefined) ?? {};
+	return {
+		list: REPORTING_LISTS.deposit,
+		filters: {
+			country: request.country,
+			clientDocument: payer.document,
+			paymentMethod: request.payment_method,
+		},
+	};
+}
+
 /**
- * The item of a 104 (key already used): the deposit an earlier attempt created; none is made again
- * (service rules §5.2). With a Session credential on the node and an invoice ID to find it by, the
- * deposit is looked up in the deposit list, compared with this request (amount, currency, country,
- * payer document) and its current status read (`GET /v3/deposits/{id}`). The payment instructions
- * (`redirect_url`, `payment_info`) came only in the lost answer: no call gives them again.
- * @throws NodeOperationError when the existing deposit is another request (a field differs).
+ * The item of a 104 (key already used): no deposit is made again (service rules §5.2).
+ * - A derived key no attempt of this execution sent: another execution's deposit, so the item
+ *   fails ({@link repeatOfAnotherExecution}).
+ * - Otherwise, with a Session credential on the node and an invoice ID to find it by, the deposit
+ *   is found in the deposit list by invoice ID alone, compared with this request (amount, currency,
+ *   country, payer document) and its current status read (`GET /v3/deposits/{id}`):
+ *   `already_created: true, matches_request: true`. The payment instructions (`redirect_url`,
+ *   `payment_info`) came only in the lost answer: no call gives them again.
+ * @throws NodeOperationError when a field differs, when the deposit was created before this
+ *   execution first sent the key, and when the deposit cannot be found and compared (no Session
+ *   credential, no invoice ID, not in the list yet), unless Options → Unconfirmed Repeat says to
+ *   output it (`matches_request: null`).
  */
 async function alreadyCreated(
 	this: IExecuteFunctions,
@@ -225,26 +274,39 @@ async function alreadyCreated(
 	request: IDataObject,
 	creation: CreationKey,
 	itemIndex: number,
+	options: IDataObject,
 ): Promise<IDataObject> {
 	const key = creation.key;
 	const invoiceId = request.invoice_id as string | undefined;
 	const payer = (request.payer as IDataObject | undefined) ?? {};
+	const own = !creation.derived || creation.earlierAttemptMs !== undefined;
 	const recovery: Recovery = invoiceId
 		? await findEarlierRecord(
 				this,
 				itemIndex,
-				{
-					list: REPORTING_LISTS.deposit,
-					filters: {
-						country: request.country,
-						clientDocument: payer.document,
-						paymentMethod: request.payment_method,
-					},
-					match: (record) => record.externalId === invoiceId,
-				},
+				{ ...depositLookup(request), match: (record) => record.externalId === invoiceId },
 				recoveryPeriod(creation, Date.now()),
 			)
 		: { outcome: 'not-found', pagesRead: 0, capped: false };
+	const notOurs = (found: string) => {
+		recordRefusedRepeat(this, creation);
+		return repeatOfAnotherExecution(
+			this,
+			itemIndex,
+			'deposit',
+			creation,
+			'idempotency key',
+			found,
+			'Invoice ID',
+		);
+	};
+	if (!own) {
+		throw notOurs(
+			recovery.outcome === 'found'
+				? ` (deposit ${String(recovery.record.idDeposit)}, ${String(recovery.record.status)})`
+				: '',
+		);
+	}
 	let depositId: number | null = null;
 	let status: string | null = null;
 	if (recovery.outcome === 'found') {
@@ -268,6 +330,8 @@ async function alreadyCreated(
 				},
 			);
 		}
+		if (creation.derived && createdBeforeAttempt(record, 'creationDate', creation.earlierAttemptMs))
+			throw notOurs(` (deposit ${String(record.idDeposit)}, ${String(record.status)})`);
 		depositId =
 			typeof record.idDeposit === 'number' ? record.idDeposit : Number(record.idDeposit) || null;
 		status = typeof record.status === 'string' ? record.status : null;
@@ -282,19 +346,25 @@ async function alreadyCreated(
 				// The list's status stands; the deposit exists either way.
 			}
 		}
+	} else {
+		const why = invoiceId
+			? recoveryNote(recovery, 'deposit', 'deposit')
+			: ' Without an Invoice ID it cannot be looked up.';
+		failUnlessUnconfirmedAllowed(
+			this,
+			itemIndex,
+			options,
+			`Deposit in item ${itemIndex}: idempotency key ${key} was already used, and the deposit it belongs to could not be confirmed`,
+			`The service refused a second deposit with this key (104), so no second deposit was made, but the deposit it belongs to could not be found and compared with this request.${why} Look it up (Deposit → Get Many by invoice ${invoiceId ?? 'ID'}, or the merchant panel): if it is this deposit, read it with Deposit → Get Status; its payment instructions came only in the lost answer, so a customer who needs them needs a new deposit with its own Invoice ID.`,
+		);
 	}
-	const compared =
-		recovery.outcome === 'found'
-			? ` It is deposit ${String(depositId)} (${String(status)}), with the same amount, currency, country and payer. Its payment instructions (redirect_url, payment_info) came only in the lost answer and cannot be read again: read the deposit with Deposit → Get Status, and if the customer needs instructions, create a new deposit with its own Invoice ID.`
-			: creation.derived
-				? ` The key was derived from this request, so it is the same deposit.${invoiceId ? recoveryNote(recovery, 'deposit', 'deposit') : ''}`
-				: invoiceId
-					? recoveryNote(recovery, 'deposit', 'deposit') +
-						' If it is not this deposit, give this one its own Idempotency Key.'
-					: ' Without an Invoice ID it cannot be looked up. If it is not this deposit, give this one its own Idempotency Key.';
+	const found = recovery.outcome === 'found';
+	const compared = found
+		? ` It is deposit ${String(depositId)} (${String(status)}), with the same amount, currency, country and payer. Its payment instructions (redirect_url, payment_info) came only in the lost answer and cannot be read again: read the deposit with Deposit → Get Status, and if the customer needs instructions, create a new deposit with its own Invoice ID.`
+		: `${invoiceId ? recoveryNote(recovery, 'deposit', 'deposit') : ' Without an Invoice ID it cannot be looked up.'} It could not be compared with this request: if it is not this deposit, give this one its own Idempotency Key.`;
 	return {
 		already_created: true,
-		matches_request: recovery.outcome === 'found' || creation.derived ? true : null,
+		matches_request: found ? true : null,
 		deposit_id: depositId,
 		status,
 		merchant_invoice_id: invoiceId ?? null,

@@ -1,4 +1,3 @@
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -17,12 +16,23 @@ import type { PaymentsClient } from '../../transport/client';
 import { isFailureKind, isServiceCode, type ServiceFailure } from '../../transport/errors';
 import {
 	duplicateWindowOption,
-	unknownCreationOutcome,
+	failUnlessUnconfirmedAllowed,
 	idempotencyKeyCreation,
 	idempotencyKeyOption,
+	recordAttempt,
+	recordRefusedRepeat,
+	repeatOfAnotherExecution,
+	unconfirmedRepeatOption,
+	unknownCreationOutcome,
 	type CreationKey,
 } from '../common/idempotency';
-import { findEarlierRecord, recoveryNote, recoveryPeriod, type Recovery } from '../common/recovery';
+import {
+	CLOCK_SLACK_SECONDS,
+	findEarlierRecord,
+	recoveryNote,
+	recoveryPeriod,
+	type Recovery,
+} from '../common/recovery';
 import { REPORTING_LISTS } from '../../reporting/lists';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 import { optionsCollection } from '../../parameters/options';
@@ -50,6 +60,7 @@ export const properties: INodeProperties[] = [
 	optionsCollection([
 		duplicateWindowOption,
 		idempotencyKeyOption('the same refund being requested twice'),
+		unconfirmedRepeatOption,
 	]),
 ];
 
@@ -65,10 +76,13 @@ export const properties: INodeProperties[] = [
  * message}` — `amount` null for a full refund; `refund_info` the card acquirer's answer of an
  * instant card refund, else null.
  * - First success: the service's `refund_id` (`already_requested: false`).
- * - 104 (key already used): an earlier attempt requested this refund; nothing new is requested
- *   (`already_requested: true`). That answer carries no `refund_id`: with a Session credential on
- *   the node and a Deposit ID, the newest refund of that deposit and amount in the key's window is
- *   looked up in the refund list (`idBoleto` = the deposit); otherwise `refund_id` is null.
+ * - 104 (key already used): nothing new is requested. Refund records carry no key, so the refund is
+ *   confirmed only as the one an attempt of this execution (or of the failed one n8n's Retry
+ *   continues) made: with a Session credential and a Deposit ID, the newest refund of that deposit
+ *   and amount created since that attempt, from the refund list (`idBoleto` = the deposit):
+ *   `already_requested: true, matches_request: true`. Otherwise the item fails as unconfirmed,
+ *   unless Options → Unconfirmed Repeat says to output it (`matches_request: null`); a derived key
+ *   no attempt of this execution sent is another execution's refund, and the item fails saying so.
  *
  * @throws NodeOperationError for a field that breaks its rule (nothing is sent); NodeApiError for a
  *   refusal (802 amount, 804 bank account, 208 deposit not found, 300 fields), with what it means;
@@ -107,6 +121,7 @@ export async function execute(
 		message,
 	});
 
+	recordAttempt(this, creation);
 	let result: IDataObject;
 	try {
 		result = await client.request<IDataObject>(
@@ -125,29 +140,44 @@ export async function execute(
 			},
 		);
 	} catch (error) {
-		if (isFailureKind(error, 'keyAlreadyUsed')) {
-			const found = await findRequestedRefund(this, itemIndex, request, creation);
-			const refundId = found.outcome === 'found' ? (found.record.id ?? null) : null;
-			const compared =
-				found.outcome === 'found'
-					? ` It is refund ${String(refundId)} (${String(found.record.status)}), of the same deposit and amount.`
-					: (creation.derived
-							? ' The key was derived from this request, so it is the same refund.'
-							: '') +
-						(request.deposit_id !== undefined ? recoveryNote(found, 'refund', 'refund') : '');
-			const message = `Refund of ${deposit} already requested by an earlier attempt (idempotency key ${idempotencyKey}); no second refund was made.${compared}`;
-			return [
-				{
-					json: {
-						...shape(true, refundId, null, message),
-						matches_request: found.outcome === 'found' || creation.derived ? true : null,
-					},
-				},
-			];
+		if (!isFailureKind(error, 'keyAlreadyUsed')) throw error;
+		if (creation.derived && creation.earlierAttemptMs === undefined) {
+			recordRefusedRepeat(this, creation);
+			throw repeatOfAnotherExecution(
+				this,
+				itemIndex,
+				'refund',
+				creation,
+				'idempotency key',
+				'',
+				'Idempotency Key',
+			);
 		}
-		throw error instanceof NodeApiError
-			? error
-			: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		const found = await findRequestedRefund(this, itemIndex, request, creation);
+		const refundId = found.outcome === 'found' ? (found.record.id ?? null) : null;
+		const note = request.deposit_id !== undefined ? recoveryNote(found, 'refund', 'refund') : '';
+		if (found.outcome !== 'found') {
+			failUnlessUnconfirmedAllowed(
+				this,
+				itemIndex,
+				options,
+				`Refund in item ${itemIndex}: idempotency key ${idempotencyKey} was already used, and the refund it belongs to could not be confirmed`,
+				`The service refused a second refund with this key (104), so no second refund was requested, but refund records carry no key: only a refund of ${deposit} and this amount made since this execution first sent the key confirms it.${note || ' Without a Deposit ID it cannot be looked up.'} Look at the refunds of ${deposit} (Refund → Get Many, or the merchant panel): if one is this refund, nothing more is needed; if not, give this refund its own Idempotency Key.`,
+			);
+		}
+		const compared =
+			found.outcome === 'found'
+				? ` It is refund ${String(refundId)} (${String(found.record.status)}), of the same deposit and amount, made since this execution first sent the key.`
+				: `${note} It could not be confirmed: if it is not this refund, give this one its own Idempotency Key.`;
+		const message = `Refund of ${deposit} already requested by an earlier attempt (idempotency key ${idempotencyKey}); no second refund was made.${compared}`;
+		return [
+			{
+				json: {
+					...shape(true, refundId, null, message),
+					matches_request: found.outcome === 'found' ? true : null,
+				},
+			},
+		];
 	}
 	const refundId = result?.refund_id;
 	const amount = request.amount !== undefined ? `${String(request.amount)}` : 'everything left';
@@ -184,9 +214,11 @@ function explainRefusal(
 }
 
 /**
- * The refund an earlier attempt requested, from the refund list (service rules §7): refund records
- * carry no key, so the newest refund of the same deposit and amount (a full refund when no amount was
- * asked) created in the key's window. Only by Deposit ID: refund records do not name the invoice.
+ * The refund an attempt of this execution requested, from the refund list (service rules §7):
+ * refund records carry no key, so the newest refund of the same deposit and amount (a full refund
+ * when no amount was asked) created since this execution first sent the key (less the clock
+ * slack). Only by Deposit ID: refund records do not name the invoice. Not found when no attempt of
+ * this execution sent the key (nothing ties a refund to it then).
  */
 async function findRequestedRefund(
 	context: IExecuteFunctions,
@@ -194,10 +226,11 @@ async function findRequestedRefund(
 	request: IDataObject,
 	creation: CreationKey,
 ): Promise<Recovery> {
-	if (request.deposit_id === undefined)
+	if (request.deposit_id === undefined || creation.earlierAttemptMs === undefined)
 		return { outcome: 'not-found', pagesRead: 0, capped: false };
 	const depositId = Number(request.deposit_id);
 	const asked = request.amount === undefined ? undefined : Number(request.amount);
+	const since = creation.earlierAttemptMs - CLOCK_SLACK_SECONDS * 1000;
 	return await findEarlierRecord(
 		context,
 		itemIndex,
@@ -206,6 +239,7 @@ async function findRequestedRefund(
 			filters: {},
 			match: (record) =>
 				Number(record.idBoleto) === depositId &&
+				Date.parse(String(record.date ?? '')) >= since &&
 				(asked === undefined
 					? record.amountType === 'FULL' || record.amountType === undefined
 					: Math.abs(Number(record.amount) - asked) < 0.005),
