@@ -284,6 +284,29 @@ describe('Report → Summarize and Export to File through the n8n engine (genera
 		}
 	});
 
+	test('Yesterday in the workflow’s time zone (America/Sao_Paulo, -03:00) reads São Paulo’s yesterday, not the UTC day; the file is named after it', async () => {
+		const before = Date.now();
+		const run = await fx.engine.run(
+			reportWorkflow(
+				'deposit',
+				'exportToFile',
+				{ period: 'yesterday' },
+				{ timezone: 'America/Sao_Paulo' },
+			),
+		);
+		expect(run.error).toBeUndefined();
+		// São Paulo keeps -03:00 all year since 2019: its today is the UTC date 3 hours earlier.
+		const localToday = new Date(before - 3 * 3_600_000).toISOString().slice(0, 10);
+		const start = Date.parse(`${localToday}T03:00:00Z`) / 1000 - DAY;
+		const requested = listRequests(fx, '/v1/deposits');
+		expect(Math.min(...requested.map((entry) => Number(entry.query.from)))).toBe(start);
+		expect(Math.max(...requested.map((entry) => Number(entry.query.to)))).toBe(start + DAY - 1);
+		expect(run.output(NODE)[0].binary!.data.fileName).toBe(
+			`deposits_${iso(start - 3 * 3_600).slice(0, 10)}.csv`,
+		);
+		expect(run.output(NODE)[0].json.periodFrom).toBe(iso(start));
+	});
+
 	test('an empty period gives a totals item with count 0 and no group, after one request', async () => {
 		const run = await fx.engine.run(
 			reportWorkflow('deposit', 'summarize', {
@@ -344,7 +367,9 @@ describe('Report → Summarize and Export to File through the n8n engine (genera
 			reportWorkflow('settlement', 'summarize', { ...custom(), groupBy: ['country'] }),
 		);
 		expect(run.error?.message).toMatch(/Group By "country" is not a field of settlements/);
-		expect(run.error?.description).toMatch(/status, currency|day, hour/);
+		expect((run.error as { description?: string } | undefined)?.description).toMatch(
+			/status, currency|day, hour/,
+		);
 		expect(fx.sandbox.log.entries()).toHaveLength(0);
 	});
 

@@ -1,4 +1,5 @@
 import type { ReportingResource } from './lists';
+import { localDate } from './summary';
 
 /**
  * CSV of reporting records (RFC 4180; service rules §3.5): pure functions that turn records into
@@ -213,11 +214,15 @@ export class CsvWriter {
 }
 
 /**
- * The file name of an export: the list and the period's UTC days, `deposits_2026-11-24.csv` for
- * one day, `deposits_2026-11-01_2026-11-30.csv` for several.
+ * The file name of an export: the list and the period's days in `timeZone` (default UTC),
+ * `deposits_2026-11-24.csv` for one day, `deposits_2026-11-01_2026-11-30.csv` for several.
  */
-export function exportFileName(plural: string, period: { from: number; to: number }): string {
-	const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
+export function exportFileName(
+	plural: string,
+	period: { from: number; to: number },
+	timeZone = 'UTC',
+): string {
+	const day = (seconds: number) => localDate(timeZone, seconds);
 	const from = day(period.from);
 	const to = day(period.to);
 	const slug = plural.toLowerCase().replace(/[^a-z0-9]+/g, '-');

@@ -472,3 +472,74 @@ export class Summary {
 		return this.groupJson(this.total);
 	}
 }
+
+/** The local calendar date (`yyyy-MM-dd`) of Unix second `seconds` in `timeZone`. */
+export function localDate(timeZone: string, seconds: number): string {
+	const parts: Record<string, string> = {};
+	const format = new Intl.DateTimeFormat('en-US', {
+		timeZone,
+		year: 'numeric',
+		month: '2-digit',
+		day: '2-digit',
+	});
+	for (const part of format.formatToParts(seconds * 1000)) parts[part.type] = part.value;
+	return `${parts.year}-${parts.month}-${parts.day}`;
+}
+
+/**
+ * The first Unix second of local day `day` (`yyyy-MM-dd`) in `timeZone`: its midnight, or the first
+ * second after it where clocks skipped midnight (São Paulo, 4 November 2018: 01:00).
+ */
+export function localDayStart(timeZone: string, day: string): number {
+	// Local dates only ever move forward with time, so the first second of the day is found by
+	// bisection around its UTC midnight (offsets stay within ±18 hours).
+	const midnight = Date.parse(`${day}T00:00:00Z`) / 1000;
+	let low = midnight - 18 * 3600;
+	let high = midnight + 18 * 3600;
+	while (low < high) {
+		const middle = Math.floor((low + high) / 2);
+		if (localDate(timeZone, middle) < day) low = middle + 1;
+		else high = middle;
+	}
+	return low;
+}
+
+/** The local day `days` after `day` (`yyyy-MM-dd`, may be negative). */
+export function addDays(day: string, days: number): string {
+	return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * The calendar periods of a report in a time zone (service rules §3.5): `today` from the local
+ * midnight to now, `yesterday` the whole local day before, `thisMonth` from the local 1st to now,
+ * `lastMonth` the whole local month before; inclusive Unix seconds. Undefined for the other presets
+ * (the last 24 hours and the last N days end now wherever one is).
+ */
+export function localCalendarPeriod(
+	preset: string,
+	timeZone: string,
+	nowSeconds: number,
+): { from: number; to: number } | undefined {
+	const today = localDate(timeZone, nowSeconds);
+	const monthStart = `${today.slice(0, 8)}01`;
+	switch (preset) {
+		case 'today':
+			return { from: localDayStart(timeZone, today), to: nowSeconds };
+		case 'yesterday':
+			return {
+				from: localDayStart(timeZone, addDays(today, -1)),
+				to: localDayStart(timeZone, today) - 1,
+			};
+		case 'thisMonth':
+			return { from: localDayStart(timeZone, monthStart), to: nowSeconds };
+		case 'lastMonth': {
+			const previous = `${addDays(monthStart, -1).slice(0, 8)}01`;
+			return {
+				from: localDayStart(timeZone, previous),
+				to: localDayStart(timeZone, monthStart) - 1,
+			};
+		}
+		default:
+			return undefined;
+	}
+}

@@ -18,6 +18,7 @@ import {
 	checkChoices,
 	planRead,
 	readProperties,
+	timeZoneOption,
 	windowConcurrencyOption,
 	type ReportResource,
 } from './shared';
@@ -60,8 +61,10 @@ export function exportProperties(resource: ReportResource): INodeProperties[] {
 				type: 'string',
 				default: '',
 				placeholder: 'deposits_2026-11-24.csv',
-				description: 'Empty: the list and the period’s UTC days, e.g. deposits_2026-11-24.csv',
+				description:
+					'Empty: the list and the period’s days in the time zone, e.g. deposits_2026-11-24.csv',
 			},
+			timeZoneOption,
 			windowConcurrencyOption,
 		]),
 	];
@@ -113,7 +116,7 @@ export async function executeExport(
 	const writer = new CsvWriter(all ? RECORD_FIELDS[resource] : columns, all);
 	const fileName =
 		(typeof options.fileName === 'string' && options.fileName.trim()) ||
-		exportFileName(`${REPORTING_LISTS[resource].label}s`, read.period);
+		exportFileName(`${REPORTING_LISTS[resource].label}s`, read.period, read.timeZone);
 	let rows = 0;
 	let failure: { error: unknown } | undefined;
 	async function* file(): AsyncGenerator<Buffer> {

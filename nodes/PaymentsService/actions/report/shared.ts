@@ -9,7 +9,7 @@ import {
 	REPORTING_LISTS,
 	type ReportingListDefinition,
 } from '../../reporting/lists';
-import type { SUMMARIES } from '../../reporting/summary';
+import { isTimeZone, localCalendarPeriod, type SUMMARIES } from '../../reporting/summary';
 import { splitIntoBalancedWindows, type TimeWindow } from '../../reporting/windows';
 import type { ListQuery } from '../../transport/reporting';
 import { periodProperties, readFilters, readPeriod } from '../common/list';
@@ -33,10 +33,48 @@ export const windowConcurrencyOption: INodeProperties = {
 		'How many windows of the period are read at the same time. A long period is split into windows of under 60 days, and a busy window is split further.',
 };
 
-/** Period and the list's Filters, exactly as its Get Many shows them. */
+/** The Time Zone option: of the calendar periods, and of Summarize's days and hours. */
+export const timeZoneOption: INodeProperties = {
+	displayName: 'Time Zone',
+	name: 'timeZone',
+	type: 'string',
+	default: '',
+	placeholder: 'America/Sao_Paulo',
+	description:
+		'IANA time zone of the periods Today, Yesterday, This Month and Last Month (and of Day and Hour when grouping). Empty: the workflow’s time zone (its settings, else n8n’s).',
+};
+
+/**
+ * Get Many's Period, its calendar presets read in the report's time zone: a report "for
+ * yesterday" in São Paulo is São Paulo's yesterday (service rules §3.5).
+ */
+const LOCAL_PRESETS: Record<string, string> = {
+	today: 'Since 00:00 today, in the time zone',
+	yesterday: 'The whole previous day, 00:00 to 23:59:59 in the time zone',
+	thisMonth: 'From the 1st of this month (in the time zone) until now',
+	lastMonth: 'The previous calendar month, in the time zone',
+};
+
+const reportPeriodProperties: INodeProperties[] = periodProperties.map((property) =>
+	property.name === 'period'
+		? {
+				...property,
+				description:
+					'Creation dates to read. Today, Yesterday, This Month and Last Month follow Options → Time Zone (default the workflow’s); the others end now. Custom dates without an offset are UTC.',
+				options: (
+					property.options as Array<{ name: string; value: string; description?: string }>
+				).map((option) => ({
+					...option,
+					description: LOCAL_PRESETS[option.value] ?? option.description,
+				})),
+			}
+		: property,
+);
+
+/** Period and the list's Filters, as its Get Many shows them (calendar periods in a time zone). */
 export function readProperties(resource: ReportResource): INodeProperties[] {
 	const filters = listFilterProperties(REPORTING_LISTS[resource]);
-	const properties: INodeProperties[] = [...periodProperties];
+	const properties: INodeProperties[] = [...reportPeriodProperties];
 	if (filters.length) {
 		properties.push({
 			displayName: 'Filters',
@@ -55,6 +93,8 @@ export interface ReportRead {
 	list: ReportingListDefinition & { resource: ReportResource };
 	query: ListQuery;
 	period: TimeWindow;
+	/** IANA time zone of the calendar periods (and of days and hours). */
+	timeZone: string;
 	windows: TimeWindow[];
 	concurrency: number;
 	/** The record's identity in its list (service rules §3.4). */
@@ -76,7 +116,15 @@ export function planRead(
 	resource: ReportResource,
 ): ReportRead {
 	const list = REPORTING_LISTS[resource] as ReportRead['list'];
-	const period = readPeriod(context, itemIndex);
+	const timeZone = readTimeZone(context, itemIndex);
+	const nowMs = Date.now();
+	const period = readPeriod(context, itemIndex, nowMs);
+	const local = localCalendarPeriod(
+		context.getNodeParameter('period', itemIndex) as string,
+		timeZone,
+		Math.floor(nowMs / 1000),
+	);
+	if (local) Object.assign(period, local);
 	const { filters, status } =
 		list.filters.length || hasStatus(list)
 			? readFilters(context, itemIndex, list)
@@ -97,6 +145,7 @@ export function planRead(
 		// first of them would be missed (service rules §3.5).
 		query: { list, filters },
 		period,
+		timeZone,
 		windows: splitIntoBalancedWindows(period.from, period.to, concurrency).reverse(),
 		concurrency,
 		keyOf: (record) => recordKey(list, record),
@@ -140,4 +189,26 @@ export function checkChoices(
 		if (!chosen.includes(value)) chosen.push(value);
 	}
 	return chosen;
+}
+
+/**
+ * Reads the Time Zone option of item `itemIndex`: the option, else the workflow's.
+ * @throws NodeOperationError when it is not an IANA time zone name; nothing has been sent.
+ */
+export function readTimeZone(context: IExecuteFunctions, itemIndex: number): string {
+	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const given = typeof options.timeZone === 'string' ? options.timeZone.trim() : '';
+	const timeZone = given || context.getTimezone();
+	if (!isTimeZone(timeZone)) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Time Zone "${timeZone}" is not a time zone (item ${itemIndex})`,
+			{
+				itemIndex,
+				description:
+					'Use an IANA time zone name such as America/Sao_Paulo, America/Mexico_City or UTC.',
+			},
+		);
+	}
+	return timeZone;
 }

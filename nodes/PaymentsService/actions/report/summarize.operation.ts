@@ -1,16 +1,9 @@
-import { NodeOperationError } from 'n8n-workflow';
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { hasRecordStatus } from '../../reporting/lists';
 import {
 	GROUP_FIELDS,
 	groupFieldsOf,
-	isTimeZone,
 	Summary,
 	SUMMARIES,
 	type GroupField,
@@ -24,6 +17,7 @@ import {
 	checkChoices,
 	planRead,
 	readProperties,
+	timeZoneOption,
 	windowConcurrencyOption,
 	type ReportResource,
 } from './shared';
@@ -65,41 +59,8 @@ export function summarizeProperties(resource: ReportResource): INodeProperties[]
 			description:
 				'Amounts to total: sum, minimum, maximum and average in each currency apart. None: counts only.',
 		},
-		optionsCollection([
-			{
-				displayName: 'Time Zone',
-				name: 'timeZone',
-				type: 'string',
-				default: '',
-				placeholder: 'America/Sao_Paulo',
-				description:
-					'IANA time zone of Day and Hour. Empty: the workflow’s time zone (its settings, else n8n’s). The Period itself is in UTC.',
-			},
-			windowConcurrencyOption,
-		]),
+		optionsCollection([timeZoneOption, windowConcurrencyOption]),
 	];
-}
-
-/**
- * Reads the time zone of item `itemIndex`: the option, else the workflow's.
- * @throws NodeOperationError when it is not an IANA time zone name.
- */
-function readTimeZone(context: IExecuteFunctions, itemIndex: number): string {
-	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const given = typeof options.timeZone === 'string' ? options.timeZone.trim() : '';
-	const timeZone = given || context.getTimezone();
-	if (!isTimeZone(timeZone)) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`Time Zone "${timeZone}" is not a time zone (item ${itemIndex})`,
-			{
-				itemIndex,
-				description:
-					'Use an IANA time zone name such as America/Sao_Paulo, America/Mexico_City or UTC.',
-			},
-		);
-	}
-	return timeZone;
 }
 
 /**
@@ -136,7 +97,7 @@ export async function executeSummarize(
 		SUMMARIES[resource].amounts.map((entry) => entry.field),
 		label,
 	);
-	const timeZone = readTimeZone(context, itemIndex);
+	const timeZone = read.timeZone;
 	const summary = new Summary({ list: read.list, groupBy, amountFields, timeZone });
 	let windows = 0;
 	let copies = 0;
