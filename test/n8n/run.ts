@@ -39,6 +39,7 @@ import { Steps } from './report';
 import { clockJumpStep } from './clock';
 import { pollRestartStep } from './restart';
 import { executionRetryStep } from './retry';
+import { credentialRestrictionStep, separateRequestsStep } from './separateRequests';
 import { N8nClient, type ExecutionSummary } from './rest';
 import {
 	ALERT_SCENARIOS,
@@ -416,6 +417,16 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 		"n8n's Retry of a failed payout execution pays each row once",
 		async () => await executionRetryStep(state),
 	);
+	if (!state.options.queue) {
+		await steps.run(
+			"Two webhook calls for the same payout make two payouts; n8n's Retry of a third makes none",
+			async () => await separateRequestsStep(state),
+		);
+		await steps.run(
+			'The Session credential is refused to the HTTP Request node',
+			async () => await credentialRestrictionStep(state),
+		);
+	}
 	if (state.options.queue) await workerChecks(steps, state);
 	await steps.run(
 		'Automatic re-login after the sessions expired',

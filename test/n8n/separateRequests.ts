@@ -1,0 +1,205 @@
+/**
+ * Money at the edges in a real n8n (regular mode):
+ * - two webhook calls asking for the same payout are two requests: two payouts; a call whose
+ *   creation answer is lost fails, and n8n's Retry of that execution makes no second payout;
+ * - the package's credentials are refused to any other node (n8n's HTTP Request node here) where the
+ *   running n8n supports `restrictToSupportedNodes` (2.41 and later).
+ */
+import { randomUUID } from 'crypto';
+import type { INode } from 'n8n-workflow';
+
+import type { WorkflowJson } from '../harness/engine';
+import { PACKAGE_NAME } from '../harness/engine';
+import { mapCredentials } from './catalogue';
+import { waitFor } from './processes';
+import { EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
+
+/** Marks this check's payouts in the sandbox (the beneficiary's name). */
+const BENEFICIARY = 'Ana Souza (separate requests, real n8n)';
+
+/** Webhook (POST /webhook/<path>) → Payments Service: Cashout → Create with fixed fields. */
+function withdrawalWorkflow(path: string): WorkflowJson {
+	const webhook: INode = {
+		id: 'webhook',
+		name: 'Withdrawal request',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: randomUUID(),
+		parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', options: {} },
+	};
+	const payout: INode = {
+		id: 'pay-out',
+		name: 'Pay out',
+		type: `${PACKAGE_NAME}.paymentsService`,
+		typeVersion: 1,
+		position: [220, 0],
+		parameters: {
+			resource: 'cashout',
+			operation: 'create',
+			externalId: '',
+			country: { __rl: true, mode: 'list', value: 'BR' },
+			// The amount comes from the call: a probe without one is refused before anything is sent.
+			amount: '={{ $json.body.amount }}',
+			documentId: '84932495016',
+			beneficiaryName: BENEFICIARY,
+			notificationUrl: 'https://shop.example.com/payouts/notify',
+		},
+		credentials: {
+			paymentsServiceCashoutApi: { id: 'cred-cashout', name: 'Payments Service Cashout API' },
+		},
+	};
+	return {
+		name: 'Withdrawal requests (separate requests check)',
+		nodes: [webhook, payout],
+		connections: {
+			'Withdrawal request': { main: [[{ node: 'Pay out', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/**
+ * Two webhook calls for the same payout, a third whose answer is lost, then n8n's Retry of the
+ * third: resolves what it saw, throws when a call was not paid or one was paid twice.
+ */
+export async function separateRequestsStep(state: RunState): Promise<string> {
+	const client = need(state.client, 'the REST client');
+	const sandbox = need(state.sandbox, 'the sandbox');
+	const n8nUrl = need(state.main, 'n8n main').url;
+	const path = `withdrawals-${randomUUID().slice(0, 8)}`;
+	const stored = await client.createWorkflow(
+		mapCredentials(withdrawalWorkflow(path), state.credentialIds),
+	);
+	const made = () =>
+		sandbox.control
+			.createdCashouts()
+			.filter((cashout) => cashout.request.beneficiary_name === BENEFICIARY);
+	const call = async (body: object) =>
+		await fetch(`${n8nUrl}/webhook/${path}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		});
+	await client.activate({ ...withdrawalWorkflow(path), ...stored });
+	try {
+		// Registered once a call is answered by the workflow (the probe has no amount: nothing is sent).
+		await waitFor('the webhook to be registered', async () => (await call({})).status !== 404, {
+			timeoutMs: 60_000,
+			intervalMs: 500,
+		});
+		const first = await call({ withdrawalId: 'W-1001', amount: '250.00' });
+		const second = await call({ withdrawalId: 'W-1002', amount: '250.00' });
+		if (!first.ok || !second.ok)
+			throw new Error(`the two calls answered ${first.status} and ${second.status}`);
+		const afterTwo = made().length;
+		if (afterTwo !== 2)
+			throw new Error(`two webhook calls for the same payout made ${afterTwo} payouts, not 2`);
+
+		const before = new Set((await client.executions(stored.id)).map((execution) => execution.id));
+		sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after' });
+		await call({ withdrawalId: 'W-1003', amount: '250.00' });
+		sandbox.faults.clear();
+		const failed = await waitFor(
+			'the execution of the third call to fail',
+			async () =>
+				(await client.executions(stored.id)).find(
+					(execution) => !before.has(execution.id) && execution.status === 'error',
+				),
+			{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 250 },
+		);
+		await client.request('POST', `/executions/${failed.id}/retry`, { loadWorkflow: false });
+		const retried = await waitFor(
+			'the retried execution to finish',
+			async () =>
+				(await client.executions(stored.id)).find(
+					(execution) =>
+						execution.mode === 'retry' &&
+						['success', 'error', 'crashed', 'canceled'].includes(execution.status),
+				),
+			{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 250 },
+		);
+		if (retried.status !== 'success')
+			throw new Error(`the Retry (execution ${retried.id}) ended "${retried.status}"`);
+		const total = made().length;
+		if (total !== 3)
+			throw new Error(`3 calls should make 3 payouts; the sandbox holds ${total} after the Retry`);
+		return `calls W-1001 and W-1002 for the same payout: ${afterTwo} payouts; W-1003's answer lost (execution ${failed.id}), n8n's Retry (execution ${retried.id}) made none: ${total} payouts for 3 calls`;
+	} finally {
+		await client.deactivate({ ...withdrawalWorkflow(path), ...stored });
+	}
+}
+
+/** Whether `version` (major.minor.patch) is at least `major.minor`. */
+function atLeast(version: string, major: number, minor: number): boolean {
+	const [a, b] = version.split('.').map(Number);
+	return a > major || (a === major && b >= minor);
+}
+
+/**
+ * n8n's HTTP Request node with the Session credential as a predefined credential type, pointed at
+ * the sandbox: n8n 2.41 and later must refuse it (on save or at run time) and the sandbox must
+ * receive no request from it. On older n8n the setting does not exist: reported, not failed.
+ */
+export async function credentialRestrictionStep(state: RunState): Promise<string> {
+	const client = need(state.client, 'the REST client');
+	const sandbox = need(state.sandbox, 'the sandbox');
+	const marker = `/v1/balance`;
+	const workflow = mapCredentials(
+		{
+			name: 'HTTP Request with the Session credential (restriction check)',
+			nodes: [
+				{
+					id: 'start',
+					name: 'Start',
+					type: 'n8n-nodes-base.manualTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
+				{
+					id: 'http',
+					name: 'HTTP Request',
+					type: 'n8n-nodes-base.httpRequest',
+					typeVersion: 4.2,
+					position: [220, 0],
+					parameters: {
+						method: 'GET',
+						url: `${sandbox.baseUrl}${marker}?restriction-check=1`,
+						authentication: 'predefinedCredentialType',
+						nodeCredentialType: 'paymentsServiceSessionApi',
+						options: {},
+					},
+					credentials: {
+						paymentsServiceSessionApi: { id: 'cred-session', name: 'Payments Service Session API' },
+					},
+				},
+			],
+			connections: { Start: { main: [[{ node: 'HTTP Request', type: 'main', index: 0 }]] } },
+		},
+		state.credentialIds,
+	);
+	const reached = () =>
+		sandbox.log.find('GET', marker).filter((entry) => entry.query['restriction-check'] === '1')
+			.length;
+	const restricted = atLeast(state.options.n8nVersion, 2, 41);
+	let outcome: string;
+	try {
+		const stored = await client.createWorkflow(workflow);
+		const id = await client.runManually({ ...workflow, ...stored }, 'Start');
+		const execution = await client.waitForExecution(id, EXECUTION_TIMEOUT_MS);
+		outcome = `saved; the execution ended "${execution.status}"`;
+		if (restricted && execution.status === 'success')
+			throw new Error('the HTTP Request node ran with the Session credential');
+	} catch (error) {
+		if (!restricted || !/restrict|not allowed|cannot use|supported/i.test(String(error)))
+			throw error;
+		outcome = `refused on save: ${String((error as Error).message).slice(0, 160)}`;
+	}
+	const requests = reached();
+	if (restricted && requests > 0)
+		throw new Error(`the sandbox received ${requests} request(s) from the HTTP Request node`);
+	return restricted
+		? `${outcome}; the sandbox received ${requests} requests from it`
+		: `n8n ${state.options.n8nVersion} has no credential restriction (from 2.41): ${outcome}, ${requests} request(s) reached the sandbox`;
+}
