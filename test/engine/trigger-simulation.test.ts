@@ -136,6 +136,10 @@ describe('trigger simulation: days of activity, late arrivals, page shifts, faul
 		const FILLED_LOOK_BACK_DAYS = 5;
 		const changedStatus = (before: Truth | undefined, now: Truth) =>
 			!before || before.status !== now.status;
+		/** To Status: a new status, or a later lastChangeDate in it (it left and came back). */
+		const arrived = (before: Truth | undefined, now: Truth) =>
+			changedStatus(before, now) ||
+			(before !== LEFT && Date.parse(now.lastChange) > Date.parse(before!.lastChange));
 		const specs: Spec[] = [
 			{
 				name: 'Status Changed, every poll',
@@ -160,7 +164,7 @@ describe('trigger simulation: days of activity, late arrivals, page shifts, faul
 				narrowed: ['REJECTED'],
 				rereadMinutes: 0,
 				lookBackDays: LOOK_BACK_DAYS,
-				expected: (before, now) => changedStatus(before, now) && now.status === 'REJECTED',
+				expected: (before, now) => arrived(before, now) && now.status === 'REJECTED',
 			},
 			{
 				name: 'Status Changed to ON_HOLD or CANCELLED (narrowed, older records every 6 hours)',
@@ -174,7 +178,7 @@ describe('trigger simulation: days of activity, late arrivals, page shifts, faul
 				rereadMinutes: 360,
 				lookBackDays: FILLED_LOOK_BACK_DAYS,
 				expected: (before, now) =>
-					changedStatus(before, now) && ['ON_HOLD', 'CANCELLED'].includes(now.status),
+					arrived(before, now) && ['ON_HOLD', 'CANCELLED'].includes(now.status),
 			},
 			{
 				name: 'New Record (older records every 6 hours)',

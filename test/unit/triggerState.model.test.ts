@@ -221,7 +221,16 @@ function expectedType(
 			return record.lastChange !== null && record.lastChange > record.created ? type : undefined;
 		return type;
 	}
-	if (config.event === 'statusChanged' && previous.status !== record.status) return 'statusChanged';
+	// With To Status, a later lastChangeDate in a chosen status is a return to it (issue 24).
+	if (
+		config.event === 'statusChanged' &&
+		(previous.status !== record.status ||
+			(config.toStatuses.length > 0 &&
+				previous.lastChange !== null &&
+				record.lastChange !== null &&
+				record.lastChange > previous.lastChange))
+	)
+		return 'statusChanged';
 	// In this world lastChangeDate only moves forward, so "moved" is "differs".
 	if (
 		config.event === 'anyChange' &&
@@ -292,11 +301,11 @@ function expectStateMatches(
 	for (const record of known) {
 		const [status, lastChange, created] = state.seen[record.id];
 		const seen = model.get(record.id)!;
-		expect([
-			status >= 0 ? state.statuses[status] : null,
-			lastChange === 0 ? null : lastChange,
-			created,
-		]).toEqual([seen.status, seen.lastChange, record.created]);
+		expect([status >= 0 ? state.statuses[status] : null, lastChange, created]).toEqual([
+			seen.status,
+			seen.lastChange,
+			record.created,
+		]);
 	}
 	expect(new Set(state.statuses).size).toBe(state.statuses.length);
 	const used = new Set(Object.values(state.seen).map((entry) => entry[0]));

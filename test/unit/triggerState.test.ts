@@ -87,7 +87,7 @@ function remembered(state: TriggerState, key: string) {
 	if (!entry) return undefined;
 	return {
 		status: entry[0] >= 0 ? state.statuses[entry[0]] : null,
-		lastChange: entry[1] || null,
+		lastChange: entry[1],
 		created: entry[2],
 	};
 }
@@ -157,7 +157,8 @@ describe('loadTriggerState', () => {
 	});
 
 	test('a state of another version is rejected', () => {
-		expect(loadTriggerState({ ...initialState(cfg, NOW), v: 2 }, cfg)).toBeUndefined();
+		expect(loadTriggerState({ ...initialState(cfg, NOW), v: 3 }, cfg)).toBeUndefined();
+		expect(loadTriggerState({ ...initialState(cfg, NOW), v: 0 }, cfg)).toBeUndefined();
 	});
 
 	test('a state of another configuration is rejected', () => {
@@ -957,7 +958,7 @@ describe('stored state', () => {
 			seen: {
 				'705350': [0, START + 10, START + 10],
 				'12': [1, START + 99_000, START + 5],
-				'9007199254740': [-1, 0, NOW],
+				'9007199254740': [-1, null, NOW],
 				'705351': [1, START + 3, START + 10],
 			},
 		};

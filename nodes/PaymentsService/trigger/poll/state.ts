@@ -1,10 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { triggerEvent } from './events';
+import { triggerEvent, type PreviousSighting } from './events';
 import type { EmittedEventType, Observation, TriggerConfig } from './types';
 
 export type { EmittedEventType, Observation, TriggerConfig, TriggerEventName } from './types';
-import { hasStatus, recordKey, type ReportingListDefinition } from '../../reporting/lists';
+import {
+	hasStatus,
+	recordKey,
+	REPORTING_LISTS,
+	type ReportingListDefinition,
+} from '../../reporting/lists';
 import { MAX_WINDOW_SECONDS, SECONDS_PER_DAY } from '../../codes/constants';
 import { splitIntoWindows, type TimeWindow } from '../../reporting/windows';
 import { isoSeconds } from '../../codes/dates';
@@ -21,15 +26,30 @@ import { isoSeconds } from '../../codes/dates';
  */
 
 /**
- * What the trigger remembers of one record: [status index in `statuses` or -1, lastChangeDate in
- * Unix seconds or 0, creation date in Unix seconds]. About 30 bytes of JSON per record.
+ * What the trigger remembers of one record: [status, lastChangeDate in Unix seconds or null (the
+ * record has none), creation date in Unix seconds]. `status` is an index in `statuses` (0 or more),
+ * {@link NO_STATUS} (the record has none) or {@link LEFT} (it left the statuses a narrowed read asks
+ * for). No marker is a value a record can bring. About 30 bytes of JSON per record.
  */
-export type SeenEntry = [number, number, number];
+export type SeenEntry = [number, number | null, number];
+
+/** {@link SeenEntry} status: the record carries no status. */
+export const NO_STATUS = -1;
+
+/**
+ * {@link SeenEntry} status of a record that left the statuses a narrowed read asks for: it is no
+ * longer listed, so its current status is unknown, but not the one remembered. Emitted as
+ * `previousStatus: null`.
+ */
+export const LEFT = -2;
+
+/** The current format of {@link TriggerState}; states of format 1 are migrated on load. */
+export const STATE_FORMAT = 2;
 
 /** The trigger's state in the node's workflow static data. */
 export interface TriggerState {
-	/** Format version. */
-	v: 1;
+	/** Format version ({@link STATE_FORMAT}). */
+	v: typeof STATE_FORMAT;
 	/** {@link configKey} of the configuration this state belongs to. */
 	config: string;
 	/** When the starting point was taken (Unix seconds). */
@@ -78,13 +98,6 @@ export const TARGET_RECORDS_PER_WINDOW = 1_000;
 /** Smallest window the trigger narrows to when polls keep running out of time: one hour. */
 export const MIN_TRIGGER_WINDOW_SECONDS = 3_600;
 
-/**
- * The status remembered for a record that left the statuses a narrowed read asks for: it is no
- * longer listed, so its current status is unknown, but not the one remembered. Emitted as
- * `previousStatus: null`.
- */
-export const LEFT_STATUS = '~left';
-
 /** A stable text of the configuration: equal configurations give equal keys. */
 export function configKey(config: TriggerConfig): string {
 	const sortedFilters = Object.keys(config.filters)
@@ -105,7 +118,7 @@ export function configKey(config: TriggerConfig): string {
 /** A fresh state for `config`, taken at `now` (Unix seconds): nothing seen, baseline to read. */
 export function initialState(config: TriggerConfig, now: number): TriggerState {
 	return {
-		v: 1,
+		v: STATE_FORMAT,
 		config: configKey(config),
 		activatedAt: now,
 		baselineDone: false,
@@ -115,17 +128,24 @@ export function initialState(config: TriggerConfig, now: number): TriggerState {
 	};
 }
 
-/** A stored state of this format, well formed, whatever its configuration; undefined otherwise. */
+/**
+ * A stored state, well formed, whatever its configuration, in the current format (a state of
+ * format 1 is migrated, see {@link migrateFormat1}); undefined otherwise.
+ */
 function wellFormedState(stored: unknown): TriggerState | undefined {
 	if (!stored || typeof stored !== 'object') return undefined;
-	let state = stored as Partial<TriggerState> & { packed?: unknown };
+	let state = stored as Omit<Partial<TriggerState>, 'v'> & { v?: unknown; packed?: unknown };
+	if (state.v !== 1 && state.v !== STATE_FORMAT) return undefined;
+	if (typeof state.config !== 'string' || !Array.isArray(state.statuses)) return undefined;
 	if (typeof state.packed === 'string' && state.seen === undefined) {
-		const seen = unpackSeen(state.packed);
+		const seen =
+			state.v === 1
+				? unpackFormat1(state.packed, state.config, state.statuses)
+				: unpackSeen(state.packed);
 		if (!seen) return undefined;
 		state = { ...state, seen };
 		delete state.packed;
 	}
-	if (state.v !== 1 || typeof state.config !== 'string') return undefined;
 	// A malformed state would fail every poll; starting over is the way out.
 	const wellFormed =
 		typeof state.activatedAt === 'number' &&
@@ -138,29 +158,56 @@ function wellFormedState(stored: unknown): TriggerState | undefined {
 		(state.sweepClock === undefined || typeof state.sweepClock === 'number') &&
 		(state.polledAt === undefined || typeof state.polledAt === 'number') &&
 		(state.knownFrom === undefined || typeof state.knownFrom === 'number') &&
-		Array.isArray(state.statuses) &&
 		state.seen !== null &&
 		typeof state.seen === 'object' &&
 		!Array.isArray(state.seen);
-	return wellFormed ? (state as TriggerState) : undefined;
+	if (!wellFormed) return undefined;
+	return state.v === 1 ? migrateFormat1(state as FormatOneState) : (state as TriggerState);
 }
 
-const PACKED_NULL_CHANGE = 'n';
-const PACKED_NO_STATUS = 'x';
+/*
+ * The packed format (format 2). Every number is written in base 36 (`-?[0-9a-z]+`); a marker is a
+ * character outside that alphabet, so no value can read as a marker (format 1 used `n` and `x`,
+ * which are the base-36 digits for 23 and 33).
+ */
+/** `change` field: the record has no lastChangeDate. */
+const PACKED_NO_CHANGE = '_';
+/** `status` field: the record has no status ({@link NO_STATUS}). */
+const PACKED_NO_STATUS = '_';
+/** `status` field: the record left the statuses a narrowed read asks for ({@link LEFT}). */
+const PACKED_LEFT = '~';
+const BASE36 = /^-?[0-9a-z]+$/;
 const CANONICAL_ID = /^(0|[1-9][0-9]{0,14})$/;
 
+/** A base-36 field; NaN when it is not one (a damaged string). */
+const base36 = (text: string): number => (BASE36.test(text) ? parseInt(text, 36) : Number.NaN);
+
+/** Whether `entry` can be packed: whole seconds and a status the format has a field for. */
+const packable = (entry: SeenEntry): boolean =>
+	Number.isSafeInteger(entry[0]) &&
+	entry[0] >= LEFT &&
+	(entry[1] === null || Number.isSafeInteger(entry[1])) &&
+	Number.isSafeInteger(entry[2]);
+
 /**
- * The state as stored in static data. With numeric record ids (every list the trigger watches),
- * `seen` is stored as one string `packed`: entries sorted by creation time, each
- * `idDelta.createdDelta.change.status` in base 36 (deltas from the entry before; `change` is
- * lastChangeDate minus creation date, empty when equal, `n` when absent; `status` an index in
- * `statuses`, empty for 0, `x` for none), trailing empty fields left out, entries joined by `,`.
+ * The state as stored in static data (service rules §3.4 for the dates). With numeric record ids
+ * (every list the trigger watches), `seen` is stored as one string `packed`: entries sorted by
+ * creation time, each `idDelta.createdDelta.change.status`, joined by `,`:
+ * - `idDelta`, `createdDelta`: the id and the creation time (Unix seconds) minus the entry before's,
+ *   in base 36;
+ * - `change`: lastChangeDate minus creation date in base 36 (any sign); empty when equal; `_` when
+ *   the record has no lastChangeDate;
+ * - `status`: the index in `statuses` in base 36, empty for 0; `_` for no status, `~` for a record
+ *   that left a narrowed read;
+ * - trailing empty fields left out.
  * An unchanged record costs about 5 bytes instead of about 38, so a look-back of 140,000 records
- * stays near 0.7 MB. Other ids keep the plain `seen` object. Read back by {@link loadState}.
+ * stays near 0.7 MB. Other ids (or values that are not whole seconds) keep the plain `seen` object.
+ * Read back by {@link loadState}.
  */
 export function packState(state: TriggerState): IDataObject {
 	const keys = Object.keys(state.seen);
-	if (!keys.every((key) => CANONICAL_ID.test(key))) return state as unknown as IDataObject;
+	if (!keys.every((key) => CANONICAL_ID.test(key) && packable(state.seen[key])))
+		return state as unknown as IDataObject;
 	const entries = keys.map((key) => [Number(key), state.seen[key]] as const);
 	entries.sort((a, b) => a[1][2] - b[1][2] || a[0] - b[0]);
 	const parts: string[] = new Array<string>(entries.length);
@@ -171,12 +218,18 @@ export function packState(state: TriggerState): IDataObject {
 		const fields = [
 			(id - previousId).toString(36),
 			(created - previousCreated).toString(36),
-			lastChange === 0
-				? PACKED_NULL_CHANGE
+			lastChange === null
+				? PACKED_NO_CHANGE
 				: lastChange === created
 					? ''
 					: (lastChange - created).toString(36),
-			status === 0 ? '' : status < 0 ? PACKED_NO_STATUS : status.toString(36),
+			status === 0
+				? ''
+				: status === NO_STATUS
+					? PACKED_NO_STATUS
+					: status === LEFT
+						? PACKED_LEFT
+						: status.toString(36),
 		];
 		while (fields.length > 1 && fields[fields.length - 1] === '') fields.pop();
 		parts[index] = fields.join('.');
@@ -195,16 +248,107 @@ function unpackSeen(packed: string): Record<string, SeenEntry> | undefined {
 	let id = 0;
 	let created = 0;
 	for (const entry of packed.split(',')) {
+		const fields = entry.split('.');
+		if (fields.length > 4) return undefined;
+		const [idDelta, createdDelta = '', change = '', status = ''] = fields;
+		id += base36(idDelta);
+		created += createdDelta === '' ? 0 : base36(createdDelta);
+		const lastChange =
+			change === PACKED_NO_CHANGE ? null : change === '' ? created : created + base36(change);
+		const statusIndex =
+			status === ''
+				? 0
+				: status === PACKED_NO_STATUS
+					? NO_STATUS
+					: status === PACKED_LEFT
+						? LEFT
+						: base36(status);
+		if (![id, created, lastChange ?? 0, statusIndex].every(Number.isSafeInteger)) return undefined;
+		// A numeric status is an index (0 or more); only the markers stand for the others.
+		if (statusIndex < 0 && status !== PACKED_NO_STATUS && status !== PACKED_LEFT) return undefined;
+		seen[String(id)] = [statusIndex, lastChange, created];
+	}
+	return seen;
+}
+
+/** A stored state of format 1: `v: 1`, `seen` entries with 0 for "no lastChangeDate". */
+type FormatOneState = Omit<TriggerState, 'v'> & { v: 1 };
+
+/** Format 1's status remembered for a record that left a narrowed read (a string in `statuses`). */
+const FORMAT1_LEFT_STATUS = '~left';
+
+/**
+ * The `seen` map of a format-1 packed string, each marker read the way it was meant. Format 1
+ * wrote `n` for "no lastChangeDate" and also for a lastChangeDate 23 s after creation (23 in base
+ * 36), and `x` for "no status" and also for status index 33:
+ * - `n` is 23 s for a list whose records carry lastChangeDate (deposits, cashouts, refunds,
+ *   chargebacks: a record of those without one is all but unknown, and if it was one, the next poll
+ *   reads no lastChangeDate, which no event takes for a change), and "none" for the others;
+ * - `x` is index 33 when the list has statuses and `statuses` has an index 33, and "none" otherwise.
+ * Undefined when the string is damaged.
+ */
+function unpackFormat1(
+	packed: string,
+	config: string,
+	statuses: unknown[],
+): Record<string, SeenEntry> | undefined {
+	const list = listOfConfig(config);
+	const nMeans23 = list?.hasLastChangeDate ?? false;
+	const xMeans33 = list !== undefined && hasStatus(list) && statuses.length > 33;
+	const seen: Record<string, SeenEntry> = {};
+	if (packed === '') return seen;
+	let id = 0;
+	let created = 0;
+	for (const entry of packed.split(',')) {
 		const [idDelta, createdDelta = '', change = '', status = ''] = entry.split('.');
 		id += parseInt(idDelta, 36);
 		created += createdDelta === '' ? 0 : parseInt(createdDelta, 36);
 		const lastChange =
-			change === PACKED_NULL_CHANGE ? 0 : change === '' ? created : created + parseInt(change, 36);
-		const statusIndex = status === '' ? 0 : status === PACKED_NO_STATUS ? -1 : parseInt(status, 36);
-		if (![id, created, lastChange, statusIndex].every(Number.isFinite)) return undefined;
+			change === 'n'
+				? nMeans23
+					? created + 23
+					: null
+				: change === ''
+					? created
+					: created + parseInt(change, 36);
+		const statusIndex =
+			status === '' ? 0 : status === 'x' ? (xMeans33 ? 33 : NO_STATUS) : parseInt(status, 36);
+		if (![id, created, lastChange ?? 0, statusIndex].every(Number.isFinite)) return undefined;
 		seen[String(id)] = [statusIndex, lastChange, created];
 	}
 	return seen;
+}
+
+/** The list a {@link configKey} watches; undefined for a key that is not one. */
+function listOfConfig(key: string): ReportingListDefinition | undefined {
+	try {
+		const parts = JSON.parse(key) as unknown[];
+		const resource = Array.isArray(parts) ? parts[0] : undefined;
+		return typeof resource === 'string' &&
+			Object.prototype.hasOwnProperty.call(REPORTING_LISTS, resource)
+			? REPORTING_LISTS[resource as keyof typeof REPORTING_LISTS]
+			: undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * A format-1 state in format 2: lastChangeDate 0 or below (format 1 read those as "none") becomes
+ * null, and the status `~left` in `statuses` becomes {@link LEFT} (a service status spelled `~left`
+ * could not be told from it). Unpacked entries are already in format 2 (see {@link unpackFormat1}).
+ */
+function migrateFormat1(state: FormatOneState): TriggerState {
+	const left = state.statuses.indexOf(FORMAT1_LEFT_STATUS);
+	const statuses = state.statuses.filter((status) => status !== FORMAT1_LEFT_STATUS);
+	const remap = (index: number) =>
+		index === left && left >= 0 ? LEFT : left >= 0 && index > left ? index - 1 : index;
+	const seen: Record<string, SeenEntry> = {};
+	for (const [key, entry] of Object.entries(state.seen)) {
+		const lastChange = entry[1] === null || entry[1] <= 0 ? null : entry[1];
+		seen[key] = [remap(entry[0]), lastChange, entry[2]];
+	}
+	return { ...state, v: STATE_FORMAT, statuses, seen };
 }
 
 /** The records a stored state remembers, by key, packed or not; undefined for no readable state. */
@@ -296,10 +440,9 @@ export function loadState(
 	) {
 		// Same records, other settings: keep what was seen of each record. A record remembered as
 		// having left a narrowed read has no known status: forget it (it joins the starting point).
-		const left = previous.statuses.indexOf(LEFT_STATUS);
 		const seen: Record<string, SeenEntry> = {};
 		for (const [id, entry] of Object.entries(previous.seen))
-			if (entry[0] !== left || left < 0) seen[id] = [entry[0], entry[1], entry[2]];
+			if (entry[0] !== LEFT) seen[id] = [entry[0], entry[1], entry[2]];
 		const since = Math.min(now, previous.polledAt ?? previous.activatedAt);
 		notes.push({
 			level: 'info',
@@ -564,17 +707,19 @@ export interface DetectedEvent {
 	previousLastChange: number | null;
 }
 
-function decode(state: TriggerState, entry: SeenEntry | undefined) {
+/** What `entry` says of a record, in the events' terms (see {@link PreviousSighting}). */
+function decode(state: TriggerState, entry: SeenEntry | undefined): PreviousSighting | undefined {
 	if (!entry) return undefined;
 	return {
 		status: entry[0] >= 0 ? (state.statuses[entry[0]] ?? null) : null,
-		lastChange: entry[1] > 0 ? entry[1] : null,
+		left: entry[0] === LEFT,
+		lastChange: entry[1],
 	};
 }
 
 function eventFor(
 	config: TriggerConfig,
-	previous: { status: string | null; lastChange: number | null } | undefined,
+	previous: PreviousSighting | undefined,
 	observation: Observation,
 	firstSightingsCount: boolean,
 ): EmittedEventType | undefined {
@@ -591,7 +736,7 @@ function eventFor(
 			? event.type
 			: undefined;
 	}
-	return event.changed(previous, observation) ? event.type : undefined;
+	return event.changed(previous, observation, config) ? event.type : undefined;
 }
 
 /**
@@ -700,8 +845,7 @@ export function detectEvents(
 			wanted.push({
 				observation,
 				type: judged.type,
-				previousStatus:
-					judged.previous?.status === LEFT_STATUS ? null : (judged.previous?.status ?? null),
+				previousStatus: judged.previous?.status ?? null,
 				previousLastChange: judged.previous?.lastChange ?? null,
 			});
 		} else {
@@ -719,7 +863,7 @@ export function detectEvents(
 
 	const statuses = [...state.statuses];
 	const statusIndex = (status: string | null) => {
-		if (status === null) return -1;
+		if (status === null) return NO_STATUS;
 		let index = statuses.indexOf(status);
 		if (index < 0) index = statuses.push(status) - 1;
 		return index;
@@ -733,7 +877,7 @@ export function detectEvents(
 		if (observation.created < options.lookBackStart) continue;
 		seen[observation.key] = [
 			statusIndex(observation.status),
-			observation.lastChange ?? 0,
+			observation.lastChange,
 			observation.created,
 		];
 	}
@@ -741,11 +885,10 @@ export function detectEvents(
 		// A remembered record that a whole read of its window did not list has left the wanted
 		// statuses: remember that, so its return counts as a change.
 		const listed = new Set(observations.map((observation) => observation.key));
-		const left = statusIndex(LEFT_STATUS);
 		for (const [key, entry] of Object.entries(seen)) {
 			if (listed.has(key)) continue;
 			if (options.readWindows.some((window) => entry[2] >= window.from && entry[2] <= window.to))
-				entry[0] = left;
+				entry[0] = LEFT;
 		}
 	}
 	// Keep only the statuses still referenced, so the dictionary stays small.

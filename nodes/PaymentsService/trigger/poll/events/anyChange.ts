@@ -10,6 +10,7 @@ export const anyChange: TriggerEventDefinition = {
 	changed: (previous, current) =>
 		(current.lastChange !== null &&
 			(previous.lastChange === null || current.lastChange > previous.lastChange)) ||
+		previous.left ||
 		previous.status !== current.status,
 	countsFirstSighting: (config) => config.includeFirstSightings,
 	wantedStatuses: (config) => (config.status ? [config.status] : []),

@@ -5,7 +5,13 @@ import type { EmittedEventType, Observation, TriggerConfig, TriggerEventName } f
 
 /** What the trigger remembers of a record it saw before. */
 export interface PreviousSighting {
+	/** The status it was seen in; null when it had none, or when it {@link left}. */
 	status: string | null;
+	/**
+	 * Whether a narrowed read (the wanted statuses only) stopped listing it: it left the wanted
+	 * statuses for a status the trigger did not read, so any status seen now is a change.
+	 */
+	left: boolean;
 	/** `lastChangeDate` in Unix seconds, or null. */
 	lastChange: number | null;
 }
@@ -24,7 +30,7 @@ export interface TriggerEventDefinition {
 	/** Whether records of `list` carry what this event needs (a status, a `lastChangeDate`). */
 	supports(list: ReportingListDefinition): boolean;
 	/** A record seen before and read again: whether it changed the way this event reports. */
-	changed(previous: PreviousSighting, current: Observation): boolean;
+	changed(previous: PreviousSighting, current: Observation, config: TriggerConfig): boolean;
 	/**
 	 * A record seen for the first time after the starting point: whether that counts as this event
 	 * (always for New Record; for changes only with Include First Sightings).
