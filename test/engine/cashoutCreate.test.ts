@@ -161,7 +161,7 @@ describe('Cashout Create through the n8n engine', () => {
 		});
 	});
 
-	test('an empty External ID is derived per item (≤ 100 characters); running the same workflow again on the same input pays nothing twice', async () => {
+	test('an empty External ID is derived per item (≤ 100 characters); running the same workflow again on the same input pays nothing twice and says so', async () => {
 		const workflow = createWorkflow(
 			payout({ externalId: '', documentId: '={{ $json.document }}' }),
 			{},
@@ -172,12 +172,16 @@ describe('Cashout Create through the n8n engine', () => {
 		const firstIds = first.output('Payments Service').map((item) => String(item.json.external_id));
 		expect(firstIds.every((id) => /^n8n-[0-9a-f]{40}$/.test(id))).toBe(true);
 		expect(new Set(firstIds).size).toBe(2);
-		// A new execution of the same request (a manual re-run, n8n's Retry) derives the same IDs.
+		// A new execution on the same input derives the same IDs; it cannot be told from a second
+		// request, so it makes nothing and fails instead of reading as made.
+		expect(second.nodeError('Payments Service')?.message).toBe(
+			'Cashout in item 0 was not created: it repeats a cashout an earlier execution requested from the same input',
+		);
 		expect(
-			second
-				.output('Payments Service')
-				.map((item) => [item.json.external_id, item.json.already_created]),
-		).toEqual(firstIds.map((id) => [id, true]));
+			fx.sandbox.log
+				.find('POST', '/v3/cashout')
+				.map((post) => JSON.parse(post.rawBody!).external_id as string),
+		).toEqual([...firstIds, firstIds[0]]);
 		for (const id of firstIds) expect(created(id)).toHaveLength(1);
 	});
 
@@ -203,7 +207,7 @@ describe('Cashout Create through the n8n engine', () => {
 			cashout_status_description: 'Pending',
 			cashout_status_name: 'PENDING',
 			matches_request: true,
-			message: `Cashout with external ID ${externalId} already created by an earlier attempt; no second payout was made. It is PENDING. The external ID was derived from this request, so it is the same payout.`,
+			message: `Cashout with external ID ${externalId} already created by an earlier attempt; no second payout was made. It is PENDING. Its external ID was derived from this request’s fields, and this execution sent it before (that answer was lost), so it is this payout. Select a Session credential on this node to have the existing cashout looked up and compared.`,
 		});
 		expect(calls()).toEqual([
 			'POST /v3/cashout 0',
@@ -240,7 +244,7 @@ describe('Cashout Create through the n8n engine', () => {
 		expect(created('payout-lost')).toHaveLength(1);
 	});
 
-	test('the same given External ID in a later run reads the existing cashout (511): no second payout, and the hint to choose another ID', async () => {
+	test('the same given External ID in a later run is refused (511): no second payout; it cannot be compared without a Session credential, so the item fails unless told to output it', async () => {
 		const rejected = fx.sandbox.control.addCashout({
 			idMerchant: 1001,
 			externalId: 'payout-old-rejected',
@@ -253,7 +257,24 @@ describe('Cashout Create through the n8n engine', () => {
 			code: 801,
 			reason: 'Account closed',
 		});
-		const run = await fx.engine.run(createWorkflow(payout({ externalId: 'payout-old-rejected' })));
+		const failed = await fx.engine.run(
+			createWorkflow(payout({ externalId: 'payout-old-rejected' })),
+		);
+		const error = failed.nodeError('Payments Service') as unknown as {
+			message: string;
+			description: string;
+		};
+		expect(error.message).toBe(
+			'Cashout in item 0: external ID payout-old-rejected was already used, and the payout it belongs to could not be confirmed',
+		);
+		expect(error.description).toBe(
+			'The service refused a second cashout with this external ID (511), so no second payout was made. A cashout with it exists (REJECTED), but it could not be compared with this payout. Select a Session credential on this node to have the existing cashout looked up and compared. Look it up (Cashout → Get Many, or the merchant panel): if it is this payout, nothing more is needed; if not, give this payout another External ID. To output such items instead, set Options → Unconfirmed Repeat to "Output It Unconfirmed".',
+		);
+		const run = await fx.engine.run(
+			createWorkflow(
+				payout({ externalId: 'payout-old-rejected', options: { unconfirmedRepeat: 'output' } }),
+			),
+		);
 		expect(run.output('Payments Service')[0].json).toEqual({
 			already_created: true,
 			cashout_id: null,
@@ -265,7 +286,7 @@ describe('Cashout Create through the n8n engine', () => {
 			rejection_reason: 'Account closed',
 			rejection_code_name: 'ERROR_ACCOUNT_CLOSED',
 			message:
-				'Cashout with external ID payout-old-rejected already created by an earlier attempt; no second payout was made. It is REJECTED. Select a Session credential on this node to have the existing cashout looked up and compared. If that cashout is not this payout, give this one another External ID.',
+				'Cashout with external ID payout-old-rejected already created by an earlier attempt; no second payout was made. It is REJECTED. Select a Session credential on this node to have the existing cashout looked up and compared. It could not be compared with this payout: if it is not this payout, give this one another External ID.',
 			matches_request: null,
 		});
 		expect(created('payout-old-rejected')).toHaveLength(0);

@@ -1,6 +1,12 @@
 import { createHmac } from 'crypto';
 
-import { paymentsNode, startFixture, WorkflowBuilder, type Fixture } from '../harness/fixtures';
+import {
+	CREDENTIAL_IDS,
+	paymentsNode,
+	startFixture,
+	WorkflowBuilder,
+	type Fixture,
+} from '../harness/fixtures';
 
 const DEPOSIT = 'paymentsServiceDepositApi';
 
@@ -216,7 +222,7 @@ describe('Deposit Create, Get Status through the n8n engine', () => {
 		expect(depositPosts(fx)).toHaveLength(1);
 	});
 
-	test('Retry On Fail resends the same idempotency key, and the 104 answer is reported as already created', async () => {
+	test('Retry On Fail resends the same idempotency key, and the 104 answer is reported as already created once the deposit is found (Session credential)', async () => {
 		// The first creation is processed, but its answer is lost.
 		fx.sandbox.faults.add({
 			method: 'POST',
@@ -228,7 +234,21 @@ describe('Deposit Create, Get Status through the n8n engine', () => {
 		const run = await fx.engine.run(
 			createWorkflow(
 				{ amount: '99.90', currency: 'BRL', country: 'BR', paymentMethod: 'PX', payer: PIX_PAYER },
-				{ retryOnFail: true, maxTries: 2, waitBetweenTries: 1 },
+				{
+					retryOnFail: true,
+					maxTries: 2,
+					waitBetweenTries: 1,
+					credentials: {
+						paymentsServiceDepositApi: {
+							id: CREDENTIAL_IDS.paymentsServiceDepositApi,
+							name: 'deposit',
+						},
+						paymentsServiceSessionApi: {
+							id: CREDENTIAL_IDS.paymentsServiceSessionApi,
+							name: 'session',
+						},
+					},
+				},
 			),
 		);
 		expect(run.error).toBeUndefined();
@@ -238,6 +258,7 @@ describe('Deposit Create, Get Status through the n8n engine', () => {
 		const [item] = run.output('Payments Service');
 		expect(item.json).toMatchObject({
 			already_created: true,
+			matches_request: true,
 			idempotency_key: posts[0].headers['x-idempotency-key'],
 			merchant_invoice_id: posts[0].headers['x-idempotency-key'],
 			message: expect.stringMatching(/already created by an earlier attempt/),
@@ -249,7 +270,7 @@ describe('Deposit Create, Get Status through the n8n engine', () => {
 		).toHaveLength(1);
 	});
 
-	test('idempotency keys differ across items; the same request run again sends the same key; a key given by the user wins', async () => {
+	test('idempotency keys differ across items; the same request run again sends the same key and fails as a repeat; a key given by the user wins', async () => {
 		const workflow = createWorkflow({ amount: '5', currency: 'USD', country: 'MX' }, {}, [
 			{ n: 1 },
 			{ n: 2 },
@@ -257,13 +278,12 @@ describe('Deposit Create, Get Status through the n8n engine', () => {
 		await fx.engine.run(workflow);
 		const again = await fx.engine.run(workflow);
 		const keys = depositPosts(fx).map((entry) => entry.headers['x-idempotency-key']);
-		expect(keys).toHaveLength(4);
+		expect(keys).toHaveLength(3);
 		expect(new Set(keys.slice(0, 2)).size).toBe(2);
-		expect(keys.slice(2)).toEqual(keys.slice(0, 2));
-		expect(again.output('Payments Service').map((item) => item.json.already_created)).toEqual([
-			true,
-			true,
-		]);
+		expect(keys[2]).toBe(keys[0]);
+		expect(again.nodeError('Payments Service')?.message).toBe(
+			'Deposit in item 0 was not created: it repeats a deposit an earlier execution requested from the same input',
+		);
 		expect(
 			fx.sandbox.control
 				.createdDeposits()

@@ -133,12 +133,25 @@ describe('Refund Create and Get Status through the n8n engine', () => {
 		).toMatchObject({ bankAccount: '99887-0', bankName: 'Itaú Unibanco' });
 	});
 
-	test('Retry On Fail after a lost answer: the second attempt is "already requested by an earlier attempt", and the sandbox holds exactly one refund', async () => {
+	test('Retry On Fail after a lost answer without a Session credential: one refund; the repeat cannot be confirmed, so it is output only when Unconfirmed Repeat says so', async () => {
 		const deposit = completedDeposit();
+		fx.sandbox.faults.add({ method: 'POST', path: '/v3/refunds', kind: 'reset', phase: 'after' });
+		const failed = await fx.engine.run(
+			refundWorkflow(
+				{ depositId: String(deposit.idDeposit), amount: '7.00' },
+				{ retryOnFail: true, maxTries: 2, waitBetweenTries: 1 },
+			),
+		);
+		expect(failed.nodeError('Payments Service')?.message).toMatch(
+			/^Refund in item 0: idempotency key n8n-[0-9a-f]{40} was already used, and the refund it belongs to could not be confirmed$/,
+		);
+		expect(refundsOf(deposit.idDeposit)).toHaveLength(1);
+		fx.sandbox.log.clear();
+
 		fx.sandbox.faults.add({ method: 'POST', path: '/v3/refunds', kind: 'reset', phase: 'after' });
 		const run = await fx.engine.run(
 			refundWorkflow(
-				{ depositId: String(deposit.idDeposit) },
+				{ depositId: String(deposit.idDeposit), options: { unconfirmedRepeat: 'output' } },
 				{ retryOnFail: true, maxTries: 2, waitBetweenTries: 1 },
 			),
 		);
@@ -155,13 +168,13 @@ describe('Refund Create and Get Status through the n8n engine', () => {
 			amount: null,
 			idempotency_key: key,
 			refund_info: null,
-			matches_request: true,
-			message: `Refund of deposit ${deposit.idDeposit} already requested by an earlier attempt (idempotency key ${key}); no second refund was made. The key was derived from this request, so it is the same refund. Select a Session credential on this node to have the existing refund looked up and compared.`,
+			matches_request: null,
+			message: `Refund of deposit ${deposit.idDeposit} already requested by an earlier attempt (idempotency key ${key}); no second refund was made. Select a Session credential on this node to have the existing refund looked up and compared. It could not be confirmed: if it is not this refund, give this one its own Idempotency Key.`,
 		});
-		expect(refundsOf(deposit.idDeposit)).toHaveLength(1);
+		expect(refundsOf(deposit.idDeposit)).toHaveLength(2);
 		expect(
 			fx.sandbox.control.refunds(1001).filter((record) => record.idBoleto === deposit.idDeposit),
-		).toHaveLength(1);
+		).toHaveLength(2);
 	});
 
 	test('a lost answer without Retry On Fail names the idempotency key that makes a retry safe', async () => {
@@ -176,7 +189,7 @@ describe('Refund Create and Get Status through the n8n engine', () => {
 			/^Requesting the refund of item 0 failed: the payments service could not be reached/,
 		);
 		expect(error.description).toMatch(
-			/^No answer came back, so the refund may or may not have been created\. The idempotency key of this refund is n8n-[0-9a-f]{40} \(derived\)\. Retry On Fail, n8n's Retry of this execution, or a re-run on the same input before \d{4}-\d{2}-\d{2} 00:00 UTC sends the same one/,
+			/^No answer came back, so the refund may or may not have been created\. The idempotency key of this refund is n8n-[0-9a-f]{40} \(derived\)\. Retry On Fail and n8n's Retry of this execution send the same one at any time: the service recognises the repeat \(104\) and this node reports the existing refund instead of making a second one\. A new execution on the same input before \d{4}-\d{2}-\d{2} 00:00 UTC sends it too, and fails as a repeat without making a second refund\./,
 		);
 	});
 

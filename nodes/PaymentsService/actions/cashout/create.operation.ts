@@ -301,7 +301,7 @@ async function alreadyCreated(
 			itemIndex,
 			options,
 			`Cashout in item ${itemIndex}: external ID ${externalId} was already used, and the payout it belongs to could not be confirmed`,
-			`The service refused a second cashout with this external ID (511), so no second payout was made. A cashout with it exists (${statusName}), but it could not be compared with this payout:${recoveryNote(recovery, 'cashout', 'cashout')} Look it up (Cashout → Get Many, or the merchant panel): if it is this payout, nothing more is needed; if not, give this payout another External ID.`,
+			`The service refused a second cashout with this external ID (511), so no second payout was made. A cashout with it exists (${statusName}), but it could not be compared with this payout.${recoveryNote(recovery, 'cashout', 'cashout')} Look it up (Cashout → Get Many, or the merchant panel): if it is this payout, nothing more is needed; if not, give this payout another External ID.`,
 		);
 		matches = null;
 		compared =
