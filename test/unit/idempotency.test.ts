@@ -7,6 +7,9 @@ import {
 	givenKeyProblem,
 	MAX_EXTERNAL_ID_LENGTH,
 	MAX_IDEMPOTENCY_KEY_LENGTH,
+	PREVIOUS_WINDOW_GRACE_MS,
+	previousWindowInGrace,
+	requestSlot,
 	type RequestIdentity,
 } from '../../nodes/PaymentsService/auth/idempotency';
 
@@ -105,6 +108,43 @@ describe('duplicateWindowAt', () => {
 	test('December rolls over into January', () => {
 		expect(duplicateWindowAt('month', Date.UTC(2026, 11, 31, 23, 59)).endMs).toBe(
 			Date.UTC(2027, 0, 1),
+		);
+	});
+});
+
+describe('previousWindowInGrace: a first attempt just after a boundary also looks for the previous window’s key', () => {
+	test.each([
+		['day', Date.UTC(2026, 10, 25, 0, 0, 1), '2026-11-24'],
+		['day', Date.UTC(2026, 10, 25, 0, 59, 59), '2026-11-24'],
+		['month', Date.UTC(2027, 0, 1, 0, 20), '2026-12'],
+		['hour', Date.UTC(2026, 10, 25, 13, 59, 59), '2026-11-25T12'],
+	] as const)('%s window at %s: the previous window %s', (kind, now, label) => {
+		expect(previousWindowInGrace(kind, now)?.label).toBe(label);
+	});
+
+	test('from one hour after the start on, none', () => {
+		expect(previousWindowInGrace('day', Date.UTC(2026, 10, 25) + PREVIOUS_WINDOW_GRACE_MS)).toBe(
+			undefined,
+		);
+		expect(previousWindowInGrace('month', Date.UTC(2026, 10, 25, 12))).toBeUndefined();
+	});
+});
+
+describe('requestSlot: the name an attempt is remembered by', () => {
+	const slotIdentity: Omit<RequestIdentity, 'window'> = {
+		workflowId: identity.workflowId,
+		nodeId: identity.nodeId,
+		runIndex: identity.runIndex,
+		itemIndex: identity.itemIndex,
+		origin: identity.origin,
+		content: identity.content,
+	};
+	test('the same request in another window has the same slot; another item or origin another', () => {
+		expect(requestSlot(slotIdentity)).toMatch(/^slot-[0-9a-f]{24}$/);
+		expect(requestSlot({ ...slotIdentity })).toBe(requestSlot(slotIdentity));
+		expect(requestSlot({ ...slotIdentity, itemIndex: 1 })).not.toBe(requestSlot(slotIdentity));
+		expect(requestSlot({ ...slotIdentity, origin: { other: true } })).not.toBe(
+			requestSlot(slotIdentity),
 		);
 	});
 });
