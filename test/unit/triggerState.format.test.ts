@@ -128,6 +128,17 @@ describe('stored format: every value reads back as itself', () => {
 		);
 	});
 
+	test('values the packed format has no field for (not whole seconds) keep the plain seen object, read back as they were', () => {
+		const state: TriggerState = {
+			...initialState(config(), NOW),
+			statuses: ['PENDING'],
+			seen: { '1': [0, NOW + 0.5, NOW], '2': [NO_STATUS, null, NOW] },
+		};
+		const stored = JSON.parse(JSON.stringify(packState(state))) as Record<string, unknown>;
+		expect(stored.packed).toBeUndefined();
+		expect(storedSeen(stored)).toEqual(state.seen);
+	});
+
 	test('a service status spelled like the old left marker stays a status', () => {
 		const state: TriggerState = {
 			...initialState(config(), NOW),

@@ -186,8 +186,9 @@ const base36 = (text: string): number => (BASE36.test(text) ? parseInt(text, 36)
 const packable = (entry: SeenEntry): boolean =>
 	Number.isSafeInteger(entry[0]) &&
 	entry[0] >= LEFT &&
-	(entry[1] === null || Number.isSafeInteger(entry[1])) &&
-	Number.isSafeInteger(entry[2]);
+	Number.isSafeInteger(entry[2]) &&
+	(entry[1] === null ||
+		(Number.isSafeInteger(entry[1]) && Number.isSafeInteger(entry[1] - entry[2])));
 
 /**
  * The state as stored in static data (service rules §3.4 for the dates). With numeric record ids
