@@ -1,4 +1,4 @@
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -104,7 +104,7 @@ export async function execute(
 	if (creation.previousWindowKey) {
 		// A first attempt just after a window boundary: a re-run of a request whose answer was lost
 		// before the boundary sent the previous window's key.
-		const earlier = await statusIfExists(client, creation.previousWindowKey, itemIndex);
+		const earlier = await statusIfExists.call(this, client, creation.previousWindowKey, itemIndex);
 		if (earlier) {
 			throw repeatOfAnotherExecution(
 				this,
@@ -141,7 +141,9 @@ export async function execute(
 			return [
 				{ json: await alreadyCreated.call(this, client, request, creation, itemIndex, options) },
 			];
-		throw error;
+		throw error instanceof NodeApiError
+			? error
+			: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 	}
 
 	const cashoutId = asCashoutId(created?.cashout_id);
@@ -195,6 +197,7 @@ async function readStatus(
  * (509). A safe read, retried on its own.
  */
 async function statusIfExists(
+	this: IExecuteFunctions,
 	client: PaymentsClient,
 	externalId: string,
 	itemIndex: number,
@@ -203,7 +206,9 @@ async function statusIfExists(
 		return await readStatus(client, { external_id: externalId }, itemIndex);
 	} catch (error) {
 		if (isFailureKind(error, 'notFound')) return undefined;
-		throw error;
+		throw error instanceof NodeApiError
+			? error
+			: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 	}
 }
 
@@ -241,7 +246,9 @@ async function alreadyCreated(
 		);
 	};
 	if (creation.derived && creation.earlierAttemptMs === undefined) {
-		const existing = await statusIfExists(client, externalId, itemIndex).catch(() => undefined);
+		const existing = await statusIfExists
+			.call(this, client, externalId, itemIndex)
+			.catch(() => undefined);
 		throw notOurs(
 			existing ? ` (${String(existing.cashout_status_name ?? existing.cashout_status)})` : '',
 		);

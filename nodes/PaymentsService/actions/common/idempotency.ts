@@ -10,7 +10,6 @@ import {
 	previousWindowInGrace,
 	requestSlot,
 	type GivenKeyKind,
-	PREVIOUS_WINDOW_GRACE_MS,
 	type WindowSpan,
 } from '../../auth/idempotency';
 import type { ServiceFailure } from '../../transport/errors';
@@ -73,7 +72,7 @@ export interface CreationKey {
 	earlierAttemptMs?: number;
 	/**
 	 * The key the same request had in the previous Duplicate Window, on a first attempt within
-	 * {@link PREVIOUS_WINDOW_GRACE_MS} of a window's start (derived keys only): looked for before
+	 * an hour (`PREVIOUS_WINDOW_GRACE_MS`) of a window's start (derived keys only): looked for before
 	 * creating, so a re-run just after a boundary does not pay again.
 	 */
 	previousWindowKey?: string;

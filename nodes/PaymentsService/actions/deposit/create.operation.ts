@@ -1,4 +1,4 @@
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -216,7 +216,9 @@ export async function execute(
 					},
 				},
 			];
-		throw error;
+		throw error instanceof NodeApiError
+			? error
+			: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 	}
 
 	const output: INodeExecutionData = {

@@ -1,3 +1,4 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -140,7 +141,10 @@ export async function execute(
 			},
 		);
 	} catch (error) {
-		if (!isFailureKind(error, 'keyAlreadyUsed')) throw error;
+		if (!isFailureKind(error, 'keyAlreadyUsed'))
+			throw error instanceof NodeApiError
+				? error
+				: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 		if (creation.derived && creation.earlierAttemptMs === undefined) {
 			recordRefusedRepeat(this, creation);
 			throw repeatOfAnotherExecution(
