@@ -1,5 +1,6 @@
 import type { IDataObject, INode, INodeParameters, INodeType } from 'n8n-workflow';
 
+import { forgetAllClaims } from '../../nodes/PaymentsService/trigger/notification/claims';
 import { cashoutControl } from '../../nodes/PaymentsService/trigger/notification/notifications';
 import type { SandboxNotification } from '../sandbox';
 import { startFixture, type Fixture } from '../harness/fixtures';
@@ -30,6 +31,8 @@ describe('Payments Service Notification Trigger, receiving the sandbox’s notif
 	let server: WebhookServer | undefined;
 
 	beforeEach(async () => {
+		// Each test starts as a new n8n process would: no claim held (claims.ts).
+		forgetAllClaims();
 		fx = await startFixture({ sandbox: { now: START } });
 		clock = sharedClock(fx.sandbox, START);
 	});
@@ -133,13 +136,14 @@ describe('Payments Service Notification Trigger, receiving the sandbox’s notif
 			externalId: 'payout-http-retry',
 			notificationUrl: hook.url,
 		});
-		// Every attempt of the first delivery fails (three within the webhook).
+		// Every attempt of the first delivery fails: three within the webhook for each of its two
+		// reads (by the authenticated external_id, and by both ids).
 		fx.sandbox.faults.add({
 			method: 'POST',
 			path: '/v3/cashout/status',
 			kind: 'status',
 			status: 503,
-			times: 3,
+			times: 6,
 		});
 		fx.sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
 		await delivered();
@@ -367,6 +371,21 @@ describe('Payments Service Notification Trigger, receiving the sandbox’s notif
 	const reads = () =>
 		fx.sandbox.log.find('GET', '/v3/deposits/*').length +
 		fx.sandbox.log.find('POST', '/v3/cashout/status').length;
+	/** The ids each cashout status read sent, in the order received (the pair of one delivery sorted). */
+	const statusReadBodies = () =>
+		fx.sandbox.log
+			.find('POST', '/v3/cashout/status')
+			.map((entry) => {
+				const { cashout_id, external_id } = JSON.parse(entry.rawBody ?? '{}') as IDataObject;
+				return cashout_id === undefined ? { external_id } : { cashout_id, external_id };
+			})
+			.reduce<IDataObject[]>((sorted, body, index, all) => {
+				// The two reads of one delivery are sent at once: the external_id alone first.
+				if (index % 2 === 1) return sorted;
+				const pair = [body, all[index + 1]].filter(Boolean);
+				return [...sorted, ...pair.sort((x) => (x.cashout_id === undefined ? -1 : 1))];
+			}, []);
+	const BORROWED = 'The cashout_id does not name the cashout the control authenticates';
 	const signed = (externalId: string, fields: Record<string, string> = {}) =>
 		new URLSearchParams({
 			external_id: externalId,
@@ -402,14 +421,15 @@ describe('Payments Service Notification Trigger, receiving the sandbox’s notif
 			),
 		).toEqual(refused);
 		expect(reads()).toBe(0);
-		// A genuine control pasted next to another cashout_id reads nothing: the service matches both ids.
+		// A genuine control pasted next to another cashout_id: the ids do not name one cashout.
 		const unrelated = fx.sandbox.control.addCashout({
 			idMerchant: MID,
 			externalId: 'payout-unrelated',
 		});
-		expect(
-			(await post(form, `${signed('payout-real')}&cashout_id=${unrelated.idCashout}`)).json,
-		).toMatchObject({ outcome: 'not-found' });
+		expect(await post(form, `${signed('payout-real')}&cashout_id=${unrelated.idCashout}`)).toEqual({
+			status: 401,
+			json: { received: false, error: BORROWED },
+		});
 		// The genuine notification is read and emitted.
 		expect(await post(form, `${signed('payout-real')}&cashout_id=${payout.idCashout}`)).toEqual({
 			status: 200,
@@ -422,10 +442,54 @@ describe('Payments Service Notification Trigger, receiving the sandbox’s notif
 			},
 		});
 		await server!.idle();
-		expect(reads()).toBe(2);
+		// Each verified notification: one read by the authenticated external_id, one by both ids.
+		expect(statusReadBodies()).toEqual([
+			{ external_id: 'payout-real' },
+			{ cashout_id: unrelated.idCashout, external_id: 'payout-real' },
+			{ external_id: 'payout-real' },
+			{ cashout_id: payout.idCashout, external_id: 'payout-real' },
+		]);
 		expect(
 			emitted().map((item) => [item.cashout_id, item.external_id, item.cashout_status_name]),
 		).toEqual([[payout.idCashout, 'payout-real', 'DELIVERED']]);
+	});
+
+	// Another implementation of the service may read a cashout_id and ignore the external_id sent with
+	// it (the spec promises nothing about a pair that disagrees): a captured genuine notification for
+	// cashout A with cashout_id changed to B then read B's status under A's External ID.
+	test('a genuine control borrowed for another cashout_id is refused 401 and emits nothing, whichever id the service reads first', async () => {
+		for (const pair of ['cashout_id', 'both'] as const) {
+			await fx.close();
+			forgetAllClaims();
+			fx = await startFixture({ sandbox: { now: START, cashoutStatusPair: pair } });
+			await listen();
+			const a = fx.sandbox.control.addCashout({ idMerchant: MID, externalId: 'payout-a' });
+			const b = fx.sandbox.control.addCashout({ idMerchant: MID, externalId: 'payout-b' });
+			fx.sandbox.control.advanceCashout(b.idCashout, 'DELIVERED');
+			fx.sandbox.control.advanceCashout(b.idCashout, 'REJECTED', {
+				code: 801,
+				reason: 'Beneficiary account closed',
+			});
+			const form = 'application/x-www-form-urlencoded';
+			expect(await post(form, `${signed('payout-a')}&cashout_id=${b.idCashout}`)).toEqual({
+				status: 401,
+				json: { received: false, error: BORROWED },
+			});
+			// The genuine notification of A still goes through.
+			expect((await post(form, `${signed('payout-a')}&cashout_id=${a.idCashout}`)).json).toEqual({
+				received: true,
+				kind: 'cashout',
+				id: a.idCashout,
+				outcome: 'emitted',
+				status: 'PENDING',
+			});
+			await server!.idle();
+			expect(
+				emitted().map((item) => [item.cashout_id, item.external_id, item.cashout_status_name]),
+			).toEqual([[a.idCashout, 'payout-a', 'PENDING']]);
+			await server!.close();
+			server = undefined;
+		}
 	});
 
 	test('Verify Cashout Control off: an unsigned cashout notification is read (the status read still decides)', async () => {

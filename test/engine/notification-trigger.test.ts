@@ -1,6 +1,7 @@
 import type { IDataObject, INodeParameters, INodeType, IWebhookFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { forgetAllClaims } from '../../nodes/PaymentsService/trigger/notification/claims';
 import { createEngine } from '../harness/engine';
 import { startFixture, storeSandboxCredentials, type Fixture } from '../harness/fixtures';
 import {
@@ -25,6 +26,8 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 	let clock: Clock;
 
 	beforeEach(async () => {
+		// Each test starts as a new n8n process would: no claim held (claims.ts).
+		forgetAllClaims();
 		fx = await startFixture({ sandbox: { now: START } });
 		clock = sharedClock(fx.sandbox, START);
 	});
@@ -71,7 +74,7 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 			status: 'COMPLETED',
 			notification: {
 				kind: 'deposit',
-				changeKey: `deposit:${record.idDeposit}:COMPLETED`,
+				changeKey: `deposit:${record.idDeposit}:COMPLETED:2026-11-02T12:00:00Z`,
 				deposit_id: record.idDeposit,
 				receivedAt: '2026-11-02T12:00:00Z',
 				previousStatus: null,
@@ -83,7 +86,9 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 			[`/v3/deposits/${record.idDeposit}`, 200],
 		]);
 		expect(outcome.staticDataSaved).toBe(true);
-		expect(memory(trigger)).toEqual({ [`d:${record.idDeposit}`]: ['COMPLETED', START / 1000] });
+		expect(memory(trigger)).toEqual({
+			[`d:${record.idDeposit}`]: ['COMPLETED', START / 1000, START / 1000],
+		});
 	});
 
 	test('a cashout notification is only a hint: the status emitted is the one the service answers, with readable names', async () => {
@@ -119,7 +124,7 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 			cashout_id: payout.idCashout,
 			notification: {
 				kind: 'cashout',
-				changeKey: `cashout:${payout.idCashout}:REJECTED`,
+				changeKey: `cashout:${payout.idCashout}:REJECTED:2026-11-02T12:00:00Z`,
 				date: '2026-11-02 12:00:00',
 				bank_reference_id: 'bank-ref-1',
 				comments: '',
@@ -165,7 +170,7 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 		expect(outcome.items![0].json).toMatchObject({
 			cashout_status_name: 'PENDING',
 			external_id: 'payout-by-external',
-			notification: { changeKey: 'cashout:payout-by-external:PENDING' },
+			notification: { changeKey: 'cashout:payout-by-external:PENDING:2026-11-02T12:00:00Z' },
 		});
 		const [read] = fx.sandbox.log.find('POST', '/v3/cashout/status');
 		expect(JSON.parse(String(read.rawBody))).toMatchObject({ external_id: 'payout-by-external' });
@@ -176,9 +181,20 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 	test('repeats of a notification emit once per record and status; a new status emits again, with the previous one', async () => {
 		const payout = cashout({ externalId: 'payout-dup' });
 		const trigger = runner();
+		// As the service sends them: each change dated when it happened (GMT, to the second).
+		let changedAt = clock.now();
+		const change = (status: string) => {
+			clock.advance(1000);
+			changedAt = clock.now();
+			fx.sandbox.control.setStatus('cashout', payout.idCashout, status);
+		};
 		const notify = () =>
 			trigger.call(
-				cashoutNotification({ cashout_id: payout.idCashout, external_id: 'payout-dup' }),
+				cashoutNotification({
+					cashout_id: payout.idCashout,
+					external_id: 'payout-dup',
+					date: new Date(changedAt).toISOString().slice(0, 19).replace('T', ' '),
+				}),
 			);
 		const first = await notify();
 		const again = await notify();
@@ -195,21 +211,23 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 			[200, 'duplicate', 0],
 			[200, 'duplicate', 0],
 		]);
-		fx.sandbox.control.setStatus('cashout', payout.idCashout, 'ON_HOLD');
+		change('ON_HOLD');
 		const held = await notify();
 		expect(held.items![0].json).toMatchObject({
 			cashout_status_name: 'ON_HOLD',
 			notification: { previousStatus: 'PENDING' },
 		});
-		fx.sandbox.control.setStatus('cashout', payout.idCashout, 'PENDING');
-		fx.sandbox.control.setStatus('cashout', payout.idCashout, 'ON_HOLD');
+		change('PENDING');
+		change('ON_HOLD');
 		expect((await notify()).json).toMatchObject({ outcome: 'duplicate', status: 'ON_HOLD' });
 		// Back to PENDING, then ON_HOLD again, each notified: both are new changes.
-		fx.sandbox.control.setStatus('cashout', payout.idCashout, 'PENDING');
+		change('PENDING');
 		expect((await notify()).json).toMatchObject({ outcome: 'emitted', status: 'PENDING' });
-		fx.sandbox.control.setStatus('cashout', payout.idCashout, 'ON_HOLD');
+		change('ON_HOLD');
 		expect((await notify()).json).toMatchObject({ outcome: 'emitted', status: 'ON_HOLD' });
-		expect(memory(trigger)).toEqual({ [`c:${payout.idCashout}`]: ['ON_HOLD', START / 1000 + 60] });
+		// [last status read, last notified, first read in that status], Unix seconds.
+		const last = clock.now() / 1000;
+		expect(memory(trigger)).toEqual({ [`c:${payout.idCashout}`]: ['ON_HOLD', last, last] });
 	});
 
 	test('Emit Every Notification emits repeats too (and still remembers the status)', async () => {
@@ -226,7 +244,9 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 			['emitted', 1],
 		]);
 		expect(outcomes[1].items![0].json.notification).toMatchObject({ previousStatus: 'PENDING' });
-		expect(memory(trigger)).toEqual({ [`d:${record.idDeposit}`]: ['PENDING', START / 1000] });
+		expect(memory(trigger)).toEqual({
+			[`d:${record.idDeposit}`]: ['PENDING', START / 1000, START / 1000],
+		});
 	});
 
 	test('status filters: only the statuses chosen start the workflow; the others are answered 200', async () => {

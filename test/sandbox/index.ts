@@ -77,6 +77,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
 		statusParamName,
 		pluralRefundChargebackPaths: options.pluralRefundChargebackPaths ?? false,
 		latencyMs: nonNegativeNumber('latencyMs', options.latencyMs, 0),
+		cashoutStatusPair: options.cashoutStatusPair ?? 'both',
 	};
 }
 

@@ -28,6 +28,13 @@ export interface SandboxOptions {
 	pluralRefundChargebackPaths?: boolean;
 	/** Artificial latency (ms) added before each non-admin request is handled; default 0. */
 	latencyMs?: number;
+	/**
+	 * POST /v3/cashout/status given both ids: 'both' (default) finds the cashout only when
+	 * cashout_id and external_id name the same one (509 otherwise); 'cashout_id' reads by cashout_id
+	 * and ignores external_id, as another implementation may (the spec promises nothing about a pair
+	 * that disagrees, service rules §10.2).
+	 */
+	cashoutStatusPair?: 'both' | 'cashout_id';
 }
 
 /** A started sandbox. One fastify server serves both the /v1 and the /v3 prefixes. */

@@ -122,7 +122,8 @@ describe('the notification memory', () => {
 			'ON_HOLD',
 			'PENDING',
 		]);
-		expect(memory.records).toEqual({ 'c:1': ['ON_HOLD', NOW + 5] });
+		// [last status, last notified, first read in that status]
+		expect(memory.records).toEqual({ 'c:1': ['ON_HOLD', NOW + 5, NOW + 5] });
 		expect(rememberStatus(memory, 'd:1', 'ON_HOLD', NOW).repeat).toBe(false);
 	});
 

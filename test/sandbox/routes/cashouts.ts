@@ -299,7 +299,13 @@ export function registerCashoutRoutes(app: FastifyInstance, ctx: RouteContext): 
 		let entry: CashoutEntry | undefined;
 		if (isId(body.cashout_id)) {
 			entry = ownCashout(account.merchantId, body.cashout_id);
-			if (entry && hasExternal && entry.rec.externalId !== body.external_id) entry = undefined;
+			if (
+				entry &&
+				hasExternal &&
+				ctx.options.cashoutStatusPair === 'both' &&
+				entry.rec.externalId !== body.external_id
+			)
+				entry = undefined;
 		} else {
 			// A DECLINED creation may share the external_id of the cashout that was created later: prefer the live one.
 			const matches = store.cashouts.filter(

@@ -30,6 +30,7 @@ export interface ResolvedOptions {
 	statusParamName: 'Status' | 'status';
 	pluralRefundChargebackPaths: boolean;
 	latencyMs: number;
+	cashoutStatusPair: 'both' | 'cashout_id';
 }
 
 export type IdKind = keyof typeof ID_BASE;

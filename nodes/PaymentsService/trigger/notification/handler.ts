@@ -1,7 +1,9 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { claimChange, releaseChange, runSince, settleChange, type ClaimScope } from './claims';
 import {
 	bodyLimitProblem,
+	changeKey,
 	controlMatches,
 	isMalformed,
 	parseNotification,
@@ -9,6 +11,8 @@ import {
 	readMemory,
 	recentFinalStatus,
 	memoryKey,
+	notifiedChangeTime,
+	rememberedRun,
 	rememberStatus,
 	sameSecret,
 	type Notification,
@@ -28,7 +32,7 @@ export const KINDS_BY_CHOICE: Readonly<Record<string, readonly NotificationKind[
 };
 
 /** What the trigger did with a notification, as its answer says. */
-type Outcome = 'emitted' | 'duplicate' | 'filtered' | 'not-found' | 'not-selected';
+type Outcome = 'emitted' | 'duplicate' | 'in-progress' | 'filtered' | 'not-found' | 'not-selected';
 
 /**
  * Writes the answer to the notification's request: `status` with a small JSON body of ids and
@@ -46,6 +50,34 @@ function answer(
 	return { noWebhookResponse: true };
 }
 
+/** The parts of n8n's response (node's http.ServerResponse) that show how a request was answered. */
+interface ObservableResponse {
+	statusCode?: number;
+	once?: (event: 'finish' | 'close', listener: () => void) => unknown;
+}
+
+/**
+ * Respond "When Workflow Finished": settles the claim of `changeKey` when n8n answers 2xx (the
+ * workflow succeeded), releases it when n8n answers anything else (500: the workflow failed) or the
+ * connection closes before an answer (the sender saw no 2xx and sends again). Service rules §10.5.
+ */
+function settleWhenAnswered(
+	response: ObservableResponse,
+	scope: ClaimScope,
+	changeKey: string,
+): void {
+	let answered = false;
+	response.once?.('finish', () => {
+		answered = true;
+		const status = response.statusCode ?? 0;
+		if (status >= 200 && status < 300) settleChange(scope, changeKey);
+		else releaseChange(scope, changeKey);
+	});
+	response.once?.('close', () => {
+		if (!answered) releaseChange(scope, changeKey);
+	});
+}
+
 /** The id a notification names, for answers and logs. */
 function notifiedId(notification: Notification): number | string {
 	if (notification.kind === 'deposit') return notification.depositId;
@@ -55,27 +87,6 @@ function notifiedId(notification: Notification): number | string {
 /** The answer body of a handled notification. */
 function reply(kind: NotificationKind, id: number | string, outcome: Outcome): IDataObject {
 	return { received: true, kind, id, outcome };
-}
-
-/**
- * The change a notification reports, as one string: `<kind>:<id>:<status>`, e.g.
- * `cashout:4711:REJECTED` or `deposit:300123:COMPLETED`. The status is the one read from the
- * service; the id is the deposit id, the cashout id, or (a cashout notification naming only its
- * `external_id`, whose status answer carries no id) the external ID. So every copy of a notification
- * for the same change gives the same key, and another change another one. A workflow records it under a unique key in its own database to act once per change (README,
- * "Once per change, guaranteed").
- */
-export function changeKey(
-	kind: NotificationKind,
-	read: { state: IDataObject; status: string },
-	notifiedId: number | string,
-): string {
-	const readId = kind === 'cashout' ? read.state.cashout_id : read.state.deposit_id;
-	const id =
-		typeof readId === 'number' || (typeof readId === 'string' && readId !== '')
-			? readId
-			: notifiedId;
-	return `${kind}:${String(id)}:${read.status}`;
 }
 
 function isEmptyObject(value: unknown): boolean {
@@ -108,16 +119,21 @@ function lastPathSegment(context: IWebhookFunctions): string {
  * 3. Parsing: no id to read → 400.
  * 4. Kind not selected → 200, nothing read.
  * 5. Cashout `control` (§10.2, unless Verify Cashout Control is off): wrong or missing → 401; a
- *    verified cashout is read by the `external_id` the control authenticates, never by the body's
- *    `cashout_id`.
+ *    verified cashout is read by the `external_id` the control authenticates, and a `cashout_id`
+ *    that does not name the same cashout → 401, nothing emitted (statusRead.ts).
  * 6. Memory (response mode "When Received" only): a record read in a final status less than 10
  *    minutes ago is answered 200 `duplicate` without a read.
- * 7. Status read (a failed read throws: n8n answers 500, the service sends again), then the filters
- *    and the memory decide whether to start the workflow.
+ * 7. Status read (a failed read throws: n8n answers 500, the service sends again), then the memory
+ *    and the filters decide whether to start the workflow.
+ * 8. The in-process claim of the change key (§10.5, claims.ts), taken with no `await` since the
+ *    read ended: a copy of a change this process already handled → 200 `duplicate`.
  *
- * In response mode "When Workflow Finished" the memory is neither read nor written: every authentic
- * notification starts the workflow, and n8n answers 200 once it succeeded or 500 when it failed, so
- * the service sends the notification again (README, "Choosing when to answer").
+ * In response mode "When Workflow Finished" the memory is neither read nor written. The claim is
+ * held until n8n answers: a 2xx settles it; any other answer (the workflow failed) or a connection
+ * closed before the answer releases it, so the service's next delivery handles the change again.
+ * A copy arriving while the claim is held is answered 409 `in-progress` (not 2xx: the service sends
+ * it again later, when the outcome is known). Where the response cannot be observed, no claim is
+ * taken in this mode.
  */
 export async function handleNotification(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const node = this.getNode();
@@ -210,20 +226,55 @@ export async function handleNotification(this: IWebhookFunctions): Promise<IWebh
 
 	// Never trust the body: the state emitted is the one the service answers now. A failed read
 	// throws, so n8n answers 500 (the service tries again) and shows the error.
-	const read = await readNotifiedState(this, notification);
-	if (!read) {
+	const result = await readNotifiedState(this, notification);
+	if (!result.found && result.mismatch !== undefined) {
+		this.logger.warn(
+			`Payments Service cashout notification for ${describeRecord(notification)} refused with 401: ${result.mismatch}`,
+			logContext,
+		);
+		return answer(this, 401, {
+			received: false,
+			error: 'The cashout_id does not name the cashout the control authenticates',
+		});
+	}
+	if (!result.found) {
 		this.logger.warn(
 			`Payments Service ${kind} notification for ${describeRecord(notification)}: the service does not know it for this credential's merchant; answered 200, nothing emitted`,
 			logContext,
 		);
 		return answer(this, 200, reply(kind, id, 'not-found'));
 	}
+	const { read } = result;
+
+	// From here to the claim, nothing awaits: within this process the claim's check and set cannot
+	// interleave with another notification's (claims.ts).
+	const nowMs = Date.now();
+	const scope: ClaimScope = {
+		workflowId: String(this.getWorkflow().id ?? ''),
+		nodeId: node.id ?? node.name,
+	};
+	const since = runSince(
+		scope,
+		key,
+		read.status,
+		rememberedRun(memory, key),
+		notification.kind === 'cashout' ? notifiedChangeTime(notification.fields) : undefined,
+		nowMs,
+	);
+	const keyOfChange = changeKey(
+		kind,
+		notification.kind === 'deposit'
+			? notification.depositId
+			: (notification.cashoutId ?? notification.externalId ?? ''),
+		read.status,
+		since,
+	);
 
 	let repeat = false;
 	let previousStatus: string | null = null;
 	if (staticData) {
 		pruneMemory(memory, now);
-		({ repeat, previousStatus } = rememberStatus(memory, key, read.status, now));
+		({ repeat, previousStatus } = rememberStatus(memory, key, read.status, now, since));
 		// Saved by n8n when this call answers without error (README, "Notification Trigger").
 		staticData[MEMORY_KEY] = memory as unknown as IDataObject;
 	}
@@ -233,22 +284,38 @@ export async function handleNotification(this: IWebhookFunctions): Promise<IWebh
 			? this.getNodeParameter('depositStatuses', [])
 			: this.getNodeParameter('cashoutStatuses', [])
 	) as string[];
+	const everyNotification = options.emitEveryNotification === true;
 	let outcome: Outcome = 'emitted';
-	if (repeat && options.emitEveryNotification !== true) outcome = 'duplicate';
+	if (repeat && !everyNotification) outcome = 'duplicate';
 	else if (wanted.length > 0 && !wanted.includes(read.status)) outcome = 'filtered';
+	// Where the answer cannot be observed (no response events), When Workflow Finished takes no claim.
+	const response = this.getResponseObject() as unknown as ObservableResponse;
+	const claiming =
+		outcome === 'emitted' &&
+		!everyNotification &&
+		(!whenFinished || typeof response.once === 'function');
+	if (claiming) {
+		const claim = claimChange(scope, keyOfChange, nowMs, !whenFinished);
+		if (claim === 'handled') outcome = 'duplicate';
+		else if (claim === 'in-flight') outcome = 'in-progress';
+	}
 	this.logger.debug(
 		`Payments Service ${kind} notification for ${describeRecord(notification)}: ${read.status}, ${outcome}`,
 		logContext,
 	);
+	// Not 2xx: the service sends it again once the copy in flight has its outcome.
+	if (outcome === 'in-progress')
+		return answer(this, 409, { ...reply(kind, id, outcome), status: read.status });
 	if (outcome !== 'emitted')
 		return answer(this, 200, { ...reply(kind, id, outcome), status: read.status });
+	if (claiming && whenFinished) settleWhenAnswered(response, scope, keyOfChange);
 
 	const item: IDataObject = {
 		...read.state,
 		notification: {
 			...notification.fields,
 			kind,
-			changeKey: changeKey(kind, read, id),
+			changeKey: keyOfChange,
 			// ISO 8601 UTC to the second, like the service's own dates (service rules §3.4).
 			receivedAt: isoSeconds(now),
 			previousStatus,

@@ -9,6 +9,7 @@
  * trusts more of a notification than the id to read.
  */
 import { createHash, createHmac, timingSafeEqual } from 'crypto';
+import { isoSeconds } from '../../codes/dates';
 import { positiveId } from '../../codes/ids';
 
 /** The two kinds of notification (service rules §10). */
@@ -31,7 +32,7 @@ export type Notification =
 			externalId?: string;
 			/**
 			 * Set once `control` matched (service rules §10.2): `external_id` is authenticated, so the
-			 * read sends it with `cashout_id`, and the service answers only when both name one cashout.
+			 * status is read by it alone, and `cashout_id` is checked against it (statusRead.ts).
 			 */
 			verified?: boolean;
 			fields: Record<string, unknown>;
@@ -162,12 +163,13 @@ export const MEMORY_MAX_RECORDS = 10_000;
 
 /**
  * What the trigger remembers between notifications (in the node's workflow static data), per record
- * key: `[last status read, Unix seconds of the last notification]`. About 35 bytes of JSON a record,
- * so at most about 350 KB.
+ * key: `[last status read, Unix seconds of the last notification, Unix seconds of the first read in
+ * that status]` (the third is absent in memories saved before it existed). About 50 bytes of JSON a
+ * record, so at most about 500 KB.
  */
 export interface NotificationMemory {
 	version: 1;
-	records: Record<string, [string, number]>;
+	records: Record<string, [string, number] | [string, number, number]>;
 }
 
 /** An empty memory. */
@@ -188,11 +190,14 @@ export function readMemory(stored: unknown): NotificationMemory {
 	for (const [key, entry] of Object.entries(records as Record<string, unknown>)) {
 		if (
 			Array.isArray(entry) &&
-			entry.length === 2 &&
+			(entry.length === 2 || entry.length === 3) &&
 			typeof entry[0] === 'string' &&
 			Number.isFinite(entry[1])
 		) {
-			memory.records[key] = [entry[0], Number(entry[1])];
+			memory.records[key] =
+				entry.length === 3 && Number.isFinite(entry[2])
+					? [entry[0], Number(entry[1]), Number(entry[2])]
+					: [entry[0], Number(entry[1])];
 		}
 	}
 	return memory;
@@ -224,21 +229,124 @@ export function pruneMemory(
 }
 
 /**
- * Records that `key` was read in `status` at `now` (Unix seconds) and says whether that status is a
- * repeat: the same as the last status read for the record. A record back in an earlier status after
- * another one (ON_HOLD, PENDING, ON_HOLD) is not a repeat. Changes `memory`.
+ * A record's current status run, as the trigger saw it: the status last read, when that status was
+ * first reported (`since`) and when the record was last notified (`seenAt`), both Unix seconds.
+ */
+export interface StatusRun {
+	status: string;
+	since: number;
+	seenAt: number;
+}
+
+/**
+ * The record's status run as the memory remembers it, or undefined. A memory saved before `since`
+ * was kept gives the time of the record's last notification as its start.
+ */
+export function rememberedRun(memory: NotificationMemory, key: string): StatusRun | undefined {
+	const entry = memory.records[key];
+	if (!entry) return undefined;
+	return { status: entry[0], seenAt: entry[1], since: entry.length === 3 ? entry[2] : entry[1] };
+}
+
+/**
+ * When the status run a read belongs to started, in Unix seconds (the time in the change key,
+ * service rules §10.5):
+ *
+ * - the same status as the run before → that run's start (every delivery of one change, and any
+ *   late notification read while nothing changed, names the same change);
+ * - another status → a new run, dated by the notification (`dated`: a cashout's `date`), else by
+ *   this read (`now`: a deposit, whose notification and status carry no time);
+ * - a `dated` not after the previous run's start is a late notification of an older change read
+ *   after newer ones: the run read now began after the previous one, so it is dated by this read
+ *   (at least one second after the previous start), never by a time an earlier change already used.
+ */
+export function runStart(
+	previous: StatusRun | undefined,
+	status: string,
+	dated: number | undefined,
+	now: number,
+): number {
+	if (previous && previous.status === status) return previous.since;
+	const start = dated ?? now;
+	if (!previous || start > previous.since) return start;
+	return Math.max(now, previous.since + 1);
+}
+
+/**
+ * Records that `key` was read in `status` at `now` (Unix seconds), in a run that started at `since`
+ * (default: the remembered run's start for a repeat, else `now`; {@link runStart}), and says whether that status is a repeat: the same as the last
+ * status read for the record. A record back in an earlier status after another one (ON_HOLD,
+ * PENDING, ON_HOLD) is not a repeat. Changes `memory`.
  */
 export function rememberStatus(
 	memory: NotificationMemory,
 	key: string,
 	status: string,
 	now: number,
+	since: number = runStart(rememberedRun(memory, key), status, undefined, now),
 ): { repeat: boolean; previousStatus: string | null } {
 	const previous = memory.records[key];
 	// Delete first so the record moves to the end: the key order is the notification order.
 	delete memory.records[key];
-	memory.records[key] = [status, now];
+	memory.records[key] = [status, now, since];
 	return { repeat: previous?.[0] === status, previousStatus: previous?.[0] ?? null };
+}
+
+/** `date` of a cashout notification: `YYYY-MM-DD HH:MM:SS`, GMT (service rules §10). */
+const NOTIFICATION_DATE =
+	/^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(Z|[+-]00:?00| GMT| UTC)?$/;
+
+/**
+ * The time a cashout notification's `date` names, in Unix seconds, or undefined when the field is
+ * absent or not a real GMT date-time in the service's form `YYYY-MM-DD HH:MM:SS` (service rules
+ * §10; an ISO `T`, a `Z` and fractions of a second are also read). The service sends the same
+ * `date` with every delivery of one change. Not authenticated by `control`: it only dates the
+ * change key of a status that is read ({@link runStart}).
+ */
+export function notifiedChangeTime(fields: Record<string, unknown>): number | undefined {
+	const { date } = fields;
+	if (typeof date !== 'string') return undefined;
+	const match = NOTIFICATION_DATE.exec(date.trim());
+	if (!match) return undefined;
+	const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
+	const back = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+	if (
+		back.getUTCFullYear() !== year ||
+		back.getUTCMonth() !== month - 1 ||
+		back.getUTCDate() !== day ||
+		back.getUTCHours() !== hour ||
+		back.getUTCMinutes() !== minute ||
+		back.getUTCSeconds() !== second
+	)
+		return undefined;
+	return back.getTime() / 1000;
+}
+
+/**
+ * The change a notification reports, as one string (service rules §10.5):
+ * `<kind>:<id>:<status>:<since>`, e.g. `cashout:4711:ON_HOLD:2026-11-02T12:00:00Z` or
+ * `deposit:300123:COMPLETED:2026-11-02T12:00:03Z`.
+ *
+ * - `id`: the deposit id; the cashout id, or the external ID of a cashout notified without one.
+ * - `status`: the status read from the service (never the body's).
+ * - `since` (Unix seconds, written ISO 8601 UTC to the second): when the status run began
+ *   ({@link runStart}): for a cashout the `date` of the notification that first reported the status,
+ *   for a deposit (nothing the service sends or answers dates its change) the time the trigger first
+ *   read it in that status.
+ *
+ * So every delivery of one change gives one key, and a status that comes back later (hold, release,
+ * hold) another. Limits: the run's start comes from what the trigger remembers (its static data,
+ * and the claims of its process); when a record's memory is lost (another process, a concurrent
+ * save, forgotten after 7 days) a deposit change read again, or a late notification of an older
+ * cashout change, can get a new key: handled again, never lost.
+ */
+export function changeKey(
+	kind: NotificationKind,
+	id: number | string,
+	status: string,
+	since: number,
+): string {
+	return `${kind}:${String(id)}:${status}:${isoSeconds(since)}`;
 }
 
 /** Largest notification body accepted, in bytes: 16 KiB (a real one is under 1 KiB). Service rules §10.4. */

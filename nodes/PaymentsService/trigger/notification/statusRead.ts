@@ -1,7 +1,8 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { cashoutCall, explainCashoutRefusal } from '../../transport/cashouts';
+import { describeCashoutStatus } from '../../codes/cashoutStatus';
+import { explainCashoutRefusal } from '../../transport/cashouts';
 import type { Notification } from './notifications';
 import type { RetryPolicy } from '../../transport/retry';
 import { PaymentsClient, type RequestContext } from '../../transport/client';
@@ -31,6 +32,8 @@ export interface ReadState {
 	state: IDataObject;
 	/** The status the record is in: a deposit's `status`, a cashout's `cashout_status_name`. */
 	status: string;
+	/** A cashout's answer as the service sent it, without the ids the request added (§6.1). */
+	raw?: IDataObject;
 }
 
 /** What a notification names, in words, e.g. `deposit 300123` or `cashout with external ID "p-7"`. */
@@ -40,14 +43,36 @@ export function describeRecord(notification: Notification): string {
 	return `cashout with external ID "${notification.externalId ?? ''}"`;
 }
 
+/** What a status read found: the state, nothing (the service does not know the record), or ids that disagree. */
+export type NotifiedRead =
+	| { found: true; read: ReadState }
+	| { found: false; mismatch?: undefined }
+	| {
+			found: false;
+			/**
+			 * Why the notified ids do not name one record (service rules §10.2), written for logs: ids and
+			 * statuses only, never a secret.
+			 */
+			mismatch: string;
+	  };
+
 /**
- * Reads the state of the record `notification` names: deposits `GET /v3/deposits/{id}` with the
- * deposit credential (service rules §5.3); cashouts `POST /v3/cashout/status` by `cashout_id`, else
- * by `external_id`, with the cashout credential (§6.1). Safe reads: retried per
- * {@link NOTIFICATION_READ_RETRY}.
+ * Reads the state of the record `notification` names (service rules §10.1): deposits
+ * `GET /v3/deposits/{id}` with the deposit credential (§5.3); cashouts `POST /v3/cashout/status`
+ * with the cashout credential (§6.1). Safe reads: retried per {@link NOTIFICATION_READ_RETRY}.
  *
- * @returns the state, or `undefined` when the service says the record does not exist for this
- *   merchant (deposit: code 208; cashout: code 509).
+ * A verified cashout notification (its `control` matched, §10.2) is read by the `external_id` the
+ * control authenticates, alone: that answer is the status emitted. Its `cashout_id` is not
+ * authenticated, so when the body names one, a second read sends both ids (in parallel with the
+ * first); the spec promises nothing about a pair that disagrees, so the two answers must agree:
+ * the pair read finds the cashout, answers the same status and rejection, and neither answer names
+ * another `cashout_id` or `external_id`. Otherwise the result is a mismatch (answered 401, nothing
+ * emitted). An unverified cashout (Verify Cashout Control off) is read by `cashout_id`, else by
+ * `external_id`, once.
+ *
+ * @returns `{found: true, read}`; `{found: false}` when the service says the record does not exist
+ *   for this merchant (deposit: code 208; cashout: code 509); `{found: false, mismatch}` when the
+ *   ids disagree.
  * @throws NodeApiError for any other failure (network, 5xx, 429, wrong credential…), built from the
  *   service's answer only, never from the request (it holds the secrets).
  * @throws NodeOperationError when the credential is missing or its Base URL is not a URL.
@@ -55,13 +80,87 @@ export function describeRecord(notification: Notification): string {
 export async function readNotifiedState(
 	context: RequestContext,
 	notification: Notification,
-): Promise<ReadState | undefined> {
-	const outcome = await readRecordState(context, notification).then(
+): Promise<NotifiedRead> {
+	if (
+		notification.kind === 'cashout' &&
+		notification.verified === true &&
+		notification.externalId !== undefined
+	) {
+		const externalId = notification.externalId;
+		const [byExternalId, byPair] = await Promise.all([
+			readOrMiss(context, notification, { external_id: externalId }),
+			notification.cashoutId === undefined
+				? Promise.resolve(undefined)
+				: readOrMiss(context, notification, {
+						cashout_id: notification.cashoutId,
+						external_id: externalId,
+					}),
+		]);
+		if (!byExternalId) return { found: false };
+		const mismatch = cashoutMismatch(notification.cashoutId, externalId, byExternalId, byPair);
+		if (mismatch) return { found: false, mismatch };
+		const state: IDataObject = { ...byExternalId.state, external_id: externalId };
+		if (notification.cashoutId !== undefined) state.cashout_id = notification.cashoutId;
+		return { found: true, read: { state, status: byExternalId.status } };
+	}
+	const body: IDataObject | undefined =
+		notification.kind === 'deposit'
+			? undefined
+			: notification.cashoutId === undefined
+				? { external_id: notification.externalId }
+				: { cashout_id: notification.cashoutId };
+	const read = await readOrMiss(context, notification, body);
+	return read ? { found: true, read } : { found: false };
+}
+
+/**
+ * Why the two reads of a verified cashout notification do not describe one cashout, or undefined
+ * when they do (service rules §10.2). `byPair` is undefined when the body named no `cashout_id`
+ * (nothing to check), `null` when the service did not find the pair.
+ */
+export function cashoutMismatch(
+	cashoutId: number | undefined,
+	externalId: string,
+	byExternalId: ReadState,
+	byPair: ReadState | null | undefined,
+): string | undefined {
+	const named = (state: IDataObject, field: string) =>
+		state[field] === undefined || state[field] === null || state[field] === ''
+			? undefined
+			: String(state[field]);
+	for (const answer of [byExternalId, byPair]) {
+		if (!answer) continue;
+		const id = named(answer.raw ?? {}, 'cashout_id');
+		if (cashoutId !== undefined && id !== undefined && id !== String(cashoutId))
+			return `the service answers cashout_id ${id} for the notified cashout_id ${cashoutId}`;
+		const external = named(answer.raw ?? {}, 'external_id');
+		if (external !== undefined && external !== externalId)
+			return 'the service answers another external_id than the one the control authenticates';
+	}
+	if (byPair === undefined || cashoutId === undefined) return undefined;
+	if (byPair === null)
+		return `the service finds no cashout with cashout_id ${cashoutId} and the authenticated external_id`;
+	const rejection = (state: IDataObject) => String(state.rejection_code ?? '');
+	if (
+		byPair.status !== byExternalId.status ||
+		rejection(byPair.state) !== rejection(byExternalId.state)
+	)
+		return `cashout_id ${cashoutId} is ${byPair.status}, the cashout of the authenticated external_id is ${byExternalId.status}`;
+	return undefined;
+}
+
+/** One read: the state, `null` when the service does not know the record, else throws. */
+async function readOrMiss(
+	context: RequestContext,
+	notification: Notification,
+	cashoutBody: IDataObject | undefined,
+): Promise<ReadState | null> {
+	const outcome = await readRecordState(context, notification, cashoutBody).then(
 		(read) => ({ read }),
 		(error: unknown) => ({ error }),
 	);
 	if ('read' in outcome) return outcome.read;
-	if (isNotFound(outcome.error, notification)) return undefined;
+	if (isNotFound(outcome.error, notification)) return null;
 	// The client throws only n8n's errors; anything else is wrapped so n8n shows it as the node's.
 	if (outcome.error instanceof NodeApiError || outcome.error instanceof NodeOperationError)
 		throw outcome.error;
@@ -71,6 +170,7 @@ export async function readNotifiedState(
 async function readRecordState(
 	context: RequestContext,
 	notification: Notification,
+	cashoutBody: IDataObject | undefined,
 ): Promise<ReadState> {
 	const what = describeRecord(notification);
 	if (notification.kind === 'deposit') {
@@ -86,27 +186,28 @@ async function readRecordState(
 		};
 	}
 	const client = new PaymentsClient(context, 'cashout', { retry: NOTIFICATION_READ_RETRY });
-	// A verified notification's external_id is authenticated (§10.2): sent with cashout_id, the
-	// service answers only when both name the same cashout, so a genuine control pasted next to
-	// another cashout_id reads nothing.
-	const body: IDataObject =
-		notification.cashoutId === undefined
-			? { external_id: notification.externalId }
-			: notification.verified === true && notification.externalId !== undefined
-				? { cashout_id: notification.cashoutId, external_id: notification.externalId }
-				: { cashout_id: notification.cashoutId };
-	const [item] = await cashoutCall(client, 'POST', body, {
-		action: `Reading the status of notified ${what}`,
-		itemIndex: 0,
-		explain: explainCashoutRefusal(
-			notification.cashoutId ?? `with external ID "${notification.externalId ?? ''}"`,
-			'read',
-			'known',
-		),
-	});
-	const state = item.json;
+	const body = cashoutBody ?? {};
+	const answer = await client.request<IDataObject>(
+		{ family: 'cashout', method: 'POST', path: '/v3/cashout/status', body, safeToRepeat: true },
+		{
+			action: `Reading the status of notified ${what}`,
+			itemIndex: 0,
+			explain: explainCashoutRefusal(
+				body.cashout_id !== undefined
+					? (body.cashout_id as number)
+					: `with external ID "${String(body.external_id ?? '')}"`,
+				'read',
+				'known',
+			),
+		},
+	);
+	// The answer as the service sent it (the spec's has no ids), kept apart from the ids added below.
+	const raw: IDataObject = answer && typeof answer === 'object' ? { ...answer } : {};
+	const state: IDataObject = describeCashoutStatus({ ...raw });
+	for (const field of ['cashout_id', 'external_id'] as const)
+		if (state[field] === undefined && body[field] !== undefined) state[field] = body[field];
 	const status = state.cashout_status_name ?? state.cashout_status;
-	return { state, status: status === undefined || status === null ? '' : String(status) };
+	return { state, raw, status: status === undefined || status === null ? '' : String(status) };
 }
 
 /** Whether `error` is the service saying the notified record does not exist (service rules §4). */
