@@ -6,7 +6,7 @@ import {
 	CASHOUT_FIELDS,
 	validateCashoutRequest,
 } from '../../nodes/PaymentsService/bodies/cashoutSchema';
-import { deriveRequestKey } from '../../nodes/PaymentsService/auth/idempotency';
+import { deriveRequestKey } from '../../nodes/PaymentsService/idempotency/keys';
 import {
 	bodyFromParameters,
 	fieldParameters,

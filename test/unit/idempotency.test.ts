@@ -11,7 +11,7 @@ import {
 	previousWindowInGrace,
 	requestSlot,
 	type RequestIdentity,
-} from '../../nodes/PaymentsService/auth/idempotency';
+} from '../../nodes/PaymentsService/idempotency/keys';
 
 const identity: RequestIdentity = {
 	workflowId: 'wf-1',

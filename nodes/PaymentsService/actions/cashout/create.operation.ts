@@ -25,7 +25,7 @@ import {
 	unconfirmedRepeatOption,
 	unknownCreationOutcome,
 	type CreationKey,
-} from '../common/idempotency';
+} from '../../idempotency/creation';
 import {
 	createdBeforeAttempt,
 	differences,

@@ -4,7 +4,7 @@ import type { ReportingListDefinition } from '../../reporting/lists';
 import { splitIntoWindows } from '../../reporting/windows';
 import { CREDENTIAL_TYPES, PaymentsClient } from '../../transport/client';
 import { periodPages } from '../../transport/reporting';
-import type { CreationKey } from './idempotency';
+import type { CreationKey } from '../../idempotency/creation';
 
 /**
  * Finding the record an earlier attempt created, after the service answered "key already used"

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { IDEMPOTENCY_HEADER } from '../../codes/constants';
-import { givenKeyProblem } from '../../auth/idempotency';
+import { givenKeyProblem } from '../../idempotency/keys';
 import { REPORTING_LISTS } from '../../reporting/lists';
 import {
 	DEPOSIT_COLLECTIONS,
@@ -29,7 +29,7 @@ import {
 	unconfirmedRepeatOption,
 	unknownCreationOutcome,
 	type CreationKey,
-} from '../common/idempotency';
+} from '../../idempotency/creation';
 import {
 	createdBeforeAttempt,
 	differences,

@@ -26,7 +26,7 @@ import {
 	unconfirmedRepeatOption,
 	unknownCreationOutcome,
 	type CreationKey,
-} from '../common/idempotency';
+} from '../../idempotency/creation';
 import {
 	CLOCK_SLACK_SECONDS,
 	findEarlierRecord,

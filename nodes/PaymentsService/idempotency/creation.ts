@@ -11,8 +11,8 @@ import {
 	requestSlot,
 	type GivenKeyKind,
 	type WindowSpan,
-} from '../../auth/idempotency';
-import type { ServiceFailure } from '../../transport/errors';
+} from './keys';
+import type { ServiceFailure } from '../transport/errors';
 
 /**
  * The Idempotency Key option of a creation sent with `X-Idempotency-Key` (deposits, refunds;
