@@ -1023,9 +1023,334 @@ async function notificationBenchmark() {
 }
 
 /**
+ * A sandbox holding `deposits` deposits of merchant 1002 over `days` (test/bench/reportSandbox.ts),
+ * in its own process with room for a million records; its own totals come back as the oracle.
+ */
+async function reportSandbox(deposits: number, days: number, latencyMs: number) {
+	const tsx = path.join(PACKAGE_ROOT, 'node_modules', '.bin', 'tsx');
+	const child = spawn(
+		tsx,
+		[
+			path.join(PACKAGE_ROOT, 'test', 'bench', 'reportSandbox.ts'),
+			'--deposits',
+			String(deposits),
+			'--days',
+			String(days),
+			'--latency',
+			String(latencyMs),
+		],
+		{
+			stdio: ['ignore', 'pipe', 'inherit'],
+			env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=12000' },
+		},
+	);
+	const { baseUrl, totals } = await new Promise<{ baseUrl: string; totals: ReportTotals }>(
+		(resolve, reject) => {
+			let output = '';
+			child.stdout.on('data', (chunk: Buffer) => {
+				output += chunk.toString();
+				const url = /Base URL[^:]*: (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+				const totals = /TOTALS (.*)\n/.exec(output);
+				if (url && totals)
+					resolve({ baseUrl: url[1], totals: JSON.parse(totals[1]) as ReportTotals });
+			});
+			child.on('exit', (code) => reject(new Error(`the sandbox exited with ${code}: ${output}`)));
+		},
+	);
+	return { baseUrl, totals, stop: () => child.kill() };
+}
+
+interface ReportTotals {
+	count: number;
+	statuses: Record<string, number>;
+	/** Integer cents per currency. */
+	amount: Record<string, string>;
+	localAmount: Record<string, string>;
+}
+
+/**
+ * Counts this process's HTTP requests to `/v1/deposits` and the longest chain of pages of one
+ * window (n8n's HTTP client goes through http.request).
+ */
+function countDepositRequests() {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const http = require('http') as typeof import('http');
+	const original = http.request;
+	const chains = new Map<string, number>();
+	let requests = 0;
+	(http as { request: unknown }).request = function (this: unknown, ...args: unknown[]) {
+		const first = args[0] as { path?: string } | string | URL;
+		const target =
+			typeof first === 'string'
+				? first
+				: first instanceof URL
+					? first.pathname + first.search
+					: (first.path ?? '');
+		const url = new URL(target, 'http://x');
+		if (url.pathname === '/v1/deposits') {
+			requests++;
+			const window = `${url.searchParams.get('from')}-${url.searchParams.get('to')}`;
+			chains.set(window, (chains.get(window) ?? 0) + 1);
+		}
+		return (original as (...a: unknown[]) => unknown).apply(this, args);
+	};
+	return {
+		reset() {
+			requests = 0;
+			chains.clear();
+		},
+		stats: () => ({
+			requests,
+			windows: chains.size,
+			longestChain: Math.max(0, ...chains.values()),
+		}),
+	};
+}
+
+/** Cents of a decimal text the node output, by padding its decimals. */
+function textCents(text: string): bigint {
+	const [whole, fraction = ''] = text.replace('-', '').split('.');
+	const value = BigInt(whole + fraction.padEnd(2, '0'));
+	return text.startsWith('-') ? -value : value;
+}
+
+/**
+ * Report → Summarize and Report → Export to File over one day of 100,000 deposits and 30 days of
+ * 1,000,000 (`sizes`), against the sandbox with 40 ms of latency at Window Concurrency 8; beside them,
+ * over the 100,000, what a user does today: Get Many with Return All, then n8n's Summarize node.
+ *
+ * For each: the time against the page bound (max(records ÷ 50 ÷ concurrency, the longest chain of
+ * pages of one window) × one round trip, measured at concurrency 1 on ten full pages), the requests,
+ * and the peak heap growth over the idle heap (sampled every 20 ms after a full collection). n8n's
+ * binary data is on the filesystem here (a temporary folder), as `N8N_DEFAULT_BINARY_DATA_MODE=
+ * filesystem` sets it. The totals are checked against the sandbox's own, to the cent.
+ */
+async function reportBenchmark(
+	sizes: Array<{ deposits: number; days: number }>,
+	sideBySide: boolean,
+) {
+	const latencyMs = 40;
+	const concurrency = 8;
+	const { mkdtempSync, rmSync } = await import('fs');
+	const os = await import('os');
+	const { Container } = await import('@n8n/di');
+	const { BinaryDataConfig, BinaryDataService } = await import('n8n-core');
+	const storage = mkdtempSync(path.join(os.tmpdir(), 'report-bench-'));
+	const config = Container.get(BinaryDataConfig);
+	config.mode = 'filesystem';
+	config.localStoragePath = storage;
+	await Container.get(BinaryDataService).init();
+	// The engine loads this package from its TypeScript sources (dist/ is built by `npm run build`,
+	// not here); under tsx a bare `PaymentsService.node` resolves to the codex file, so the modules
+	// are put where the harness's require looks.
+	for (const name of [
+		'PaymentsService',
+		'PaymentsServiceTrigger',
+		'PaymentsServiceNotificationTrigger',
+	]) {
+		const base = path.join(PACKAGE_ROOT, 'nodes', 'PaymentsService', `${name}.node`);
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const exported = require(`${base}.ts`) as object;
+		require.cache[require.resolve(base)] = { exports: exported } as NodeJS.Module;
+	}
+	const counter = countDepositRequests();
+	const gc = collectGarbage();
+	try {
+		for (const size of sizes) {
+			const sandbox = await reportSandbox(size.deposits, size.days, latencyMs);
+			const label = `${size.days === 1 ? 'one day' : `${size.days} days`} of ${size.deposits.toLocaleString('en')} deposits`;
+			try {
+				const engine = await createEngine({ source: 'source' });
+				storeSandboxCredentials(
+					engine,
+					{
+						baseUrl: sandbox.baseUrl,
+						apiUrl: sandbox.baseUrl,
+						credentials: demoCredentials(),
+					} as unknown as Sandbox,
+					'1002',
+				);
+				const now = Math.floor(
+					((await (await fetch(`${sandbox.baseUrl}/_sandbox/clock`)).json()) as { now: number })
+						.now / 1000,
+				);
+				const period = {
+					period: 'custom',
+					createdFrom: new Date((now - size.days * 86_400 + 1) * 1000).toISOString(),
+					createdTo: new Date(now * 1000).toISOString(),
+				};
+				const node = (parameters: INodeParameters) => {
+					const builder = new WorkflowBuilder('report bench');
+					builder.then(paymentsNode(parameters, 'paymentsServiceSessionApi'));
+					return builder;
+				};
+				// One round trip: ten full pages one after the other (and the one login).
+				await engine.run(
+					node({ resource: 'deposit', operation: 'getMany', limit: 50, ...period }).build(),
+				);
+				counter.reset();
+				const probeStart = performance.now();
+				await engine.run(
+					node({
+						resource: 'deposit',
+						operation: 'getMany',
+						limit: 500,
+						...period,
+						options: { windowConcurrency: 1 },
+					}).build(),
+				);
+				const roundTripMs =
+					(performance.now() - probeStart) / Math.max(1, counter.stats().requests);
+				const runs: Array<[string, INodeParameters, boolean]> = [
+					[
+						'Summarize',
+						{
+							resource: 'deposit',
+							operation: 'summarize',
+							...period,
+							groupBy: ['status', 'currency'],
+							options: { windowConcurrency: concurrency, timeZone: 'UTC' },
+						},
+						false,
+					],
+					[
+						'Export to File',
+						{
+							resource: 'deposit',
+							operation: 'exportToFile',
+							...period,
+							options: { windowConcurrency: concurrency },
+						},
+						false,
+					],
+				];
+				if (sideBySide && size.days === 1)
+					runs.push([
+						'Get Many (Return All) + n8n Summarize',
+						{
+							resource: 'deposit',
+							operation: 'getMany',
+							returnAll: true,
+							simplify: true,
+							...period,
+							options: { windowConcurrency: concurrency },
+						},
+						true,
+					]);
+				for (const [name, parameters, withN8nSummarize] of runs) {
+					const builder = node(parameters);
+					if (withN8nSummarize)
+						builder.then({
+							id: 'summarize',
+							name: 'Summarize',
+							type: 'n8n-nodes-base.summarize',
+							typeVersion: 1.1,
+							position: [440, 0],
+							parameters: {
+								fieldsToSummarize: {
+									values: [
+										{ aggregation: 'count', field: 'idDeposit' },
+										{ aggregation: 'sum', field: 'amount' },
+									],
+								},
+								fieldsToSplitBy: 'status',
+								options: {},
+							},
+						});
+					gc();
+					await new Promise((resolve) => setTimeout(resolve, 200));
+					gc();
+					const idle = process.memoryUsage().heapUsed;
+					counter.reset();
+					const cpu = process.cpuUsage();
+					const start = performance.now();
+					// The live heap: a full collection every 250 ms, so what is held is measured apart from
+					// the garbage V8 has not collected yet (the peak above counts both).
+					let livePeak = idle;
+					const liveSampler = setInterval(() => {
+						gc();
+						livePeak = Math.max(livePeak, process.memoryUsage().heapUsed);
+					}, 250);
+					const measured = await withPeakHeap(
+						async () => await engine.run(builder.build()),
+					).finally(() => clearInterval(liveSampler));
+					const liveMiB = (livePeak - idle) / 2 ** 20;
+					const ms = performance.now() - start;
+					const cpuMs = cpuMsSince(cpu);
+					const run = measured.value;
+					if (run.error) throw run.error;
+					const { requests, windows, longestChain } = counter.stats();
+					const boundMs =
+						Math.max(Math.ceil(size.deposits / 50) / concurrency, longestChain) * roundTripMs;
+					const growthMiB = measured.peakHeapMiB - idle / 2 ** 20;
+					const output = run.output(withN8nSummarize ? 'Summarize' : 'Payments Service');
+					console.log(
+						`     ${name}, ${label}: ${(ms / 1000).toFixed(1)} s (bound ${(boundMs / 1000).toFixed(1)} s at ${roundTripMs.toFixed(1)} ms a round trip), ${requests} requests over ${windows} windows (longest ${longestChain} pages), ` +
+							`client CPU ${(cpuMs / 1000).toFixed(1)} s, peak heap +${growthMiB.toFixed(1)} MiB over idle (${(idle / 2 ** 20).toFixed(0)} MiB), live after collections +${liveMiB.toFixed(1)} MiB, peak RSS ${measured.peakRssMiB.toFixed(0)} MiB, ${output.length} output items`,
+					);
+					if (name === 'Summarize') {
+						const totals = output[output.length - 1].json as Record<string, any>;
+						const exact =
+							totals.count === sandbox.totals.count &&
+							Object.entries(sandbox.totals.amount).every(
+								([currency, cents]) => textCents(totals.amount[currency].sum) === BigInt(cents),
+							) &&
+							Object.entries(sandbox.totals.localAmount).every(
+								([currency, cents]) =>
+									textCents(totals.localAmount[currency].sum) === BigInt(cents),
+							);
+						console.log(
+							`     exactness, ${label}: count ${totals.count}, amount USD ${totals.amount.USD?.sum}, ${Object.keys(sandbox.totals.localAmount).length} local currencies: ${exact ? 'equal to the sandbox’s own, to the cent' : 'DIFFERENT from the sandbox’s'}`,
+						);
+						record({
+							name: `Summarize ${label}: totals equal the sandbox's to the cent`,
+							value: exact ? 1 : 0,
+							unit: 'yes',
+							target: 1,
+							better: 'higher',
+						});
+					}
+					if (name === 'Export to File') {
+						const item = output[0];
+						if (item.json.rows !== size.deposits)
+							throw new Error(
+								`${label}: ${String(item.json.rows)} rows, expected ${size.deposits}`,
+							);
+						console.log(
+							`     the file: ${String(item.binary?.data.fileName)}, ${String(item.binary?.data.fileSize)}, stored as ${String(item.binary?.data.id).split(':')[0]}`,
+						);
+					}
+					if (!withN8nSummarize) {
+						record({
+							name: `${name}, ${label}: time ÷ page bound`,
+							value: ms / boundMs,
+							unit: '× bound',
+							target: 1.25,
+							better: 'lower',
+						});
+						record({
+							name: `${name}, ${label}: peak live heap growth over idle`,
+							value: liveMiB,
+							unit: 'MiB',
+							target: 32,
+							better: 'lower',
+						});
+					}
+				}
+			} finally {
+				sandbox.stop();
+			}
+		}
+	} finally {
+		rmSync(storage, { recursive: true, force: true });
+	}
+}
+
+/**
  * `npm run bench -- <name>` runs one group: pure, engine, concurrency (360 days, one-day reads and
  * the 100,000-deposit day) or trigger; or part of concurrency: 360, day or large; or the trigger at
- * volume: trigger-volume (20,000 a day), trigger-volume-100k, trigger-volume-2k; or notifications.
+ * volume: trigger-volume (20,000 a day), trigger-volume-100k, trigger-volume-2k; or notifications;
+ * or report (Summarize and Export to File at 100,000 and 1,000,000 deposits), report-100k.
  */
 async function main() {
 	const only = process.argv[2];
@@ -1054,6 +1379,15 @@ async function main() {
 	if (only === 'trigger-volume-100k') await triggerVolumeBenchmark(100_000, 10);
 	if (only === 'trigger-volume-2k') await triggerVolumeBenchmark(2_000, 30);
 	if (!only || only === 'notifications') await notificationBenchmark();
+	if (!only || only === 'report')
+		await reportBenchmark(
+			[
+				{ deposits: 100_000, days: 1 },
+				{ deposits: 1_000_000, days: 30 },
+			],
+			true,
+		);
+	if (only === 'report-100k') await reportBenchmark([{ deposits: 100_000, days: 1 }], true);
 	const missed = results.filter((result) =>
 		result.better === 'lower' ? result.value > result.target : result.value < result.target,
 	);
