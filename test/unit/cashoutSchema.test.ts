@@ -2,10 +2,10 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import {
 	CASHOUT_COLLECTIONS,
-	CASHOUT_EXTERNAL_ID_MAX_LENGTH,
 	CASHOUT_FIELDS,
 	validateCashoutRequest,
 } from '../../nodes/PaymentsService/bodies/cashoutSchema';
+import { MAX_EXTERNAL_ID_LENGTH } from '../../nodes/PaymentsService/codes/constants';
 import { deriveRequestKey } from '../../nodes/PaymentsService/idempotency/keys';
 import {
 	bodyFromParameters,
@@ -44,7 +44,7 @@ describe('validateCashoutRequest (service rules §6.2)', () => {
 			window: '2026-11-23',
 		};
 		const key = deriveRequestKey(identity);
-		expect(key.length).toBeLessThanOrEqual(CASHOUT_EXTERNAL_ID_MAX_LENGTH);
+		expect(key.length).toBeLessThanOrEqual(MAX_EXTERNAL_ID_LENGTH);
 		expect(validateCashoutRequest({ ...minimal, external_id: key }).ok).toBe(true);
 		expect(deriveRequestKey({ ...identity })).toBe(key);
 		expect(deriveRequestKey({ ...identity, itemIndex: 4 })).not.toBe(key);

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 
+import { MAX_EXTERNAL_ID_LENGTH } from '../../nodes/PaymentsService/codes/constants';
 import {
 	canonicalJson,
 	deriveRequestKey,
 	duplicateWindowAt,
 	givenKeyProblem,
-	MAX_EXTERNAL_ID_LENGTH,
 	MAX_IDEMPOTENCY_KEY_LENGTH,
 	PREVIOUS_WINDOW_GRACE_MS,
 	previousWindowInGrace,

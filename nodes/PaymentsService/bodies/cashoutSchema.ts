@@ -9,6 +9,7 @@ import {
 	type RequestField,
 } from './requestFields';
 import { CURRENCY_CODE } from '../reference/countries';
+import { MAX_EXTERNAL_ID_LENGTH } from '../codes/constants';
 
 /**
  * The cashout creation body (service rules §6.2) as one table: each row is a body field, the node
@@ -16,9 +17,6 @@ import { CURRENCY_CODE } from '../reference/countries';
  * check made before anything is sent all read this table. Where §6.2 gives no limit, the rules
  * follow the matching deposit fields (§5.1) and say so; the service stays the authority.
  */
-
-/** Longest `external_id` the service accepts (service rules §6.2). */
-export const CASHOUT_EXTERNAL_ID_MAX_LENGTH = 100;
 
 /** The notification URL: http or https (service rules §6.2). */
 const notificationUrl = webAddress({
@@ -74,10 +72,7 @@ export const CASHOUT_FIELDS: readonly RequestField[] = [
 		rule: z
 			.string({ invalid_type_error: 'must be text' })
 			.min(1, 'must not be empty')
-			.max(
-				CASHOUT_EXTERNAL_ID_MAX_LENGTH,
-				`must be at most ${CASHOUT_EXTERNAL_ID_MAX_LENGTH} characters`,
-			),
+			.max(MAX_EXTERNAL_ID_LENGTH, `must be at most ${MAX_EXTERNAL_ID_LENGTH} characters`),
 		extra: { required: false },
 	},
 	{

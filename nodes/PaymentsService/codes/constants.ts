@@ -22,8 +22,8 @@ export const MAX_PERIOD_DAYS = 60;
  */
 export const MAX_WINDOW_SECONDS = MAX_PERIOD_DAYS * SECONDS_PER_DAY - 1;
 
-/** Session token lifetime after its last use, in minutes (service rules §2.1). */
-export const SESSION_IDLE_TIMEOUT_MINUTES = 15;
+/** Longest cashout `external_id` the service accepts, in characters (service rules §6.2). */
+export const MAX_EXTERNAL_ID_LENGTH = 100;
 
 /** Windows fetched at once by Get Many when Return All is on (node option "Window Concurrency"). */
 export const DEFAULT_WINDOW_CONCURRENCY = 4;

@@ -1,5 +1,7 @@
 import { createHash } from 'crypto';
 
+import { MAX_EXTERNAL_ID_LENGTH } from '../codes/constants';
+
 /**
  * Keys that make a creation (deposit, refund, cashout) happen at most once (service rules §5.2,
  * §6.2, §7): the rule for the keys this package derives, and the rule a key the user gives must
@@ -190,8 +192,6 @@ export type GivenKeyKind = 'idempotencyKey' | 'invoiceId' | 'externalId';
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 128;
 /** Longest `invoice_id` (service rules §5.1). */
 export const MAX_INVOICE_ID_LENGTH = 128;
-/** Longest cashout `external_id` (service rules §6.2). */
-export const MAX_EXTERNAL_ID_LENGTH = 100;
 
 /**
  * Why `key` cannot be sent as a `kind`, or undefined when it can be sent exactly as given.
