@@ -74,6 +74,7 @@ function registerBaseNodes(registry: NodeRegistry): void {
 	/* eslint-disable @typescript-eslint/no-require-imports */
 	const base: Array<[string, string, string]> = [
 		['manualTrigger', 'ManualTrigger/ManualTrigger.node', 'ManualTrigger'],
+		['scheduleTrigger', 'Schedule/ScheduleTrigger.node', 'ScheduleTrigger'],
 		['set', 'Set/Set.node', 'Set'],
 		['noOp', 'NoOp/NoOp.node', 'NoOp'],
 		['if', 'If/If.node', 'If'],
