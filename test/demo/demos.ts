@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import type { Sandbox } from '../sandbox';
@@ -49,6 +50,25 @@ export function setRawFields(
 	return { ...workflow, nodes };
 }
 
+/**
+ * The CSV file attached to a MIME message as nodemailer sends it (multipart, base64 parts):
+ * its file name and bytes, or undefined.
+ */
+function csvAttachment(raw: string): { fileName: string; content: Buffer } | undefined {
+	for (const part of raw.split(/\r?\n--[^\r\n]+/)) {
+		const split = part.indexOf('\r\n\r\n');
+		const headers = part.slice(0, split);
+		if (!/^Content-Type: text\/csv/im.test(headers)) continue;
+		const fileName = /filename="?([^"\r\n;]+)/i.exec(headers)?.[1] ?? '';
+		const body = part.slice(split + 4);
+		const content = /^Content-Transfer-Encoding: base64/im.test(headers)
+			? Buffer.from(body.replace(/\s+/g, ''), 'base64')
+			: Buffer.from(body, 'utf8');
+		return { fileName, content };
+	}
+	return undefined;
+}
+
 /** Throws with `message` unless `condition` holds. */
 export function check(condition: unknown, message: string): asserts condition {
 	if (!condition) throw new Error(message);
@@ -66,25 +86,67 @@ function firstJson(run: WorkflowRun, node: string): IDataObject {
 export const DEMOS: Demo[] = [
 	{
 		title:
-			'Daily report e-mail: yesterday’s deposits and cashouts, the balance and the daily balance report',
+			'Daily report e-mail: yesterday’s deposit totals by status and currency (São Paulo’s day), every deposit attached as CSV',
 		file: 'daily-report.json',
-		summarize(run, { mails }) {
+		summarize(run, { mails, sandbox }) {
 			check(!run.error, `the workflow failed: ${run.error?.message}`);
-			const deposits = run.output('Deposits yesterday').filter((item) => item.json.idDeposit);
-			const cashouts = run.output('Cashouts yesterday').filter((item) => item.json.idCashout);
-			check(deposits.length > 0 && cashouts.length > 0, 'yesterday had no deposits or cashouts');
+			const totals = run.output('Deposit totals');
+			const total = totals.at(-1)?.json;
+			check(total?.total === true, 'Summarize gave no totals item');
 			const mail = mails.at(-1);
 			check(
-				mail && /^Payments report \d{4}-\d{2}-\d{2}$/.test(mail.subject),
+				mail && /^Deposits report \d{4}-\d{2}-\d{2}: \d+ deposits$/.test(mail.subject),
 				'the report e-mail was not received',
 			);
+			// The sandbox's own deposits of the period the report read (yesterday in São Paulo).
+			const from = Date.parse(String(total.periodFrom)) / 1000;
+			const to = Date.parse(String(total.periodTo)) / 1000;
+			const expected = sandbox.control.deposits(1001).filter((deposit) => {
+				const created = Date.parse(deposit.creationDate) / 1000;
+				return created >= from && created <= to;
+			});
+			check(expected.length > 0 && total.count === expected.length, 'the totals miss deposits');
+			check(
+				to - from === 86_399 &&
+					new Date((from - 3 * 3_600) * 1000).toISOString().endsWith('T00:00:00.000Z'),
+				'the period is not a day of São Paulo',
+			);
+			const cents = (text: string) => Math.round(Number(text) * 100);
+			const amount = total.amount as Record<string, { sum: string }>;
+			check(
+				cents(amount.USD.sum) ===
+					expected.reduce((sum, deposit) => sum + Math.round(deposit.amount * 100), 0),
+				'the total amount differs from the sandbox’s',
+			);
+			const attachment = csvAttachment(mail.raw);
+			check(attachment, 'the e-mail has no CSV attachment');
+			const rows = parse(attachment.content, { bom: true, columns: true }) as Array<
+				Record<string, string>
+			>;
+			check(
+				rows
+					.map((row) => Number(row.idDeposit))
+					.sort((x, y) => x - y)
+					.join() ===
+					expected
+						.map((deposit) => deposit.idDeposit)
+						.sort((x, y) => x - y)
+						.join(),
+				'the attached file does not hold exactly yesterday’s deposits',
+			);
+			const table = mail.text.match(/<tr>.*?<\/tr>/gs) ?? [];
 			return [
-				`${deposits.length} deposits and ${cashouts.length} cashouts read; e-mail sent to ${mail.to.join(', ')}:`,
+				`${total.count} deposits totalled in ${totals.length - 1} groups; e-mail sent to ${mail.to.join(', ')}:`,
 				`  Subject: ${mail.subject}`,
-				...mail.text
-					.trim()
-					.split(/\r?\n/)
-					.map((line) => `  | ${line}`),
+				...table.map(
+					(row) =>
+						`  | ${row
+							.replace(/<br>/g, ', ')
+							.replace(/<\/t[dh]><t[dh]>/g, ' | ')
+							.replace(/<[^>]+>/g, '')
+							.trim()}`,
+				),
+				`  Attached: ${attachment.fileName}, ${rows.length} rows, ${attachment.content.length} bytes`,
 			];
 		},
 	},
