@@ -19,21 +19,65 @@ export function explainCashoutRefusal(
 	};
 }
 
+/** What a failed cashout call says: the action in words, the item, and a refusal's meaning. */
+export interface CashoutCallFailure {
+	action: string;
+	itemIndex?: number;
+	explain?: (failure: ServiceFailure) => string | undefined;
+}
+
+/**
+ * Reads a cashout's status: `POST /v3/cashout/status` by `cashout_id` or `external_id` (service
+ * rules §6.1). Changes nothing, so it may be repeated (retried on its own).
+ * @returns One item: the status result with readable names added (`cashout_status_name`,
+ *   `rejection_code_name`) and the id it was read by.
+ * @throws NodeApiError for a refusal (509 not found) or a failure.
+ */
+export async function readCashoutStatus(
+	client: PaymentsClient,
+	by: { cashout_id: number } | { external_id: string },
+	failure: CashoutCallFailure,
+): Promise<INodeExecutionData[]> {
+	return await cashoutCall(client, 'POST', '/v3/cashout/status', by, failure);
+}
+
+/**
+ * Puts a cashout on hold or releases it: `PUT /v3/cashout/status` with `status` ON_HOLD or PENDING
+ * (service rules §6.1). Never repeated on its own.
+ * @throws NodeApiError for a refusal (509, 510) or a failure.
+ */
+export async function updateCashoutStatus(
+	client: PaymentsClient,
+	body: { cashout_id: number; status: 'ON_HOLD' | 'PENDING' },
+	failure: CashoutCallFailure,
+): Promise<INodeExecutionData[]> {
+	return await cashoutCall(client, 'PUT', '/v3/cashout/status', body, failure);
+}
+
+/**
+ * Cancels a cashout: `DELETE /v3/cashout/cancel` with its `cashout_id` and `external_id` (service
+ * rules §6.1). Never repeated on its own.
+ * @throws NodeApiError for a refusal (509, 510) or a failure.
+ */
+export async function cancelCashout(
+	client: PaymentsClient,
+	body: { cashout_id: number; external_id: string },
+	failure: CashoutCallFailure,
+): Promise<INodeExecutionData[]> {
+	return await cashoutCall(client, 'DELETE', '/v3/cashout/cancel', body, failure);
+}
+
 /**
  * Sends a cashout API call and returns its status result with readable names added
  * (`cashout_status_name`, `rejection_code_name`) and the cashout id for reference.
  */
-export async function cashoutCall(
+async function cashoutCall(
 	client: PaymentsClient,
 	method: 'PUT' | 'POST' | 'DELETE',
+	path: string,
 	body: IDataObject,
-	failure: {
-		action: string;
-		itemIndex: number;
-		explain?: (failure: ServiceFailure) => string | undefined;
-	},
+	failure: CashoutCallFailure,
 ): Promise<INodeExecutionData[]> {
-	const path = method === 'DELETE' ? '/v3/cashout/cancel' : '/v3/cashout/status';
 	// The status read changes nothing, so it may be repeated; hold, release and cancel never are.
 	const result = await client.request<IDataObject>(
 		{ family: 'cashout', method, path, body, safeToRepeat: method === 'POST' },

@@ -36,7 +36,6 @@ export async function execute(
 		'The service needs the external_id sent at creation to cancel a cashout.',
 	);
 	return await changeCashoutStatus(client, {
-		method: 'DELETE',
 		body: { cashout_id: cashoutId, external_id: externalId },
 		target: 'CANCELLED',
 		action: `Cancelling cashout ${cashoutId}`,

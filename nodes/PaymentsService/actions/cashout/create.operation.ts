@@ -34,7 +34,7 @@ import {
 	recoveryPeriod,
 } from '../common/recovery';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
-import { cashoutCall, explainCashoutRefusal } from '../../transport/cashouts';
+import { explainCashoutRefusal, readCashoutStatus } from '../../transport/cashouts';
 import { positiveId } from '../../codes/ids';
 import { optionsCollection } from '../../parameters/options';
 
@@ -171,23 +171,14 @@ function asCashoutId(value: unknown): number | null {
 /** Reads a cashout's status (a safe read, retried on its own) with readable names added. */
 async function readStatus(
 	client: PaymentsClient,
-	by: IDataObject,
+	by: { cashout_id: number } | { external_id: string },
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const what =
-		by.cashout_id !== undefined
-			? `cashout ${String(by.cashout_id)}`
-			: `cashout with external ID "${String(by.external_id)}"`;
-	const [item] = await cashoutCall(client, 'POST', by, {
-		action: `Reading the status of ${what}`,
+	const named = 'cashout_id' in by ? String(by.cashout_id) : `with external ID "${by.external_id}"`;
+	const [item] = await readCashoutStatus(client, by, {
+		action: `Reading the status of cashout ${named}`,
 		itemIndex,
-		explain: explainCashoutRefusal(
-			by.cashout_id !== undefined
-				? String(by.cashout_id)
-				: `with external ID "${String(by.external_id)}"`,
-			'read',
-			'known',
-		),
+		explain: explainCashoutRefusal(named, 'read', 'known'),
 	});
 	return item.json;
 }

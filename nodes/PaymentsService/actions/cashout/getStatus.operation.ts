@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import type { PaymentsClient } from '../../transport/client';
 import { readPositiveInteger, readRequiredText } from '../common/parameters';
-import { cashoutCall, explainCashoutRefusal } from '../../transport/cashouts';
+import { explainCashoutRefusal, readCashoutStatus } from '../../transport/cashouts';
 import { cashoutIdProperty } from './shared';
 
 export const properties: INodeProperties[] = [
@@ -48,9 +48,8 @@ export async function execute(
 			itemIndex,
 			'Enter the external_id sent when the cashout was created.',
 		);
-		return await cashoutCall(
+		return await readCashoutStatus(
 			client,
-			'POST',
 			{ external_id: externalId },
 			{
 				action: `Reading the status of cashout with external ID "${externalId}"`,
@@ -60,9 +59,8 @@ export async function execute(
 		);
 	}
 	const cashoutId = readPositiveInteger(this, 'cashoutId', 'Cashout ID', itemIndex);
-	return await cashoutCall(
+	return await readCashoutStatus(
 		client,
-		'POST',
 		{ cashout_id: cashoutId },
 		{
 			action: `Reading the status of cashout ${cashoutId}`,

@@ -1,12 +1,12 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { cashoutCall, explainCashoutRefusal } from '../../transport/cashouts';
+import {
+	cancelCashout,
+	explainCashoutRefusal,
+	readCashoutStatus,
+	updateCashoutStatus,
+} from '../../transport/cashouts';
 import { failureOf, isFailureKind, toNodeApiError } from '../../transport/errors';
 import type { PaymentsClient } from '../../transport/client';
 import { readPositiveInteger } from '../common/parameters';
@@ -26,8 +26,10 @@ export const cashoutIdProperty: INodeProperties = {
 
 /** A state change of a cashout: hold, release or cancel (service rules §6.1). */
 export interface CashoutChange {
-	method: 'PUT' | 'DELETE';
-	body: IDataObject & { cashout_id: number };
+	/** A hold or release (`status`), or a cancel (`external_id`). */
+	body:
+		| { cashout_id: number; status: 'ON_HOLD' | 'PENDING' }
+		| { cashout_id: number; external_id: string };
 	/** The status the change leads to: ON_HOLD, PENDING or CANCELLED. */
 	target: 'ON_HOLD' | 'PENDING' | 'CANCELLED';
 	/** What is being done, e.g. "Putting cashout 123 on hold". */
@@ -54,13 +56,16 @@ export async function changeCashoutStatus(
 ): Promise<INodeExecutionData[]> {
 	const cashoutId = change.body.cashout_id;
 	try {
-		return await cashoutCall(client, change.method, change.body, {
+		const failure = {
 			action: change.action,
 			itemIndex: change.itemIndex,
 			explain: explainCashoutRefusal(cashoutId, change.verb, change.allowedFrom),
-		});
+		};
+		return 'status' in change.body
+			? await updateCashoutStatus(client, change.body, failure)
+			: await cancelCashout(client, change.body, failure);
 	} catch (caught) {
-		// cashoutCall fails only with n8n's errors; anything else is wrapped once here.
+		// The cashout calls fail only with n8n's errors; anything else is wrapped once here.
 		const error =
 			caught instanceof NodeApiError || caught instanceof NodeOperationError
 				? caught
@@ -68,9 +73,8 @@ export async function changeCashoutStatus(
 		if (!isFailureKind(error, 'invalidTransition')) throw error;
 		let current: INodeExecutionData;
 		try {
-			[current] = await cashoutCall(
+			[current] = await readCashoutStatus(
 				client,
-				'POST',
 				{ cashout_id: cashoutId },
 				{
 					action: `Reading the status of cashout ${cashoutId} after the service refused the change`,
@@ -120,7 +124,6 @@ export function statusUpdateOperation(move: {
 		): Promise<INodeExecutionData[]> {
 			const cashoutId = readPositiveInteger(this, 'cashoutId', 'Cashout ID', itemIndex);
 			return await changeCashoutStatus(client, {
-				method: 'PUT',
 				body: { cashout_id: cashoutId, status: move.target },
 				target: move.target,
 				action: move.action(cashoutId),
