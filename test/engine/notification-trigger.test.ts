@@ -548,15 +548,17 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 			store,
 		);
 		const second = new WebhookRunner(other, notificationWorkflow({}), NOTIFICATION_TRIGGER, store);
-		expect((await first.call(depositNotification(record.idDeposit))).items).toHaveLength(1);
-		expect((await second.call(depositNotification(record.idDeposit))).json).toMatchObject({
-			outcome: 'duplicate',
-		});
+		// Processes share no claims (claims.ts): forgotten before each call, so only the saved static
+		// data can suppress the repeat.
+		const call = async (runner: WebhookRunner) => {
+			forgetAllClaims();
+			return await runner.call(depositNotification(record.idDeposit));
+		};
+		expect((await call(first)).items).toHaveLength(1);
+		expect((await call(second)).json).toMatchObject({ outcome: 'duplicate' });
 		fx.sandbox.control.setStatus('deposit', record.idDeposit, 'COMPLETED');
-		expect((await second.call(depositNotification(record.idDeposit))).items).toHaveLength(1);
-		expect((await first.call(depositNotification(record.idDeposit))).json).toMatchObject({
-			outcome: 'duplicate',
-		});
+		expect((await call(second)).items).toHaveLength(1);
+		expect((await call(first)).json).toMatchObject({ outcome: 'duplicate' });
 	});
 
 	test('the description: one POST webhook, nothing to register, each credential shown and required for its kind only', async () => {

@@ -7,10 +7,13 @@
  * with Respond "When Workflow Finished", a workflow that fails gets the notification again from the
  * service's retry and handles it once.
  *
- * The trigger alone and Remove Duplicates are measurements of a limit of n8n's static data, reported
- * in the step's output; those steps fail only when a check that must hold does not (forged ones
- * refused, every change started at least once). The recipe's step fails unless every change was
- * handled exactly once.
+ * The trigger alone, in one process (regular mode), must handle each change once: its in-process
+ * claim (trigger/notification/claims.ts) covers copies at the same moment and repeats after a burst,
+ * so that step fails unless none is handled twice or again. With several `n8n webhook` processes
+ * (queue mode) the claim cannot cover copies reaching different processes: there the trigger alone
+ * and Remove Duplicates are measurements of that limit, reported in the step's output, failing only
+ * when a check that must hold does not (forged ones refused, every change started at least once).
+ * The recipe's step fails unless every change was handled exactly once, in both modes.
  */
 import { createHmac, randomUUID } from 'crypto';
 import { readFileSync } from 'fs';
@@ -264,13 +267,23 @@ async function quiet(
 	);
 }
 
-/** A form-encoded cashout notification as the service sends it (control made with `secret`). */
-function cashoutForm(cashoutId: number, externalId: string, secret: string): string {
+/** Unix ms as ISO 8601 UTC to the second, as the change key writes it. */
+function isoSeconds(ms: number): string {
+	return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * A form-encoded cashout notification as the service sends it (control made with `secret`), with
+ * the `date` of its change (`YYYY-MM-DD HH:MM:SS`, GMT): every delivery of one change carries the
+ * same one.
+ */
+function cashoutForm(cashoutId: number, externalId: string, secret: string, at: number): string {
 	const control = createHmac('sha256', secret)
 		.update(`Be4${externalId}Bo7`)
 		.digest('hex')
 		.toUpperCase();
 	return new URLSearchParams({
+		date: isoSeconds(at).slice(0, 19).replace('T', ' '),
 		external_id: externalId,
 		control,
 		cashout_id: String(cashoutId),
@@ -353,22 +366,24 @@ async function measure(state: RunState, variant: Variant): Promise<Figures> {
 			const forged = await Promise.all(
 				payouts
 					.slice(0, 5)
-					.map(
-						async (payout, index) =>
-							await post(at(index), cashoutForm(payout.idCashout, payout.externalId, 'forged')),
-					),
+					.map(async (payout, index) => await post(at(index), form(payout, 'forged'))),
 			);
 			if (forged.some((status) => status !== 401))
 				throw new Error(`forged notifications answered ${forged.join(', ')}, not 401`);
-			const keyOf = (payout: { idCashout: number }) => `cashout:${payout.idCashout}:PENDING`;
+			// Each change dated as the service dates it (GMT, to the second): its change key.
+			const dated = new Map(payouts.map((payout) => [payout.idCashout, Date.now()]));
+			const form = (payout: (typeof payouts)[number], key = secret) =>
+				cashoutForm(payout.idCashout, payout.externalId, key, dated.get(payout.idCashout)!);
+			const keyOf = (payout: { idCashout: number }) =>
+				`cashout:${payout.idCashout}:PENDING:${isoSeconds(dated.get(payout.idCashout)!)}`;
 			const handled = (list: typeof payouts) =>
 				list.reduce((sum, payout) => sum + (counter.hits.get(keyOf(payout)) ?? 0), 0);
 
 			// 2 identical notifications at the same instant, for 10 changes.
 			const pairs = payouts.slice(0, 10);
 			for (const payout of pairs) {
-				const form = cashoutForm(payout.idCashout, payout.externalId, secret);
-				await Promise.all([post(at(0), form), post(at(1), form)]);
+				const body = form(payout);
+				await Promise.all([post(at(0), body), post(at(1), body)]);
 			}
 			await quiet(client, stored.id);
 			const perPair = pairs.map((payout) => counter.hits.get(keyOf(payout)) ?? 0);
@@ -377,7 +392,7 @@ async function measure(state: RunState, variant: Variant): Promise<Figures> {
 
 			// 200 at once, then each again.
 			const burst = payouts.slice(10, 210);
-			const forms = burst.map((payout) => cashoutForm(payout.idCashout, payout.externalId, secret));
+			const forms = burst.map((payout) => form(payout));
 			const queue = forms.map((form, index) => ({ form, index }));
 			await Promise.all(
 				Array.from({ length: 50 }, async () => {
@@ -449,12 +464,13 @@ async function atLeastOnce(state: RunState, database?: MerchantDatabase): Promis
 				externalId: `at-least-once-${Date.now()}`,
 				notificationUrl: url,
 			});
-			const key = `cashout:${payout.idCashout}:DELIVERED`;
+			// The change key ends with the change's date, which the sandbox sets when it notifies.
+			const key = `cashout:${payout.idCashout}:DELIVERED:`;
 			const rows = async () =>
 				database
 					? (
 							await database.query(
-								`SELECT count(*) FROM handled_notifications WHERE change_key = '${key}'`,
+								`SELECT count(*) FROM handled_notifications WHERE change_key LIKE '${key}%'`,
 							)
 						).trim()
 					: 'n/a';
@@ -492,7 +508,9 @@ async function atLeastOnce(state: RunState, database?: MerchantDatabase): Promis
 			}
 			const { results } = await quiet(client, stored.id);
 			const statuses = results.map((execution) => execution.status).sort();
-			const calls = counter.hits.get(key) ?? 0;
+			const calls = [...counter.hits]
+				.filter(([hit]) => hit.startsWith(key))
+				.reduce((sum, [, count]) => sum + count, 0);
 			const delivery = mine()[0]?.state;
 			if (JSON.stringify(answers()) !== '[500,200]' || delivery !== 'delivered')
 				throw new Error(
@@ -524,11 +542,32 @@ async function atLeastOnce(state: RunState, database?: MerchantDatabase): Promis
 /** The Notification Trigger steps of a run (README, "Notification Trigger"). */
 export async function notificationSteps(steps: Steps, state: RunState): Promise<void> {
 	const count = receivers(state).length;
-	await steps.run('Notification Trigger: copies at the same moment (measured)', async () => {
-		const alone = await measure(state, 'alone');
-		const deduplicated = await measure(state, 'removeDuplicates');
-		return [line('alone', alone, count), line('removeDuplicates', deduplicated, count)].join('\n');
-	});
+	if (count === 1)
+		await steps.run(
+			'Notification Trigger alone, one process: copies at the same moment and repeats after a burst handled once',
+			async () => {
+				const alone = await measure(state, 'alone');
+				if (alone.doubles !== 0 || alone.burst !== 200 || alone.repeats !== 0)
+					throw new Error(
+						`the trigger alone did not handle each change once in one process: ${line('alone', alone, count)}`,
+					);
+				const deduplicated = await measure(state, 'removeDuplicates');
+				return [line('alone', alone, count), line('removeDuplicates', deduplicated, count)].join(
+					'\n',
+				);
+			},
+		);
+	else
+		await steps.run(
+			`Notification Trigger alone, ${count} webhook processes: copies at the same moment (measured; the in-process claim covers one process)`,
+			async () => {
+				const alone = await measure(state, 'alone');
+				const deduplicated = await measure(state, 'removeDuplicates');
+				return [line('alone', alone, count), line('removeDuplicates', deduplicated, count)].join(
+					'\n',
+				);
+			},
+		);
 	let database: MerchantDatabase | undefined;
 	await steps.run(
 		'Notification Trigger + the recipe (unique key in the merchant database): once per change',
