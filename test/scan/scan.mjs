@@ -10,14 +10,16 @@
 //        node test/scan/scan.mjs --dist <dir>    only an unpacked package in <dir>
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import {
-	analyzePackage,
-	SOURCE_FILE_PATTERNS,
-} from '@n8n/scan-community-package/scanner/scanner.mjs';
+// The scanner makes a temporary folder when loaded (for registry downloads, unused here); its own
+// copy of `tmp` removes it on exit once told to.
+const scannerModule = import.meta.resolve('@n8n/scan-community-package/scanner/scanner.mjs');
+createRequire(scannerModule)('tmp').setGracefulCleanup();
+const { analyzePackage, SOURCE_FILE_PATTERNS } = await import(scannerModule);
 
 // eslint-plugin-n8n-nodes-base switches to its own test fixtures' file naming under NODE_ENV=test
 // (which jest sets); the scanner runs without it.
