@@ -1,14 +1,17 @@
-// Lint with the rules n8n applies to community packages:
-// - eslint-plugin-n8n-nodes-base (community package.json, credential and node rules),
-// - @n8n/eslint-plugin-community-nodes (the rules of n8n's community-package scanner),
-// - our own rules for what n8n's master adds to that plugin's recommended config and no published
-//   version carries yet (test/scan/upstream-rules.ts; eslint loads this TypeScript config through jiti).
+// Lint with the rules n8n's community-package scanner (@n8n/scan-community-package, its
+// buildScanConfig) and `n8n-node lint` apply to nodes/, credentials/ and package.json:
+// - all of eslint-plugin-n8n-nodes-base: its community (package.json), credentials and nodes
+//   rulesets, which together hold every rule of the plugin, with the scanner's five switched off;
+// - @n8n/eslint-plugin-community-nodes' recommended config, and no-console;
+// - our house rules, for what those miss (test/scan/house-rules.ts, each with its reason).
+// test/scan/scanner-rules.test.ts checks that every rule the scanner reports as an error is an error
+// here too, on every file it lints. eslint loads this TypeScript config through jiti.
 import eslint from '@eslint/js';
 import communityNodes from '@n8n/eslint-plugin-community-nodes';
 import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
 import tseslint from 'typescript-eslint';
 
-import { upstreamRecommended } from './test/scan/upstream-rules';
+import { houseRules } from './test/scan/house-rules';
 
 export default tseslint.config(
 	{ ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'gulpfile.js', 'jest.config.js'] },
@@ -48,13 +51,25 @@ export default tseslint.config(
 			'n8n-nodes-base/node-param-type-options-max-value-present': 'off',
 		},
 	},
+	// The scanner also lints the JSON under nodes/ and credentials/ (the codex files).
 	{
-		files: ['credentials/**/*.ts', 'nodes/**/*.ts', 'package.json'],
+		files: ['credentials/**/*.json', 'nodes/**/*.json'],
+		languageOptions: {
+			parser: tseslint.parser,
+			parserOptions: { extraFileExtensions: ['.json'] },
+		},
+	},
+	{
+		files: ['credentials/**/*.{ts,json}', 'nodes/**/*.{ts,json}', 'package.json'],
 		...communityNodes.configs.recommended,
 	},
 	{
+		files: ['credentials/**/*.{ts,json}', 'nodes/**/*.{ts,json}', 'package.json'],
+		rules: { 'no-console': 'error' },
+	},
+	{
 		files: ['credentials/**/*.ts', 'nodes/**/*.ts'],
-		...upstreamRecommended,
+		...houseRules,
 	},
 	{
 		files: ['credentials/**/*.ts'],
@@ -66,7 +81,7 @@ export default tseslint.config(
 	},
 	// n8n's scanner ignores inline eslint-disable comments; so does this lint, where the scanner looks.
 	{
-		files: ['credentials/**/*.ts', 'nodes/**/*.ts', 'package.json'],
+		files: ['credentials/**/*.{ts,json}', 'nodes/**/*.{ts,json}', 'package.json'],
 		linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'error' },
 	},
 );

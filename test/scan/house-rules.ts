@@ -1,26 +1,17 @@
 /**
- * Our own ESLint rules for the checks n8n's master adds to `@n8n/eslint-plugin-community-nodes`'s
- * `recommended` config that no published version of the plugin carries yet (the newest on the
- * registry, 0.32.0, lacks them). Each rule is written from the upstream rule's documented
- * behaviour, under the upstream rule's name, so that `npm run lint` fails today where n8n's
- * scanner will fail tomorrow. When a published plugin carries a rule, drop ours and enable theirs.
+ * House rules: three ESLint checks of our own for what `eslint-plugin-n8n-nodes-base` misses. n8n's
+ * community-package scanner and `n8n-node lint` run that plugin's three rulesets (all 132 rules,
+ * save five switched off for community nodes, which eslint.config.ts switches off too), so we keep
+ * a rule here only when it catches a case that plugin provably does not. Each rule says below what
+ * it catches, why, and what n8n's rule misses; the tests (house-rules.test.ts) run n8n's rule on the
+ * same code to show the gap, so a test fails when n8n's rule closes it and ours can go.
  *
- * - require-continue-on-fail: a node class's `execute()` itself calls `this.continueOnFail()`.
- * - node-operation-error-itemindex: `new NodeOperationError(...)` / `new NodeApiError(...)` inside a
- *   loop of `execute()` passes an options object with `itemIndex` (upstream limits this to loops over
- *   `this.getInputData()`; ours takes every loop in `execute()`, which is stricter).
- * - single-credential-per-node: a `.node.ts` file's `description.credentials`, when an array
- *   literal of two or more, holds only credentials shown by mutually exclusive
- *   `displayOptions.show` values of one single-value parameter.
- * - node-filename-against-convention: `Foo.node.ts` (or `FooV2.node.ts`) holds the node whose
- *   `description.name` is `foo`.
- * - node-class-description-name-camelcase: `description.name` is camelCase.
- * - cred-class-name-suffix: a credential class name ends with `Api`.
- * - cred-class-name-field-conventions: a credential's `name` starts lowercase and ends with `Api`.
- * - cred-filename-against-convention: `FooApi.credentials.ts` holds the class `FooApi`.
+ * Five rules we once kept here are gone: n8n's plugin catches their cases (the tests show it):
+ * node-filename-against-convention, node-class-description-name-miscased (camelCase names),
+ * cred-class-name-unsuffixed, cred-class-field-name-unsuffixed with
+ * cred-class-field-name-uppercase-first-char, and cred-filename-against-convention.
  */
 import type { Rule } from 'eslint';
-import path from 'path';
 
 /** Any AST node, as ESLint hands it over (ESTree plus typescript-eslint's TS nodes). */
 type AnyNode = { type: string; [key: string]: unknown };
@@ -105,9 +96,20 @@ function nodeDescription(node: ClassNode): AnyNode | undefined {
 }
 
 const isNodeFile = (filename: string) => filename.endsWith('.node.ts');
-const isCredentialFile = (filename: string) => filename.endsWith('.credentials.ts');
 
-const requireContinueOnFail: Rule.RuleModule = {
+/**
+ * `continue-on-fail-in-execute`: the `execute()` of a node class calls `this.continueOnFail()`.
+ *
+ * Why: with Settings → On Error → Continue, n8n expects a failed item to become an error item and
+ * the next item to run; a node that never asks `this.continueOnFail()` stops the workflow at the
+ * first bad item whatever the user chose. Our node asks it once, in execute()'s item loop
+ * (PaymentsService.node.ts), so that is where the call must stay.
+ *
+ * What n8n-nodes-base misses: its node-execute-block-missing-continue-on-fail looks only at an
+ * execute() whose whole body is one `for` loop. Ours starts with the run plan and ends with a
+ * return, so n8n's rule never looks at it, nor at an execute() that hands over to a router.
+ */
+const continueOnFailInExecute: Rule.RuleModule = {
 	meta: {
 		type: 'problem',
 		docs: { description: 'execute() of a node class calls this.continueOnFail()' },
@@ -142,7 +144,21 @@ const requireContinueOnFail: Rule.RuleModule = {
 	},
 };
 
-const nodeOperationErrorItemIndex: Rule.RuleModule = {
+/**
+ * `execute-errors-carry-item-index`: a `new NodeOperationError(...)` or `new NodeApiError(...)`
+ * written inside a loop of a node class's `execute()` passes an options object with `itemIndex`.
+ *
+ * Why: n8n names the failed item, and pairs an error with its input item, from the error's
+ * `itemIndex`; an error built in the item loop without it cannot say which item failed.
+ *
+ * What n8n-nodes-base misses: its node-execute-block-error-missing-item-index looks only at `throw`
+ * statements in the `if (resource === …) { if (operation === …) { … } }` branches of the try block
+ * of execute()'s item loop (n8n's own node template). A throw in the catch block, in a nested loop,
+ * or in a loop without those branches (ours dispatches through the run plan) is never looked at.
+ * Ours also accepts further options beside `itemIndex` (such as `description`), which n8n's rule
+ * reports.
+ */
+const executeErrorsCarryItemIndex: Rule.RuleModule = {
 	meta: {
 		type: 'problem',
 		docs: {
@@ -206,6 +222,19 @@ function showConditions(credential: AnyNode): Map<string, string[] | undefined> 
 	return conditions;
 }
 
+/**
+ * `single-credential-per-node`: a `.node.ts` file's `description.credentials`, when it is an array
+ * literal of two or more, lists only credentials shown by mutually exclusive `displayOptions.show`
+ * values of one single-value parameter (a multiOptions parameter can hold both values at once).
+ *
+ * Why: n8n asks the user for every credential whose display conditions hold, so two that can show
+ * together make one node need two credentials. Version 2 of the Notification Trigger was made to
+ * take one kind and one credential per node (version 1 needed both); this keeps it so. A list built
+ * by a function (the action node's, from actions/registry.ts) cannot be judged here and is skipped.
+ *
+ * What n8n-nodes-base misses: it has no rule on how many credentials a node lists. The rule of this
+ * name for @n8n/eslint-plugin-community-nodes is only a proposal; ours is written from it.
+ */
 const singleCredentialPerNode: Rule.RuleModule = {
 	meta: {
 		type: 'problem',
@@ -261,127 +290,16 @@ const singleCredentialPerNode: Rule.RuleModule = {
 	},
 };
 
-const nodeFilenameAgainstConvention: Rule.RuleModule = {
-	meta: {
-		type: 'problem',
-		docs: { description: 'A node file is named after description.name' },
-		messages: {
-			rename: 'Node filename must match description.name: rename the file to "{{expected}}".',
-		},
-		schema: [],
-	},
-	create(context) {
-		if (!isNodeFile(context.filename)) return {};
-		return {
-			ClassDeclaration(estree) {
-				const node = estree as unknown as ClassNode;
-				if (!implementsInterface(node, 'INodeType')) return;
-				const name = stringValue(objectProperty(nodeDescription(node), 'name')?.value as AnyNode);
-				if (!name) return;
-				const expected = name.charAt(0).toUpperCase() + name.slice(1);
-				const actual = path.basename(context.filename, '.node.ts').replace(/V\d+$/, '');
-				if (actual !== expected)
-					context.report({
-						node: node.id as never,
-						messageId: 'rename',
-						data: { expected: `${expected}.node.ts` },
-					});
-			},
-		};
-	},
-};
-
-const nodeClassDescriptionNameCamelcase: Rule.RuleModule = {
-	meta: {
-		type: 'problem',
-		docs: { description: 'description.name of a node is camelCase' },
-		messages: {
-			camel:
-				'Node description.name "{{name}}" must be camelCase (a lowercase letter, then letters and digits).',
-		},
-		schema: [],
-	},
-	create(context) {
-		return {
-			ClassDeclaration(estree) {
-				const node = estree as unknown as ClassNode;
-				if (!implementsInterface(node, 'INodeType')) return;
-				const property = objectProperty(nodeDescription(node), 'name');
-				const name = stringValue(property?.value as AnyNode);
-				if (name !== undefined && !/^[a-z][a-zA-Z0-9]*$/.test(name))
-					context.report({ node: property as never, messageId: 'camel', data: { name } });
-			},
-		};
-	},
-};
-
-/** Runs `check` on every class in a `.credentials.ts` file that implements ICredentialType. */
-function credentialRule(
-	description: string,
-	message: string,
-	check: (node: ClassNode, filename: string) => AnyNode | undefined,
-): Rule.RuleModule {
-	return {
-		meta: { type: 'problem', docs: { description }, messages: { bad: message }, schema: [] },
-		create(context) {
-			if (!isCredentialFile(context.filename)) return {};
-			return {
-				ClassDeclaration(estree) {
-					const node = estree as unknown as ClassNode;
-					if (!implementsInterface(node, 'ICredentialType')) return;
-					const culprit = check(node, context.filename);
-					if (culprit) context.report({ node: culprit as never, messageId: 'bad' });
-				},
-			};
-		},
-	};
-}
-
-const credClassNameSuffix = credentialRule(
-	'A credential class name ends with Api',
-	'Credential class names must end with "Api".',
-	(node) =>
-		node.id && !node.id.name.endsWith('Api') ? (node.id as unknown as AnyNode) : undefined,
-);
-
-const credClassNameFieldConventions = credentialRule(
-	'A credential name starts lowercase and ends with Api',
-	'A credential\'s name must start with a lowercase letter and end with "Api".',
-	(node) => {
-		const member = classMember(node, 'name');
-		const name = stringValue(member?.value as AnyNode);
-		return name !== undefined && (/^[A-Z]/.test(name) || !name.endsWith('Api'))
-			? member
-			: undefined;
-	},
-);
-
-const credFilenameAgainstConvention = credentialRule(
-	'A credential file is named after its class',
-	'Credential filename must match the class name: name the file <ClassName>.credentials.ts.',
-	(node, filename) =>
-		node.id && path.basename(filename, '.credentials.ts') !== node.id.name
-			? (node.id as unknown as AnyNode)
-			: undefined,
-);
-
-/** The rules, under the names n8n's plugin gives them upstream. */
+/** The house rules, by name. */
 export const rules: Record<string, Rule.RuleModule> = {
-	'require-continue-on-fail': requireContinueOnFail,
-	'node-operation-error-itemindex': nodeOperationErrorItemIndex,
+	'continue-on-fail-in-execute': continueOnFailInExecute,
+	'execute-errors-carry-item-index': executeErrorsCarryItemIndex,
 	'single-credential-per-node': singleCredentialPerNode,
-	'node-filename-against-convention': nodeFilenameAgainstConvention,
-	'node-class-description-name-camelcase': nodeClassDescriptionNameCamelcase,
-	'cred-class-name-suffix': credClassNameSuffix,
-	'cred-class-name-field-conventions': credClassNameFieldConventions,
-	'cred-filename-against-convention': credFilenameAgainstConvention,
 };
 
-/** An ESLint plugin holding the rules, and the flat config that enables them all as errors. */
-export const upstreamRulesPlugin = { meta: { name: 'upstream-community-nodes' }, rules };
-export const upstreamRecommended = {
-	plugins: { 'upstream-community-nodes': upstreamRulesPlugin },
-	rules: Object.fromEntries(
-		Object.keys(rules).map((name) => [`upstream-community-nodes/${name}`, 'error' as const]),
-	),
+/** The ESLint plugin `house`, and the flat config that enables all its rules as errors. */
+export const housePlugin = { meta: { name: 'house' }, rules };
+export const houseRules = {
+	plugins: { house: housePlugin },
+	rules: Object.fromEntries(Object.keys(rules).map((name) => [`house/${name}`, 'error' as const])),
 };
