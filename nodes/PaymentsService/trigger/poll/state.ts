@@ -176,11 +176,11 @@ const PACKED_NO_CHANGE = '_';
 const PACKED_NO_STATUS = '_';
 /** `status` field: the record left the statuses a narrowed read asks for ({@link LEFT}). */
 const PACKED_LEFT = '~';
-const BASE36 = /^-?[0-9a-z]+$/;
+const BASE36 = '-?[0-9a-z]+';
+const PACKED_ENTRY = `${BASE36}(?:\\.(?:${BASE36})?(?:\\.(?:${BASE36}|_)?(?:\\.(?:${BASE36}|_|~)?)?)?)?`;
+/** A well-formed packed string, checked once: then every field is a number or its marker. */
+const PACKED_FORMAT = new RegExp(`^(?:${PACKED_ENTRY}(?:,${PACKED_ENTRY})*)?$`);
 const CANONICAL_ID = /^(0|[1-9][0-9]{0,14})$/;
-
-/** A base-36 field; NaN when it is not one (a damaged string). */
-const base36 = (text: string): number => (BASE36.test(text) ? parseInt(text, 36) : Number.NaN);
 
 /** Whether `entry` can be packed: whole seconds and a status the format has a field for. */
 const packable = (entry: SeenEntry): boolean =>
@@ -206,10 +206,12 @@ const packable = (entry: SeenEntry): boolean =>
  * Read back by {@link loadState}.
  */
 export function packState(state: TriggerState): IDataObject {
-	const keys = Object.keys(state.seen);
-	if (!keys.every((key) => CANONICAL_ID.test(key) && packable(state.seen[key])))
-		return state as unknown as IDataObject;
-	const entries = keys.map((key) => [Number(key), state.seen[key]] as const);
+	const entries: Array<readonly [number, SeenEntry]> = [];
+	for (const key in state.seen) {
+		const entry = state.seen[key];
+		if (!CANONICAL_ID.test(key) || !packable(entry)) return state as unknown as IDataObject;
+		entries.push([Number(key), entry]);
+	}
 	entries.sort((a, b) => a[1][2] - b[1][2] || a[0] - b[0]);
 	const parts: string[] = new Array<string>(entries.length);
 	let previousId = 0;
@@ -245,13 +247,13 @@ export function packState(state: TriggerState): IDataObject {
 /** The `seen` map of a {@link packState} string; undefined when the string is damaged. */
 function unpackSeen(packed: string): Record<string, SeenEntry> | undefined {
 	const seen: Record<string, SeenEntry> = {};
+	if (!PACKED_FORMAT.test(packed)) return undefined;
 	if (packed === '') return seen;
+	const base36 = (text: string) => parseInt(text, 36);
 	let id = 0;
 	let created = 0;
 	for (const entry of packed.split(',')) {
-		const fields = entry.split('.');
-		if (fields.length > 4) return undefined;
-		const [idDelta, createdDelta = '', change = '', status = ''] = fields;
+		const [idDelta, createdDelta = '', change = '', status = ''] = entry.split('.');
 		id += base36(idDelta);
 		created += createdDelta === '' ? 0 : base36(createdDelta);
 		const lastChange =
