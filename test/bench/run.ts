@@ -1289,7 +1289,9 @@ async function reportBenchmark(
 							`client CPU ${(cpuMs / 1000).toFixed(1)} s, peak heap +${growthMiB.toFixed(1)} MiB over idle (${(idle / 2 ** 20).toFixed(0)} MiB), live after collections +${liveMiB.toFixed(1)} MiB, peak RSS ${measured.peakRssMiB.toFixed(0)} MiB, ${output.length} output items`,
 					);
 					if (name === 'Summarize') {
-						const totals = output[output.length - 1].json as Record<string, any>;
+						const totals = output[output.length - 1].json as {
+							count: number;
+						} & Record<'amount' | 'localAmount', Record<string, { sum: string }>>;
 						const exact =
 							totals.count === sandbox.totals.count &&
 							Object.entries(sandbox.totals.amount).every(

@@ -519,7 +519,7 @@ describe('Report → Summarize: days and hours in a time zone (deposits placed a
 				.map((item) => [
 					item.json.day ?? 'total',
 					item.json.count,
-					(item.json.amount as any).USD?.sum,
+					(item.json.amount as Record<string, { sum: string }>).USD?.sum,
 				]),
 		).toEqual([
 			['2026-10-31', 1, '1.1'],

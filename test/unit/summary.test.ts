@@ -117,7 +117,11 @@ describe('currencies are never added together', () => {
 			],
 			{ amountFields: ['amount', 'localAmount', 'fee', 'usdCountryTaxFee'] },
 		);
-		const totals = summary.totalsJson() as Record<string, any>;
+		type Stats = { count: number; sum: string; min: string; max: string; average: string };
+		const totals = summary.totalsJson() as {
+			count: number;
+			localAmountUnreadable: number;
+		} & Record<'amount' | 'localAmount' | 'fee' | 'usdCountryTaxFee', Record<string, Stats>>;
 		expect(totals.count).toBe(3);
 		expect(Object.keys(totals.amount)).toEqual(['USD', 'XXX']);
 		expect(totals.amount.USD.sum).toBe('30');

@@ -1,5 +1,4 @@
-import { Readable } from 'stream';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -8,10 +7,16 @@ import type {
 } from 'n8n-workflow';
 
 import { isoSeconds } from '../../codes/dates';
-import { CsvWriter, exportFileName, RECORD_FIELDS, UTF8_BOM } from '../../reporting/csv';
+import {
+	ChunkStream,
+	CsvWriter,
+	exportFileName,
+	RECORD_FIELDS,
+	UTF8_BOM,
+} from '../../reporting/csv';
 import { hasRecordStatus, REPORTING_LISTS } from '../../reporting/lists';
 import type { PaymentsClient } from '../../transport/client';
-import { settledWindows } from '../../transport/reporting';
+import { settledWindows, STREAM_WINDOW_PAGES } from '../../transport/reporting';
 import { optionsCollection } from '../../parameters/options';
 import type { OperationModule } from '../types';
 import {
@@ -118,38 +123,47 @@ export async function executeExport(
 		(typeof options.fileName === 'string' && options.fileName.trim()) ||
 		exportFileName(`${REPORTING_LISTS[resource].label}s`, read.period, read.timeZone);
 	let rows = 0;
-	let failure: { error: unknown } | undefined;
+	// Set once every window was read to its end: a file whose read stopped is never output.
+	let complete = false;
 	async function* file(): AsyncGenerator<Buffer> {
-		try {
-			yield Buffer.from((options.bom === true ? UTF8_BOM : '') + writer.header(), 'utf8');
-			for await (const settled of settledWindows(client, read.query, read.windows, {
-				concurrency: read.concurrency,
-				itemIndex,
-				keyOf: read.keyOf,
-				valueOf: (record) =>
-					hasRecordStatus(record, read.status) ? writer.line(record) : undefined,
-			})) {
-				if (!settled.values.length) continue;
-				rows += settled.values.length;
-				yield Buffer.from(settled.values.join(''), 'utf8');
-			}
-		} catch (error) {
-			failure = { error };
-			throw error;
+		yield Buffer.from((options.bom === true ? UTF8_BOM : '') + writer.header(), 'utf8');
+		for await (const settled of settledWindows(client, read.query, read.windows, {
+			concurrency: read.concurrency,
+			// A row is held as text until its window ends, 10 times what Summarize keeps of it: half
+			// the windows' pages keep a file's read within the memory of Summarize's.
+			windowPages: STREAM_WINDOW_PAGES / 2,
+			itemIndex,
+			keyOf: read.keyOf,
+			valueOf: (record) => (hasRecordStatus(record, read.status) ? writer.line(record) : undefined),
+		})) {
+			if (!settled.values.length) continue;
+			rows += settled.values.length;
+			yield Buffer.from(settled.values.join(''), 'utf8');
 		}
+		complete = true;
 	}
 	let binary;
 	try {
 		binary = await context.helpers.prepareBinaryData(
-			Readable.from(file(), { objectMode: false }),
+			// prepareBinaryData is typed for Node's Readable; n8n's stores read it as ChunkStream offers.
+			new ChunkStream(file()) as unknown as Parameters<
+				IExecuteFunctions['helpers']['prepareBinaryData']
+			>[0],
 			fileName,
 			'text/csv',
 		);
-	} catch (error) {
-		throw failure ? failure.error : error;
+	} catch (caught) {
+		// The read's own error (it names the window and the page), as both stores pass it on.
+		throw nodeError(context, caught, itemIndex);
 	}
 	// A read that failed is never a file, whatever the binary store made of the stream's end.
-	if (failure) throw failure.error;
+	if (!complete) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`The ${read.list.label} file was not finished (item ${itemIndex})`,
+			{ itemIndex, description: 'n8n’s binary data store stopped reading it; nothing was output.' },
+		);
+	}
 	return [
 		{
 			json: {
@@ -163,6 +177,19 @@ export async function executeExport(
 			binary: { [binaryPropertyName]: binary },
 		},
 	];
+}
+
+/** `caught` as the node's error: n8n's own errors as they are, anything else wrapped for the item. */
+function nodeError(
+	context: IExecuteFunctions,
+	caught: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	if (caught instanceof NodeApiError || caught instanceof NodeOperationError) return caught;
+	return new NodeOperationError(context.getNode(), caught as Error, {
+		itemIndex,
+		description: 'Writing the CSV file into n8n’s binary data failed; nothing was output.',
+	});
 }
 
 /** `resource` → Export to File (registered in actions/registry.ts for each reporting list). */

@@ -35,30 +35,34 @@ const GROUP_NAMES: Record<GroupField, { name: string; description: string }> = {
 export function summarizeProperties(resource: ReportResource): INodeProperties[] {
 	const groups = groupFieldsOf(resource);
 	const amounts = SUMMARIES[resource].amounts;
+	const groupBy: INodeProperties = {
+		displayName: 'Group By',
+		name: 'groupBy',
+		type: 'multiOptions',
+		default: [],
+		options: groups
+			.map((field) => ({ value: field, ...GROUP_NAMES[field] }))
+			.sort((a, b) => a.name.localeCompare(b.name)),
+		description:
+			'One output item per combination of these values, plus a totals item. None: the totals item only.',
+	};
+	groupBy.default = groups.filter((field) => field === 'status' || field === 'currency');
+	const amountFields: INodeProperties = {
+		displayName: 'Amount Fields',
+		name: 'amountFields',
+		type: 'multiOptions',
+		default: [],
+		options: amounts
+			.map((entry) => ({ name: entry.name, value: entry.field }))
+			.sort((a, b) => a.name.localeCompare(b.name)),
+		description:
+			'Amounts to total: sum, minimum, maximum and average in each currency apart. None: counts only.',
+	};
+	amountFields.default = amounts.map((entry) => entry.field);
 	return [
 		...readProperties(resource),
-		{
-			displayName: 'Group By',
-			name: 'groupBy',
-			type: 'multiOptions',
-			default: groups.filter((field) => field === 'status' || field === 'currency'),
-			options: groups
-				.map((field) => ({ value: field, ...GROUP_NAMES[field] }))
-				.sort((a, b) => a.name.localeCompare(b.name)),
-			description:
-				'One output item per combination of these values, plus a totals item. None: the totals item only.',
-		},
-		{
-			displayName: 'Amount Fields',
-			name: 'amountFields',
-			type: 'multiOptions',
-			default: amounts.map((entry) => entry.field),
-			options: amounts
-				.map((entry) => ({ name: entry.name, value: entry.field }))
-				.sort((a, b) => a.name.localeCompare(b.name)),
-			description:
-				'Amounts to total: sum, minimum, maximum and average in each currency apart. None: counts only.',
-		},
+		groupBy,
+		amountFields,
 		optionsCollection([timeZoneOption, windowConcurrencyOption]),
 	];
 }
