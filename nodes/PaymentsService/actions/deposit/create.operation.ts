@@ -16,6 +16,7 @@ import {
 } from '../../bodies/depositSchema';
 import { fieldParameters } from '../../bodies/requestFields';
 import type { PaymentsClient } from '../../transport/client';
+import { readDeposit } from '../../transport/deposits';
 import { isFailureKind } from '../../transport/errors';
 import { findInexactNumbers } from '../../bodies/jsonNumbers';
 import {
@@ -339,10 +340,10 @@ async function alreadyCreated(
 		status = typeof record.status === 'string' ? record.status : null;
 		if (depositId !== null) {
 			try {
-				const current = await client.request<IDataObject>(
-					{ family: 'payments', method: 'GET', path: `/v3/deposits/${depositId}` },
-					{ action: `Reading the status of deposit ${depositId}`, itemIndex },
-				);
+				const current = await readDeposit(client, depositId, {
+					action: `Reading the status of deposit ${depositId}`,
+					itemIndex,
+				});
 				if (typeof current?.status === 'string') status = current.status;
 			} catch {
 				// The list's status stands; the deposit exists either way.

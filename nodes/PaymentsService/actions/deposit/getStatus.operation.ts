@@ -1,25 +1,11 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { PaymentsClient } from '../../transport/client';
-import { isFailureKind } from '../../transport/errors';
+import { readDeposit } from '../../transport/deposits';
 import { readPositiveInteger } from '../common/parameters';
+import { depositIdProperty } from './shared';
 
-export const properties: INodeProperties[] = [
-	{
-		displayName: 'Deposit ID',
-		name: 'depositId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '300012345',
-		description: 'The deposit_id returned when the deposit was created',
-	},
-];
+export const properties: INodeProperties[] = [depositIdProperty];
 
 /** Deposit → Get Status: signed GET /v3/deposits/{deposit_id} (service rules §5.3). */
 
@@ -29,16 +15,9 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const depositId = readPositiveInteger(this, 'depositId', 'Deposit ID', itemIndex);
-	const result = await client.request<IDataObject>(
-		{ family: 'payments', method: 'GET', path: `/v3/deposits/${depositId}` },
-		{
-			action: `Reading the status of deposit ${depositId}`,
-			itemIndex,
-			explain: (failure) =>
-				isFailureKind(failure, 'notFound')
-					? `Deposit ${depositId} was not found (${failure.code ?? 404}): check the Deposit ID and that the credential belongs to the merchant that created it`
-					: undefined,
-		},
-	);
+	const result = await readDeposit(client, depositId, {
+		action: `Reading the status of deposit ${depositId}`,
+		itemIndex,
+	});
 	return [{ json: result }];
 }

@@ -20,6 +20,7 @@ import {
 import { isServiceCode } from '../../transport/errors';
 import { readBinaryFile } from '../common/binary';
 import { readPositiveInteger } from '../common/parameters';
+import { depositIdProperty } from './shared';
 import { positiveId } from '../../codes/ids';
 
 /** The two review shortcuts (service rules §8). */
@@ -27,15 +28,7 @@ export type ReviewKind = 'flagForReview' | 'flagForReviewReversal';
 
 /** The parameters of Flag for Review and Flag Reversal for Review. */
 export const reviewProperties: INodeProperties[] = [
-	{
-		displayName: 'Deposit ID',
-		name: 'depositId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '300012345',
-		description: 'The deposit to flag (idDeposit)',
-	},
+	depositIdProperty,
 	{
 		displayName: 'Attachments',
 		name: 'attachments',

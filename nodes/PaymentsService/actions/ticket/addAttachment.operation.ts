@@ -5,16 +5,10 @@ import type { PaymentsClient } from '../../transport/client';
 import { addAttachment, DOCUMENT_TYPES, type DocumentType } from '../../transport/tickets';
 import { readBinaryFile } from '../common/binary';
 import { readPositiveInteger } from '../common/parameters';
+import { ticketIdProperty } from './shared';
 
 export const properties: INodeProperties[] = [
-	{
-		displayName: 'Ticket ID',
-		name: 'ticketId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'ID of the draft ticket (idTicket)',
-	},
+	ticketIdProperty,
 	{
 		displayName: 'Input Binary Field',
 		name: 'binaryPropertyName',

@@ -3,21 +3,13 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import type { PaymentsClient } from '../../transport/client';
 import { confirmTicket } from '../../transport/tickets';
 import { readPositiveInteger } from '../common/parameters';
+import { ticketIdProperty } from './shared';
 
 /**
  * Ticket → Confirm: POST /v1/tickets/{idTicket}/confirmTicket (service rules §8). Submits the
  * draft to the support team; it can no longer be changed afterwards.
  */
-export const properties: INodeProperties[] = [
-	{
-		displayName: 'Ticket ID',
-		name: 'ticketId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'ID of the draft ticket (idTicket)',
-	},
-];
+export const properties: INodeProperties[] = [ticketIdProperty];
 
 export async function execute(
 	this: IExecuteFunctions,
