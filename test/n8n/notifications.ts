@@ -363,6 +363,12 @@ async function measure(state: RunState, variant: Variant): Promise<Figures> {
 			const payouts = Array.from({ length: 210 }, (_, index) =>
 				sandbox.control.addCashout({ idMerchant: mid, externalId: `limits-${stamp}-${index}` }),
 			);
+			// Each change dated as the service dates it (GMT, to the second): its change key.
+			const dated = new Map(payouts.map((payout) => [payout.idCashout, Date.now()]));
+			const form = (payout: (typeof payouts)[number], key = secret) =>
+				cashoutForm(payout.idCashout, payout.externalId, key, dated.get(payout.idCashout)!);
+			const keyOf = (payout: { idCashout: number }) =>
+				`cashout:${payout.idCashout}:PENDING:${isoSeconds(dated.get(payout.idCashout)!)}`;
 			const forged = await Promise.all(
 				payouts
 					.slice(0, 5)
@@ -370,12 +376,6 @@ async function measure(state: RunState, variant: Variant): Promise<Figures> {
 			);
 			if (forged.some((status) => status !== 401))
 				throw new Error(`forged notifications answered ${forged.join(', ')}, not 401`);
-			// Each change dated as the service dates it (GMT, to the second): its change key.
-			const dated = new Map(payouts.map((payout) => [payout.idCashout, Date.now()]));
-			const form = (payout: (typeof payouts)[number], key = secret) =>
-				cashoutForm(payout.idCashout, payout.externalId, key, dated.get(payout.idCashout)!);
-			const keyOf = (payout: { idCashout: number }) =>
-				`cashout:${payout.idCashout}:PENDING:${isoSeconds(dated.get(payout.idCashout)!)}`;
 			const handled = (list: typeof payouts) =>
 				list.reduce((sum, payout) => sum + (counter.hits.get(keyOf(payout)) ?? 0), 0);
 

@@ -128,7 +128,7 @@ export const OPTIONS: INodeProperties = optionsCollection([
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether every notification starts the workflow, also one repeating the status last read for the same deposit or cashout. Off: once per deposit or cashout and status.',
+			'Whether every notification starts the workflow, also a repeat of a change already handled. Off: once per change (each return to an earlier status is a new change).',
 	},
 	{
 		displayName: 'Respond',
@@ -146,7 +146,7 @@ export const OPTIONS: INodeProperties = optionsCollection([
 				name: 'When Workflow Finished',
 				value: 'whenFinished',
 				description:
-					'Answer when the workflow ends: 200, or 500 when it failed, so the service sends the notification again (at least once). Repeats are not suppressed: end the workflow’s work with an idempotent step.',
+					'Answer when the workflow ends: 200, or 500 when it failed, so the service sends the notification again (at least once). Within one n8n process a change handled successfully is not handled again; with several webhook processes, end the work with the once-per-change recipe.',
 			},
 		],
 		description: 'When the service gets its answer',
