@@ -3,7 +3,7 @@
  * Debian's libfaketime, whose offset file moves the clock n8n reads (timers keep real time). A New
  * Record trigger on cashouts takes its starting point, the clock moves 8 days ahead for a poll and
  * comes back; the step requires no execution and the trigger's warning in n8n's log, then a cashout
- * created afterwards must still be reported once (README, "Under n8n's saving rule").
+ * created afterwards must still be reported once (docs/polling-trigger.md, "Under n8n's saving rule").
  */
 import { readFileSync, writeFileSync } from 'fs';
 import path from 'path';

@@ -3,7 +3,7 @@
  * only when the poll emits (and once at activation), so what the trigger knows at a restart is what
  * the last emitting poll or the activation saved. The step rejects a cashout while n8n is down, with
  * Include First Sightings off, and requires the rejection to be reported exactly once after n8n is
- * back (README, "Payments Service Trigger (polling)": before issue 15 it was lost).
+ * back (docs/polling-trigger.md, "Guarantees": before issue 15 it was lost).
  */
 import { readFileSync } from 'fs';
 import path from 'path';

@@ -205,7 +205,7 @@ export interface MerchantDatabase {
 /**
  * Creates `database` on the PostgreSQL listening on 127.0.0.1:`port` (trust authentication) and
  * runs `sql` in it with `psql` (stopping at the first error). It stands for the merchant's own
- * database in the README's "once per change" recipe.
+ * database in the once-per-change recipe (docs/notifications.md).
  */
 export async function createMerchantDatabase(
 	port: number,

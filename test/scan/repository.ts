@@ -4,8 +4,8 @@
  * - no file refers to a path outside the repository (the interface and notes the code was written
  *   from are not part of it; rules are cited from docs/service-rules.md);
  * - every "service rules §N" cited names a section of docs/service-rules.md;
- * - the layout's import rules (README, "Layout"): no import cycle in nodes/ and credentials/ (madge),
- *   and nothing below actions/ (auth, bodies, codes, parameters, reference, reporting, transport,
+ * - the layout's import rules (CONTRIBUTING.md, "Layout"): no import cycle in nodes/ and credentials/ (madge),
+ *   and nothing below actions/ (auth, bodies, codes, idempotency, parameters, reference, reporting, transport,
  *   trigger, and the trigger nodes) imports from actions/.
  * Prints what it found; exits 1 when a check fails.
  */
@@ -58,7 +58,7 @@ export function unknownRuleCitations(files: string[]): {
 
 /** Folders and files of nodes/PaymentsService that must not import from actions/. */
 const BELOW_ACTIONS =
-	/^nodes\/PaymentsService\/(auth|bodies|codes|parameters|reference|reporting|transport|trigger)\/|^nodes\/PaymentsService\/PaymentsService\w*Trigger\.node\.ts$/;
+	/^nodes\/PaymentsService\/(auth|bodies|codes|idempotency|parameters|reference|reporting|transport|trigger)\/|^nodes\/PaymentsService\/PaymentsService\w*Trigger\.node\.ts$/;
 
 /** Import cycles, and imports from actions/ by code below it (`file → imported`). */
 export async function importProblems(): Promise<{
