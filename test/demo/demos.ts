@@ -51,19 +51,31 @@ export function setRawFields(
 }
 
 /**
- * The CSV file attached to a MIME message as nodemailer sends it (multipart, base64 parts):
- * its file name and bytes, or undefined.
+ * The first part of a MIME message (as nodemailer sends it) whose Content-Type matches `type`: its
+ * file name and decoded bytes (base64 or quoted-printable), or undefined.
  */
-function csvAttachment(raw: string): { fileName: string; content: Buffer } | undefined {
+function mimePart(raw: string, type: RegExp): { fileName: string; content: Buffer } | undefined {
 	for (const part of raw.split(/\r?\n--[^\r\n]+/)) {
 		const split = part.indexOf('\r\n\r\n');
 		const headers = part.slice(0, split);
-		if (!/^Content-Type: text\/csv/im.test(headers)) continue;
+		const contentType = /^Content-Type: ([^;\r\n]+)/im.exec(headers)?.[1] ?? '';
+		if (!type.test(contentType)) continue;
 		const fileName = /filename="?([^"\r\n;]+)/i.exec(headers)?.[1] ?? '';
 		const body = part.slice(split + 4);
-		const content = /^Content-Transfer-Encoding: base64/im.test(headers)
-			? Buffer.from(body.replace(/\s+/g, ''), 'base64')
-			: Buffer.from(body, 'utf8');
+		const encoding = /^Content-Transfer-Encoding: (\S+)/im.exec(headers)?.[1].toLowerCase();
+		const content =
+			encoding === 'base64'
+				? Buffer.from(body.replace(/\s+/g, ''), 'base64')
+				: encoding === 'quoted-printable'
+					? Buffer.from(
+							body
+								.replace(/=\r?\n/g, '')
+								.replace(/=([0-9A-F]{2})/gi, (_, hex: string) =>
+									String.fromCharCode(parseInt(hex, 16)),
+								),
+							'latin1',
+						)
+					: Buffer.from(body, 'utf8');
 		return { fileName, content };
 	}
 	return undefined;
@@ -118,7 +130,7 @@ export const DEMOS: Demo[] = [
 					expected.reduce((sum, deposit) => sum + Math.round(deposit.amount * 100), 0),
 				'the total amount differs from the sandbox’s',
 			);
-			const attachment = csvAttachment(mail.raw);
+			const attachment = mimePart(mail.raw, /^text\/csv$/i);
 			check(attachment, 'the e-mail has no CSV attachment');
 			const rows = parse(attachment.content, { bom: true, columns: true }) as Array<
 				Record<string, string>
@@ -134,7 +146,8 @@ export const DEMOS: Demo[] = [
 						.join(),
 				'the attached file does not hold exactly yesterday’s deposits',
 			);
-			const table = mail.text.match(/<tr>.*?<\/tr>/gs) ?? [];
+			const html = mimePart(mail.raw, /^text\/html$/i)?.content.toString('utf8') ?? '';
+			const table = html.match(/<tr>.*?<\/tr>/gs) ?? [];
 			return [
 				`${total.count} deposits totalled in ${totals.length - 1} groups; e-mail sent to ${mail.to.join(', ')}:`,
 				`  Subject: ${mail.subject}`,
