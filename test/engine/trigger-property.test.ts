@@ -302,7 +302,7 @@ describe('polling trigger, property: random creations, changes, restarts and fau
 					expected.sort(),
 				]);
 			}),
-			{ numRuns: 30, seed: 24, endOnFailure: true },
+			{ numRuns: 20, seed: 24, endOnFailure: true },
 		);
 		// The runs met what they are meant to meet.
 		expect(totals.restarts).toBeGreaterThan(20);
