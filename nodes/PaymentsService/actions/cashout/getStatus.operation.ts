@@ -33,7 +33,6 @@ export const properties: INodeProperties[] = [
 ];
 
 /** Cashout → Get Status: POST /v3/cashout/status (service rules §6.1). */
-
 export async function execute(
 	this: IExecuteFunctions,
 	client: PaymentsClient,

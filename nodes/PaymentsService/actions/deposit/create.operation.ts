@@ -91,8 +91,7 @@ export const properties: INodeProperties[] = [
 	]),
 ];
 
-/** Deposit → Create: POST /v3/deposits (service rules §5.1, §5.2). */
-
+/** The deposit body of item `itemIndex` from the JSON Body parameter, refused when not exactly an object. */
 function bodyFromJson(context: IExecuteFunctions, itemIndex: number): IDataObject {
 	const raw = context.getNodeParameter('jsonBody', itemIndex) as unknown;
 	let parsed: unknown = raw;
@@ -136,6 +135,16 @@ function bodyFromJson(context: IExecuteFunctions, itemIndex: number): IDataObjec
 	return parsed as IDataObject;
 }
 
+/**
+ * Deposit → Create: `POST /v3/deposits` (service rules §5.1, §5.2), signed with the deposit
+ * credential and sent with an `X-Idempotency-Key` (given, or derived: idempotency/creation.ts). One
+ * item per input item: the service's answer (`checkout_type`, `deposit_id`, `redirect_url`,
+ * `payment_info`…) plus `idempotency_key`, or after a 104 the existing deposit
+ * (`already_created: true`).
+ * @throws NodeOperationError for a field that breaks its rule (nothing is sent), for a repeat of
+ *   another execution's request and for a repeat that cannot be confirmed; NodeApiError for a
+ *   refusal or a failure.
+ */
 export async function execute(
 	this: IExecuteFunctions,
 	client: PaymentsClient,

@@ -8,7 +8,6 @@ import { depositIdProperty } from './shared';
 export const properties: INodeProperties[] = [depositIdProperty];
 
 /** Deposit → Get Status: signed GET /v3/deposits/{deposit_id} (service rules §5.3). */
-
 export async function execute(
 	this: IExecuteFunctions,
 	client: PaymentsClient,

@@ -23,7 +23,6 @@ export const properties: INodeProperties[] = [
 ];
 
 /** Exchange Rate → Get: GET /v3/exchange_rates (service rules §9). */
-
 export async function execute(
 	this: IExecuteFunctions,
 	client: PaymentsClient,

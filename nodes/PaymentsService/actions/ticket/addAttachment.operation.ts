@@ -30,7 +30,6 @@ export const properties: INodeProperties[] = [
  * Ticket → Add Attachment: POST /v1/tickets/{idTicket}/addAttachment, multipart (service
  * rules §8). The ticket must still be a draft.
  */
-
 export async function execute(
 	this: IExecuteFunctions,
 	client: PaymentsClient,

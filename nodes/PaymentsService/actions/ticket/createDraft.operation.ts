@@ -56,7 +56,6 @@ export const properties: INodeProperties[] = [
  * Ticket → Create Draft: POST /v1/tickets/createTicket (service rules §8). The ticket is
  * not submitted until confirmed (Ticket → Confirm).
  */
-
 export async function execute(
 	this: IExecuteFunctions,
 	client: PaymentsClient,
