@@ -32,6 +32,7 @@ import {
 	findEarlierRecord,
 	recoveryNote,
 	recoveryPeriod,
+	type Recovery,
 } from '../common/recovery';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 import { explainCashoutRefusal, readCashoutStatus } from '../../transport/cashouts';
@@ -78,46 +79,9 @@ export async function execute(
 	client: PaymentsClient,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const body = bodyFromFields(this, itemIndex, CASHOUT_FIELDS, 'Cashout');
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const { external_id: givenExternalId, ...content } = body;
-	// Every field is checked first (a placeholder stands in for an external ID to be derived), so a
-	// derived key names the request as it will be sent.
-	const precheck = validateCashoutRequest({
-		...content,
-		external_id: givenExternalId || 'to-be-derived',
-	});
-	if (!precheck.ok) throw invalidBodyError(this, itemIndex, 'Cashout', precheck.problems);
-	const creation = creationKey(this, itemIndex, {
-		given: givenExternalId,
-		kind: 'externalId',
-		label: 'External ID',
-		noun: 'Cashout',
-		content: { ...precheck.value, external_id: undefined },
-		options,
-	});
-	const checked = validateCashoutRequest({ ...content, external_id: creation.key });
-	if (!checked.ok) throw invalidBodyError(this, itemIndex, 'Cashout', checked.problems);
-	const request = checked.value;
-	const externalId = creation.key;
-
-	if (creation.previousWindowKey) {
-		// A first attempt just after a window boundary: a re-run of a request whose answer was lost
-		// before the boundary sent the previous window's key.
-		const earlier = await statusIfExists.call(this, client, creation.previousWindowKey, itemIndex);
-		if (earlier) {
-			throw repeatOfAnotherExecution(
-				this,
-				itemIndex,
-				'cashout',
-				{ ...creation, key: creation.previousWindowKey },
-				'external ID',
-				` (${String(earlier.cashout_status_name ?? earlier.cashout_status)}, created in the previous Duplicate Window)`,
-				'External ID',
-			);
-		}
-	}
-
+	const { request, creation } = checkedRequest.call(this, itemIndex, options);
+	await refuseRepeatOfPreviousWindow.call(this, client, creation, itemIndex);
 	recordAttempt(this, creation);
 	let created: IDataObject;
 	try {
@@ -145,7 +109,76 @@ export async function execute(
 			? error
 			: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 	}
+	return [{ json: await createdItem(client, created, creation.key, itemIndex) }];
+}
 
+/**
+ * The request of item `itemIndex`, every field checked, and its key: the External ID given, or one
+ * derived from the request (a placeholder stands in for it in the first check, so the derived key
+ * names the request exactly as it will be sent).
+ * @throws NodeOperationError naming every broken field (nothing is sent).
+ */
+function checkedRequest(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+): { request: IDataObject; creation: CreationKey } {
+	const body = bodyFromFields(this, itemIndex, CASHOUT_FIELDS, 'Cashout');
+	const { external_id: givenExternalId, ...content } = body;
+	const precheck = validateCashoutRequest({
+		...content,
+		external_id: givenExternalId || 'to-be-derived',
+	});
+	if (!precheck.ok) throw invalidBodyError(this, itemIndex, 'Cashout', precheck.problems);
+	const creation = creationKey(this, itemIndex, {
+		given: givenExternalId,
+		kind: 'externalId',
+		label: 'External ID',
+		noun: 'Cashout',
+		content: { ...precheck.value, external_id: undefined },
+		options,
+	});
+	const checked = validateCashoutRequest({ ...content, external_id: creation.key });
+	if (!checked.ok) throw invalidBodyError(this, itemIndex, 'Cashout', checked.problems);
+	return { request: checked.value, creation };
+}
+
+/**
+ * On a first attempt just after a Duplicate Window boundary, reads the status under the previous
+ * window's key (one request): a re-run of a request whose answer was lost before the boundary sent
+ * that key, and its cashout must not be paid again.
+ * @throws NodeOperationError ({@link repeatOfAnotherExecution}) when that cashout exists.
+ */
+async function refuseRepeatOfPreviousWindow(
+	this: IExecuteFunctions,
+	client: PaymentsClient,
+	creation: CreationKey,
+	itemIndex: number,
+): Promise<void> {
+	if (!creation.previousWindowKey) return;
+	const earlier = await statusIfExists.call(this, client, creation.previousWindowKey, itemIndex);
+	if (!earlier) return;
+	throw repeatOfAnotherExecution(
+		this,
+		itemIndex,
+		'cashout',
+		{ ...creation, key: creation.previousWindowKey },
+		'external ID',
+		` (${String(earlier.cashout_status_name ?? earlier.cashout_status)}, created in the previous Duplicate Window)`,
+		'External ID',
+	);
+}
+
+/**
+ * The item of a first success: the `cashout_id` answered, and the status read by it. The payout
+ * exists, so a failed status read is reported in the message, not as an error.
+ */
+async function createdItem(
+	client: PaymentsClient,
+	created: IDataObject,
+	externalId: string,
+	itemIndex: number,
+): Promise<IDataObject> {
 	const cashoutId = asCashoutId(created?.cashout_id);
 	let status: IDataObject | undefined;
 	let unread = '';
@@ -156,11 +189,10 @@ export async function execute(
 			itemIndex,
 		);
 	} catch (error) {
-		// The payout exists: report it even when its first status read fails.
 		unread = ` Its status could not be read (${(error as Error).message}); read it with Cashout → Get Status.`;
 	}
 	const described = `Cashout ${cashoutId ?? '(no id in the answer)'} created with external ID ${externalId}${status ? ` (${String(status.cashout_status_name ?? status.cashout_status)})` : ''}.`;
-	return [{ json: output(false, externalId, cashoutId, status, described + unread) }];
+	return output(false, externalId, cashoutId, status, described + unread);
 }
 
 /** The service's `cashout_id` as a number (it answers a string on creation, service rules §6.2). */
@@ -224,18 +256,7 @@ async function alreadyCreated(
 	options: IDataObject,
 ): Promise<IDataObject> {
 	const externalId = creation.key;
-	const notOurs = (found: string) => {
-		recordRefusedRepeat(this, creation);
-		return repeatOfAnotherExecution(
-			this,
-			itemIndex,
-			'cashout',
-			creation,
-			'external ID',
-			found,
-			'External ID',
-		);
-	};
+	const notOurs = (found: string) => repeatOfOtherExecution(this, creation, itemIndex, found);
 	if (creation.derived && creation.earlierAttemptMs === undefined) {
 		const existing = await statusIfExists
 			.call(this, client, externalId, itemIndex)
@@ -261,30 +282,7 @@ async function alreadyCreated(
 	let matches: true | null = true;
 	if (recovery.outcome === 'found') {
 		const record = recovery.record;
-		const inUsd = String(request.currency ?? '').toUpperCase() === 'USD';
-		const differing = differences(
-			[
-				{
-					field: 'amount',
-					asked: request.amount,
-					found: inUsd ? record.merchantAmount : record.amount,
-				},
-				{ field: 'country', asked: request.country, found: record.country },
-				{ field: 'document_id', asked: request.document_id, found: record.clientDocument },
-				{ field: 'currency', asked: inUsd ? undefined : request.currency, found: record.currency },
-			],
-			'cashout',
-		);
-		if (differing.length) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`Cashout in item ${itemIndex} was not created: External ID ${externalId} already belongs to another payout`,
-				{
-					itemIndex,
-					description: `The service refused it (511) because cashout ${String(record.idCashout)} already has this external ID, and it differs from this payout (${differing.join('; ')}). No second payout was made. Give this payout its own External ID.`,
-				},
-			);
-		}
+		refuseAnotherPayout.call(this, request, record, externalId, itemIndex);
 		if (creation.derived && createdBeforeAttempt(record, 'creationDate', creation.earlierAttemptMs))
 			throw notOurs(` (cashout ${String(record.idCashout)}, ${statusName})`);
 		cashoutId = asCashoutId(record.idCashout) ?? cashoutId;
@@ -294,21 +292,97 @@ async function alreadyCreated(
 			' Its external ID was derived from this request’s fields, and this execution sent it before (that answer was lost), so it is this payout.' +
 			recoveryNote(recovery, 'cashout', 'cashout');
 	} else {
-		failUnlessUnconfirmedAllowed(
-			this,
-			itemIndex,
-			options,
-			`Cashout in item ${itemIndex}: external ID ${externalId} was already used, and the payout it belongs to could not be confirmed`,
-			`The service refused a second cashout with this external ID (511), so no second payout was made. A cashout with it exists (${statusName}), but it could not be compared with this payout.${recoveryNote(recovery, 'cashout', 'cashout')} Look it up (Cashout → Get Many, or the merchant panel): if it is this payout, nothing more is needed; if not, give this payout another External ID.`,
-		);
+		compared = unconfirmed.call(this, options, itemIndex, externalId, statusName, recovery);
 		matches = null;
-		compared =
-			recoveryNote(recovery, 'cashout', 'cashout') +
-			' It could not be compared with this payout: if it is not this payout, give this one another External ID.';
 	}
 	const message = `Cashout with external ID ${externalId} already created by an earlier attempt; no second payout was made. It is ${statusName}.${compared}`;
 	const { message: text, ...json } = output(true, externalId, cashoutId, status, message);
 	return { ...json, matches_request: matches, message: text };
+}
+
+/**
+ * The error of a 511 on a key that another execution's cashout holds ({@link repeatOfAnotherExecution});
+ * later attempts of this execution remember it was not theirs.
+ */
+function repeatOfOtherExecution(
+	context: IExecuteFunctions,
+	creation: CreationKey,
+	itemIndex: number,
+	found: string,
+): NodeOperationError {
+	recordRefusedRepeat(context, creation);
+	return repeatOfAnotherExecution(
+		context,
+		itemIndex,
+		'cashout',
+		creation,
+		'external ID',
+		found,
+		'External ID',
+	);
+}
+
+/**
+ * What a 511 on a given External ID says when its cashout cannot be compared (no Session
+ * credential, or not in the list): it fails the item unless Options → Unconfirmed Repeat says to
+ * output it, and then returns the sentence the output's message ends with.
+ * @throws NodeOperationError saying what is known and what to check.
+ */
+function unconfirmed(
+	this: IExecuteFunctions,
+	options: IDataObject,
+	itemIndex: number,
+	externalId: string,
+	statusName: string,
+	recovery: Recovery,
+): string {
+	const note = recoveryNote(recovery, 'cashout', 'cashout');
+	failUnlessUnconfirmedAllowed(
+		this,
+		itemIndex,
+		options,
+		`Cashout in item ${itemIndex}: external ID ${externalId} was already used, and the payout it belongs to could not be confirmed`,
+		`The service refused a second cashout with this external ID (511), so no second payout was made. A cashout with it exists (${statusName}), but it could not be compared with this payout.${note} Look it up (Cashout → Get Many, or the merchant panel): if it is this payout, nothing more is needed; if not, give this payout another External ID.`,
+	);
+	return `${note} It could not be compared with this payout: if it is not this payout, give this one another External ID.`;
+}
+
+/**
+ * Compares the cashout found under this external ID with the request: amount (the merchant amount
+ * when asked in USD), country, document and currency.
+ * @throws NodeOperationError naming each field that differs: the external ID belongs to another
+ *   payout, and this one needs its own.
+ */
+function refuseAnotherPayout(
+	this: IExecuteFunctions,
+	request: IDataObject,
+	record: IDataObject,
+	externalId: string,
+	itemIndex: number,
+): void {
+	const inUsd = String(request.currency ?? '').toUpperCase() === 'USD';
+	const differing = differences(
+		[
+			{
+				field: 'amount',
+				asked: request.amount,
+				found: inUsd ? record.merchantAmount : record.amount,
+			},
+			{ field: 'country', asked: request.country, found: record.country },
+			{ field: 'document_id', asked: request.document_id, found: record.clientDocument },
+			{ field: 'currency', asked: inUsd ? undefined : request.currency, found: record.currency },
+		],
+		'cashout',
+	);
+	if (!differing.length) return;
+	throw new NodeOperationError(
+		this.getNode(),
+		`Cashout in item ${itemIndex} was not created: External ID ${externalId} already belongs to another payout`,
+		{
+			itemIndex,
+			description: `The service refused it (511) because cashout ${String(record.idCashout)} already has this external ID, and it differs from this payout (${differing.join('; ')}). No second payout was made. Give this payout its own External ID.`,
+		},
+	);
 }
 
 /** The output of both paths: the same fields, null where not known. */
