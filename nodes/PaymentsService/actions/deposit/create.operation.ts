@@ -41,6 +41,7 @@ import {
 } from '../common/recovery';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 import { optionsCollection } from '../../parameters/options';
+import { positiveId } from '../../codes/ids';
 
 export const properties: INodeProperties[] = [
 	{
@@ -150,19 +151,8 @@ export async function execute(
 	client: PaymentsClient,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const specifyBody = this.getNodeParameter('specifyBody', itemIndex, 'fields') as string;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const body =
-		specifyBody === 'json'
-			? bodyFromJson(this, itemIndex)
-			: bodyFromFields(this, itemIndex, DEPOSIT_FIELDS, 'Deposit');
-
-	const checked = validateDepositRequest(body);
-	if (!checked.ok) throw invalidBodyError(this, itemIndex, 'Deposit', checked.problems);
-
-	// Fields the table does not know are sent as they are; the output names them (service rules §5.1).
-	const unchecked = checked.unchecked.length ? { unchecked_fields: checked.unchecked } : {};
-	const request: IDataObject = { ...checked.value };
+	const { request, unchecked } = checkedRequest.call(this, itemIndex);
 	const creation = idempotencyKeyCreation(this, itemIndex, 'Deposit', request, options);
 	const idempotencyKey = creation.key;
 	// Without an invoice ID the key is sent as the invoice ID, so the deposit can be traced back
@@ -173,32 +163,7 @@ export async function execute(
 	) {
 		request.invoice_id = idempotencyKey;
 	}
-	const invoiceId = request.invoice_id as string | undefined;
-
-	if (creation.previousWindowKey && request.invoice_id === idempotencyKey) {
-		// A first attempt just after a window boundary: a re-run of a request whose answer was lost
-		// before the boundary sent the previous window's key, as its invoice ID too. Only the deposit
-		// list (Session credential) can find a deposit by invoice ID.
-		const previousKey = creation.previousWindowKey;
-		const earlier = await findEarlierRecord(
-			this,
-			itemIndex,
-			{ ...depositLookup(request), match: (record) => record.externalId === previousKey },
-			recoveryPeriod({ ...creation, key: previousKey }, Date.now()),
-		);
-		if (earlier.outcome === 'found') {
-			throw repeatOfAnotherExecution(
-				this,
-				itemIndex,
-				'deposit',
-				{ ...creation, key: previousKey },
-				'idempotency key',
-				` (deposit ${String(earlier.record.idDeposit)}, ${String(earlier.record.status)}, created in the previous Duplicate Window)`,
-				'Invoice ID',
-			);
-		}
-	}
-
+	await refuseRepeatOfPreviousWindow.call(this, request, creation, itemIndex);
 	recordAttempt(this, creation);
 	let result: IDataObject;
 	try {
@@ -217,40 +182,100 @@ export async function execute(
 			},
 		);
 	} catch (error) {
-		if (isFailureKind(error, 'keyAlreadyUsed'))
-			return [
-				{
-					json: {
-						...(await alreadyCreated.call(this, client, request, creation, itemIndex, options)),
-						...unchecked,
-					},
-				},
-			];
-		throw error instanceof NodeApiError
-			? error
-			: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		if (!isFailureKind(error, 'keyAlreadyUsed'))
+			throw error instanceof NodeApiError
+				? error
+				: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		const json = await alreadyCreated.call(this, client, request, creation, itemIndex, options);
+		return [{ json: { ...json, ...unchecked } }];
 	}
-
 	const output: INodeExecutionData = {
 		json: { ...result, idempotency_key: idempotencyKey, ...unchecked },
 	};
-	if (options.qrCodeToBinary === true) {
-		const paymentInfo = result.payment_info as IDataObject | undefined;
-		const secondary = paymentInfo?.secondary_metadata as IDataObject | undefined;
-		const qrCode = secondary?.qr_code;
-		if (typeof qrCode === 'string' && qrCode !== '') {
-			const property = String(options.qrCodeBinaryProperty || 'qrCode');
-			const base64 = qrCode.replace(/^data:image\/png;base64,/, '');
-			output.binary = {
-				[property]: await this.helpers.prepareBinaryData(
-					Buffer.from(base64, 'base64'),
-					`deposit-${String(result.deposit_id ?? invoiceId ?? 'qr')}.png`,
-					'image/png',
-				),
-			};
-		}
-	}
+	const qrCode = await qrCodeBinary.call(this, result, request, options);
+	if (qrCode) output.binary = qrCode;
 	return [output];
+}
+
+/**
+ * The request of item `itemIndex` from its fields or its JSON body, every known field checked;
+ * `unchecked` names the fields the table does not know, sent as they are (service rules §5.1).
+ * @throws NodeOperationError naming every broken field (nothing is sent).
+ */
+function checkedRequest(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): { request: IDataObject; unchecked: IDataObject } {
+	const specifyBody = this.getNodeParameter('specifyBody', itemIndex, 'fields') as string;
+	const body =
+		specifyBody === 'json'
+			? bodyFromJson(this, itemIndex)
+			: bodyFromFields(this, itemIndex, DEPOSIT_FIELDS, 'Deposit');
+	const checked = validateDepositRequest(body);
+	if (!checked.ok) throw invalidBodyError(this, itemIndex, 'Deposit', checked.problems);
+	return {
+		request: { ...checked.value },
+		unchecked: checked.unchecked.length ? { unchecked_fields: checked.unchecked } : {},
+	};
+}
+
+/**
+ * On a first attempt just after a Duplicate Window boundary, with a derived invoice ID and a
+ * Session credential, looks for the deposit of the previous window's key in the deposit list: a
+ * re-run of a request whose answer was lost before the boundary sent that key, as its invoice ID
+ * too. Without a Session credential nothing is read.
+ * @throws NodeOperationError ({@link repeatOfAnotherExecution}) when that deposit exists.
+ */
+async function refuseRepeatOfPreviousWindow(
+	this: IExecuteFunctions,
+	request: IDataObject,
+	creation: CreationKey,
+	itemIndex: number,
+): Promise<void> {
+	const previousKey = creation.previousWindowKey;
+	if (!previousKey || request.invoice_id !== creation.key) return;
+	const earlier = await findEarlierRecord(
+		this,
+		itemIndex,
+		{ ...depositLookup(request), match: (record) => record.externalId === previousKey },
+		recoveryPeriod({ ...creation, key: previousKey }, Date.now()),
+	);
+	if (earlier.outcome !== 'found') return;
+	throw repeatOfAnotherExecution(
+		this,
+		itemIndex,
+		'deposit',
+		{ ...creation, key: previousKey },
+		'idempotency key',
+		` (deposit ${String(earlier.record.idDeposit)}, ${String(earlier.record.status)}, created in the previous Duplicate Window)`,
+		'Invoice ID',
+	);
+}
+
+/**
+ * The ONE_SHOT answer's QR code as a PNG in binary data, when Options → Put QR Code in Binary
+ * Property is on and the answer has one; undefined otherwise.
+ */
+async function qrCodeBinary(
+	this: IExecuteFunctions,
+	result: IDataObject,
+	request: IDataObject,
+	options: IDataObject,
+): Promise<INodeExecutionData['binary']> {
+	if (options.qrCodeToBinary !== true) return undefined;
+	const paymentInfo = result.payment_info as IDataObject | undefined;
+	const secondary = paymentInfo?.secondary_metadata as IDataObject | undefined;
+	const qrCode = secondary?.qr_code;
+	if (typeof qrCode !== 'string' || qrCode === '') return undefined;
+	const property = String(options.qrCodeBinaryProperty || 'qrCode');
+	const base64 = qrCode.replace(/^data:image\/png;base64,/, '');
+	return {
+		[property]: await this.helpers.prepareBinaryData(
+			Buffer.from(base64, 'base64'),
+			`deposit-${String(result.deposit_id ?? request.invoice_id ?? 'qr')}.png`,
+			'image/png',
+		),
+	};
 }
 
 /** The deposit list read that finds a deposit of `request`: its filters (narrowing the first read). */
@@ -290,8 +315,6 @@ async function alreadyCreated(
 ): Promise<IDataObject> {
 	const key = creation.key;
 	const invoiceId = request.invoice_id as string | undefined;
-	const payer = (request.payer as IDataObject | undefined) ?? {};
-	const own = !creation.derived || creation.earlierAttemptMs !== undefined;
 	const recovery: Recovery = invoiceId
 		? await findEarlierRecord(
 				this,
@@ -300,80 +323,35 @@ async function alreadyCreated(
 				recoveryPeriod(creation, Date.now()),
 			)
 		: { outcome: 'not-found', pagesRead: 0, capped: false };
-	const notOurs = (found: string) => {
+	const found = recovery.outcome === 'found' ? recovery.record : undefined;
+	const described = found ? ` (deposit ${String(found.idDeposit)}, ${String(found.status)})` : '';
+	const ours =
+		!creation.derived ||
+		(creation.earlierAttemptMs !== undefined &&
+			!(found && createdBeforeAttempt(found, 'creationDate', creation.earlierAttemptMs)));
+	if (!ours) {
 		recordRefusedRepeat(this, creation);
-		return repeatOfAnotherExecution(
+		throw repeatOfAnotherExecution(
 			this,
 			itemIndex,
 			'deposit',
 			creation,
 			'idempotency key',
-			found,
+			described,
 			'Invoice ID',
-		);
-	};
-	if (!own) {
-		throw notOurs(
-			recovery.outcome === 'found'
-				? ` (deposit ${String(recovery.record.idDeposit)}, ${String(recovery.record.status)})`
-				: '',
 		);
 	}
 	let depositId: number | null = null;
 	let status: string | null = null;
-	if (recovery.outcome === 'found') {
-		const record = recovery.record;
-		const differing = differences(
-			[
-				{ field: 'amount', asked: request.amount, found: record.requestedAmount },
-				{ field: 'currency', asked: request.currency, found: record.requestedCurrency },
-				{ field: 'country', asked: request.country, found: record.country },
-				{ field: 'payer.document', asked: payer.document, found: record.clientDocument },
-			],
-			'deposit',
-		);
-		if (differing.length) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`Deposit in item ${itemIndex} was not created: idempotency key ${key} was already used for another deposit`,
-				{
-					itemIndex,
-					description: `The service refused it (104): deposit ${String(record.idDeposit)} (invoice ${invoiceId}) was created with this key and differs from this request (${differing.join('; ')}). No second deposit was made. Give this deposit its own Idempotency Key or Invoice ID.`,
-				},
-			);
-		}
-		if (creation.derived && createdBeforeAttempt(record, 'creationDate', creation.earlierAttemptMs))
-			throw notOurs(` (deposit ${String(record.idDeposit)}, ${String(record.status)})`);
-		depositId =
-			typeof record.idDeposit === 'number' ? record.idDeposit : Number(record.idDeposit) || null;
-		status = typeof record.status === 'string' ? record.status : null;
-		if (depositId !== null) {
-			try {
-				const current = await readDeposit(client, depositId, {
-					action: `Reading the status of deposit ${depositId}`,
-					itemIndex,
-				});
-				if (typeof current?.status === 'string') status = current.status;
-			} catch {
-				// The list's status stands; the deposit exists either way.
-			}
-		}
+	let compared: string;
+	if (found) {
+		refuseAnotherDeposit.call(this, request, found, key, itemIndex);
+		depositId = positiveId(found.idDeposit) ?? null;
+		status = await currentStatus(client, found, depositId, itemIndex);
+		compared = ` It is deposit ${String(depositId)} (${String(status)}), with the same amount, currency, country and payer. Its payment instructions (redirect_url, payment_info) came only in the lost answer and cannot be read again: read the deposit with Deposit → Get Status, and if the customer needs instructions, create a new deposit with its own Invoice ID.`;
 	} else {
-		const why = invoiceId
-			? recoveryNote(recovery, 'deposit', 'deposit')
-			: ' Without an Invoice ID it cannot be looked up.';
-		failUnlessUnconfirmedAllowed(
-			this,
-			itemIndex,
-			options,
-			`Deposit in item ${itemIndex}: idempotency key ${key} was already used, and the deposit it belongs to could not be confirmed`,
-			`The service refused a second deposit with this key (104), so no second deposit was made, but the deposit it belongs to could not be found and compared with this request.${why} Look it up (Deposit → Get Many by invoice ${invoiceId ?? 'ID'}, or the merchant panel): if it is this deposit, read it with Deposit → Get Status; its payment instructions came only in the lost answer, so a customer who needs them needs a new deposit with its own Invoice ID.`,
-		);
+		compared = unconfirmed.call(this, options, itemIndex, key, invoiceId, recovery);
 	}
-	const found = recovery.outcome === 'found';
-	const compared = found
-		? ` It is deposit ${String(depositId)} (${String(status)}), with the same amount, currency, country and payer. Its payment instructions (redirect_url, payment_info) came only in the lost answer and cannot be read again: read the deposit with Deposit → Get Status, and if the customer needs instructions, create a new deposit with its own Invoice ID.`
-		: `${invoiceId ? recoveryNote(recovery, 'deposit', 'deposit') : ' Without an Invoice ID it cannot be looked up.'} It could not be compared with this request: if it is not this deposit, give this one its own Idempotency Key.`;
 	return {
 		already_created: true,
 		matches_request: found ? true : null,
@@ -384,4 +362,85 @@ async function alreadyCreated(
 		payment_instructions_recovered: false,
 		message: `Deposit already created by an earlier attempt (idempotency key ${key}${invoiceId ? `, invoice ${invoiceId}` : ''}); no second deposit was made.${compared}`,
 	};
+}
+
+/**
+ * Compares the deposit found under this key with the request: amount, currency, country and payer
+ * document.
+ * @throws NodeOperationError naming each field that differs: the key belongs to another deposit.
+ */
+function refuseAnotherDeposit(
+	this: IExecuteFunctions,
+	request: IDataObject,
+	record: IDataObject,
+	key: string,
+	itemIndex: number,
+): void {
+	const payer = (request.payer as IDataObject | undefined) ?? {};
+	const differing = differences(
+		[
+			{ field: 'amount', asked: request.amount, found: record.requestedAmount },
+			{ field: 'currency', asked: request.currency, found: record.requestedCurrency },
+			{ field: 'country', asked: request.country, found: record.country },
+			{ field: 'payer.document', asked: payer.document, found: record.clientDocument },
+		],
+		'deposit',
+	);
+	if (!differing.length) return;
+	throw new NodeOperationError(
+		this.getNode(),
+		`Deposit in item ${itemIndex} was not created: idempotency key ${key} was already used for another deposit`,
+		{
+			itemIndex,
+			description: `The service refused it (104): deposit ${String(record.idDeposit)} (invoice ${String(request.invoice_id)}) was created with this key and differs from this request (${differing.join('; ')}). No second deposit was made. Give this deposit its own Idempotency Key or Invoice ID.`,
+		},
+	);
+}
+
+/** The deposit's current status (`GET /v3/deposits/{id}`), or the list's when that read fails. */
+async function currentStatus(
+	client: PaymentsClient,
+	record: IDataObject,
+	depositId: number | null,
+	itemIndex: number,
+): Promise<string | null> {
+	const listed = typeof record.status === 'string' ? record.status : null;
+	if (depositId === null) return listed;
+	try {
+		const current = await readDeposit(client, depositId, {
+			action: `Reading the status of deposit ${depositId}`,
+			itemIndex,
+		});
+		return typeof current.status === 'string' ? current.status : listed;
+	} catch {
+		// The list's status stands; the deposit exists either way.
+		return listed;
+	}
+}
+
+/**
+ * What a 104 says when its deposit cannot be found and compared (no Session credential, no invoice
+ * ID, not in the list yet): it fails the item unless Options → Unconfirmed Repeat says to output it,
+ * and then returns the sentence the output's message ends with.
+ * @throws NodeOperationError saying what is known and what to check.
+ */
+function unconfirmed(
+	this: IExecuteFunctions,
+	options: IDataObject,
+	itemIndex: number,
+	key: string,
+	invoiceId: string | undefined,
+	recovery: Recovery,
+): string {
+	const why = invoiceId
+		? recoveryNote(recovery, 'deposit', 'deposit')
+		: ' Without an Invoice ID it cannot be looked up.';
+	failUnlessUnconfirmedAllowed(
+		this,
+		itemIndex,
+		options,
+		`Deposit in item ${itemIndex}: idempotency key ${key} was already used, and the deposit it belongs to could not be confirmed`,
+		`The service refused a second deposit with this key (104), so no second deposit was made, but the deposit it belongs to could not be found and compared with this request.${why} Look it up (Deposit → Get Many by invoice ${invoiceId ?? 'ID'}, or the merchant panel): if it is this deposit, read it with Deposit → Get Status; its payment instructions came only in the lost answer, so a customer who needs them needs a new deposit with its own Invoice ID.`,
+	);
+	return `${why} It could not be compared with this request: if it is not this deposit, give this one its own Idempotency Key.`;
 }
