@@ -98,30 +98,9 @@ export async function execute(
 	const checked = validateRefundRequest(body);
 	if (!checked.ok) throw invalidBodyError(this, itemIndex, 'Refund', checked.problems);
 	const request = checked.value as IDataObject;
-
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const creation = idempotencyKeyCreation(this, itemIndex, 'Refund', request, options);
-	const idempotencyKey = creation.key;
-	const deposit =
-		request.deposit_id !== undefined
-			? `deposit ${String(request.deposit_id)}`
-			: `the deposit with invoice ID ${String(request.invoice_id)}`;
-	const shape = (
-		alreadyRequested: boolean,
-		refundId: unknown,
-		refundInfo: unknown,
-		message: string,
-	): IDataObject => ({
-		already_requested: alreadyRequested,
-		refund_id: (refundId as IDataObject[string]) ?? null,
-		deposit_id: (request.deposit_id as number | undefined) ?? null,
-		invoice_id: (request.invoice_id as string | undefined) ?? null,
-		amount: (request.amount as string | number | undefined) ?? null,
-		idempotency_key: idempotencyKey,
-		refund_info: (refundInfo as IDataObject | undefined) ?? null,
-		message,
-	});
-
+	const deposit = depositNamed(request);
 	recordAttempt(this, creation);
 	let result: IDataObject;
 	try {
@@ -131,7 +110,7 @@ export async function execute(
 				method: 'POST',
 				path: '/v3/refunds',
 				body: request,
-				headers: { [IDEMPOTENCY_HEADER]: idempotencyKey },
+				headers: { [IDEMPOTENCY_HEADER]: creation.key },
 			},
 			{
 				action: `Requesting the refund of item ${itemIndex}`,
@@ -145,56 +124,93 @@ export async function execute(
 			throw error instanceof NodeApiError
 				? error
 				: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-		if (creation.derived && creation.earlierAttemptMs === undefined) {
-			recordRefusedRepeat(this, creation);
-			throw repeatOfAnotherExecution(
-				this,
-				itemIndex,
-				'refund',
-				creation,
-				'idempotency key',
-				'',
-				'Idempotency Key',
-			);
-		}
-		const found = await findRequestedRefund(this, itemIndex, request, creation);
-		const refundId = found.outcome === 'found' ? (found.record.id ?? null) : null;
-		const note = request.deposit_id !== undefined ? recoveryNote(found, 'refund', 'refund') : '';
-		if (found.outcome !== 'found') {
-			failUnlessUnconfirmedAllowed(
-				this,
-				itemIndex,
-				options,
-				`Refund in item ${itemIndex}: idempotency key ${idempotencyKey} was already used, and the refund it belongs to could not be confirmed`,
-				`The service refused a second refund with this key (104), so no second refund was requested, but refund records carry no key: only a refund of ${deposit} and this amount made since this execution first sent the key confirms it.${note || ' Without a Deposit ID it cannot be looked up.'} Look at the refunds of ${deposit} (Refund → Get Many, or the merchant panel): if one is this refund, nothing more is needed; if not, give this refund its own Idempotency Key.`,
-			);
-		}
-		const compared =
-			found.outcome === 'found'
-				? ` It is refund ${String(refundId)} (${String(found.record.status)}), of the same deposit and amount, made since this execution first sent the key.`
-				: `${note} It could not be confirmed: if it is not this refund, give this one its own Idempotency Key.`;
-		const message = `Refund of ${deposit} already requested by an earlier attempt (idempotency key ${idempotencyKey}); no second refund was made.${compared}`;
-		return [
-			{
-				json: {
-					...shape(true, refundId, null, message),
-					matches_request: found.outcome === 'found' ? true : null,
-				},
-			},
-		];
+		return [{ json: await alreadyRequested.call(this, request, creation, itemIndex, options) }];
 	}
 	const refundId = result?.refund_id;
 	const amount = request.amount !== undefined ? `${String(request.amount)}` : 'everything left';
+	const message = `Refund ${String(refundId)} of ${deposit} requested (${amount}).`;
 	return [
-		{
-			json: shape(
-				false,
-				refundId,
-				result?.refund_info,
-				`Refund ${String(refundId)} of ${deposit} requested (${amount}).`,
-			),
-		},
+		{ json: refundItem(request, creation.key, false, refundId, result?.refund_info, message) },
 	];
+}
+
+/** "deposit 123", or "the deposit with invoice ID inv-7": the deposit the refund is for. */
+function depositNamed(request: IDataObject): string {
+	return request.deposit_id !== undefined
+		? `deposit ${String(request.deposit_id)}`
+		: `the deposit with invoice ID ${String(request.invoice_id)}`;
+}
+
+/** The output of both paths: the same fields, null where not known. */
+function refundItem(
+	request: IDataObject,
+	idempotencyKey: string,
+	alreadyRequestedBefore: boolean,
+	refundId: unknown,
+	refundInfo: unknown,
+	message: string,
+): IDataObject {
+	return {
+		already_requested: alreadyRequestedBefore,
+		refund_id: (refundId as IDataObject[string]) ?? null,
+		deposit_id: (request.deposit_id as number | undefined) ?? null,
+		invoice_id: (request.invoice_id as string | undefined) ?? null,
+		amount: (request.amount as string | number | undefined) ?? null,
+		idempotency_key: idempotencyKey,
+		refund_info: (refundInfo as IDataObject | undefined) ?? null,
+		message,
+	};
+}
+
+/**
+ * The item of a 104 (key already used): nothing new is requested. A derived key no attempt of this
+ * execution sent is another execution's refund ({@link repeatOfAnotherExecution}); otherwise the
+ * refund this execution's attempt made is looked up ({@link findRequestedRefund}) and, when not
+ * found, the item fails as unconfirmed unless Options → Unconfirmed Repeat says to output it.
+ * @throws NodeOperationError for another execution's refund, or an unconfirmed one.
+ */
+async function alreadyRequested(
+	this: IExecuteFunctions,
+	request: IDataObject,
+	creation: CreationKey,
+	itemIndex: number,
+	options: IDataObject,
+): Promise<IDataObject> {
+	const key = creation.key;
+	const deposit = depositNamed(request);
+	if (creation.derived && creation.earlierAttemptMs === undefined) {
+		recordRefusedRepeat(this, creation);
+		throw repeatOfAnotherExecution(
+			this,
+			itemIndex,
+			'refund',
+			creation,
+			'idempotency key',
+			'',
+			'Idempotency Key',
+		);
+	}
+	const found = await findRequestedRefund(this, itemIndex, request, creation);
+	const refundId = found.outcome === 'found' ? (found.record.id ?? null) : null;
+	const note = request.deposit_id !== undefined ? recoveryNote(found, 'refund', 'refund') : '';
+	if (found.outcome !== 'found') {
+		failUnlessUnconfirmedAllowed(
+			this,
+			itemIndex,
+			options,
+			`Refund in item ${itemIndex}: idempotency key ${key} was already used, and the refund it belongs to could not be confirmed`,
+			`The service refused a second refund with this key (104), so no second refund was requested, but refund records carry no key: only a refund of ${deposit} and this amount made since this execution first sent the key confirms it.${note || ' Without a Deposit ID it cannot be looked up.'} Look at the refunds of ${deposit} (Refund → Get Many, or the merchant panel): if one is this refund, nothing more is needed; if not, give this refund its own Idempotency Key.`,
+		);
+	}
+	const compared =
+		found.outcome === 'found'
+			? ` It is refund ${String(refundId)} (${String(found.record.status)}), of the same deposit and amount, made since this execution first sent the key.`
+			: `${note} It could not be confirmed: if it is not this refund, give this one its own Idempotency Key.`;
+	const message = `Refund of ${deposit} already requested by an earlier attempt (idempotency key ${key}); no second refund was made.${compared}`;
+	return {
+		...refundItem(request, key, true, refundId, null, message),
+		matches_request: found.outcome === 'found' ? true : null,
+	};
 }
 
 /** Why a refund was refused, in words (service rules §7). */
