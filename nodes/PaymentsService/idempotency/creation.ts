@@ -184,25 +184,7 @@ export function creationKey(
 				? ''
 				: String(request.given);
 	const records = attemptRecords(context);
-	const earlier = (slot: string) => {
-		const record = records?.[slot];
-		return record && !record.refused ? record.sentMs : undefined;
-	};
-	if (given !== '') {
-		const problem = givenKeyProblem(request.kind, given);
-		if (problem) {
-			throw new NodeOperationError(
-				context.getNode(),
-				`${request.noun} in item ${itemIndex} is invalid: ${request.label} ${problem}`,
-				{
-					itemIndex,
-					description: `Nothing was sent. Fix the ${request.label}, or leave it empty to have one derived. A key is sent exactly as given, never shortened or stripped.`,
-				},
-			);
-		}
-		const slot = `given-${given}`;
-		return { key: given, derived: false, slot, earlierAttemptMs: earlier(slot) };
-	}
+	if (given !== '') return givenCreationKey(context, itemIndex, request, given, records);
 	const node = context.getNode();
 	const identity = {
 		workflowId: context.getWorkflow().id,
@@ -220,7 +202,13 @@ export function creationKey(
 			startMs: record.windowStartMs,
 			endMs: record.windowEndMs,
 		};
-		return { key: record.key, derived: true, window, slot, earlierAttemptMs: earlier(slot) };
+		return {
+			key: record.key,
+			derived: true,
+			window,
+			slot,
+			earlierAttemptMs: earlierAttempt(records, slot),
+		};
 	}
 	const windowKind = isDuplicateWindow(request.options.duplicateWindow)
 		? request.options.duplicateWindow
@@ -237,6 +225,42 @@ export function creationKey(
 			? { previousWindowKey: deriveRequestKey({ ...identity, window: previous.label }) }
 			: {}),
 	};
+}
+
+/** When an attempt of this execution first sent `slot`'s key (not when it was refused as another's). */
+function earlierAttempt(
+	records: Record<string, AttemptRecord> | undefined,
+	slot: string,
+): number | undefined {
+	const record = records?.[slot];
+	return record && !record.refused ? record.sentMs : undefined;
+}
+
+/**
+ * The key the user gave, exactly as given, with what this execution remembers of it.
+ * @throws NodeOperationError naming the item, the field and the rule when it cannot be sent as it
+ *   is (nothing is sent, nothing is stripped).
+ */
+function givenCreationKey(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	request: CreationKeyRequest,
+	given: string,
+	records: Record<string, AttemptRecord> | undefined,
+): CreationKey {
+	const problem = givenKeyProblem(request.kind, given);
+	if (problem) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`${request.noun} in item ${itemIndex} is invalid: ${request.label} ${problem}`,
+			{
+				itemIndex,
+				description: `Nothing was sent. Fix the ${request.label}, or leave it empty to have one derived. A key is sent exactly as given, never shortened or stripped.`,
+			},
+		);
+	}
+	const slot = `given-${given}`;
+	return { key: given, derived: false, slot, earlierAttemptMs: earlierAttempt(records, slot) };
 }
 
 /**
