@@ -87,17 +87,7 @@ export async function executeReview(
 ): Promise<INodeExecutionData[]> {
 	const depositId = readPositiveInteger(context, 'depositId', 'Deposit ID', itemIndex);
 	const confirm = context.getNodeParameter('confirm', itemIndex, false) as boolean;
-	const attachmentParams = context.getNodeParameter('attachments.file', itemIndex, []) as Array<{
-		binaryPropertyName: string;
-		documentType: DocumentType;
-	}>;
-	const files: AttachmentFile[] = [];
-	for (const entry of attachmentParams) {
-		files.push(
-			await readBinaryFile(context, itemIndex, entry.binaryPropertyName, entry.documentType),
-		);
-	}
-
+	const files = await readAttachments(context, itemIndex);
 	const what = kind === 'flagForReview' ? 'for review' : 'as a reversal for review';
 	const created = await client.request<TicketRecord>(
 		{
@@ -115,7 +105,7 @@ export async function executeReview(
 					: undefined,
 		},
 	);
-	let ticket: TicketRecord = created && typeof created === 'object' ? created : {};
+	const ticket: TicketRecord = created && typeof created === 'object' ? created : {};
 	const ticketId = positiveId(ticket.idTicket);
 	if (ticketId === undefined) {
 		if (files.length || confirm) {
@@ -126,61 +116,108 @@ export async function executeReview(
 			);
 		}
 		return [
-			{
-				json: {
-					...ticket,
-					depositId,
-					attachmentsUploaded: [],
-					attachmentsSkipped: [],
-					confirmed: false,
-				},
-			},
+			{ json: reviewItem(ticket, depositId, { uploaded: [], skipped: [], confirmed: false }) },
 		];
 	}
+	const finished = await finishTicket(context, client, itemIndex, {
+		ticket,
+		ticketId,
+		depositId,
+		files,
+		confirm,
+	});
+	return [{ json: reviewItem(finished.ticket, depositId, finished) }];
+}
 
+/** The files the Attachments option names, read from the item's binary data before anything is sent. */
+async function readAttachments(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): Promise<AttachmentFile[]> {
+	const attachmentParams = context.getNodeParameter('attachments.file', itemIndex, []) as Array<{
+		binaryPropertyName: string;
+		documentType: DocumentType;
+	}>;
+	const files: AttachmentFile[] = [];
+	for (const entry of attachmentParams) {
+		files.push(
+			await readBinaryFile(context, itemIndex, entry.binaryPropertyName, entry.documentType),
+		);
+	}
+	return files;
+}
+
+/** The output item: the ticket as last answered, the deposit, and what was attached or confirmed. */
+function reviewItem(
+	ticket: TicketRecord,
+	depositId: number,
+	done: { uploaded: IDataObject[]; skipped: IDataObject[]; confirmed: boolean },
+): IDataObject {
+	return {
+		...ticket,
+		depositId,
+		attachmentsUploaded: done.uploaded,
+		attachmentsSkipped: done.skipped,
+		confirmed: done.confirmed,
+	};
+}
+
+/**
+ * Attaches the files the ticket does not hold yet (a voucher the service attached itself is listed
+ * in `uploadedDocuments` and skipped) and confirms it when asked.
+ * @throws the failing step's error, renamed to say the ticket exists and how to finish it with
+ *   Ticket → Add Attachment / Confirm rather than flagging again.
+ */
+async function finishTicket(
+	context: IExecuteFunctions,
+	client: PaymentsClient,
+	itemIndex: number,
+	work: {
+		ticket: TicketRecord;
+		ticketId: number;
+		depositId: number;
+		files: AttachmentFile[];
+		confirm: boolean;
+	},
+): Promise<{
+	ticket: TicketRecord;
+	uploaded: IDataObject[];
+	skipped: IDataObject[];
+	confirmed: boolean;
+}> {
+	let ticket = work.ticket;
 	const uploaded: IDataObject[] = [];
 	const skipped: IDataObject[] = [];
 	let step = '';
 	try {
-		for (const file of files) {
+		for (const file of work.files) {
 			const summary = { fileName: file.fileName, documentType: file.documentType };
 			if (isAlreadyUploaded(ticket.uploadedDocuments, file)) {
 				skipped.push({ ...summary, reason: 'already in uploadedDocuments' });
 				continue;
 			}
 			step = `attaching "${file.fileName}"`;
-			const answer = await addAttachment(client, ticketId, file, itemIndex);
+			const answer = await addAttachment(client, work.ticketId, file, itemIndex);
 			if (Array.isArray(answer.uploadedDocuments)) ticket = { ...ticket, ...answer };
 			else
 				ticket = { ...ticket, uploadedDocuments: [...(ticket.uploadedDocuments ?? []), summary] };
 			uploaded.push(summary);
 		}
-		if (confirm) {
+		if (work.confirm) {
 			step = 'confirming it';
-			const answer = await confirmTicket(client, ticketId, itemIndex);
-			ticket = { ...ticket, ...answer };
+			ticket = { ...ticket, ...(await confirmTicket(client, work.ticketId, itemIndex)) };
 		}
 	} catch (error) {
 		if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 			const done = uploaded.length
 				? ` (already attached: ${uploaded.map((file) => file.fileName).join(', ')})`
 				: '';
-			error.message = `Ticket ${ticketId} was created for deposit ${depositId}${done}, but ${step} failed: ${error.message}`;
-			error.description = `${error.description ? `${error.description} ` : ''}Finish ticket ${ticketId} with Ticket → Add Attachment and Ticket → Confirm rather than flagging the deposit again.`;
+			error.message = `Ticket ${work.ticketId} was created for deposit ${work.depositId}${done}, but ${step} failed: ${error.message}`;
+			error.description = `${error.description ? `${error.description} ` : ''}Finish ticket ${work.ticketId} with Ticket → Add Attachment and Ticket → Confirm rather than flagging the deposit again.`;
 		}
 		throw error instanceof NodeApiError || error instanceof NodeOperationError
 			? error
 			: new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 	}
-	return [
-		{
-			json: {
-				...ticket,
-				depositId,
-				attachmentsUploaded: uploaded,
-				attachmentsSkipped: skipped,
-				confirmed: confirm,
-			},
-		},
-	];
+	return { ticket, uploaded, skipped, confirmed: work.confirm };
 }
