@@ -19,20 +19,16 @@ import {
 	type ReportingListDefinition,
 } from './reporting/lists';
 import {
-	advanceAfterPoll,
 	detectEvents,
 	eventItem,
-	loadState,
 	matchesWantedStatus,
 	mayEmit,
-	narrowedStatuses,
 	observe,
-	packState,
-	planPoll,
-	type Observation,
-	type TriggerConfig,
-	type TriggerEventName,
-} from './trigger/poll/state';
+} from './trigger/poll/detection';
+import { loadState } from './trigger/poll/load';
+import { advanceAfterPoll, narrowedStatuses, planPoll } from './trigger/poll/plan';
+import { packState } from './trigger/poll/storage';
+import type { Observation, TriggerConfig, TriggerEventName } from './trigger/poll/types';
 import { splitIntoWindows, type TimeWindow } from './reporting/windows';
 import { eventsFor, TRIGGER_EVENTS, triggerEvent } from './trigger/poll/events';
 import { readPlannedWindows } from './trigger/poll/reads';

@@ -16,13 +16,9 @@ import {
 } from '../../nodes/PaymentsService/reporting/lists';
 import { RecordCollector } from '../../nodes/PaymentsService/reporting/deduplication';
 import { pageDates } from '../../nodes/PaymentsService/reporting/paging';
-import {
-	detectEvents,
-	initialState,
-	observe,
-	type Observation,
-	type TriggerConfig,
-} from '../../nodes/PaymentsService/trigger/poll/state';
+import { detectEvents, observe } from '../../nodes/PaymentsService/trigger/poll/detection';
+import { initialState } from '../../nodes/PaymentsService/trigger/poll/memory';
+import type { Observation, TriggerConfig } from '../../nodes/PaymentsService/trigger/poll/types';
 import { splitIntoWindows } from '../../nodes/PaymentsService/reporting/windows';
 import { spawn } from 'child_process';
 import path from 'path';

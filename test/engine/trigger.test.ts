@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { storedSeen } from '../../nodes/PaymentsService/trigger/poll/state';
+import { storedSeen } from '../../nodes/PaymentsService/trigger/poll/storage';
 import { createEngine } from '../harness/engine';
 import { startFixture, storeSandboxCredentials, type Fixture } from '../harness/fixtures';
 import { PollRunner } from '../harness/poll';

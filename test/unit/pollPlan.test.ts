@@ -9,15 +9,14 @@ import {
 	type ReportingListDefinition,
 } from '../../nodes/PaymentsService/reporting/lists';
 import type { TimeWindow } from '../../nodes/PaymentsService/reporting/windows';
+import { initialState, type TriggerState } from '../../nodes/PaymentsService/trigger/poll/memory';
 import {
 	advanceAfterPoll,
-	initialState,
 	MIN_TRIGGER_WINDOW_SECONDS,
 	narrowedStatuses,
 	planPoll,
-	type TriggerConfig,
-	type TriggerState,
-} from '../../nodes/PaymentsService/trigger/poll/state';
+} from '../../nodes/PaymentsService/trigger/poll/plan';
+import type { TriggerConfig } from '../../nodes/PaymentsService/trigger/poll/types';
 
 const HOUR = 3_600;
 const DAY = SECONDS_PER_DAY;

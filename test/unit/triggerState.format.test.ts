@@ -1,19 +1,18 @@
 import fc from 'fast-check';
 
+import { detectEvents } from '../../nodes/PaymentsService/trigger/poll/detection';
+import { loadState } from '../../nodes/PaymentsService/trigger/poll/load';
 import {
 	configKey,
-	detectEvents,
 	initialState,
 	LEFT,
-	loadState,
 	NO_STATUS,
-	packState,
 	STATE_FORMAT,
-	storedSeen,
 	type SeenEntry,
-	type TriggerConfig,
 	type TriggerState,
-} from '../../nodes/PaymentsService/trigger/poll/state';
+} from '../../nodes/PaymentsService/trigger/poll/memory';
+import { packState, storedSeen } from '../../nodes/PaymentsService/trigger/poll/storage';
+import type { TriggerConfig } from '../../nodes/PaymentsService/trigger/poll/types';
 import { packFormat1, type FormatOneState } from '../harness/pollFormat1';
 
 /*

@@ -2,14 +2,15 @@ import fc from 'fast-check';
 
 import {
 	detectEvents,
-	initialState,
 	type DetectedEvent,
-	type EmittedEventType,
-	type Observation,
-	type TriggerConfig,
-	type TriggerEventName,
-	type TriggerState,
-} from '../../nodes/PaymentsService/trigger/poll/state';
+} from '../../nodes/PaymentsService/trigger/poll/detection';
+import { initialState, type TriggerState } from '../../nodes/PaymentsService/trigger/poll/memory';
+import type {
+	EmittedEventType,
+	Observation,
+	TriggerConfig,
+	TriggerEventName,
+} from '../../nodes/PaymentsService/trigger/poll/types';
 
 /*
  * Model-based test of detectEvents. A small world of records is changed at random between polls

@@ -1,26 +1,31 @@
 import { MAX_WINDOW_SECONDS } from '../../nodes/PaymentsService/codes/constants';
 import { REPORTING_LISTS } from '../../nodes/PaymentsService/reporting/lists';
 import {
-	advanceReadPosition,
-	configKey,
 	detectEvents,
 	eventItem,
-	initialState,
-	loadState,
-	MIN_TRIGGER_WINDOW_SECONDS,
 	observe,
-	packState,
+	type DetectedEvent,
+} from '../../nodes/PaymentsService/trigger/poll/detection';
+import { loadState } from '../../nodes/PaymentsService/trigger/poll/load';
+import {
+	configKey,
+	initialState,
+	type SeenEntry,
+	type TriggerState,
+} from '../../nodes/PaymentsService/trigger/poll/memory';
+import {
+	advanceReadPosition,
+	MIN_TRIGGER_WINDOW_SECONDS,
 	planPoll,
 	planWindows,
-	loadTriggerState,
 	splitByDensity,
+} from '../../nodes/PaymentsService/trigger/poll/plan';
+import {
+	packState,
+	loadTriggerState,
 	storedSeen,
-	type DetectedEvent,
-	type SeenEntry,
-	type Observation,
-	type TriggerConfig,
-	type TriggerState,
-} from '../../nodes/PaymentsService/trigger/poll/state';
+} from '../../nodes/PaymentsService/trigger/poll/storage';
+import type { Observation, TriggerConfig } from '../../nodes/PaymentsService/trigger/poll/types';
 import type { TimeWindow } from '../../nodes/PaymentsService/reporting/windows';
 
 const HOUR = 3_600;

@@ -2,7 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { FIRST_PAGE } from '../../codes/constants';
 import { hasNextPage } from '../../reporting/paging';
-import { observe, TARGET_RECORDS_PER_WINDOW, type Observation } from './state';
+import { observe } from './detection';
+import { TARGET_RECORDS_PER_WINDOW } from './plan';
+import type { Observation } from './types';
 import type { TimeWindow } from '../../reporting/windows';
 import type { PaymentsClient } from '../../transport/client';
 import { fetchPage, type ListQuery } from '../../transport/reporting';

@@ -1,0 +1,250 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { isoSeconds } from '../../codes/dates';
+import { hasStatus, recordKey, type ReportingListDefinition } from '../../reporting/lists';
+import type { TimeWindow } from '../../reporting/windows';
+import { triggerEvent, type PreviousSighting } from './events';
+import { MemoryUpdate, recall, type TriggerState } from './memory';
+import type { EmittedEventType, Observation, TriggerConfig } from './types';
+
+/**
+ * The polling trigger's detection: what a record read says ({@link observe}), and what changed
+ * since the last poll, what to emit and what to remember ({@link detectEvents}). Pure.
+ *
+ * The reporting lists filter by creation date and an exact status only (service rules §3.2), so
+ * polls re-read the records created within the look-back and compare each with what this trigger
+ * saw last. Each record is judged on its own, so the outcome does not depend on page order,
+ * records moving between pages, or a poll reading only part of the look-back.
+ */
+
+const toSeconds = (value: unknown): number | null => {
+	if (typeof value !== 'string' || value === '') return null;
+	const ms = Date.parse(value);
+	return Number.isNaN(ms) ? null : Math.floor(ms / 1000);
+};
+
+/**
+ * Turns a record into an {@link Observation}; undefined when it lacks an id or a creation date
+ * (such a record cannot be tracked).
+ */
+export function observe(
+	list: ReportingListDefinition,
+	record: IDataObject,
+): Observation | undefined {
+	const key = recordKey(list, record);
+	const created = toSeconds(record[list.recordDateField]);
+	if (key === undefined || created === null) return undefined;
+	return {
+		key,
+		status: hasStatus(list) && typeof record.status === 'string' ? record.status : null,
+		lastChange: list.hasLastChangeDate ? toSeconds(record.lastChangeDate) : null,
+		created,
+		record,
+	};
+}
+
+/** An event found by {@link detectEvents}, with the item to emit. */
+export interface DetectedEvent {
+	observation: Observation;
+	type: EmittedEventType;
+	previousStatus: string | null;
+	previousLastChange: number | null;
+}
+
+function eventFor(
+	config: TriggerConfig,
+	previous: PreviousSighting | undefined,
+	observation: Observation,
+	firstSightingsCount: boolean,
+): EmittedEventType | undefined {
+	const event = triggerEvent(config.event);
+	if (!previous) {
+		if (!firstSightingsCount) return undefined;
+		if (event.countsFirstSighting(config)) return event.type;
+		// Include First Sightings off: a record's creation is no event, a change after it is. Decided
+		// from the record alone (lastChangeDate later than creationDate), not from the memory of the
+		// poll that first saw it, which n8n does not save when that poll emits nothing.
+		return event.type !== 'newRecord' &&
+			observation.lastChange !== null &&
+			observation.lastChange > observation.created
+			? event.type
+			: undefined;
+	}
+	return event.changed(previous, observation, config) ? event.type : undefined;
+}
+
+/**
+ * Whether a record in `status` may be emitted for `config`: its current status is one the event
+ * wants (To Status for Status Changed, the Status filter otherwise); none wanted passes all.
+ * Used by the decisions below and by Fetch Test Event alike.
+ */
+export function matchesWantedStatus(config: TriggerConfig, status: string | null): boolean {
+	const wanted = triggerEvent(config.event).wantedStatuses(config);
+	if (wanted.length === 0) return true;
+	const current = status?.toUpperCase() ?? '';
+	return wanted.some((value) => value.toUpperCase() === current);
+}
+
+/**
+ * New Record with a Status: a record created since activation, reported once, when first seen in
+ * that status. Records in other statuses are not remembered, so reaching the status later is a
+ * first sighting, whether the poll read every status or only the wanted ones.
+ */
+function isNewInStatus(config: TriggerConfig): boolean {
+	const event = triggerEvent(config.event);
+	return event.type === 'newRecord' && event.wantedStatuses(config).length > 0;
+}
+
+/** The event one record raises against the state (undefined: none), and what the state remembers of it. */
+function judge(
+	state: TriggerState,
+	config: TriggerConfig,
+	observation: Observation,
+	newInStatus: boolean,
+) {
+	const previous = recall(state, observation.key);
+	// Until the look-back was read once, an unknown record may be part of the starting point; one
+	// created after the activation second cannot be. Below `knownFrom` the memory is not complete
+	// (records forgotten by a clock that jumped ahead, or never read under a shorter Look-Back): a
+	// record first seen there joins the starting point.
+	const remembers = state.knownFrom === undefined || observation.created >= state.knownFrom;
+	const firstSightingCounts =
+		remembers &&
+		(newInStatus
+			? observation.created > state.activatedAt
+			: state.baselineDone || observation.created > state.activatedAt);
+	const type = eventFor(config, previous, observation, firstSightingCounts);
+	return {
+		type: type && matchesWantedStatus(config, observation.status) ? type : undefined,
+		previous,
+	};
+}
+
+/**
+ * Whether `observation` may be emitted by a poll starting from `state`: a reader keeps the whole
+ * record only for those (the others need only their key, status and dates), so a poll over
+ * hundreds of thousands of records holds little more than the state.
+ */
+export function mayEmit(
+	state: TriggerState,
+	config: TriggerConfig,
+	observation: Observation,
+): boolean {
+	const newInStatus = isNewInStatus(config);
+	if (newInStatus && !matchesWantedStatus(config, observation.status)) return false;
+	return judge(state, config, observation, newInStatus).type !== undefined;
+}
+
+/**
+ * Compares what a poll read with what the trigger saw last, and decides.
+ *
+ * - `events`: what to emit now, oldest change first, at most `maxEvents`.
+ * - `state`: the state to store afterwards. A record's entry is updated when it had no event, when
+ *   its event was filtered out (the change is seen, not wanted), or when its event is emitted now.
+ *   A record whose wanted event did not fit under `maxEvents` keeps its old entry (or none), so the
+ *   next poll finds the same difference and emits it then: nothing is lost, nothing repeated.
+ *
+ * First sightings count (as New Record, or as a change when `includeFirstSightings`) once the
+ * baseline is done, and before that for records created after the activation second; other
+ * records first seen while the baseline is still being read are taken as the starting point.
+ *
+ * @param observations records read by this poll, each key once.
+ * @param complete whether the poll read every window it planned (then the baseline, if pending, is done).
+ */
+export function detectEvents(
+	state: TriggerState,
+	config: TriggerConfig,
+	observations: Observation[],
+	options: {
+		maxEvents: number;
+		complete: boolean;
+		lookBackStart: number;
+		/** Windows this poll read whole; with `narrowed`, a remembered record missing from them left the wanted statuses. */
+		readWindows?: TimeWindow[];
+		/** Whether the poll asked the service for the wanted statuses only ({@link narrowedStatuses}). */
+		narrowed?: boolean;
+		/** Whether the poll read the whole look-back (then the memory is complete from `lookBackStart` on). */
+		wholeLookBack?: boolean;
+	},
+): { events: DetectedEvent[]; state: TriggerState } {
+	const { events, update } = decide(state, config, observations, options.maxEvents);
+	const memory = new MemoryUpdate(state, options.lookBackStart);
+	for (const observation of update) memory.set(observation);
+	if (options.narrowed && options.readWindows?.length) {
+		// A remembered record that a whole read of its window did not list has left the wanted
+		// statuses: remember that, so its return counts as a change.
+		const listed = new Set(observations.map((observation) => observation.key));
+		memory.markLeft(listed, options.readWindows);
+	}
+	return {
+		events,
+		state: {
+			...state,
+			baselineDone: state.baselineDone || options.complete,
+			knownFrom:
+				options.wholeLookBack || state.knownFrom === undefined
+					? options.lookBackStart
+					: Math.max(state.knownFrom, options.lookBackStart),
+			...memory.result(),
+		},
+	};
+}
+
+/**
+ * The events of `observations` to emit now, oldest change first, at most `maxEvents`, and the
+ * observations to remember: those without a wanted event, then those emitted now.
+ */
+function decide(
+	state: TriggerState,
+	config: TriggerConfig,
+	observations: Observation[],
+	maxEvents: number,
+): { events: DetectedEvent[]; update: Iterable<Observation> } {
+	const newInStatus = isNewInStatus(config);
+	const considered = newInStatus
+		? observations.filter((observation) => matchesWantedStatus(config, observation.status))
+		: observations;
+	const wanted: DetectedEvent[] = [];
+	const update = new Map<string, Observation>();
+	for (const observation of considered) {
+		const judged = judge(state, config, observation, newInStatus);
+		if (judged.type) {
+			wanted.push({
+				observation,
+				type: judged.type,
+				previousStatus: judged.previous?.status ?? null,
+				previousLastChange: judged.previous?.lastChange ?? null,
+			});
+		} else {
+			update.set(observation.key, observation);
+		}
+	}
+	const when = (event: DetectedEvent) => event.observation.lastChange ?? event.observation.created;
+	wanted.sort(
+		(a, b) =>
+			when(a) - when(b) ||
+			(a.observation.key < b.observation.key ? -1 : a.observation.key > b.observation.key ? 1 : 0),
+	);
+	const events = wanted.slice(0, Math.max(0, maxEvents));
+	for (const event of events) update.set(event.observation.key, event.observation);
+	return { events, update: update.values() };
+}
+
+const isoSecondsOrNull = (seconds: number | null) =>
+	seconds === null ? null : isoSeconds(seconds);
+
+/**
+ * The item emitted for an event: the record as the service sent it plus an `event` object
+ * `{type, previousStatus, previousLastChangeDate, detectedAt}` (dates as ISO 8601 UTC strings).
+ */
+export function eventItem(event: DetectedEvent, detectedAt: number): IDataObject {
+	return {
+		...event.observation.record,
+		event: {
+			type: event.type,
+			previousStatus: event.previousStatus,
+			previousLastChangeDate: isoSecondsOrNull(event.previousLastChange),
+			detectedAt: isoSecondsOrNull(detectedAt),
+		},
+	};
+}
