@@ -168,55 +168,7 @@ export function toNodeApiError(
 	context: FailureContext,
 ): NodeApiError {
 	failure = { ...failure, kind: classifyFailure(failure, family) };
-	const codeText = failure.code !== undefined ? ` (${failure.code})` : '';
-	const serviceSays = failure.message ? `: ${failure.message}` : '';
-	let message: string;
-	let description: string | undefined;
-	if (failure.session) {
-		// Logins and merchant switches answer in the reporting API's code space (service rules §4).
-		message = failure.session.message;
-		const meaning = meaningOf('reporting', failure.code);
-		description =
-			`This happened while opening the session for: ${context.action}.` +
-			(meaning ? ` Meaning of code ${failure.code}: ${meaning}.` : '') +
-			retriedText(failure);
-	} else if (failure.httpStatus === undefined && failure.networkCode === undefined) {
-		message = `${context.action} failed${serviceSays}`;
-	} else if (failure.httpStatus === undefined) {
-		message = `${context.action} failed: the payments service could not be reached (${failure.networkCode})`;
-		description = (context.unknownOutcome?.(failure) ?? NETWORK_HINT) + retriedText(failure);
-	} else if (failure.httpStatus === 429) {
-		const wait =
-			failure.retryAfterSeconds !== undefined
-				? `it asked to wait ${failure.retryAfterSeconds} second${failure.retryAfterSeconds === 1 ? '' : 's'} before the next request`
-				: 'it gave no wait time';
-		message = `${context.action} was refused: too many requests (429)`;
-		description = `The service is rate limiting this merchant; ${wait}. The request was not processed.${retriedText(failure)} Enable Retry On Fail with a wait at least that long, or poll less often.`;
-	} else {
-		const explained = context.explain?.(failure);
-		message =
-			explained ??
-			`${context.action} failed${serviceSays}${codeText || ` (HTTP ${failure.httpStatus})`}`;
-		// A session expiring during a ticket call is answered in the reporting code space.
-		const meaning =
-			meaningOf(family, failure.code) ??
-			(family === 'tickets' ? meaningOf('reporting', failure.code) : undefined);
-		const parts: string[] = [];
-		if (failure.httpStatus >= 500 && context.unknownOutcome)
-			parts.push(context.unknownOutcome(failure));
-		if (explained && failure.message)
-			parts.push(`The service said: ${failure.message}${codeText}.`);
-		if (meaning) parts.push(`Meaning: ${meaning}.`);
-		if (failure.details?.length) parts.push(`Details: ${failure.details.join('; ')}.`);
-		if (failure.httpStatus >= 500 && !context.unknownOutcome) {
-			parts.push(
-				'The service failed internally (HTTP ' + failure.httpStatus + '); try again later.',
-			);
-		}
-		const retried = retriedText(failure).trim();
-		if (retried) parts.push(retried);
-		description = parts.length ? parts.join(' ') : undefined;
-	}
+	const { message, description } = describeFailure(failure, family, context);
 	const errorResponse: JsonObject = {
 		httpStatus: failure.httpStatus ?? null,
 		code: failure.code ?? null,
@@ -241,6 +193,73 @@ export function toNodeApiError(
 	// The failure as read, so a caller can decide on it (and build another error from it) by type.
 	error.context.failure = { ...failure, session: undefined } as unknown as IDataObject;
 	return error;
+}
+
+/** The message and description of a failure, by what failed: the session, the network, a 429, an answer. */
+function describeFailure(
+	failure: ServiceFailure,
+	family: ApiFamily,
+	context: FailureContext,
+): { message: string; description?: string } {
+	const serviceSays = failure.message ? `: ${failure.message}` : '';
+	if (failure.session) {
+		// Logins and merchant switches answer in the reporting API's code space (service rules §4).
+		const meaning = meaningOf('reporting', failure.code);
+		return {
+			message: failure.session.message,
+			description:
+				`This happened while opening the session for: ${context.action}.` +
+				(meaning ? ` Meaning of code ${failure.code}: ${meaning}.` : '') +
+				retriedText(failure),
+		};
+	}
+	if (failure.httpStatus === undefined && failure.networkCode === undefined)
+		return { message: `${context.action} failed${serviceSays}` };
+	if (failure.httpStatus === undefined) {
+		return {
+			message: `${context.action} failed: the payments service could not be reached (${failure.networkCode})`,
+			description: (context.unknownOutcome?.(failure) ?? NETWORK_HINT) + retriedText(failure),
+		};
+	}
+	if (failure.httpStatus === 429) {
+		const wait =
+			failure.retryAfterSeconds !== undefined
+				? `it asked to wait ${failure.retryAfterSeconds} second${failure.retryAfterSeconds === 1 ? '' : 's'} before the next request`
+				: 'it gave no wait time';
+		return {
+			message: `${context.action} was refused: too many requests (429)`,
+			description: `The service is rate limiting this merchant; ${wait}. The request was not processed.${retriedText(failure)} Enable Retry On Fail with a wait at least that long, or poll less often.`,
+		};
+	}
+	return describeAnswer(failure, family, context, failure.httpStatus);
+}
+
+/** The message and description of an HTTP answer other than 429: the refusal explained, its meaning, its details. */
+function describeAnswer(
+	failure: ServiceFailure,
+	family: ApiFamily,
+	context: FailureContext,
+	httpStatus: number,
+): { message: string; description?: string } {
+	const codeText = failure.code !== undefined ? ` (${failure.code})` : '';
+	const serviceSays = failure.message ? `: ${failure.message}` : '';
+	const explained = context.explain?.(failure);
+	const message =
+		explained ?? `${context.action} failed${serviceSays}${codeText || ` (HTTP ${httpStatus})`}`;
+	// A session expiring during a ticket call is answered in the reporting code space.
+	const meaning =
+		meaningOf(family, failure.code) ??
+		(family === 'tickets' ? meaningOf('reporting', failure.code) : undefined);
+	const parts: string[] = [];
+	if (httpStatus >= 500 && context.unknownOutcome) parts.push(context.unknownOutcome(failure));
+	if (explained && failure.message) parts.push(`The service said: ${failure.message}${codeText}.`);
+	if (meaning) parts.push(`Meaning: ${meaning}.`);
+	if (failure.details?.length) parts.push(`Details: ${failure.details.join('; ')}.`);
+	if (httpStatus >= 500 && !context.unknownOutcome)
+		parts.push(`The service failed internally (HTTP ${httpStatus}); try again later.`);
+	const retried = retriedText(failure).trim();
+	if (retried) parts.push(retried);
+	return { message, description: parts.length ? parts.join(' ') : undefined };
 }
 
 /**
