@@ -101,50 +101,9 @@ export function listFilterProperties(
 		statusDescription?: string;
 	} = {},
 ): INodeProperties[] {
-	const fields: INodeProperties[] = [];
-	for (const filter of list.filters) {
-		switch (filter) {
-			case 'country':
-				fields.push({
-					displayName: 'Country',
-					name: 'country',
-					type: 'string',
-					default: '',
-					placeholder: 'BR',
-					description: '2-letter ISO country code',
-				});
-				break;
-			case 'paymentMethod':
-				fields.push({
-					displayName: 'Payment Method Code',
-					name: 'paymentMethod',
-					type: 'string',
-					default: '',
-					placeholder: 'PX',
-					description: 'Payment method code, up to 2 characters',
-				});
-				break;
-			case 'clientDocument':
-				fields.push({
-					displayName: 'Client Document',
-					name: 'clientDocument',
-					type: 'string',
-					default: '',
-					description: 'Document number of the customer',
-				});
-				break;
-			case 'type':
-				fields.push({
-					displayName: 'Type',
-					name: 'type',
-					type: 'options',
-					default: '',
-					options: [{ name: 'Any Type', value: '' }, ...codeOptions(NOTE_TYPES)],
-					description: 'Only notes of this type',
-				});
-				break;
-		}
-	}
+	const fields: INodeProperties[] = list.filters.map((filter) => ({
+		...FILTER_PROPERTIES[filter],
+	}));
 	if (hasStatus(list)) {
 		const status: INodeProperties = {
 			displayName: 'Status',
@@ -165,3 +124,38 @@ export function listFilterProperties(
 	}
 	return fields.sort((a, b) => a.displayName.localeCompare(b.displayName));
 }
+
+/** The parameter of each filter a list takes besides its status (service rules §3.3). */
+const FILTER_PROPERTIES: Record<ReportingListDefinition['filters'][number], INodeProperties> = {
+	country: {
+		displayName: 'Country',
+		name: 'country',
+		type: 'string',
+		default: '',
+		placeholder: 'BR',
+		description: '2-letter ISO country code',
+	},
+	paymentMethod: {
+		displayName: 'Payment Method Code',
+		name: 'paymentMethod',
+		type: 'string',
+		default: '',
+		placeholder: 'PX',
+		description: 'Payment method code, up to 2 characters',
+	},
+	clientDocument: {
+		displayName: 'Client Document',
+		name: 'clientDocument',
+		type: 'string',
+		default: '',
+		description: 'Document number of the customer',
+	},
+	type: {
+		displayName: 'Type',
+		name: 'type',
+		type: 'options',
+		default: '',
+		options: [{ name: 'Any Type', value: '' }, ...codeOptions(NOTE_TYPES)],
+		description: 'Only notes of this type',
+	},
+};
