@@ -30,7 +30,7 @@ import { advanceAfterPoll, narrowedStatuses, planPoll } from './trigger/poll/pla
 import { packState } from './trigger/poll/storage';
 import type { Observation, TriggerConfig, TriggerEventName } from './trigger/poll/types';
 import { splitIntoWindows, type TimeWindow } from './reporting/windows';
-import { eventsFor, TRIGGER_EVENTS, triggerEvent } from './trigger/poll/events';
+import { eventsFor, TRIGGER_EVENTS } from './trigger/poll/events';
 import { readPlannedWindows } from './trigger/poll/reads';
 import { PaymentsClient } from './transport/client';
 import { windowPages, type ListQuery } from './transport/reporting';
@@ -239,7 +239,6 @@ export class PaymentsServiceTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const { config, maxItems, retryReads } = readTriggerConfig(this);
-		const list = REPORTING_LISTS[config.resource as keyof typeof REPORTING_LISTS];
 		const startedAt = Date.now();
 		const now = Math.floor(startedAt / 1000);
 		const lookBackStart = now - config.lookBackSeconds;
@@ -254,9 +253,9 @@ export class PaymentsServiceTrigger implements INodeType {
 		// statuses only (narrowedStatuses) adds one status per read below; otherwise every status is
 		// read, because a record must be tracked in every status to know when it changes. Either
 		// way the decisions check the status again.
-		const query: ListQuery = { list, filters: config.filters };
+		const query: ListQuery = { list: config.list, filters: config.filters };
 
-		const narrowed = narrowedStatuses(config, list);
+		const narrowed = narrowedStatuses(config);
 		if (this.getMode() === 'manual')
 			return await fetchTestEvent(client, query, config, narrowed, lookBackStart, now);
 
@@ -295,7 +294,7 @@ export class PaymentsServiceTrigger implements INodeType {
 }
 
 /**
- * Reads and checks the trigger's parameters.
+ * Reads and checks the trigger's parameters: the list and the event resolved to their definitions.
  * @throws NodeOperationError naming the field and what to enter.
  */
 function readTriggerConfig(context: IPollFunctions): {
@@ -309,33 +308,9 @@ function readTriggerConfig(context: IPollFunctions): {
 	const list = TRIGGER_LIST_DEFINITIONS.find((candidate) => candidate.resource === resource);
 	if (!list)
 		throw new NodeOperationError(context.getNode(), `The trigger cannot watch "${resource}"`);
-	let filters: IDataObject;
-	let status: string;
-	try {
-		({ filters, status } = checkListFilters(
-			context.getNodeParameter('filters', {}) as IDataObject,
-			list,
-			recordStatuses(list),
-		));
-	} catch (error) {
-		// checkListFilters throws FilterError only.
-		const { message, hint } = error as FilterError;
-		throw new NodeOperationError(context.getNode(), message, { description: hint });
-	}
-	const lookBackDays = Number(options.lookBackDays ?? DEFAULT_LOOK_BACK_DAYS);
-	if (!Number.isFinite(lookBackDays) || lookBackDays <= 0) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`Look-Back (Days) must be a positive number, got "${String(options.lookBackDays)}"`,
-		);
-	}
-	const maxItems = Math.floor(Number(options.maxItemsPerPoll ?? DEFAULT_MAX_ITEMS_PER_POLL));
-	if (!Number.isFinite(maxItems) || maxItems < 1) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`Max Items per Poll must be at least 1, got "${String(options.maxItemsPerPoll)}"`,
-		);
-	}
+	const { filters, status } = readFilters(context, list);
+	const lookBackDays = readLookBackDays(context, options);
+	const maxItems = readMaxItems(context, options);
 	const event = TRIGGER_EVENTS.find((candidate) => candidate.value === eventName);
 	if (!event || !event.supports(list)) {
 		throw new NodeOperationError(
@@ -345,8 +320,8 @@ function readTriggerConfig(context: IPollFunctions): {
 	}
 	const hasToStatuses = event.properties(list).some((property) => property.name === 'toStatuses');
 	const config: TriggerConfig = {
-		resource,
-		event: eventName,
+		list,
+		event,
 		filters,
 		toStatuses: hasToStatuses
 			? ((context.getNodeParameter('toStatuses', []) as string[]) ?? [])
@@ -358,8 +333,53 @@ function readTriggerConfig(context: IPollFunctions): {
 		rereadSeconds: 0,
 	};
 	config.rereadSeconds =
-		readRereadMinutes(context, options, narrowedStatuses(config, list) !== undefined) * 60;
+		readRereadMinutes(context, options, narrowedStatuses(config) !== undefined) * 60;
 	return { config, maxItems, retryReads: options.retryReads !== false };
+}
+
+/**
+ * Reads the Filters collection of `list`: the service's filters, and the Status the trigger judges.
+ * @throws NodeOperationError from the filter check (the field and the fix).
+ */
+function readFilters(
+	context: IPollFunctions,
+	list: ReportingListDefinition,
+): { filters: IDataObject; status: string } {
+	try {
+		return checkListFilters(
+			context.getNodeParameter('filters', {}) as IDataObject,
+			list,
+			recordStatuses(list),
+		);
+	} catch (error) {
+		// checkListFilters throws FilterError only.
+		const { message, hint } = error as FilterError;
+		throw new NodeOperationError(context.getNode(), message, { description: hint });
+	}
+}
+
+/** Reads Look-Back (Days). @throws NodeOperationError unless it is a positive number. */
+function readLookBackDays(context: IPollFunctions, options: IDataObject): number {
+	const lookBackDays = Number(options.lookBackDays ?? DEFAULT_LOOK_BACK_DAYS);
+	if (!Number.isFinite(lookBackDays) || lookBackDays <= 0) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Look-Back (Days) must be a positive number, got "${String(options.lookBackDays)}"`,
+		);
+	}
+	return lookBackDays;
+}
+
+/** Reads Max Items per Poll, rounded down. @throws NodeOperationError unless it is at least 1. */
+function readMaxItems(context: IPollFunctions, options: IDataObject): number {
+	const maxItems = Math.floor(Number(options.maxItemsPerPoll ?? DEFAULT_MAX_ITEMS_PER_POLL));
+	if (!Number.isFinite(maxItems) || maxItems < 1) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Max Items per Poll must be at least 1, got "${String(options.maxItemsPerPoll)}"`,
+		);
+	}
+	return maxItems;
 }
 
 /**
@@ -405,7 +425,7 @@ async function fetchTestEvent(
 			if (found && (!newest || found.created > newest.created)) newest = found;
 		}
 		if (newest) {
-			const type = triggerEvent(config.event).type;
+			const type = config.event.type;
 			return [
 				[
 					{

@@ -24,6 +24,7 @@ import { spawn } from 'child_process';
 import path from 'path';
 
 import { createEngine, PACKAGE_ROOT } from '../harness/engine';
+import { resolveConfig } from '../harness/triggerConfig';
 import {
 	paymentsNode,
 	startFixture,
@@ -198,7 +199,7 @@ function pureBenchmarks() {
 		throw new Error('the memory benchmark lost records');
 
 	// Trigger decision over a large merchant: 70,000 records in the look-back (10,000 a day, 7 days).
-	const config: TriggerConfig = {
+	const config: TriggerConfig = resolveConfig({
 		resource: 'cashout',
 		event: 'statusChanged',
 		filters: {},
@@ -207,7 +208,7 @@ function pureBenchmarks() {
 		lookBackSeconds: 7 * 86_400,
 		includeFirstSightings: true,
 		rereadSeconds: 0,
-	};
+	});
 	const now = 1_800_000_000;
 	const observations = (changed: number): Observation[] =>
 		Array.from({ length: 70_000 }, (_, index) =>

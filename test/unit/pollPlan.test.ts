@@ -4,10 +4,7 @@
  * (advanceAfterPoll). Results only: the statuses, the windows covered, the state after.
  */
 import { SECONDS_PER_DAY } from '../../nodes/PaymentsService/codes/constants';
-import {
-	REPORTING_LISTS,
-	type ReportingListDefinition,
-} from '../../nodes/PaymentsService/reporting/lists';
+import { REPORTING_LISTS } from '../../nodes/PaymentsService/reporting/lists';
 import type { TimeWindow } from '../../nodes/PaymentsService/reporting/windows';
 import { initialState, type TriggerState } from '../../nodes/PaymentsService/trigger/poll/memory';
 import {
@@ -17,6 +14,7 @@ import {
 	planPoll,
 } from '../../nodes/PaymentsService/trigger/poll/plan';
 import type { TriggerConfig } from '../../nodes/PaymentsService/trigger/poll/types';
+import { resolveConfig, type TriggerSettings } from '../harness/triggerConfig';
 
 const HOUR = 3_600;
 const DAY = SECONDS_PER_DAY;
@@ -24,14 +22,8 @@ const DAY = SECONDS_PER_DAY;
 const NOW = 1_700_000_000;
 const LOOK_BACK_START = NOW - 7 * DAY;
 
-function list(resource: string): ReportingListDefinition {
-	const found = Object.values(REPORTING_LISTS).find((candidate) => candidate.resource === resource);
-	if (!found) throw new Error(`no list ${resource}`);
-	return found;
-}
-
-function config(overrides: Partial<TriggerConfig> = {}): TriggerConfig {
-	return {
+function config(overrides: Partial<TriggerSettings> = {}): TriggerConfig {
+	return resolveConfig({
 		resource: 'cashout',
 		event: 'statusChanged',
 		filters: {},
@@ -41,7 +33,7 @@ function config(overrides: Partial<TriggerConfig> = {}): TriggerConfig {
 		includeFirstSightings: true,
 		rereadSeconds: 0,
 		...overrides,
-	};
+	});
 }
 
 /** A state whose starting point is complete, with the re-reading clock and position given. */
@@ -69,17 +61,12 @@ function covered(windows: TimeWindow[]): Array<[number, number]> {
 
 describe('narrowedStatuses: the statuses a poll asks the service for', () => {
 	test('Status Changed to REJECTED, first sightings counted: only REJECTED cashouts are read', () => {
-		expect(narrowedStatuses(config({ toStatuses: ['rejected'] }), list('cashout'))).toEqual([
-			'REJECTED',
-		]);
+		expect(narrowedStatuses(config({ toStatuses: ['rejected'] }))).toEqual(['REJECTED']);
 	});
 
 	test('without Include First Sightings every status is read (a record entering REJECTED would be new to a narrowed read)', () => {
 		expect(
-			narrowedStatuses(
-				config({ toStatuses: ['REJECTED'], includeFirstSightings: false }),
-				list('cashout'),
-			),
+			narrowedStatuses(config({ toStatuses: ['REJECTED'], includeFirstSightings: false })),
 		).toBeUndefined();
 	});
 
@@ -87,30 +74,25 @@ describe('narrowedStatuses: the statuses a poll asks the service for', () => {
 		expect(
 			narrowedStatuses(
 				config({ event: 'newRecord', status: 'pending', includeFirstSightings: false }),
-				list('cashout'),
 			),
 		).toEqual(['PENDING']);
-		expect(narrowedStatuses(config({ event: 'newRecord' }), list('cashout'))).toBeUndefined();
+		expect(narrowedStatuses(config({ event: 'newRecord' }))).toBeUndefined();
 	});
 
 	test('a status the list filter does not accept, or a list without a status filter, reads every status', () => {
-		expect(
-			narrowedStatuses(config({ toStatuses: ['REJECTED', 'NOT_A_STATUS'] }), list('cashout')),
-		).toBeUndefined();
+		expect(narrowedStatuses(config({ toStatuses: ['REJECTED', 'NOT_A_STATUS'] }))).toBeUndefined();
 		const unfiltered = Object.values(REPORTING_LISTS).find((candidate) => !candidate.statusParam);
 		expect(unfiltered).toBeDefined();
 		expect(
-			narrowedStatuses(
-				config({ resource: unfiltered!.resource, toStatuses: ['PENDING'] }),
-				unfiltered!,
-			),
+			narrowedStatuses(config({ resource: unfiltered!.resource, toStatuses: ['PENDING'] })),
 		).toBeUndefined();
 	});
 
 	test('several wanted statuses are asked for once each, sorted', () => {
-		expect(
-			narrowedStatuses(config({ toStatuses: ['REJECTED', 'on_hold', 'ON_HOLD'] }), list('cashout')),
-		).toEqual(['ON_HOLD', 'REJECTED']);
+		expect(narrowedStatuses(config({ toStatuses: ['REJECTED', 'on_hold', 'ON_HOLD'] }))).toEqual([
+			'ON_HOLD',
+			'REJECTED',
+		]);
 	});
 });
 

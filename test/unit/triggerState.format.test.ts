@@ -14,6 +14,7 @@ import {
 import { packState, storedSeen } from '../../nodes/PaymentsService/trigger/poll/storage';
 import type { TriggerConfig } from '../../nodes/PaymentsService/trigger/poll/types';
 import { packFormat1, type FormatOneState } from '../harness/pollFormat1';
+import { resolveConfig, type TriggerSettings } from '../harness/triggerConfig';
 
 /*
  * The polling trigger's stored state (issue 24): no marker can be read as a value, or a value as a
@@ -27,8 +28,8 @@ const NOW = 1_700_000_000;
 const LOOK_BACK = 7 * DAY;
 const START = NOW - LOOK_BACK;
 
-function config(overrides: Partial<TriggerConfig> = {}): TriggerConfig {
-	return {
+function config(overrides: Partial<TriggerSettings> = {}): TriggerConfig {
+	return resolveConfig({
 		resource: 'cashout',
 		event: 'anyChange',
 		filters: {},
@@ -38,7 +39,7 @@ function config(overrides: Partial<TriggerConfig> = {}): TriggerConfig {
 		includeFirstSightings: true,
 		rereadSeconds: 0,
 		...overrides,
-	};
+	});
 }
 
 const statuses = (count: number) =>

@@ -11,6 +11,7 @@ import type {
 	TriggerConfig,
 	TriggerEventName,
 } from '../../nodes/PaymentsService/trigger/poll/types';
+import { resolveConfig } from '../harness/triggerConfig';
 
 /*
  * Model-based test of detectEvents. A small world of records is changed at random between polls
@@ -108,16 +109,18 @@ function configArb(event: TriggerEventName): fc.Arbitrary<TriggerConfig> {
 			status: fc.constantFrom('', 'PENDING', 'completed', 'REJECTED'),
 			includeFirstSightings: fc.boolean(),
 		})
-		.map(({ toStatuses, status, includeFirstSightings }) => ({
-			resource: 'cashout',
-			event,
-			filters: {},
-			toStatuses: event === 'statusChanged' ? toStatuses : [],
-			status: event === 'statusChanged' ? '' : status,
-			lookBackSeconds: LOOK_BACK,
-			includeFirstSightings,
-			rereadSeconds: 0,
-		}));
+		.map(({ toStatuses, status, includeFirstSightings }) =>
+			resolveConfig({
+				resource: 'cashout',
+				event,
+				filters: {},
+				toStatuses: event === 'statusChanged' ? toStatuses : [],
+				status: event === 'statusChanged' ? '' : status,
+				lookBackSeconds: LOOK_BACK,
+				includeFirstSightings,
+				rereadSeconds: 0,
+			}),
+		);
 }
 
 /** The service's records as they are; what a poll may see. */
@@ -190,7 +193,8 @@ function shuffled<T>(items: T[], seed: number): T[] {
  * New Record with a Status: a record created since activation, reported once, when first seen in
  * that status; records in other statuses are not remembered.
  */
-const newInStatus = (config: TriggerConfig) => config.event === 'newRecord' && config.status !== '';
+const newInStatus = (config: TriggerConfig) =>
+	config.event.value === 'newRecord' && config.status !== '';
 const inWantedStatus = (config: TriggerConfig, record: SimRecord) =>
 	config.status.toUpperCase() === (record.status ?? '');
 
@@ -208,15 +212,15 @@ function expectedType(
 ): EmittedEventType | undefined {
 	const current = record.status ?? '';
 	const wanted =
-		config.event === 'statusChanged'
+		config.event.value === 'statusChanged'
 			? config.toStatuses.length === 0 ||
 				config.toStatuses.some((status) => status.toUpperCase() === current)
 			: config.status === '' || config.status.toUpperCase() === current;
 	if (!wanted) return undefined;
 	if (previous === undefined) {
 		if (newInStatus(config)) return record.created > activatedAt ? 'newRecord' : undefined;
-		if (config.event === 'newRecord') return 'newRecord';
-		const type = config.event === 'statusChanged' ? 'statusChanged' : 'changed';
+		if (config.event.value === 'newRecord') return 'newRecord';
+		const type = config.event.value === 'statusChanged' ? 'statusChanged' : 'changed';
 		// Without first sightings, a record's creation is no event; a change after it is.
 		if (!config.includeFirstSightings)
 			return record.lastChange !== null && record.lastChange > record.created ? type : undefined;
@@ -224,7 +228,7 @@ function expectedType(
 	}
 	// With To Status, a later lastChangeDate in a chosen status is a return to it (issue 24).
 	if (
-		config.event === 'statusChanged' &&
+		config.event.value === 'statusChanged' &&
 		(previous.status !== record.status ||
 			(config.toStatuses.length > 0 &&
 				previous.lastChange !== null &&
@@ -234,7 +238,7 @@ function expectedType(
 		return 'statusChanged';
 	// In this world lastChangeDate only moves forward, so "moved" is "differs".
 	if (
-		config.event === 'anyChange' &&
+		config.event.value === 'anyChange' &&
 		(previous.status !== record.status || previous.lastChange !== record.lastChange)
 	)
 		return 'changed';

@@ -27,6 +27,7 @@ import {
 } from '../../nodes/PaymentsService/trigger/poll/storage';
 import type { Observation, TriggerConfig } from '../../nodes/PaymentsService/trigger/poll/types';
 import type { TimeWindow } from '../../nodes/PaymentsService/reporting/windows';
+import { resolveConfig, type TriggerSettings } from '../harness/triggerConfig';
 
 const HOUR = 3_600;
 const DAY = 86_400;
@@ -35,8 +36,8 @@ const NOW = 1_700_000_000;
 const LOOK_BACK = 7 * DAY;
 const START = NOW - LOOK_BACK;
 
-function config(overrides: Partial<TriggerConfig> = {}): TriggerConfig {
-	return {
+function config(overrides: Partial<TriggerSettings> = {}): TriggerConfig {
+	return resolveConfig({
 		resource: 'cashout',
 		event: 'statusChanged',
 		filters: {},
@@ -46,7 +47,7 @@ function config(overrides: Partial<TriggerConfig> = {}): TriggerConfig {
 		includeFirstSightings: true,
 		rereadSeconds: 0,
 		...overrides,
-	};
+	});
 }
 
 function obs(
@@ -126,7 +127,7 @@ describe('configKey', () => {
 		expect(configKey(withEmpty)).toBe(configKey(bare));
 	});
 
-	test.each<[string, Partial<TriggerConfig>]>([
+	test.each<[string, Partial<TriggerSettings>]>([
 		['resource', { resource: 'deposit' }],
 		['event', { event: 'anyChange' }],
 		['a filter value', { filters: { country: 'MX' } }],
@@ -137,7 +138,7 @@ describe('configKey', () => {
 		['Include First Sightings', { includeFirstSightings: false }],
 	])('a different %s gives a different key', (_field, change) => {
 		const base = config({ filters: { country: 'BR' } });
-		expect(configKey({ ...base, ...change })).not.toBe(configKey(base));
+		expect(configKey(config({ filters: { country: 'BR' }, ...change }))).not.toBe(configKey(base));
 	});
 });
 

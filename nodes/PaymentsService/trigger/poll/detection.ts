@@ -3,9 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { isoSeconds } from '../../codes/dates';
 import { hasStatus, recordKey, type ReportingListDefinition } from '../../reporting/lists';
 import type { TimeWindow } from '../../reporting/windows';
-import { triggerEvent, type PreviousSighting } from './events';
 import { MemoryUpdate, recall, type TriggerState } from './memory';
-import type { EmittedEventType, Observation, TriggerConfig } from './types';
+import type { EmittedEventType, Observation, PreviousSighting, TriggerConfig } from './types';
 
 /**
  * The polling trigger's detection: what a record read says ({@link observe}), and what changed
@@ -57,7 +56,7 @@ function eventFor(
 	observation: Observation,
 	firstSightingsCount: boolean,
 ): EmittedEventType | undefined {
-	const event = triggerEvent(config.event);
+	const event = config.event;
 	if (!previous) {
 		if (!firstSightingsCount) return undefined;
 		if (event.countsFirstSighting(config)) return event.type;
@@ -79,7 +78,7 @@ function eventFor(
  * Used by the decisions below and by Fetch Test Event alike.
  */
 export function matchesWantedStatus(config: TriggerConfig, status: string | null): boolean {
-	const wanted = triggerEvent(config.event).wantedStatuses(config);
+	const wanted = config.event.wantedStatuses(config);
 	if (wanted.length === 0) return true;
 	const current = status?.toUpperCase() ?? '';
 	return wanted.some((value) => value.toUpperCase() === current);
@@ -91,7 +90,7 @@ export function matchesWantedStatus(config: TriggerConfig, status: string | null
  * first sighting, whether the poll read every status or only the wanted ones.
  */
 function isNewInStatus(config: TriggerConfig): boolean {
-	const event = triggerEvent(config.event);
+	const event = config.event;
 	return event.type === 'newRecord' && event.wantedStatuses(config).length > 0;
 }
 

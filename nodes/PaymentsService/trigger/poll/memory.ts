@@ -81,8 +81,8 @@ export function configKey(config: TriggerConfig): string {
 		.filter((name) => config.filters[name] !== '' && config.filters[name] !== undefined)
 		.map((name) => [name, config.filters[name]]);
 	return JSON.stringify([
-		config.resource,
-		config.event,
+		config.list.resource,
+		config.event.value,
 		sortedFilters,
 		[...config.toStatuses].sort(),
 		config.status,

@@ -1,7 +1,5 @@
 import { MAX_WINDOW_SECONDS, SECONDS_PER_DAY } from '../../codes/constants';
-import type { ReportingListDefinition } from '../../reporting/lists';
 import { splitIntoWindows, type TimeWindow } from '../../reporting/windows';
-import { triggerEvent } from './events';
 import { creationTimes, type TriggerState } from './memory';
 import type { TriggerConfig } from './types';
 
@@ -51,11 +49,8 @@ export function planWindows(state: TriggerState, lookBackStart: number, now: num
  * A narrowed read never sees the status a record left, so `previousStatus` is null when the trigger
  * never saw the record in another status.
  */
-export function narrowedStatuses(
-	config: TriggerConfig,
-	list: ReportingListDefinition,
-): string[] | undefined {
-	const event = triggerEvent(config.event);
+export function narrowedStatuses(config: TriggerConfig): string[] | undefined {
+	const { event, list } = config;
 	const wanted = [...new Set(event.wantedStatuses(config).map((status) => status.toUpperCase()))];
 	if (wanted.length === 0 || !list.statusParam) return undefined;
 	if (!wanted.every((status) => list.filterStatuses.includes(status))) return undefined;

@@ -1,4 +1,4 @@
-import type { TriggerEventDefinition } from './types';
+import type { TriggerEventDefinition } from '../types';
 
 /** Any Change: the record's `lastChangeDate` moved forward, or its status changed. */
 export const anyChange: TriggerEventDefinition = {

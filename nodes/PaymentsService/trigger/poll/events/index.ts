@@ -1,11 +1,10 @@
 import type { ReportingListDefinition } from '../../../reporting/lists';
-import type { TriggerEventName } from '../types';
+import type { TriggerEventDefinition, TriggerEventName } from '../types';
 import { anyChange } from './anyChange';
 import { newRecord } from './newRecord';
 import { statusChanged } from './statusChanged';
-import type { TriggerEventDefinition } from './types';
 
-export type { PreviousSighting, TriggerEventDefinition } from './types';
+export type { PreviousSighting, TriggerEventDefinition } from '../types';
 
 /**
  * The trigger's events, in the order the Event list shows them (alphabetical, as n8n lists

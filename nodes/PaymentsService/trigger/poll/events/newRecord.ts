@@ -1,4 +1,4 @@
-import type { TriggerEventDefinition } from './types';
+import type { TriggerEventDefinition } from '../types';
 
 /** New Record: a record created since the trigger was activated (first seen after the starting point). */
 export const newRecord: TriggerEventDefinition = {

@@ -1,6 +1,6 @@
 import { codeOptions } from '../../../reporting/filters';
 import { hasStatus, recordStatuses } from '../../../reporting/lists';
-import type { TriggerEventDefinition } from './types';
+import type { TriggerEventDefinition } from '../types';
 
 /**
  * Status Changed: the record's status differs from the last one the trigger saw; To Status narrows
