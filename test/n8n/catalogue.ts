@@ -3,7 +3,8 @@
  * workflow of test/workflows, prepared the way test/demo prepares them and judged by the same checks.
  *
  * Adding a workflow: drop its n8n export into test/workflows. It is imported and, when it starts
- * from a Manual Trigger, run and required to succeed; give it an entry in test/demo/demos.ts
+ * from a Manual Trigger or a Schedule Trigger (which n8n runs once when a run is started from it,
+ * as the editor's "Execute workflow" does), run and required to succeed; give it an entry in test/demo/demos.ts
  * (`DEMOS`) to prepare it and check what it must show. A workflow that cannot run manually must be
  * named in {@link NOT_MANUAL} with the reason (and, for an alert, get an alert scenario in
  * scenarios.ts).
@@ -17,7 +18,10 @@ import { CREDENTIAL_IDS } from '../harness/fixtures';
 import { PACKAGE_ROOT, readWorkflow, type WorkflowJson } from '../harness/engine';
 import type { Sandbox } from '../sandbox';
 
-/** The workflows of test/workflows that do not start from a Manual Trigger, and why. */
+/** The node types a run can be started from by hand: n8n runs a Schedule Trigger once then. */
+const MANUAL_START_TYPES = ['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.scheduleTrigger'];
+
+/** The workflows of test/workflows that do not start from a Manual or Schedule Trigger, and why. */
 export const NOT_MANUAL: Record<string, string> = {
 	'alert-rejected-cashouts.json':
 		'starts from the Payments Service Trigger (polling): activated and driven by the "rejected cashout" alert scenario',
@@ -115,7 +119,7 @@ export interface CatalogueEntry {
 
 /**
  * Reads every workflow of test/workflows.
- * @throws when a workflow has no Manual Trigger and is not in NOT_MANUAL, or NOT_MANUAL names a
+ * @throws when a workflow has no Manual or Schedule Trigger and is not in NOT_MANUAL, or NOT_MANUAL names a
  *   file that does not exist, so the table stays true.
  */
 export function loadCatalogue(): CatalogueEntry[] {
@@ -131,10 +135,10 @@ export function loadCatalogue(): CatalogueEntry[] {
 	}
 	return files.map((file) => {
 		const workflow = readWorkflow(file);
-		const trigger = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
+		const trigger = workflow.nodes.find((node) => MANUAL_START_TYPES.includes(node.type));
 		if (!trigger && !NOT_MANUAL[file]) {
 			throw new Error(
-				`test/workflows/${file} has no Manual Trigger: name it in NOT_MANUAL (test/n8n/catalogue.ts) with the reason`,
+				`test/workflows/${file} has no Manual or Schedule Trigger: name it in NOT_MANUAL (test/n8n/catalogue.ts) with the reason`,
 			);
 		}
 		return {
