@@ -1,0 +1,146 @@
+import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+
+import { DEFAULT_WINDOW_CONCURRENCY } from '../../codes/constants';
+import { splitIntoWindows, type TimeWindow } from '../../reporting/windows';
+import { PaymentsClient } from '../../transport/client';
+import { windowPages, type ListQuery } from '../../transport/reporting';
+import { readTriggerConfig } from './config';
+import { detectEvents, eventItem, matchesWantedStatus, mayEmit, observe } from './detection';
+import { loadState } from './load';
+import { advanceAfterPoll, narrowedStatuses, planPoll } from './plan';
+import { readPlannedWindows } from './reads';
+import { packState } from './storage';
+import type { Observation, TriggerConfig } from './types';
+
+/** Share of n8n's poll budget spent on reading; the rest is left for deciding, saving and emitting. */
+const POLL_BUDGET_SHARE = 0.8;
+/** Key of the trigger's state in the node's workflow static data. */
+const STATE_KEY = 'paymentsServiceTrigger';
+
+/**
+ * One poll of the Payments Service Trigger (n8n's poll()): reads the parameters, loads the state,
+ * reads the planned windows, detects the events, stores the state and returns the items to emit
+ * (null: none). In manual mode, "Fetch Test Event" instead (no state saved).
+ * @throws NodeOperationError for a bad parameter; NodeApiError from a read that failed (the stored
+ *   state is then left as it was).
+ */
+export async function handlePoll(context: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const { config, maxItems, retryReads } = readTriggerConfig(context);
+	const startedAt = Date.now();
+	const now = Math.floor(startedAt / 1000);
+	const lookBackStart = now - config.lookBackSeconds;
+	const { client, deadline } = pollClient(context, startedAt, retryReads);
+	// The query filters only by attributes that never change. A poll that may ask for the wanted
+	// statuses only (narrowedStatuses) adds one status per read below; otherwise every status is
+	// read, because a record must be tracked in every status to know when it changes. Either
+	// way the decisions check the status again.
+	const query: ListQuery = { list: config.list, filters: config.filters };
+
+	const narrowed = narrowedStatuses(config);
+	if (context.getMode() === 'manual')
+		return await fetchTestEvent(client, query, config, narrowed, lookBackStart, now);
+
+	const staticData = context.getWorkflowStaticData('node');
+	const { state, notes } = loadState(staticData[STATE_KEY], config, now, lookBackStart);
+	for (const note of notes) context.logger[note.level](note.message, note.metadata);
+	const plan = planPoll(state, config, lookBackStart, now);
+	const outOfTime = () => Date.now() >= deadline;
+
+	// The planned windows, read side by side; a window cut short is dropped whole and read again
+	// by the next poll (with narrowing, one read per wanted status: the service's filter takes one value).
+	const read = await readPlannedWindows(client, query, narrowed, plan.windows, {
+		concurrency: DEFAULT_WINDOW_CONCURRENCY,
+		outOfTime,
+		keep: (observation) => mayEmit(state, config, observation),
+	});
+	const readWindows = plan.windows.slice(0, read.windowsRead);
+	const observations = read.observations;
+	const decided = detectEvents(state, config, observations, {
+		maxEvents: maxItems,
+		complete: readWindows.length === plan.windows.length,
+		lookBackStart,
+		readWindows,
+		narrowed: narrowed !== undefined,
+		wholeLookBack: !plan.slice && readWindows.length === plan.windows.length,
+	});
+	// Written only here: a poll that failed above threw before touching the stored state.
+	const next = {
+		...advanceAfterPoll(decided.state, plan, readWindows.length, now),
+		polledAt: now,
+	};
+	staticData[STATE_KEY] = packState(next);
+	if (decided.events.length === 0) return null;
+	return [decided.events.map((event) => ({ json: eventItem(event, now) }))];
+}
+
+/**
+ * The client of one poll: its deadline (epoch ms) is {@link POLL_BUDGET_SHARE} of n8n's poll budget
+ * when the host has one (feature-detected), none otherwise; `retryReads` from the Retry option.
+ */
+function pollClient(
+	context: IPollFunctions,
+	startedAt: number,
+	retryReads: boolean,
+): { client: PaymentsClient; deadline: number } {
+	const budgetMs =
+		typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : undefined;
+	const deadline = budgetMs ? startedAt + budgetMs * POLL_BUDGET_SHARE : Number.POSITIVE_INFINITY;
+	const client = new PaymentsClient(context, 'session', {
+		deadline: Number.isFinite(deadline) ? deadline : undefined,
+	});
+	client.setRetries(retryReads);
+	return { client, deadline };
+}
+
+/**
+ * "Fetch Test Event": the newest record of the look-back that the trigger would emit (same status
+ * check as the decisions, asking the service for the wanted statuses when it can), shaped like a
+ * real event. Reads newest windows first and stops at the first match; saves no state.
+ */
+async function fetchTestEvent(
+	client: PaymentsClient,
+	query: ListQuery,
+	config: TriggerConfig,
+	narrowed: string[] | undefined,
+	lookBackStart: number,
+	now: number,
+): Promise<INodeExecutionData[][] | null> {
+	for (const window of splitIntoWindows(lookBackStart, now).reverse()) {
+		// The newest match of the window, across the statuses asked for.
+		let newest: Observation | undefined;
+		for (const status of narrowed ?? [undefined]) {
+			const found = await firstMatch(client, { ...query, status }, config, window);
+			if (found && (!newest || found.created > newest.created)) newest = found;
+		}
+		if (newest) {
+			const type = config.event.type;
+			return [
+				[
+					{
+						json: eventItem(
+							{ observation: newest, type, previousStatus: null, previousLastChange: null },
+							now,
+						),
+					},
+				],
+			];
+		}
+	}
+	return null;
+}
+
+/** The first record of a window's pages (newest first, as the service lists them) the trigger would emit. */
+async function firstMatch(
+	client: PaymentsClient,
+	query: ListQuery,
+	config: TriggerConfig,
+	window: TimeWindow,
+): Promise<Observation | undefined> {
+	for await (const page of windowPages(client, query, window)) {
+		for (const record of page.records) {
+			const observation = observe(query.list, record);
+			if (observation && matchesWantedStatus(config, observation.status)) return observation;
+		}
+	}
+	return undefined;
+}
