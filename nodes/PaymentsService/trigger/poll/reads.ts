@@ -65,151 +65,203 @@ export async function readPlannedWindows(
 	query: ListQuery,
 	statuses: string[] | undefined,
 	windows: TimeWindow[],
-	options: {
-		concurrency: number;
-		outOfTime: () => boolean;
-		keep: (observation: Observation) => boolean;
-	},
+	options: ReadOptions,
 ): Promise<PollRead> {
-	const queue: Unit[] = windows.flatMap((window, planned) =>
-		(statuses ?? [undefined]).map((status) => ({
-			planned,
-			window,
-			status,
-			peels: 0,
-			paged: false,
-		})),
-	);
-	const open = windows.map(() => (statuses ?? [undefined]).length);
-	const cut = windows.map(() => false);
-	const found: Observation[][] = windows.map(() => []);
-	let stopped = false;
-	let failure: { error: unknown } | undefined;
-	let requests = 0;
+	const reader = new WindowReader(client, query, statuses, windows, options);
+	await reader.readAll();
+	return reader.result();
+}
 
-	const fetch = async (unit: Unit, page: number) => {
-		requests++;
-		const envelope = await fetchPage(
-			client,
-			{ ...query, status: unit.status },
-			unit.window,
-			page,
-			undefined,
-			() => failure !== undefined,
+/** How {@link readPlannedWindows} reads: see there. */
+interface ReadOptions {
+	concurrency: number;
+	outOfTime: () => boolean;
+	keep: (observation: Observation) => boolean;
+}
+
+/** One {@link readPlannedWindows} call: the queue of units, the pool that reads them, what they found. */
+class WindowReader {
+	private readonly queue: Unit[];
+	/** Units of each planned window not finished yet. */
+	private readonly open: number[];
+	/** Whether a planned window had a unit cut short (out of time, or stopped). */
+	private readonly cut: boolean[];
+	private readonly found: Observation[][];
+	private stopped = false;
+	private failure: { error: unknown } | undefined;
+	private requests = 0;
+
+	constructor(
+		private readonly client: PaymentsClient,
+		private readonly query: ListQuery,
+		statuses: string[] | undefined,
+		private readonly windows: TimeWindow[],
+		private readonly options: ReadOptions,
+	) {
+		this.queue = windows.flatMap((window, planned) =>
+			(statuses ?? [undefined]).map((status) => ({
+				planned,
+				window,
+				status,
+				peels: 0,
+				paged: false,
+			})),
 		);
-		return { records: envelope.data ?? [], more: hasNextPage(envelope) };
-	};
-	const add = (unit: Unit, records: IDataObject[], after = Number.NEGATIVE_INFINITY) => {
-		for (const record of records) {
-			const observation = observe(query.list, record);
-			if (!observation || observation.created <= after) continue;
-			if (!options.keep(observation)) observation.record = {} as IDataObject;
-			found[unit.planned].push(observation);
-		}
-	};
-	const replace = (unit: Unit, units: Unit[]) => {
-		open[unit.planned] += units.length - 1;
-		// Ahead of later windows, so windows finish in plan order as far as possible.
-		const at = queue.findIndex((waiting) => waiting.planned > unit.planned);
-		queue.splice(at < 0 ? queue.length : at, 0, ...units);
-	};
+		this.open = windows.map(() => (statuses ?? [undefined]).length);
+		this.cut = windows.map(() => false);
+		this.found = windows.map(() => []);
+	}
 
-	const readUnit = async (unit: Unit): Promise<void> => {
-		const first = await fetch(unit, FIRST_PAGE);
+	/** Reads every unit, `concurrency` at a time. @throws the first failure, once none is in flight. */
+	async readAll(): Promise<void> {
+		// A pool of `concurrency` reads; a unit cut into parts puts them in the queue for the pool.
+		const running = new Set<Promise<void>>();
+		const pump = () => {
+			while (!this.stopped && running.size < this.options.concurrency && this.queue.length) {
+				if (this.options.outOfTime()) {
+					this.stopped = true;
+					return;
+				}
+				const read: Promise<void> = this.run(this.queue.shift()!).finally(() =>
+					running.delete(read),
+				);
+				running.add(read);
+			}
+		};
+		pump();
+		while (running.size) {
+			await Promise.race(running);
+			pump();
+		}
+		if (this.failure) throw this.failure.error;
+	}
+
+	/** The planned windows read whole, from the first, and each record they listed once. */
+	result(): PollRead {
+		const { windows, open, cut, found } = this;
+		let windowsRead = 0;
+		while (windowsRead < windows.length && open[windowsRead] === 0 && !cut[windowsRead])
+			windowsRead++;
+		const byKey = new Map<string, Observation>();
+		for (let planned = 0; planned < windowsRead; planned++) {
+			for (const observation of found[planned]) {
+				const before = byKey.get(observation.key);
+				// A record that moved between pages arrives twice: the newer copy wins (RecordCollector's rule).
+				if (!before || (observation.lastChange ?? -Infinity) > (before.lastChange ?? -Infinity))
+					byKey.set(observation.key, observation);
+			}
+			found[planned] = [];
+		}
+		return { observations: [...byKey.values()], windowsRead, requests: this.requests };
+	}
+
+	private async run(unit: Unit): Promise<void> {
+		try {
+			await this.readUnit(unit);
+		} catch (error) {
+			this.failure ??= { error };
+			this.stopped = true;
+		}
+	}
+
+	/** Reads a unit's first page, then peels it, splits off its newest second, or pages through it. */
+	private async readUnit(unit: Unit): Promise<void> {
+		const first = await this.fetch(unit, FIRST_PAGE);
 		if (!first.more) {
-			add(unit, first.records);
-			open[unit.planned]--;
+			this.add(unit, first.records);
+			this.open[unit.planned]--;
 			return;
 		}
 		const created = first.records.map(
-			(record) => observe(query.list, record)?.created ?? Number.NaN,
+			(record) => observe(this.query.list, record)?.created ?? Number.NaN,
 		);
 		const newestFirst = created.every(
 			(time, index) => Number.isFinite(time) && (index === 0 || time <= created[index - 1]),
 		);
 		const oldest = created[created.length - 1];
 		if (!unit.paged && newestFirst && created[0] > oldest) {
-			// Complete above the page's oldest second; the rest, that second included, is read next.
-			add(unit, first.records, oldest);
-			const rest: TimeWindow = { from: unit.window.from, to: oldest };
-			const peels = unit.peels + 1;
-			const parts =
-				peels >= PEELS_BEFORE_CUT
-					? cutByDensity(rest, first.records.length, unit.window.to - oldest + 1)
-					: [rest];
-			replace(
-				unit,
-				parts.map((window) => ({ ...unit, window, peels: parts.length > 1 ? 0 : peels })),
-			);
+			this.peel(unit, first.records, oldest);
 			return;
 		}
 		if (!unit.paged && newestFirst && oldest > unit.window.from) {
 			// A full page of one second (the newest of the window; nothing newer exists): that second
 			// page by page, the older rest peeled.
-			replace(unit, [
+			this.replace(unit, [
 				{ ...unit, window: { from: oldest, to: unit.window.to }, paged: true },
 				{ ...unit, window: { from: unit.window.from, to: oldest - 1 }, peels: 0 },
 			]);
 			return;
 		}
-		// Page after page, from the page already read.
-		add(unit, first.records);
+		await this.readPaged(unit, first.records);
+	}
+
+	/**
+	 * Keeps a full first page's records above its `oldest` second (complete: a newer one would have
+	 * been listed before them); the rest, that second included, is read next, cut by density after
+	 * {@link PEELS_BEFORE_CUT} peels in a row.
+	 */
+	private peel(unit: Unit, records: IDataObject[], oldest: number): void {
+		this.add(unit, records, oldest);
+		const rest: TimeWindow = { from: unit.window.from, to: oldest };
+		const peels = unit.peels + 1;
+		const parts =
+			peels >= PEELS_BEFORE_CUT
+				? cutByDensity(rest, records.length, unit.window.to - oldest + 1)
+				: [rest];
+		this.replace(
+			unit,
+			parts.map((window) => ({ ...unit, window, peels: parts.length > 1 ? 0 : peels })),
+		);
+	}
+
+	/** Page after page, from the first page already read (`records`), until the last or out of time. */
+	private async readPaged(unit: Unit, records: IDataObject[]): Promise<void> {
+		this.add(unit, records);
 		for (let page = FIRST_PAGE + 1; ; page++) {
-			if (stopped || options.outOfTime()) {
-				stopped = true;
-				cut[unit.planned] = true;
+			if (this.stopped || this.options.outOfTime()) {
+				this.stopped = true;
+				this.cut[unit.planned] = true;
 				return;
 			}
-			const next = await fetch(unit, page);
-			add(unit, next.records);
+			const next = await this.fetch(unit, page);
+			this.add(unit, next.records);
 			if (!next.more) {
-				open[unit.planned]--;
+				this.open[unit.planned]--;
 				return;
 			}
 		}
-	};
-
-	const run = async (unit: Unit): Promise<void> => {
-		try {
-			await readUnit(unit);
-		} catch (error) {
-			failure ??= { error };
-			stopped = true;
-		}
-	};
-	// A pool of `concurrency` reads; a unit cut into parts puts them in the queue for the pool.
-	const running = new Set<Promise<void>>();
-	const pump = () => {
-		while (!stopped && running.size < options.concurrency && queue.length) {
-			if (options.outOfTime()) {
-				stopped = true;
-				return;
-			}
-			const read: Promise<void> = run(queue.shift()!).finally(() => running.delete(read));
-			running.add(read);
-		}
-	};
-	pump();
-	while (running.size) {
-		await Promise.race(running);
-		pump();
 	}
-	if (failure) throw failure.error;
 
-	let windowsRead = 0;
-	while (windowsRead < windows.length && open[windowsRead] === 0 && !cut[windowsRead])
-		windowsRead++;
-	const byKey = new Map<string, Observation>();
-	for (let planned = 0; planned < windowsRead; planned++) {
-		for (const observation of found[planned]) {
-			const before = byKey.get(observation.key);
-			// A record that moved between pages arrives twice: the newer copy wins (RecordCollector's rule).
-			if (!before || (observation.lastChange ?? -Infinity) > (before.lastChange ?? -Infinity))
-				byKey.set(observation.key, observation);
-		}
-		found[planned] = [];
+	private async fetch(unit: Unit, page: number) {
+		this.requests++;
+		const envelope = await fetchPage(
+			this.client,
+			{ ...this.query, status: unit.status },
+			unit.window,
+			page,
+			undefined,
+			() => this.failure !== undefined,
+		);
+		return { records: envelope.data ?? [], more: hasNextPage(envelope) };
 	}
-	return { observations: [...byKey.values()], windowsRead, requests };
+
+	/** Adds the observations of `records` created after `after` (Unix seconds) to the unit's window. */
+	private add(unit: Unit, records: IDataObject[], after = Number.NEGATIVE_INFINITY): void {
+		for (const record of records) {
+			const observation = observe(this.query.list, record);
+			if (!observation || observation.created <= after) continue;
+			if (!this.options.keep(observation)) observation.record = {} as IDataObject;
+			this.found[unit.planned].push(observation);
+		}
+	}
+
+	/** Puts `units` in the queue in place of `unit`. */
+	private replace(unit: Unit, units: Unit[]): void {
+		this.open[unit.planned] += units.length - 1;
+		// Ahead of later windows, so windows finish in plan order as far as possible.
+		const at = this.queue.findIndex((waiting) => waiting.planned > unit.planned);
+		this.queue.splice(at < 0 ? this.queue.length : at, 0, ...units);
+	}
 }
 
 /**
