@@ -135,19 +135,7 @@ export class PaymentsServiceSessionApi implements ICredentialType {
 		this: IHttpRequestHelper,
 		credentials: ICredentialDataDecryptedObject,
 	): Promise<IDataObject> {
-		const baseURL = normaliseBaseUrl(credentials.baseUrl);
-		if (!baseURL) {
-			throw new SessionLoginError(
-				'The Base URL of the Payments Service Session API credential is not an http(s) URL; enter the reporting API address, e.g. https://merchants-api-stg.example.com',
-				{ step: 'login' },
-			);
-		}
-		let merchantId: number | undefined;
-		try {
-			merchantId = parseMerchantId(credentials.merchantId);
-		} catch (error) {
-			throw new SessionLoginError((error as Error).message, { step: 'switchContext' });
-		}
+		const { baseURL, merchantId } = sessionSettings(credentials);
 		let login: IN8nHttpFullResponse;
 		try {
 			login = (await this.helpers.httpRequest({
@@ -218,4 +206,27 @@ export class PaymentsServiceSessionApi implements ICredentialType {
 			method: 'GET',
 		},
 	};
+}
+
+/**
+ * The reporting API's base URL and the merchant ID (MID) of the credential, checked before any
+ * request (service rules §2.1).
+ * @throws SessionLoginError for a base URL that is not http(s), or a MID that is not digits.
+ */
+function sessionSettings(credentials: ICredentialDataDecryptedObject): {
+	baseURL: string;
+	merchantId: number | undefined;
+} {
+	const baseURL = normaliseBaseUrl(credentials.baseUrl);
+	if (!baseURL) {
+		throw new SessionLoginError(
+			'The Base URL of the Payments Service Session API credential is not an http(s) URL; enter the reporting API address, e.g. https://merchants-api-stg.example.com',
+			{ step: 'login' },
+		);
+	}
+	try {
+		return { baseURL, merchantId: parseMerchantId(credentials.merchantId) };
+	} catch (error) {
+		throw new SessionLoginError((error as Error).message, { step: 'switchContext' });
+	}
 }
