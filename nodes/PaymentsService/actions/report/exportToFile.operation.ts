@@ -106,47 +106,20 @@ export async function executeExport(
 		RECORD_FIELDS[resource],
 		read.list.label,
 	);
-	const binaryPropertyName = String(
-		context.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
-	).trim();
-	if (!binaryPropertyName) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`Put Output File in Field is empty (item ${itemIndex})`,
-			{ itemIndex, description: 'Name the binary field for the file, e.g. data.' },
-		);
-	}
+	const binaryPropertyName = outputField(context, itemIndex);
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const all = columns.length === 0;
 	const writer = new CsvWriter(all ? RECORD_FIELDS[resource] : columns, all);
 	const fileName =
 		(typeof options.fileName === 'string' && options.fileName.trim()) ||
 		exportFileName(`${REPORTING_LISTS[resource].label}s`, read.period, read.timeZone);
-	let rows = 0;
-	// Set once every window was read to its end: a file whose read stopped is never output.
-	let complete = false;
-	async function* file(): AsyncGenerator<Buffer> {
-		yield Buffer.from((options.bom === true ? UTF8_BOM : '') + writer.header(), 'utf8');
-		for await (const settled of settledWindows(client, read.query, read.windows, {
-			concurrency: read.concurrency,
-			// A row is held as text until its window ends, 10 times what Summarize keeps of it: half
-			// the windows' pages keep a file's read within the memory of Summarize's.
-			windowPages: STREAM_WINDOW_PAGES / 2,
-			itemIndex,
-			keyOf: read.keyOf,
-			valueOf: (record) => (hasRecordStatus(record, read.status) ? writer.line(record) : undefined),
-		})) {
-			if (!settled.values.length) continue;
-			rows += settled.values.length;
-			yield Buffer.from(settled.values.join(''), 'utf8');
-		}
-		complete = true;
-	}
+	const progress = { rows: 0, complete: false };
+	const file = csvChunks(client, read, writer, options.bom === true, itemIndex, progress);
 	let binary;
 	try {
 		binary = await context.helpers.prepareBinaryData(
 			// prepareBinaryData is typed for Node's Readable; n8n's stores read it as ChunkStream offers.
-			new ChunkStream(file()) as unknown as Parameters<
+			new ChunkStream(file) as unknown as Parameters<
 				IExecuteFunctions['helpers']['prepareBinaryData']
 			>[0],
 			fileName,
@@ -157,26 +130,66 @@ export async function executeExport(
 		throw nodeError(context, caught, itemIndex);
 	}
 	// A read that failed is never a file, whatever the binary store made of the stream's end.
-	if (!complete) {
+	if (!progress.complete) {
 		throw new NodeOperationError(
 			context.getNode(),
 			`The ${read.list.label} file was not finished (item ${itemIndex})`,
 			{ itemIndex, description: 'n8n’s binary data store stopped reading it; nothing was output.' },
 		);
 	}
-	return [
-		{
-			json: {
-				fileName,
-				list: resource,
-				rows,
-				periodFrom: isoSeconds(read.period.from),
-				periodTo: isoSeconds(read.period.to),
-				columns: all ? [...RECORD_FIELDS[resource], 'otherFields'] : columns,
-			},
-			binary: { [binaryPropertyName]: binary },
-		},
-	];
+	const json: IDataObject = {
+		fileName,
+		list: resource,
+		rows: progress.rows,
+		periodFrom: isoSeconds(read.period.from),
+		periodTo: isoSeconds(read.period.to),
+		columns: all ? [...RECORD_FIELDS[resource], 'otherFields'] : columns,
+	};
+	return [{ json, binary: { [binaryPropertyName]: binary } }];
+}
+
+/**
+ * The file's bytes as they are read: the header (after a BOM when asked), then each window's rows
+ * once the window was read to its end. `progress` counts the rows and is marked complete only when
+ * every window was read, so a file whose read stopped is never output.
+ */
+async function* csvChunks(
+	client: PaymentsClient,
+	read: ReturnType<typeof planRead>,
+	writer: CsvWriter,
+	bom: boolean,
+	itemIndex: number,
+	progress: { rows: number; complete: boolean },
+): AsyncGenerator<Buffer> {
+	yield Buffer.from((bom ? UTF8_BOM : '') + writer.header(), 'utf8');
+	for await (const settled of settledWindows(client, read.query, read.windows, {
+		concurrency: read.concurrency,
+		// A row is held as text until its window ends, 10 times what Summarize keeps of it: half
+		// the windows' pages keep a file's read within the memory of Summarize's.
+		windowPages: STREAM_WINDOW_PAGES / 2,
+		itemIndex,
+		keyOf: read.keyOf,
+		valueOf: (record) => (hasRecordStatus(record, read.status) ? writer.line(record) : undefined),
+	})) {
+		if (!settled.values.length) continue;
+		progress.rows += settled.values.length;
+		yield Buffer.from(settled.values.join(''), 'utf8');
+	}
+	progress.complete = true;
+}
+
+/**
+ * The binary field the file goes into (Put Output File in Field), trimmed.
+ * @throws NodeOperationError when it is empty (nothing is read).
+ */
+function outputField(context: IExecuteFunctions, itemIndex: number): string {
+	const name = String(context.getNodeParameter('binaryPropertyName', itemIndex, 'data')).trim();
+	if (name) return name;
+	throw new NodeOperationError(
+		context.getNode(),
+		`Put Output File in Field is empty (item ${itemIndex})`,
+		{ itemIndex, description: 'Name the binary field for the file, e.g. data.' },
+	);
 }
 
 /** `caught` as the node's error: n8n's own errors as they are, anything else wrapped for the item. */
