@@ -342,6 +342,8 @@ interface Figures {
 	repeats: number;
 	/** Of the 200 changes, how many were handled more than once in all: handled again. */
 	again: number;
+	/** Of the 200 changes, how many were never handled (both deliveries refused by n8n). */
+	never: number;
 	executions: number;
 }
 
@@ -412,9 +414,13 @@ async function measure(state: RunState, variant: Variant): Promise<Figures> {
 			const firstRound = handled(burst);
 			for (const [index, form] of forms.entries()) await post(at(index + 1), form);
 			const { count } = await quiet(client, stored.id);
-			if (burst.some((payout) => (counter.hits.get(keyOf(payout)) ?? 0) < 1))
-				throw new Error('a change of the burst was never handled');
+			const never = burst.filter((payout) => (counter.hits.get(keyOf(payout)) ?? 0) < 1).length;
+			// One process: n8n may refuse a delivery under load, never both. Several processes on a
+			// loaded machine can refuse both (their database connections time out): measured.
+			if (never > 0 && urls.length === 1)
+				throw new Error(`${never} change(s) of the burst were never handled`);
 			return {
+				never,
 				doubles: perPair.filter((hits) => hits > 1).length,
 				burst: firstRound,
 				refused: answers.filter((status) => status < 200 || status > 299).length,
@@ -436,7 +442,7 @@ function line(variant: Variant, figures: Figures, receiverCount: number): string
 	const refused = figures.refused
 		? ` (${figures.refused} answered non-2xx by n8n, not seen by the node)`
 		: '';
-	return `${LABELS[variant]}${where}: 2 identical at once → handled twice for ${figures.doubles} of 10 changes; 200 at once → handled ${figures.burst} times${refused}, their repeats → ${figures.repeats} more, handled again: ${figures.again} of 200; ${figures.executions} executions`;
+	return `${LABELS[variant]}${where}: 2 identical at once → handled twice for ${figures.doubles} of 10 changes; 200 at once → handled ${figures.burst} times${refused}, their repeats → ${figures.repeats} more, handled again: ${figures.again} of 200${figures.never ? `, never handled (n8n refused both): ${figures.never}` : ''}; ${figures.executions} executions`;
 }
 
 /**
