@@ -3,17 +3,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { FIRST_PAGE, MAX_PAGES_PER_WINDOW } from '../codes/constants';
 import type { ReportingListDefinition } from '../reporting/lists';
-import { hasNextPage, pageDates, type PageEnvelope } from '../reporting/paging';
-import {
-	estimateRemainingPages,
-	planSplit,
-	SPLIT_MARGIN,
-	splitEvenly,
-	type TimeWindow,
-	type WindowProgress,
-} from '../reporting/windows';
+import { hasNextPage, type PageEnvelope } from '../reporting/paging';
+import type { TimeWindow } from '../reporting/windows';
 import type { PaymentsClient } from './client';
-import { handOff, type HandOffChannel } from './handOff';
+import { handOff } from './handOff';
+import { SplitReader } from './splitReader';
 import { isoSeconds } from '../codes/dates';
 import { WindowRecords } from '../reporting/deduplication';
 
@@ -232,136 +226,12 @@ export async function* splitPeriodPages(
 		windowPages?: number;
 	},
 ): AsyncGenerator<PeriodEvent> {
-	interface Task {
-		window: TimeWindow;
-		path: number[];
-		/** Pages still to read, as last estimated; undefined before the window's first full page. */
-		estimate?: number;
-	}
-	const concurrency = Math.max(1, Math.floor(options.concurrency) || 1);
-	const queue: Task[] = windows.map((window, index) => ({ window, path: [index] }));
-	const active = new Set<Task>();
-	// Pages per second seen in first pages, to guess how much work a window not yet started holds.
-	const density = { pages: 0, seconds: 0 };
-	const span = (window: TimeWindow) => window.to - window.from + 1;
-	const guess = (task: Task) =>
-		task.estimate ??
-		(density.seconds > 0 ? (density.pages * span(task.window)) / density.seconds : 1);
-	// The chain of pages each slot should get. Alone, a window is split only to stay clear of the cap.
-	const cap = options.windowPages ?? Number.POSITIVE_INFINITY;
-	const fairPages = () => {
-		if (concurrency === 1) return Math.min(cap, MAX_PAGES_PER_WINDOW / 2);
-		let total = 0;
-		for (const task of active) total += guess(task);
-		for (const task of queue) total += guess(task);
-		return Math.min(cap, Math.ceil(total / concurrency));
-	};
-
-	// Slots with nothing to read wait here for a split to queue parts, or for the read to end.
-	const idle: Array<() => void> = [];
-	const wakeIdle = () => {
-		for (const resume of idle.splice(0)) resume();
-	};
-
-	const read = async (task: Task, channel: HandOffChannel<PeriodEvent>) => {
-		const { window, path } = task;
-		let oldest = Number.POSITIVE_INFINITY;
-		let pagesRead = 0;
-		for (let page = FIRST_PAGE; !channel.halted(); page++) {
-			const envelope = await fetchPage(
-				client,
-				query,
-				window,
-				page,
-				options.itemIndex,
-				channel.halted,
-			);
-			const records = envelope.data ?? [];
-			const last = !hasNextPage(envelope);
-			let into: TimeWindow[] | undefined;
-			if (!last) {
-				pagesRead++;
-				const dates = options.dateField ? pageDates(records, options.dateField, window) : undefined;
-				if (dates) {
-					oldest = Math.min(oldest, dates.oldest);
-					const progress: WindowProgress = { window, pagesRead, oldest, lastPage: dates };
-					task.estimate = estimateRemainingPages(progress);
-					if (pagesRead === 1) {
-						density.pages += 1 + task.estimate;
-						density.seconds += span(window);
-					}
-					// Alone, or with a slot that has nothing to read, any window above its share is worth dividing.
-					const margin =
-						concurrency === 1 || active.size + queue.length < concurrency ? 1 : SPLIT_MARGIN;
-					into = planSplit(progress, fairPages(), { margin });
-				}
-				if (!into && pagesRead >= MAX_PAGES_PER_WINDOW) {
-					if (window.to === window.from) {
-						throw new NodeApiError(
-							client.context.getNode(),
-							{ message: 'too many pages' },
-							{
-								message: `Listing ${query.list.label} records created ${describeWindow(window)} did not end after ${MAX_PAGES_PER_WINDOW} full pages`,
-								description:
-									'The service kept answering full pages for a single second; add filters, or check the service.',
-								itemIndex: options.itemIndex,
-							},
-						);
-					}
-					into = splitEvenly(window, 2);
-				}
-			}
-			if (channel.halted()) return;
-			if (into) {
-				// The parts go first, so one slot keeps reading newest first; they share the window's
-				// estimate in proportion to their spans until their own first pages say more.
-				const rest = into.reduce((seconds, part) => seconds + span(part), 0);
-				const remaining = task.estimate ?? pagesRead;
-				queue.unshift(
-					...into.map((part, index) => ({
-						window: part,
-						path: [...path, index],
-						estimate: (remaining * span(part)) / rest,
-					})),
-				);
-				channel.post({
-					kind: 'page',
-					path,
-					page: { window, windowIndex: path[0], page, records, last },
-				});
-				channel.post({ kind: 'split', path, window, into });
-				wakeIdle();
-				return;
-			}
-			await channel.give({
-				kind: 'page',
-				path,
-				page: { window, windowIndex: path[0], page, records, last },
-			});
-			if (last) return;
-		}
-	};
-
+	// The queue, the windows being read, the density estimate and the idle slots: see SplitReader.
+	const reader = new SplitReader(client, query, windows, options);
 	yield* handOff<PeriodEvent>(
-		concurrency,
-		async (channel) => {
-			while (!channel.halted()) {
-				const task = queue.shift();
-				if (!task) {
-					if (active.size === 0) return;
-					await new Promise<void>((resume) => idle.push(resume));
-					continue;
-				}
-				active.add(task);
-				try {
-					await read(task, channel);
-				} finally {
-					active.delete(task);
-					wakeIdle();
-				}
-			}
-		},
-		wakeIdle,
+		reader.concurrency,
+		(channel) => reader.slot(channel),
+		reader.wakeIdle,
 	);
 }
 
