@@ -13,7 +13,7 @@ import {
 } from '../reporting/windows';
 import type { PaymentsClient } from './client';
 import type { HandOffChannel } from './handOff';
-import { describeWindow, fetchPage, type ListQuery, type PeriodEvent } from './reporting';
+import { describeWindow, fetchPage, type ListQuery, type PeriodEvent } from './listPages';
 
 /**
  * The reader behind `splitPeriodPages` (transport/reporting.ts; service rules §3.2): the windows

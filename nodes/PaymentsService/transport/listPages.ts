@@ -1,0 +1,111 @@
+import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+
+import { isoSeconds } from '../codes/dates';
+import type { ReportingListDefinition } from '../reporting/lists';
+import type { PageEnvelope } from '../reporting/paging';
+import type { TimeWindow } from '../reporting/windows';
+import type { PaymentsClient } from './client';
+
+/**
+ * One page of a reporting list (service rules §3.1, §3.2): what to list, the request for one page of
+ * one window, and what the period readers report. Shared by the readers of transport/reporting.ts
+ * and transport/splitReader.ts.
+ */
+
+/** What to list: a reporting list, its filters (query names as the service spells them) and statuses. */
+export interface ListQuery {
+	list: ReportingListDefinition;
+	/** Extra query parameters: country, paymentMethod, clientDocument, type. Empty values are dropped. */
+	filters?: IDataObject;
+	/**
+	 * Status to ask the service for, under the list's own parameter name (service rules §3.3). The
+	 * service may ignore it, so a consumer that needs the status checks the records too.
+	 */
+	status?: string;
+}
+
+/** One page of one window, as it arrived. */
+export interface ListPage {
+	window: TimeWindow;
+	/** Position of `window` in the windows being read. */
+	windowIndex: number;
+	/** Page number, from 0. */
+	page: number;
+	records: IDataObject[];
+	/** True for the window's last page (a short one): every record of the window was read. */
+	last: boolean;
+}
+
+/** "2026-01-01T00:00:00Z – 2026-02-28T23:59:59Z": a window as a merchant reads it. */
+export function describeWindow(window: TimeWindow): string {
+	return `${isoSeconds(window.from)} – ${isoSeconds(window.to)}`;
+}
+
+/**
+ * Requests one page of a reporting list for one window (service rules §3.1, §3.2). A safe read:
+ * the client retries it on 429, 5xx and lost connections.
+ * @throws NodeApiError naming the list, the window and the page, on a failed request or an answer
+ *   that is not a page envelope.
+ */
+export async function fetchPage(
+	client: PaymentsClient,
+	query: ListQuery,
+	window: TimeWindow,
+	page: number,
+	itemIndex?: number,
+	stop?: () => boolean,
+): Promise<PageEnvelope<IDataObject>> {
+	const { list } = query;
+	const qs: IDataObject = { from: window.from, to: window.to, page };
+	for (const [name, value] of Object.entries(query.filters ?? {})) {
+		if (value !== undefined && value !== null && value !== '') qs[name] = value;
+	}
+	if (query.status && list.statusParam) qs[list.statusParam] = query.status;
+	const action = `Listing ${list.label} records created ${describeWindow(window)} (page ${page})`;
+	const envelope = await client.request<PageEnvelope<IDataObject>>(
+		{ family: 'reporting', method: 'GET', path: list.path, qs },
+		{
+			action,
+			itemIndex,
+			explain: (failure) =>
+				failure.httpStatus === 404 && list.alternativePath
+					? `${action} failed: the service has no ${list.path} (404). Newer versions of the API serve this list at ${list.alternativePath}; check the credential's Base URL and the service version`
+					: undefined,
+		},
+		{ stop },
+	);
+	if (!envelope || typeof envelope !== 'object' || !Array.isArray(envelope.data)) {
+		throw new NodeApiError(
+			client.context.getNode(),
+			{ message: 'unexpected answer' },
+			{
+				message: `${action}: the service's answer is not a page of records`,
+				description: `Expected {data, page, rows, maxRows}; check that the credential's Base URL points at the reporting API (paths /v1).`,
+				itemIndex,
+			},
+		);
+	}
+	return envelope;
+}
+
+/** Something `splitPeriodPages` (transport/reporting.ts) reports: a page of a window, or a window divided further. */
+export type PeriodEvent =
+	| {
+			kind: 'page';
+			/**
+			 * Where the window sits among the windows read, newest first: `[i]` for the i-th window
+			 * given, `[...parent, j]` for the j-th (newest first) of a split window's parts. Sorting
+			 * paths (`comparePaths`) gives the windows newest first.
+			 */
+			path: readonly number[];
+			page: ListPage;
+	  }
+	| {
+			kind: 'split';
+			/** The window that was divided: the records of its pages read so far are read again in `into`. */
+			path: readonly number[];
+			window: TimeWindow;
+			/** Its parts, newest first, exactly covering it; part j has path `[...path, j]`. */
+			into: TimeWindow[];
+	  };
