@@ -1,4 +1,5 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
 import { hasStatus, NOTE_TYPES, type ReportingListDefinition } from './lists';
 import { isCountryCode } from '../reference/countries';
@@ -29,6 +30,21 @@ export class FilterError extends Error {
 	) {
 		super(`Filter "${field}" ${hint.split('.')[0].toLowerCase()}, got "${value}"`);
 	}
+}
+
+/**
+ * The error n8n shows for a {@link FilterError} (the message names the field and the value, the
+ * description what to enter), with ` (item N)` when the filter belongs to an item.
+ */
+export function filterErrorToNodeError(
+	node: INode,
+	error: unknown,
+	itemIndex?: number,
+): NodeOperationError {
+	if (!(error instanceof FilterError))
+		return new NodeOperationError(node, error as Error, { itemIndex });
+	const message = itemIndex === undefined ? error.message : `${error.message} (item ${itemIndex})`;
+	return new NodeOperationError(node, message, { itemIndex, description: error.hint });
 }
 
 /**

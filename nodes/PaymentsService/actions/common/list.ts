@@ -7,7 +7,11 @@ import type {
 } from 'n8n-workflow';
 
 import { DEFAULT_WINDOW_CONCURRENCY } from '../../codes/constants';
-import { checkListFilters, FilterError, listFilterProperties } from '../../reporting/filters';
+import {
+	checkListFilters,
+	filterErrorToNodeError,
+	listFilterProperties,
+} from '../../reporting/filters';
 import {
 	hasRecordStatus,
 	hasStatus,
@@ -186,12 +190,7 @@ export function readFilters(
 		);
 		return { filters, status: status || undefined };
 	} catch (error) {
-		// checkListFilters throws FilterError only.
-		const { message, hint } = error as FilterError;
-		throw new NodeOperationError(context.getNode(), `${message} (item ${itemIndex})`, {
-			itemIndex,
-			description: hint,
-		});
+		throw filterErrorToNodeError(context.getNode(), error, itemIndex);
 	}
 }
 

@@ -11,6 +11,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'crypto';
 import { isoSeconds } from '../../codes/dates';
 import { positiveId } from '../../codes/ids';
+import { MAX_EXTERNAL_ID_LENGTH } from '../../codes/constants';
 
 /** The two kinds of notification (service rules §10). */
 export type NotificationKind = 'deposit' | 'cashout';
@@ -42,20 +43,6 @@ export type Notification =
 export interface MalformedNotification {
 	problem: string;
 }
-
-/** Longest `external_id` the service accepts (service rules §6.2). */
-export const MAX_EXTERNAL_ID_LENGTH = 100;
-
-/** The cashout notification's fields, in the order the service sends them (service rules §10). */
-export const CASHOUT_NOTIFICATION_FIELDS = [
-	'date',
-	'bank_reference_id',
-	'comments',
-	'external_id',
-	'control',
-	'cashout_id',
-	'status_reason',
-] as const;
 
 /** A field value that is present: not undefined, null or empty (after trimming) text. */
 function present(value: unknown): boolean {

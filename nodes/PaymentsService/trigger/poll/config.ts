@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { SECONDS_PER_DAY } from '../../codes/constants';
-import { checkListFilters, type FilterError } from '../../reporting/filters';
+import { checkListFilters, filterErrorToNodeError } from '../../reporting/filters';
 import { recordStatuses, type ReportingListDefinition } from '../../reporting/lists';
 import {
 	DEFAULT_LOOK_BACK_DAYS,
@@ -82,9 +82,7 @@ function readFilters(
 			recordStatuses(list),
 		);
 	} catch (error) {
-		// checkListFilters throws FilterError only.
-		const { message, hint } = error as FilterError;
-		throw new NodeOperationError(context.getNode(), message, { description: hint });
+		throw filterErrorToNodeError(context.getNode(), error);
 	}
 }
 
