@@ -246,7 +246,7 @@ async function newestExecutions(
 	);
 }
 
-/** Waits until every execution of the workflow finished and none was added for 2 s; resolves how many. */
+/** Waits (up to 5 minutes: queue-mode workers on a loaded machine are slow) until every execution of the workflow finished and none was added for 2 s; resolves how many. */
 async function quiet(
 	client: N8nClient,
 	workflowId: string,
@@ -263,7 +263,7 @@ async function quiet(
 			seen = done ? page.count : -1;
 			return stable && page;
 		},
-		{ timeoutMs: 180_000, intervalMs: 2000 },
+		{ timeoutMs: 300_000, intervalMs: 2000 },
 	);
 }
 
