@@ -30,10 +30,10 @@ export class PaymentsServiceReadOnlyApi implements ICredentialType {
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-payments-service#credentials';
 
 	/**
-	 * Only this package's nodes (and the AI tool n8n makes of the action node) may use it: n8n 2.41 and
-	 * later refuse it to any other node, the HTTP Request node included, in the editor, on save and at
-	 * run time, so its secrets go nowhere but the service. n8n fills the list of nodes from the nodes
-	 * that declare the credential; older n8n ignores the setting.
+	 * Only this package's nodes (and the AI tool n8n makes of the action node) may use it: n8n 2.x
+	 * (checked with 2.35.3 and 2.41.1) refuses it to any other node, the HTTP Request node included,
+	 * in the editor, on save and at run time, so its secrets go nowhere but the service. n8n fills the
+	 * list of nodes from the nodes that declare the credential; n8n 1.x ignores the setting.
 	 */
 	restrictToSupportedNodes = true as const;
 

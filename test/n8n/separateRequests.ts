@@ -3,7 +3,7 @@
  * - two webhook calls asking for the same payout are two requests: two payouts; a call whose
  *   creation answer is lost fails, and n8n's Retry of that execution makes no second payout;
  * - the package's credentials are refused to any other node (n8n's HTTP Request node here) where the
- *   running n8n supports `restrictToSupportedNodes` (2.41 and later).
+ *   running n8n supports `restrictToSupportedNodes` (2.x; checked from 2.35.3).
  */
 import { randomUUID } from 'crypto';
 import type { INode } from 'n8n-workflow';
@@ -138,12 +138,15 @@ function atLeast(version: string, major: number, minor: number): boolean {
 
 /**
  * n8n's HTTP Request node with the Session credential as a predefined credential type, pointed at
- * the sandbox: n8n 2.41 and later must refuse it (on save or at run time) and the sandbox must
- * receive no request from it. On older n8n the setting does not exist: reported, not failed.
+ * the sandbox: n8n 2.x (checked from 2.35.3) must refuse it (on save or at run time) and the
+ * sandbox must receive no request from it. n8n 1.x has no such setting: the step says so and runs
+ * nothing.
  */
 export async function credentialRestrictionStep(state: RunState): Promise<string> {
 	const client = need(state.client, 'the REST client');
 	const sandbox = need(state.sandbox, 'the sandbox');
+	if (!atLeast(state.options.n8nVersion, 2, 0))
+		return `n8n ${state.options.n8nVersion} has no credential restriction (n8n 2.x has): not run`;
 	const marker = `/v1/balance`;
 	const workflow = mapCredentials(
 		{
@@ -176,30 +179,27 @@ export async function credentialRestrictionStep(state: RunState): Promise<string
 				},
 			],
 			connections: { Start: { main: [[{ node: 'HTTP Request', type: 'main', index: 0 }]] } },
+			settings: { executionOrder: 'v1' },
 		},
 		state.credentialIds,
 	);
 	const reached = () =>
 		sandbox.log.find('GET', marker).filter((entry) => entry.query['restriction-check'] === '1')
 			.length;
-	const restricted = atLeast(state.options.n8nVersion, 2, 41);
 	let outcome: string;
 	try {
 		const stored = await client.createWorkflow(workflow);
 		const id = await client.runManually({ ...workflow, ...stored }, 'Start');
 		const execution = await client.waitForExecution(id, EXECUTION_TIMEOUT_MS);
-		outcome = `saved; the execution ended "${execution.status}"`;
-		if (restricted && execution.status === 'success')
+		if (execution.status === 'success')
 			throw new Error('the HTTP Request node ran with the Session credential');
+		outcome = `saved; the execution ended "${execution.status}"`;
 	} catch (error) {
-		if (!restricted || !/restrict|not allowed|cannot use|supported/i.test(String(error)))
-			throw error;
+		if (!/restrict|not allowed|cannot use|supported/i.test(String(error))) throw error;
 		outcome = `refused on save: ${String((error as Error).message).slice(0, 160)}`;
 	}
 	const requests = reached();
-	if (restricted && requests > 0)
+	if (requests > 0)
 		throw new Error(`the sandbox received ${requests} request(s) from the HTTP Request node`);
-	return restricted
-		? `${outcome}; the sandbox received ${requests} requests from it`
-		: `n8n ${state.options.n8nVersion} has no credential restriction (from 2.41): ${outcome}, ${requests} request(s) reached the sandbox`;
+	return `${outcome}; the sandbox received ${requests} requests from it`;
 }
