@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import type { WorkflowJson } from '../harness/engine';
+import { REAL_TIMERS } from '../harness/trigger';
 import {
 	CREDENTIAL_IDS,
 	paymentsNode,
@@ -795,26 +796,7 @@ describe('money moves once on every path n8n takes', () => {
 		const at = (time: string, day = '2026-11-24') => Date.parse(`${day}T${time}Z`);
 		const NEXT_DAY = '2026-11-25';
 		/** Only Date is faked: the sandbox and n8n's engine keep their real timers. */
-		const fakeClock = (ms: number) =>
-			jest.useFakeTimers({
-				now: ms,
-				doNotFake: [
-					'hrtime',
-					'nextTick',
-					'performance',
-					'queueMicrotask',
-					'requestAnimationFrame',
-					'cancelAnimationFrame',
-					'requestIdleCallback',
-					'cancelIdleCallback',
-					'setImmediate',
-					'clearImmediate',
-					'setInterval',
-					'clearInterval',
-					'setTimeout',
-					'clearTimeout',
-				],
-			});
+		const fakeClock = (ms: number) => jest.useFakeTimers({ now: ms, doNotFake: [...REAL_TIMERS] });
 		/** Moves the clock to `ms` when the sandbox starts receiving the `nth` (0-based) POST to `path`. */
 		const moveClockAtRequest = (path: string, nth: number, ms: number) => {
 			let seen = 0;

@@ -37,31 +37,31 @@ export function triggerWorkflow(
 	};
 }
 
+/** Everything jest's fake timers leave real when only `Date` is faked: sockets and timers keep working. */
+export const REAL_TIMERS = [
+	'hrtime',
+	'nextTick',
+	'performance',
+	'queueMicrotask',
+	'requestAnimationFrame',
+	'cancelAnimationFrame',
+	'requestIdleCallback',
+	'cancelIdleCallback',
+	'setImmediate',
+	'clearImmediate',
+	'setInterval',
+	'clearInterval',
+	'setTimeout',
+	'clearTimeout',
+] as const;
+
 /**
  * One clock for the node and the sandbox: jest's fake `Date` (nothing else is faked, so sockets and
  * timers work) and the sandbox's manual clock always show the same time.
  */
 export function sharedClock(sandbox: Sandbox, startMs: number) {
 	const fake = (flowing: boolean) =>
-		jest.useFakeTimers({
-			advanceTimers: flowing,
-			doNotFake: [
-				'hrtime',
-				'nextTick',
-				'performance',
-				'queueMicrotask',
-				'requestAnimationFrame',
-				'cancelAnimationFrame',
-				'requestIdleCallback',
-				'cancelIdleCallback',
-				'setImmediate',
-				'clearImmediate',
-				'setInterval',
-				'clearInterval',
-				'setTimeout',
-				'clearTimeout',
-			],
-		});
+		jest.useFakeTimers({ advanceTimers: flowing, doNotFake: [...REAL_TIMERS] });
 	fake(false);
 	const set = (ms: number) => {
 		jest.setSystemTime(ms);
