@@ -408,7 +408,9 @@ describe('Report → Summarize and Export to File through the n8n engine (genera
 		const run = await fx.engine.run(
 			reportWorkflow('deposit', 'exportToFile', {
 				...custom(),
-				options: { windowConcurrency: 4, bom: true },
+				// The file is named after the period's days in the report's time zone: UTC here, as
+				// the expected name is written (the workflow's default zone would differ by the hour).
+				options: { windowConcurrency: 4, bom: true, timeZone: 'UTC' },
 			}),
 		);
 		expect(run.error).toBeUndefined();
