@@ -141,6 +141,22 @@ export function listFilterProperties(
 	return fields.sort((a, b) => a.displayName.localeCompare(b.displayName));
 }
 
+/** The Filters collection of a list's read operations (Get Many, the reports), or none when the list takes no filter. */
+export function filtersCollection(list: ReportingListDefinition): INodeProperties[] {
+	const filters = listFilterProperties(list);
+	if (!filters.length) return [];
+	return [
+		{
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			options: filters,
+		},
+	];
+}
+
 /** The parameter of each filter a list takes besides its status (service rules §3.3). */
 const FILTER_PROPERTIES: Record<ReportingListDefinition['filters'][number], INodeProperties> = {
 	country: {

@@ -10,7 +10,7 @@ import { DEFAULT_WINDOW_CONCURRENCY } from '../../codes/constants';
 import {
 	checkListFilters,
 	filterErrorToNodeError,
-	listFilterProperties,
+	filtersCollection,
 } from '../../reporting/filters';
 import {
 	hasRecordStatus,
@@ -111,18 +111,11 @@ export const returnAllProperties: INodeProperties[] = [
  * resource and operation.
  */
 export function listProperties(resource: ReportingResource): INodeProperties[] {
-	const filters = listFilterProperties(REPORTING_LISTS[resource]);
-	const properties: INodeProperties[] = [...returnAllProperties, ...periodProperties];
-	if (filters.length) {
-		properties.push({
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			options: filters,
-		});
-	}
+	const properties: INodeProperties[] = [
+		...returnAllProperties,
+		...periodProperties,
+		...filtersCollection(REPORTING_LISTS[resource]),
+	];
 	if (resource !== 'balanceReport') properties.push(...simplifyProperties);
 	properties.push(
 		optionsCollection([

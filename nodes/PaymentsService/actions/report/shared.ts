@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_WINDOW_CONCURRENCY } from '../../codes/constants';
-import { listFilterProperties } from '../../reporting/filters';
+import { filtersCollection } from '../../reporting/filters';
 import {
 	hasStatus,
 	recordKey,
@@ -73,19 +73,7 @@ const reportPeriodProperties: INodeProperties[] = periodProperties.map((property
 
 /** Period and the list's Filters, as its Get Many shows them (calendar periods in a time zone). */
 export function readProperties(resource: ReportResource): INodeProperties[] {
-	const filters = listFilterProperties(REPORTING_LISTS[resource]);
-	const properties: INodeProperties[] = [...reportPeriodProperties];
-	if (filters.length) {
-		properties.push({
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			options: filters,
-		});
-	}
-	return properties;
+	return [...reportPeriodProperties, ...filtersCollection(REPORTING_LISTS[resource])];
 }
 
 /** The read of one item: the list, its query, the windows and how many are read at once. */
