@@ -118,10 +118,12 @@ export async function clockJumpStep(state: RunState): Promise<string> {
 			amount: 250,
 			currency: 'MXN',
 		});
+		// Up to five polls: after the jump back, a poll can end before the sandbox lists the new
+		// cashout (one run in four missed it within two polls, 150 s).
 		await waitFor(
 			`"${workflow.name}" to report the new cashout`,
 			async () => (await client.executions(workflow.id)).length > 0,
-			{ timeoutMs: 150_000, intervalMs: 1000 },
+			{ timeoutMs: 330_000, intervalMs: 1000 },
 		);
 		const executions = await waitFor(
 			'the execution to finish',
