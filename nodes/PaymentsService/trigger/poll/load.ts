@@ -57,6 +57,10 @@ export function loadState(
 		if (previous.knownFrom !== undefined && lookBackStart < previous.knownFrom) {
 			notes.push(belowMemory(lookBackStart, previous.knownFrom));
 		}
+		// After a clock that moved back, a record created from now on cannot be in the starting point:
+		// the memory is complete from now, whatever look-back the clock ahead had set.
+		if (previous.knownFrom !== undefined && now < previous.knownFrom)
+			return { state: { ...previous, knownFrom: now }, notes };
 		return { state: previous, notes };
 	}
 	const fresh = initialState(config, now);
