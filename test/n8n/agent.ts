@@ -297,13 +297,7 @@ async function ask(state: RunState, prompt: string, openAiCredentialId: string):
 	const workflow = agentWorkflow(prompt, openAiCredentialId, state.credentialIds);
 	const stored = await client.createWorkflow(workflow);
 	const id = await client.runManually({ ...workflow, ...stored }, 'Start');
-	let execution = await client.waitForExecution(id, EXECUTION_TIMEOUT_MS);
-	// n8n 1.x can report an agent execution finished a moment before its run data is stored
-	// (it then serves "[]" and logs "Found successful execution where data is empty").
-	for (let attempt = 0; attempt < 40 && (!execution.data || execution.data === '[]'); attempt++) {
-		await new Promise((resolve) => setTimeout(resolve, 250));
-		execution = await client.execution(id);
-	}
+	const execution = await client.waitForExecution(id, EXECUTION_TIMEOUT_MS);
 	const run = await toWorkflowRun(client, execution);
 	if (execution.status !== 'success')
 		throw new Error(

@@ -137,7 +137,10 @@ export async function clockJumpStep(state: RunState): Promise<string> {
 			},
 			{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 500 },
 		);
-		const run = await toWorkflowRun(client, await client.execution(executions[0].id));
+		const run = await toWorkflowRun(
+			client,
+			await client.waitForExecution(executions[0].id, EXECUTION_TIMEOUT_MS),
+		);
 		const ids = run.output(TRIGGER).map((item) => item.json.idCashout);
 		if (executions.length !== 1 || JSON.stringify(ids) !== JSON.stringify([payout.idCashout])) {
 			throw new Error(

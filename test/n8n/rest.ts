@@ -3,7 +3,8 @@
  * bodies as the editor's API calls (packages/frontend/editor-ui/src/api, packages/@n8n/rest-api-client),
  * with the `n8n-auth` cookie and the `browser-id` header the cookie is bound to.
  */
-import type { IDataObject } from 'n8n-workflow';
+import { parse } from 'flatted';
+import type { IDataObject, IRunExecutionData } from 'n8n-workflow';
 
 import type { WorkflowJson } from '../harness/engine';
 
@@ -51,6 +52,15 @@ export interface CredentialTestResult {
 
 /** Statuses of an execution that will not change any more. */
 const FINAL_STATUSES = new Set(['success', 'error', 'crashed', 'canceled']);
+
+/** Whether an execution's saved data holds the run's result (not only its start data). */
+function hasRunData(execution: ExecutionRecord): boolean {
+	if (typeof execution.data !== 'string') return false;
+	const data = parse(execution.data) as Partial<IRunExecutionData> | null;
+	const result = data?.resultData;
+	if (!result) return false;
+	return execution.status !== 'success' || Object.keys(result.runData ?? {}).length > 0;
+}
 
 /** An n8n REST API failure: which call, the HTTP status and n8n's message. */
 export class RestError extends Error {
@@ -198,12 +208,17 @@ export class N8nClient {
 		return await this.request<ExecutionRecord>('GET', `/executions/${id}`);
 	}
 
-	/** Polls an execution until it has finished (any final status); throws after `timeoutMs`. */
+	/**
+	 * Polls an execution until it has finished (any final status) and its run data is saved; throws
+	 * after `timeoutMs`. n8n 1.x on SQLite saves the status and the run data in two statements, outside
+	 * a transaction (`ExecutionRepository.updateExistingExecution`), so a read in between sees the final
+	 * status with the data of the execution's start.
+	 */
 	async waitForExecution(id: string, timeoutMs: number): Promise<ExecutionRecord> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const execution = await this.execution(id);
-			if (FINAL_STATUSES.has(execution.status)) return execution;
+			if (FINAL_STATUSES.has(execution.status) && hasRunData(execution)) return execution;
 			if (Date.now() > deadline)
 				throw new Error(`Execution ${id} still "${execution.status}" after ${timeoutMs / 1000}s`);
 			await new Promise((resolve) => setTimeout(resolve, 250));

@@ -145,7 +145,10 @@ export async function pollRestartStep(state: RunState): Promise<string> {
 				`expected 1 successful execution after the restart, n8n has ${executions.map((execution) => `${execution.id} ${execution.status}`).join(', ') || 'none'}`,
 			);
 		}
-		const run = await toWorkflowRun(client, await client.execution(executions[0].id));
+		const run = await toWorkflowRun(
+			client,
+			await client.waitForExecution(executions[0].id, EXECUTION_TIMEOUT_MS),
+		);
 		const items = run.output(TRIGGER).map((item) => item.json);
 		if (
 			items.length !== 1 ||

@@ -317,7 +317,10 @@ async function alertStep(state: RunState, scenario: AlertScenario): Promise<stri
 	for (const summary of executions) {
 		if (summary.status !== 'success')
 			throw new Error(`execution ${summary.id} ended "${summary.status}"`);
-		const run = await toWorkflowRun(context.client, await context.client.execution(summary.id));
+		const run = await toWorkflowRun(
+			context.client,
+			await context.client.waitForExecution(summary.id, EXECUTION_TIMEOUT_MS),
+		);
 		lines.push(
 			...(scenario.summarize
 				? scenario.summarize(run, context)
