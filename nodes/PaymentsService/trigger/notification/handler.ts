@@ -17,8 +17,9 @@ import {
 	sameSecret,
 	type Notification,
 	type NotificationKind,
+	type NotificationMemory,
 } from './notifications';
-import { describeRecord, readNotifiedState } from './statusRead';
+import { describeRecord, readNotifiedState, type ReadState } from './statusRead';
 import { isoSeconds } from '../../codes/dates';
 
 /** Key of the trigger's memory in the node's workflow static data. */
@@ -110,46 +111,73 @@ function lastPathSegment(context: IWebhookFunctions): string {
 	return path.split('/').pop() ?? '';
 }
 
-/**
- * Handles one POST to the Notification Trigger (service rules §10), in this order, so that a forged
- * or oversized request costs no status read and no memory write:
- *
- * 1. URL secret (when set): the path's last segment compared in constant time; wrong → 401.
- * 2. Body limits (§10.4): over 16 KiB → 413; deeper than 4 levels or more than 200 values → 400.
- * 3. Parsing: no id to read → 400.
- * 4. Kind not selected → 200, nothing read.
- * 5. Cashout `control` (§10.2, unless Verify Cashout Control is off): wrong or missing → 401; a
- *    verified cashout is read by the `external_id` the control authenticates, and a `cashout_id`
- *    that does not name the same cashout → 401, nothing emitted (statusRead.ts).
- * 6. Memory (response mode "When Received" only): a record read in a final status less than 10
- *    minutes ago is answered 200 `duplicate` without a read.
- * 7. Status read (a failed read throws: n8n answers 500, the service sends again), then the memory
- *    and the filters decide whether to start the workflow.
- * 8. The in-process claim of the change key (§10.5, claims.ts), taken with no `await` since the
- *    read ended: a copy of a change this process already handled → 200 `duplicate`.
- *
- * In response mode "When Workflow Finished" the memory is neither read nor written. The claim is
- * held until n8n answers: a 2xx settles it; any other answer (the workflow failed) or a connection
- * closed before the answer releases it, so the service's next delivery handles the change again.
- * A copy arriving while the claim is held is answered 409 `in-progress` (not 2xx: the service sends
- * it again later, when the outcome is known). Where the response cannot be observed, no claim is
- * taken in this mode.
- */
-export async function handleNotification(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const node = this.getNode();
-	const logContext = { nodeName: node.name, workflowId: this.getWorkflow().id };
-	const urlSecret = String(this.getNodeParameter('urlSecret', '') ?? '');
-	if (urlSecret !== '' && !sameSecret(urlSecret, lastPathSegment(this))) {
-		this.logger.warn(
-			'Payments Service notification refused with 401: the URL secret does not match',
-			logContext,
-		);
-		return answer(this, 401, { received: false, error: 'Unauthorized' });
-	}
+/** A step's result: the request's answer (the handling ends here), or what the next step needs. */
+type Step<T> = { answered: IWebhookResponseData } | { next: T };
 
-	const request = this.getRequestObject() as unknown as { rawBody?: unknown };
+/** What the steps of one request share: the node's settings and the log's context. */
+interface Delivery {
+	context: IWebhookFunctions;
+	/** Logged with every line: the node's name and its workflow's id. */
+	log: IDataObject;
+	/** The Notifications parameter's value, and the kinds it takes ({@link KINDS_BY_CHOICE}). */
+	choice: string;
+	kinds: readonly NotificationKind[];
+	/** Respond: When Workflow Finished (no memory; the claim is held until n8n answers). */
+	whenFinished: boolean;
+	/** Emit Every Notification: neither the memory nor the claim suppresses a repeat. */
+	everyNotification: boolean;
+	/** Verify Cashout Control (default on): a cashout's `control` must match (service rules §10.2). */
+	verifyControl: boolean;
+}
+
+/** What the memory step found: the static data (When Received only) and the record's memory. */
+interface Recalled {
+	/** When the notification was received, Unix seconds. */
+	now: number;
+	staticData?: IDataObject;
+	memory: NotificationMemory;
+	/** The record's key in the memory, e.g. `d:300123` ({@link memoryKey}). */
+	key: string;
+}
+
+/** What the claim step decided for a notification to emit. */
+interface Claimed {
+	/** The change key (service rules §10.5), emitted with the item. */
+	keyOfChange: string;
+	/** The status the memory last read for the record, or null. */
+	previousStatus: string | null;
+	scope: ClaimScope;
+	/** A claim was taken: When Workflow Finished settles or releases it once n8n answers. */
+	claiming: boolean;
+	response: ObservableResponse;
+}
+
+/**
+ * Authenticate: when a URL secret is set, the path's last segment must match it (compared in
+ * constant time, service rules §10.3); otherwise the request is answered 401.
+ * @returns the 401 answer, or undefined when the request may go on.
+ */
+function authenticate(
+	context: IWebhookFunctions,
+	log: IDataObject,
+): IWebhookResponseData | undefined {
+	const urlSecret = String(context.getNodeParameter('urlSecret', '') ?? '');
+	if (urlSecret === '' || sameSecret(urlSecret, lastPathSegment(context))) return undefined;
+	context.logger.warn(
+		'Payments Service notification refused with 401: the URL secret does not match',
+		log,
+	);
+	return answer(context, 401, { received: false, error: 'Unauthorized' });
+}
+
+/**
+ * Body: the request's body (n8n's parsed body, else the raw one) within the limits of service
+ * rules §10.4: over 16 KiB → 413; deeper than 4 levels or more than 200 values → 400.
+ */
+function readBody(context: IWebhookFunctions, log: IDataObject): Step<unknown> {
+	const request = context.getRequestObject() as unknown as { rawBody?: unknown };
 	const rawBody = request.rawBody;
-	const parsedBody = this.getBodyData() as unknown;
+	const parsedBody = context.getBodyData() as unknown;
 	const body = parsedBody === undefined || isEmptyObject(parsedBody) ? rawBody : parsedBody;
 	const rawSize = Buffer.isBuffer(rawBody)
 		? rawBody.length
@@ -157,161 +185,213 @@ export async function handleNotification(this: IWebhookFunctions): Promise<IWebh
 			? Buffer.byteLength(rawBody)
 			: undefined;
 	const limit = bodyLimitProblem(rawSize, body === rawBody ? undefined : body);
-	if (limit) {
-		this.logger.warn(
-			`Payments Service notification refused with ${limit.status}: ${limit.problem}`,
-			logContext,
-		);
-		return answer(this, limit.status, { received: false, error: limit.problem });
-	}
-
-	const choice = String(
-		this.getNodeParameter('notifications', node.typeVersion >= 2 ? 'deposits' : 'both'),
+	if (!limit) return { next: body };
+	context.logger.warn(
+		`Payments Service notification refused with ${limit.status}: ${limit.problem}`,
+		log,
 	);
-	const kinds = KINDS_BY_CHOICE[choice] ?? KINDS_BY_CHOICE.both;
-	const options = this.getNodeParameter('options', {}) as IDataObject;
-	const whenFinished = options.respond === 'whenFinished';
+	return { answered: answer(context, limit.status, { received: false, error: limit.problem }) };
+}
 
+/** The node's settings for one request (Notifications; default by version: 2 deposits, 1 both). */
+function settingsOf(context: IWebhookFunctions, log: IDataObject): Delivery {
+	const choice = String(
+		context.getNodeParameter(
+			'notifications',
+			context.getNode().typeVersion >= 2 ? 'deposits' : 'both',
+		),
+	);
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	return {
+		context,
+		log,
+		choice,
+		kinds: KINDS_BY_CHOICE[choice] ?? KINDS_BY_CHOICE.both,
+		whenFinished: options.respond === 'whenFinished',
+		everyNotification: options.emitEveryNotification === true,
+		verifyControl: options.verifyControl !== false,
+	};
+}
+
+/**
+ * Parse: the notification the body describes (service rules §10): no id to read → 400; a kind
+ * this trigger does not listen to → 200 `not-selected`, nothing read.
+ */
+function parse(delivery: Delivery, body: unknown): Step<Notification> {
+	const { context, log } = delivery;
 	const parsed = parseNotification(body);
 	if (isMalformed(parsed)) {
-		this.logger.warn(
-			`Payments Service notification refused with 400: ${parsed.problem}`,
-			logContext,
-		);
-		return answer(this, 400, { received: false, error: parsed.problem });
+		context.logger.warn(`Payments Service notification refused with 400: ${parsed.problem}`, log);
+		return { answered: answer(context, 400, { received: false, error: parsed.problem }) };
 	}
-	let notification: Notification = parsed;
-	const { kind } = notification;
-	if (!kinds.includes(kind)) {
-		this.logger.warn(
-			`Payments Service ${kind} notification for ${describeRecord(notification)} ignored: this trigger listens to ${choice} only`,
-			logContext,
-		);
-		return answer(this, 200, reply(kind, notifiedId(notification), 'not-selected'));
-	}
+	if (delivery.kinds.includes(parsed.kind)) return { next: parsed };
+	context.logger.warn(
+		`Payments Service ${parsed.kind} notification for ${describeRecord(parsed)} ignored: this trigger listens to ${delivery.choice} only`,
+		log,
+	);
+	return { answered: answer(context, 200, reply(parsed.kind, notifiedId(parsed), 'not-selected')) };
+}
 
-	if (notification.kind === 'cashout' && options.verifyControl !== false) {
-		const credentials = await this.getCredentials('paymentsServiceCashoutApi');
-		const secret = String(credentials.apiSignature ?? '');
-		if (!controlMatches(secret, notification.fields)) {
-			this.logger.warn(
-				`Payments Service cashout notification for ${describeRecord(notification)} refused with 401: its control does not match the cashout credential's API signature`,
-				logContext,
-			);
-			return answer(this, 401, { received: false, error: 'The control does not match' });
-		}
-		// The control authenticates external_id only: the read sends it along (statusRead.ts).
-		notification = {
-			...notification,
-			externalId: String(notification.fields.external_id).trim(),
-			verified: true,
-		};
+/**
+ * Verify: a cashout's `control` (service rules §10.2, unless Verify Cashout Control is off) must
+ * match the cashout credential's API signature; wrong or missing → 401. A verified cashout is read
+ * by the `external_id` the control authenticates (statusRead.ts). Deposits go on unchanged.
+ */
+async function verify(delivery: Delivery, notification: Notification): Promise<Step<Notification>> {
+	if (notification.kind !== 'cashout' || !delivery.verifyControl) return { next: notification };
+	const { context, log } = delivery;
+	const credentials = await context.getCredentials('paymentsServiceCashoutApi');
+	const secret = String(credentials.apiSignature ?? '');
+	if (!controlMatches(secret, notification.fields)) {
+		context.logger.warn(
+			`Payments Service cashout notification for ${describeRecord(notification)} refused with 401: its control does not match the cashout credential's API signature`,
+			log,
+		);
+		const body = { received: false, error: 'The control does not match' };
+		return { answered: answer(context, 401, body) };
 	}
-	const id = notifiedId(notification);
+	// The control authenticates external_id only: the read sends it along (statusRead.ts).
+	const externalId = String(notification.fields.external_id).trim();
+	return { next: { ...notification, externalId, verified: true } };
+}
 
+/**
+ * Recall: the memory (response mode "When Received" only). A record read in a final status less
+ * than 10 minutes ago is answered 200 `duplicate` without a read (service rules §10.5), unless
+ * Emit Every Notification is on.
+ */
+function recall(delivery: Delivery, notification: Notification): Step<Recalled> {
+	const { context, log } = delivery;
 	const now = Math.floor(Date.now() / 1000);
-	const staticData = whenFinished ? undefined : this.getWorkflowStaticData('node');
+	const staticData = delivery.whenFinished ? undefined : context.getWorkflowStaticData('node');
 	const memory = readMemory(staticData?.[MEMORY_KEY]);
 	const key = memoryKey(notification);
-	if (staticData && options.emitEveryNotification !== true) {
-		const final = recentFinalStatus(memory, kind, key, now);
-		if (final !== undefined) {
-			this.logger.debug(
-				`Payments Service ${kind} notification for ${describeRecord(notification)}: ${final} read less than 10 minutes ago, not read again`,
-				logContext,
-			);
-			return answer(this, 200, { ...reply(kind, id, 'duplicate'), status: final });
-		}
-	}
+	const final =
+		staticData && !delivery.everyNotification
+			? recentFinalStatus(memory, notification.kind, key, now)
+			: undefined;
+	if (final === undefined) return { next: { now, staticData, memory, key } };
+	context.logger.debug(
+		`Payments Service ${notification.kind} notification for ${describeRecord(notification)}: ${final} read less than 10 minutes ago, not read again`,
+		log,
+	);
+	const body = {
+		...reply(notification.kind, notifiedId(notification), 'duplicate'),
+		status: final,
+	};
+	return { answered: answer(context, 200, body) };
+}
 
-	// Never trust the body: the state emitted is the one the service answers now. A failed read
-	// throws, so n8n answers 500 (the service tries again) and shows the error.
-	const result = await readNotifiedState(this, notification);
-	if (!result.found && result.mismatch !== undefined) {
-		this.logger.warn(
-			`Payments Service cashout notification for ${describeRecord(notification)} refused with 401: ${result.mismatch}`,
-			logContext,
+/**
+ * Read: the record's state as the service answers it now (service rules §10.1); the body is never
+ * trusted. Ids that do not name the cashout the control authenticates → 401; a record the service
+ * does not know for this merchant → 200 `not-found`. A failed read throws: n8n answers 500 (the
+ * service sends again) and shows the error.
+ */
+async function read(delivery: Delivery, notification: Notification): Promise<Step<ReadState>> {
+	const { context, log } = delivery;
+	const result = await readNotifiedState(context, notification);
+	if (result.found) return { next: result.read };
+	const record = describeRecord(notification);
+	if (result.mismatch !== undefined) {
+		context.logger.warn(
+			`Payments Service cashout notification for ${record} refused with 401: ${result.mismatch}`,
+			log,
 		);
-		return answer(this, 401, {
-			received: false,
-			error: 'The cashout_id does not name the cashout the control authenticates',
-		});
+		const error = 'The cashout_id does not name the cashout the control authenticates';
+		return { answered: answer(context, 401, { received: false, error }) };
 	}
-	if (!result.found) {
-		this.logger.warn(
-			`Payments Service ${kind} notification for ${describeRecord(notification)}: the service does not know it for this credential's merchant; answered 200, nothing emitted`,
-			logContext,
-		);
-		return answer(this, 200, reply(kind, id, 'not-found'));
-	}
-	const { read } = result;
+	context.logger.warn(
+		`Payments Service ${notification.kind} notification for ${record}: the service does not know it for this credential's merchant; answered 200, nothing emitted`,
+		log,
+	);
+	return {
+		answered: answer(context, 200, reply(notification.kind, notifiedId(notification), 'not-found')),
+	};
+}
 
-	// From here to the claim, nothing awaits: within this process the claim's check and set cannot
-	// interleave with another notification's (claims.ts).
+/**
+ * Claim, synchronous from start to end (no `await`: within this process the check-and-set of the
+ * record's run and of the change key cannot interleave with another notification's, claims.ts):
+ * dates the change (service rules §10.5), writes the memory (When Received), then decides the
+ * outcome: a repeat of the status last read → 200 `duplicate` (unless Emit Every Notification);
+ * a status outside the Status filter → 200 `filtered`; the in-process claim of the change key →
+ * 200 `duplicate` when a copy was handled, 409 `in-progress` while a copy's workflow runs (When
+ * Workflow Finished; not 2xx, so the service sends it again once the outcome is known).
+ */
+function claim(
+	delivery: Delivery,
+	notification: Notification,
+	recalled: Recalled,
+	state: ReadState,
+): Step<Claimed> {
+	const { context, whenFinished, everyNotification } = delivery;
+	const { kind } = notification;
+	const { memory, key, staticData, now } = recalled;
 	const nowMs = Date.now();
+	const node = context.getNode();
 	const scope: ClaimScope = {
-		workflowId: String(this.getWorkflow().id ?? ''),
+		workflowId: String(context.getWorkflow().id ?? ''),
 		nodeId: node.id ?? node.name,
 	};
-	const since = runSince(
-		scope,
-		key,
-		read.status,
-		rememberedRun(memory, key),
-		notification.kind === 'cashout' ? notifiedChangeTime(notification.fields) : undefined,
-		nowMs,
-	);
-	const keyOfChange = changeKey(
-		kind,
-		notification.kind === 'deposit'
-			? notification.depositId
-			: (notification.cashoutId ?? notification.externalId ?? ''),
-		read.status,
-		since,
-	);
-
+	const dated = kind === 'cashout' ? notifiedChangeTime(notification.fields) : undefined;
+	const since = runSince(scope, key, state.status, rememberedRun(memory, key), dated, nowMs);
+	const id = notifiedId(notification);
+	const keyOfChange = changeKey(kind, id, state.status, since);
 	let repeat = false;
 	let previousStatus: string | null = null;
 	if (staticData) {
 		pruneMemory(memory, now);
-		({ repeat, previousStatus } = rememberStatus(memory, key, read.status, now, since));
+		({ repeat, previousStatus } = rememberStatus(memory, key, state.status, now, since));
 		// Saved by n8n when this call answers without error (README, "Notification Trigger").
 		staticData[MEMORY_KEY] = memory as unknown as IDataObject;
 	}
-
 	const wanted = (
 		kind === 'deposit'
-			? this.getNodeParameter('depositStatuses', [])
-			: this.getNodeParameter('cashoutStatuses', [])
+			? context.getNodeParameter('depositStatuses', [])
+			: context.getNodeParameter('cashoutStatuses', [])
 	) as string[];
-	const everyNotification = options.emitEveryNotification === true;
 	let outcome: Outcome = 'emitted';
 	if (repeat && !everyNotification) outcome = 'duplicate';
-	else if (wanted.length > 0 && !wanted.includes(read.status)) outcome = 'filtered';
+	else if (wanted.length > 0 && !wanted.includes(state.status)) outcome = 'filtered';
 	// Where the answer cannot be observed (no response events), When Workflow Finished takes no claim.
-	const response = this.getResponseObject() as unknown as ObservableResponse;
+	const response = context.getResponseObject() as unknown as ObservableResponse;
 	const claiming =
 		outcome === 'emitted' &&
 		!everyNotification &&
 		(!whenFinished || typeof response.once === 'function');
-	if (claiming) {
-		const claim = claimChange(scope, keyOfChange, nowMs, !whenFinished);
-		if (claim === 'handled') outcome = 'duplicate';
-		else if (claim === 'in-flight') outcome = 'in-progress';
-	}
-	this.logger.debug(
-		`Payments Service ${kind} notification for ${describeRecord(notification)}: ${read.status}, ${outcome}`,
-		logContext,
+	const claimed = claiming ? claimChange(scope, keyOfChange, nowMs, !whenFinished) : 'claimed';
+	if (claimed === 'handled') outcome = 'duplicate';
+	else if (claimed === 'in-flight') outcome = 'in-progress';
+	context.logger.debug(
+		`Payments Service ${kind} notification for ${describeRecord(notification)}: ${state.status}, ${outcome}`,
+		delivery.log,
 	);
-	// Not 2xx: the service sends it again once the copy in flight has its outcome.
-	if (outcome === 'in-progress')
-		return answer(this, 409, { ...reply(kind, id, outcome), status: read.status });
-	if (outcome !== 'emitted')
-		return answer(this, 200, { ...reply(kind, id, outcome), status: read.status });
-	if (claiming && whenFinished) settleWhenAnswered(response, scope, keyOfChange);
+	if (outcome === 'emitted')
+		return { next: { keyOfChange, previousStatus, scope, claiming, response } };
+	const body = { ...reply(kind, id, outcome), status: state.status };
+	return { answered: answer(context, outcome === 'in-progress' ? 409 : 200, body) };
+}
 
+/**
+ * Emit: the item is the state read, with the notification's fields, its kind, change key, time
+ * received (ISO 8601 UTC to the second, service rules §3.4) and the status read before. When
+ * Received answers 200 now; When Workflow Finished lets n8n answer once the workflow ends (200, or
+ * 500 when it failed) and settles or releases the claim then.
+ */
+function emit(
+	delivery: Delivery,
+	notification: Notification,
+	now: number,
+	state: ReadState,
+	claimed: Claimed,
+): IWebhookResponseData {
+	const { context, whenFinished } = delivery;
+	const { kind } = notification;
+	const { keyOfChange, previousStatus, scope } = claimed;
+	if (claimed.claiming && whenFinished) settleWhenAnswered(claimed.response, scope, keyOfChange);
 	const item: IDataObject = {
-		...read.state,
+		...state.state,
 		notification: {
 			...notification.fields,
 			kind,
@@ -321,8 +401,52 @@ export async function handleNotification(this: IWebhookFunctions): Promise<IWebh
 			previousStatus,
 		},
 	};
-	// When Workflow Finished: n8n answers once the workflow ends (200, or 500 when it failed).
 	if (whenFinished) return { workflowData: [[{ json: item }]] };
-	answer(this, 200, { ...reply(kind, id, outcome), status: read.status });
+	const body = { ...reply(kind, notifiedId(notification), 'emitted'), status: state.status };
+	answer(context, 200, body);
 	return { noWebhookResponse: true, workflowData: [[{ json: item }]] };
+}
+
+/**
+ * Handles one POST to the Notification Trigger (service rules §10) in steps, each of which answers
+ * the request (and ends it) or hands the next step what it needs, in this order, so that a forged
+ * or oversized request costs no status read and no memory write:
+ *
+ * 1. {@link authenticate}: the URL secret (when set); wrong → 401.
+ * 2. {@link readBody}: the body limits (§10.4) → 413 or 400.
+ * 3. {@link parse}: no id to read → 400; a kind not selected → 200, nothing read.
+ * 4. {@link verify}: a cashout's `control` (§10.2, unless Verify Cashout Control is off) → 401.
+ * 5. {@link recall}: the memory (When Received only): a final status read less than 10 minutes
+ *    ago → 200 `duplicate` without a read.
+ * 6. {@link read}: the status read (a failed read throws: n8n answers 500, the service sends
+ *    again); ids that disagree → 401; unknown record → 200 `not-found`.
+ * 7. {@link claim}: with no `await` since the read ended, the memory, the filters and the
+ *    in-process claim of the change key (§10.5, claims.ts) → 200 `duplicate` or `filtered`, 409
+ *    `in-progress`.
+ * 8. {@link emit}: the item, and the answer.
+ *
+ * In response mode "When Workflow Finished" the memory is neither read nor written. The claim is
+ * held until n8n answers: a 2xx settles it; any other answer (the workflow failed) or a connection
+ * closed before the answer releases it, so the service's next delivery handles the change again.
+ * Where the response cannot be observed, no claim is taken in this mode.
+ */
+export async function handleNotification(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const log: IDataObject = { nodeName: this.getNode().name, workflowId: this.getWorkflow().id };
+	const refused = authenticate(this, log);
+	if (refused) return refused;
+	const body = readBody(this, log);
+	if ('answered' in body) return body.answered;
+	const delivery = settingsOf(this, log);
+	const parsed = parse(delivery, body.next);
+	if ('answered' in parsed) return parsed.answered;
+	const verified = await verify(delivery, parsed.next);
+	if ('answered' in verified) return verified.answered;
+	const notification = verified.next;
+	const recalled = recall(delivery, notification);
+	if ('answered' in recalled) return recalled.answered;
+	const state = await read(delivery, notification);
+	if ('answered' in state) return state.answered;
+	const claimed = claim(delivery, notification, recalled.next, state.next);
+	if ('answered' in claimed) return claimed.answered;
+	return emit(delivery, notification, recalled.next.now, state.next, claimed.next);
 }
