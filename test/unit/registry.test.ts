@@ -43,13 +43,26 @@ function credentialsShown(
 		.sort();
 }
 
-/** The credentials an operation uses: the one it runs with, the one its pickers read with, the one it looks records up with. */
-function credentialsOf(operation: {
-	credential: CredentialKind;
-	pickerCredential?: CredentialKind;
-	lookupCredential?: CredentialKind;
-}): string[] {
-	return [operation.credential, operation.pickerCredential, operation.lookupCredential]
+/**
+ * The credentials an operation uses with its default parameters: the one it runs with, the one its
+ * pickers read with, the one it looks records up with (and, with `converting`, the one Summarize reads
+ * exchange rates with when Convert Totals To is set).
+ */
+function credentialsOf(
+	operation: {
+		credential: CredentialKind;
+		pickerCredential?: CredentialKind;
+		lookupCredential?: CredentialKind;
+		rateCredential?: CredentialKind;
+	},
+	converting = false,
+): string[] {
+	return [
+		operation.credential,
+		operation.pickerCredential,
+		operation.lookupCredential,
+		converting ? operation.rateCredential : undefined,
+	]
 		.filter((kind): kind is CredentialKind => kind !== undefined)
 		.map((kind) => CREDENTIAL_TYPES[kind])
 		.sort();
@@ -58,7 +71,7 @@ function credentialsOf(operation: {
 /** Credentials some operation uses optionally: n8n keeps one entry per type, so they are optional everywhere. */
 const optionalCredentials = new Set<string>(
 	everyOperation.flatMap(({ operation }) =>
-		[operation.pickerCredential, operation.lookupCredential]
+		[operation.pickerCredential, operation.lookupCredential, operation.rateCredential]
 			.filter((kind): kind is CredentialKind => kind !== undefined)
 			.map((kind) => CREDENTIAL_TYPES[kind]),
 	),
@@ -89,6 +102,22 @@ describe('the operation registry builds the node description', () => {
 		)!.operation;
 		expect(credentialsShown(resource, operation)).toEqual(credentialsOf(definition));
 	});
+
+	const summaries = everyOperation.filter(({ operation }) => operation.value === 'summarize');
+
+	test.each(summaries.map(({ resource }) => [resource.value]))(
+		'%s → Summarize with Convert Totals To set also shows the Read-Only API credential, which reads the rates',
+		(resource) => {
+			const definition = summaries.find((entry) => entry.resource.value === resource)!.operation;
+			expect(definition.rateCredential).toBe('readOnly');
+			expect(credentialsShown(resource, 'summarize', { convertTo: 'USD' })).toEqual(
+				credentialsOf(definition, true),
+			);
+			expect(credentialsShown(resource, 'summarize', { convertTo: '' })).toEqual([
+				CREDENTIAL_TYPES.session,
+			]);
+		},
+	);
 
 	test('the credential an operation runs with is required, unless some operation also uses it optionally (pickers, look-ups)', () => {
 		expect([...optionalCredentials].sort()).toEqual(

@@ -28,7 +28,6 @@ import * as ticketCreateDraft from './ticket/createDraft.operation';
 import { listOperation } from './common/list';
 import { exportToFileOperation } from './report/exportToFile.operation';
 import { summarizeOperation } from './report/summarize.operation';
-import { PERIOD_PRESETS } from '../reporting/period';
 import { TOOL_DESCRIPTIONS } from './toolDescriptions';
 import { retryReadsOption } from '../transport/retry';
 import type { OperationModule } from './types';
@@ -65,6 +64,11 @@ export interface OperationDefinition {
 	 * earlier record without its id.
 	 */
 	lookupCredential?: CredentialKind;
+	/**
+	 * The credential Summarize reads exchange rates with when Convert Totals To is set (the
+	 * read-only key; service rules §9.1). Optional like a picker credential, and shown only then.
+	 */
+	rateCredential?: CredentialKind;
 	/**
 	 * True when the operation only reads (service rules §11): its requests are retried automatically
 	 * after a 429, a 5xx or a lost connection, and it offers the option to turn that off.
@@ -166,6 +170,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 					'Count and total the cashouts of a period by status, currency, country, method, day or hour',
 				action: 'Summarize cashouts',
 				credential: 'session',
+				rateCredential: 'readOnly',
 				reads: true,
 				module: summarizeOperation('cashout'),
 			},
@@ -228,6 +233,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 					'Count and total the chargebacks of a period by status, currency, country, method, day or hour',
 				action: 'Summarize chargebacks',
 				credential: 'session',
+				rateCredential: 'readOnly',
 				reads: true,
 				module: summarizeOperation('chargeback'),
 			},
@@ -263,6 +269,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 					'Count and total the credit and debit notes of a period by status, currency, country, method, day or hour',
 				action: 'Summarize credit and debit notes',
 				credential: 'session',
+				rateCredential: 'readOnly',
 				reads: true,
 				module: summarizeOperation('note'),
 			},
@@ -328,6 +335,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 					'Count and total the deposits of a period by status, currency, country, method, day or hour',
 				action: 'Summarize deposits',
 				credential: 'session',
+				rateCredential: 'readOnly',
 				reads: true,
 				module: summarizeOperation('deposit'),
 			},
@@ -416,6 +424,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 					'Count and total the refunds of a period by status, currency, country, method, day or hour',
 				action: 'Summarize refunds',
 				credential: 'session',
+				rateCredential: 'readOnly',
 				reads: true,
 				module: summarizeOperation('refund'),
 			},
@@ -476,6 +485,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 					'Count and total the settlements of a period by status, currency, country, method, day or hour',
 				action: 'Summarize settlements',
 				credential: 'session',
+				rateCredential: 'readOnly',
 				reads: true,
 				module: summarizeOperation('settlement'),
 			},
@@ -624,7 +634,11 @@ function usesOf(kind: CredentialKind): CredentialUse[] {
 		resource.operations.flatMap((operation): CredentialUse[] => {
 			if (operation.credential === kind)
 				return [{ resource: resource.value, operation, optional: false }];
-			if (operation.pickerCredential === kind || operation.lookupCredential === kind)
+			if (
+				operation.pickerCredential === kind ||
+				operation.lookupCredential === kind ||
+				operation.rateCredential === kind
+			)
 				return [{ resource: resource.value, operation, optional: true }];
 			return [];
 		}),
@@ -634,14 +648,17 @@ function usesOf(kind: CredentialKind): CredentialUse[] {
 /**
  * Where hiding by resource and by operation is not enough, written out: n8n's `hide` rule hides a
  * credential when any one parameter matches, so a credential used by Deposit → Create and Bank →
- * Get Many would still show on Deposit → Get Many (resource and operation each used elsewhere). The
- * read-only credential is therefore also hidden wherever the reporting lists' Period parameter
- * exists, which no operation of the read-only credential has. A test checks, with n8n's display
- * logic, that every operation shows exactly its credentials, so an operation added to one of these
- * pairs without its rule here fails it.
+ * Get Many would still show on Deposit → Get Many (resource and operation each used elsewhere).
+ * The read-only credential is therefore also hidden
+ * - wherever the reporting lists' Get Many has Simplify (no operation of the read-only key has it);
+ * - on Summarize while Convert Totals To is empty (it reads the exchange rates only to convert);
+ * - on Refund → Create, by its Deposit Identified By (Refund counts as a read-only resource through
+ *   Summarize, and Create through Deposit → Create's pickers).
+ * A test checks, with n8n's display logic, that every operation shows exactly its credentials, so an
+ * operation added to one of these pairs without its rule here fails it.
  */
-const EXTRA_HIDE: Partial<Record<CredentialKind, Record<string, string[]>>> = {
-	readOnly: { period: [...PERIOD_PRESETS].sort() },
+const EXTRA_HIDE: Partial<Record<CredentialKind, Record<string, Array<string | boolean>>>> = {
+	readOnly: { simplify: [true, false], convertTo: [''], identifyBy: ['depositId', 'invoiceId'] },
 };
 
 /**
@@ -669,7 +686,7 @@ export function buildCredentials(): INodeCredentialDescription[] {
 		const uses = usesOf(kind);
 		const resources = new Set(uses.map((use) => use.resource));
 		const operations = new Set(uses.map((use) => use.operation.value));
-		const hide: Record<string, string[]> = {};
+		const hide: Record<string, Array<string | boolean>> = {};
 		const unusedResources = RESOURCES.map((resource) => resource.value).filter(
 			(resource) => !resources.has(resource),
 		);

@@ -178,11 +178,22 @@ export function formatDecimal(units: bigint, scale: number): string {
 }
 
 /** `numerator` ÷ `denominator` (> 0) rounded half away from zero. */
-function divideRounded(numerator: bigint, denominator: bigint): bigint {
+export function divideRounded(numerator: bigint, denominator: bigint): bigint {
 	const negative = numerator < 0n;
 	const magnitude = negative ? -numerator : numerator;
 	const quotient = (magnitude * 2n + denominator) / (denominator * 2n);
 	return negative ? -quotient : quotient;
+}
+
+/**
+ * Converts one amount field's sums (one per currency) into one currency: what a summary needs of a
+ * conversion (reporting/conversion.ts, Conversion).
+ */
+export interface Conversion {
+	/** The target currency, ISO 4217. */
+	readonly currency: string;
+	/** The sum in the target currency as decimal text, and the currencies left out (no rate). */
+	convert(sums: ReadonlyMap<string, Decimal>): { sum: string; notConverted: string[] };
 }
 
 /** The statistics of one amount field in one currency. */
@@ -433,7 +444,12 @@ export class Summary {
 		return this.total.count;
 	}
 
-	private groupJson(group: Group): IDataObject {
+	/** Every currency some counted amount is in (what a conversion needs rates for). */
+	currencies(): Set<string> {
+		return new Set(this.total.amounts.flatMap((byCurrency) => [...byCurrency.keys()]));
+	}
+
+	private groupJson(group: Group, conversion?: Conversion): IDataObject {
 		const json: IDataObject = {};
 		this.request.groupBy.forEach((field, index) => (json[field] = group.values[index]));
 		json.count = group.count;
@@ -444,6 +460,26 @@ export class Summary {
 			json[entry.field] = byCurrency;
 			if (group.unreadable[index]) json[`${entry.field}Unreadable`] = group.unreadable[index];
 		});
+		if (conversion) json.converted = this.convertedJson(group, conversion);
+		return json;
+	}
+
+	/**
+	 * `{currency, <amount field>: sum, …, notConverted?: {<amount field>: [currency, …]}}`: each
+	 * amount field's sums converted into one currency (reporting/conversion.ts).
+	 */
+	private convertedJson(group: Group, conversion: Conversion): IDataObject {
+		const json: IDataObject = { currency: conversion.currency };
+		const notConverted: IDataObject = {};
+		this.amounts.forEach((entry, index) => {
+			const sums = new Map<string, Decimal>();
+			for (const [currency, stats] of group.amounts[index])
+				sums.set(currency, { units: stats.sum, scale: stats.scale });
+			const converted = conversion.convert(sums);
+			json[entry.field] = converted.sum;
+			if (converted.notConverted.length) notConverted[entry.field] = converted.notConverted;
+		});
+		if (Object.keys(notConverted).length) json.notConverted = notConverted;
 		return json;
 	}
 
@@ -451,9 +487,9 @@ export class Summary {
 	 * One object per group that has records: the grouping fields (`null` where a record lacks the
 	 * field), `count`, and per amount field `{<currency>: {count, sum, min, max, average}}`
 	 * (`<field>Unreadable`: amounts present but not a number, when any). Ordered by day or hour,
-	 * then by the values.
+	 * then by the values. With `conversion`, each also has `converted` (see convertedJson).
 	 */
-	groupsJson(): IDataObject[] {
+	groupsJson(conversion?: Conversion): IDataObject[] {
 		const groups = [...this.groups.values()].filter((group) => group.count > 0);
 		groups.sort((a, b) => {
 			if (a.sortKey !== b.sortKey) return a.sortKey - b.sortKey;
@@ -464,12 +500,12 @@ export class Summary {
 			}
 			return 0;
 		});
-		return groups.map((group) => this.groupJson(group));
+		return groups.map((group) => this.groupJson(group, conversion));
 	}
 
 	/** The totals over every record, as a group with no grouping fields. */
-	totalsJson(): IDataObject {
-		return this.groupJson(this.total);
+	totalsJson(conversion?: Conversion): IDataObject {
+		return this.groupJson(this.total, conversion);
 	}
 }
 

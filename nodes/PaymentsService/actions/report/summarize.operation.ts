@@ -13,12 +13,14 @@ import type { PaymentsClient } from '../../transport/client';
 import { settledWindows } from '../../transport/reporting';
 import { optionsCollection } from '../../parameters/options';
 import type { OperationModule } from '../types';
+import { convertToProperty, readConversion, readConvertTo } from './conversion';
 import {
 	checkChoices,
 	planRead,
 	readProperties,
 	timeZoneOption,
 	windowConcurrencyOption,
+	type ReportRead,
 	type ReportResource,
 } from './shared';
 
@@ -63,18 +65,45 @@ export function summarizeProperties(resource: ReportResource): INodeProperties[]
 		...readProperties(resource),
 		groupBy,
 		amountFields,
+		convertToProperty,
 		optionsCollection([timeZoneOption, windowConcurrencyOption]),
 	];
+}
+
+/** Reads the period into `summary`, each settled record once; the windows and record copies read. */
+async function readInto(
+	summary: Summary,
+	client: PaymentsClient,
+	read: ReportRead,
+	itemIndex: number,
+): Promise<{ windows: number; copies: number }> {
+	let windows = 0;
+	let copies = 0;
+	for await (const settled of settledWindows(client, read.query, read.windows, {
+		concurrency: read.concurrency,
+		itemIndex,
+		keyOf: read.keyOf,
+		valueOf: (record) =>
+			hasRecordStatus(record, read.status) ? summary.contribution(record) : undefined,
+	})) {
+		for (const contribution of settled.values) summary.add(contribution);
+		windows++;
+		copies += settled.copies;
+	}
+	return { windows, copies };
 }
 
 /**
  * `resource` → Summarize for one item (service rules §3.5): reads the period as Get Many does, each
  * record once (transport/reporting.ts, settledWindows) holding only the windows being read, and
  * outputs one item per group, then a totals item (`total: true`, with the list, the period, the
- * time zone and the groupings). Every check happens before the first request.
+ * time zone and the groupings). With Convert Totals To, each item also has `converted` (the sums
+ * in that currency) and the totals item `exchangeRates` (the rates used and when each was read),
+ * read after the period (actions/report/conversion.ts). Every check happens before the first request.
  *
  * @throws NodeOperationError for an unknown grouping or amount field, a time zone that is not one,
- *   a bad period or filter; NodeApiError when a request fails: no partial totals are output.
+ *   a bad period or filter, a Convert Totals To the service does not quote or without the Read-Only
+ *   API credential; NodeApiError when a request fails: no partial totals are output.
  */
 export async function executeSummarize(
 	context: IExecuteFunctions,
@@ -101,28 +130,21 @@ export async function executeSummarize(
 		SUMMARIES[resource].amounts.map((entry) => entry.field),
 		label,
 	);
+	const convertTo = readConvertTo(context, itemIndex);
 	const timeZone = read.timeZone;
 	const summary = new Summary({ list: read.list, groupBy, amountFields, timeZone });
-	let windows = 0;
-	let copies = 0;
-	for await (const settled of settledWindows(client, read.query, read.windows, {
-		concurrency: read.concurrency,
-		itemIndex,
-		keyOf: read.keyOf,
-		valueOf: (record) =>
-			hasRecordStatus(record, read.status) ? summary.contribution(record) : undefined,
-	})) {
-		for (const contribution of settled.values) summary.add(contribution);
-		windows++;
-		copies += settled.copies;
-	}
+	const { windows, copies } = await readInto(summary, client, read, itemIndex);
+	const conversion = convertTo
+		? await readConversion(context, itemIndex, convertTo, summary.currencies())
+		: undefined;
 	const items: INodeExecutionData[] = groupBy.length
-		? summary.groupsJson().map((json) => ({ json: { total: false, ...json } }))
+		? summary.groupsJson(conversion).map((json) => ({ json: { total: false, ...json } }))
 		: [];
 	items.push({
 		json: {
 			total: true,
-			...summary.totalsJson(),
+			...summary.totalsJson(conversion),
+			...(conversion ? { exchangeRates: conversion.ratesJson() } : {}),
 			list: resource,
 			periodFrom: isoSeconds(read.period.from),
 			periodTo: isoSeconds(read.period.to),
