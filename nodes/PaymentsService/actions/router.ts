@@ -2,6 +2,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { PaymentsClient } from '../transport/client';
+import { toNodeError } from './common/nodeError';
 import { findOperation } from './registry';
 
 /**
@@ -108,14 +109,7 @@ export function planRun(this: IExecuteFunctions): RunPlan {
 			const output = await definition.module.execute.call(this, client, itemIndex);
 			return this.helpers.constructExecutionMetaData(output, { itemData: { item: itemIndex } });
 		},
-		toNodeError: (caught, itemIndex) => {
-			const error =
-				caught instanceof NodeApiError || caught instanceof NodeOperationError
-					? caught
-					: new NodeOperationError(this.getNode(), caught as Error, { itemIndex });
-			if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
-			return error;
-		},
+		toNodeError: (caught, itemIndex) => toNodeError(this.getNode(), caught, itemIndex),
 		errorItem: (error, itemIndex) => ({
 			json: errorJson(error, this.getNode().type.endsWith('Tool') ? false : errorOutput),
 			pairedItem: { item: itemIndex },

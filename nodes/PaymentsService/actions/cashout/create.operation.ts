@@ -1,4 +1,4 @@
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -35,6 +35,7 @@ import {
 	type Recovery,
 } from '../common/recovery';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
+import { toNodeError } from '../common/nodeError';
 import { explainCashoutRefusal, readCashoutStatus } from '../../transport/cashouts';
 import { positiveId } from '../../codes/ids';
 import { optionsCollection } from '../../parameters/options';
@@ -105,9 +106,7 @@ export async function execute(
 			return [
 				{ json: await alreadyCreated.call(this, client, request, creation, itemIndex, options) },
 			];
-		throw error instanceof NodeApiError
-			? error
-			: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		throw toNodeError(this.getNode(), error, itemIndex);
 	}
 	return [{ json: await createdItem(client, created, creation.key, itemIndex) }];
 }
@@ -229,9 +228,7 @@ async function statusIfExists(
 		return await readStatus(client, { external_id: externalId }, itemIndex);
 	} catch (error) {
 		if (isFailureKind(error, 'notFound')) return undefined;
-		throw error instanceof NodeApiError
-			? error
-			: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		throw toNodeError(this.getNode(), error, itemIndex);
 	}
 }
 

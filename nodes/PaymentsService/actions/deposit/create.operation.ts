@@ -1,4 +1,4 @@
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -40,6 +40,7 @@ import {
 	type Recovery,
 } from '../common/recovery';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
+import { toNodeError } from '../common/nodeError';
 import { optionsCollection } from '../../parameters/options';
 import { positiveId } from '../../codes/ids';
 
@@ -183,9 +184,7 @@ export async function execute(
 		);
 	} catch (error) {
 		if (!isFailureKind(error, 'keyAlreadyUsed'))
-			throw error instanceof NodeApiError
-				? error
-				: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+			throw toNodeError(this.getNode(), error, itemIndex);
 		const json = await alreadyCreated.call(this, client, request, creation, itemIndex, options);
 		return [{ json: { ...json, ...unchecked } }];
 	}

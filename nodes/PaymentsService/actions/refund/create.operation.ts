@@ -1,4 +1,3 @@
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -36,6 +35,7 @@ import {
 } from '../common/recovery';
 import { REPORTING_LISTS } from '../../reporting/lists';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
+import { toNodeError } from '../common/nodeError';
 import { optionsCollection } from '../../parameters/options';
 
 export const properties: INodeProperties[] = [
@@ -121,9 +121,7 @@ export async function execute(
 		);
 	} catch (error) {
 		if (!isFailureKind(error, 'keyAlreadyUsed'))
-			throw error instanceof NodeApiError
-				? error
-				: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+			throw toNodeError(this.getNode(), error, itemIndex);
 		return [{ json: await alreadyRequested.call(this, request, creation, itemIndex, options) }];
 	}
 	const refundId = result?.refund_id;
