@@ -41,6 +41,28 @@ describe('exact decimals', () => {
 		expect(formatDecimal(123456n, 0)).toBe('123456');
 	});
 
+	test('a number is read as its shortest text is, whatever its size and decimals (property: the fast path for 2 decimals and the text path agree)', () => {
+		const asText = (value: number) => parseDecimal(String(value));
+		fc.assert(
+			fc.property(
+				fc.oneof(
+					fc
+						.tuple(
+							fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }),
+							fc.integer({ min: 0, max: 4 }),
+						)
+						.map(([units, decimals]) => units / 10 ** decimals),
+					fc.double({ noNaN: true, noDefaultInfinity: true }),
+					fc.constantFrom(0.29, 1.005, 0.1 + 0.2, -0, 9_999_999_999_999.99, 1e13, -1e13, 123.456),
+				),
+				(value) => {
+					expect(parseDecimal(value)).toEqual(asText(value));
+				},
+			),
+			{ numRuns: 5_000 },
+		);
+	});
+
 	test('a sum of many cents equals the integer sum, where floating point drifts (property)', () => {
 		fc.assert(
 			fc.property(

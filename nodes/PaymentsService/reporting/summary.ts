@@ -130,6 +130,28 @@ export interface Decimal {
 	scale: number;
 }
 
+/** Below this size a number's hundredths are exact integers in a double (|x| · 100 < 2^53). */
+const FAST_LIMIT = 1e13;
+
+/**
+ * The fast path of {@link parseDecimal} for the common amount, a number of at most 2 decimals: its
+ * hundredths when `value` is exactly the double nearest to hundredths ÷ 100 (then its shortest text,
+ * which the slow path reads, has at most 2 decimals and these digits), else undefined. Below
+ * {@link FAST_LIMIT}, `value × 100` is within 0.25 of the integer, so rounding finds it.
+ */
+function hundredthsOf(value: number): number | undefined {
+	if (value >= FAST_LIMIT || value <= -FAST_LIMIT) return undefined;
+	const hundredths = Math.round(value * 100);
+	return hundredths / 100 === value ? hundredths : undefined;
+}
+
+/** Hundredths as a {@link Decimal} without trailing zeros: 1250 is 12.5 (scale 1), as the text path gives. */
+function atNaturalScale(hundredths: number): Decimal {
+	if (hundredths % 100 === 0) return { units: BigInt(hundredths / 100), scale: 0 };
+	if (hundredths % 10 === 0) return { units: BigInt(hundredths / 10), scale: 1 };
+	return { units: BigInt(hundredths), scale: 2 };
+}
+
 const DECIMAL_TEXT = /^([+-]?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
 /**
@@ -140,6 +162,8 @@ export function parseDecimal(value: unknown): Decimal | undefined {
 	let text: string;
 	if (typeof value === 'number') {
 		if (!Number.isFinite(value)) return undefined;
+		const hundredths = hundredthsOf(value);
+		if (hundredths !== undefined) return atNaturalScale(hundredths);
 		text = String(value);
 	} else if (typeof value === 'string') text = value.trim();
 	else return undefined;
