@@ -51,7 +51,8 @@ export class PaymentsServiceReadOnlyApi implements ICredentialType {
 	];
 
 	// A function rather than a declarative header: n8n evaluates a declarative one as an expression
-	// on every request, which costs more than the request's own work on a long list read.
+	// on every request, which costs more than the request's own work on a long list read
+	// (docs/credentials.md).
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,

@@ -16,10 +16,9 @@ import type { TriggerConfig, TriggerEventName } from './types';
 /**
  * Re-read period of older records when the poll cannot ask for the wanted statuses only, in
  * minutes (Re-Read Older Records Every: Automatic): records created in the last hour are read every
- * poll, older ones once an hour. Measured (npm run bench: 1,000 cashouts a day, 7-day look-back, a
- * poll a minute): Any Change falls from 141 requests a poll to about 8, and a change to an older
- * record is seen within about an hour. A narrowed poll (To Status, or a Status filter) already
- * reads only what can raise an event, so Automatic reads all of it every poll.
+ * poll, older ones once an hour, so a change to an older record is seen within about an hour. A
+ * narrowed poll (To Status, or a Status filter) already reads only what can raise an event, so
+ * Automatic reads all of it every poll. What it saves: docs/polling-trigger.md, "Cost".
  */
 const AUTOMATIC_REREAD_MINUTES = 60;
 
