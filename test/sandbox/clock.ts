@@ -55,7 +55,32 @@ export function floorToSecond(ms: number): number {
 
 /** Formats ms as the reporting timestamp `yyyy-MM-ddTHH:mm:ssZ` (UTC, service rules §3.4). */
 export function toIsoSeconds(ms: number): string {
-	return new Date(floorToSecond(ms)).toISOString().replace(/\.\d{3}Z$/, 'Z');
+	const seconds = Math.floor(ms / MS_PER_SECOND);
+	const days = Math.floor(seconds / 86_400);
+	// Years 1970..9999 are formatted by hand (the sandbox formats tens of thousands of dates when it
+	// generates its dataset, and Date#toISOString dominated that); others go through Date.
+	if (!(days >= 0 && days < 2_932_897))
+		return new Date(seconds * MS_PER_SECOND).toISOString().slice(0, -5) + 'Z';
+	const inDay = seconds - days * 86_400;
+	// Days to a civil date (H. Hinnant's algorithm; the era starts on 0000-03-01).
+	const z = days + 719_468;
+	const era = Math.floor(z / 146_097);
+	const doe = z - era * 146_097;
+	const yoe = Math.floor(
+		(doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365,
+	);
+	const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+	const mp = Math.floor((5 * doy + 2) / 153);
+	const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+	const month = mp < 10 ? mp + 3 : mp - 9;
+	const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+	const hour = Math.floor(inDay / 3600);
+	const minute = Math.floor((inDay % 3600) / 60);
+	return `${year}-${two(month)}-${two(day)}T${two(hour)}:${two(minute)}:${two(inDay % 60)}Z`;
+}
+
+function two(n: number): string {
+	return n < 10 ? `0${n}` : String(n);
 }
 
 /** Formats ms as `yyyy-MM-dd HH:mm:ss` (UTC; service rules §5.1, payment_info dates). */
