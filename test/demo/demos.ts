@@ -13,6 +13,13 @@ export interface DemoContext {
 	engine: Engine;
 	sandbox: Sandbox;
 	mails: ReceivedMail[];
+	/**
+	 * The node errors n8n reported while this demo ran (its error reporter logs each failed node's
+	 * error), in order. `npm run demo` (run.ts) keeps them from n8n's log and prints them under the
+	 * demo, so that a demo that fails a node on purpose says which fault each one shows. Absent where
+	 * they are not kept (the engine test of the workflows, a real n8n).
+	 */
+	nodeErrors?: readonly string[];
 }
 
 /** One example workflow of test/workflows, how to point it at sandbox data, and what it must show. */
@@ -578,7 +585,7 @@ export const DEMOS: Demo[] = [
 			);
 			return retried;
 		},
-		summarize(run, { sandbox }) {
+		summarize(run, { sandbox, nodeErrors }) {
 			check(!run.error, `the workflow failed: ${run.error?.message}`);
 			const report = run.output('Payroll report').map((item) => item.json);
 			check(report.length === 3, `the report has ${report.length} rows instead of 3`);
@@ -597,6 +604,7 @@ export const DEMOS: Demo[] = [
 				.find('POST', '/v3/cashout')
 				.filter((entry) => String(entry.rawBody).includes('one row at a time')).length;
 			return [
+				...payoutFailures(nodeErrors),
 				`3 rows (two identical) → ${made.length} payouts, ${posts} creation requests in all`,
 				...report.map(
 					(line) =>
@@ -606,6 +614,32 @@ export const DEMOS: Demo[] = [
 		},
 	},
 ];
+
+/**
+ * The payouts demo's two failures, on purpose: the lost answer it injects, then the refused re-run;
+ * with the node errors n8n reported for them when they were kept (`npm run demo`).
+ * @throws when n8n reported other node errors than those two.
+ */
+function payoutFailures(nodeErrors: readonly string[] | undefined): string[] {
+	const fault = 'fault injected: the service makes the second payout, but its answer is lost';
+	const failed = 'the first execution fails there';
+	const rerun = 'n8n’s Retry resumes at the failed node; the workflow run again by hand is refused';
+	if (!nodeErrors) return [fault, failed, rerun];
+	const [lostAnswer, refusal, ...others] = nodeErrors;
+	check(
+		/could not be reached \(ECONNRESET\)$/.test(lostAnswer ?? '') &&
+			/it repeats a cashout an earlier execution requested/.test(refusal ?? '') &&
+			others.length === 0,
+		`n8n reported other node errors than the lost answer and the refusal: ${nodeErrors.join('; ')}`,
+	);
+	return [
+		fault,
+		`${failed}; n8n reports the node error:`,
+		`  ${lostAnswer}`,
+		`${rerun}; n8n reports the node error:`,
+		`  ${refusal}`,
+	];
+}
 
 /** Runs one demo: reads its workflow file, prepares it, executes it and summarises the run. */
 export async function runDemo(

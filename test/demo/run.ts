@@ -6,17 +6,33 @@
  */
 // First: sets N8N_USER_FOLDER before n8n-core is loaded.
 import { removeUserFolder } from './user-folder';
+import { Container } from '@n8n/di';
+import { ErrorReporter } from 'n8n-core';
 import { startSandbox } from '../sandbox';
 import { createEngine } from '../harness/engine';
 import { storeSandboxCredentials } from '../harness/fixtures';
 import { DEMOS, runDemo } from './demos';
 import { startSmtpSink } from './smtp-sink';
 
+/**
+ * Keeps the node errors n8n reports (its error reporter logs each failed node's error) instead of
+ * letting n8n print them between the demos' lines. Returns the list they go into, in order; the
+ * caller empties it before each demo and prints them under it.
+ */
+function keepNodeErrors(): string[] {
+	const reported: string[] = [];
+	Container.get(ErrorReporter).error = (error: unknown) => {
+		reported.push(error instanceof Error ? error.message : String(error));
+	};
+	return reported;
+}
+
 async function main(): Promise<number> {
 	const sandbox = await startSandbox();
 	const smtp = await startSmtpSink();
 	const engine = await createEngine({ source: 'dist' });
 	storeSandboxCredentials(engine, sandbox);
+	const nodeErrors = keepNodeErrors();
 	engine.addCredential({
 		id: 'cred-smtp',
 		name: 'SMTP (finance mailbox)',
@@ -38,12 +54,15 @@ async function main(): Promise<number> {
 		for (const [index, demo] of DEMOS.entries()) {
 			console.log(`${index + 1}. ${demo.title}`);
 			console.log(`   workflow: test/workflows/${demo.file}`);
+			nodeErrors.length = 0;
 			try {
-				const { lines } = await runDemo(demo, { engine, sandbox, mails: smtp.mails });
+				const { lines } = await runDemo(demo, { engine, sandbox, mails: smtp.mails, nodeErrors });
 				for (const line of lines) console.log(`   ${line}`);
+				printUnshown(nodeErrors, lines);
 				console.log('   OK\n');
 			} catch (error) {
 				failures++;
+				printUnshown(nodeErrors, []);
 				console.log(`   FAILED: ${(error as Error).message}\n`);
 			}
 		}
@@ -58,6 +77,14 @@ async function main(): Promise<number> {
 	}
 	console.log(failures ? `\n${failures} demo(s) failed.` : '\nAll demos passed.');
 	return failures ? 1 : 0;
+}
+
+/** Prints the node errors n8n reported during a demo that its own lines do not show. */
+function printUnshown(nodeErrors: readonly string[], lines: readonly string[]): void {
+	for (const message of nodeErrors) {
+		if (!lines.some((line) => line.includes(message)))
+			console.log(`   n8n reported a node error: ${message}`);
+	}
 }
 
 main().then(
