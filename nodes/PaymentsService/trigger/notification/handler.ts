@@ -257,7 +257,7 @@ async function verify(delivery: Delivery, notification: Notification): Promise<S
 
 /**
  * Recall: the memory (response mode "When Received" only). A record read in a final status less
- * than 10 minutes ago is answered 200 `duplicate` without a read (service rules §10.5), unless
+ * than 10 minutes ago is answered 200 `duplicate` without a read (service rules §10.4), unless
  * Emit Every Notification is on.
  */
 function recall(delivery: Delivery, notification: Notification): Step<Recalled> {
