@@ -58,7 +58,7 @@ import { runDataOf } from './execution';
 import { ensureN8n, ensureNode, installCommunityPackage, type N8nInstall } from './install';
 import { baseEnv, startMain, type N8nProcess } from './n8n-server';
 import { DEFAULT_N8N_VERSION, DEFAULT_NODE_VERSION } from './options';
-import { runCommand, stopAll, waitFor } from './processes';
+import { freePort, runCommand, stopAll, waitFor } from './processes';
 import { N8nClient, type StoredWorkflow } from './rest';
 
 /** The service's page size (`maxRows`, service rules §2). */
@@ -69,10 +69,8 @@ const LATENCY_MS = 40;
 const CONCURRENCY = 8;
 /** How long one execution may take. */
 const RUN_TIMEOUT_MS = 20 * 60_000;
-/** Rest after n8n main started: at least this, then until its RSS is stable (idleRss). */
+/** Rest after n8n main started, before its idle RSS is taken (idleRss). */
 const SETTLE_MS = 10_000;
-/** The longest wait for a stable idle RSS. */
-const IDLE_MAX_MS = 60_000;
 
 type Route = 'A' | 'B';
 /** `unset`: N8N_DEFAULT_BINARY_DATA_MODE not set (n8n's default); otherwise its value. */
@@ -104,6 +102,10 @@ interface Measurement {
 	idleMiB: number;
 	peakMiB: number;
 	hwmMiB: number;
+	/** Peak RSS while each node ran (its startTime to startTime + executionTime). */
+	nodePeakMiB: Record<string, number>;
+	/** RSS after the run, once a full collection ran: what n8n main kept. */
+	afterGcMiB: number;
 	seconds: number;
 	nodeSeconds: Record<string, number>;
 	restDataBytes: number;
@@ -328,41 +330,61 @@ function memoryOf(pid: number): { rss: number; hwm: number } {
 
 /** Samples VmRSS of `pid` every 100 ms until stopped; resolves the highest sample (MiB). */
 function sampleRss(pid: number) {
-	let peak = memoryOf(pid).rss;
+	const samples: Array<{ at: number; rss: number }> = [{ at: Date.now(), rss: memoryOf(pid).rss }];
 	const timer = setInterval(() => {
 		try {
-			peak = Math.max(peak, memoryOf(pid).rss);
+			samples.push({ at: Date.now(), rss: memoryOf(pid).rss });
 		} catch {
 			// the process is gone; the run will report it
 		}
 	}, 100);
 	return {
+		/** Stops sampling; resolves the highest sample. */
 		stop() {
 			clearInterval(timer);
-			return peak;
+			return Math.max(...samples.map((sample) => sample.rss));
+		},
+		/** The highest sample between two times (ms since the epoch), 0 without one. */
+		peakBetween(from: number, to: number) {
+			const inside = samples.filter((sample) => sample.at >= from && sample.at <= to);
+			return Math.max(0, ...inside.map((sample) => sample.rss));
 		},
 	};
 }
 
 /**
- * n8n main's idle RSS (MiB): after start-up its heap still shrinks as V8 collects the start's
- * garbage, so this waits until 5 s of samples (every 100 ms) stay within 2% of each other (at most
- * `maxMs`), then resolves the mean of the last 2 s.
+ * Runs a full garbage collection in n8n main through its inspector (`--inspect` on `port`;
+ * Chrome DevTools Protocol `HeapProfiler.collectGarbage`), with the install's Node, which has a
+ * WebSocket client built in.
  */
-async function idleRss(pid: number, maxMs: number): Promise<number> {
+async function collectGarbage(install: N8nInstall, port: number): Promise<void> {
+	const script = `
+		const list = await (await fetch('http://127.0.0.1:${port}/json/list')).json();
+		const socket = new WebSocket(list[0].webSocketDebuggerUrl);
+		await new Promise((resolve, reject) => { socket.onopen = resolve; socket.onerror = reject; });
+		socket.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' }));
+		await new Promise((resolve) => { socket.onmessage = resolve; });
+		socket.close();`;
+	await runCommand(install.node.bin, ['--input-type=module', '-e', script], {
+		what: 'a full garbage collection in n8n main (inspector)',
+		timeoutMs: 60_000,
+	});
+}
+
+/**
+ * n8n main's idle RSS (MiB): after start-up its heap still holds the start's garbage, which V8
+ * collects some time later (or never before the run), so a full collection is run first; then the
+ * mean of 2 s of samples (every 100 ms), after 3 s of rest.
+ */
+async function idleRss(install: N8nInstall, pid: number, inspectPort: number): Promise<number> {
+	await collectGarbage(install, inspectPort);
+	await new Promise((resolve) => setTimeout(resolve, 3_000));
 	const samples: number[] = [];
-	for (const end = Date.now() + maxMs; ;) {
+	for (const end = Date.now() + 2_000; Date.now() < end;) {
 		samples.push(memoryOf(pid).rss);
-		const window = samples.slice(-50);
-		const stable =
-			window.length === 50 &&
-			Math.max(...window) - Math.min(...window) < 0.02 * Math.min(...window);
-		if (stable || Date.now() >= end) {
-			const last = samples.slice(-20);
-			return last.reduce((sum, value) => sum + value, 0) / last.length;
-		}
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
+	return samples.reduce((sum, value) => sum + value, 0) / samples.length;
 }
 
 /** Total size of the files under `dir` (0 when it does not exist). */
@@ -580,9 +602,10 @@ async function prepare(bench: Bench, main: N8nProcess): Promise<N8nClient> {
 
 /** Starts n8n main afresh in `mode`, runs `route` once and measures it (see the file's comment). */
 async function measure(bench: Bench, route: Route, mode: Mode): Promise<Measurement> {
+	const inspectPort = await freePort();
 	const main = await startMain(
 		bench.install,
-		{ ...bench.env, ...modeEnv(mode) },
+		{ ...bench.env, ...modeEnv(mode), NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}` },
 		bench.logDir,
 		'info',
 	);
@@ -591,7 +614,7 @@ async function measure(bench: Bench, route: Route, mode: Mode): Promise<Measurem
 		const workflow = (bench.workflows as Record<Route, StoredWorkflow & WorkflowJson>)[route];
 		const pid = main.process.pid;
 		await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-		const idleMiB = await idleRss(pid, IDLE_MAX_MS);
+		const idleMiB = await idleRss(bench.install, pid, inspectPort);
 		const binaryDir = path.join(bench.userFolder, '.n8n', 'storage');
 		const binaryBefore = folderBytes(binaryDir);
 		bench.proxy.reset();
@@ -616,6 +639,19 @@ async function measure(bench: Bench, route: Route, mode: Mode): Promise<Measurem
 				`route ${route} (${mode}): execution ${executionId} ended "${execution.status}": ${data.resultData.error?.message}`,
 			);
 		const runData = data.resultData.runData as Record<string, ITaskData[]>;
+		const nodePeakMiB = Object.fromEntries(
+			Object.entries(runData).map(([node, tasks]) => [
+				node,
+				Math.max(
+					...tasks.map((task) =>
+						sampler.peakBetween(task.startTime, task.startTime + task.executionTime),
+					),
+				),
+			]),
+		);
+		await collectGarbage(bench.install, inspectPort);
+		await new Promise((resolve) => setTimeout(resolve, 2_000));
+		const afterGcMiB = memoryOf(pid).rss;
 		const output = (node: string) =>
 			(runData[node] ?? []).flatMap((task) => task.data?.main?.[0] ?? []);
 		const sqliteDataBytes = Number(
@@ -666,6 +702,8 @@ async function measure(bench: Bench, route: Route, mode: Mode): Promise<Measurem
 			idleMiB,
 			peakMiB,
 			hwmMiB,
+			nodePeakMiB,
+			afterGcMiB,
 			seconds:
 				(Date.parse(execution.stoppedAt ?? '') - Date.parse(execution.startedAt ?? '')) / 1000,
 			nodeSeconds: Object.fromEntries(
@@ -697,7 +735,11 @@ function describe(m: Measurement): string {
 		.join(', ');
 	return [
 		`route ${m.route}, binary mode ${m.mode} (execution ${m.executionId})`,
-		`  RSS: idle ${m.idleMiB.toFixed(0)} MiB, peak ${m.peakMiB.toFixed(0)} MiB (+${(m.peakMiB - m.idleMiB).toFixed(0)} MiB), VmHWM ${m.hwmMiB.toFixed(0)} MiB`,
+		`  RSS: idle ${m.idleMiB.toFixed(0)} MiB, peak ${m.peakMiB.toFixed(0)} MiB (+${(m.peakMiB - m.idleMiB).toFixed(0)} MiB), VmHWM ${m.hwmMiB.toFixed(0)} MiB; while each node ran: ${Object.entries(
+			m.nodePeakMiB,
+		)
+			.map(([node, peak]) => `${node} ${peak.toFixed(0)}`)
+			.join(', ')} MiB; after the run and a full collection ${m.afterGcMiB.toFixed(0)} MiB`,
 		`  time ${m.seconds.toFixed(1)} s (${nodes}); page bound ${m.boundNominalS.toFixed(1)} s at ${LATENCY_MS} ms, ${m.boundMeasuredS.toFixed(1)} s at the median round trip ${m.medianRoundTripMs.toFixed(1)} ms (${m.requests} pages, longest chain ${m.longestChain}): ${(m.seconds / m.boundMeasuredS).toFixed(2)}× the bound`,
 		`  saved execution: ${mib(m.restDataBytes)} over REST, ${mib(m.sqliteDataBytes)} in SQLite; binary files written ${mib(m.binaryOnDiskBytes)}; load average ${m.load.toFixed(1)}`,
 		...m.checks.map((check) => `  ✓ ${check}`),
@@ -708,11 +750,11 @@ function describe(m: Measurement): string {
 function table(measurements: Measurement[]): string {
 	const rows = measurements.map(
 		(m) =>
-			`| ${m.route === 'A' ? 'A: Get Many → n8n Summarize' : 'B: Summarize + Export to File'} | ${m.mode} | ${m.idleMiB.toFixed(0)} | ${m.peakMiB.toFixed(0)} (+${(m.peakMiB - m.idleMiB).toFixed(0)}) | ${m.seconds.toFixed(1)} | ${m.boundMeasuredS.toFixed(1)} (${(m.seconds / m.boundMeasuredS).toFixed(2)}×) | ${mib(m.restDataBytes)} | ${mib(m.binaryOnDiskBytes)} |`,
+			`| ${m.route === 'A' ? 'A: Get Many → n8n Summarize' : 'B: Summarize + Export to File'} | ${m.mode} | ${m.idleMiB.toFixed(0)} | ${m.peakMiB.toFixed(0)} (+${(m.peakMiB - m.idleMiB).toFixed(0)}) | ${m.seconds.toFixed(1)} | ${m.boundMeasuredS.toFixed(1)} (${(m.seconds / m.boundMeasuredS).toFixed(2)}×) | ${m.afterGcMiB.toFixed(0)} | ${mib(m.restDataBytes)} | ${mib(m.binaryOnDiskBytes)} |`,
 	);
 	return [
-		'| Route | Binary mode | Idle RSS (MiB) | Peak RSS (MiB) | Time (s) | Page bound (s) | Saved execution | Files written |',
-		'|---|---|---|---|---|---|---|---|',
+		'| Route | Binary mode | Idle RSS (MiB) | Peak RSS (MiB) | Time (s) | Page bound (s) | RSS after, collected (MiB) | Saved execution | Files written |',
+		'|---|---|---|---|---|---|---|---|---|',
 		...rows,
 	].join('\n');
 }
