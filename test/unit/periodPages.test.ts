@@ -191,12 +191,18 @@ describe('splitPeriodPages: windows that follow the data', () => {
 	}
 
 	/** Reads the period and returns the ids of the windows read to their end, newest window first. */
-	async function readAll(client: PaymentsClient, windows: TimeWindow[], concurrency: number) {
+	async function readAll(
+		client: PaymentsClient,
+		windows: TimeWindow[],
+		concurrency: number,
+		options: Partial<Parameters<typeof splitPeriodPages>[3]> = {},
+	) {
 		const byPath = new Map<string, { path: readonly number[]; ids: number[] }>();
 		const splits: TimeWindow[][] = [];
 		for await (const event of splitPeriodPages(client, query, windows, {
 			concurrency,
 			dateField: 'creationDate',
+			...options,
 		})) {
 			const key = event.path.join('.');
 			if (event.kind === 'split') {
@@ -311,5 +317,93 @@ describe('splitPeriodPages: windows that follow the data', () => {
 		).toBe(true);
 		expect(requests[2_000]).toEqual({ from: 1, to: 1 });
 		expect(requests).toHaveLength(4_000);
+	});
+
+	describe('peel mode (the polling trigger)', () => {
+		test('every record exactly once, whatever the spread, the concurrency and the service’s order (property)', async () => {
+			await fc.assert(
+				fc.asyncProperty(
+					dayArb,
+					fc.integer({ min: 1, max: 8 }),
+					fc.constantFrom('newestFirst' as const, 'byId' as const, 'oldestFirst' as const),
+					async (seconds, concurrency, order) => {
+						const service = fakeService(seconds, order);
+						const { ids } = await readAll(service.client, [{ from: 0, to: DAY - 1 }], concurrency, {
+							peel: true,
+							windowPages: 20,
+						});
+						expect([...ids].sort((a, b) => a - b)).toEqual(seconds.map((_, index) => index));
+						// Listed newest first, only a window of one busy second is read past its first page.
+						if (order === 'newestFirst')
+							for (const request of service.requests.filter((r) => r.page > 0)) {
+								const inWindow = seconds.filter((at) => at >= request.from && at <= request.to);
+								expect(new Set(inWindow).size).toBe(1);
+							}
+					},
+				),
+				{ numRuns: 60 },
+			);
+		});
+
+		test('newest first, each request is a first page, a busy day is divided into parts read side by side, and it costs about one request per 49 records', async () => {
+			const seconds = Array.from({ length: 5_000 }, (_, index) =>
+				Math.floor((index * DAY) / 5_000),
+			);
+			const service = fakeService(seconds, 'newestFirst');
+			const { ids, splits } = await readAll(service.client, [{ from: 0, to: DAY - 1 }], 4, {
+				peel: true,
+				windowPages: 20,
+			});
+			expect([...ids].sort((a, b) => a - b)).toEqual(seconds.map((_, index) => index));
+			expect(service.requests.filter((request) => request.page !== 0)).toEqual([]);
+			// Peeled (two parts each) until the density says the rest holds more than one part's 20 pages.
+			expect(splits.some((into) => into.length > 2)).toBe(true);
+			expect(service.requests.length).toBeLessThan(5_000 / 49 + 40);
+		});
+
+		test('a second holding more records than a page is read page after page, the rest peeled', async () => {
+			const seconds = [...Array.from({ length: 120 }, () => 500), 10, 20, 30];
+			const service = fakeService(seconds, 'newestFirst');
+			const { ids } = await readAll(service.client, [{ from: 0, to: 999 }], 2, { peel: true });
+			expect([...ids].sort((a, b) => a - b)).toEqual(seconds.map((_, index) => index));
+			const paged = service.requests.filter((request) => request.page > 0);
+			expect(paged.map((request) => `${request.from}-${request.to}`)).toEqual([
+				'500-999',
+				'500-999',
+			]);
+		});
+
+		test('stop: once it says true no request starts, and the read ends without error', async () => {
+			const seconds = Array.from({ length: 5_000 }, (_, index) =>
+				Math.floor((index * DAY) / 5_000),
+			);
+			const service = fakeService(seconds, 'newestFirst');
+			await readAll(service.client, [{ from: 0, to: DAY - 1 }], 4, {
+				peel: true,
+				stop: () => service.requests.length >= 10,
+			});
+			// The requests in flight when it turned true end; none starts after.
+			expect(service.requests.length).toBeGreaterThanOrEqual(10);
+			expect(service.requests.length).toBeLessThan(14);
+		});
+
+		test('statuses: each window is read once in each status, under paths [window, status]', async () => {
+			const statuses: string[] = [];
+			const client = {
+				context: { getNode: () => ({ name: 'test' }) },
+				async request(request: { qs: IDataObject }): Promise<unknown> {
+					statuses.push(`${String(request.qs.from)}:${String(request.qs.status)}`);
+					return { data: [], page: 0, rows: 0, maxRows: 50 };
+				},
+			} as unknown as PaymentsClient;
+			const paths: string[] = [];
+			for await (const event of splitPeriodPages(client, query, windowsOf(2), {
+				concurrency: 1,
+				statuses: ['PENDING', 'COMPLETED'],
+			}))
+				paths.push(event.path.join('.'));
+			expect(statuses).toEqual(['0:PENDING', '0:COMPLETED', '1:PENDING', '1:COMPLETED']);
+			expect(paths).toEqual(['0.0', '0.1', '1.0', '1.1']);
+		});
 	});
 });

@@ -4,7 +4,9 @@ import { MAX_WINDOW_SECONDS } from '../../nodes/PaymentsService/codes/constants'
 import {
 	estimateRemainingPages,
 	MIN_SPLIT_PAGES,
+	MAX_SPLIT_PARTS,
 	planSplit,
+	splitByEstimate,
 	splitEvenly,
 	splitIntoBalancedWindows,
 	splitIntoWindows,
@@ -360,5 +362,24 @@ describe('planSplit: dividing a window whose pages are full', () => {
 				lastPage: { oldest: 0, newest: 5 },
 			}),
 		).toBe(0);
+	});
+});
+
+describe('splitByEstimate: the one splitter', () => {
+	const window = { from: 1_000, to: 1_000 + 86_399 };
+
+	test('⌈pages ÷ pagesPerPart⌉ equal parts, newest first, exactly covering the window', () => {
+		const parts = splitByEstimate(window, 101, 20);
+		expect(parts).toHaveLength(6);
+		expect(parts[0].to).toBe(window.to);
+		expect(parts[parts.length - 1].from).toBe(window.from);
+		for (let index = 1; index < parts.length; index++)
+			expect(parts[index].to).toBe(parts[index - 1].from - 1);
+	});
+
+	test('the window itself when under two parts; at most MAX_SPLIT_PARTS, at most one per second', () => {
+		expect(splitByEstimate(window, 20, 20)).toEqual([window]);
+		expect(splitByEstimate(window, 1e6, 1)).toHaveLength(MAX_SPLIT_PARTS);
+		expect(splitByEstimate({ from: 5, to: 7 }, 100, 1)).toHaveLength(3);
 	});
 });

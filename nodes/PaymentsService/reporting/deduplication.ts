@@ -17,13 +17,22 @@ function changeTime(record: Record<string, unknown>): number {
  * page), so the same record may arrive twice. The first arrival fixes its position; a later copy
  * replaces the data only when its `lastChangeDate` is newer. Records without a key are all kept.
  */
-export class RecordCollector<T extends Record<string, unknown> = Record<string, unknown>> {
+export class RecordCollector<T extends object = Record<string, unknown>> {
 	// The records themselves, and where each key's record sits: no wrapper object per record.
 	private readonly order: T[] = [];
 
 	private readonly index = new Map<string, number>();
 
-	constructor(private readonly keyOf: (record: T) => string | undefined) {}
+	/**
+	 * @param keyOf the record's identity (service rules §3.4); undefined: kept without de-duplication.
+	 * @param changeOf when the record last changed, any unit where later is larger; by default its
+	 *   `lastChangeDate` (records without one sort oldest).
+	 */
+	constructor(
+		private readonly keyOf: (record: T) => string | undefined,
+		private readonly changeOf: (record: T) => number = (record) =>
+			changeTime(record as Record<string, unknown>),
+	) {}
 
 	/** Adds one record; returns true when it was new. */
 	add(record: T): boolean {
@@ -38,7 +47,7 @@ export class RecordCollector<T extends Record<string, unknown> = Record<string, 
 			this.order.push(record);
 			return true;
 		}
-		if (changeTime(record) > changeTime(this.order[at])) this.order[at] = record;
+		if (this.changeOf(record) > this.changeOf(this.order[at])) this.order[at] = record;
 		return false;
 	}
 

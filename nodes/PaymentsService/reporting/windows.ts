@@ -153,6 +153,31 @@ export const SPLIT_MARGIN = 2;
  */
 export const PARTS_PER_SHARE = 2;
 
+/** Most parts one split makes; a part that proves busy is divided again (service rules §3.2). */
+export const MAX_SPLIT_PARTS = 64;
+
+/** Parts for `pages` pages at about `pagesPerPart` each: ⌈pages ÷ pagesPerPart⌉, at most {@link MAX_SPLIT_PARTS}. */
+function partsFor(pages: number, pagesPerPart: number): number {
+	return Math.min(MAX_SPLIT_PARTS, Math.ceil(pages / pagesPerPart));
+}
+
+/**
+ * The one way a window of a read is divided (service rules §3.2): `window`, estimated to hold
+ * `pages` pages, as ⌈`pages` ÷ `pagesPerPart`⌉ windows of equal span (at most
+ * {@link MAX_SPLIT_PARTS}, at most one per second), newest first, exactly covering it; `[window]`
+ * when that is fewer than 2.
+ *
+ * @param pagesPerPart pages a part should hold, > 0.
+ */
+export function splitByEstimate(
+	window: TimeWindow,
+	pages: number,
+	pagesPerPart: number,
+): TimeWindow[] {
+	const parts = partsFor(pages, pagesPerPart);
+	return parts < 2 ? [window] : splitEvenly(window, parts);
+}
+
 /**
  * Decides whether a window whose last page read was full is divided further (service rules §3.2).
  *
@@ -161,20 +186,19 @@ export const PARTS_PER_SHARE = 2;
  * exceed `fairPages` × `margin` (default {@link SPLIT_MARGIN}; a reader passes 1 while a read slot has
  * no window to read, and when reading alone), {@link MIN_SPLIT_PAGES} and the pages already read
  * (which the split reads again). It becomes ⌈{@link PARTS_PER_SHARE} × remaining ÷ fairPages⌉
- * windows (at least 2, at most `maxParts`):
- * after its first page, equal spans of the whole window; later, the span the pages read covered,
- * [`oldest`, `to`], as one window, and the rest in equal spans. A peak therefore ends up in more, narrower windows than a
- * quiet part, because its pages cover fewer seconds each.
+ * windows (at least 2, at most {@link MAX_SPLIT_PARTS}): after its first page, equal spans of the
+ * whole window ({@link splitByEstimate}); later, the span the pages read covered, [`oldest`, `to`],
+ * as one window, and the rest in equal spans. A peak therefore ends up in more, narrower windows
+ * than a quiet part, because its pages cover fewer seconds each.
  *
  * @returns the new windows, newest first, exactly covering `window`; undefined to keep paging it.
  */
 export function planSplit(
 	progress: WindowProgress,
 	fairPages: number,
-	options: { margin?: number; maxParts?: number } = {},
+	options: { margin?: number } = {},
 ): TimeWindow[] | undefined {
 	const { window, pagesRead, oldest } = progress;
-	const maxParts = options.maxParts ?? 64;
 	if (window.to <= window.from) return undefined;
 	const remaining = estimateRemainingPages(progress);
 	const threshold = Math.max(
@@ -183,15 +207,13 @@ export function planSplit(
 		pagesRead,
 	);
 	if (!(remaining > threshold)) return undefined;
-	const parts = Math.max(
-		2,
-		Math.min(maxParts, Math.ceil((PARTS_PER_SHARE * remaining) / Math.max(1, fairPages))),
-	);
+	const pages = PARTS_PER_SHARE * remaining;
+	const perPart = Math.max(1, fairPages);
 	if (pagesRead <= 1 || oldest <= window.from || oldest > window.to)
-		return splitEvenly(window, parts);
+		return splitEvenly(window, Math.max(2, partsFor(pages, perPart)));
 	return [
 		{ from: oldest, to: window.to },
-		...splitEvenly({ from: window.from, to: oldest - 1 }, parts),
+		...splitEvenly({ from: window.from, to: oldest - 1 }, Math.max(2, partsFor(pages, perPart))),
 	];
 }
 

@@ -115,6 +115,13 @@ export async function* periodPages(
  * costs the same requests as {@link periodPages}, and a consumer that stops early (a limit) sends
  * no request it did not ask for: a window's next page is requested once the previous one was taken.
  *
+ * With `peel` (the polling trigger), each request is a first page: a full first page listed newest
+ * first is posted as a `split` of the window into the seconds it holds completely, then that part's
+ * one page (the records created after the page's oldest second, `last`), and the rest of the window,
+ * that second included, is read the same way; after a few peels in a row the rest is divided by
+ * density into parts of about `windowPages` pages. A consumer that keeps windows apart as above
+ * needs nothing more.
+ *
  * Stops at the first failure as {@link periodPages} does.
  * @throws NodeApiError when a request fails, or when a one-second window returns
  *   {@link MAX_PAGES_PER_WINDOW} full pages.
@@ -133,6 +140,22 @@ export async function* splitPeriodPages(
 		 * window estimated above it (× the split margin) is divided. Omitted: no cap (Get Many).
 		 */
 		windowPages?: number;
+		/**
+		 * Each window is read once in each of these statuses (the service's status filter takes one
+		 * value); the paths then start `[i, s]`. Omitted: once, in `query.status`.
+		 */
+		statuses?: ReadonlyArray<string | undefined>;
+		/**
+		 * Read each window by its first pages (the polling trigger): a full first page listed newest
+		 * first splits the window into the seconds it holds completely, yielded at once as a window
+		 * read to its end, and the rest, read the same way (service rules §3.1). Needs `dateField`.
+		 */
+		peel?: boolean;
+		/**
+		 * Asked before each request (a poll's time budget): once true, no request starts, and the
+		 * read ends without error; windows not read to their last page are simply not ended.
+		 */
+		stop?: () => boolean;
 	},
 ): AsyncGenerator<PeriodEvent> {
 	// The queue, the windows being read, the density estimate and the idle slots: see SplitReader.

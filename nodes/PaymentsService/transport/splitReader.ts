@@ -1,12 +1,13 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { FIRST_PAGE, MAX_PAGES_PER_WINDOW } from '../codes/constants';
+import { FIRST_PAGE, MAX_PAGES_PER_WINDOW, MAX_ROWS_PER_PAGE } from '../codes/constants';
 import { hasNextPage, pageDates } from '../reporting/paging';
 import {
 	estimateRemainingPages,
 	planSplit,
 	SPLIT_MARGIN,
+	splitByEstimate,
 	splitEvenly,
 	type TimeWindow,
 	type WindowProgress,
@@ -28,6 +29,12 @@ export interface SplitReadOptions {
 	dateField?: string;
 	/** Pages a window should hold at most; omitted: no cap. */
 	windowPages?: number;
+	/** Each window is read once in each of these statuses (the service's filter takes one). */
+	statuses?: ReadonlyArray<string | undefined>;
+	/** Read windows by their first pages (see {@link SplitReader.peel}); needs `dateField`. */
+	peel?: boolean;
+	/** Asked before each request: once true, no request starts and the read ends, unfinished. */
+	stop?: () => boolean;
 }
 
 /** A window to read, or being read. */
@@ -36,6 +43,22 @@ interface Task {
 	path: number[];
 	/** Pages still to read, as last estimated; undefined before the window's first full page. */
 	estimate?: number;
+	/** The query of its status (`statuses`), or the read's own. */
+	query: ListQuery;
+	/** Peel mode: full first pages peeled off it in a row. */
+	peels: number;
+	/** Peel mode: read page after page (a second busier than a page). */
+	paged: boolean;
+}
+
+/** Peel mode: full first pages peeled in a row before the rest of a window is divided by density. */
+export const PEELS_BEFORE_SPLIT = 3;
+
+/** A record's creation date in Unix seconds (`dateField`, ISO 8601), or NaN. */
+function createdSecond(record: IDataObject, dateField: string): number {
+	const value = record[dateField];
+	const ms = typeof value === 'string' && value !== '' ? Date.parse(value) : Number.NaN;
+	return Math.floor(ms / 1000);
 }
 
 /** Where the read of one window stands. */
@@ -70,8 +93,25 @@ export class SplitReader {
 		private readonly options: SplitReadOptions,
 	) {
 		this.concurrency = Math.max(1, Math.floor(options.concurrency) || 1);
-		this.queue = windows.map((window, index) => ({ window, path: [index] }));
+		const { statuses } = options;
+		const start = (window: TimeWindow, path: number[], status?: string): Task => ({
+			window,
+			path,
+			query: status === undefined ? query : { ...query, status },
+			peels: 0,
+			paged: false,
+		});
+		this.queue = statuses
+			? windows.flatMap((window, index) =>
+					statuses.map((status, at) => start(window, [index, at], status)),
+				)
+			: windows.map((window, index) => start(window, [index]));
 		this.cap = options.windowPages ?? Number.POSITIVE_INFINITY;
+	}
+
+	/** Whether the read was told to stop (`stop`): no new request starts. */
+	private stopped(): boolean {
+		return this.options.stop?.() ?? false;
 	}
 
 	/** Resumes the slots waiting for work (they look at the queue again). */
@@ -85,7 +125,7 @@ export class SplitReader {
 	 * @throws NodeApiError as `splitPeriodPages`.
 	 */
 	async slot(channel: HandOffChannel<PeriodEvent>): Promise<void> {
-		while (!channel.halted()) {
+		while (!channel.halted() && !this.stopped()) {
 			const task = this.queue.shift();
 			if (!task) {
 				if (this.active.size === 0) return;
@@ -124,15 +164,15 @@ export class SplitReader {
 	/**
 	 * Reads `task`'s window from page 0: gives each page to the consumer, until its last page, or
 	 * until a full page leads to a split (then the page and the `split` are posted and its parts
-	 * queued first).
+	 * queued first), or, in peel mode, until its first page is peeled off ({@link peel}).
 	 */
 	private async readWindow(task: Task, channel: HandOffChannel<PeriodEvent>): Promise<void> {
 		const { window, path } = task;
 		const state: WindowState = { pagesRead: 0, oldest: Number.POSITIVE_INFINITY };
-		for (let page = FIRST_PAGE; !channel.halted(); page++) {
+		for (let page = FIRST_PAGE; !channel.halted() && !this.stopped(); page++) {
 			const envelope = await fetchPage(
 				this.client,
-				this.query,
+				task.query,
 				window,
 				page,
 				this.options.itemIndex,
@@ -140,6 +180,10 @@ export class SplitReader {
 			);
 			const records = envelope.data ?? [];
 			const last = !hasNextPage(envelope);
+			if (channel.halted()) return;
+			if (!last && page === FIRST_PAGE && this.options.peel && !task.paged) {
+				if (this.peel(task, records, channel)) return;
+			}
 			const into = last ? undefined : this.splitOf(task, state, records);
 			if (channel.halted()) return;
 			const event: PeriodEvent = {
@@ -157,6 +201,72 @@ export class SplitReader {
 			await channel.give(event);
 			if (last) return;
 		}
+	}
+
+	/**
+	 * Peel mode, after a full first page of `task` (service rules §3.1): the service lists newest
+	 * first, so every record of the window created after the page's oldest second is on the page.
+	 * The window is split into those seconds, posted at once as a window read to its end (path
+	 * `[...path, 0]`, the page's records created after that second), and the rest, that second
+	 * included, queued first as a narrower window read the same way; after
+	 * {@link PEELS_BEFORE_SPLIT} peels in a row the rest is divided by the density the page showed,
+	 * into parts of about `windowPages` pages ({@link splitByEstimate}). A full page of one second
+	 * (the newest of the window) splits that second off, to be read page after page. Each request
+	 * is a first page: no page depth, no record moving between pages while the window is read.
+	 *
+	 * @returns false when the page is not newest first (or its dates are missing or outside the
+	 *   window): the window is then read page after page.
+	 */
+	private peel(task: Task, records: IDataObject[], channel: HandOffChannel<PeriodEvent>): boolean {
+		const { window, path } = task;
+		const dateField = this.options.dateField ?? this.query.list.recordDateField;
+		const created = records.map((record) => createdSecond(record, dateField));
+		const newest = created[0];
+		const oldest = created[created.length - 1];
+		const newestFirst = created.every(
+			(time, index) => Number.isFinite(time) && (index === 0 || time <= created[index - 1]),
+		);
+		if (!newestFirst || oldest < window.from || newest > window.to) return false;
+		if (newest > oldest) {
+			const done: TimeWindow = { from: oldest + 1, to: window.to };
+			const rest: TimeWindow = { from: window.from, to: oldest };
+			const peels = task.peels + 1;
+			const parts =
+				peels >= PEELS_BEFORE_SPLIT
+					? splitByEstimate(
+							rest,
+							(records.length * span(rest)) / (window.to - oldest + 1) / MAX_ROWS_PER_PAGE,
+							Math.min(this.cap, MAX_PAGES_PER_WINDOW / 2),
+						)
+					: [rest];
+			channel.post({ kind: 'split', path, window, into: [done, ...parts] });
+			const kept = records.filter((_, index) => created[index] > oldest);
+			const page = { window: done, windowIndex: path[0], page: FIRST_PAGE, records: kept };
+			channel.post({ kind: 'page', path: [...path, 0], page: { ...page, last: true } });
+			this.queueChildren(task, parts, 1, parts.length > 1 ? 0 : peels);
+			return true;
+		}
+		if (oldest === window.from) return false;
+		const second: TimeWindow = { from: oldest, to: window.to };
+		const older: TimeWindow = { from: window.from, to: oldest - 1 };
+		channel.post({ kind: 'split', path, window, into: [second, older] });
+		this.queueChildren(task, [second, older], 0, 0);
+		this.queue[0].paged = true;
+		return true;
+	}
+
+	/** Queues `parts` first, as the children `first`, `first + 1`, … of `task` (peel mode). */
+	private queueChildren(task: Task, parts: TimeWindow[], first: number, peels: number): void {
+		this.queue.unshift(
+			...parts.map((part, index) => ({
+				window: part,
+				path: [...task.path, first + index],
+				query: task.query,
+				peels,
+				paged: false,
+			})),
+		);
+		this.wakeIdle();
 	}
 
 	/**
@@ -233,6 +343,7 @@ export class SplitReader {
 		const remaining = task.estimate ?? pagesRead;
 		this.queue.unshift(
 			...into.map((part, index) => ({
+				...task,
 				window: part,
 				path: [...task.path, index],
 				estimate: (remaining * span(part)) / rest,
