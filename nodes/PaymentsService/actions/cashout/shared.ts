@@ -1,4 +1,3 @@
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import {
@@ -8,6 +7,7 @@ import {
 	updateCashoutStatus,
 } from '../../transport/cashouts';
 import { failureOf, isFailureKind, toNodeApiError } from '../../transport/errors';
+import { toNodeError } from '../common/nodeError';
 import type { PaymentsClient } from '../../transport/client';
 import { readPositiveInteger } from '../common/parameters';
 import type { OperationModule } from '../types';
@@ -66,10 +66,7 @@ export async function changeCashoutStatus(
 			: await cancelCashout(client, change.body, failure);
 	} catch (caught) {
 		// The cashout calls fail only with n8n's errors; anything else is wrapped once here.
-		const error =
-			caught instanceof NodeApiError || caught instanceof NodeOperationError
-				? caught
-				: new NodeOperationError(client.context.getNode(), caught as Error);
+		const error = toNodeError(client.context.getNode(), caught, change.itemIndex);
 		if (!isFailureKind(error, 'invalidTransition')) throw error;
 		let current: INodeExecutionData;
 		try {

@@ -19,6 +19,7 @@ import {
 } from '../../transport/tickets';
 import { isServiceCode } from '../../transport/errors';
 import { readBinaryFile } from '../common/binary';
+import { toNodeError } from '../common/nodeError';
 import { readPositiveInteger } from '../common/parameters';
 import { depositIdProperty } from './shared';
 import { positiveId } from '../../codes/ids';
@@ -215,9 +216,7 @@ async function finishTicket(
 			error.message = `Ticket ${work.ticketId} was created for deposit ${work.depositId}${done}, but ${step} failed: ${error.message}`;
 			error.description = `${error.description ? `${error.description} ` : ''}Finish ticket ${work.ticketId} with Ticket → Add Attachment and Ticket → Confirm rather than flagging the deposit again.`;
 		}
-		throw error instanceof NodeApiError || error instanceof NodeOperationError
-			? error
-			: new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+		throw toNodeError(context.getNode(), error, itemIndex);
 	}
 	return { ticket, uploaded, skipped, confirmed: work.confirm };
 }
