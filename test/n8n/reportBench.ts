@@ -18,9 +18,11 @@
  *   to File (CSV), both on the same day and from the trigger.
  *
  * For each binary data mode × route, n8n main is started afresh (so one run's heap never carries
- * into the next) and measured: idle RSS (mean of 2 s of samples after 10 s of rest), peak RSS during
- * the run (/proc/<pid>/status VmRSS every 100 ms, from the run request until the execution is listed
- * as finished), VmHWM, the execution's time (startedAt → stoppedAt) and each node's, the saved
+ * into the next, `--inspect` on a free loopback port) and measured: idle RSS (10 s after the start,
+ * a full collection through the inspector, then the mean of 2 s of samples), peak RSS during the run
+ * (/proc/<pid>/status VmRSS every 100 ms, from the run request until the execution is listed as
+ * finished; garbage included) and while each node ran, VmHWM, the RSS after the run and another
+ * full collection (what main keeps), the execution's time (startedAt → stoppedAt) and each node's, the saved
  * execution's size (`data` of GET /rest/executions/:id, and `length(data)` of its SQLite row), the
  * binary files n8n wrote, and the page bound: max(records ÷ 50 ÷ concurrency, the longest chain
  * of pages of one window) × the round trip, per read (route B reads twice), at the nominal 40 ms
