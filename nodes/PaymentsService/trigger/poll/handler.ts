@@ -3,7 +3,7 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { DEFAULT_WINDOW_CONCURRENCY } from '../../codes/constants';
 import { splitIntoWindows, type TimeWindow } from '../../reporting/windows';
 import { PaymentsClient } from '../../transport/client';
-import { windowPages, type ListQuery } from '../../transport/reporting';
+import { splitPeriodPages, type ListQuery } from '../../transport/reporting';
 import { readTriggerConfig } from './config';
 import { detectEvents, eventItem, matchesWantedStatus, mayEmit, observe } from './detection';
 import { loadState } from './load';
@@ -136,8 +136,10 @@ async function firstMatch(
 	config: TriggerConfig,
 	window: TimeWindow,
 ): Promise<Observation | undefined> {
-	for await (const page of windowPages(client, query, window)) {
-		for (const record of page.records) {
+	// The one period reader, one window at a time: page after page, no request after the match.
+	for await (const event of splitPeriodPages(client, query, [window], { concurrency: 1 })) {
+		if (event.kind !== 'page') continue;
+		for (const record of event.page.records) {
 			const observation = observe(query.list, record);
 			if (observation && matchesWantedStatus(config, observation.status)) return observation;
 		}
