@@ -2,7 +2,7 @@
  * `npm run bench:n8n`: the scheduled report at volume in a REAL n8n (issue 25's figures).
  *
  * `tsx test/n8n/reportBench.ts [--records 100000] [--n8n-version 2.41.1] [--modes unset,filesystem,default]
- * [--routes A,B] [--node-version 24.21.0] [--cache-dir DIR] [--keep]`
+ * [--routes A,B] [--node-version 24.21.0] [--cache-dir DIR] [--live] [--keep]`
  *
  * A sandbox child process (test/bench/reportSandbox.ts) holds `--records` deposits of merchant 1002
  * over the day before its clock, with 40 ms of latency; n8n reaches it through a counting proxy in
@@ -86,6 +86,12 @@ interface BenchOptions {
 	modes: Mode[];
 	routes: Route[];
 	keep: boolean;
+	/**
+	 * `--live`: a full collection every 2 s during the run, through the inspector, and the heap in use
+	 * right after each: the live heap, apart from garbage not collected yet. It changes n8n's own
+	 * collection schedule, so the peak and the time of such a run are not the plain figures.
+	 */
+	live: boolean;
 }
 
 /** The sandbox's own totals of the seeded records (test/bench/reportSandbox.ts), cents as text. */
@@ -106,6 +112,8 @@ interface Measurement {
 	hwmMiB: number;
 	/** Peak RSS while each node ran (its startTime to startTime + executionTime). */
 	nodePeakMiB: Record<string, number>;
+	/** `--live`: heap in use after a collection, at the run's start and at its highest (MiB). */
+	liveHeap?: { first: number; peak: number };
 	/** RSS after the run, once a full collection ran: what n8n main kept. */
 	afterGcMiB: number;
 	seconds: number;
@@ -136,6 +144,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
 		modes: ['unset', 'filesystem', 'default'],
 		routes: ['A', 'B'],
 		keep: false,
+		live: false,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const flag = argv[i];
@@ -168,6 +177,9 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
 				options.routes = value().toUpperCase().split(',') as Route[];
 				if (!options.routes.every((route) => route === 'A' || route === 'B'))
 					throw new Error('--routes takes A, B or A,B');
+				break;
+			case '--live':
+				options.live = true;
 				break;
 			case '--keep':
 				options.keep = true;
@@ -371,6 +383,55 @@ async function collectGarbage(install: N8nInstall, port: number): Promise<void> 
 		what: 'a full garbage collection in n8n main (inspector)',
 		timeoutMs: 60_000,
 	});
+}
+
+/**
+ * While the run lasts: a full collection in n8n main every 2 s through its inspector, then its
+ * heap in use (`Runtime.getHeapUsage`). `stop()` resolves the highest heap in use after a
+ * collection (MiB), and that at the start.
+ */
+function sampleLiveHeap(install: N8nInstall, port: number) {
+	const script = `
+		const list = await (await fetch('http://127.0.0.1:${port}/json/list')).json();
+		const socket = new WebSocket(list[0].webSocketDebuggerUrl);
+		await new Promise((resolve, reject) => { socket.onopen = resolve; socket.onerror = reject; });
+		// n8n main gone: nothing more to sample.
+		socket.onclose = () => process.exit(0);
+		let id = 0;
+		const call = (method) => new Promise((resolve) => {
+			const mine = ++id;
+			socket.addEventListener('message', function listen(event) {
+				const answer = JSON.parse(event.data);
+				if (answer.id !== mine) return;
+				socket.removeEventListener('message', listen);
+				resolve(answer.result);
+			});
+			socket.send(JSON.stringify({ id: mine, method }));
+		});
+		for (;;) {
+			await call('HeapProfiler.collectGarbage');
+			const { usedSize } = await call('Runtime.getHeapUsage');
+			console.log('USED ' + usedSize);
+			await new Promise((resolve) => setTimeout(resolve, 2000));
+		}`;
+	const child = spawn(install.node.bin, ['--input-type=module', '-e', script], {
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
+	const used: number[] = [];
+	let buffered = '';
+	child.stdout.on('data', (chunk: Buffer) => {
+		buffered += chunk.toString();
+		const lines = buffered.split('\n');
+		buffered = lines.pop() ?? '';
+		for (const line of lines)
+			if (line.startsWith('USED ')) used.push(Number(line.slice(5)) / 2 ** 20);
+	});
+	return {
+		stop() {
+			child.kill();
+			return { first: used[0] ?? 0, peak: Math.max(0, ...used) };
+		},
+	};
 }
 
 /**
@@ -621,6 +682,7 @@ async function measure(bench: Bench, route: Route, mode: Mode): Promise<Measurem
 		const binaryBefore = folderBytes(binaryDir);
 		bench.proxy.reset();
 		const sampler = sampleRss(pid);
+		const liveSampler = bench.options.live ? sampleLiveHeap(bench.install, inspectPort) : undefined;
 		const executionId = await client.runManually(workflow, 'Manual');
 		await waitFor(
 			`execution ${executionId} to finish`,
@@ -632,6 +694,7 @@ async function measure(bench: Bench, route: Route, mode: Mode): Promise<Measurem
 			{ timeoutMs: RUN_TIMEOUT_MS, intervalMs: 250 },
 		);
 		const peakMiB = sampler.stop();
+		const liveHeap = liveSampler?.stop();
 		const hwmMiB = memoryOf(pid).hwm;
 		const pages = bench.proxy.stats();
 		const execution = await client.waitForExecution(executionId, 60_000);
@@ -706,6 +769,7 @@ async function measure(bench: Bench, route: Route, mode: Mode): Promise<Measurem
 			hwmMiB,
 			nodePeakMiB,
 			afterGcMiB,
+			liveHeap,
 			seconds:
 				(Date.parse(execution.stoppedAt ?? '') - Date.parse(execution.startedAt ?? '')) / 1000,
 			nodeSeconds: Object.fromEntries(
@@ -744,6 +808,11 @@ function describe(m: Measurement): string {
 			.join(', ')} MiB; after the run and a full collection ${m.afterGcMiB.toFixed(0)} MiB`,
 		`  time ${m.seconds.toFixed(1)} s (${nodes}); page bound ${m.boundNominalS.toFixed(1)} s at ${LATENCY_MS} ms, ${m.boundMeasuredS.toFixed(1)} s at the median round trip ${m.medianRoundTripMs.toFixed(1)} ms (${m.requests} pages, longest chain ${m.longestChain}): ${(m.seconds / m.boundMeasuredS).toFixed(2)}× the bound`,
 		`  saved execution: ${mib(m.restDataBytes)} over REST, ${mib(m.sqliteDataBytes)} in SQLite; binary files written ${mib(m.binaryOnDiskBytes)}; load average ${m.load.toFixed(1)}`,
+		...(m.liveHeap
+			? [
+					`  --live: heap in use after a full collection every 2 s: ${m.liveHeap.first.toFixed(0)} MiB at the start, at most ${m.liveHeap.peak.toFixed(0)} MiB (+${(m.liveHeap.peak - m.liveHeap.first).toFixed(0)} MiB)`,
+				]
+			: []),
 		...m.checks.map((check) => `  ✓ ${check}`),
 	].join('\n');
 }
