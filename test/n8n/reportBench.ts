@@ -2,7 +2,7 @@
  * `npm run bench:n8n`: the scheduled report at volume in a REAL n8n (issue 25's figures).
  *
  * `tsx test/n8n/reportBench.ts [--records 100000] [--n8n-version 2.41.1] [--modes unset,filesystem,default]
- * [--routes A,B] [--node-version 24.21.0] [--cache-dir DIR] [--live] [--keep]`
+ * [--routes A,B] [--node-version 24.21.0] [--cache-dir DIR] [--live] [--keep] [--max-old-space MiB]`
  *
  * A sandbox child process (test/bench/reportSandbox.ts) holds `--records` deposits of merchant 1002
  * over the day before its clock, with 40 ms of latency; n8n reaches it through a counting proxy in
@@ -92,6 +92,11 @@ interface BenchOptions {
 	 * collection schedule, so the peak and the time of such a run are not the plain figures.
 	 */
 	live: boolean;
+	/**
+	 * `--max-old-space MiB`: n8n main's V8 old-space limit (`--max-old-space-size`), as a host with
+	 * little memory sets it; undefined: V8's default for this machine (several GB).
+	 */
+	maxOldSpaceMiB?: number;
 }
 
 /** The sandbox's own totals of the seeded records (test/bench/reportSandbox.ts), cents as text. */
@@ -183,6 +188,11 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
 				break;
 			case '--keep':
 				options.keep = true;
+				break;
+			case '--max-old-space':
+				options.maxOldSpaceMiB = Number(value());
+				if (!Number.isInteger(options.maxOldSpaceMiB) || options.maxOldSpaceMiB < 64)
+					throw new Error('--max-old-space takes a whole number of MiB, at least 64');
 				break;
 			default:
 				throw new Error(`unknown flag ${flag}`);
@@ -668,7 +678,16 @@ async function measure(bench: Bench, route: Route, mode: Mode): Promise<Measurem
 	const inspectPort = await freePort();
 	const main = await startMain(
 		bench.install,
-		{ ...bench.env, ...modeEnv(mode), NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}` },
+		{
+			...bench.env,
+			...modeEnv(mode),
+			NODE_OPTIONS: [
+				`--inspect=127.0.0.1:${inspectPort}`,
+				...(bench.options.maxOldSpaceMiB
+					? [`--max-old-space-size=${bench.options.maxOldSpaceMiB}`]
+					: []),
+			].join(' '),
+		},
 		bench.logDir,
 		'info',
 	);
