@@ -42,6 +42,7 @@ import { cashoutControl } from '../../nodes/PaymentsService/trigger/notification
 import type { Sandbox } from '../sandbox';
 import { Rng } from '../sandbox/data';
 import { demoCredentials } from '../sandbox/demo';
+import { N8N_SUMMARIZE_NODE } from './baselineRoute';
 
 interface Result {
 	name: string;
@@ -1236,24 +1237,7 @@ async function reportBenchmark(
 					]);
 				for (const [name, parameters, withN8nSummarize] of runs) {
 					const builder = node(parameters);
-					if (withN8nSummarize)
-						builder.then({
-							id: 'summarize',
-							name: 'Summarize',
-							type: 'n8n-nodes-base.summarize',
-							typeVersion: 1.1,
-							position: [440, 0],
-							parameters: {
-								fieldsToSummarize: {
-									values: [
-										{ aggregation: 'count', field: 'idDeposit' },
-										{ aggregation: 'sum', field: 'amount' },
-									],
-								},
-								fieldsToSplitBy: 'status',
-								options: {},
-							},
-						});
+					if (withN8nSummarize) builder.then(N8N_SUMMARIZE_NODE);
 					gc();
 					await new Promise((resolve) => setTimeout(resolve, 200));
 					gc();

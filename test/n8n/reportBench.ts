@@ -62,6 +62,7 @@ import { baseEnv, startMain, type N8nProcess } from './n8n-server';
 import { DEFAULT_N8N_VERSION, DEFAULT_NODE_VERSION } from './options';
 import { freePort, runCommand, stopAll, waitFor } from './processes';
 import { N8nClient, type StoredWorkflow } from './rest';
+import { N8N_SUMMARIZE_NODE } from '../bench/baselineRoute';
 
 /** The service's page size (`maxRows`, service rules §2). */
 const PAGE_ROWS = 50;
@@ -512,23 +513,7 @@ function benchWorkflows(
 					simplify: true,
 					options: { windowConcurrency: CONCURRENCY },
 				}),
-				{
-					id: 'summarize',
-					name: 'Summarize',
-					type: 'n8n-nodes-base.summarize',
-					typeVersion: 1.1,
-					position: [440, 0],
-					parameters: {
-						fieldsToSummarize: {
-							values: [
-								{ aggregation: 'count', field: 'idDeposit' },
-								{ aggregation: 'sum', field: 'amount' },
-							],
-						},
-						fieldsToSplitBy: 'status',
-						options: {},
-					},
-				},
+				N8N_SUMMARIZE_NODE,
 			],
 			connections: { Manual: link(['Get Many']), 'Get Many': link(['Summarize']) },
 		},
