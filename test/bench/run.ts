@@ -43,6 +43,7 @@ import type { Sandbox } from '../sandbox';
 import { Rng } from '../sandbox/data';
 import { demoCredentials } from '../sandbox/demo';
 import { N8N_SUMMARIZE_NODE } from './baselineRoute';
+import { reportSandboxReady } from './reportSandboxProcess';
 
 interface Result {
 	name: string;
@@ -1042,19 +1043,7 @@ async function reportSandbox(deposits: number, days: number, latencyMs: number) 
 			env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=12000' },
 		},
 	);
-	const { baseUrl, totals } = await new Promise<{ baseUrl: string; totals: ReportTotals }>(
-		(resolve, reject) => {
-			let output = '';
-			child.stdout.on('data', (chunk: Buffer) => {
-				output += chunk.toString();
-				const url = /Base URL[^:]*: (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-				const totals = /TOTALS (.*)\n/.exec(output);
-				if (url && totals)
-					resolve({ baseUrl: url[1], totals: JSON.parse(totals[1]) as ReportTotals });
-			});
-			child.on('exit', (code) => reject(new Error(`the sandbox exited with ${code}: ${output}`)));
-		},
-	);
+	const { baseUrl, totals } = await reportSandboxReady<ReportTotals>(child);
 	return { baseUrl, totals, stop: () => child.kill() };
 }
 

@@ -63,6 +63,7 @@ import { DEFAULT_N8N_VERSION, DEFAULT_NODE_VERSION } from './options';
 import { freePort, runCommand, stopAll, waitFor } from './processes';
 import { N8nClient, type StoredWorkflow } from './rest';
 import { N8N_SUMMARIZE_NODE } from '../bench/baselineRoute';
+import { reportSandboxReady } from '../bench/reportSandboxProcess';
 
 /** The service's page size (`maxRows`, service rules §2). */
 const PAGE_ROWS = 50;
@@ -260,19 +261,7 @@ async function startReportSandbox(records: number) {
 		],
 		{ stdio: ['ignore', 'pipe', 'inherit'], detached: true },
 	);
-	const started = await new Promise<{ baseUrl: string; totals: SandboxTotals }>(
-		(resolve, reject) => {
-			let output = '';
-			child.stdout.on('data', (chunk: Buffer) => {
-				output += chunk.toString();
-				const url = /Base URL[^:]*: (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-				const totals = /TOTALS (.*)\n/.exec(output);
-				if (url && totals)
-					resolve({ baseUrl: url[1], totals: JSON.parse(totals[1]) as SandboxTotals });
-			});
-			child.on('exit', (code) => reject(new Error(`the sandbox exited with ${code}: ${output}`)));
-		},
-	);
+	const started = await reportSandboxReady<SandboxTotals>(child);
 	const stop = () => {
 		try {
 			process.kill(-(child.pid as number), 'SIGTERM');
