@@ -632,6 +632,41 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		);
 	});
 
+	test.each(['newRecord', 'statusChanged'])(
+		'a record created while the host clock was ahead, or before the first poll that succeeds after it came back, is emitted once (%s)',
+		async (event) => {
+			// The service's clock stays right; only n8n's moves (the node's Date).
+			const serviceAt = (ms: number) => fx.sandbox.clock.set(ms);
+			const hostAt = (ms: number) => jest.setSystemTime(ms);
+			for (let index = 0; index < 40; index++) cashout(index * (DAY / 20) + MINUTE);
+			const trigger = runner({ resource: 'cashout', event });
+			expect(await trigger.poll()).toEqual({ items: null });
+			const real = clock.now();
+			hostAt(real + 8 * DAY + MINUTE);
+			serviceAt(real + MINUTE);
+			expect(await trigger.poll()).toEqual({ items: null });
+			serviceAt(real + 90_000);
+			const whileAhead = cashout(0);
+			// Back, and the first poll after it fails: nothing it read is kept.
+			hostAt(real + 2 * MINUTE);
+			serviceAt(real + 2 * MINUTE);
+			fx.sandbox.faults.add({ path: '/v1/cashouts', kind: 'status', status: 400 });
+			expect((await trigger.poll()).error).toBeDefined();
+			hostAt(real + 150_000);
+			serviceAt(real + 150_000);
+			const beforeSuccess = cashout(0);
+			hostAt(real + 3 * MINUTE);
+			serviceAt(real + 3 * MINUTE);
+			expect(ids((await trigger.poll()).items)).toEqual([
+				whileAhead.idCashout,
+				beforeSuccess.idCashout,
+			]);
+			hostAt(real + 4 * MINUTE);
+			serviceAt(real + 4 * MINUTE);
+			expect(await trigger.poll()).toEqual({ items: null });
+		},
+	);
+
 	test('a second busier than a page is read page after page; the rest is peeled; every change once', async () => {
 		const burst = Array.from({ length: 120 }, () => cashout(2 * HOUR)); // 120 cashouts in one second
 		const around = Array.from({ length: 130 }, (_, index) => cashout(index * MINUTE + 3 * HOUR));

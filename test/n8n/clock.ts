@@ -14,7 +14,7 @@ import { mapCredentials } from './catalogue';
 import { toWorkflowRun } from './execution';
 import { debianBinary, waitFor } from './processes';
 import { restartMain } from './restart';
-import { settleOnePoll, type ScenarioContext } from './scenarios';
+import { countPolls, settleOnePoll, type ScenarioContext } from './scenarios';
 import { EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
 
 /** Debian's libfaketime (package `libfaketime`), the thread-safe build. */
@@ -53,6 +53,39 @@ function clockWorkflow(): WorkflowJson {
 /** Writes libfaketime's offset (`+0`, `+8d`): n8n reads the new time at its next clock call. */
 function setOffset(file: string, offset: string): void {
 	writeFileSync(file, `${offset}\n`);
+}
+
+/**
+ * What the trigger did after cashout `id` (created `created`) was made: the polls n8n logged, each
+ * read of /v1/cashouts (window, answer, whether the cashout was in it) and the trigger's notes.
+ */
+function readsSince(
+	context: ScenarioContext,
+	afterSeq: number,
+	pollsBefore: number,
+	id: number,
+	created: string,
+): string {
+	const iso = (seconds: string) => new Date(Number(seconds) * 1000).toISOString();
+	const reads = context.sandbox.log
+		.find('GET', '/v1/cashouts')
+		.filter((entry) => entry.seq > afterSeq)
+		.map((entry) => {
+			const listed = JSON.stringify(entry.responseBody ?? '').includes(`"idCashout":${id}`);
+			return `  ${iso(entry.query.from)} – ${iso(entry.query.to)} page ${entry.query.page}: ${entry.status}${listed ? `, lists ${id}` : ''}`;
+		});
+	const notes = context
+		.mainLog()
+		.split('\n')
+		.filter((line) => /host clock|not in the trigger's memory|starts over|error/i.test(line))
+		.slice(-6)
+		.map((line) => `  ${line.slice(0, 300)}`);
+	return [
+		`cashout ${id} created ${created}; ${countPolls(context.mainLog(), context.workflow.name) - pollsBefore} poll(s) since; reads since:`,
+		...(reads.length ? reads : ['  none']),
+		"n8n's last notes:",
+		...(notes.length ? notes : ['  none']),
+	].join('\n');
 }
 
 export async function clockJumpStep(state: RunState): Promise<string> {
@@ -118,12 +151,18 @@ export async function clockJumpStep(state: RunState): Promise<string> {
 			amount: 250,
 			currency: 'MXN',
 		});
-		// Up to five polls: after the jump back, a poll can end before the sandbox lists the new
-		// cashout (one run in four missed it within two polls, 150 s).
+		const createdAfterSeq = sandbox.log.entries().at(-1)?.seq ?? 0;
+		const pollsBefore = countPolls(context.mainLog(), workflow.name);
+		// Up to five polls; it is reported by the next one. A timeout says what each poll read.
 		await waitFor(
 			`"${workflow.name}" to report the new cashout`,
 			async () => (await client.executions(workflow.id)).length > 0,
-			{ timeoutMs: 330_000, intervalMs: 1000 },
+			{
+				timeoutMs: 330_000,
+				intervalMs: 1000,
+				detail: () =>
+					readsSince(context, createdAfterSeq, pollsBefore, payout.idCashout, payout.creationDate),
+			},
 		);
 		const executions = await waitFor(
 			'the execution to finish',

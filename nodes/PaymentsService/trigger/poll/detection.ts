@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { isoSeconds } from '../../codes/dates';
 import { hasStatus, recordKey, type ReportingListDefinition } from '../../reporting/lists';
 import type { TimeWindow } from '../../reporting/windows';
-import { MemoryUpdate, recall, type TriggerState } from './memory';
+import { MemoryUpdate, nextKnownFrom, recall, type TriggerState } from './memory';
 import type { EmittedEventType, Observation, PreviousSighting, TriggerConfig } from './types';
 
 /**
@@ -180,10 +180,12 @@ export function detectEvents(
 		state: {
 			...state,
 			baselineDone: state.baselineDone || options.complete,
-			knownFrom:
-				options.wholeLookBack || state.knownFrom === undefined
-					? options.lookBackStart
-					: Math.max(state.knownFrom, options.lookBackStart),
+			knownFrom: nextKnownFrom(
+				state.knownFrom,
+				memory.forgottenUpTo,
+				options.lookBackStart,
+				options.wholeLookBack === true,
+			),
 			...memory.result(),
 		},
 	};

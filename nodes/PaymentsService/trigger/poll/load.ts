@@ -54,14 +54,17 @@ export function loadState(
 		notes.push(clockMovedBack(previous.polledAt, now));
 	}
 	if (previous && previous.config === key) {
-		if (previous.knownFrom !== undefined && lookBackStart < previous.knownFrom) {
-			notes.push(belowMemory(lookBackStart, previous.knownFrom));
+		// A state stored before knownFrom stopped below the last record dropped can hold a knownFrom
+		// the clock ahead set, later than now: no record created from now on is in the memory.
+		const knownFrom =
+			previous.knownFrom !== undefined && now < previous.knownFrom ? now : previous.knownFrom;
+		if (knownFrom !== undefined && lookBackStart < knownFrom) {
+			notes.push(belowMemory(lookBackStart, knownFrom));
 		}
-		// After a clock that moved back, a record created from now on cannot be in the starting point:
-		// the memory is complete from now, whatever look-back the clock ahead had set.
-		if (previous.knownFrom !== undefined && now < previous.knownFrom)
-			return { state: { ...previous, knownFrom: now }, notes };
-		return { state: previous, notes };
+		return {
+			state: knownFrom === previous.knownFrom ? previous : { ...previous, knownFrom },
+			notes,
+		};
 	}
 	const fresh = initialState(config, now);
 	if (

@@ -61,17 +61,40 @@ export interface TriggerState {
 	 */
 	polledAt?: number;
 	/**
-	 * Lowest creation time (Unix seconds) from which `seen` holds every record the trigger read:
-	 * records created earlier were forgotten (they left the look-back) or never read (a longer
-	 * Look-Back). A record first seen below it joins the starting point instead of counting as new,
-	 * so a clock that jumped ahead and back, or a Look-Back made longer, re-emits nothing. Absent:
-	 * no limit (a state from before this field).
+	 * Creation time (Unix seconds) from which `seen` holds every record the trigger ever read: each
+	 * record it read and then dropped (it left the look-back) was created earlier, and so was each
+	 * record a shorter Look-Back never reached. A record first seen below it joins the starting
+	 * point, so a clock that jumped ahead and back, or a Look-Back made longer, re-emits nothing; a
+	 * record first seen at or above it was never read, so it counts as new, also one created while
+	 * the clock was ahead ({@link nextKnownFrom}). Absent: no limit (a state from before this field).
 	 */
 	knownFrom?: number;
 	/** Status dictionary for {@link SeenEntry}. */
 	statuses: string[];
 	/** Records created within the look-back, by key. */
 	seen: Record<string, SeenEntry>;
+}
+
+/**
+ * `knownFrom` after a poll that dropped records created up to `forgottenUpTo` (Unix seconds;
+ * undefined: none, see {@link MemoryUpdate}): raised just above them, never to the look-back's start
+ * itself, since records created between the last one read and that start were never read (a host
+ * clock ahead moves the start past records created meanwhile, which must still count as new). A
+ * poll that read the whole look-back holds every record from `lookBackStart` on, so the value is
+ * at most that.
+ */
+export function nextKnownFrom(
+	knownFrom: number | undefined,
+	forgottenUpTo: number | undefined,
+	lookBackStart: number,
+	wholeLookBack: boolean,
+): number {
+	const kept =
+		forgottenUpTo === undefined
+			? knownFrom
+			: Math.max(knownFrom ?? Number.NEGATIVE_INFINITY, forgottenUpTo + 1);
+	if (kept === undefined) return lookBackStart;
+	return wholeLookBack ? Math.min(kept, lookBackStart) : kept;
 }
 
 /** A stable text of the configuration: equal configurations give equal keys. */
@@ -147,6 +170,11 @@ export function forgetLeft(state: TriggerState): TriggerState {
 export class MemoryUpdate {
 	private readonly statuses: string[];
 	private readonly seen: Record<string, SeenEntry> = {};
+	/**
+	 * Latest creation time (Unix seconds) of a record read before and not kept: an entry that left
+	 * the look-back, or a record read now but created before it. Undefined: nothing was dropped.
+	 */
+	forgottenUpTo: number | undefined;
 
 	constructor(
 		state: TriggerState,
@@ -155,12 +183,16 @@ export class MemoryUpdate {
 		this.statuses = [...state.statuses];
 		for (const [key, entry] of Object.entries(state.seen)) {
 			if (entry[2] >= lookBackStart) this.seen[key] = [entry[0], entry[1], entry[2]];
+			else this.forget(entry[2]);
 		}
 	}
 
 	/** Remembers `observation` as read now (nothing when it was created before the look-back). */
 	set(observation: Observation): void {
-		if (observation.created < this.lookBackStart) return;
+		if (observation.created < this.lookBackStart) {
+			this.forget(observation.created);
+			return;
+		}
 		this.seen[observation.key] = [
 			this.statusIndex(observation.status),
 			observation.lastChange,
@@ -194,6 +226,11 @@ export class MemoryUpdate {
 		for (const entry of Object.values(this.seen))
 			if (entry[0] >= 0) entry[0] = remap.get(entry[0])!;
 		return { statuses: used.map((index) => this.statuses[index]), seen: this.seen };
+	}
+
+	private forget(created: number): void {
+		if (this.forgottenUpTo === undefined || created > this.forgottenUpTo)
+			this.forgottenUpTo = created;
 	}
 
 	private statusIndex(status: string | null): number {
