@@ -8,7 +8,7 @@ import {
 	WorkflowBuilder,
 	type Fixture,
 } from '../harness/fixtures';
-import { REAL_TIMERS } from '../harness/trigger';
+import { fakeDate, realDate } from '../harness/clock';
 
 const CASHOUT = 'paymentsServiceCashoutApi';
 
@@ -51,7 +51,7 @@ function createWorkflow(
 }
 
 describe('Cashout Create through the n8n engine', () => {
-	afterEach(() => jest.useRealTimers());
+	afterEach(() => realDate());
 	let fx: Fixture;
 
 	beforeAll(async () => {
@@ -190,7 +190,7 @@ describe('Cashout Create through the n8n engine', () => {
 	test('Retry On Fail after a lost answer gives already_created with the same fields, and the sandbox holds exactly one cashout', async () => {
 		// At midday UTC: in the first hour of a day a first attempt also reads the previous day's key
 		// (one more request, tested in money-moves-once.test.ts), and this test counts every request.
-		jest.useFakeTimers({ now: Date.UTC(2026, 10, 25, 12), doNotFake: [...REAL_TIMERS] });
+		fakeDate(Date.UTC(2026, 10, 25, 12));
 		// The first creation is processed, but the connection drops before the answer.
 		fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after' });
 		const run = await fx.engine.run(

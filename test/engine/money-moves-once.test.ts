@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import type { WorkflowJson } from '../harness/engine';
-import { REAL_TIMERS } from '../harness/trigger';
+import { fakeDate, realDate, setDate } from '../harness/clock';
 import {
 	CREDENTIAL_IDS,
 	paymentsNode,
@@ -796,7 +796,7 @@ describe('money moves once on every path n8n takes', () => {
 		const at = (time: string, day = '2026-11-24') => Date.parse(`${day}T${time}Z`);
 		const NEXT_DAY = '2026-11-25';
 		/** Only Date is faked: the sandbox and n8n's engine keep their real timers. */
-		const fakeClock = (ms: number) => jest.useFakeTimers({ now: ms, doNotFake: [...REAL_TIMERS] });
+		const fakeClock = (ms: number) => fakeDate(ms);
 		/** Moves the clock to `ms` when the sandbox starts receiving the `nth` (0-based) POST to `path`. */
 		const moveClockAtRequest = (path: string, nth: number, ms: number) => {
 			let seen = 0;
@@ -805,14 +805,13 @@ describe('money moves once on every path n8n takes', () => {
 			};
 			const begin = log.begin.bind(log);
 			jest.spyOn(log, 'begin').mockImplementation((fields) => {
-				if (fields.method === 'POST' && fields.path === path && seen++ === nth)
-					jest.setSystemTime(ms);
+				if (fields.method === 'POST' && fields.path === path && seen++ === nth) setDate(ms);
 				return begin(fields);
 			});
 		};
 		afterEach(() => {
 			jest.restoreAllMocks();
-			jest.useRealTimers();
+			realDate();
 		});
 
 		/** A payout of fixed fields after the trigger: the trigger item (a webhook call) only names the withdrawal. */
@@ -915,7 +914,7 @@ describe('money moves once on every path n8n takes', () => {
 				paymentsNode(payoutFromRow(), CASHOUT),
 			);
 			const failed = await fx.engine.run(workflow);
-			jest.setSystemTime(at('00:00:20', NEXT_DAY));
+			setDate(at('00:00:20', NEXT_DAY));
 
 			const retried = await fx.engine.retry(failed, workflow);
 
@@ -935,7 +934,7 @@ describe('money moves once on every path n8n takes', () => {
 				paymentsNode(payoutFromRow(), CASHOUT),
 			);
 			await fx.engine.run(workflow);
-			jest.setSystemTime(at('00:00:20', NEXT_DAY));
+			setDate(at('00:00:20', NEXT_DAY));
 
 			const rerun = await fx.engine.run(workflow);
 
@@ -1122,7 +1121,7 @@ describe('money moves once on every path n8n takes', () => {
 							let last = await fx.engine.run(workflow, start);
 							outputs.push(...last.output('Payments Service').map((item) => item.json));
 							if (lost) {
-								jest.setSystemTime(later);
+								setDate(later);
 								if (recovery === 'executionRetry' && last.error) {
 									const failedItems = last.output('Payments Service').length;
 									last = await fx.engine.retry(last, workflow);

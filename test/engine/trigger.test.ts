@@ -1,6 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { storedSeen } from '../../nodes/PaymentsService/trigger/poll/storage';
+import { setDate } from '../harness/clock';
 import { createEngine } from '../harness/engine';
 import { startFixture, storeSandboxCredentials, type Fixture } from '../harness/fixtures';
 import { PollRunner } from '../harness/poll';
@@ -637,7 +638,7 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		async (event) => {
 			// The service's clock stays right; only n8n's moves (the node's Date).
 			const serviceAt = (ms: number) => fx.sandbox.clock.set(ms);
-			const hostAt = (ms: number) => jest.setSystemTime(ms);
+			const hostAt = (ms: number) => setDate(ms);
 			for (let index = 0; index < 40; index++) cashout(index * (DAY / 20) + MINUTE);
 			const trigger = runner({ resource: 'cashout', event });
 			expect(await trigger.poll()).toEqual({ items: null });

@@ -120,13 +120,13 @@ async function loadPackage(
 		return;
 	}
 	/* eslint-disable @typescript-eslint/no-require-imports */
-	const { PaymentsService } = require('../../nodes/PaymentsService/PaymentsService.node');
+	const { PaymentsService } = require('../../nodes/PaymentsService/PaymentsService.node.ts');
 	const {
 		PaymentsServiceTrigger,
-	} = require('../../nodes/PaymentsService/PaymentsServiceTrigger.node');
+	} = require('../../nodes/PaymentsService/PaymentsServiceTrigger.node.ts');
 	const {
 		PaymentsServiceNotificationTrigger,
-	} = require('../../nodes/PaymentsService/PaymentsServiceNotificationTrigger.node');
+	} = require('../../nodes/PaymentsService/PaymentsServiceNotificationTrigger.node.ts');
 	const credentials = [
 		require('../../credentials/PaymentsServiceSessionApi.credentials').PaymentsServiceSessionApi,
 		require('../../credentials/PaymentsServiceReadOnlyApi.credentials').PaymentsServiceReadOnlyApi,

@@ -2,6 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import type { Sandbox } from '../sandbox';
 import { PACKAGE_NAME, type WorkflowJson } from './engine';
+import { fakeDate, realDate, setDate } from './clock';
 import { CREDENTIAL_IDS } from './fixtures';
 
 export const TRIGGER_NODE = 'Payments Service Trigger';
@@ -37,47 +38,23 @@ export function triggerWorkflow(
 	};
 }
 
-/** Everything jest's fake timers leave real when only `Date` is faked: sockets and timers keep working. */
-export const REAL_TIMERS = [
-	'hrtime',
-	'nextTick',
-	'performance',
-	'queueMicrotask',
-	'requestAnimationFrame',
-	'cancelAnimationFrame',
-	'requestIdleCallback',
-	'cancelIdleCallback',
-	'setImmediate',
-	'clearImmediate',
-	'setInterval',
-	'clearInterval',
-	'setTimeout',
-	'clearTimeout',
-] as const;
-
 /**
- * One clock for the node and the sandbox: jest's fake `Date` (nothing else is faked, so sockets and
- * timers work) and the sandbox's manual clock always show the same time.
+ * One clock for the node and the sandbox: a fake `Date` (nothing else is faked, so sockets and
+ * timers work; see ./clock.ts) and the sandbox's manual clock always show the same time.
  */
 export function sharedClock(sandbox: Sandbox, startMs: number) {
-	const fake = (flowing: boolean) =>
-		jest.useFakeTimers({ advanceTimers: flowing, doNotFake: [...REAL_TIMERS] });
-	fake(false);
 	const set = (ms: number) => {
-		jest.setSystemTime(ms);
+		setDate(ms);
 		sandbox.clock.set(ms);
 	};
+	fakeDate(startMs);
 	set(startMs);
 	return {
 		now: () => sandbox.clock.now(),
 		set,
 		advance: (ms: number) => set(sandbox.clock.now() + ms),
 		/** Lets the node's clock run with real time from now on (the sandbox's stays where it is). */
-		flow: () => {
-			const now = sandbox.clock.now();
-			fake(true);
-			jest.setSystemTime(now);
-		},
-		restore: () => jest.useRealTimers(),
+		flow: () => fakeDate(sandbox.clock.now(), { flowing: true }),
+		restore: () => realDate(),
 	};
 }

@@ -1,8 +1,9 @@
 import { NodeHelpers, type INode, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-
-import { PaymentsService } from '../../nodes/PaymentsService/PaymentsService.node';
-import { PaymentsServiceNotificationTrigger } from '../../nodes/PaymentsService/PaymentsServiceNotificationTrigger.node';
-import { PaymentsServiceTrigger } from '../../nodes/PaymentsService/PaymentsServiceTrigger.node';
+import {
+	PaymentsService,
+	PaymentsServiceNotificationTrigger,
+	PaymentsServiceTrigger,
+} from '../harness/nodes';
 
 /** The Notification Trigger's description at `version` (1: saved workflows, 2: new nodes). */
 function notificationTrigger(version: number): INodeTypeDescription {

@@ -1,3 +1,0 @@
-import { setup } from './userFolder';
-
-export default setup;

@@ -1,3 +1,0 @@
-import { teardown } from './userFolder';
-
-export default teardown;
