@@ -2,7 +2,7 @@
  * What several concurrent producers make, handed to one consumer one value at a time, with nothing
  * read ahead: a producer that offers a value waits until the consumer has taken it, so a consumer
  * that stops early (a limit) causes no request it did not ask for. The reading of a period's pages
- * (transport/reporting.ts: periodPages, splitPeriodPages) runs on it.
+ * (transport/reporting.ts: splitPeriodPages) runs on it.
  */
 
 /** What a producer uses to hand values over. */

@@ -1,7 +1,4 @@
-import { NodeApiError } from 'n8n-workflow';
-
-import { FIRST_PAGE, MAX_PAGES_PER_WINDOW } from '../codes/constants';
-import { hasNextPage } from '../reporting/paging';
+import { MAX_PAGES_PER_WINDOW } from '../codes/constants';
 import type { TimeWindow } from '../reporting/windows';
 import type { PaymentsClient } from './client';
 import { handOff } from './handOff';
@@ -18,85 +15,11 @@ import { WindowRecords } from '../reporting/deduplication';
 export { describeWindow, fetchPage, type ListPage, type ListQuery, type PeriodEvent };
 
 /**
- * Reading the reporting lists page by page (service rules §3): async iterators over pages, so the
- * consumer decides what to keep and when to stop (`for await … break`). De-duplication, status
- * filtering and limits are the consumer's steps, not options of this transport.
+ * Reading the reporting lists (service rules §3): one reader, {@link splitPeriodPages}, for Get
+ * Many, the reports, the polling trigger and the recovery lookups; an async iterator over pages, so
+ * the consumer decides what to keep and when to stop (`for await … break`). De-duplication, status
+ * filtering and limits are the consumer's steps ({@link settledWindows} for a streamed read).
  */
-
-/**
- * The pages of one window, from page 0 until a page has fewer rows than `maxRows`
- * (service rules §3.1). The next page is requested only when the consumer asks for it, so a
- * consumer that breaks out of its loop sends no further request; once `stop()` says true, the
- * iterator ends without requesting the next page.
- *
- * @throws NodeApiError when a request fails, or after {@link MAX_PAGES_PER_WINDOW} full pages.
- */
-export async function* windowPages(
-	client: PaymentsClient,
-	query: ListQuery,
-	window: TimeWindow,
-	options: { windowIndex?: number; itemIndex?: number; stop?: () => boolean } = {},
-): AsyncGenerator<ListPage> {
-	for (let page = FIRST_PAGE; ; page++) {
-		if (page - FIRST_PAGE >= MAX_PAGES_PER_WINDOW) {
-			throw new NodeApiError(
-				client.context.getNode(),
-				{ message: 'too many pages' },
-				{
-					message: `Listing ${query.list.label} records created ${describeWindow(window)} did not end after ${MAX_PAGES_PER_WINDOW} full pages`,
-					description: 'Narrow the period or add filters; the service kept answering full pages.',
-					itemIndex: options.itemIndex,
-				},
-			);
-		}
-		if (options.stop?.()) return;
-		const envelope = await fetchPage(client, query, window, page, options.itemIndex, options.stop);
-		const last = !hasNextPage(envelope);
-		yield {
-			window,
-			windowIndex: options.windowIndex ?? 0,
-			page,
-			records: envelope.data ?? [],
-			last,
-		};
-		if (last) return;
-	}
-}
-
-/**
- * The pages of several windows, reading up to `concurrency` windows at once; pages arrive in order
- * within a window, interleaved across windows.
- *
- * Stops at the first failure: no new request starts, the requests in flight are awaited and their
- * pages discarded, then the failure is thrown (it names the window and the page). A consumer that
- * breaks out of its loop stops the read the same way.
- */
-export async function* periodPages(
-	client: PaymentsClient,
-	query: ListQuery,
-	windows: readonly TimeWindow[],
-	options: { concurrency: number; itemIndex?: number },
-): AsyncGenerator<ListPage> {
-	// A window's next page is requested once the consumer took the previous one (handOff).
-	let next = 0;
-	const slots = Math.max(1, Math.min(Math.floor(options.concurrency) || 1, windows.length));
-	yield* handOff<ListPage>(slots, async (channel) => {
-		while (!channel.halted() && next < windows.length) {
-			const windowIndex = next++;
-			const pages = windowPages(client, query, windows[windowIndex], {
-				windowIndex,
-				itemIndex: options.itemIndex,
-				// A retry is a new request: none starts once the read has failed or was stopped.
-				stop: channel.halted,
-			});
-			for await (const page of pages) {
-				if (channel.halted()) break;
-				await channel.give(page);
-				if (channel.halted()) break;
-			}
-		}
-	});
-}
 
 /**
  * Reads a period with windows that follow the data (service rules §3.2): reads up to `concurrency`
@@ -112,7 +35,7 @@ export async function* periodPages(
  * newest first; when the dates are missing or the order differs, windows are simply not split,
  * except at {@link MAX_PAGES_PER_WINDOW} full pages, where a window is halved rather than failed.
  * With `concurrency` 1 a window is split only when it would otherwise near that cap, so a read
- * costs the same requests as {@link periodPages}, and a consumer that stops early (a limit) sends
+ * costs the same requests as reading each window page after page, and a consumer that stops early (a limit) sends
  * no request it did not ask for: a window's next page is requested once the previous one was taken.
  *
  * With `peel` (the polling trigger), each request is a first page: a full first page listed newest
@@ -122,7 +45,9 @@ export async function* periodPages(
  * density into parts of about `windowPages` pages. A consumer that keeps windows apart as above
  * needs nothing more.
  *
- * Stops at the first failure as {@link periodPages} does.
+ * Stops at the first failure: no new request starts, the requests in flight are awaited and their
+ * pages discarded, then the failure is thrown (it names the window and the page). A consumer that
+ * breaks out of its loop stops the read the same way.
  * @throws NodeApiError when a request fails, or when a one-second window returns
  *   {@link MAX_PAGES_PER_WINDOW} full pages.
  */

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { ReportingListDefinition } from '../../reporting/lists';
 import { splitIntoWindows } from '../../reporting/windows';
 import { CREDENTIAL_TYPES, PaymentsClient } from '../../transport/client';
-import { periodPages } from '../../transport/reporting';
+import { splitPeriodPages } from '../../transport/reporting';
 import type { CreationKey } from '../../idempotency/creation';
 
 /**
@@ -109,13 +109,16 @@ async function readForRecord(
 ): Promise<{ record?: IDataObject; pagesRead: number }> {
 	const matches: IDataObject[] = [];
 	let pagesRead = 0;
-	const pages = periodPages(
+	// The one reader, one window at a time: no request after the match or the page cap.
+	const events = splitPeriodPages(
 		client,
 		{ list: lookup.list, filters },
 		splitIntoWindows(period.from, period.to),
 		{ concurrency: 1, itemIndex },
 	);
-	for await (const page of pages) {
+	for await (const event of events) {
+		if (event.kind !== 'page') continue;
+		const page = event.page;
 		pagesRead++;
 		matches.push(...page.records.filter(lookup.match));
 		if ((matches.length && !lookup.pick) || pagesRead >= MAX_RECOVERY_PAGES) break;
