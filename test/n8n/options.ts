@@ -4,6 +4,7 @@
  */
 import os from 'os';
 import path from 'path';
+import { parseArgs } from 'util';
 
 /** The n8n release tested unless told otherwise (the one the package is built and checked against). */
 export const DEFAULT_N8N_VERSION = '2.41.1';
@@ -51,75 +52,55 @@ function checkVersion(flag: string, value: string): string {
 	return value;
 }
 
+/** A whole number of at least `min` from flag `flag`. */
+function wholeNumber(flag: string, value: string, min: number): number {
+	const number = Number(value);
+	if (!Number.isInteger(number) || number < min)
+		throw new Error(`${flag} must be a whole number of at least ${min}, got "${value}"`);
+	return number;
+}
+
 /**
  * Parses the flags (`--n8n-version 2.41.1`, `--node-version 24.21.0`, `--cache-dir DIR`, `--queue`,
- * `--workers 2`, `--webhook-processes 2`, `--keep`, `--agent-only`, `--triggers-only`, `--quick`); environment variables give the defaults.
- * @throws on an unknown flag or a malformed value.
+ * `--workers 2`, `--webhook-processes 2`, `--keep`, `--agent-only`, `--triggers-only`, `--quick`)
+ * with Node's `util.parseArgs`; environment variables give the defaults.
+ * @throws on an unknown flag, a missing value or a malformed one.
  */
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): E2eOptions {
-	const options: E2eOptions = {
-		n8nVersion: checkVersion('E2E_N8N_VERSION', env.E2E_N8N_VERSION ?? DEFAULT_N8N_VERSION),
-		nodeVersion: checkVersion('E2E_NODE_VERSION', env.E2E_NODE_VERSION ?? DEFAULT_NODE_VERSION),
-		cacheDir: path.resolve(env.E2E_CACHE_DIR ?? defaultCacheDir(env)),
-		queue: false,
-		workers: 2,
-		keep: false,
-		agentOnly: false,
-		triggersOnly: false,
-		quick: false,
-		webhookProcesses: 2,
+	const { values } = parseArgs({
+		args: argv,
+		strict: true,
+		allowPositionals: false,
+		options: {
+			'n8n-version': { type: 'string' },
+			'node-version': { type: 'string' },
+			'cache-dir': { type: 'string' },
+			queue: { type: 'boolean', default: false },
+			workers: { type: 'string' },
+			keep: { type: 'boolean', default: false },
+			'agent-only': { type: 'boolean', default: false },
+			'triggers-only': { type: 'boolean', default: false },
+			quick: { type: 'boolean', default: false },
+			'webhook-processes': { type: 'string' },
+		},
+	});
+	return {
+		n8nVersion: values['n8n-version']
+			? checkVersion('--n8n-version', values['n8n-version'])
+			: checkVersion('E2E_N8N_VERSION', env.E2E_N8N_VERSION ?? DEFAULT_N8N_VERSION),
+		nodeVersion: values['node-version']
+			? checkVersion('--node-version', values['node-version'])
+			: checkVersion('E2E_NODE_VERSION', env.E2E_NODE_VERSION ?? DEFAULT_NODE_VERSION),
+		cacheDir: path.resolve(values['cache-dir'] ?? env.E2E_CACHE_DIR ?? defaultCacheDir(env)),
+		queue: values.queue === true,
+		workers: values.workers === undefined ? 2 : wholeNumber('--workers', values.workers, 1),
+		keep: values.keep === true,
+		agentOnly: values['agent-only'] === true,
+		triggersOnly: values['triggers-only'] === true,
+		quick: values.quick === true,
+		webhookProcesses:
+			values['webhook-processes'] === undefined
+				? 2
+				: wholeNumber('--webhook-processes', values['webhook-processes'], 0),
 	};
-	for (let i = 0; i < argv.length; i++) {
-		const flag = argv[i];
-		const value = () => {
-			const next = argv[++i];
-			if (next === undefined) throw new Error(`${flag} needs a value`);
-			return next;
-		};
-		switch (flag) {
-			case '--n8n-version':
-				options.n8nVersion = checkVersion(flag, value());
-				break;
-			case '--node-version':
-				options.nodeVersion = checkVersion(flag, value());
-				break;
-			case '--cache-dir':
-				options.cacheDir = path.resolve(value());
-				break;
-			case '--queue':
-				options.queue = true;
-				break;
-			case '--workers': {
-				const workers = Number(value());
-				if (!Number.isInteger(workers) || workers < 1)
-					throw new Error('--workers must be a positive integer');
-				options.workers = workers;
-				break;
-			}
-			case '--keep':
-				options.keep = true;
-				break;
-			case '--agent-only':
-				options.agentOnly = true;
-				break;
-			case '--triggers-only':
-				options.triggersOnly = true;
-				break;
-			case '--quick':
-				options.quick = true;
-				break;
-			case '--webhook-processes': {
-				const count = Number(value());
-				if (!Number.isInteger(count) || count < 0)
-					throw new Error('--webhook-processes must be a whole number');
-				options.webhookProcesses = count;
-				break;
-			}
-			default:
-				throw new Error(
-					`Unknown option ${flag} (known: --n8n-version, --node-version, --cache-dir, --queue, --workers, --keep, --agent-only, --triggers-only, --quick, --webhook-processes)`,
-				);
-		}
-	}
-	return options;
 }

@@ -51,6 +51,7 @@ import {
 import http from 'http';
 import os from 'os';
 import path from 'path';
+import { parseArgs } from 'util';
 
 import type { IConnections, INode, ITaskData } from 'n8n-workflow';
 
@@ -138,69 +139,54 @@ interface Measurement {
 	load: number;
 }
 
-/** Parses the command line; throws on an unknown flag or a malformed value. */
+/** A whole number of at least `min` from flag `flag`. */
+function wholeNumber(flag: string, value: string, min: number): number {
+	const number = Number(value);
+	if (!Number.isInteger(number) || number < min)
+		throw new Error(`${flag} must be a whole number of at least ${min}, got "${value}"`);
+	return number;
+}
+
+/** Parses the command line with Node's `util.parseArgs`; throws on an unknown flag or a malformed value. */
 export function parseBenchOptions(argv: string[]): BenchOptions {
-	const options: BenchOptions = {
-		records: 100_000,
-		n8nVersion: DEFAULT_N8N_VERSION,
-		nodeVersion: DEFAULT_NODE_VERSION,
-		cacheDir: path.join(
-			process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'),
-			PACKAGE_NAME,
-		),
-		modes: ['unset', 'filesystem', 'default'],
-		routes: ['A', 'B'],
-		keep: false,
-		live: false,
+	const { values } = parseArgs({
+		args: argv,
+		strict: true,
+		allowPositionals: false,
+		options: {
+			records: { type: 'string' },
+			'n8n-version': { type: 'string' },
+			'node-version': { type: 'string' },
+			'cache-dir': { type: 'string' },
+			modes: { type: 'string' },
+			routes: { type: 'string' },
+			live: { type: 'boolean', default: false },
+			keep: { type: 'boolean', default: false },
+			'max-old-space': { type: 'string' },
+		},
+	});
+	const modes = (values.modes ?? 'unset,filesystem,default').split(',') as Mode[];
+	if (!modes.every((mode) => ['unset', 'filesystem', 'default'].includes(mode)))
+		throw new Error('--modes takes a comma-separated list of unset, filesystem, default');
+	const routes = (values.routes ?? 'A,B').toUpperCase().split(',') as Route[];
+	if (!routes.every((route) => route === 'A' || route === 'B'))
+		throw new Error('--routes takes A, B or A,B');
+	return {
+		records: values.records === undefined ? 100_000 : wholeNumber('--records', values.records, 1),
+		n8nVersion: values['n8n-version'] ?? DEFAULT_N8N_VERSION,
+		nodeVersion: values['node-version'] ?? DEFAULT_NODE_VERSION,
+		cacheDir: values['cache-dir']
+			? path.resolve(values['cache-dir'])
+			: path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), PACKAGE_NAME),
+		modes,
+		routes,
+		keep: values.keep === true,
+		live: values.live === true,
+		maxOldSpaceMiB:
+			values['max-old-space'] === undefined
+				? undefined
+				: wholeNumber('--max-old-space', values['max-old-space'], 64),
 	};
-	for (let i = 0; i < argv.length; i++) {
-		const flag = argv[i];
-		const value = () => {
-			const next = argv[++i];
-			if (next === undefined) throw new Error(`${flag} needs a value`);
-			return next;
-		};
-		switch (flag) {
-			case '--records':
-				options.records = Number(value());
-				if (!Number.isInteger(options.records) || options.records < 1)
-					throw new Error('--records must be a whole number of at least 1');
-				break;
-			case '--n8n-version':
-				options.n8nVersion = value();
-				break;
-			case '--node-version':
-				options.nodeVersion = value();
-				break;
-			case '--cache-dir':
-				options.cacheDir = path.resolve(value());
-				break;
-			case '--modes':
-				options.modes = value().split(',') as Mode[];
-				if (!options.modes.every((mode) => ['unset', 'filesystem', 'default'].includes(mode)))
-					throw new Error('--modes takes a comma-separated list of unset, filesystem, default');
-				break;
-			case '--routes':
-				options.routes = value().toUpperCase().split(',') as Route[];
-				if (!options.routes.every((route) => route === 'A' || route === 'B'))
-					throw new Error('--routes takes A, B or A,B');
-				break;
-			case '--live':
-				options.live = true;
-				break;
-			case '--keep':
-				options.keep = true;
-				break;
-			case '--max-old-space':
-				options.maxOldSpaceMiB = Number(value());
-				if (!Number.isInteger(options.maxOldSpaceMiB) || options.maxOldSpaceMiB < 64)
-					throw new Error('--max-old-space takes a whole number of MiB, at least 64');
-				break;
-			default:
-				throw new Error(`unknown flag ${flag}`);
-		}
-	}
-	return options;
 }
 
 /**
