@@ -1,7 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { storedSeen } from '../../nodes/PaymentsService/trigger/poll/storage';
-import { setDate } from '../harness/clock';
+import { fakeDate, setDate } from '../harness/clock';
 import { createEngine } from '../harness/engine';
 import { startFixture, storeSandboxCredentials, type Fixture } from '../harness/fixtures';
 import { PollRunner } from '../harness/poll';
@@ -667,6 +667,33 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 			expect(await trigger.poll()).toEqual({ items: null });
 		},
 	);
+
+	test('a starting point cut short by the host clock jumping ahead: back, records created before the activation stay in it, one created after is emitted once', async () => {
+		// 120 cashouts in one second an hour before activation (more than a page), and 40 over 2 days.
+		const busy = Array.from({ length: 120 }, () => cashout(HOUR));
+		for (let index = 0; index < 40; index++) cashout(index * (DAY / 20) + 2 * HOUR);
+		const trigger = runner({ resource: 'cashout', event: 'newRecord' });
+		const real = clock.now();
+		// The first poll runs out of time after its first request: no window of it is read whole.
+		fakeDate(real, { flowing: true });
+		fx.sandbox.setLatency(5);
+		expect(await trigger.poll({ budgetMs: 1 })).toEqual({ items: null });
+		fx.sandbox.setLatency(0);
+		const cut = trigger.staticData().paymentsServiceTrigger as { baselineDone: boolean };
+		expect(cut.baselineDone).toBe(false);
+		fakeDate(real + 8 * DAY + MINUTE);
+		expect(await trigger.poll()).toEqual({ items: null });
+		fx.sandbox.clock.set(real + 90_000);
+		const whileAhead = cashout(0);
+		setDate(real + 2 * MINUTE);
+		fx.sandbox.clock.set(real + 2 * MINUTE);
+		const back = await trigger.poll();
+		expect(ids(back.items)).toEqual([whileAhead.idCashout]);
+		expect(ids(back.items)).not.toContain(busy[0].idCashout);
+		setDate(real + 3 * MINUTE);
+		fx.sandbox.clock.set(real + 3 * MINUTE);
+		expect(await trigger.poll()).toEqual({ items: null });
+	});
 
 	test('a second busier than a page is read page after page; the rest is peeled; every change once', async () => {
 		const burst = Array.from({ length: 120 }, () => cashout(2 * HOUR)); // 120 cashouts in one second

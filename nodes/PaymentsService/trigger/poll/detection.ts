@@ -175,17 +175,23 @@ export function detectEvents(
 		const listed = new Set(observations.map((observation) => observation.key));
 		memory.markLeft(listed, options.readWindows);
 	}
+	let knownFrom = nextKnownFrom(
+		state.knownFrom,
+		memory.forgottenUpTo,
+		options.lookBackStart,
+		options.wholeLookBack === true,
+	);
+	// A starting point completed by a poll whose look-back no longer reaches the activation (the
+	// clock jumped ahead, or n8n stayed down longer than the look-back) was never read: records
+	// created up to the activation join it, should they be listed again, rather than count as new.
+	if (!state.baselineDone && options.complete && options.lookBackStart > state.activatedAt)
+		knownFrom = Math.max(knownFrom, state.activatedAt + 1);
 	return {
 		events,
 		state: {
 			...state,
 			baselineDone: state.baselineDone || options.complete,
-			knownFrom: nextKnownFrom(
-				state.knownFrom,
-				memory.forgottenUpTo,
-				options.lookBackStart,
-				options.wholeLookBack === true,
-			),
+			knownFrom,
 			...memory.result(),
 		},
 	};
