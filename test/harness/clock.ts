@@ -2,8 +2,8 @@ import * as FakeTimers from '@sinonjs/fake-timers';
 
 /**
  * n8n's clock in a test: `Date` alone is faked (@sinonjs/fake-timers), so sockets, timers and the
- * in-process sandbox keep real time. One fake at a time, per test process; `realDate()` ends it.
- * Tests call these rather than `jest.useFakeTimers`, which jest-light-runner does not configure.
+ * in-process sandbox keep real time. One fake at a time; `realDate()` ends it. One helper instead
+ * of each test spelling out which of jest's fake timers to leave real.
  */
 let installed: FakeTimers.Clock | undefined;
 

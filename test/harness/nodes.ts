@@ -1,7 +1,7 @@
 /**
  * The package's node classes, from their sources. `X.node` also names the node's codex
- * (`X.node.json`), which plain Node's resolution takes first (the tests run in plain Node under
- * jest-light-runner): the `.ts` file is named.
+ * (`X.node.json`), which plain Node's resolution (tsx, a runner without jest's module registry)
+ * takes first: the `.ts` file is named.
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
 export const { PaymentsService } =
