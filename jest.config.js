@@ -17,7 +17,7 @@ module.exports = {
 	// Two workers on this 2-core machine (jest's default would be one): the engine tests spend much of
 	// their time waiting on the in-process sandbox, so two suites at once take 50 s instead of 90.
 	maxWorkers: 2,
-	// A temporary n8n user folder, so n8n-core writes no ~/.n8n/config (test/setup/userFolder.js).
-	globalSetup: '<rootDir>/test/setup/globalSetup.js',
-	globalTeardown: '<rootDir>/test/setup/globalTeardown.js',
+	// A temporary n8n user folder, so n8n-core writes no ~/.n8n/config (test/setup/userFolder.ts).
+	globalSetup: '<rootDir>/test/setup/globalSetup.ts',
+	globalTeardown: '<rootDir>/test/setup/globalTeardown.ts',
 };

@@ -120,13 +120,13 @@ async function loadPackage(
 		return;
 	}
 	/* eslint-disable @typescript-eslint/no-require-imports */
-	const { PaymentsService } = require('../../nodes/PaymentsService/PaymentsService.node.ts');
+	const { PaymentsService } = require('../../nodes/PaymentsService/PaymentsService.node');
 	const {
 		PaymentsServiceTrigger,
-	} = require('../../nodes/PaymentsService/PaymentsServiceTrigger.node.ts');
+	} = require('../../nodes/PaymentsService/PaymentsServiceTrigger.node');
 	const {
 		PaymentsServiceNotificationTrigger,
-	} = require('../../nodes/PaymentsService/PaymentsServiceNotificationTrigger.node.ts');
+	} = require('../../nodes/PaymentsService/PaymentsServiceNotificationTrigger.node');
 	const credentials = [
 		require('../../credentials/PaymentsServiceSessionApi.credentials').PaymentsServiceSessionApi,
 		require('../../credentials/PaymentsServiceReadOnlyApi.credentials').PaymentsServiceReadOnlyApi,

@@ -19,11 +19,12 @@ function loadN8nNodesBase(): { rules: Record<string, never> } {
 	const saved = process.env.NODE_ENV;
 	delete process.env.NODE_ENV;
 	try {
-		// Loaded afresh, whoever loaded it before in this process.
-		for (const file of Object.keys(require.cache))
-			if (file.includes('/eslint-plugin-n8n-nodes-base/')) delete require.cache[file];
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		return require('eslint-plugin-n8n-nodes-base') as { rules: Record<string, never> };
+		let plugin: { rules: Record<string, never> } | undefined;
+		jest.isolateModules(() => {
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			plugin = require('eslint-plugin-n8n-nodes-base');
+		});
+		return plugin!;
 	} finally {
 		process.env.NODE_ENV = saved;
 	}

@@ -87,19 +87,14 @@ describe('ChunkStream: the file as n8n’s binary data stores read it', () => {
 		if (fail) throw new Error('page 3 failed');
 	}
 
-	/** n8n's own package, required (plain Node's import() would take its TypeScript sources). */
-	const backendNetwork = () =>
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		require('@n8n/backend-network') as typeof import('@n8n/backend-network');
-
 	test('the default (in-memory) store collects it into the file: n8n’s own binaryToBuffer', async () => {
-		const { binaryToBuffer } = backendNetwork();
+		const { binaryToBuffer } = await import('@n8n/backend-network');
 		const buffer = await binaryToBuffer(new ChunkStream(chunks()) as never);
 		expect(buffer.toString()).toBe('a,b\r\n1,2\r\n');
 	});
 
 	test('the default store fails with the read’s error, never with a shorter file', async () => {
-		const { binaryToBuffer } = backendNetwork();
+		const { binaryToBuffer } = await import('@n8n/backend-network');
 		await expect(binaryToBuffer(new ChunkStream(chunks(true)) as never)).rejects.toThrow(
 			'page 3 failed',
 		);

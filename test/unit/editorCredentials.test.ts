@@ -1,9 +1,8 @@
 import { NodeHelpers, type INode, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import {
-	PaymentsService,
-	PaymentsServiceNotificationTrigger,
-	PaymentsServiceTrigger,
-} from '../harness/nodes';
+
+import { PaymentsService } from '../../nodes/PaymentsService/PaymentsService.node';
+import { PaymentsServiceNotificationTrigger } from '../../nodes/PaymentsService/PaymentsServiceNotificationTrigger.node';
+import { PaymentsServiceTrigger } from '../../nodes/PaymentsService/PaymentsServiceTrigger.node';
 
 /** The Notification Trigger's description at `version` (1: saved workflows, 2: new nodes). */
 function notificationTrigger(version: number): INodeTypeDescription {

@@ -1,0 +1,3 @@
+import { setup } from './userFolder';
+
+export default setup;

@@ -1,0 +1,3 @@
+import { teardown } from './userFolder';
+
+export default teardown;
