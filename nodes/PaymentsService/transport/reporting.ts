@@ -32,10 +32,11 @@ export { describeWindow, fetchPage, type ListPage, type ListQuery, type PeriodEv
  *
  * The estimate that guides splitting uses the records' `dateField` (creation dates) and assumes
  * newest first; when the dates are missing or the order differs, windows are simply not split,
- * except at `MAX_PAGES_PER_WINDOW` (codes/constants) full pages, where a window is halved rather than failed.
- * With `concurrency` 1 a window is split only when it would otherwise near that cap, so a read
- * costs the same requests as reading each window page after page, and a consumer that stops early (a limit) sends
- * no request it did not ask for: a window's next page is requested once the previous one was taken.
+ * except at `MAX_PAGES_PER_WINDOW` (codes/constants) full pages, where a window is halved rather
+ * than failed. With `concurrency` 1 a window is split only when it would otherwise near that cap,
+ * so a read costs the same requests as reading each window page after page, and a consumer that
+ * stops early (a limit) sends no request it did not ask for: a window's next page is requested
+ * once the previous one was taken.
  *
  * With `peel` (the polling trigger), each request is a first page: a full first page listed newest
  * first is posted as a `split` of the window into the seconds it holds completely, then that part's
