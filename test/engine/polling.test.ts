@@ -1,0 +1,11 @@
+/**
+ * The polling trigger on n8n's engine: its events, edges, properties and a simulation of days.
+ *
+ * One jest file for several specs (see CONTRIBUTING.md, "Tests"): jest loads every module afresh
+ * for each test file, and n8n's engine takes about a second to load. Each spec keeps its hooks inside
+ * its own `describe`.
+ */
+import './trigger.spec';
+import './trigger-edges.spec';
+import './trigger-property.spec';
+import './trigger-simulation.spec';
