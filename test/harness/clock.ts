@@ -6,6 +6,8 @@ import * as FakeTimers from '@sinonjs/fake-timers';
  * of each test spelling out which of jest's fake timers to leave real.
  */
 let installed: FakeTimers.Clock | undefined;
+/** Whether the faked time moves on with real time. */
+let flowing = false;
 
 /**
  * Shows `ms` (epoch milliseconds) to every `Date` from now on. `flowing`: the shown time then moves
@@ -13,10 +15,11 @@ let installed: FakeTimers.Clock | undefined;
  */
 export function fakeDate(ms: number, options: { flowing?: boolean } = {}): void {
 	installed?.uninstall();
+	flowing = options.flowing ?? false;
 	installed = FakeTimers.install({
 		now: ms,
 		toFake: ['Date'],
-		shouldAdvanceTime: options.flowing ?? false,
+		shouldAdvanceTime: flowing,
 	});
 }
 
@@ -30,4 +33,12 @@ export function setDate(ms: number): void {
 export function realDate(): void {
 	installed?.uninstall();
 	installed = undefined;
+}
+
+/**
+ * Whether n8n's clock stands still: `Date` is faked and not flowing. A wait then ends at once
+ * (test/setup/n8nSleep.ts): no code can tell how long it lasted.
+ */
+export function dateStopped(): boolean {
+	return installed !== undefined && !flowing;
 }
