@@ -8,6 +8,7 @@ import {
 	WorkflowBuilder,
 	type Fixture,
 } from '../harness/fixtures';
+import { fakeDate, realDate } from '../harness/clock';
 import { expectedList, iso } from '../harness/records';
 
 const SESSION = 'paymentsServiceSessionApi';
@@ -41,6 +42,8 @@ describe('list reads that recover by themselves', () => {
 	beforeAll(async () => {
 		fx = await startFixture({ sandbox: { days: 370 } });
 		now = Math.floor(fx.sandbox.clock.now() / 1000);
+		// n8n's clock stands at the sandbox's, so the retries' backoffs end at once (test/setup/n8nSleep.ts).
+		fakeDate(fx.sandbox.clock.now());
 		const from = now - 360 * DAY;
 		yearWorkflow = listWorkflow({
 			period: 'custom',
@@ -56,7 +59,10 @@ describe('list reads that recover by themselves', () => {
 			now,
 		).map((deposit) => deposit.idDeposit);
 	});
-	afterAll(async () => await fx.close());
+	afterAll(async () => {
+		realDate();
+		await fx.close();
+	});
 	beforeEach(() => {
 		fx.sandbox.log.clear();
 		fx.sandbox.faults.clear();
@@ -197,8 +203,12 @@ describe('login and merchant-switch failures reach the user with their own messa
 	beforeAll(async () => {
 		fx = await startFixture();
 		now = Math.floor(fx.sandbox.clock.now() / 1000);
+		fakeDate(fx.sandbox.clock.now());
 	});
-	afterAll(async () => await fx.close());
+	afterAll(async () => {
+		realDate();
+		await fx.close();
+	});
 	beforeEach(() => {
 		fx.sandbox.log.clear();
 		fx.sandbox.faults.clear();

@@ -7,6 +7,7 @@ import {
 	WorkflowBuilder,
 	type Fixture,
 } from '../harness/fixtures';
+import { fakeDate, realDate } from '../harness/clock';
 import { iso } from '../harness/records';
 import { COUNTRIES } from '../sandbox/reference';
 
@@ -209,6 +210,8 @@ describe('Report → Summarize with Convert Totals To (the service’s exchange 
 			status: 500,
 			times: 1_000,
 		});
+		// n8n's clock held still: the rate read's retry backoffs end at once (test/setup/n8nSleep.ts).
+		fakeDate(Date.now());
 		try {
 			const run = await fx.engine.run(
 				summarizeWorkflow({
@@ -222,6 +225,7 @@ describe('Report → Summarize with Convert Totals To (the service’s exchange 
 			expect(run.output(NODE)).toHaveLength(0);
 			expect(rateRequests().length).toBeGreaterThan(0);
 		} finally {
+			realDate();
 			fx.sandbox.faults.clear();
 		}
 	});
