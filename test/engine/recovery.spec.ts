@@ -42,8 +42,6 @@ describe('list reads that recover by themselves', () => {
 	beforeAll(async () => {
 		fx = await startFixture({ sandbox: { days: 370 } });
 		now = Math.floor(fx.sandbox.clock.now() / 1000);
-		// n8n's clock stands at the sandbox's, so the retries' backoffs end at once (test/setup/n8nSleep.ts).
-		fakeDate(fx.sandbox.clock.now());
 		const from = now - 360 * DAY;
 		yearWorkflow = listWorkflow({
 			period: 'custom',
@@ -59,10 +57,7 @@ describe('list reads that recover by themselves', () => {
 			now,
 		).map((deposit) => deposit.idDeposit);
 	});
-	afterAll(async () => {
-		realDate();
-		await fx.close();
-	});
+	afterAll(async () => await fx.close());
 	beforeEach(() => {
 		fx.sandbox.log.clear();
 		fx.sandbox.faults.clear();
@@ -203,6 +198,9 @@ describe('login and merchant-switch failures reach the user with their own messa
 	beforeAll(async () => {
 		fx = await startFixture();
 		now = Math.floor(fx.sandbox.clock.now() / 1000);
+		// n8n's clock stands at the sandbox's: the login retries' backoffs end at once
+		// (test/setup/n8nSleep.ts). The reads above keep real time: which requests start while a
+		// failure is on its way back depends on how long the backoffs last.
 		fakeDate(fx.sandbox.clock.now());
 	});
 	afterAll(async () => {
