@@ -4,8 +4,8 @@
 //   rulesets, which together hold every rule of the plugin, with the scanner's five switched off;
 // - @n8n/eslint-plugin-community-nodes' recommended config, and no-console;
 // - our house rules, for what those miss (test/scan/house-rules.ts, each with its reason).
-// test/scan/scanner-rules.test.ts checks that every rule the scanner reports as an error is an error
-// here too, on every file it lints. eslint loads this TypeScript config through jiti.
+// `npm run lint:rules` (test/scan/scanner-rules.mjs) checks that every rule the scanner reports as an
+// error is an error here too, on every file it lints. eslint loads this TypeScript config through jiti.
 import eslint from '@eslint/js';
 import communityNodes from '@n8n/eslint-plugin-community-nodes';
 import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
