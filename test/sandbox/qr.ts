@@ -11,6 +11,10 @@ export async function qrPngBase64(text: string): Promise<string> {
 		errorCorrectionLevel: 'M',
 		margin: 2,
 		scale: 4,
+		// Rows unfiltered (PNG filter type 0): pngjs otherwise tries every filter on every row, which
+		// took half the time of each code; the image decodes the same. The typings of qrcode leave out
+		// pngjs's `filterType`.
+		rendererOpts: { filterType: 0 } as QRCode.QRCodeToBufferOptions['rendererOpts'],
 	});
 	return png.toString('base64');
 }
