@@ -62,7 +62,18 @@ export function toIsoSeconds(ms: number): string {
 	if (!(days >= 0 && days < 2_932_897))
 		return new Date(seconds * MS_PER_SECOND).toISOString().slice(0, -5) + 'Z';
 	const inDay = seconds - days * 86_400;
-	// Days to a civil date (H. Hinnant's algorithm; the era starts on 0000-03-01).
+	return `${civilDate(days)}T${TWO_DIGITS[Math.floor(inDay / 3600)]}:${TWO_DIGITS[Math.floor((inDay % 3600) / 60)]}:${TWO_DIGITS[inDay % 60]}Z`;
+}
+
+/** "00" to "59". */
+const TWO_DIGITS = Array.from({ length: 60 }, (_, n) => String(n).padStart(2, '0'));
+/** `yyyy-MM-dd` by days since 1970-01-01, as formatted so far (a dataset spans a few hundred days). */
+const civilDates = new Map<number, string>();
+
+/** `yyyy-MM-dd` of `days` since 1970-01-01 (H. Hinnant's algorithm; the era starts on 0000-03-01). */
+function civilDate(days: number): string {
+	let text = civilDates.get(days);
+	if (text !== undefined) return text;
 	const z = days + 719_468;
 	const era = Math.floor(z / 146_097);
 	const doe = z - era * 146_097;
@@ -74,13 +85,10 @@ export function toIsoSeconds(ms: number): string {
 	const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
 	const month = mp < 10 ? mp + 3 : mp - 9;
 	const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-	const hour = Math.floor(inDay / 3600);
-	const minute = Math.floor((inDay % 3600) / 60);
-	return `${year}-${two(month)}-${two(day)}T${two(hour)}:${two(minute)}:${two(inDay % 60)}Z`;
-}
-
-function two(n: number): string {
-	return n < 10 ? `0${n}` : String(n);
+	text = `${year}-${TWO_DIGITS[month]}-${TWO_DIGITS[day]}`;
+	if (civilDates.size >= 100_000) civilDates.clear();
+	civilDates.set(days, text);
+	return text;
 }
 
 /** Formats ms as `yyyy-MM-dd HH:mm:ss` (UTC; service rules §5.1, payment_info dates). */
