@@ -181,7 +181,8 @@ export class MemoryUpdate {
 		private readonly lookBackStart: number,
 	) {
 		this.statuses = [...state.statuses];
-		for (const [key, entry] of Object.entries(state.seen)) {
+		for (const key in state.seen) {
+			const entry = state.seen[key];
 			if (entry[2] >= lookBackStart) this.seen[key] = [entry[0], entry[1], entry[2]];
 			else this.forget(entry[2]);
 		}
@@ -215,17 +216,24 @@ export class MemoryUpdate {
 
 	/** The memory to store, its status dictionary reduced to the statuses still referenced. */
 	result(): Pick<TriggerState, 'statuses' | 'seen'> {
-		const used = [
-			...new Set(
-				Object.values(this.seen)
-					.map((entry) => entry[0])
-					.filter((index) => index >= 0),
-			),
-		].sort((a, b) => a - b);
-		const remap = new Map(used.map((index, position) => [index, position]));
-		for (const entry of Object.values(this.seen))
-			if (entry[0] >= 0) entry[0] = remap.get(entry[0])!;
-		return { statuses: used.map((index) => this.statuses[index]), seen: this.seen };
+		const used = new Array<boolean>(this.statuses.length).fill(false);
+		for (const key in this.seen) {
+			const index = this.seen[key][0];
+			if (index >= 0) used[index] = true;
+		}
+		// Each index moves down by the number of unused ones before it.
+		const remap: number[] = [];
+		const statuses: string[] = [];
+		for (let index = 0; index < used.length; index++) {
+			remap.push(statuses.length);
+			if (used[index]) statuses.push(this.statuses[index]);
+		}
+		if (statuses.length < this.statuses.length)
+			for (const key in this.seen) {
+				const entry = this.seen[key];
+				if (entry[0] >= 0) entry[0] = remap[entry[0]];
+			}
+		return { statuses, seen: this.seen };
 	}
 
 	private forget(created: number): void {
