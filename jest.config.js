@@ -18,6 +18,8 @@ module.exports = {
 	// their time waiting on the in-process sandbox, so two suites at once take 50 s instead of 90.
 	maxWorkers: 2,
 	// A temporary n8n user folder, so n8n-core writes no ~/.n8n/config (test/setup/userFolder.ts).
+	// Largest first on a clean checkout too, a group of specs weighing what its specs weigh.
+	testSequencer: '<rootDir>/test/setup/sequencer.js',
 	// n8n's waits end at once while a test holds n8n's clock still (test/setup/n8nSleep.ts).
 	setupFiles: ['<rootDir>/test/setup/n8nSleep.ts'],
 	globalSetup: '<rootDir>/test/setup/globalSetup.ts',
