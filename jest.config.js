@@ -3,6 +3,8 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
+	// The long runs have their own command, `npm run test:long` (test/engine/long.test.ts).
+	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/engine/long\\.test\\.ts$'],
 	// esbuild, file by file (test/setup/esbuildTransform.js): on a clean checkout ts-jest spent
 	// seconds per worker loading TypeScript and transpiling. Types are checked by `npm run lint:types`.
 	transform: {

@@ -250,28 +250,6 @@ describe('Notification Trigger: once per change in one process', () => {
 		expect(outcomes.filter((outcome) => outcome === 'emitted')).toHaveLength(2 * pairs);
 	});
 
-	test('200 distinct notifications at once, then their repeats: none handled again', async () => {
-		await listen();
-		const payouts = Array.from({ length: 200 }, (_, index) =>
-			fx.sandbox.control.addCashout({ idMerchant: MID, externalId: `payout-burst-${index}` }),
-		);
-		const forms = payouts.map((payout) => cashoutForm(payout));
-		const queue = [...forms];
-		await Promise.all(
-			Array.from({ length: 50 }, async () => {
-				for (let form = queue.shift(); form !== undefined; form = queue.shift())
-					await send(FORM, form);
-			}),
-		);
-		await server!.idle();
-		expect(server!.runs()).toHaveLength(200);
-		const repeats = [];
-		for (const form of forms) repeats.push(await send(FORM, form));
-		await server!.idle();
-		expect(server!.runs()).toHaveLength(200);
-		expect(repeats.filter((answer) => answer.status !== 200)).toEqual([]);
-	});
-
 	test('Respond When Workflow Finished: a copy arriving while the first runs is answered 409; a failed workflow is handled again on redelivery, a successful one is not', async () => {
 		await listen({ options: { respond: 'whenFinished' } });
 		gatedWork();

@@ -8,4 +8,3 @@
 import './trigger.spec';
 import './trigger-edges.spec';
 import './trigger-property.spec';
-import './trigger-simulation.spec';

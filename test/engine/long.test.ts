@@ -1,0 +1,12 @@
+/**
+ * The long runs, kept out of `npm test` and run by `npm run test:long` (CI runs both): the polling
+ * trigger through days of simulated activity and at 20,000 cashouts a day, and a burst of 200
+ * notifications at once.
+ *
+ * One jest file for several specs (see CONTRIBUTING.md, "Tests"): jest loads every module afresh
+ * for each test file, and n8n's engine takes about a second to load. Each spec keeps its hooks inside
+ * its own `describe`.
+ */
+import './notification-burst.spec';
+import './trigger-simulation.spec';
+import './trigger-volume.spec';
