@@ -1,7 +1,11 @@
 import { forgetAllClaims } from '../../nodes/PaymentsService/trigger/notification/claims';
-import { cashoutControl } from '../../nodes/PaymentsService/trigger/notification/notifications';
 import { startFixture, type Fixture } from '../harness/fixtures';
-import { NOTIFICATION_TRIGGER, notificationWorkflow } from '../harness/notifications';
+import {
+	cashoutNotificationForm,
+	NOTIFICATION_TRIGGER,
+	notificationWorkflow,
+	postNotification,
+} from '../harness/notifications';
 import { sharedClock } from '../harness/trigger';
 import { startWebhookServer, WebhookRunner, type WebhookServer } from '../harness/webhook';
 
@@ -36,26 +40,11 @@ describe('Notification Trigger: a burst of notifications in one process', () => 
 		server = await startWebhookServer(fx.engine, served);
 		return server;
 	};
-	const send = async (contentType: string, body: string) => {
-		const answer = await fetch(server!.url, {
-			method: 'POST',
-			headers: { 'content-type': contentType },
-			body,
-		});
-		const text = await answer.text();
-		return { status: answer.status, json: text === '' ? undefined : (JSON.parse(text) as unknown) };
-	};
+	const send = async (contentType: string, body: string) =>
+		await postNotification(server!.url, contentType, body);
 	/** A cashout notification as the service sends it, dated `at` (GMT). */
 	const cashoutForm = (payout: { idCashout: number; externalId: string }, at = START) =>
-		new URLSearchParams({
-			date: new Date(at).toISOString().slice(0, 19).replace('T', ' '),
-			bank_reference_id: '',
-			comments: '',
-			external_id: payout.externalId,
-			control: cashoutControl(fx.sandbox.credentials.cashout.apiSignature, payout.externalId),
-			cashout_id: String(payout.idCashout),
-			status_reason: '',
-		}).toString();
+		cashoutNotificationForm(fx.sandbox, payout, at);
 
 	test('200 distinct notifications at once, then their repeats: none handled again', async () => {
 		await listen();

@@ -5,10 +5,14 @@ import type { IDataObject, IExecuteFunctions, INode, INodeParameters } from 'n8n
 import { NodeOperationError } from 'n8n-workflow';
 
 import { forgetAllClaims } from '../../nodes/PaymentsService/trigger/notification/claims';
-import { cashoutControl } from '../../nodes/PaymentsService/trigger/notification/notifications';
 import type { SandboxNotification } from '../sandbox';
 import { startFixture, type Fixture } from '../harness/fixtures';
-import { NOTIFICATION_TRIGGER, notificationWorkflow } from '../harness/notifications';
+import {
+	cashoutNotificationForm,
+	NOTIFICATION_TRIGGER,
+	notificationWorkflow,
+	postNotification,
+} from '../harness/notifications';
 import { sharedClock } from '../harness/trigger';
 import { startWebhookServer, WebhookRunner, type WebhookServer } from '../harness/webhook';
 
@@ -117,26 +121,11 @@ describe('Notification Trigger: once per change in one process', () => {
 	};
 	const emitted = () =>
 		server!.runs().flatMap((run) => run.output('Then').map((item) => item.json));
-	const send = async (contentType: string, body: string) => {
-		const answer = await fetch(server!.url, {
-			method: 'POST',
-			headers: { 'content-type': contentType },
-			body,
-		});
-		const text = await answer.text();
-		return { status: answer.status, json: text === '' ? undefined : (JSON.parse(text) as unknown) };
-	};
+	const send = async (contentType: string, body: string) =>
+		await postNotification(server!.url, contentType, body);
 	/** A cashout notification as the service sends it, dated `at` (GMT). */
 	const cashoutForm = (payout: { idCashout: number; externalId: string }, at = START) =>
-		new URLSearchParams({
-			date: new Date(at).toISOString().slice(0, 19).replace('T', ' '),
-			bank_reference_id: '',
-			comments: '',
-			external_id: payout.externalId,
-			control: cashoutControl(fx.sandbox.credentials.cashout.apiSignature, payout.externalId),
-			cashout_id: String(payout.idCashout),
-			status_reason: '',
-		}).toString();
+		cashoutNotificationForm(fx.sandbox, payout, at);
 	const resend = async (notification: SandboxNotification) =>
 		await send(notification.contentType, notification.body);
 

@@ -1,5 +1,6 @@
 import type { INodeCredentials, INodeParameters } from 'n8n-workflow';
 
+import { cashoutControl } from '../../nodes/PaymentsService/trigger/notification/notifications';
 import type { Sandbox } from '../sandbox';
 import { PACKAGE_NAME, type WorkflowJson } from './engine';
 import { CREDENTIAL_IDS } from './fixtures';
@@ -93,4 +94,39 @@ export function sandboxSecrets(sandbox: Sandbox): string[] {
 		credentials.session.secretKey,
 		credentials.readOnlyKey,
 	];
+}
+
+/** POSTs `body` to `url` as the service would: the answer's status and its JSON (undefined: empty). */
+export async function postNotification(
+	url: string,
+	contentType: string,
+	body: string,
+): Promise<{ status: number; json: unknown }> {
+	const answer = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': contentType },
+		body,
+	});
+	const text = await answer.text();
+	return { status: answer.status, json: text === '' ? undefined : (JSON.parse(text) as unknown) };
+}
+
+/**
+ * A cashout notification as the service sends it (a form), for `payout`, dated `at` (epoch ms, sent
+ * as GMT), its `control` signed with the sandbox's cashout API signature (service rules §10).
+ */
+export function cashoutNotificationForm(
+	sandbox: Sandbox,
+	payout: { idCashout: number; externalId: string },
+	at: number,
+): string {
+	return new URLSearchParams({
+		date: new Date(at).toISOString().slice(0, 19).replace('T', ' '),
+		bank_reference_id: '',
+		comments: '',
+		external_id: payout.externalId,
+		control: cashoutControl(sandbox.credentials.cashout.apiSignature, payout.externalId),
+		cashout_id: String(payout.idCashout),
+		status_reason: '',
+	}).toString();
 }
