@@ -16,14 +16,14 @@ module.exports = {
 		'/node_modules/(?!(sanitize-html/node_modules/)?(htmlparser2|domhandler|domutils|dom-serializer|entities|domelementtype)/)',
 	],
 	testTimeout: 60000,
-	// Two workers on this 2-core machine (jest's default would be one): the engine tests spend much of
-	// their time waiting on the in-process sandbox, so two suites at once take 50 s instead of 90.
+	// Two workers on a 2-core machine (jest's default would be one). A third was no faster once
+	// n8n's waits ended at once (below): the tests are then busy, not waiting.
 	maxWorkers: 2,
-	// A temporary n8n user folder, so n8n-core writes no ~/.n8n/config (test/setup/userFolder.ts).
 	// Largest first on a clean checkout too, a group of specs weighing what its specs weigh.
 	testSequencer: '<rootDir>/test/setup/sequencer.js',
 	// n8n's waits end at once while a test holds n8n's clock still (test/setup/n8nSleep.ts).
 	setupFiles: ['<rootDir>/test/setup/n8nSleep.ts'],
+	// A temporary n8n user folder, so n8n-core writes no ~/.n8n/config (test/setup/userFolder.ts).
 	globalSetup: '<rootDir>/test/setup/globalSetup.ts',
 	globalTeardown: '<rootDir>/test/setup/globalTeardown.ts',
 };
