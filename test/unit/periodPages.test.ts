@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'util';
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
@@ -323,7 +324,9 @@ describe('splitPeriodPages: windows that follow the data', () => {
 		);
 		const service = fakeService(seconds, 'newestFirst');
 		const { ids } = await readAll(service.client, [{ from: 0, to: DAY - 1 }], 1);
-		expect(ids).toEqual(seconds.map((_, index) => index).reverse());
+		const newestFirst = seconds.map((_, index) => index).reverse();
+		// jest's toEqual takes a second over 55,000 numbers: it runs only to report a difference.
+		if (!isDeepStrictEqual(ids, newestFirst)) expect(ids).toEqual(newestFirst);
 		const windows = new Map<string, number>();
 		for (const request of service.requests)
 			windows.set(
