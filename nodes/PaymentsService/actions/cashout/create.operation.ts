@@ -33,7 +33,7 @@ import {
 	recoveryNote,
 	recoveryPeriod,
 	type Recovery,
-} from '../common/recovery';
+} from '../../idempotency/recovery';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 import { toNodeError } from '../common/nodeError';
 import { explainCashoutRefusal, readCashoutStatus } from '../../transport/cashouts';

@@ -32,7 +32,7 @@ import {
 	recoveryNote,
 	recoveryPeriod,
 	type Recovery,
-} from '../common/recovery';
+} from '../../idempotency/recovery';
 import { REPORTING_LISTS } from '../../reporting/lists';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 import { toNodeError } from '../common/nodeError';

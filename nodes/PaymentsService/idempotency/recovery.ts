@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ReportingListDefinition } from '../../reporting/lists';
-import { splitIntoWindows } from '../../reporting/windows';
-import { CREDENTIAL_TYPES, PaymentsClient } from '../../transport/client';
-import { splitPeriodPages } from '../../transport/reporting';
-import type { CreationKey } from '../../idempotency/creation';
+import type { ReportingListDefinition } from '../reporting/lists';
+import { splitIntoWindows } from '../reporting/windows';
+import { CREDENTIAL_TYPES, PaymentsClient } from '../transport/client';
+import { splitPeriodPages } from '../transport/reporting';
+import type { CreationKey } from './creation';
 
 /**
  * Finding the record an earlier attempt created, after the service answered "key already used"
