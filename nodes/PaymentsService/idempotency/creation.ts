@@ -138,6 +138,17 @@ export function recordAttempt(context: IExecuteFunctions, creation: CreationKey)
 }
 
 /**
+ * `creation` as seen by a repeat answer to its own resend (a 503 resent with the same key, service
+ * rules §11): the attempt this call recorded ({@link recordAttempt}) sent the key before, so the
+ * record may be this request's. Unchanged when an earlier attempt is already known.
+ */
+export function sentBefore(context: IExecuteFunctions, creation: CreationKey): CreationKey {
+	if (creation.earlierAttemptMs !== undefined) return creation;
+	const record = attemptRecords(context)?.[creation.slot];
+	return record && !record.refused ? { ...creation, earlierAttemptMs: record.sentMs } : creation;
+}
+
+/**
  * Remembers that the service refused `creation`'s key as already used when this execution had not
  * sent it before: the record belongs to another execution, and later attempts here are not retries
  * of it.

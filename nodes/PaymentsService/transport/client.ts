@@ -59,6 +59,14 @@ export interface ServiceRequest {
 	 * state-changing calls must leave it false.
 	 */
 	safeToRepeat?: boolean;
+	/**
+	 * For a creation that carries its idempotency key (service rules §5.2, §11): a 429 (the service
+	 * made nothing) or a 503 pauses every request of this client, then the same request is sent
+	 * again with the same key, within the retry policy. A 503 may have been acted on: the service
+	 * then answers the resend with its repeat code (104, 511), and the failure says so
+	 * (`earlierAttemptMayHaveActed`). Other failures are never sent again.
+	 */
+	resendWhenBusy?: boolean;
 }
 
 /**
@@ -172,6 +180,9 @@ class SessionGate {
  * - Safe reads are retried on 429 (after the wait the service asked), 5xx and lost connections,
  *   with exponential backoff and jitter, within the retry policy (service rules §11). After a 429,
  *   every request of the client waits until the service's wait is over.
+ * - Creations that carry their key (`resendWhenBusy`) are sent again after a 429 or a 503, and
+ *   every request of the client pauses first: the items of a run created at once back off
+ *   together.
  * - Session requests share one login per lost session ({@link SessionGate}).
  */
 export class PaymentsClient {
@@ -179,7 +190,7 @@ export class PaymentsClient {
 
 	private readonly gate = new SessionGate();
 
-	/** Epoch ms before which no request of this client starts (after a 429's Retry-After). */
+	/** Epoch ms before which no request of this client starts (a 429's Retry-After, a busy creation's backoff). */
 	private notBefore = 0;
 
 	private retryPolicy: RetryPolicy | false;
@@ -253,8 +264,10 @@ export class PaymentsClient {
 	): Promise<T> {
 		const baseURL = await this.baseUrl(failure.itemIndex);
 		const safe = request.safeToRepeat ?? request.method === 'GET';
-		const policy = safe ? this.retryPolicy : false;
+		const resend = !safe && request.resendWhenBusy === true;
+		const policy = safe ? this.retryPolicy : resend ? DEFAULT_RETRY_POLICY : false;
 		const startedAt = this.clock.now();
+		let mayHaveActed = false;
 		for (let attempt = 1; ; attempt++) {
 			await this.waitForTurn();
 			const outcome = await this.attempt<T>(baseURL, request);
@@ -266,34 +279,46 @@ export class PaymentsClient {
 					this.clock.now() + problem.retryAfterSeconds * 1000,
 				);
 			}
-			const delay = policy
-				? nextRetryDelay(problem, attempt, this.clock.now() - startedAt, policy)
-				: undefined;
+			const busy = problem.httpStatus === 429 || problem.httpStatus === 503;
+			const delay =
+				policy && (safe || busy)
+					? nextRetryDelay(problem, attempt, this.clock.now() - startedAt, policy)
+					: undefined;
 			const deadline = this.options.deadline ?? Number.POSITIVE_INFINITY;
-			if (delay === undefined || this.clock.now() + delay >= deadline || control.stop?.()) {
-				if (outcome.error instanceof NodeOperationError) throw outcome.error;
-				throw toNodeApiError(
+			const fail = () => {
+				if (outcome.error instanceof NodeOperationError) return outcome.error;
+				return toNodeApiError(
 					this.context.getNode(),
-					{ ...problem, attempts: attempt },
+					{
+						...problem,
+						attempts: attempt,
+						...(mayHaveActed ? { earlierAttemptMayHaveActed: true } : {}),
+					},
 					request.family,
 					failure,
 				);
-			}
+			};
+			if (delay === undefined || this.clock.now() + delay >= deadline || control.stop?.())
+				throw fail();
+			// A busy creation pauses every request of the run, not only its own resend.
+			if (resend) this.notBefore = Math.max(this.notBefore, this.clock.now() + delay);
+			mayHaveActed ||= problem.httpStatus === 503;
 			await this.clock.sleep(delay);
-			if (control.stop?.()) {
-				throw toNodeApiError(
-					this.context.getNode(),
-					{ ...problem, attempts: attempt },
-					request.family,
-					failure,
-				);
-			}
+			if (control.stop?.()) throw fail();
 		}
 	}
 
+	/**
+	 * Waits until no pause is in force (`notBefore`); a pause extended while waiting is waited out
+	 * too. Each wait is one sleep, so a test clock that stands still never loops.
+	 */
 	private async waitForTurn(): Promise<void> {
-		const wait = this.notBefore - this.clock.now();
-		if (wait > 0) await this.clock.sleep(wait);
+		let waited = Number.NaN;
+		while (this.notBefore !== waited) {
+			waited = this.notBefore;
+			const wait = waited - this.clock.now();
+			if (wait > 0) await this.clock.sleep(wait);
+		}
 	}
 
 	/** One attempt: the answer, or what went wrong (never throws for a failed request). */

@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { findInexactNumbers } from '../../bodies/jsonNumbers';
 import {
 	bodyFromParameters,
 	type FieldProblem,
@@ -111,4 +112,89 @@ function refuseEmptyExpressions(
 			},
 		);
 	}
+}
+
+/**
+ * The request body of item `itemIndex` from the JSON Body parameter (`jsonBody`): a JSON object,
+ * with every number exactly as written.
+ * @param noun what the body creates, for the error ("deposit").
+ * @param example a short valid body, shown in the fix.
+ * @throws NodeOperationError when it is not valid JSON, not an object, or has a number a
+ *   JavaScript number cannot carry exactly (it would arrive as another amount); nothing is sent.
+ */
+export function bodyFromJson(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	noun: string,
+	example: string,
+): IDataObject {
+	const raw = context.getNodeParameter('jsonBody', itemIndex) as unknown;
+	let parsed: unknown = raw;
+	if (typeof raw === 'string') {
+		try {
+			parsed = JSON.parse(raw);
+		} catch (error) {
+			throw new NodeOperationError(
+				context.getNode(),
+				`JSON Body of item ${itemIndex} is not valid JSON`,
+				{
+					itemIndex,
+					description: `${(error as Error).message}. Write the ${noun} request as a JSON object.`,
+				},
+			);
+		}
+		// JSON.parse rounds numbers past a double's precision: refuse rather than send another amount.
+		const inexact = findInexactNumbers(raw);
+		if (inexact.length) {
+			throw new NodeOperationError(
+				context.getNode(),
+				`JSON Body of item ${itemIndex} has the number ${inexact[0]}, which a JavaScript number cannot carry exactly`,
+				{
+					itemIndex,
+					description: `Nothing was sent. It would arrive as ${String(Number(inexact[0]))}. Write ${inexact.length === 1 ? 'it' : `these numbers (${inexact.join(', ')})`} as text instead, e.g. "amount": "${inexact[0]}".`,
+				},
+			);
+		}
+	}
+	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`JSON Body of item ${itemIndex} must be a JSON object`,
+			{
+				itemIndex,
+				description: `Write the ${noun} request as an object, e.g. ${example}.`,
+			},
+		);
+	}
+	return parsed as IDataObject;
+}
+
+/**
+ * The parameters that choose between fields and a JSON body (`specifyBody`, `jsonBody`, read by
+ * {@link bodyFromJson}).
+ * @param noun what the body creates ("deposit"); @param example the JSON Body's default.
+ */
+export function specifyBodyProperties(noun: string, example: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Specify Body',
+			name: 'specifyBody',
+			type: 'options',
+			default: 'fields',
+			options: [
+				{ name: 'Using Fields Below', value: 'fields' },
+				{ name: 'Using JSON', value: 'json' },
+			],
+			description: `Whether to fill in the ${noun} field by field or to send a whole request body as JSON`,
+		},
+		{
+			displayName: 'JSON Body',
+			name: 'jsonBody',
+			type: 'json',
+			default: example,
+			required: true,
+			displayOptions: { show: { specifyBody: ['json'] } },
+			description: `The ${noun} request body, with the field names of the API (snake_case). The fields the node knows are validated before sending; others are sent as they are and listed in the output as unchecked_fields.`,
+		},
+	];
 }

@@ -1,0 +1,147 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { positiveId } from '../../codes/ids';
+import type { PreparedCreation } from '../../idempotency/createOnce';
+import {
+	findEarlierRecord,
+	recoveryNote,
+	recoveryPeriod,
+	type Recovery,
+} from '../../idempotency/recovery';
+import { REPORTING_LISTS } from '../../reporting/lists';
+import type { PaymentsClient } from '../../transport/client';
+import { readDeposit } from '../../transport/deposits';
+
+/**
+ * What Deposit → Create adds around the create-once flow (service rules §5.1, §5.2): the QR code
+ * of a ONE_SHOT answer as a file, and the reads that find a deposit again after a 104.
+ */
+
+/** A deposit request as Deposit → Create built it, with the fields sent unchecked and the options. */
+export interface PreparedDeposit extends PreparedCreation {
+	/** `{unchecked_fields: [...]}` when the JSON body had fields the node does not know, else `{}`. */
+	unchecked: IDataObject;
+	options: IDataObject;
+}
+
+/** The options that put a ONE_SHOT deposit's QR code into binary data. */
+export const qrCodeOptions: INodeProperties[] = [
+	{
+		displayName: 'Put QR Code in Binary Property',
+		name: 'qrCodeToBinary',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to output the QR code of a ONE_SHOT deposit as a PNG file',
+	},
+	{
+		displayName: 'QR Code Binary Property',
+		name: 'qrCodeBinaryProperty',
+		type: 'string',
+		default: 'qrCode',
+		displayOptions: { show: { qrCodeToBinary: [true] } },
+		description: 'Name of the binary property the PNG is written to',
+	},
+];
+
+/**
+ * The ONE_SHOT answer's QR code (`payment_info.secondary_metadata.qr_code`, base64 PNG) as binary
+ * data, when Options → Put QR Code in Binary Property is on and the answer has one; undefined
+ * otherwise.
+ */
+export async function qrCodeBinary(
+	context: IExecuteFunctions,
+	result: IDataObject,
+	request: IDataObject,
+	options: IDataObject,
+): Promise<INodeExecutionData['binary']> {
+	if (options.qrCodeToBinary !== true) return undefined;
+	const paymentInfo = result.payment_info as IDataObject | undefined;
+	const secondary = paymentInfo?.secondary_metadata as IDataObject | undefined;
+	const qrCode = secondary?.qr_code;
+	if (typeof qrCode !== 'string' || qrCode === '') return undefined;
+	const property = String(options.qrCodeBinaryProperty || 'qrCode');
+	const base64 = qrCode.replace(/^data:image\/png;base64,/, '');
+	return {
+		[property]: await context.helpers.prepareBinaryData(
+			Buffer.from(base64, 'base64'),
+			`deposit-${String(result.deposit_id ?? request.invoice_id ?? 'qr')}.png`,
+			'image/png',
+		),
+	};
+}
+
+/**
+ * The deposit list read that finds the deposit of `request` by its invoice ID: the list and the
+ * filters that narrow the first read (country, payer document, method).
+ */
+export function depositLookup(request: IDataObject, invoiceId: string) {
+	const payer = (request.payer as IDataObject | undefined) ?? {};
+	return {
+		list: REPORTING_LISTS.deposit,
+		filters: {
+			country: request.country,
+			clientDocument: payer.document,
+			paymentMethod: request.payment_method,
+		},
+		match: (record: IDataObject) => record.externalId === invoiceId,
+	};
+}
+
+/**
+ * The current status of a deposit found in the list (`GET /v3/deposits/{id}`), or the list's
+ * status when that read fails: the deposit exists either way.
+ */
+export async function currentStatus(
+	client: PaymentsClient,
+	record: IDataObject,
+	itemIndex: number,
+): Promise<string | null> {
+	const listed = typeof record.status === 'string' ? record.status : null;
+	const depositId = positiveId(record.idDeposit);
+	if (depositId === undefined) return listed;
+	try {
+		const current = await readDeposit(client, depositId, {
+			action: `Reading the status of deposit ${depositId}`,
+			itemIndex,
+		});
+		return typeof current.status === 'string' ? current.status : listed;
+	} catch {
+		return listed;
+	}
+}
+
+/** A look-up that read nothing (no invoice ID to find the deposit by). */
+const NOT_READ = { outcome: 'not-found', pagesRead: 0, capped: false } as const;
+
+/** The deposit as a message names it: " (deposit 3000000001, PENDING)". */
+export const named = (record: IDataObject) =>
+	` (deposit ${String(record.idDeposit)}, ${String(record.status)})`;
+
+/** Finds the deposit of `invoiceId` in the list over the key's window (none without an invoice ID). */
+export const findDeposit = (
+	context: IExecuteFunctions,
+	prepared: PreparedDeposit,
+	invoiceId: unknown,
+	itemIndex: number,
+	key = prepared.creation.key,
+) =>
+	typeof invoiceId === 'string'
+		? findEarlierRecord(
+				context,
+				itemIndex,
+				depositLookup(prepared.body, invoiceId),
+				recoveryPeriod({ ...prepared.creation, key }, Date.now()),
+			)
+		: Promise.resolve(NOT_READ);
+
+/** Why the deposit was not found: the look-up's note, or that it has no invoice ID to find it by. */
+export function unfound(body: IDataObject, recovery: Recovery): string {
+	return body.invoice_id
+		? recoveryNote(recovery, 'deposit', 'deposit')
+		: ' Without an Invoice ID it cannot be looked up.';
+}
