@@ -358,11 +358,12 @@ describe('money moves once on every path n8n takes', () => {
 	});
 
 	test('a 5xx on a creation says the service may have acted and how to retry safely', async () => {
+		// A 500 (a 503 is sent again: below).
 		fx.sandbox.faults.add({
 			method: 'POST',
 			path: '/v3/cashout',
 			kind: 'status',
-			status: 503,
+			status: 500,
 			phase: 'after',
 		});
 		const run = await fx.engine.run(
@@ -374,9 +375,96 @@ describe('money moves once on every path n8n takes', () => {
 		);
 		const error = run.nodeError('Payments Service') as unknown as { description: string };
 		expect(error.description).toMatch(
-			/^The service failed \(HTTP 503\) and may or may not have created the cashout\. The external ID of this cashout is payout-5xx-1\. Retrying with the same external ID is safe at any time/,
+			/^The service failed \(HTTP 500\) and may or may not have created the cashout\. The external ID of this cashout is payout-5xx-1\. Retrying with the same external ID is safe at any time/,
 		);
 		expect(cashoutsMade('#5xx')).toHaveLength(1);
+	});
+
+	describe('a busy service (429, 503) gets the same key again, after a pause', () => {
+		const externalIds = () =>
+			fx.sandbox.log
+				.find('POST', '/v3/cashout')
+				.map((entry) => [JSON.parse(entry.rawBody!).external_id as string, entry.status]);
+
+		test('a 429 is sent again with the same external ID: one payout, reported as created', async () => {
+			fx.sandbox.faults.add({
+				method: 'POST',
+				path: '/v3/cashout',
+				kind: 'status',
+				status: 429,
+				retryAfterSeconds: 0,
+			});
+			const run = await fx.engine.run(
+				itemsWorkflow('wf-429', salted('#429').slice(0, 1), paymentsNode(payoutFromRow(), CASHOUT)),
+			);
+			expect(run.error).toBeUndefined();
+			const [item] = run.output('Payments Service').map((entry) => entry.json);
+			expect(item.already_created).toBe(false);
+			const [[first], [second]] = externalIds();
+			expect(externalIds()).toEqual([
+				[first, 429],
+				[first, 200],
+			]);
+			expect(second).toBe(first);
+			expect(cashoutsMade('#429').map((entry) => entry.request.external_id)).toEqual([first]);
+		});
+
+		test('a 503 after the payout was made is sent again; the 511 it gets names this payout: one payout, reported as already created', async () => {
+			fx.sandbox.faults.add({
+				method: 'POST',
+				path: '/v3/cashout',
+				kind: 'status',
+				status: 503,
+				phase: 'after',
+			});
+			const run = await fx.engine.run(
+				itemsWorkflow('wf-503', salted('#503').slice(0, 1), paymentsNode(payoutFromRow(), CASHOUT)),
+			);
+			expect(run.error).toBeUndefined();
+			const [item] = run.output('Payments Service').map((entry) => entry.json);
+			const [[key]] = externalIds();
+			expect(externalIds()).toEqual([
+				[key, 503],
+				[key, 400],
+			]);
+			expect(item).toMatchObject({
+				already_created: true,
+				matches_request: true,
+				external_id: key,
+			});
+			expect(cashoutsMade('#503')).toHaveLength(1);
+		});
+
+		test('a deposit answered 503 after it was made is found with the Session credential and reported once', async () => {
+			fx.sandbox.faults.add({
+				method: 'POST',
+				path: '/v3/deposits',
+				kind: 'status',
+				status: 503,
+				phase: 'after',
+			});
+			const run = await fx.engine.run(
+				itemsWorkflow(
+					'wf-503-d',
+					salted('#503-d').slice(0, 1),
+					withSession(paymentsNode(depositFromRow(), DEPOSIT)),
+				),
+			);
+			expect(run.error).toBeUndefined();
+			const [item] = run.output('Payments Service').map((entry) => entry.json);
+			const [made] = depositsMade('#503-d');
+			expect(depositsMade('#503-d')).toHaveLength(1);
+			expect(item).toMatchObject({
+				already_created: true,
+				matches_request: true,
+				deposit_id: made.depositId,
+			});
+			const keys = fx.sandbox.log
+				.find('POST', '/v3/deposits')
+				.map((entry) => entry.headers['x-idempotency-key']);
+			expect(keys).toHaveLength(2);
+			expect(new Set(keys).size).toBe(1);
+		});
 	});
 
 	describe('a refund Amount that resolves to nothing is refused, never read as a full refund', () => {

@@ -31,7 +31,7 @@ class FakeClock implements Clock {
 
 /** A node context whose HTTP helper answers from `answers`, one per request, taking `latencyMs` of fake time each. */
 function contextAnswering(answers: Answer[], clock: FakeClock, latencyMs = 0) {
-	const sent: Array<{ method: string; url: string; at: number }> = [];
+	const sent: Array<{ method: string; url: string; body: unknown; at: number }> = [];
 	const node = {
 		name: 'Payments Service',
 		credentials: { paymentsServiceCashoutApi: { id: '1', name: 'c' } },
@@ -41,7 +41,12 @@ function contextAnswering(answers: Answer[], clock: FakeClock, latencyMs = 0) {
 		getCredentials: async () => ({ baseUrl: 'https://api.example.com' }),
 		helpers: {
 			async httpRequestWithAuthentication(_type: string, options: IHttpRequestOptions) {
-				sent.push({ method: String(options.method), url: String(options.url), at: clock.now() });
+				sent.push({
+					method: String(options.method),
+					url: String(options.url),
+					body: options.body,
+					at: clock.now(),
+				});
 				clock.time += latencyMs;
 				const answer = answers.shift() ?? { status: 200, body: { ok: true } };
 				if ('network' in answer)
@@ -149,7 +154,7 @@ describe('PaymentsClient retries on its clock', () => {
 		expect(sent.every((request) => request.at - sent[0].at < 60_000)).toBe(true);
 	});
 
-	test('a change (hold, release, cancel, creation) is sent once, whatever the failure', async () => {
+	test('a change (hold, release, cancel) is sent once, whatever the failure', async () => {
 		const clock = new FakeClock();
 		const { context, sent } = contextAnswering([{ status: 503 }, { status: 200 }], clock);
 		await expect(
@@ -172,5 +177,120 @@ describe('PaymentsClient retries on its clock', () => {
 		await client.request(read, failure);
 		await client.request(read, failure);
 		expect(sent.map((request) => request.at - sent[0].at)).toEqual([0, 10_000, 10_000]);
+	});
+
+	describe('a creation that carries its key (resendWhenBusy)', () => {
+		const creation = {
+			family: 'cashout',
+			method: 'POST',
+			path: '/v3/cashout',
+			body: { external_id: 'payout-7', amount: '250.00' },
+			resendWhenBusy: true,
+		} as const;
+		const creating = { action: 'Creating the cashout of item 0', itemIndex: 0 };
+		const bodies = (sent: Array<{ body: unknown }>) => sent.map((request) => request.body);
+
+		test('a 429 without Retry-After is sent again after a backoff, the same body (the same key)', async () => {
+			const clock = new FakeClock();
+			const { context, sent } = contextAnswering(
+				[{ status: 429 }, { status: 200, body: { cashout_id: '8405147' } }],
+				clock,
+			);
+			const answer = await new PaymentsClient(context, 'cashout', { clock }).request(
+				creation,
+				creating,
+			);
+			expect(answer).toEqual({ cashout_id: '8405147' });
+			expect(bodies(sent)).toEqual([creation.body, creation.body]);
+			expect(clock.waits).toHaveLength(1);
+			expect(clock.waits[0]).toBeLessThanOrEqual(500);
+		});
+
+		test('a 503 is sent again; a repeat answer to the resend says the first attempt may have acted', async () => {
+			const clock = new FakeClock();
+			const { context, sent } = contextAnswering(
+				[
+					{ status: 503 },
+					{ status: 400, body: { code: 511, message: 'External ID already used' } },
+				],
+				clock,
+			);
+			const error = await new PaymentsClient(context, 'cashout', { clock })
+				.request(creation, creating)
+				.catch((caught: unknown) => caught as { context: { failure: IDataObject } });
+			expect(error.context.failure).toMatchObject({
+				code: 511,
+				kind: 'keyAlreadyUsed',
+				attempts: 2,
+				earlierAttemptMayHaveActed: true,
+			});
+			expect(bodies(sent)).toEqual([creation.body, creation.body]);
+		});
+
+		test('a 429 before a repeat answer does not say an attempt may have acted (a 429 is never processed)', async () => {
+			const clock = new FakeClock();
+			const { context } = contextAnswering(
+				[
+					{ status: 429, headers: { 'retry-after': '1' } },
+					{ status: 400, body: { code: 511, message: 'External ID already used' } },
+				],
+				clock,
+			);
+			const error = await new PaymentsClient(context, 'cashout', { clock })
+				.request(creation, creating)
+				.catch((caught: unknown) => caught as { context: { failure: IDataObject } });
+			expect(error.context.failure.kind).toBe('keyAlreadyUsed');
+			expect(error.context.failure.earlierAttemptMayHaveActed).toBeUndefined();
+		});
+
+		test.each([
+			['a 500', { status: 500 }],
+			['a 502', { status: 502 }],
+			['a lost connection', { network: 'ECONNRESET' }],
+			['a refusal', { status: 400, body: { code: 514, message: 'Insufficient funds' } }],
+		] as Array<[string, Answer]>)(
+			'%s is not sent again: its outcome is for the flow to report',
+			async (_name, answer) => {
+				const clock = new FakeClock();
+				const { context, sent } = contextAnswering([answer, { status: 200 }], clock);
+				await expect(
+					new PaymentsClient(context, 'cashout', { clock }).request(creation, creating),
+				).rejects.toThrow(/Creating the cashout of item 0/);
+				expect(sent).toHaveLength(1);
+			},
+		);
+
+		test.each([
+			['a 503', { status: 503 }, 250],
+			['a 429 without Retry-After', { status: 429 }, 250],
+			['a 429 with Retry-After', { status: 429, headers: { 'retry-after': '5' } }, 5_000],
+		] as Array<[string, Answer, number]>)(
+			'%s pauses every request of the client: one started during the pause waits until it ends',
+			async (_name, busy, pauseMs) => {
+				jest.spyOn(Math, 'random').mockReturnValue(0.5);
+				const clock = new FakeClock();
+				const { context, sent } = contextAnswering([busy, { status: 200 }, { status: 200 }], clock);
+				const client = new PaymentsClient(context, 'cashout', { clock });
+				let second: Promise<unknown> | undefined;
+				// Concurrent sleepers: each wakes at its own time, after the others had their turn.
+				clock.sleep = async (ms) => {
+					clock.waits.push(ms);
+					const wake = clock.time + ms;
+					// The second item starts once the first has its answer and begins to wait.
+					second ??= client.request({ ...creation, body: { external_id: 'payout-8' } }, creating);
+					await new Promise((resolve) => setImmediate(resolve));
+					clock.time = Math.max(clock.time, wake);
+				};
+				await client.request(creation, creating);
+				await second;
+				const at = (externalId: string) =>
+					sent
+						.filter((request) => (request.body as IDataObject).external_id === externalId)
+						.map((request) => request.at - sent[0].at);
+				expect(at('payout-7')).toEqual([0, pauseMs]);
+				expect(at('payout-8')).toEqual([pauseMs]);
+				jest.restoreAllMocks();
+			},
+		);
 	});
 });

@@ -174,7 +174,7 @@ export async function createOnce<P extends PreparedCreation, Facts>(
 				body: prepared.body,
 				...(prepared.headers ? { headers: prepared.headers } : {}),
 				safeToRepeat: false,
-				resendWhenBusy: false,
+				resendWhenBusy: true,
 			},
 			{
 				action: `${adapter.action} of item ${itemIndex}`,
