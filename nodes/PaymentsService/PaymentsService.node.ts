@@ -27,8 +27,9 @@ export class PaymentsService implements INodeType {
 		},
 		group: ['transform'],
 		// 1.1: Get Many's Simplify defaults to on (off on 1, so saved workflows keep their output).
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: the creations send 8 items at once by default (1 on 1 and 1.1).
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Report on deposits, cashouts, refunds, chargebacks, settlements and balances; create deposits, cashouts and refunds; hold or cancel cashouts; open review tickets',
@@ -45,26 +46,34 @@ export class PaymentsService implements INodeType {
 	};
 
 	/**
-	 * Runs the selected operation for every input item (once for operations that act once per run),
-	 * each output item paired with its input item. With Continue On Fail, or as an AI agent's tool, a
-	 * failed item yields an error item (router.ts, RunPlan.errorItem, RunPlan.asTool) and the next item
-	 * proceeds; otherwise the error, carrying its item index, stops the node. Items run one after another.
+	 * Runs the selected operation for every input item, each output item paired with its input item
+	 * and in input order. The creations run up to Options → Concurrency items at once; every other
+	 * operation one after another. With Continue On Fail, or as an AI agent's tool, a failed item
+	 * yields an error item (router.ts, RunPlan.errorItem, RunPlan.asTool) and the other items
+	 * proceed. Otherwise the node stops: no further item starts, the items already sent finish (their
+	 * attempts are recorded, so n8n's Retry reads them as sent), and the first failing item's error,
+	 * carrying its item index, is thrown.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const run = planRun.call(this);
-		const returnData: INodeExecutionData[] = [];
-		for (let itemIndex = 0; itemIndex < run.count; itemIndex++) {
-			try {
-				returnData.push(...(await run.runItem(itemIndex)));
-			} catch (caught) {
-				const error = run.toNodeError(caught, itemIndex);
-				if (this.continueOnFail() || run.asTool) {
-					returnData.push(run.errorItem(error, itemIndex));
-					continue;
+		const outputs: INodeExecutionData[][] = [];
+		let failed: { itemIndex: number; error: Error } | undefined;
+		await run.forEachItem(
+			async (itemIndex) => {
+				try {
+					outputs[itemIndex] = await run.runItem(itemIndex);
+				} catch (caught) {
+					const error = run.toNodeError(caught, itemIndex);
+					if (this.continueOnFail() || run.asTool) {
+						outputs[itemIndex] = [run.errorItem(error, itemIndex)];
+					} else if (!failed || itemIndex < failed.itemIndex) {
+						failed = { itemIndex, error };
+					}
 				}
-				throw error;
-			}
-		}
-		return [returnData];
+			},
+			() => failed !== undefined,
+		);
+		if (failed) throw failed.error;
+		return [outputs.flat()];
 	}
 }

@@ -6,6 +6,7 @@
  * its own `describe`.
  */
 import './cashoutCreate.spec';
+import './createConcurrency.spec';
 import './cashouts.spec';
 import './deposits.spec';
 import './money-moves-once.spec';

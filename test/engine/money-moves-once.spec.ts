@@ -1133,7 +1133,7 @@ describe('money moves once on every path n8n takes', () => {
 			expect(cashoutsMade('#unconf-c')).toHaveLength(1);
 		});
 
-		test('property: across separate requests, loops, lost answers, Retry On Fail, n8n’s Retry and re-runs, on both sides of midnight, no request is paid twice, every request of an execution that ends without error is paid, and no item reports a payout that does not exist', async () => {
+		test('property: across separate requests, loops, lost answers, 429s and 503s, Retry On Fail, n8n’s Retry and re-runs, on both sides of midnight, at Concurrency 1 and 8, no request is paid twice, every request of an execution that ends without error is paid, and no item reports a payout that does not exist', async () => {
 			const pool = [
 				{ name: 'Ana', amount: '250.00', document: '84932495016' },
 				{ name: 'Bia', amount: '400.00', document: '52998224725' },
@@ -1142,7 +1142,7 @@ describe('money moves once on every path n8n takes', () => {
 				/** Which trigger event starts it: the same one again is a re-run on the same input. */
 				origin: fc.constantFrom('W-1', 'W-2'),
 				mode: fc.constantFrom('loop' as const, 'items' as const),
-				rows: fc.array(fc.nat(pool.length - 1), { minLength: 1, maxLength: 3 }),
+				rows: fc.array(fc.nat(pool.length - 1), { minLength: 1, maxLength: 5 }),
 				lose: fc.option(fc.nat(2), { nil: undefined }),
 				recovery: fc.constantFrom(
 					'retryOnFail' as const,
@@ -1151,6 +1151,16 @@ describe('money moves once on every path n8n takes', () => {
 				),
 				/** Whether the recovery comes after midnight UTC. */
 				crossMidnight: fc.boolean(),
+				/** Items the node sends at once (Options → Concurrency). */
+				concurrency: fc.constantFrom(1, 8),
+				/** A busy answer to one creation: a 429 (never processed), or a 503 before or after it was made. */
+				busy: fc.option(
+					fc.record({
+						answer: fc.constantFrom('429', '503-before', '503-after'),
+						skip: fc.nat(3),
+					}),
+					{ nil: undefined },
+				),
 			});
 			let iteration = 0;
 			await fc.assert(
@@ -1168,7 +1178,16 @@ describe('money moves once on every path n8n takes', () => {
 						/** The requests of executions that ended without error: each must be paid. */
 						const mustBePaid = new Set<string>();
 						const outputs: IDataObject[] = [];
-						for (const { origin, mode, rows, lose, recovery, crossMidnight } of invocations) {
+						for (const {
+							origin,
+							mode,
+							rows,
+							lose,
+							recovery,
+							crossMidnight,
+							concurrency,
+							busy,
+						} of invocations) {
 							const data = rows.map((index, position) => ({
 								...pool[index],
 								name: `${pool[index].name} ${salt} ${origin}-${mode}-p${position}`,
@@ -1185,6 +1204,16 @@ describe('money moves once on every path n8n takes', () => {
 									phase: 'after',
 									skip: lose,
 								});
+							if (busy)
+								fx.sandbox.faults.add({
+									method: 'POST',
+									path: '/v3/cashout',
+									kind: 'status',
+									status: busy.answer === '429' ? 429 : 503,
+									phase: busy.answer === '503-after' ? 'after' : 'before',
+									retryAfterSeconds: 0,
+									skip: busy.skip,
+								});
 							const later =
 								crossMidnight && Date.now() < at('00:00:00', nextDay)
 									? at('00:00:20', nextDay)
@@ -1197,7 +1226,11 @@ describe('money moves once on every path n8n takes', () => {
 									: recovery === 'rerun'
 										? { continueOnFail: true }
 										: {};
-							const node = paymentsNode(payoutFromRow(), CASHOUT, extra);
+							const node = paymentsNode(
+								payoutFromRow({ options: { concurrency } }),
+								CASHOUT,
+								extra,
+							);
 							const workflow =
 								mode === 'loop'
 									? loopWorkflow('wf-property-loop', data, node)
@@ -1247,7 +1280,7 @@ describe('money moves once on every path n8n takes', () => {
 						).toBeLessThanOrEqual(made.length);
 					},
 				),
-				{ numRuns: 12 },
+				{ numRuns: 16 },
 			);
 		});
 	});

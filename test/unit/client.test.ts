@@ -189,6 +189,14 @@ describe('PaymentsClient retries on its clock', () => {
 		} as const;
 		const creating = { action: 'Creating the cashout of item 0', itemIndex: 0 };
 		const bodies = (sent: Array<{ body: unknown }>) => sent.map((request) => request.body);
+		/** The error a request failed with (its `context.failure` is the failure as read). */
+		const rejection = async (request: Promise<unknown>) =>
+			(await request.then(
+				() => {
+					throw new Error('the request succeeded');
+				},
+				(caught: unknown) => caught,
+			)) as { context: { failure: IDataObject } };
 
 		test('a 429 without Retry-After is sent again after a backoff, the same body (the same key)', async () => {
 			const clock = new FakeClock();
@@ -215,9 +223,9 @@ describe('PaymentsClient retries on its clock', () => {
 				],
 				clock,
 			);
-			const error = await new PaymentsClient(context, 'cashout', { clock })
-				.request(creation, creating)
-				.catch((caught: unknown) => caught as { context: { failure: IDataObject } });
+			const error = await rejection(
+				new PaymentsClient(context, 'cashout', { clock }).request(creation, creating),
+			);
 			expect(error.context.failure).toMatchObject({
 				code: 511,
 				kind: 'keyAlreadyUsed',
@@ -236,9 +244,9 @@ describe('PaymentsClient retries on its clock', () => {
 				],
 				clock,
 			);
-			const error = await new PaymentsClient(context, 'cashout', { clock })
-				.request(creation, creating)
-				.catch((caught: unknown) => caught as { context: { failure: IDataObject } });
+			const error = await rejection(
+				new PaymentsClient(context, 'cashout', { clock }).request(creation, creating),
+			);
 			expect(error.context.failure.kind).toBe('keyAlreadyUsed');
 			expect(error.context.failure.earlierAttemptMayHaveActed).toBeUndefined();
 		});

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { PaymentsClient } from '../transport/client';
 import { toNodeError } from './common/nodeError';
+import { readConcurrency } from './common/parameters';
 import { findOperation } from './registry';
 
 /**
@@ -59,6 +60,14 @@ function errorOutputShape(context: IExecuteFunctions): 'details' | 'message' {
 export interface RunPlan {
 	/** How many items to run, from 0 (all input items, or 1 for operations that act once per run). */
 	count: number;
+	/** How many items run at once: Options → Concurrency of the creations, 1 for every other operation. */
+	concurrency: number;
+	/**
+	 * Runs `work` for items 0 to `count` − 1, at most `concurrency` at a time, started in item
+	 * order. Once `stopped()` is true no further item starts; resolves when every started item has
+	 * finished. `work` handles its own failures (it must not reject).
+	 */
+	forEachItem(work: (itemIndex: number) => Promise<void>, stopped: () => boolean): Promise<void>;
 	/**
 	 * True when the node runs as an AI agent's tool (the Payments Service Tool). A failed call then
 	 * answers the model with the error item (the refusal, its fix in `description`, the service's
@@ -96,10 +105,20 @@ export function planRun(this: IExecuteFunctions): RunPlan {
 		);
 	}
 	const client = new PaymentsClient(this, definition.credential);
+	const count = definition.module.oncePerRun ? Math.min(items.length, 1) : items.length;
+	const concurrency = definition.module.concurrent ? readConcurrency(this) : 1;
 	const errorOutput =
 		this.getNode().onError === 'continueErrorOutput' ? errorOutputShape(this) : false;
 	return {
-		count: definition.module.oncePerRun ? Math.min(items.length, 1) : items.length,
+		count,
+		concurrency,
+		forEachItem: async (work, stopped) => {
+			let next = 0;
+			const worker = async () => {
+				while (next < count && !stopped()) await work(next++);
+			};
+			await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+		},
 		asTool: this.getNode().type.endsWith('Tool'),
 		runItem: async (itemIndex) => {
 			if (definition.reads) {

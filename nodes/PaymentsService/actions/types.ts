@@ -17,4 +17,9 @@ export interface OperationModule {
 	): Promise<INodeExecutionData[]>;
 	/** True for operations that act once per node run whatever the number of items (Log Out). */
 	oncePerRun?: boolean;
+	/**
+	 * True for operations whose items run at once, up to Options → Concurrency (the creations):
+	 * their `properties` offer `concurrencyOption` (actions/common/parameters.ts), and the router reads it.
+	 */
+	concurrent?: boolean;
 }

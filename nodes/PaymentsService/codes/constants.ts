@@ -25,6 +25,15 @@ export const MAX_WINDOW_SECONDS = MAX_PERIOD_DAYS * SECONDS_PER_DAY - 1;
 /** Longest cashout `external_id` the service accepts, in characters (service rules §6.2). */
 export const MAX_EXTERNAL_ID_LENGTH = 100;
 
+/**
+ * Items a creation (Deposit, Cashout, Refund → Create) sends at once by default from node version
+ * 1.2 (option "Concurrency"); versions 1 and 1.1 keep 1, one item after another.
+ */
+export const DEFAULT_CREATION_CONCURRENCY = 8;
+
+/** Most items a creation sends at once (option "Concurrency"). */
+export const MAX_CREATION_CONCURRENCY = 16;
+
 /** Windows fetched at once by Get Many when Return All is on (node option "Window Concurrency"). */
 export const DEFAULT_WINDOW_CONCURRENCY = 4;
 

@@ -21,6 +21,7 @@ import { findEarlierRecord, recoveryNote, recoveryPeriod } from '../../idempoten
 import { optionsCollection } from '../../parameters/options';
 import { REPORTING_LISTS } from '../../reporting/lists';
 import type { PaymentsClient } from '../../transport/client';
+import { concurrencyOption } from '../common/parameters';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 import {
 	creationOutput,
@@ -32,7 +33,7 @@ import {
 
 export const properties: INodeProperties[] = [
 	...fieldParameters(CASHOUT_FIELDS, CASHOUT_COLLECTIONS),
-	optionsCollection([duplicateWindowOption, unconfirmedRepeatOption]),
+	optionsCollection([concurrencyOption, duplicateWindowOption, unconfirmedRepeatOption]),
 ];
 
 /**
@@ -52,6 +53,9 @@ export const properties: INodeProperties[] = [
  * @throws NodeOperationError for a bad field (nothing is sent) and the flow's repeat errors;
  *   NodeApiError for a refusal (300, 303, 508, 514, 533, 540, KYC), with what it means.
  */
+/** The items run at once, up to Options → Concurrency. */
+export const concurrent = true;
+
 export async function execute(this: IExecuteFunctions, client: PaymentsClient, itemIndex: number) {
 	return await createOnce(this, client, CASHOUT_CREATION, itemIndex);
 }

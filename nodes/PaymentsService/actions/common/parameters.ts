@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { DEFAULT_CREATION_CONCURRENCY, MAX_CREATION_CONCURRENCY } from '../../codes/constants';
 import { isCountryCode } from '../../reference/countries';
 import { locatorValue } from '../../reference/pickers';
 import { positiveId } from '../../codes/ids';
@@ -82,4 +83,48 @@ export function readCountry(
 		);
 	}
 	return country.toUpperCase();
+}
+
+/**
+ * Options → Concurrency of the creations: how many items are sent at once. Unset, it is
+ * {@link DEFAULT_CREATION_CONCURRENCY} from node version 1.2 and 1 before (saved workflows keep
+ * one item after another); the router reads it ({@link readConcurrency}).
+ */
+export const concurrencyOption: INodeProperties = {
+	displayName: 'Concurrency',
+	name: 'concurrency',
+	type: 'number',
+	default: DEFAULT_CREATION_CONCURRENCY,
+	typeOptions: { minValue: 1, maxValue: MAX_CREATION_CONCURRENCY },
+	description: `How many items are sent to the service at the same time (1 to ${MAX_CREATION_CONCURRENCY}). Output items keep the input order. When an item fails and the node stops, the items already sent finish first and count as sent for Retry. Not set: ${DEFAULT_CREATION_CONCURRENCY} (1 on nodes saved before version 1.2).`,
+};
+
+/**
+ * The Concurrency of a run, from the first item's options (one value per run): unset,
+ * {@link DEFAULT_CREATION_CONCURRENCY} from node version 1.2, 1 before.
+ * @throws NodeOperationError when it is not a whole number from 1 to {@link MAX_CREATION_CONCURRENCY}
+ *   (nothing is sent).
+ */
+export function readConcurrency(context: IExecuteFunctions): number {
+	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
+	if (options.concurrency === undefined || options.concurrency === null)
+		return context.getNode().typeVersion >= 1.2 ? DEFAULT_CREATION_CONCURRENCY : 1;
+	const concurrency = Number(options.concurrency);
+	if (
+		typeof options.concurrency === 'boolean' ||
+		options.concurrency === '' ||
+		!Number.isInteger(concurrency) ||
+		concurrency < 1 ||
+		concurrency > MAX_CREATION_CONCURRENCY
+	) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Concurrency must be a whole number from 1 to ${MAX_CREATION_CONCURRENCY}, got "${String(options.concurrency)}" (item 0)`,
+			{
+				itemIndex: 0,
+				description: `Nothing was sent. Set Options → Concurrency to how many items to send at once, from 1 to ${MAX_CREATION_CONCURRENCY}.`,
+			},
+		);
+	}
+	return concurrency;
 }

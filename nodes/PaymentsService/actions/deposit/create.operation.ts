@@ -19,6 +19,7 @@ import { createOnce, type CreationAdapter } from '../../idempotency/createOnce';
 import { givenKeyProblem } from '../../idempotency/keys';
 import { optionsCollection } from '../../parameters/options';
 import type { PaymentsClient } from '../../transport/client';
+import { concurrencyOption } from '../common/parameters';
 import {
 	bodyFromFields,
 	bodyFromJson,
@@ -45,6 +46,7 @@ export const properties: INodeProperties[] = [
 		fieldParameters(DEPOSIT_FIELDS, DEPOSIT_COLLECTIONS),
 	),
 	optionsCollection([
+		concurrencyOption,
 		duplicateWindowOption,
 		idempotencyKeyOption('the same deposit being created twice'),
 		unconfirmedRepeatOption,
@@ -67,6 +69,9 @@ export const properties: INodeProperties[] = [
  * @throws NodeOperationError for a bad field (nothing is sent) and the flow's repeat errors;
  *   NodeApiError for a refusal or a failure.
  */
+/** The items run at once, up to Options → Concurrency. */
+export const concurrent = true;
+
 export async function execute(this: IExecuteFunctions, client: PaymentsClient, itemIndex: number) {
 	return await createOnce(this, client, DEPOSIT_CREATION, itemIndex);
 }

@@ -21,6 +21,7 @@ import {
 import { recoveryNote } from '../../idempotency/recovery';
 import { optionsCollection } from '../../parameters/options';
 import type { PaymentsClient } from '../../transport/client';
+import { concurrencyOption } from '../common/parameters';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 import { depositNamed, explainRefusal, findRequestedRefund, refundOutput } from './creation';
 
@@ -45,6 +46,7 @@ export const properties: INodeProperties[] = [
 	},
 	...fieldParameters(REFUND_FIELDS, REFUND_COLLECTIONS),
 	optionsCollection([
+		concurrencyOption,
 		duplicateWindowOption,
 		idempotencyKeyOption('the same refund being requested twice'),
 		unconfirmedRepeatOption,
@@ -67,6 +69,9 @@ export const properties: INodeProperties[] = [
  * @throws NodeOperationError for a bad field (nothing is sent) and the flow's repeat errors;
  *   NodeApiError for a refusal (802 amount, 804 bank account, 208 deposit not found, 300 fields).
  */
+/** The items run at once, up to Options → Concurrency. */
+export const concurrent = true;
+
 export async function execute(this: IExecuteFunctions, client: PaymentsClient, itemIndex: number) {
 	return await createOnce(this, client, REFUND_CREATION, itemIndex);
 }
