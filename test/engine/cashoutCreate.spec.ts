@@ -70,7 +70,7 @@ describe('Cashout Create through the n8n engine', () => {
 	const calls = () =>
 		fx.sandbox.log.entries().map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
 
-	test('creates a signed cashout from every field, then reads its status: the id is a number, as the other cashout operations take it', async () => {
+	test('creates a signed cashout from every field in one request: the id is a number, as the other cashout operations take it, and the status is the one it starts in', async () => {
 		const workflow = createWorkflow(
 			payout({ additionalFields: { comments: 'Refund of order 77', currency: 'BRL' } }),
 		);
@@ -111,41 +111,17 @@ describe('Cashout Create through the n8n engine', () => {
 			currency: 'BRL',
 			comments: 'Refund of order 77',
 		});
-		expect(calls()).toEqual(['POST /v3/cashout 200', 'POST /v3/cashout/status 200']);
-		const [create, status] = fx.sandbox.log.entries();
+		expect(calls()).toEqual(['POST /v3/cashout 200']);
+		expect(
+			fx.sandbox.control.cashouts(1001).find((entry) => entry.idCashout === record.cashoutId)
+				?.status,
+		).toBe('PENDING');
+		const [create] = fx.sandbox.log.entries();
 		expect(create.headers['payload-signature']).toBe(
 			createHmac('sha256', fx.sandbox.credentials.cashout.apiSignature)
 				.update(create.rawBody!)
 				.digest('hex'),
 		);
-		expect(JSON.parse(status.rawBody!)).toMatchObject({ cashout_id: record.cashoutId });
-	});
-
-	test('when the status read after a creation fails, the created cashout is still reported, never created again', async () => {
-		fx.sandbox.faults.add({
-			method: 'POST',
-			path: '/v3/cashout/status',
-			kind: 'status',
-			status: 400,
-			body: { code: 300, message: 'Injected' },
-		});
-		const run = await fx.engine.run(createWorkflow(payout({ externalId: 'payout-status-unread' })));
-		expect(run.error).toBeUndefined();
-		const [record] = created('payout-status-unread');
-		expect(run.output('Payments Service')[0].json).toEqual({
-			already_created: false,
-			cashout_id: record.cashoutId,
-			external_id: 'payout-status-unread',
-			cashout_status: null,
-			cashout_status_description: null,
-			cashout_status_name: null,
-			message: expect.stringMatching(
-				new RegExp(
-					`^Cashout ${record.cashoutId} created with external ID payout-status-unread\\. Its status could not be read \\(.*\\); read it with Cashout → Get Status\\.$`,
-				),
-			),
-		});
-		expect(calls()).toEqual(['POST /v3/cashout 200', 'POST /v3/cashout/status 400']);
 	});
 
 	test('On Hold creates the cashout ON_HOLD', async () => {
@@ -155,8 +131,10 @@ describe('Cashout Create through the n8n engine', () => {
 		expect(run.output('Payments Service')[0].json).toMatchObject({
 			already_created: false,
 			cashout_status: 5,
+			cashout_status_description: 'On hold',
 			cashout_status_name: 'ON_HOLD',
 		});
+		expect(calls()).toEqual(['POST /v3/cashout 200']);
 		expect(created('payout-hold')[0]).toMatchObject({
 			initialStatus: 'ON_HOLD',
 			request: expect.objectContaining({ on_hold: true }),

@@ -13,6 +13,35 @@ export const CASHOUT_STATUS_BY_CODE: Readonly<Record<number, string>> = {
 	5: 'ON_HOLD',
 };
 
+/** `cashout_status` number -> the service's description text (service rules §6.1). */
+export const CASHOUT_STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
+	0: 'Pending',
+	1: 'Completed',
+	2: 'Canceled',
+	3: 'Rejected',
+	4: 'Delivered',
+	5: 'On hold',
+};
+
+/**
+ * The status a cashout is created in (service rules §6.1): ON_HOLD when it was created with
+ * `on_hold: true`, otherwise PENDING, as a status result with its name
+ * (`{cashout_status, cashout_status_description, cashout_status_name}`). It leaves that status only
+ * later, when the service sends it to the bank (or the merchant holds, releases or cancels it).
+ */
+export function statusAtCreation(onHold: boolean): {
+	cashout_status: number;
+	cashout_status_description: string;
+	cashout_status_name: string;
+} {
+	const code = onHold ? 5 : 0;
+	return {
+		cashout_status: code,
+		cashout_status_description: CASHOUT_STATUS_DESCRIPTIONS[code],
+		cashout_status_name: CASHOUT_STATUS_BY_CODE[code],
+	};
+}
+
 /** `rejection_code` number -> rejection name (service rules §6.3). */
 export const REJECTION_CODE_NAMES: Readonly<Record<number, string>> = {
 	800: 'ERROR_ACCOUNT_INCORRECT',

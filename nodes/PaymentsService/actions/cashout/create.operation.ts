@@ -6,6 +6,7 @@ import {
 	validateCashoutRequest,
 } from '../../bodies/cashoutSchema';
 import { fieldParameters } from '../../bodies/requestFields';
+import { statusAtCreation } from '../../codes/cashoutStatus';
 import { positiveId } from '../../codes/ids';
 import {
 	creationKey,
@@ -45,7 +46,8 @@ export const properties: INodeProperties[] = [
  * external_id, cashout_status, cashout_status_description, cashout_status_name, message}`, plus
  * `rejection_code`, `rejection_reason` and `rejection_code_name` when the bank rejected it, and
  * `matches_request` after a 511.
- * - First success: the `cashout_id` answered, as a number; then the status read by it.
+ * - First success: the `cashout_id` answered, as a number, and the status it was created in
+ *   (PENDING, or ON_HOLD with On Hold): one request.
  * - 511: the cashout is read by external ID and, with a Session credential, found in the cashout
  *   list by external ID alone and compared (amount, currency, country, document). A derived key
  *   this execution sent is this payout even when the list does not show it yet.
@@ -99,19 +101,13 @@ const CASHOUT_CREATION: CreationAdapter<PreparedCreation, Facts> = {
 		return earlier && ` (${statusName(earlier)}, created in the previous Duplicate Window)`;
 	},
 
-	async created(_context, client, prepared, answer, itemIndex) {
-		const key = prepared.creation.key;
+	async created(_context, _client, { body, creation }, answer) {
+		// The answer names the cashout only; a new cashout is PENDING, or ON_HOLD when asked so:
+		// a status read now would tell nothing more (service rules §6.2).
 		const cashoutId = positiveId(answer.cashout_id) ?? null;
-		let status: IDataObject | undefined;
-		let unread = '';
-		try {
-			const by = cashoutId !== null ? { cashout_id: cashoutId } : { external_id: key };
-			status = await readStatus(client, by, itemIndex);
-		} catch (error) {
-			unread = ` Its status could not be read (${(error as Error).message}); read it with Cashout → Get Status.`;
-		}
-		const described = `Cashout ${cashoutId ?? '(no id in the answer)'} created with external ID ${key}${status ? ` (${statusName(status)})` : ''}.`;
-		return { json: creationOutput(false, key, cashoutId, status, described + unread) };
+		const status = statusAtCreation(body.on_hold === true);
+		const message = `Cashout ${cashoutId ?? '(no id in the answer)'} created with external ID ${creation.key} (${status.cashout_status_name}).`;
+		return { json: creationOutput(false, creation.key, cashoutId, status, message) };
 	},
 
 	async describeRepeat(context, client, prepared, itemIndex) {
