@@ -31,7 +31,13 @@ class FakeClock implements Clock {
 
 /** A node context whose HTTP helper answers from `answers`, one per request, taking `latencyMs` of fake time each. */
 function contextAnswering(answers: Answer[], clock: FakeClock, latencyMs = 0) {
-	const sent: Array<{ method: string; url: string; body: unknown; at: number }> = [];
+	const sent: Array<{
+		method: string;
+		url: string;
+		body: unknown;
+		followsRedirects: boolean;
+		at: number;
+	}> = [];
 	const node = {
 		name: 'Payments Service',
 		credentials: { paymentsServiceCashoutApi: { id: '1', name: 'c' } },
@@ -45,6 +51,7 @@ function contextAnswering(answers: Answer[], clock: FakeClock, latencyMs = 0) {
 					method: String(options.method),
 					url: String(options.url),
 					body: options.body,
+					followsRedirects: options.disableFollowRedirect !== true,
 					at: clock.now(),
 				});
 				clock.time += latencyMs;
@@ -300,5 +307,30 @@ describe('PaymentsClient retries on its clock', () => {
 				jest.restoreAllMocks();
 			},
 		);
+	});
+
+	test('a request other than GET never follows a redirect: the 301 is reported with where it pointed and the fix; a GET follows them as n8n does', async () => {
+		const clock = new FakeClock();
+		const { context, sent } = contextAnswering(
+			[
+				{ status: 200 },
+				{ status: 301, headers: { location: 'https://api.example.com/v3/cashout/status' } },
+			],
+			clock,
+		);
+		const client = new PaymentsClient(context, 'cashout', { clock });
+		await client.request({ family: 'payments', method: 'GET', path: '/v3/refunds/7' }, failure);
+		await expect(
+			client.request(change, { action: 'Putting cashout 7 on hold', itemIndex: 0 }),
+		).rejects.toMatchObject({
+			message: 'Putting cashout 7 on hold failed (HTTP 301)',
+			description: expect.stringContaining(
+				'The service answered with a redirect to https://api.example.com/v3/cashout/status instead of acting on the request.',
+			),
+		});
+		expect(sent.map((request) => [request.method, request.followsRedirects])).toEqual([
+			['GET', true],
+			['PUT', false],
+		]);
 	});
 });

@@ -337,6 +337,9 @@ export class PaymentsClient {
 		if (request.qs && Object.keys(request.qs).length) options.qs = request.qs;
 		if (request.body !== undefined) options.body = request.body;
 		if (request.headers) options.headers = request.headers;
+		// A change is never sent on to another address: n8n would turn a redirected POST into a GET
+		// (and its body would be lost). Reads follow redirects as n8n does.
+		if (request.method !== 'GET') options.disableFollowRedirect = true;
 		const type = CREDENTIAL_TYPES[this.credential];
 		const send = async (role: 'lead' | 'follow'): Promise<IN8nHttpFullResponse | SessionEnded> => {
 			// Copies: the credential's authenticate() must sign each attempt afresh.

@@ -21,6 +21,8 @@ export interface ServiceFailure {
 	details?: string[];
 	/** Seconds the service asked to wait (Retry-After on 429/503). */
 	retryAfterSeconds?: number;
+	/** Where a redirect answer (3xx) pointed (`Location`); changes never follow one. */
+	redirectTo?: string;
 	/** Connection-level failure code (ECONNRESET, ECONNREFUSED, ETIMEDOUT...). */
 	networkCode?: string;
 	/** Set when the failure happened while opening the session (login or merchant switch). */
@@ -94,6 +96,8 @@ export function readAnswer(
 	for (const [name, value] of Object.entries(headers ?? {})) lowerCased[name.toLowerCase()] = value;
 	const retryAfter = parseRetryAfter(lowerCased['retry-after']);
 	if (retryAfter !== undefined) failure.retryAfterSeconds = retryAfter;
+	if (status >= 300 && status < 400 && typeof lowerCased.location === 'string')
+		failure.redirectTo = lowerCased.location;
 	return failure;
 }
 
@@ -257,6 +261,10 @@ function describeAnswer(
 		meaningOf(family, failure.code) ??
 		(family === 'tickets' ? meaningOf('reporting', failure.code) : undefined);
 	const parts: string[] = [];
+	if (httpStatus >= 300 && httpStatus < 400)
+		parts.push(
+			`The service answered with a redirect${failure.redirectTo ? ` to ${failure.redirectTo}` : ''} instead of acting on the request. A request that changes something is never sent on to another address, so nothing was sent there. If the service moved (for example from http:// to https://), set the credential's Base URL to the new address.`,
+		);
 	if (httpStatus >= 500 && context.unknownOutcome) parts.push(context.unknownOutcome(failure));
 	if (explained && failure.message) parts.push(`The service said: ${failure.message}${codeText}.`);
 	if (meaning) parts.push(`Meaning: ${meaning}.`);
