@@ -197,12 +197,14 @@ export function creationKey(
 	const records = attemptRecords(context);
 	if (given !== '') return givenCreationKey(context, itemIndex, request, given, records);
 	const node = context.getNode();
+	// One data proxy per item serves both (n8n builds a costly one per call).
+	const proxy = context.getWorkflowDataProxy(itemIndex);
 	const identity = {
 		workflowId: context.getWorkflow().id,
 		nodeId: node.id ?? node.name,
-		runIndex: runIndexOf(context, itemIndex),
+		runIndex: runIndexOf(context, proxy),
 		itemIndex,
-		origin: executionOrigin(context, itemIndex),
+		origin: executionOrigin(context, proxy),
 		content: request.content,
 	};
 	const slot = requestSlot(identity);
@@ -276,12 +278,15 @@ function givenCreationKey(
 
 /**
  * What started this execution, for the derived key: the item of the trigger (the node with no
- * parents that ran) that item `itemIndex` descends from, through n8n's paired items; when the
+ * parents that ran) that the item of `proxy` descends from, through n8n's paired items; when the
  * pairing is broken on the way, the trigger's first item and its item count. Null when the node has
  * no trigger before it (an AI agent's tool). n8n's Retry of a failed execution keeps the trigger's
  * stored output, so it finds the same origin.
  */
-function executionOrigin(context: IExecuteFunctions, itemIndex: number): unknown {
+function executionOrigin(
+	context: IExecuteFunctions,
+	proxy: ReturnType<IExecuteFunctions['getWorkflowDataProxy']>,
+): unknown {
 	let roots: string[];
 	try {
 		roots = context
@@ -292,7 +297,6 @@ function executionOrigin(context: IExecuteFunctions, itemIndex: number): unknown
 		return null;
 	}
 	if (!roots.length) return null;
-	const proxy = context.getWorkflowDataProxy(itemIndex);
 	for (const root of roots) {
 		try {
 			const node = proxy.$(root) as {
@@ -343,9 +347,12 @@ export function idempotencyKeyCreation(
  * asks for the same payment: there the run index is left out (0), so identical calls within the
  * Duplicate Window are one request.
  */
-function runIndexOf(context: IExecuteFunctions, itemIndex: number): number {
+function runIndexOf(
+	context: IExecuteFunctions,
+	proxy: ReturnType<IExecuteFunctions['getWorkflowDataProxy']>,
+): number {
 	if (isToolExecution(context)) return 0;
-	const runIndex = context.getWorkflowDataProxy(itemIndex).$runIndex as unknown;
+	const runIndex = proxy.$runIndex as unknown;
 	return typeof runIndex === 'number' && Number.isInteger(runIndex) && runIndex >= 0 ? runIndex : 0;
 }
 
