@@ -404,6 +404,179 @@ async function concurrencyBenchmark() {
 	}
 }
 
+/** One creations workload: `items` rows through one Create node, each its own request. */
+interface CreationCase {
+	label: string;
+	items: number;
+	/** The path of the creation request, to count the requests each item took. */
+	path: string;
+	node: (concurrency: number) => INodeParameters;
+	credential: 'paymentsServiceCashoutApi' | 'paymentsServiceDepositApi';
+	rows: (count: number, salt: string) => Promise<Array<Record<string, unknown>>>;
+}
+
+/**
+ * Deposit, Cashout and Refund → Create at Options → Concurrency 1 and 8, against the sandbox in a
+ * process of its own at 50 ms of latency: 1,000 payouts, 1,000 deposits, 500 refunds (the refunds
+ * of deposits the deposit case made and the sandbox then completed).
+ *
+ * The bound of a run is ⌈items ÷ concurrency⌉ × requests per item × round trip: an item's requests
+ * come one after the other and only `concurrency` items are in flight. The round trip is what one
+ * request costs end to end at concurrency 1 (time ÷ requests), in the same run. Target: within
+ * 1.25 × the bound at concurrency 8.
+ */
+async function creationBenchmark(scale = 1) {
+	const latencyMs = 50;
+	const sandbox = await sandboxProcess(['--latency', String(latencyMs)]);
+	const admin = async (method: string, route: string, body?: unknown) =>
+		await (
+			await fetch(`${sandbox.baseUrl}/_sandbox/${route}`, {
+				method,
+				...(body === undefined
+					? {}
+					: { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+			})
+		).json();
+	try {
+		const engine = await createEngine({ source: 'dist' });
+		storeSandboxCredentials(engine, {
+			baseUrl: sandbox.baseUrl,
+			apiUrl: sandbox.baseUrl,
+			credentials: demoCredentials(),
+		} as unknown as Sandbox);
+		const made = new Map<string, number[]>();
+		const cases: CreationCase[] = [
+			{
+				label: 'payouts',
+				items: 1_000 * scale,
+				path: '/v3/cashout',
+				credential: 'paymentsServiceCashoutApi',
+				node: (concurrency) => ({
+					resource: 'cashout',
+					operation: 'create',
+					externalId: '',
+					country: { __rl: true, mode: 'id', value: 'BR' },
+					amount: '={{ $json.amount }}',
+					documentId: '84932495016',
+					beneficiaryName: '={{ $json.name }}',
+					notificationUrl: 'https://shop.example.com/payouts/notify',
+					options: { concurrency },
+				}),
+				rows: async (count, salt) =>
+					Array.from({ length: count }, (_, row) => ({
+						name: `Payee ${row} ${salt}`,
+						amount: `${50 + (row % 90)}.00`,
+					})),
+			},
+			{
+				label: 'deposits',
+				items: 1_000 * scale,
+				path: '/v3/deposits',
+				credential: 'paymentsServiceDepositApi',
+				node: (concurrency) => ({
+					resource: 'deposit',
+					operation: 'create',
+					amount: '={{ $json.amount }}',
+					currency: 'BRL',
+					country: 'BR',
+					paymentMethod: { __rl: true, mode: 'id', value: 'PX' },
+					additionalFields: { description: '={{ $json.name }}' },
+					options: { concurrency },
+				}),
+				rows: async (count, salt) =>
+					Array.from({ length: count }, (_, row) => ({
+						name: `Order ${row} ${salt}`,
+						amount: `${20 + (row % 80)}.00`,
+					})),
+			},
+			{
+				label: 'refunds',
+				items: 500 * scale,
+				path: '/v3/refunds',
+				credential: 'paymentsServiceDepositApi',
+				node: (concurrency) => ({
+					resource: 'refund',
+					operation: 'create',
+					depositId: '={{ $json.deposit }}',
+					amount: '1.00',
+					options: { concurrency },
+				}),
+				rows: async (count) => {
+					// Deposits the deposit case made, completed by the sandbox (untimed).
+					const deposits = (made.get('deposits') ?? []).splice(0, count);
+					for (const id of deposits)
+						await admin('POST', `deposits/${id}/status`, { status: 'COMPLETED' });
+					return deposits.map((deposit) => ({ deposit }));
+				},
+			},
+		];
+		// Warm-up (n8n's engine, the package, the sandbox's connections): a few of each, untimed.
+		for (const entry of cases.slice(0, 2)) {
+			const builder = new WorkflowBuilder('bench warm-up');
+			builder.items('Rows', await entry.rows(8, 'warm-up'));
+			builder.then({ ...paymentsNode(entry.node(8), entry.credential), typeVersion: 1.2 });
+			await engine.run(builder.build());
+		}
+		for (const entry of cases) {
+			const runs: Array<{ concurrency: number; ms: number; requests: number }> = [];
+			for (const concurrency of [1, 8]) {
+				const rows = await entry.rows(entry.items, `c${concurrency}`);
+				if (rows.length !== entry.items)
+					throw new Error(`${entry.label}: ${rows.length} rows, not ${entry.items}`);
+				const builder = new WorkflowBuilder(`bench ${entry.label}`);
+				builder.items('Rows', rows);
+				builder.then({
+					...paymentsNode(entry.node(concurrency), entry.credential),
+					typeVersion: 1.2,
+				});
+				const workflow = builder.build();
+				await admin('DELETE', 'log');
+				const start = performance.now();
+				const run = await engine.run(workflow);
+				const ms = performance.now() - start;
+				if (run.error) throw run.error;
+				const output = run.output('Payments Service').map((item) => item.json);
+				if (output.length !== entry.items || output.some((json) => json.error !== undefined))
+					throw new Error(`${entry.label} at concurrency ${concurrency}: not every item was made`);
+				if (entry.label === 'deposits')
+					made.set('deposits', [
+						...(made.get('deposits') ?? []),
+						...output.map((json) => Number(json.deposit_id)),
+					]);
+				const log = (await admin('GET', 'log')) as Array<{ method: string; path: string }>;
+				const creations = log.filter(
+					(request) => request.method === 'POST' && request.path === entry.path,
+				).length;
+				if (creations !== entry.items)
+					throw new Error(
+						`${entry.label}: ${creations} creation requests for ${entry.items} items`,
+					);
+				runs.push({ concurrency, ms, requests: log.length });
+			}
+			const roundTripMs = runs[0].ms / runs[0].requests;
+			for (const run of runs) {
+				const perItem = run.requests / entry.items;
+				const boundMs = Math.ceil(entry.items / run.concurrency) * perItem * roundTripMs;
+				console.log(
+					`     ${entry.items} ${entry.label}, concurrency ${run.concurrency}: ${run.requests} requests (${perItem.toFixed(2)} an item), ` +
+						`${(run.ms / 1000).toFixed(2)} s, bound ${(boundMs / 1000).toFixed(2)} s (round trip ${roundTripMs.toFixed(1)} ms), ` +
+						`${(run.ms / entry.items).toFixed(1)} ms an item, speedup ×${(runs[0].ms / run.ms).toFixed(2)} over concurrency 1`,
+				);
+				if (run.concurrency === 1) continue;
+				record({
+					name: `Create: ${entry.items} ${entry.label}, ${latencyMs} ms latency, concurrency ${run.concurrency}: time ÷ bound`,
+					value: run.ms / boundMs,
+					unit: '× bound',
+					target: 1.25,
+					better: 'lower',
+				});
+			}
+		}
+	} finally {
+		sandbox.stop();
+	}
+}
+
 const cpuMsSince = (start: NodeJS.CpuUsage) => {
 	const used = process.cpuUsage(start);
 	return (used.user + used.system) / 1000;
@@ -1322,6 +1495,8 @@ async function reportBenchmark(
  * `npm run bench -- <name>` runs one group: pure, engine, concurrency (360 days, one-day reads and
  * the 100,000-deposit day) or trigger; or part of concurrency: 360, day or large; or the trigger at
  * volume: trigger-volume (20,000 a day), trigger-volume-100k, trigger-volume-2k; or notifications;
+ * or creations (1,000 payouts, 1,000 deposits, 500 refunds at concurrency 1 and 8), creations-small
+ * (a tenth of them);
  * or report (Summarize and Export to File at 100,000 and 1,000,000 deposits), report-100k.
  */
 async function main() {
@@ -1345,6 +1520,8 @@ async function main() {
 	}
 	if (!only || only === 'concurrency' || only === 'large')
 		await dayBenchmark({ deposits: 100_000, shape: 'uniform', concurrencies: [1, 4, 8] });
+	if (!only || only === 'creations') await creationBenchmark();
+	if (only === 'creations-small') await creationBenchmark(0.1);
 	if (!only || only === 'trigger') await triggerCostBenchmark();
 	if (!only || only === 'trigger' || only === 'trigger-volume')
 		await triggerVolumeBenchmark(20_000);
