@@ -39,6 +39,7 @@ import { Steps } from './report';
 import { clockJumpStep } from './clock';
 import { pollRestartStep } from './restart';
 import { executionRetryStep } from './retry';
+import { spreadsheetStep } from './spreadsheet';
 import { credentialRestrictionStep, separateRequestsStep } from './separateRequests';
 import { N8nClient, type ExecutionSummary } from './rest';
 import {
@@ -420,6 +421,12 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 		"n8n's Retry of a failed payout execution pays each row once",
 		async () => await executionRetryStep(state),
 	);
+	if (!state.options.quick && !state.options.queue) {
+		await steps.run(
+			"Payouts from a 500-row sheet at Concurrency 8: a lost answer, n8n's Retry, each row paid once, time against the bound",
+			async () => await spreadsheetStep(state),
+		);
+	}
 	if (!state.options.queue) {
 		await steps.run(
 			"Two webhook calls for the same payout make two payouts; n8n's Retry of a third makes none",
