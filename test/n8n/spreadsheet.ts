@@ -18,8 +18,12 @@ const FILE = 'payouts-from-spreadsheet.json';
 const NODE = 'Create payout';
 const ROWS = 500;
 const LATENCY_MS = 50;
-/** Time ÷ bound allowed in a real n8n (the bench holds the package to 1.25 on n8n's engine). */
-const MAX_RATIO = 1.6;
+/**
+ * Time ÷ bound allowed in a real n8n: the server adds its own work per item (measured 1.56 on
+ * n8n 2.41.1); one item after another would be about 8. `npm run bench -- creations` holds the
+ * package to 1.25 on n8n's engine.
+ */
+const MAX_RATIO = 2;
 
 /** A sheet of `count` valid Brazilian payouts, each its own beneficiary, external IDs `<marker>-<n>`. */
 function sheet(marker: string, count: number): string {
