@@ -37,6 +37,8 @@ export interface E2eOptions {
 	quick: boolean;
 	/** Queue mode: number of `n8n webhook` processes (`--webhook-processes`, default 2). */
 	webhookProcesses: number;
+	/** The port of n8n main (`npm run try` sets it; the test runs take a free one). */
+	mainPort?: number;
 }
 
 /** Where installs are cached by default: outside the repository, per user. */

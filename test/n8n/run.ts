@@ -99,7 +99,13 @@ export async function startN8nStep(state: RunState): Promise<string> {
 	const mainFolder = await userFolderWithPackage(state, 'main');
 	const started = Date.now();
 	state.mainEnv = baseEnv(install, mainFolder, encryptionKey, state.backends);
-	state.main = await startMain(install, state.mainEnv, state.logDir);
+	state.main = await startMain(
+		install,
+		state.mainEnv,
+		state.logDir,
+		'debug',
+		state.options.mainPort,
+	);
 	const mainSeconds = Math.round((Date.now() - started) / 1000);
 	for (let index = 1; index <= (state.options.queue ? state.options.workers : 0); index++) {
 		const folder = await userFolderWithPackage(state, `worker-${index}`);
@@ -192,7 +198,7 @@ export async function credentialsStep(state: RunState): Promise<string> {
 }
 
 /** Imports every workflow of test/workflows, credentials mapped and sandbox ids prepared. */
-async function importStep(state: RunState): Promise<string> {
+export async function importStep(state: RunState): Promise<string> {
 	const client = need(state.client, 'the REST client');
 	const context = demoContext(
 		need(state.sandbox, 'the sandbox'),
