@@ -240,6 +240,21 @@ describe('reporting lists through the n8n engine', () => {
 		expect(listRequests(fx, '/v1/deposits')).toHaveLength(0);
 	});
 
+	test('a custom period that ends before it starts fails the item before any request, naming both dates', async () => {
+		const run = await fx.engine.run(
+			listWorkflow('deposit', {
+				returnAll: true,
+				period: 'custom',
+				createdFrom: '2026-01-10',
+				createdTo: '2026-01-09',
+			}),
+		);
+		expect(run.nodeError('Payments Service')?.message).toBe(
+			'Invalid period in item 0: Created From (2026-01-10T00:00:00.000Z) is after Created To (2026-01-09T23:59:59.000Z)',
+		);
+		expect(listRequests(fx, '/v1/deposits')).toHaveLength(0);
+	});
+
 	test('Refund, Chargeback, Settlement and Credit/Debit Note Get Many return the sandbox’s records of the period', async () => {
 		const from = now - 59 * DAY;
 		const cases = [

@@ -199,6 +199,33 @@ describe('resolvePeriod custom', () => {
 		).toThrow(RangeError);
 	});
 
+	test('each message starts with the parameter it is about, and says what is wrong once', () => {
+		const message = (run: () => unknown) => {
+			try {
+				run();
+			} catch (error) {
+				return (error as Error).message;
+			}
+			return 'no error';
+		};
+		expect(message(() => resolvePeriod('custom', NOW_MS, '2026-01-10', '2026-01-09'))).toBe(
+			'Created From (2026-01-10T00:00:00.000Z) is after Created To (2026-01-09T23:59:59.000Z)',
+		);
+		expect(message(() => resolvePeriod('custom', NOW_MS, '2026-02-01'))).toMatch(
+			/^Created From \(2026-02-01T00:00:00\.000Z\) is after now \(/,
+		);
+		expect(message(() => resolvePeriod('custom', NOW_MS, '2026-02-30'))).toBe(
+			'Created From "2026-02-30" is not a calendar date',
+		);
+		expect(message(() => resolvePeriod('custom', NOW_MS, '2026-01-01', 'soon'))).toBe(
+			'Created To "soon" is not a date; use ISO 8601, e.g. 2026-11-01T00:00:00Z',
+		);
+		expect(message(() => resolvePeriod('custom', NOW_MS, ''))).toBe('Created From is empty');
+		expect(message(() => resolvePeriod('lastWeek' as never, NOW_MS))).toMatch(
+			/^Period is "lastWeek", not one of today, yesterday,/,
+		);
+	});
+
 	test('a From in the future with an empty To (now) throws RangeError', () => {
 		expect(() => resolvePeriod('custom', NOW_MS, '2026-02-01')).toThrow(RangeError);
 	});

@@ -73,6 +73,15 @@ export function parseDateInput(value: unknown, edge: 'start' | 'end' = 'start'):
 	return Math.floor(ms / 1000);
 }
 
+/** {@link parseDateInput} for the parameter `field`, whose name starts the error's message. */
+function parseField(value: unknown, edge: 'start' | 'end', field: string): number {
+	try {
+		return parseDateInput(value, edge);
+	} catch (error) {
+		throw new DateInputError(`${field} ${(error as Error).message}`);
+	}
+}
+
 function startOfUtcDay(seconds: number): number {
 	return seconds - (((seconds % SECONDS_PER_DAY) + SECONDS_PER_DAY) % SECONDS_PER_DAY);
 }
@@ -85,7 +94,8 @@ function startOfUtcDay(seconds: number): number {
  *
  * @param nowMs the current time in milliseconds.
  * @throws DateInputError for an unreadable custom date; RangeError when from is after to or the
- *   preset is not one of {@link PERIOD_PRESETS}.
+ *   preset is not one of {@link PERIOD_PRESETS}. Each message starts with the parameter it is about
+ *   ("Created From", "Created To", "Period").
  */
 export function resolvePeriod(
 	preset: PeriodPreset,
@@ -125,20 +135,23 @@ export function resolvePeriod(
 			window = { from: monthStart(-1), to: monthStart(0) - 1 };
 			break;
 		case 'custom': {
-			const from = parseDateInput(customFrom, 'start');
+			const from = parseField(customFrom, 'start', 'Created From');
 			const to =
 				customTo === undefined || customTo === null || customTo === ''
 					? now
-					: parseDateInput(customTo, 'end');
+					: parseField(customTo, 'end', 'Created To');
 			window = { from, to };
 			break;
 		}
 		default:
-			throw new RangeError(`is "${String(preset)}", not one of ${PERIOD_PRESETS.join(', ')}`);
+			throw new RangeError(
+				`Period is "${String(preset)}", not one of ${PERIOD_PRESETS.join(', ')}`,
+			);
 	}
 	if (window.from > window.to) {
+		const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 		throw new RangeError(
-			`the period starts (${new Date(window.from * 1000).toISOString()}) after it ends (${new Date(window.to * 1000).toISOString()})`,
+			`Created From (${iso(window.from)}) is after ${customTo ? 'Created To' : 'now'} (${iso(window.to)})`,
 		);
 	}
 	return window;

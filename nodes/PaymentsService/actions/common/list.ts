@@ -20,12 +20,7 @@ import {
 	type ReportingListDefinition,
 	type ReportingResource,
 } from '../../reporting/lists';
-import {
-	DateInputError,
-	PERIOD_PRESETS,
-	resolvePeriod,
-	type PeriodPreset,
-} from '../../reporting/period';
+import { PERIOD_PRESETS, resolvePeriod, type PeriodPreset } from '../../reporting/period';
 import type { TimeWindow } from '../../reporting/windows';
 import type { PaymentsClient } from '../../transport/client';
 import { RecordCollector } from '../../reporting/deduplication';
@@ -149,16 +144,9 @@ export function readPeriod(
 	try {
 		return resolvePeriod(preset, nowMs, from, to);
 	} catch (error) {
-		const problem = (error as Error).message;
-		const field =
-			error instanceof DateInputError
-				? /empty/.test(problem) && !from
-					? 'Created From'
-					: 'the period'
-				: 'the period';
 		throw new NodeOperationError(
 			context.getNode(),
-			`Invalid period in item ${itemIndex}: ${field} ${problem}`,
+			`Invalid period in item ${itemIndex}: ${(error as Error).message}`,
 			{
 				itemIndex,
 				description: `Choose a preset period (${PERIOD_PRESETS.filter((value) => value !== 'custom').join(', ')}), or custom with Created From (and optionally Created To) as dates such as 2026-11-01 or 2026-11-01T00:00:00Z, with From before To.`,
