@@ -111,7 +111,7 @@ class PaymentsServiceNotificationTriggerV2 implements INodeType {
  * - 5xx: the status read failed, or (Respond: When Workflow Finished) the workflow failed.
  *
  * State: the last status read per record and when it began, in the node's workflow static data, at
- * most 7 days and 10,000 records (trigger/notification/notifications.ts); and the one documented
+ * most 7 days and 10,000 records (trigger/notification/memory.ts); and the one documented
  * module-level exception, the in-process claims of change keys (trigger/notification/claims.ts,
  * service rules §10.5): they only suppress duplicates within one process.
  */

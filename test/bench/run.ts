@@ -38,7 +38,7 @@ import { iso } from '../harness/records';
 import { TRIGGER_NODE, triggerWorkflow } from '../harness/trigger';
 import { NOTIFICATION_TRIGGER, notificationWorkflow } from '../harness/notifications';
 import { startWebhookServer, WebhookRunner, type WebhookServer } from '../harness/webhook';
-import { cashoutControl } from '../../nodes/PaymentsService/trigger/notification/notifications';
+import { cashoutControl } from '../../nodes/PaymentsService/trigger/notification/authenticity';
 import type { Sandbox } from '../sandbox';
 import { Rng } from '../sandbox/data';
 import { demoCredentials } from '../sandbox/demo';

@@ -1,7 +1,7 @@
 import type { IDataObject, INode, INodeParameters, INodeType } from 'n8n-workflow';
 
 import { forgetAllClaims } from '../../nodes/PaymentsService/trigger/notification/claims';
-import { cashoutControl } from '../../nodes/PaymentsService/trigger/notification/notifications';
+import { cashoutControl } from '../../nodes/PaymentsService/trigger/notification/authenticity';
 import type { SandboxNotification } from '../sandbox';
 import { startFixture, type Fixture } from '../harness/fixtures';
 import {

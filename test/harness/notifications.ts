@@ -1,6 +1,6 @@
 import type { INodeCredentials, INodeParameters } from 'n8n-workflow';
 
-import { cashoutControl } from '../../nodes/PaymentsService/trigger/notification/notifications';
+import { cashoutControl } from '../../nodes/PaymentsService/trigger/notification/authenticity';
 import type { Sandbox } from '../sandbox';
 import { PACKAGE_NAME, type WorkflowJson } from './engine';
 import { CREDENTIAL_IDS } from './fixtures';

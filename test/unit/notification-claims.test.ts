@@ -11,9 +11,8 @@ import {
 import {
 	changeKey,
 	notifiedChangeTime,
-	runStart,
-	type StatusRun,
-} from '../../nodes/PaymentsService/trigger/notification/notifications';
+} from '../../nodes/PaymentsService/trigger/notification/changeKeys';
+import { runStart, type StatusRun } from '../../nodes/PaymentsService/trigger/notification/memory';
 import { cashoutMismatch } from '../../nodes/PaymentsService/trigger/notification/statusRead';
 
 const NOW = Date.UTC(2026, 10, 2, 12, 0, 0);

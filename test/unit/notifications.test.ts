@@ -2,23 +2,27 @@ import fc from 'fast-check';
 
 import {
 	bodyLimitProblem,
-	cashoutControl,
-	controlMatches,
-	emptyMemory,
 	MAX_BODY_BYTES,
 	MAX_BODY_VALUES,
+	isMalformed,
+	parseNotification,
+	type Notification,
+} from '../../nodes/PaymentsService/trigger/notification/parsing';
+import {
+	cashoutControl,
+	controlMatches,
+	sameSecret,
+} from '../../nodes/PaymentsService/trigger/notification/authenticity';
+import {
+	emptyMemory,
 	recentFinalStatus,
 	REREAD_WINDOW_SECONDS,
-	sameSecret,
-	isMalformed,
 	MEMORY_MAX_AGE_SECONDS,
-	parseNotification,
 	pruneMemory,
 	readMemory,
 	memoryKey,
 	rememberStatus,
-	type Notification,
-} from '../../nodes/PaymentsService/trigger/notification/notifications';
+} from '../../nodes/PaymentsService/trigger/notification/memory';
 
 const CASHOUT_FORM =
 	'date=2026-11-02+12%3A00%3A00&bank_reference_id=bank-ref-700123&comments=payout+%237&external_id=p-7&control=AB12&cashout_id=700123&status_reason=';

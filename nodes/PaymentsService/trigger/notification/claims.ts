@@ -21,7 +21,7 @@
  *
  * Nothing here awaits, reads the clock (callers pass it) or throws.
  */
-import { runStart, type StatusRun } from './notifications';
+import { runStart, type StatusRun } from './memory';
 
 /** Most claims (and most record runs) kept per process; beyond it the oldest are dropped. */
 export const MAX_CLAIMS = 10_000;
@@ -120,7 +120,7 @@ export function releaseChange(scope: ClaimScope, changeKey: string): void {
  * and a change handled by another process is not mistaken for the run this process saw before it.
  * Atomic like {@link claimChange}.
  *
- * @param recordKey the record, e.g. `d:300123` (notifications.ts, `memoryKey`).
+ * @param recordKey the record, e.g. `d:300123` (memory.ts, `memoryKey`).
  * @param dated the notification's date (Unix seconds), if it has one. @param now ms since the epoch.
  */
 export function runSince(

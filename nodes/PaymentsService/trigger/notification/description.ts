@@ -3,7 +3,7 @@ import type { IHookFunctions, INodeProperties, IWebhookDescription } from 'n8n-w
 
 import { CASHOUT_STATUS_BY_CODE } from '../../codes/cashoutStatus';
 import { codeOptions } from '../../reporting/filters';
-import { URL_SECRET_PATTERN } from './notifications';
+import { URL_SECRET_PATTERN } from './authenticity';
 import { optionsCollection } from '../../parameters/options';
 
 /** Deposit statuses of the v3 status read (service rules §5.3). */

@@ -3,22 +3,22 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { claimChange, releaseChange, runSince, settleChange, type ClaimScope } from './claims';
 import {
 	bodyLimitProblem,
-	changeKey,
-	controlMatches,
 	isMalformed,
 	parseNotification,
+	type Notification,
+	type NotificationKind,
+} from './parsing';
+import { changeKey, notifiedChangeTime } from './changeKeys';
+import { controlMatches, sameSecret } from './authenticity';
+import {
 	pruneMemory,
 	readMemory,
 	recentFinalStatus,
 	memoryKey,
-	notifiedChangeTime,
 	rememberedRun,
 	rememberStatus,
-	sameSecret,
-	type Notification,
-	type NotificationKind,
 	type NotificationMemory,
-} from './notifications';
+} from './memory';
 import { describeRecord, readNotifiedState, type ReadState } from './statusRead';
 import { isoSeconds } from '../../codes/dates';
 

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { describeCashoutStatus } from '../../codes/cashoutStatus';
 import { explainCashoutRefusal } from '../../transport/cashouts';
-import type { Notification } from './notifications';
+import type { Notification } from './parsing';
 import type { RetryPolicy } from '../../transport/retry';
 import { PaymentsClient, type RequestContext } from '../../transport/client';
 import { isServiceCode } from '../../transport/errors';
