@@ -11,7 +11,7 @@ import {
 	BASE_URL_EXPRESSION,
 	baseUrlProperty,
 } from '../nodes/PaymentsService/auth/credentialFields';
-import { CASHOUT_CREDENTIAL_MAX_LENGTH } from '../nodes/PaymentsService/codes/constants';
+import { CASHOUT_CREDENTIAL_MAX_LENGTH } from '../nodes/PaymentsService/codes/service';
 import { signCashoutRequest } from '../nodes/PaymentsService/auth/signature';
 
 /**

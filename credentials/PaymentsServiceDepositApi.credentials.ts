@@ -11,7 +11,7 @@ import {
 	BASE_URL_EXPRESSION,
 	baseUrlProperty,
 } from '../nodes/PaymentsService/auth/credentialFields';
-import { DEFAULT_DEPOSIT_AUTHORIZATION_SCHEME } from '../nodes/PaymentsService/codes/constants';
+import { DEFAULT_DEPOSIT_AUTHORIZATION_SCHEME } from '../nodes/PaymentsService/codes/service';
 import { signDepositRequest } from '../nodes/PaymentsService/auth/signature';
 
 /**

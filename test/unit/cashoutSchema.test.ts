@@ -5,7 +5,7 @@ import {
 	CASHOUT_FIELDS,
 	validateCashoutRequest,
 } from '../../nodes/PaymentsService/bodies/cashoutSchema';
-import { MAX_EXTERNAL_ID_LENGTH } from '../../nodes/PaymentsService/codes/constants';
+import { MAX_EXTERNAL_ID_LENGTH } from '../../nodes/PaymentsService/codes/service';
 import { deriveRequestKey } from '../../nodes/PaymentsService/idempotency/keys';
 import {
 	bodyFromParameters,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { MAX_EXTERNAL_ID_LENGTH } from '../../nodes/PaymentsService/codes/constants';
+import { MAX_EXTERNAL_ID_LENGTH } from '../../nodes/PaymentsService/codes/service';
 import {
 	canonicalJson,
 	deriveRequestKey,

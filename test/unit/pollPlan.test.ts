@@ -3,7 +3,7 @@
  * for (narrowedStatuses), which windows it reads (planPoll), and where the next poll goes on
  * (advanceAfterPoll). Results only: the statuses, the windows covered, the state after.
  */
-import { SECONDS_PER_DAY } from '../../nodes/PaymentsService/codes/constants';
+import { SECONDS_PER_DAY } from '../../nodes/PaymentsService/codes/service';
 import { REPORTING_LISTS } from '../../nodes/PaymentsService/reporting/lists';
 import type { TimeWindow } from '../../nodes/PaymentsService/reporting/windows';
 import { initialState, type TriggerState } from '../../nodes/PaymentsService/trigger/poll/memory';

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'util';
 
-import { MAX_WINDOW_SECONDS } from '../../nodes/PaymentsService/codes/constants';
+import { MAX_WINDOW_SECONDS } from '../../nodes/PaymentsService/codes/service';
 import { REPORTING_LISTS } from '../../nodes/PaymentsService/reporting/lists';
 import {
 	detectEvents,

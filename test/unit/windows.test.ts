@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { MAX_WINDOW_SECONDS } from '../../nodes/PaymentsService/codes/constants';
+import { MAX_WINDOW_SECONDS } from '../../nodes/PaymentsService/codes/service';
 import {
 	estimateRemainingPages,
 	MIN_SPLIT_PAGES,

@@ -1,4 +1,4 @@
-import { SESSION_COOKIE_NAME } from '../codes/constants';
+import { SESSION_COOKIE_NAME } from '../codes/service';
 import { positiveId } from '../codes/ids';
 
 /**

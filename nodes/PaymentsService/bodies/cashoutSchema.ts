@@ -9,7 +9,7 @@ import {
 	type RequestField,
 } from './requestFields';
 import { CURRENCY_CODE } from '../reference/countries';
-import { MAX_EXTERNAL_ID_LENGTH } from '../codes/constants';
+import { MAX_EXTERNAL_ID_LENGTH } from '../codes/service';
 
 /**
  * The cashout creation body (service rules §6.2) as one table: each row is a body field, the node

@@ -1,6 +1,6 @@
 import { createHash } from 'crypto';
 
-import { MAX_EXTERNAL_ID_LENGTH } from '../codes/constants';
+import { MAX_EXTERNAL_ID_LENGTH } from '../codes/service';
 
 /**
  * Keys that make a creation (deposit, refund, cashout) happen at most once (service rules §5.2,

@@ -1,4 +1,4 @@
-import { MAX_ROWS_PER_PAGE } from '../codes/constants';
+import { MAX_ROWS_PER_PAGE } from '../codes/service';
 
 /** One page of a reporting list (service rules §3.1). Every field may be missing from a bad answer. */
 export interface PageEnvelope<T = Record<string, unknown>> {

@@ -1,4 +1,4 @@
-import { SECONDS_PER_DAY } from '../codes/constants';
+import { SECONDS_PER_DAY } from '../codes/service';
 import type { TimeWindow } from './windows';
 
 /** Period choices offered by Get Many (parameter "Period"). All boundaries are UTC. */

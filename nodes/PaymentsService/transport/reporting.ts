@@ -32,7 +32,7 @@ export { describeWindow, fetchPage, type ListPage, type ListQuery, type PeriodEv
  *
  * The estimate that guides splitting uses the records' `dateField` (creation dates) and assumes
  * newest first; when the dates are missing or the order differs, windows are simply not split,
- * except at `MAX_PAGES_PER_WINDOW` (codes/constants) full pages, where a window is halved rather
+ * except at `MAX_PAGES_PER_WINDOW` (codes/defaults.ts) full pages, where a window is halved rather
  * than failed. With `concurrency` 1 a window is split only when it would otherwise near that cap,
  * so a read costs the same requests as reading each window page after page, and a consumer that
  * stops early (a limit) sends no request it did not ask for: a window's next page is requested
@@ -49,7 +49,7 @@ export { describeWindow, fetchPage, type ListPage, type ListQuery, type PeriodEv
  * pages discarded, then the failure is thrown (it names the window and the page). A consumer that
  * breaks out of its loop stops the read the same way.
  * @throws NodeApiError when a request fails, or when a one-second window returns
- *   `MAX_PAGES_PER_WINDOW` (codes/constants) full pages.
+ *   `MAX_PAGES_PER_WINDOW` (codes/defaults.ts) full pages.
  */
 export async function* splitPeriodPages(
 	client: PaymentsClient,
@@ -122,7 +122,7 @@ export const STREAM_WINDOW_PAGES = 40;
  * - nothing of a window is held after it is yielded: no id of the period piles up. What is held is
  *   the windows being read, each capped at about `windowPages` pages
  *   ({@link STREAM_WINDOW_PAGES} by default) when their creation dates allow an estimate, and never
- *   beyond `MAX_PAGES_PER_WINDOW` (codes/constants).
+ *   beyond `MAX_PAGES_PER_WINDOW` (codes/defaults.ts).
  *
  * The windows are yielded in the order they end. The consumer takes one window at a time; the next
  * pages are read while it works (no read ahead beyond one page per slot).

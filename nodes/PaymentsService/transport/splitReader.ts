@@ -1,7 +1,8 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { FIRST_PAGE, MAX_PAGES_PER_WINDOW, MAX_ROWS_PER_PAGE } from '../codes/constants';
+import { FIRST_PAGE, MAX_ROWS_PER_PAGE } from '../codes/service';
+import { MAX_PAGES_PER_WINDOW } from '../codes/defaults';
 import { hasNextPage, pageDates } from '../reporting/paging';
 import {
 	estimateRemainingPages,

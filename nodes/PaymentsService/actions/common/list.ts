@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { DEFAULT_WINDOW_CONCURRENCY } from '../../codes/constants';
+import { DEFAULT_WINDOW_CONCURRENCY } from '../../codes/defaults';
 import {
 	checkListFilters,
 	filterErrorToNodeError,

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_CREATION_CONCURRENCY, MAX_CREATION_CONCURRENCY } from '../../codes/constants';
+import { DEFAULT_CREATION_CONCURRENCY, MAX_CREATION_CONCURRENCY } from '../../codes/defaults';
 import { isCountryCode } from '../../reference/countries';
 import { locatorValue } from '../../reference/pickers';
 import { positiveId } from '../../codes/ids';

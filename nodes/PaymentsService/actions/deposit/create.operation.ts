@@ -7,7 +7,7 @@ import {
 	validateDepositRequest,
 } from '../../bodies/depositSchema';
 import { fieldParameters } from '../../bodies/requestFields';
-import { IDEMPOTENCY_HEADER } from '../../codes/constants';
+import { IDEMPOTENCY_HEADER } from '../../codes/service';
 import { positiveId } from '../../codes/ids';
 import {
 	duplicateWindowOption,

@@ -6,7 +6,7 @@ import {
 	validateRefundRequest,
 } from '../../bodies/refundSchema';
 import { fieldParameters } from '../../bodies/requestFields';
-import { IDEMPOTENCY_HEADER } from '../../codes/constants';
+import { IDEMPOTENCY_HEADER } from '../../codes/service';
 import {
 	duplicateWindowOption,
 	idempotencyKeyCreation,

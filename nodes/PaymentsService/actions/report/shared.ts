@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_WINDOW_CONCURRENCY } from '../../codes/constants';
+import { DEFAULT_WINDOW_CONCURRENCY } from '../../codes/defaults';
 import { filtersCollection } from '../../reporting/filters';
 import {
 	hasStatus,

@@ -5,7 +5,7 @@
  */
 
 import { positiveId } from '../../codes/ids';
-import { MAX_EXTERNAL_ID_LENGTH } from '../../codes/constants';
+import { MAX_EXTERNAL_ID_LENGTH } from '../../codes/service';
 
 /** The two kinds of notification (service rules §10). */
 export type NotificationKind = 'deposit' | 'cashout';

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { SECONDS_PER_DAY } from '../../codes/constants';
+import { SECONDS_PER_DAY } from '../../codes/service';
 import { checkListFilters, filterErrorToNodeError } from '../../reporting/filters';
 import { recordStatuses, type ReportingListDefinition } from '../../reporting/lists';
 import {

@@ -1,6 +1,6 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { DEFAULT_WINDOW_CONCURRENCY } from '../../codes/constants';
+import { DEFAULT_WINDOW_CONCURRENCY } from '../../codes/defaults';
 import { splitIntoWindows, type TimeWindow } from '../../reporting/windows';
 import { PaymentsClient } from '../../transport/client';
 import { splitPeriodPages, type ListQuery } from '../../transport/reporting';

@@ -1,4 +1,4 @@
-import { MAX_WINDOW_SECONDS } from '../../codes/constants';
+import { MAX_WINDOW_SECONDS } from '../../codes/service';
 import type { TimeWindow } from '../../reporting/windows';
 import type { PreviousSighting } from './events';
 import type { Observation, TriggerConfig } from './types';

@@ -1,4 +1,4 @@
-import { MAX_WINDOW_SECONDS, SECONDS_PER_DAY } from '../../codes/constants';
+import { MAX_WINDOW_SECONDS, SECONDS_PER_DAY } from '../../codes/service';
 import { splitIntoWindows, type TimeWindow } from '../../reporting/windows';
 import { creationTimes, type TriggerState } from './memory';
 import type { TriggerConfig } from './types';

@@ -1,4 +1,4 @@
-import { MAX_ROWS_PER_PAGE } from '../../codes/constants';
+import { MAX_ROWS_PER_PAGE } from '../../codes/service';
 import { RecordCollector } from '../../reporting/deduplication';
 import type { TimeWindow } from '../../reporting/windows';
 import type { PaymentsClient } from '../../transport/client';

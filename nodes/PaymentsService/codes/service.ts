@@ -1,6 +1,6 @@
 /**
- * Numbers the service's interface fixes. Each names the section of docs/service-rules.md
- * ("service rules §N") it comes from.
+ * What the service's interface fixes: page sizes, period spans, field lengths, header and cookie
+ * names. Each names the section of docs/service-rules.md ("service rules §N") it comes from.
  */
 
 /** Records per page of every reporting list (service rules §3.1). */
@@ -24,24 +24,6 @@ export const MAX_WINDOW_SECONDS = MAX_PERIOD_DAYS * SECONDS_PER_DAY - 1;
 
 /** Longest cashout `external_id` the service accepts, in characters (service rules §6.2). */
 export const MAX_EXTERNAL_ID_LENGTH = 100;
-
-/**
- * Items a creation (Deposit, Cashout, Refund → Create) sends at once by default from node version
- * 1.2 (option "Concurrency"); versions 1 and 1.1 keep 1, one item after another.
- */
-export const DEFAULT_CREATION_CONCURRENCY = 8;
-
-/** Most items a creation sends at once (option "Concurrency"). */
-export const MAX_CREATION_CONCURRENCY = 16;
-
-/** Windows fetched at once by Get Many when Return All is on (node option "Window Concurrency"). */
-export const DEFAULT_WINDOW_CONCURRENCY = 4;
-
-/**
- * Safety stop for one window: a service that always answered full pages would otherwise be paged
- * forever. 2,000 pages are 100,000 records in one window of under 60 days.
- */
-export const MAX_PAGES_PER_WINDOW = 2_000;
 
 /** Maximum length of the cashout `login` and `pass` fields (service rules §2.4). */
 export const CASHOUT_CREDENTIAL_MAX_LENGTH = 32;
