@@ -28,11 +28,17 @@ const HAS_ZONE = /(Z|[+-]\d{2}:?\d{2})$/i;
  * start of that UTC day, or its last second when `edge` is `'end'`), a JavaScript `Date`, a Luxon
  * `DateTime` (what `{{ $now }}` yields), or a number (milliseconds when above 10^11, else seconds).
  *
+ * @param field the parameter's name, which then starts the error's message ("Created From").
  * @throws DateInputError when the value is empty or not a date.
  */
-export function parseDateInput(value: unknown, edge: 'start' | 'end' = 'start'): number {
+export function parseDateInput(
+	value: unknown,
+	edge: 'start' | 'end' = 'start',
+	field = '',
+): number {
+	const refuse = (problem: string) => new DateInputError(field ? `${field} ${problem}` : problem);
 	if (value === undefined || value === null || value === '') {
-		throw new DateInputError('is empty');
+		throw refuse('is empty');
 	}
 	let ms: number;
 	if (typeof value === 'number') {
@@ -53,12 +59,10 @@ export function parseDateInput(value: unknown, edge: 'start' | 'end' = 'start'):
 			ms = Date.parse(HAS_ZONE.test(text) ? text : `${text}Z`);
 		}
 	} else {
-		throw new DateInputError(`is not a date (${typeof value})`);
+		throw refuse(`is not a date (${typeof value})`);
 	}
 	if (!Number.isFinite(ms)) {
-		throw new DateInputError(
-			`"${String(value)}" is not a date; use ISO 8601, e.g. 2026-11-01T00:00:00Z`,
-		);
+		throw refuse(`"${String(value)}" is not a date; use ISO 8601, e.g. 2026-11-01T00:00:00Z`);
 	}
 	// Date.parse rolls impossible days over (2026-02-30 becomes 2 March); refuse them instead.
 	const calendarDay =
@@ -68,18 +72,9 @@ export function parseDateInput(value: unknown, edge: 'start' | 'end' = 'start'):
 		!HAS_ZONE.test(value as string) &&
 		new Date(ms).toISOString().slice(0, 10) !== calendarDay
 	) {
-		throw new DateInputError(`"${String(value)}" is not a calendar date`);
+		throw refuse(`"${String(value)}" is not a calendar date`);
 	}
 	return Math.floor(ms / 1000);
-}
-
-/** {@link parseDateInput} for the parameter `field`, whose name starts the error's message. */
-function parseField(value: unknown, edge: 'start' | 'end', field: string): number {
-	try {
-		return parseDateInput(value, edge);
-	} catch (error) {
-		throw new DateInputError(`${field} ${(error as Error).message}`);
-	}
 }
 
 function startOfUtcDay(seconds: number): number {
@@ -135,11 +130,11 @@ export function resolvePeriod(
 			window = { from: monthStart(-1), to: monthStart(0) - 1 };
 			break;
 		case 'custom': {
-			const from = parseField(customFrom, 'start', 'Created From');
+			const from = parseDateInput(customFrom, 'start', 'Created From');
 			const to =
 				customTo === undefined || customTo === null || customTo === ''
 					? now
-					: parseField(customTo, 'end', 'Created To');
+					: parseDateInput(customTo, 'end', 'Created To');
 			window = { from, to };
 			break;
 		}
