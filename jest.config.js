@@ -1,8 +1,13 @@
+// n8n's engine takes about a second to load, and jest loads every module afresh per test file, so
+// `npm test` runs the engine specs (*.spec.ts) through a few group files (test/engine/*.test.ts).
+// A spec named on the command line (`npx jest test/engine/cashout/create.spec.ts`) runs by itself.
+const specNamed = process.argv.slice(2).some((argument) => /\.spec\.ts$/.test(argument));
+
 /** @type {import('jest').Config} */
 module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
-	testMatch: ['**/*.test.ts'],
+	testMatch: specNamed ? ['**/*.test.ts', '**/*.spec.ts'] : ['**/*.test.ts'],
 	// The long runs have their own command, `npm run test:long` (test/engine/long.test.ts).
 	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/engine/long\\.test\\.ts$'],
 	// esbuild, file by file (test/setup/esbuildTransform.js): on a clean checkout ts-jest spent
