@@ -6,7 +6,7 @@ import {
 	hmacSha256Hex,
 	signCashoutRequest,
 	signDepositRequest,
-} from '../../nodes/PaymentsService/auth/signature';
+} from '../../../nodes/PaymentsService/auth/signature';
 
 const independentHmac = (key: string, message: string) =>
 	createHmac('sha256', Buffer.from(key, 'utf8')).update(Buffer.from(message, 'utf8')).digest('hex');

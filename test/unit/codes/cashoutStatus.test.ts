@@ -1,4 +1,4 @@
-import { describeCashoutStatus } from '../../nodes/PaymentsService/codes/cashoutStatus';
+import { describeCashoutStatus } from '../../../nodes/PaymentsService/codes/cashoutStatus';
 
 describe('describeCashoutStatus', () => {
 	test.each([

@@ -4,7 +4,7 @@ import {
 	DEFAULT_RETRY_POLICY,
 	isRetryableFailure,
 	nextRetryDelay,
-} from '../../nodes/PaymentsService/transport/retry';
+} from '../../../nodes/PaymentsService/transport/retry';
 
 const policy = DEFAULT_RETRY_POLICY;
 

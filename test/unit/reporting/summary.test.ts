@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { REPORTING_LISTS } from '../../nodes/PaymentsService/reporting/lists';
+import { REPORTING_LISTS } from '../../../nodes/PaymentsService/reporting/lists';
 import {
 	formatDecimal,
 	localCalendarPeriod,
@@ -8,7 +8,7 @@ import {
 	parseDecimal,
 	Summary,
 	type SummaryRequest,
-} from '../../nodes/PaymentsService/reporting/summary';
+} from '../../../nodes/PaymentsService/reporting/summary';
 
 const deposits = REPORTING_LISTS.deposit as SummaryRequest['list'];
 

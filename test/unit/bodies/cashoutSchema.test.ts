@@ -4,14 +4,14 @@ import {
 	CASHOUT_COLLECTIONS,
 	CASHOUT_FIELDS,
 	validateCashoutRequest,
-} from '../../nodes/PaymentsService/bodies/cashoutSchema';
-import { MAX_EXTERNAL_ID_LENGTH } from '../../nodes/PaymentsService/codes/service';
-import { deriveRequestKey } from '../../nodes/PaymentsService/idempotency/keys';
+} from '../../../nodes/PaymentsService/bodies/cashoutSchema';
+import { MAX_EXTERNAL_ID_LENGTH } from '../../../nodes/PaymentsService/codes/service';
+import { deriveRequestKey } from '../../../nodes/PaymentsService/idempotency/keys';
 import {
 	bodyFromParameters,
 	fieldParameters,
 	type FieldProblem,
-} from '../../nodes/PaymentsService/bodies/requestFields';
+} from '../../../nodes/PaymentsService/bodies/requestFields';
 
 const minimal = {
 	external_id: 'payout-1',

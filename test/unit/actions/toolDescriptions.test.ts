@@ -1,8 +1,8 @@
 import { NodeHelpers, type INode, type INodeTypeDescription } from 'n8n-workflow';
 
-import { PaymentsService } from '../../nodes/PaymentsService/PaymentsService.node';
-import { RESOURCES } from '../../nodes/PaymentsService/actions/registry';
-import { TOOL_DESCRIPTIONS } from '../../nodes/PaymentsService/actions/toolDescriptions';
+import { PaymentsService } from '../../../nodes/PaymentsService/PaymentsService.node';
+import { RESOURCES } from '../../../nodes/PaymentsService/actions/registry';
+import { TOOL_DESCRIPTIONS } from '../../../nodes/PaymentsService/actions/toolDescriptions';
 
 const action = new PaymentsService().description;
 /** The tool variant as n8n derives it: the same description under a name ending in "Tool". */

@@ -1,7 +1,7 @@
 import {
 	validateDepositRequest,
 	type DepositFieldProblem,
-} from '../../nodes/PaymentsService/bodies/depositSchema';
+} from '../../../nodes/PaymentsService/bodies/depositSchema';
 
 const minimal = { amount: '100.50', country: 'BR', currency: 'BRL' };
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { MAX_EXTERNAL_ID_LENGTH } from '../../nodes/PaymentsService/codes/service';
+import { MAX_EXTERNAL_ID_LENGTH } from '../../../nodes/PaymentsService/codes/service';
 import {
 	canonicalJson,
 	deriveRequestKey,
@@ -11,7 +11,7 @@ import {
 	previousWindowInGrace,
 	requestSlot,
 	type RequestIdentity,
-} from '../../nodes/PaymentsService/idempotency/keys';
+} from '../../../nodes/PaymentsService/idempotency/keys';
 
 const identity: RequestIdentity = {
 	workflowId: 'wf-1',

@@ -4,11 +4,11 @@ import {
 	createOnce,
 	type CreationAdapter,
 	type PreparedCreation,
-} from '../../nodes/PaymentsService/idempotency/createOnce';
-import type { CreationKey } from '../../nodes/PaymentsService/idempotency/creation';
-import type { Recovery } from '../../nodes/PaymentsService/idempotency/recovery';
-import type { PaymentsClient } from '../../nodes/PaymentsService/transport/client';
-import { toNodeApiError, type ServiceFailure } from '../../nodes/PaymentsService/transport/errors';
+} from '../../../nodes/PaymentsService/idempotency/createOnce';
+import type { CreationKey } from '../../../nodes/PaymentsService/idempotency/creation';
+import type { Recovery } from '../../../nodes/PaymentsService/idempotency/recovery';
+import type { PaymentsClient } from '../../../nodes/PaymentsService/transport/client';
+import { toNodeApiError, type ServiceFailure } from '../../../nodes/PaymentsService/transport/errors';
 
 /**
  * The create-once flow's decisions (idempotency/createOnce.ts, service rules §5.2) with a scripted

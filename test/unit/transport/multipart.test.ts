@@ -1,7 +1,7 @@
 import {
 	buildMultipartBody,
 	type MultipartPart,
-} from '../../nodes/PaymentsService/transport/multipart';
+} from '../../../nodes/PaymentsService/transport/multipart';
 
 interface ParsedPart {
 	headers: Record<string, string>;

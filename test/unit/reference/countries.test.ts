@@ -2,8 +2,8 @@ import {
 	COUNTRIES,
 	findCountry,
 	matchCountries,
-} from '../../nodes/PaymentsService/reference/countries';
-import { locatorValue, PICKERS } from '../../nodes/PaymentsService/reference/pickers';
+} from '../../../nodes/PaymentsService/reference/countries';
+import { locatorValue, PICKERS } from '../../../nodes/PaymentsService/reference/pickers';
 
 describe('the country table', () => {
 	test('each country has a unique 2-letter code, a name and a 3-letter currency; the table is sorted by name', () => {

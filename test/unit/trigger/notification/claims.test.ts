@@ -7,13 +7,13 @@ import {
 	releaseChange,
 	runSince,
 	settleChange,
-} from '../../nodes/PaymentsService/trigger/notification/claims';
+} from '../../../../nodes/PaymentsService/trigger/notification/claims';
 import {
 	changeKey,
 	notifiedChangeTime,
-} from '../../nodes/PaymentsService/trigger/notification/changeKeys';
-import { runStart, type StatusRun } from '../../nodes/PaymentsService/trigger/notification/memory';
-import { cashoutMismatch } from '../../nodes/PaymentsService/trigger/notification/statusRead';
+} from '../../../../nodes/PaymentsService/trigger/notification/changeKeys';
+import { runStart, type StatusRun } from '../../../../nodes/PaymentsService/trigger/notification/memory';
+import { cashoutMismatch } from '../../../../nodes/PaymentsService/trigger/notification/statusRead';
 
 const NOW = Date.UTC(2026, 10, 2, 12, 0, 0);
 const SECONDS = NOW / 1000;

@@ -4,7 +4,7 @@ import {
 	PaymentsClient,
 	type Clock,
 	type RequestContext,
-} from '../../nodes/PaymentsService/transport/client';
+} from '../../../nodes/PaymentsService/transport/client';
 
 /**
  * The client's retry loop on a clock the test owns (service rules §11): every wait is recorded, none

@@ -6,13 +6,13 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { PaymentsService } from '../../nodes/PaymentsService/PaymentsService.node';
-import { RESOURCES } from '../../nodes/PaymentsService/actions/registry';
-import { LIST_SEARCH_METHODS } from '../../nodes/PaymentsService/reference/pickers';
+import { PaymentsService } from '../../../nodes/PaymentsService/PaymentsService.node';
+import { RESOURCES } from '../../../nodes/PaymentsService/actions/registry';
+import { LIST_SEARCH_METHODS } from '../../../nodes/PaymentsService/reference/pickers';
 import {
 	CREDENTIAL_TYPES,
 	type CredentialKind,
-} from '../../nodes/PaymentsService/transport/client';
+} from '../../../nodes/PaymentsService/transport/client';
 
 const description = new PaymentsService().description;
 const everyOperation = RESOURCES.flatMap((resource) =>

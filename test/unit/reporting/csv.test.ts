@@ -7,7 +7,7 @@ import {
 	exportFileName,
 	OTHER_FIELDS_COLUMN,
 	RECORD_FIELDS,
-} from '../../nodes/PaymentsService/reporting/csv';
+} from '../../../nodes/PaymentsService/reporting/csv';
 
 // The oracle is csv-parse (a maintained RFC 4180 parser), never a reader of our own.
 const read = (text: string) => parse(text, { bom: true, relax_column_count: false }) as string[][];

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { positiveId } from '../../nodes/PaymentsService/codes/ids';
+import { positiveId } from '../../../nodes/PaymentsService/codes/ids';
 
 describe('positiveId: the one rule for the service’s ids', () => {
 	test('whole numbers from 1 to 2^53 − 1, as numbers or digits (spaces around ignored)', () => {

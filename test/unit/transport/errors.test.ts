@@ -1,7 +1,7 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
-import { meaningOf } from '../../nodes/PaymentsService/codes/errorCodes';
-import { SessionLoginError } from '../../nodes/PaymentsService/auth/session';
+import { meaningOf } from '../../../nodes/PaymentsService/codes/errorCodes';
+import { SessionLoginError } from '../../../nodes/PaymentsService/auth/session';
 import {
 	classifyFailure,
 	failureOf,
@@ -11,7 +11,7 @@ import {
 	readFailure,
 	toNodeApiError,
 	type ServiceFailure,
-} from '../../nodes/PaymentsService/transport/errors';
+} from '../../../nodes/PaymentsService/transport/errors';
 
 const node: INode = {
 	id: '1',

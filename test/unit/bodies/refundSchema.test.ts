@@ -2,8 +2,8 @@ import {
 	REFUND_COLLECTIONS,
 	REFUND_FIELDS,
 	validateRefundRequest,
-} from '../../nodes/PaymentsService/bodies/refundSchema';
-import { fieldParameters } from '../../nodes/PaymentsService/bodies/requestFields';
+} from '../../../nodes/PaymentsService/bodies/refundSchema';
+import { fieldParameters } from '../../../nodes/PaymentsService/bodies/requestFields';
 
 const lines = (body: unknown) => {
 	const result = validateRefundRequest(body);

@@ -4,8 +4,8 @@ import {
 	RateConversion,
 	rateCountryOf,
 	type ExchangeRate,
-} from '../../nodes/PaymentsService/reporting/conversion';
-import { parseDecimal, type Decimal } from '../../nodes/PaymentsService/reporting/summary';
+} from '../../../nodes/PaymentsService/reporting/conversion';
+import { parseDecimal, type Decimal } from '../../../nodes/PaymentsService/reporting/summary';
 
 const decimal = (text: string) => parseDecimal(text) as Decimal;
 const rate = (currency: string, country: string, perUsd: string): ExchangeRate => ({

@@ -1,4 +1,4 @@
-import { extractSessionToken, parseMerchantId } from '../../nodes/PaymentsService/auth/session';
+import { extractSessionToken, parseMerchantId } from '../../../nodes/PaymentsService/auth/session';
 
 describe('extractSessionToken', () => {
 	test('reads BEARER_TOKEN from one Set-Cookie string', () => {
