@@ -8,7 +8,10 @@ import {
 import type { CreationKey } from '../../../nodes/PaymentsService/idempotency/creation';
 import type { Recovery } from '../../../nodes/PaymentsService/idempotency/recovery';
 import type { PaymentsClient } from '../../../nodes/PaymentsService/transport/client';
-import { toNodeApiError, type ServiceFailure } from '../../../nodes/PaymentsService/transport/errors';
+import {
+	toNodeApiError,
+	type ServiceFailure,
+} from '../../../nodes/PaymentsService/transport/errors';
 
 /**
  * The create-once flow's decisions (idempotency/createOnce.ts, service rules §5.2) with a scripted

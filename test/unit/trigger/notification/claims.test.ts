@@ -12,7 +12,10 @@ import {
 	changeKey,
 	notifiedChangeTime,
 } from '../../../../nodes/PaymentsService/trigger/notification/changeKeys';
-import { runStart, type StatusRun } from '../../../../nodes/PaymentsService/trigger/notification/memory';
+import {
+	runStart,
+	type StatusRun,
+} from '../../../../nodes/PaymentsService/trigger/notification/memory';
 import { cashoutMismatch } from '../../../../nodes/PaymentsService/trigger/notification/statusRead';
 
 const NOW = Date.UTC(2026, 10, 2, 12, 0, 0);

@@ -4,15 +4,18 @@ import fc from 'fast-check';
 import {
 	detectEvents,
 	type DetectedEvent,
-} from '../../nodes/PaymentsService/trigger/poll/detection';
-import { initialState, type TriggerState } from '../../nodes/PaymentsService/trigger/poll/memory';
+} from '../../../../nodes/PaymentsService/trigger/poll/detection';
+import {
+	initialState,
+	type TriggerState,
+} from '../../../../nodes/PaymentsService/trigger/poll/memory';
 import type {
 	EmittedEventType,
 	Observation,
 	TriggerConfig,
 	TriggerEventName,
-} from '../../nodes/PaymentsService/trigger/poll/types';
-import { resolveConfig } from '../harness/triggerConfig';
+} from '../../../../nodes/PaymentsService/trigger/poll/types';
+import { resolveConfig } from '../../../harness/triggerConfig';
 
 /*
  * Model-based test of detectEvents. A small world of records is changed at random between polls

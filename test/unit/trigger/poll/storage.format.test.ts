@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
-import { detectEvents } from '../../nodes/PaymentsService/trigger/poll/detection';
-import { loadState } from '../../nodes/PaymentsService/trigger/poll/load';
+import { detectEvents } from '../../../../nodes/PaymentsService/trigger/poll/detection';
+import { loadState } from '../../../../nodes/PaymentsService/trigger/poll/load';
 import {
 	configKey,
 	initialState,
@@ -10,11 +10,11 @@ import {
 	STATE_FORMAT,
 	type SeenEntry,
 	type TriggerState,
-} from '../../nodes/PaymentsService/trigger/poll/memory';
-import { packState, storedSeen } from '../../nodes/PaymentsService/trigger/poll/storage';
-import type { TriggerConfig } from '../../nodes/PaymentsService/trigger/poll/types';
-import { packFormat1, type FormatOneState } from '../harness/pollFormat1';
-import { resolveConfig, type TriggerSettings } from '../harness/triggerConfig';
+} from '../../../../nodes/PaymentsService/trigger/poll/memory';
+import { packState, storedSeen } from '../../../../nodes/PaymentsService/trigger/poll/storage';
+import type { TriggerConfig } from '../../../../nodes/PaymentsService/trigger/poll/types';
+import { packFormat1, type FormatOneState } from '../../../harness/pollFormat1';
+import { resolveConfig, type TriggerSettings } from '../../../harness/triggerConfig';
 
 /*
  * The polling trigger's stored state (issue 24): no marker can be read as a value, or a value as a
