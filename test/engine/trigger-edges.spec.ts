@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { storedSeen } from '../../nodes/PaymentsService/trigger/poll/storage';
+import { storedSeen } from '../harness/pollState';
 
 import { startFixture, storeSandboxCredentials, type Fixture } from '../harness/fixtures';
 import { PollRunner, type PollDatabase, type SavingMode } from '../harness/poll';

@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { storedSeen } from '../../nodes/PaymentsService/trigger/poll/storage';
+import { storedSeen } from '../harness/pollState';
 import { fakeDate, setDate } from '../harness/clock';
 import { createEngine } from '../harness/engine';
 import { startFixture, storeSandboxCredentials, type Fixture } from '../harness/fixtures';

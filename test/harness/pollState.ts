@@ -6,7 +6,13 @@ import {
 	detectEvents,
 	type DetectedEvent,
 } from '../../nodes/PaymentsService/trigger/poll/detection';
-import { initialState, type TriggerState } from '../../nodes/PaymentsService/trigger/poll/memory';
+import {
+	configKey,
+	initialState,
+	type SeenEntry,
+	type TriggerState,
+} from '../../nodes/PaymentsService/trigger/poll/memory';
+import { readStoredState } from '../../nodes/PaymentsService/trigger/poll/storage';
 import type { Observation, TriggerConfig } from '../../nodes/PaymentsService/trigger/poll/types';
 import type { TimeWindow } from '../../nodes/PaymentsService/reporting/windows';
 import { resolveConfig, type TriggerSettings } from './triggerConfig';
@@ -86,4 +92,15 @@ export function expectExactCover(windows: TimeWindow[], from: number, to: number
 	expect(sorted[0].from).toBe(from);
 	expect(sorted[sorted.length - 1].to).toBe(to);
 	for (let i = 1; i < sorted.length; i++) expect(sorted[i].from).toBe(sorted[i - 1].to + 1);
+}
+
+/** The records a stored state remembers, by key, packed or not; undefined for no readable state. */
+export function storedSeen(stored: unknown): Record<string, SeenEntry> | undefined {
+	return readStoredState(stored)?.seen;
+}
+
+/** Reads a stored state; undefined when absent, malformed, of another version or another config. */
+export function loadTriggerState(stored: unknown, cfg: TriggerConfig): TriggerState | undefined {
+	const state = readStoredState(stored);
+	return state && state.config === configKey(cfg) ? state : undefined;
 }

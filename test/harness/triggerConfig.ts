@@ -1,7 +1,8 @@
 import { REPORTING_LISTS } from '../../nodes/PaymentsService/reporting/lists';
-import { triggerEvent } from '../../nodes/PaymentsService/trigger/poll/events';
+import { TRIGGER_EVENTS } from '../../nodes/PaymentsService/trigger/poll/events';
 import type {
 	TriggerConfig,
+	TriggerEventDefinition,
 	TriggerEventName,
 } from '../../nodes/PaymentsService/trigger/poll/types';
 
@@ -10,6 +11,13 @@ export type TriggerSettings = Omit<TriggerConfig, 'list' | 'event'> & {
 	resource: string;
 	event: TriggerEventName;
 };
+
+/** The event named `value`. @throws Error for an unknown event. */
+function triggerEvent(value: TriggerEventName): TriggerEventDefinition {
+	const event = TRIGGER_EVENTS.find((candidate) => candidate.value === value);
+	if (!event) throw new Error(`Unknown trigger event "${value}"`);
+	return event;
+}
 
 /** `settings` with the list and the event resolved to their definitions, as the node does. */
 export function resolveConfig({ resource, event, ...rest }: TriggerSettings): TriggerConfig {

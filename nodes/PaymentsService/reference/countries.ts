@@ -45,12 +45,6 @@ export const COUNTRIES: readonly CountryInfo[] = [
 	{ code: 'VN', name: 'Vietnam', currency: 'VND' },
 ];
 
-/** The documented country with `code` (any case), or undefined. */
-export function findCountry(code: string): CountryInfo | undefined {
-	const wanted = code.trim().toUpperCase();
-	return COUNTRIES.find((country) => country.code === wanted);
-}
-
 /** Lower case without accents, so "peru" finds "Perú" and "mexico" "México". */
 function folded(text: string): string {
 	return text

@@ -1,15 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { migrateFormat1, unpackFormat1, type FormatOneState } from './format1';
-import {
-	configKey,
-	LEFT,
-	NO_STATUS,
-	STATE_FORMAT,
-	type SeenEntry,
-	type TriggerState,
-} from './memory';
-import type { TriggerConfig } from './types';
+import { LEFT, NO_STATUS, STATE_FORMAT, type SeenEntry, type TriggerState } from './memory';
 
 /**
  * The trigger's memory as stored in the node's workflow static data: packed on save
@@ -51,17 +43,6 @@ export function readStoredState(stored: unknown): TriggerState | undefined {
 		!Array.isArray(state.seen);
 	if (!wellFormed) return undefined;
 	return state.v === 1 ? migrateFormat1(state as FormatOneState) : (state as TriggerState);
-}
-
-/** The records a stored state remembers, by key, packed or not; undefined for no readable state. */
-export function storedSeen(stored: unknown): Record<string, SeenEntry> | undefined {
-	return readStoredState(stored)?.seen;
-}
-
-/** Reads a stored state; undefined when absent, malformed, of another version or another config. */
-export function loadTriggerState(stored: unknown, config: TriggerConfig): TriggerState | undefined {
-	const state = readStoredState(stored);
-	return state && state.config === configKey(config) ? state : undefined;
 }
 
 /*

@@ -11,7 +11,8 @@ import {
 	type SeenEntry,
 	type TriggerState,
 } from '../../../../nodes/PaymentsService/trigger/poll/memory';
-import { packState, storedSeen } from '../../../../nodes/PaymentsService/trigger/poll/storage';
+import { packState } from '../../../../nodes/PaymentsService/trigger/poll/storage';
+import { storedSeen } from '../../../harness/pollState';
 import type { TriggerConfig } from '../../../../nodes/PaymentsService/trigger/poll/types';
 import { packFormat1, type FormatOneState } from '../../../harness/pollFormat1';
 import { resolveConfig, type TriggerSettings } from '../../../harness/triggerConfig';

@@ -5,12 +5,16 @@ import {
 	type SeenEntry,
 	type TriggerState,
 } from '../../../../nodes/PaymentsService/trigger/poll/memory';
+import { packState } from '../../../../nodes/PaymentsService/trigger/poll/storage';
 import {
-	packState,
+	NOW,
+	START,
+	config,
+	obs,
+	detect,
 	loadTriggerState,
 	storedSeen,
-} from '../../../../nodes/PaymentsService/trigger/poll/storage';
-import { NOW, START, config, obs, detect } from '../../../harness/pollState';
+} from '../../../harness/pollState';
 
 describe('loadTriggerState', () => {
 	const cfg = config({ filters: { country: 'BR' } });

@@ -1,5 +1,5 @@
 import type { ReportingListDefinition } from '../../../reporting/lists';
-import type { TriggerEventDefinition, TriggerEventName } from '../types';
+import type { TriggerEventDefinition } from '../types';
 import { anyChange } from './anyChange';
 import { newRecord } from './newRecord';
 import { statusChanged } from './statusChanged';
@@ -15,13 +15,6 @@ export const TRIGGER_EVENTS: readonly TriggerEventDefinition[] = [
 	newRecord,
 	statusChanged,
 ];
-
-/** The event named `value`. @throws Error for an unknown event (a workflow from a newer version). */
-export function triggerEvent(value: TriggerEventName | string): TriggerEventDefinition {
-	const event = TRIGGER_EVENTS.find((candidate) => candidate.value === value);
-	if (!event) throw new Error(`Unknown trigger event "${value}"`);
-	return event;
-}
 
 /** The events records of `list` can raise. */
 export function eventsFor(list: ReportingListDefinition): TriggerEventDefinition[] {
