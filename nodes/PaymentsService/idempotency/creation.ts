@@ -8,7 +8,7 @@ import {
 	givenKeyProblem,
 	isDuplicateWindow,
 	previousWindowInGrace,
-	requestSlot,
+	attemptKeyOf,
 	type GivenKeyKind,
 	type WindowSpan,
 } from './keys';
@@ -62,8 +62,8 @@ export interface CreationKey {
 	derived: boolean;
 	/** The duplicate window a derived key belongs to (undefined for a given key). */
 	window?: WindowSpan;
-	/** Where this request's attempts are remembered in the execution ({@link AttemptRecord}). */
-	slot: string;
+	/** The attempt key: where this request's attempts are remembered in the execution ({@link AttemptRecord}). */
+	attemptKey: string;
 	/**
 	 * When this execution (or the failed one n8n's Retry continues) first sent this key, epoch
 	 * milliseconds; undefined when this is the first attempt, or when an earlier attempt was refused
@@ -81,7 +81,7 @@ export interface CreationKey {
 /**
  * What a node remembers of its creation attempts within one execution, in n8n's node context
  * (`this.getContext('node')`, saved with the execution's data): the key each request sent and when,
- * by {@link CreationKey.slot}. n8n's Retry of a failed execution carries the context over, and
+ * by {@link CreationKey.attemptKey}. n8n's Retry of a failed execution carries the context over, and
  * Retry On Fail runs in the same execution, so both find what the first attempt sent, whatever the
  * clock says; a separate execution starts with none (service rules §5.2).
  */
@@ -123,8 +123,8 @@ function attemptRecords(context: IExecuteFunctions): Record<string, AttemptRecor
  */
 export function recordAttempt(context: IExecuteFunctions, creation: CreationKey): void {
 	const records = attemptRecords(context);
-	if (!records || records[creation.slot]) return;
-	records[creation.slot] = {
+	if (!records || records[creation.attemptKey]) return;
+	records[creation.attemptKey] = {
 		key: creation.key,
 		sentMs: Date.now(),
 		...(creation.window
@@ -144,7 +144,7 @@ export function recordAttempt(context: IExecuteFunctions, creation: CreationKey)
  */
 export function sentBefore(context: IExecuteFunctions, creation: CreationKey): CreationKey {
 	if (creation.earlierAttemptMs !== undefined) return creation;
-	const record = attemptRecords(context)?.[creation.slot];
+	const record = attemptRecords(context)?.[creation.attemptKey];
 	return record && !record.refused ? { ...creation, earlierAttemptMs: record.sentMs } : creation;
 }
 
@@ -154,7 +154,7 @@ export function sentBefore(context: IExecuteFunctions, creation: CreationKey): C
  * of it.
  */
 export function recordRefusedRepeat(context: IExecuteFunctions, creation: CreationKey): void {
-	const record = attemptRecords(context)?.[creation.slot];
+	const record = attemptRecords(context)?.[creation.attemptKey];
 	if (record) record.refused = true;
 }
 
@@ -207,8 +207,8 @@ export function creationKey(
 		origin: executionOrigin(context, proxy),
 		content: request.content,
 	};
-	const slot = requestSlot(identity);
-	const record = records?.[slot];
+	const attemptKey = attemptKeyOf(identity);
+	const record = records?.[attemptKey];
 	if (record?.windowStartMs !== undefined && record.windowEndMs !== undefined) {
 		const window = {
 			label: record.windowLabel ?? '',
@@ -219,8 +219,8 @@ export function creationKey(
 			key: record.key,
 			derived: true,
 			window,
-			slot,
-			earlierAttemptMs: earlierAttempt(records, slot),
+			attemptKey,
+			earlierAttemptMs: earlierAttempt(records, attemptKey),
 		};
 	}
 	const windowKind = isDuplicateWindow(request.options.duplicateWindow)
@@ -233,19 +233,19 @@ export function creationKey(
 		key: deriveRequestKey({ ...identity, window: window.label }),
 		derived: true,
 		window,
-		slot,
+		attemptKey,
 		...(previous
 			? { previousWindowKey: deriveRequestKey({ ...identity, window: previous.label }) }
 			: {}),
 	};
 }
 
-/** When an attempt of this execution first sent `slot`'s key (not when it was refused as another's). */
+/** When an attempt of this execution first sent the key of `attemptKey` (not when it was refused as another's). */
 function earlierAttempt(
 	records: Record<string, AttemptRecord> | undefined,
-	slot: string,
+	attemptKey: string,
 ): number | undefined {
-	const record = records?.[slot];
+	const record = records?.[attemptKey];
 	return record && !record.refused ? record.sentMs : undefined;
 }
 
@@ -272,8 +272,13 @@ function givenCreationKey(
 			},
 		);
 	}
-	const slot = `given-${given}`;
-	return { key: given, derived: false, slot, earlierAttemptMs: earlierAttempt(records, slot) };
+	const attemptKey = `given-${given}`;
+	return {
+		key: given,
+		derived: false,
+		attemptKey,
+		earlierAttemptMs: earlierAttempt(records, attemptKey),
+	};
 }
 
 /**

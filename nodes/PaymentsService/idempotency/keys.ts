@@ -138,12 +138,13 @@ export function deriveRequestKey(identity: RequestIdentity): string {
 }
 
 /**
- * The name of one request in the node's record of its attempts ({@link deriveRequestKey} without
- * the window): `slot-` + 24 hex characters. An attempt remembers the key it sent under this name,
+ * The attempt key of one request: its name in the node's record of its attempts
+ * ({@link deriveRequestKey} without the window), `slot-` + 24 hex characters (the stored form, kept
+ * so an execution recorded before is still found). An attempt remembers the key it sent under it,
  * so a later attempt of the same request (Retry On Fail, n8n's Retry) sends that key again whatever
  * the clock says (service rules §5.2).
  */
-export function requestSlot(identity: Omit<RequestIdentity, 'window'>): string {
+export function attemptKeyOf(identity: Omit<RequestIdentity, 'window'>): string {
 	const digest = createHash('sha256')
 		.update(
 			canonicalJson([

@@ -60,13 +60,13 @@ const derived = (extra: Partial<CreationKey> = {}): CreationKey => ({
 	key: 'n8n-key',
 	derived: true,
 	window: { label: '2026-11-27', startMs: 0, endMs: 86_400_000 },
-	slot: 'slot-1',
+	attemptKey: 'slot-1',
 	...extra,
 });
 const given = (extra: Partial<CreationKey> = {}): CreationKey => ({
 	key: 'payout-7',
 	derived: false,
-	slot: 'given-payout-7',
+	attemptKey: 'given-payout-7',
 	...extra,
 });
 

@@ -9,7 +9,7 @@ import {
 	MAX_IDEMPOTENCY_KEY_LENGTH,
 	PREVIOUS_WINDOW_GRACE_MS,
 	previousWindowInGrace,
-	requestSlot,
+	attemptKeyOf,
 	type RequestIdentity,
 } from '../../../nodes/PaymentsService/idempotency/keys';
 
@@ -130,8 +130,8 @@ describe('previousWindowInGrace: a first attempt just after a boundary also look
 	});
 });
 
-describe('requestSlot: the name an attempt is remembered by', () => {
-	const slotIdentity: Omit<RequestIdentity, 'window'> = {
+describe('attemptKeyOf: the attempt key a request is remembered by', () => {
+	const attemptIdentity: Omit<RequestIdentity, 'window'> = {
 		workflowId: identity.workflowId,
 		nodeId: identity.nodeId,
 		runIndex: identity.runIndex,
@@ -139,12 +139,14 @@ describe('requestSlot: the name an attempt is remembered by', () => {
 		origin: identity.origin,
 		content: identity.content,
 	};
-	test('the same request in another window has the same slot; another item or origin another', () => {
-		expect(requestSlot(slotIdentity)).toMatch(/^slot-[0-9a-f]{24}$/);
-		expect(requestSlot({ ...slotIdentity })).toBe(requestSlot(slotIdentity));
-		expect(requestSlot({ ...slotIdentity, itemIndex: 1 })).not.toBe(requestSlot(slotIdentity));
-		expect(requestSlot({ ...slotIdentity, origin: { other: true } })).not.toBe(
-			requestSlot(slotIdentity),
+	test('the same request in another window has the same attempt key; another item or origin another', () => {
+		expect(attemptKeyOf(attemptIdentity)).toMatch(/^slot-[0-9a-f]{24}$/);
+		expect(attemptKeyOf({ ...attemptIdentity })).toBe(attemptKeyOf(attemptIdentity));
+		expect(attemptKeyOf({ ...attemptIdentity, itemIndex: 1 })).not.toBe(
+			attemptKeyOf(attemptIdentity),
+		);
+		expect(attemptKeyOf({ ...attemptIdentity, origin: { other: true } })).not.toBe(
+			attemptKeyOf(attemptIdentity),
 		);
 	});
 });
