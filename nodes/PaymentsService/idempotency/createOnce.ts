@@ -15,20 +15,12 @@ import {
 import { createdBeforeAttempt, differences, type Comparison, type Recovery } from './recovery';
 
 /**
- * The create-once flow of Deposit, Cashout and Refund → Create (service rules §5.2): one place for
- * the steps that keep money moving once, whatever path n8n takes (docs/money-moves-once.md).
- *
- * 1. The adapter builds and checks the request and its key (given, or derived); nothing is sent for
- *    a bad field.
- * 2. A derived key in the first hour of a Duplicate Window: the previous window's key is looked for
- *    first, and a record under it fails the item as a repeat.
- * 3. The attempt is recorded in the execution (before sending, so an item in flight when the node
- *    stops reads as sent to n8n's Retry and Retry On Fail).
- * 4. The request is sent once; a 429 or 503 is sent again with the same key after every request of
- *    the run paused (transport/client.ts, `resendWhenBusy`).
- * 5. A repeat answer (104, 511): a derived key this execution never sent is another execution's
- *    request, and fails; otherwise the earlier record is looked up, compared, and output with
- *    `already_created` / `already_requested`, or the item fails as unconfirmed.
+ * The create-once flow of Deposit, Cashout and Refund → Create (service rules §5.2,
+ * docs/money-moves-once.md): build and check the request and its key; look for the previous
+ * Duplicate Window's record; record the attempt before sending (so an item in flight when the node
+ * stops reads as sent to n8n's Retry); send once (a 429 or 503 is resent with the same key, every
+ * request paused: transport/client.ts); on a repeat answer (104, 511), find, compare and report the
+ * earlier record, or fail the item.
  */
 
 /** A creation request as the adapter built it: the body to send, its headers and its key. */

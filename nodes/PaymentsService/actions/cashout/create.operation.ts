@@ -37,27 +37,18 @@ export const properties: INodeProperties[] = [
 	optionsCollection([concurrencyOption, duplicateWindowOption, unconfirmedRepeatOption]),
 ];
 
-/**
- * Cashout → Create: `POST /v3/cashout`, signed by the cashout credential (service rules §6.2,
- * §2.4), through the create-once flow (idempotency/createOnce.ts). The external ID is the key:
- * given (sent exactly as given, or refused) or derived (service rules §5.2).
- *
- * One item per input item, the same fields on both paths: `{already_created, cashout_id,
- * external_id, cashout_status, cashout_status_description, cashout_status_name, message}`, plus
- * `rejection_code`, `rejection_reason` and `rejection_code_name` when the bank rejected it, and
- * `matches_request` after a 511.
- * - First success: the `cashout_id` answered, as a number, and the status it was created in
- *   (PENDING, or ON_HOLD with On Hold): one request.
- * - 511: the cashout is read by external ID and, with a Session credential, found in the cashout
- *   list by external ID alone and compared (amount, currency, country, document). A derived key
- *   this execution sent is this payout even when the list does not show it yet.
- *
- * @throws NodeOperationError for a bad field (nothing is sent) and the flow's repeat errors;
- *   NodeApiError for a refusal (300, 303, 508, 514, 533, 540, KYC), with what it means.
- */
 /** The items run at once, up to Options → Concurrency. */
 export const concurrent = true;
 
+/**
+ * Cashout → Create: `POST /v3/cashout`, signed (service rules §6.2, §2.4), through the create-once
+ * flow (idempotency/createOnce.ts); the external ID is the key, given or derived (§5.2). One item
+ * per input item, the same fields on both paths (`creationOutput`, creation.ts): the `cashout_id`
+ * as a number and the status it was created in (one request); after a 511, the cashout read by
+ * external ID and, with a Session credential, found in the list and compared (`matches_request`).
+ * @throws NodeOperationError for a bad field (nothing is sent) and the flow's repeat errors;
+ *   NodeApiError for a refusal (300, 303, 508, 514, 533, 540, KYC), with what it means.
+ */
 export async function execute(this: IExecuteFunctions, client: PaymentsClient, itemIndex: number) {
 	return await createOnce(this, client, CASHOUT_CREATION, itemIndex);
 }

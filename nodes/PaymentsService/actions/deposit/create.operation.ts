@@ -54,24 +54,19 @@ export const properties: INodeProperties[] = [
 	]),
 ];
 
-/**
- * Deposit → Create: `POST /v3/deposits` (service rules §5.1, §5.2), signed with the deposit
- * credential, through the create-once flow (idempotency/createOnce.ts) with an
- * `X-Idempotency-Key` (given, or derived). Without an Invoice ID the key is sent as the invoice ID
- * too, so the deposit can be traced back and found again after a lost answer.
- *
- * One item per input item: the service's answer (`checkout_type`, `deposit_id`, `redirect_url`,
- * `payment_info`…) plus `idempotency_key`, or after a 104 the existing deposit (`already_created:
- * true`, `deposit_id`, `status`, `matches_request`), found by invoice ID with a Session credential
- * and compared (amount, currency, country, payer document). Its payment instructions came only in
- * the lost answer: no call gives them again (`payment_instructions_recovered: false`).
- *
- * @throws NodeOperationError for a bad field (nothing is sent) and the flow's repeat errors;
- *   NodeApiError for a refusal or a failure.
- */
 /** The items run at once, up to Options → Concurrency. */
 export const concurrent = true;
 
+/**
+ * Deposit → Create: `POST /v3/deposits` (service rules §5.1, §5.2), signed, through the create-once
+ * flow (idempotency/createOnce.ts) with an `X-Idempotency-Key`, given or derived; without an
+ * Invoice ID the key is sent as the invoice ID too, so the deposit can be found again. One item per
+ * input item: the service's answer plus `idempotency_key`, or after a 104 the existing deposit
+ * (`already_created`, `deposit_id`, `status`, `matches_request`), whose payment instructions came
+ * only in the lost answer (`payment_instructions_recovered: false`).
+ * @throws NodeOperationError for a bad field (nothing is sent) and the flow's repeat errors;
+ *   NodeApiError for a refusal or a failure.
+ */
 export async function execute(this: IExecuteFunctions, client: PaymentsClient, itemIndex: number) {
 	return await createOnce(this, client, DEPOSIT_CREATION, itemIndex);
 }

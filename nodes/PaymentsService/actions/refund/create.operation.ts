@@ -53,25 +53,19 @@ export const properties: INodeProperties[] = [
 	]),
 ];
 
-/**
- * Refund → Create: `POST /v3/refunds`, signed like deposits, with an `X-Idempotency-Key` (given,
- * or derived), through the create-once flow (idempotency/createOnce.ts; service rules §7, §2.3,
- * §5.2). An Amount expression that resolves to nothing is refused: only an Amount left empty on
- * purpose is a full refund.
- *
- * One item per input item, the same fields on both paths: `{already_requested, refund_id,
- * deposit_id, invoice_id, amount, idempotency_key, refund_info, message}` (`amount` null for a full
- * refund; `refund_info` the card acquirer's answer of an instant card refund, else null), plus
- * `matches_request` after a 104. Refund records carry no key, so after a 104 the refund is
- * confirmed only as the newest refund of the same deposit and amount made since this execution
- * first sent the key (with a Session credential and a Deposit ID).
- *
- * @throws NodeOperationError for a bad field (nothing is sent) and the flow's repeat errors;
- *   NodeApiError for a refusal (802 amount, 804 bank account, 208 deposit not found, 300 fields).
- */
 /** The items run at once, up to Options → Concurrency. */
 export const concurrent = true;
 
+/**
+ * Refund → Create: `POST /v3/refunds`, signed like deposits, with an `X-Idempotency-Key` given or
+ * derived, through the create-once flow (idempotency/createOnce.ts; service rules §7, §5.2). An
+ * Amount expression that resolves to nothing is refused: only an Amount left empty is a full
+ * refund. One item per input item, the same fields on both paths (`refundOutput`, creation.ts);
+ * after a 104 the refund is confirmed only as the newest of the same deposit and amount made since
+ * this execution first sent the key (refund records carry no key).
+ * @throws NodeOperationError for a bad field (nothing is sent) and the flow's repeat errors;
+ *   NodeApiError for a refusal (802 amount, 804 bank account, 208 deposit not found, 300 fields).
+ */
 export async function execute(this: IExecuteFunctions, client: PaymentsClient, itemIndex: number) {
 	return await createOnce(this, client, REFUND_CREATION, itemIndex);
 }
