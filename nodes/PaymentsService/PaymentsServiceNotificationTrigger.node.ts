@@ -92,28 +92,13 @@ class PaymentsServiceNotificationTriggerV2 implements INodeType {
 }
 
 /**
- * Payments Service Notification Trigger: a webhook URL (POST) that receives the service's deposit or
- * cashout notifications (service rules §10), refuses forged ones before anything is read (§10.2,
- * §10.3, §10.4), reads the authoritative status of each (§5.3, §6.1) and starts the workflow with
- * that state. Version 2 (new nodes): one kind and one credential per node. Version 1 (saved
- * workflows): both kinds on one URL, with both credentials.
- *
- * Answers (the service sends again on anything but 2xx):
- * - 401: wrong URL secret, or a cashout whose `control` does not match (nothing read), or whose
- *   `cashout_id` does not name the cashout the control authenticates (§10.2; nothing emitted);
- * - 413 / 400: a body over 16 KiB / too deep, too many values, or naming nothing to read;
- * - 200 and one item: the status was read, the item handed to n8n (Respond: When Received);
- * - 200, nothing started: a repeat of the status last read for the record or of a change this
- *   process already handled (unless Emit Every Notification), a status the filters leave out, a
- *   kind not selected, or a record the service says does not exist (also logged);
- * - 409, nothing started (Respond: When Workflow Finished): a copy of a change whose workflow is
- *   still running; the service sends it again later;
- * - 5xx: the status read failed, or (Respond: When Workflow Finished) the workflow failed.
- *
- * State: the last status read per record and when it began, in the node's workflow static data, at
- * most 7 days and 10,000 records (trigger/notification/memory.ts); and the one documented
- * module-level exception, the in-process claims of change keys (trigger/notification/claims.ts,
- * service rules §10.5): they only suppress duplicates within one process.
+ * Payments Service Notification Trigger: a webhook URL for the service's deposit or cashout
+ * notifications (service rules §10). It refuses forged ones before anything is read (§10.2–§10.4),
+ * reads each record's status (§5.3, §6.1) and starts the workflow with it, and answers 2xx only
+ * once a notification is handled, so the service sends the rest again (each answer:
+ * docs/notifications.md, "Answers"). Version 2: one kind and one credential per node; version 1
+ * (saved workflows): both kinds on one URL. State: the last status read per record, in static data
+ * (memory.ts), and the one documented module-level exception, the in-process claims (claims.ts).
  */
 export class PaymentsServiceNotificationTrigger extends VersionedNodeType {
 	constructor() {

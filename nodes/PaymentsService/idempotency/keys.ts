@@ -101,23 +101,13 @@ export interface RequestIdentity {
 const DERIVATION_VERSION = 'request-key-v3';
 
 /**
- * The key derived for a creation when the user gives none (service rules §5.2):
- * `n8n-` + 40 lowercase hex characters of SHA-256 over the workflow, node, run index, item index,
- * the execution's origin (the trigger item), the request's canonical content and the duplicate
- * window.
- *
- * - Two items, or two runs of a loop, get two keys, even for identical bodies: two equal payouts
- *   in one execution are two payouts.
- * - Two executions started by two trigger events (two webhook calls, two schedule runs) get two
- *   keys, even for identical payouts: two requests.
- * - Re-running the same request gets the same key within the window: Retry On Fail, n8n's Retry of
- *   a failed execution (a new execution id, the same origin, run and item), a re-run on the same
- *   input. The service then answers 104 (deposits, refunds) or 511 (cashouts) instead of creating a
- *   second record.
- * - Another body, another node, workflow, origin or window gives another key.
- *
- * 44 characters of `[a-z0-9-]`: a valid `X-Idempotency-Key`, `invoice_id` (≤ 128, letters, digits,
- * `-`, `_`) and cashout `external_id` (≤ 100).
+ * The key derived for a creation when the user gives none (service rules §5.2): `n8n-` + 40
+ * lowercase hex characters of SHA-256 over the workflow, node, run index, item index, the
+ * execution's origin (the trigger item), the request's canonical content and the duplicate window.
+ * Two items, two runs of a loop or two trigger events get two keys; re-running the same request
+ * (Retry On Fail, n8n's Retry, a re-run on the same input) gets the same key within the window, and
+ * the service answers 104 or 511 instead of creating again. 44 characters of `[a-z0-9-]`: a valid
+ * `X-Idempotency-Key`, `invoice_id` and cashout `external_id`.
  */
 export function deriveRequestKey(identity: RequestIdentity): string {
 	const digest = createHash('sha256')

@@ -104,17 +104,13 @@ class SessionEnded {
 }
 
 /**
- * Keeps one login per lost session, however many requests are in flight (service rules §2.1).
- *
- * n8n logs in again whenever a request it sends answers 401, once per request: four windows read at
- * once would log in four times when the session dies. So requests are sent with HTTP errors
- * returned, not thrown (n8n then leaves a 401 alone), and one request at a time — the *leader* — is
- * sent the ordinary way, letting n8n log in (or renew the session) and store the new token in the
- * credential. Every other request waits for the leader, then goes out with the stored token.
- * A 401 to a request sent before the last renewal is simply sent again; a 401 to one sent after it
- * means the session ended again, and that request becomes the next leader.
- *
- * The first request of a client is a leader too, so a credential without a token logs in once.
+ * Keeps one login per lost session, however many requests are in flight (service rules §2.1). n8n
+ * logs in again on every 401 it sees, once per request; so requests are sent with HTTP errors
+ * returned (n8n then leaves a 401 alone), and one request at a time, the *leader*, is sent the
+ * ordinary way, letting n8n log in and store the new token. The others wait for the leader, then
+ * go out with the stored token. A 401 to a request sent before the last renewal is sent again; a
+ * 401 after it means the session ended again, and that request leads. A client's first request
+ * leads too, so a credential without a token logs in once.
  */
 class SessionGate {
 	private leader: Promise<unknown> | undefined;
@@ -173,17 +169,11 @@ class SessionGate {
 
 /**
  * Sends requests through n8n's `httpRequestWithAuthentication`, so the credential signs or logs in
- * by itself, and turns failures into NodeApiErrors a merchant can act on.
- *
- * - One client per credential and node run (or poll, or webhook call); it keeps no state across
- *   runs or workers.
- * - Safe reads are retried on 429 (after the wait the service asked), 5xx and lost connections,
- *   with exponential backoff and jitter, within the retry policy (service rules §11). After a 429,
- *   every request of the client waits until the service's wait is over.
- * - Creations that carry their key (`resendWhenBusy`) are sent again after a 429 or a 503, and
- *   every request of the client pauses first: the items of a run created at once back off
- *   together.
- * - Session requests share one login per lost session ({@link SessionGate}).
+ * by itself, and turns failures into NodeApiErrors a merchant can act on. One client per credential
+ * and node run (or poll, or webhook call); nothing kept across runs. Safe reads are retried on 429,
+ * 5xx and lost connections (service rules §11); creations that carry their key (`resendWhenBusy`)
+ * are sent again after a 429 or 503. A 429 (and a busy creation) pauses every request of the
+ * client. Session requests share one login per lost session ({@link SessionGate}).
  */
 export class PaymentsClient {
 	private baseUrlValue: string | undefined;

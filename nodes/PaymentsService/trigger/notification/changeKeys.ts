@@ -38,21 +38,12 @@ export function notifiedChangeTime(fields: Record<string, unknown>): number | un
 
 /**
  * The change a notification reports, as one string (service rules §10.5):
- * `<kind>:<id>:<status>:<since>`, e.g. `cashout:4711:ON_HOLD:2026-11-02T12:00:00Z` or
- * `deposit:300123:COMPLETED:2026-11-02T12:00:03Z`.
- *
- * - `id`: the deposit id; the cashout id, or the external ID of a cashout notified without one.
- * - `status`: the status read from the service (never the body's).
- * - `since` (Unix seconds, written ISO 8601 UTC to the second): when the status run began
- *   (`runStart`, memory.ts): for a cashout the `date` of the notification that first reported the status,
- *   for a deposit (nothing the service sends or answers dates its change) the time the trigger first
- *   read it in that status.
- *
- * So every delivery of one change gives one key, and a status that comes back later (hold, release,
- * hold) another. Limits: the run's start comes from what the trigger remembers (its static data,
- * and the claims of its process); when a record's memory is lost (another process, a concurrent
- * save, forgotten after 7 days) a deposit change read again, or a late notification of an older
- * cashout change, can get a new key: handled again, never lost.
+ * `<kind>:<id>:<status>:<since>`, e.g. `cashout:4711:ON_HOLD:2026-11-02T12:00:00Z`. `id`: the
+ * deposit id, the cashout id, or a cashout's external ID when it came without one; `status`: as read
+ * from the service; `since`: when the status run began (`runStart`, memory.ts), for a cashout the
+ * `date` of the notification that first reported it, for a deposit the time the trigger first read
+ * it. Every delivery of one change gives one key; a status that comes back later gives another.
+ * Where a record's memory is lost, a change can get a new key: handled again, never lost.
  */
 export function changeKey(
 	kind: NotificationKind,

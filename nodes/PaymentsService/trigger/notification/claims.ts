@@ -1,25 +1,12 @@
 /**
  * The Notification Trigger's in-process claims: once per change within one n8n process, without a
- * database (service rules §10.5).
- *
- * **The one documented exception to "no module-level mutable state"** (CONVENTIONS.md). n8n loads a
- * webhook's static data for each request and saves it whole after the answer, last write wins, so
- * two copies of a notification handled at the same moment each start from the same memory and both
- * start the workflow. Inside one Node.js process, a check and a set with no `await` between them
- * cannot interleave with another request: {@link claimChange} is that check-and-set, on a Map that
- * lives as long as the process.
- *
- * Why this is safe to keep in module state:
- * - it only ever suppresses a duplicate: a change it has not seen (another process, a restart, an
- *   entry dropped by the bounds below) is handled as without it, and the static data memory and
- *   the database recipe still apply;
- * - it holds nothing another process needs: queue-mode processes each have their own claims, which
- *   is the documented limit (several webhook processes → the recipe);
- * - it is bounded: at most {@link MAX_CLAIMS} entries and {@link CLAIM_MAX_AGE_MS} of age per
- *   Map, the oldest dropped first; keys are scoped by workflow id and node id, so workflows and
- *   nodes never see each other's claims.
- *
- * Nothing here awaits, reads the clock (callers pass it) or throws.
+ * database (service rules §10.5). **The one documented exception to "no module-level mutable
+ * state"**: n8n saves a webhook's static data whole after each answer, last write wins, so two
+ * copies handled at the same moment would both start the workflow; within one process a check and a
+ * set with no `await` between them cannot interleave ({@link claimChange}). Safe because it only
+ * ever suppresses a duplicate (a change it has not seen is handled as without it), holds nothing
+ * another process needs, and is bounded ({@link MAX_CLAIMS} entries, {@link CLAIM_MAX_AGE_MS}),
+ * keyed by workflow and node. Nothing here awaits, reads the clock (callers pass it) or throws.
  */
 import { runStart, type StatusRun } from './memory';
 

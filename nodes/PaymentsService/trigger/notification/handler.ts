@@ -409,26 +409,13 @@ function emit(
 
 /**
  * Handles one POST to the Notification Trigger (service rules §10) in steps, each of which answers
- * the request (and ends it) or hands the next step what it needs, in this order, so that a forged
- * or oversized request costs no status read and no memory write:
- *
- * 1. {@link authenticate}: the URL secret (when set); wrong → 401.
- * 2. {@link readBody}: the body limits (§10.4) → 413 or 400.
- * 3. {@link parse}: no id to read → 400; a kind not selected → 200, nothing read.
- * 4. {@link verify}: a cashout's `control` (§10.2, unless Verify Cashout Control is off) → 401.
- * 5. {@link recall}: the memory (When Received only): a final status read less than 10 minutes
- *    ago → 200 `duplicate` without a read.
- * 6. {@link read}: the status read (a failed read throws: n8n answers 500, the service sends
- *    again); ids that disagree → 401; unknown record → 200 `not-found`.
- * 7. {@link claim}: with no `await` since the read ended, the memory, the filters and the
- *    in-process claim of the change key (§10.5, claims.ts) → 200 `duplicate` or `filtered`, 409
- *    `in-progress`.
- * 8. {@link emit}: the item, and the answer.
- *
- * In response mode "When Workflow Finished" the memory is neither read nor written. The claim is
- * held until n8n answers: a 2xx settles it; any other answer (the workflow failed) or a connection
- * closed before the answer releases it, so the service's next delivery handles the change again.
- * Where the response cannot be observed, no claim is taken in this mode.
+ * (and ends) the request or hands the next one what it needs, so that a forged or oversized request
+ * costs no status read and no memory write: {@link authenticate} (URL secret, 401), {@link readBody}
+ * (limits, 413/400), {@link parse} (400, or 200 for a kind not selected), {@link verify} (`control`,
+ * 401), {@link recall} (a final status read < 10 min ago: 200 without a read), {@link read} (the
+ * status; a failed read makes n8n answer 500), {@link claim} (memory, filters and the in-process
+ * claim, with no `await` since the read: 200 or 409), {@link emit}. Under "When Workflow Finished"
+ * the memory is not used, and the claim is settled by a 2xx answer or released otherwise.
  */
 export async function handleNotification(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const log: IDataObject = { nodeName: this.getNode().name, workflowId: this.getWorkflow().id };

@@ -58,24 +58,14 @@ export type NotifiedRead =
 
 /**
  * Reads the state of the record `notification` names (service rules §10.1): deposits
- * `GET /v3/deposits/{id}` with the deposit credential (§5.3); cashouts `POST /v3/cashout/status`
- * with the cashout credential (§6.1). Safe reads: retried per {@link NOTIFICATION_READ_RETRY}.
- *
- * A verified cashout notification (its `control` matched, §10.2) is read by the `external_id` the
- * control authenticates, alone: that answer is the status emitted. Its `cashout_id` is not
- * authenticated, so when the body names one, a second read sends both ids (in parallel with the
- * first); the spec promises nothing about a pair that disagrees, so the two answers must agree:
- * the pair read finds the cashout, answers the same status and rejection, and neither answer names
- * another `cashout_id` or `external_id`. Otherwise the result is a mismatch (answered 401, nothing
- * emitted). An unverified cashout (Verify Cashout Control off) is read by `cashout_id`, else by
- * `external_id`, once.
- *
- * @returns `{found: true, read}`; `{found: false}` when the service says the record does not exist
- *   for this merchant (deposit: code 208; cashout: code 509); `{found: false, mismatch}` when the
- *   ids disagree.
- * @throws NodeApiError for any other failure (network, 5xx, 429, wrong credential…), built from the
- *   service's answer only, never from the request (it holds the secrets).
- * @throws NodeOperationError when the credential is missing or its Base URL is not a URL.
+ * `GET /v3/deposits/{id}` (§5.3), cashouts `POST /v3/cashout/status` (§6.1); safe reads, retried per
+ * {@link NOTIFICATION_READ_RETRY}. A verified cashout is read by the `external_id` its `control`
+ * authenticates; when the body also names a `cashout_id` (not authenticated), a second read sends
+ * both ids at the same time, and the two answers must agree (§10.2) or the result is a mismatch.
+ * @returns `{found: true, read}`; `{found: false}` when the service has no such record (208, 509);
+ *   `{found: false, mismatch}` when the ids disagree.
+ * @throws NodeApiError for any other failure, built from the service's answer only (never the
+ *   request, which holds the secrets); NodeOperationError for a missing credential or Base URL.
  */
 export async function readNotifiedState(
 	context: RequestContext,

@@ -135,20 +135,13 @@ export function mayEmit(
 }
 
 /**
- * Compares what a poll read with what the trigger saw last, and decides.
- *
- * - `events`: what to emit now, oldest change first, at most `maxEvents`.
- * - `state`: the state to store afterwards. A record's entry is updated when it had no event, when
- *   its event was filtered out (the change is seen, not wanted), or when its event is emitted now.
- *   A record whose wanted event did not fit under `maxEvents` keeps its old entry (or none), so the
- *   next poll finds the same difference and emits it then: nothing is lost, nothing repeated.
- *
- * First sightings count (as New Record, or as a change when `includeFirstSightings`) once the
- * baseline is done, and before that for records created after the activation second; other
- * records first seen while the baseline is still being read are taken as the starting point.
- *
+ * Compares what a poll read with what the trigger saw last: `events` to emit now, oldest change
+ * first, at most `maxEvents`; `state` to store afterwards. A record whose wanted event did not fit
+ * under `maxEvents` keeps its old entry, so the next poll emits it: nothing lost, nothing repeated.
+ * Records seen for the first time count once the starting point is complete (and before, for
+ * records created after the activation); other first-seen records join the starting point.
  * @param observations records read by this poll, each key once.
- * @param complete whether the poll read every window it planned (then the baseline, if pending, is done).
+ * @param complete whether the poll read every window it planned (then the starting point, if pending, is complete).
  */
 export function detectEvents(
 	state: TriggerState,

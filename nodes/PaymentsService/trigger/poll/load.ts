@@ -26,19 +26,13 @@ export interface StateNote {
 }
 
 /**
- * The state a poll starts from, and what to log about it (README, "Payments Service Trigger (polling)").
- *
- * - The stored state of this configuration: used as is. A host clock earlier than the last poll's
- *   is logged (warn), and a look-back reaching below the memory (`knownFrom`) is logged (info):
- *   records first seen there join the starting point, so nothing already emitted is emitted again.
- * - A stored state of the same record set (resource and filters) under other settings (event, To
- *   Status, Status, Look-Back, Include First Sightings): the memory of each record is kept, so a
- *   change pending at the edit is emitted under the new settings; records it never saw and that
- *   were created before the last poll join a new starting point (logged, info).
- * - Otherwise (nothing stored, another record set, a malformed or older state): a new starting
- *   point; when something was stored, a warning says how many records were forgotten and since
- *   when changes to them go unreported.
- *
+ * The state a poll starts from, and what to log about it (docs/polling-trigger.md, "Limits"):
+ * - the stored state of this configuration, as is (a host clock behind the last poll is logged,
+ *   warn; a look-back reaching below `knownFrom` is logged, info, and what it reaches joins the
+ *   starting point);
+ * - a stored state of the same records under other settings: each record's memory is kept, so a
+ *   change pending at the edit is emitted; records never seen join a new starting point (info);
+ * - otherwise a new starting point; a warning says how many records were forgotten.
  * @param now the poll's time, Unix seconds. @param lookBackStart now minus the look-back, Unix seconds.
  */
 export function loadState(

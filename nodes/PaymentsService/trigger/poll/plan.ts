@@ -39,15 +39,11 @@ export function planWindows(state: TriggerState, lookBackStart: number, now: num
 /**
  * The statuses to ask the service for, so a poll reads only the records that can raise an event
  * (service rules §3.3: the status filter is an exact match); undefined to read every record.
- *
  * Narrowing applies when the event wants statuses (Status Changed with To Status; New Record or Any
- * Change with a Status filter) and stays exact:
- * - every wanted status must be one the list's filter accepts (a record-only status such as
- *   CREATED cannot be asked for);
- * - Status Changed and Any Change need Include First Sightings: a record entering a wanted status
- *   is new to a narrowed read, so only counting first sightings reports it.
- * A narrowed read never sees the status a record left, so `previousStatus` is null when the trigger
- * never saw the record in another status.
+ * Change with a Status filter), every wanted status is one the list's filter accepts, and (Status
+ * Changed, Any Change) records seen for the first time count, since a record entering a wanted
+ * status is new to a narrowed read. A narrowed read never sees the status a record left, so
+ * `previousStatus` is null when the trigger never saw the record in another status.
  */
 export function narrowedStatuses(config: TriggerConfig): string[] | undefined {
 	const { event, list } = config;
@@ -70,17 +66,12 @@ export interface PollPlan {
 }
 
 /**
- * The windows one poll reads (service rules §3.2).
- *
- * Until the starting point is complete, after a poll cut short, or when `rereadSeconds` is 0 or
- * not shorter than the look-back: the whole look-back ({@link planWindows}).
- *
- * Otherwise in turn: every record created within the last `rereadSeconds` (the recent records,
- * which change most), then the next slice of older records, going back from the newest older
- * record to the start of the look-back and round again. A slice covers the older records in
- * proportion to the time since the last slice, so each older record is re-read at least once every
- * `rereadSeconds` plus one poll interval; read newest first, so a slice cut short by the poll budget
- * still moves on.
+ * The windows one poll reads (service rules §3.2). Until the starting point is complete, after a
+ * poll cut short, or when `rereadSeconds` is 0 or not shorter than the look-back: the whole
+ * look-back ({@link planWindows}). Otherwise the records created within the last `rereadSeconds`,
+ * then the next slice of older records, newest first, going back to the start of the look-back and
+ * round again; a slice is in proportion to the time since the last one, so each older record is
+ * re-read at least once every `rereadSeconds` plus one poll interval.
  */
 export function planPoll(
 	state: TriggerState,

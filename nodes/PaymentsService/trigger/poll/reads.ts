@@ -30,17 +30,15 @@ interface ReadOptions {
 }
 
 /**
- * Reads `windows` (in plan order) in every status of `statuses` (undefined: every status).
- *
- * A planned window counts as read once every part it was divided into was read to its last page,
- * in every status; the planned windows read whole, from the first, are returned.
- *
+ * Reads `windows` (in plan order) in every status of `statuses` (undefined: every status); returns
+ * the planned windows read whole, from the first (a window counts once every part of it was read to
+ * its last page, in every status).
  * @param options.keep whether an observation may become an event: only those keep their whole
- *   record (the others keep key, status and dates), so memory follows the events, not the look-back.
+ *   record, so memory follows the events, not the look-back.
  * @param options.outOfTime asked before each request: once true, no new request starts, and the
  *   windows not finished are not counted as read (the next poll reads them again).
- * @throws NodeApiError from the first request that failed (after the client's retries); the other
- *   reads in flight are awaited first, so nothing runs on after the poll ended.
+ * @throws NodeApiError from the first request that failed (after the client's retries), once the
+ *   reads in flight ended.
  */
 export async function readPlannedWindows(
 	client: PaymentsClient,

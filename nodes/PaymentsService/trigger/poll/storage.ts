@@ -71,19 +71,13 @@ const packable = (entry: SeenEntry): boolean =>
 		(Number.isSafeInteger(entry[1]) && Number.isSafeInteger(entry[1] - entry[2])));
 
 /**
- * The state as stored in static data (service rules §3.4 for the dates). With numeric record ids
- * (every list the trigger watches), `seen` is stored as one string `packed`: entries sorted by
- * creation time, each `idDelta.createdDelta.change.status`, joined by `,`:
- * - `idDelta`, `createdDelta`: the id and the creation time (Unix seconds) minus the entry before's,
- *   in base 36;
- * - `change`: lastChangeDate minus creation date in base 36 (any sign); empty when equal; `_` when
- *   the record has no lastChangeDate;
- * - `status`: the index in `statuses` in base 36, empty for 0; `_` for no status, `~` for a record
- *   that left a narrowed read;
- * - trailing empty fields left out.
- * An unchanged record costs about 5 bytes instead of about 38, so a look-back of 140,000 records
- * stays near 0.7 MB. Other ids (or values that are not whole seconds) keep the plain `seen` object.
- * Read back by {@link loadState}.
+ * The state as stored in static data (service rules §3.4 for the dates). With numeric record ids,
+ * `seen` is one string `packed`: entries sorted by creation time, each
+ * `idDelta.createdDelta.change.status` in base 36 (deltas from the entry before; `change` =
+ * lastChangeDate − creation date, empty when equal, `_` for none; `status` the index in `statuses`,
+ * empty for 0, `_` for none, `~` for a record that left a narrowed read), joined by `,`, trailing
+ * empty fields left out: about 5 bytes a record instead of 38. Other ids keep the plain `seen`
+ * object. Read back by {@link loadState}.
  */
 export function packState(state: TriggerState): IDataObject {
 	const entries: Array<readonly [number, SeenEntry]> = [];
