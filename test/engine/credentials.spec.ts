@@ -1,3 +1,4 @@
+/** The four credentials through n8n's engine: sessions per merchant ID, refused logins, and the tests n8n's Test button runs. */
 import {
 	CREDENTIAL_IDS,
 	paymentsNode,
@@ -9,7 +10,6 @@ import { sharedFixture } from '../harness/sharedFixture';
 import { testCredential } from '../harness/credential-tester';
 
 const SESSION = 'paymentsServiceSessionApi';
-const READ_ONLY = 'paymentsServiceReadOnlyApi';
 
 function single(
 	resource: string,
@@ -26,105 +26,11 @@ function single(
 // The read-only blocks share one fixture; the Session block starts its own (it logs out).
 const shared = sharedFixture();
 
-describe('Exchange Rate and Bank through the n8n engine', () => {
-	let fx: Fixture;
-	beforeAll(() => (fx = shared()));
-	beforeEach(() => fx.sandbox.log.clear());
-
-	test('Exchange Rate Get converts a USD amount with the read-only key', async () => {
-		const run = await fx.engine.run(
-			single('exchangeRate', 'get', { country: 'br', amount: 100 }, READ_ONLY),
-		);
-		expect(run.error).toBeUndefined();
-		expect(run.output('Payments Service')[0].json).toEqual({
-			fx_rate: 5.43,
-			currency: 'BRL',
-			converted_amount: 543,
-		});
-		const [request] = fx.sandbox.log.find('GET', '/v3/exchange_rates');
-		expect(request.query).toEqual({ country: 'BR', amount: '100' });
-		expect(request.headers.authorization).toBe(`Bearer ${fx.sandbox.credentials.readOnlyKey}`);
-	});
-
-	test('Bank Get Many lists a country’s bank codes, one item per bank, with Limit', async () => {
-		const all = await fx.engine.run(
-			single('bank', 'getMany', { country: 'MX', returnAll: true }, READ_ONLY),
-		);
-		const banks = all.output('Payments Service').map((item) => item.json);
-		expect(banks.length).toBeGreaterThan(2);
-		expect(
-			banks.every((bank) => typeof bank.code === 'number' && typeof bank.name === 'string'),
-		).toBe(true);
-		const limited = await fx.engine.run(
-			single('bank', 'getMany', { country: 'MX', returnAll: false, limit: 2 }, READ_ONLY),
-		);
-		expect(limited.output('Payments Service').map((item) => item.json)).toEqual(banks.slice(0, 2));
-	});
-
-	test('a wrong read-only key is reported with code 100 and its meaning, without the key', async () => {
-		fx.engine.addCredential({
-			id: 'ro-wrong',
-			name: 'wrong',
-			type: READ_ONLY,
-			data: { baseUrl: fx.sandbox.apiUrl, readOnlyKey: 'ro_wrong_key_SECRET' },
-		});
-		const workflow = single('bank', 'getMany', { country: 'BR', returnAll: true }, READ_ONLY);
-		workflow.nodes[1].credentials = { [READ_ONLY]: { id: 'ro-wrong', name: 'wrong' } };
-		const failed = await fx.engine.run(workflow);
-		expect(failed.nodeError('Payments Service')).toMatchObject({
-			message: expect.stringMatching(/^Listing the banks of BR failed: .*\(100\)$/),
-			description: expect.stringMatching(/read-only key is not valid/),
-		});
-		expect(JSON.stringify(failed.run.data)).not.toContain('ro_wrong_key_SECRET');
-	});
-
-	test('an invalid country fails before any request', async () => {
-		const run = await fx.engine.run(
-			single('exchangeRate', 'get', { country: 'Brasil', amount: 1 }, READ_ONLY),
-		);
-		expect(run.nodeError('Payments Service')).toMatchObject({
-			message: 'Country must be a 2-letter country code, got "Brasil" (item 0)',
-		});
-		expect(fx.sandbox.log.entries()).toHaveLength(0);
-	});
-});
-
-describe('Session through the n8n engine', () => {
+describe('Session credentials through the n8n engine', () => {
 	let fx: Fixture;
 	beforeAll(async () => (fx = await startFixture()));
 	afterAll(async () => await fx.close());
 	beforeEach(() => fx.sandbox.log.clear());
-
-	test('Log Out ends the stored session once per run; the next run logs in again by itself', async () => {
-		const list = single(
-			'deposit',
-			'getMany',
-			{ returnAll: false, limit: 1, period: 'last7Days' },
-			SESSION,
-		);
-		await fx.engine.run(list);
-		const token = fx.engine.credentials.stored(
-			CREDENTIAL_IDS.paymentsServiceSessionApi,
-		).sessionToken;
-		const builder = new WorkflowBuilder('Log out');
-		builder.items('Items', [{ n: 1 }, { n: 2 }]);
-		builder.then(paymentsNode({ resource: 'session', operation: 'logOut' }, SESSION));
-		const logout = await fx.engine.run(builder.build());
-		expect(logout.output('Payments Service').map((item) => item.json)).toEqual([
-			{ loggedOut: true, message: 'Session destroyed successfully.' },
-		]);
-		expect(fx.sandbox.log.find('DELETE', '/v1/auth/session/destroy')).toHaveLength(1);
-		expect(fx.sandbox.control.activeSessions().some((session) => session.token === token)).toBe(
-			false,
-		);
-
-		fx.sandbox.log.clear();
-		const again = await fx.engine.run(list);
-		expect(again.error).toBeUndefined();
-		expect(
-			fx.sandbox.log.entries().map((entry) => `${entry.method} ${entry.path} ${entry.status}`),
-		).toEqual(['GET /v1/deposits 401', 'POST /v1/auth/login 200', 'GET /v1/deposits 200']);
-	});
 
 	test('two credentials of one user with different merchant IDs each keep their own session', async () => {
 		const base = fx.engine.credentials.stored(CREDENTIAL_IDS.paymentsServiceSessionApi);

@@ -1,13 +1,13 @@
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
-import type { RequestLogEntry } from '../sandbox/types';
+import type { RequestLogEntry } from '../../sandbox/types';
 import {
 	paymentsNode,
 	startFixture,
 	WorkflowBuilder,
 	type CredentialTypeName,
 	type Fixture,
-} from '../harness/fixtures';
+} from '../../harness/fixtures';
 
 /**
  * Deposit, Cashout and Refund → Create run their items at once, up to Options → Concurrency

@@ -1,9 +1,9 @@
+/** Ticket → Create Draft, Add Attachment and Confirm through n8n's engine against the sandbox. */
 import { createHash } from 'crypto';
-
-import { paymentsNode, startFixture, WorkflowBuilder, type Fixture } from '../harness/fixtures';
-import { iso } from '../harness/records';
+import { paymentsNode, startFixture, WorkflowBuilder, type Fixture } from '../../harness/fixtures';
 
 const SESSION = 'paymentsServiceSessionApi';
+
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 const STATEMENT = Buffer.from([
@@ -13,9 +13,8 @@ const STATEMENT = Buffer.from([
 	0x47,
 	...Array.from({ length: 300 }, (_, index) => index % 256),
 ]);
-const VOUCHER = Buffer.from('%PDF-1.4\n% customer voucher\n');
 
-describe('Tickets and deposit reviews through the n8n engine', () => {
+describe('Ticket → Create Draft, Add Attachment, Confirm through the n8n engine', () => {
 	let fx: Fixture;
 
 	beforeAll(async () => {
@@ -23,15 +22,6 @@ describe('Tickets and deposit reviews through the n8n engine', () => {
 	});
 	afterAll(async () => await fx.close());
 	beforeEach(() => fx.sandbox.log.clear());
-
-	/** A deposit of merchant 1001 created two days ago, with or without a voucher. */
-	const oldDeposit = (hasVoucher: boolean) =>
-		fx.sandbox.control.addDeposit({
-			idMerchant: 1001,
-			creationDate: iso(Math.floor(fx.sandbox.clock.now() / 1000) - 2 * 86_400),
-			status: 'COMPLETED',
-			hasVoucher,
-		});
 
 	test('Create Draft, Add Attachment from a binary property, Confirm; the file arrives byte for byte', async () => {
 		const builder = new WorkflowBuilder('Ticket');
@@ -172,121 +162,6 @@ describe('Tickets and deposit reviews through the n8n engine', () => {
 			description: expect.stringMatching(/statement/),
 		});
 		expect(fx.sandbox.log.entries()).toHaveLength(0);
-	});
-
-	test('Flag for Review skips the voucher the service attached, uploads the statement and confirms', async () => {
-		const deposit = oldDeposit(true);
-		const builder = new WorkflowBuilder('Review');
-		builder.files('Evidence', [
-			{
-				property: 'voucher',
-				fileName: 'my-voucher.pdf',
-				mimeType: 'application/pdf',
-				data: VOUCHER,
-			},
-			{ property: 'statement', fileName: 'statement.png', mimeType: 'image/png', data: STATEMENT },
-		]);
-		builder.then(
-			paymentsNode(
-				{
-					resource: 'deposit',
-					operation: 'flagForReview',
-					depositId: String(deposit.idDeposit),
-					attachments: {
-						file: [
-							{ binaryPropertyName: 'voucher', documentType: 'VOUCHER' },
-							{ binaryPropertyName: 'statement', documentType: 'BANK_STATEMENT' },
-						],
-					},
-					confirm: true,
-				},
-				SESSION,
-			),
-		);
-		const run = await fx.engine.run(builder.build());
-		expect(run.error).toBeUndefined();
-		const [item] = run.output('Payments Service');
-		expect(item.json).toMatchObject({
-			type: 'FLAG_FOR_REVIEW_DEPOSIT',
-			referenceId: deposit.idDeposit,
-			status: 'CONFIRMED',
-			confirmed: true,
-			attachmentsUploaded: [{ fileName: 'statement.png', documentType: 'BANK_STATEMENT' }],
-			attachmentsSkipped: [
-				{
-					fileName: 'my-voucher.pdf',
-					documentType: 'VOUCHER',
-					reason: 'already in uploadedDocuments',
-				},
-			],
-		});
-		const ticket = fx.sandbox.control
-			.tickets()
-			.find((entry) => entry.idTicket === item.json.idTicket)!;
-		expect(ticket.uploadedDocuments.map((doc) => doc.documentType)).toEqual([
-			'VOUCHER',
-			'BANK_STATEMENT',
-		]);
-		expect(ticket.uploadedDocuments[1].sha256).toBe(sha256(STATEMENT));
-		expect(fx.sandbox.log.entries().map((entry) => `${entry.method} ${entry.path}`)).toEqual([
-			`POST /v1/deposits/${deposit.idDeposit}/flagForReview`,
-			`POST /v1/tickets/${ticket.idTicket}/addAttachment`,
-			`POST /v1/tickets/${ticket.idTicket}/confirmTicket`,
-		]);
-	});
-
-	test('Flag Reversal for Review opens a reversal ticket and uploads a voucher when the deposit has none', async () => {
-		const deposit = oldDeposit(false);
-		const builder = new WorkflowBuilder('Reversal');
-		builder.files('Evidence', [
-			{ property: 'voucher', fileName: 'voucher.pdf', mimeType: 'application/pdf', data: VOUCHER },
-		]);
-		builder.then(
-			paymentsNode(
-				{
-					resource: 'deposit',
-					operation: 'flagReversalForReview',
-					depositId: String(deposit.idDeposit),
-					attachments: { file: [{ binaryPropertyName: 'voucher', documentType: 'VOUCHER' }] },
-				},
-				SESSION,
-			),
-		);
-		const run = await fx.engine.run(builder.build());
-		const [item] = run.output('Payments Service');
-		expect(item.json).toMatchObject({
-			type: 'FLAG_FOR_REVIEW_DEPOSIT_REVERSAL',
-			status: 'DRAFT',
-			confirmed: false,
-			attachmentsUploaded: [{ fileName: 'voucher.pdf', documentType: 'VOUCHER' }],
-			attachmentsSkipped: [],
-		});
-	});
-
-	test('the service’s three review checks come back in plain language', async () => {
-		const recent = fx.sandbox.control.addDeposit({ idMerchant: 1001, status: 'PENDING' });
-		const foreign = fx.sandbox.control.deposits(2001)[0];
-		const builder = new WorkflowBuilder('Checks');
-		builder.items('Deposits', [{ id: recent.idDeposit }, { id: foreign.idDeposit }, { id: 1 }]);
-		builder.then(
-			paymentsNode(
-				{ resource: 'deposit', operation: 'flagForReview', depositId: '={{ $json.id }}' },
-				SESSION,
-				{ continueOnFail: true },
-			),
-		);
-		const run = await fx.engine.run(builder.build());
-		const errors = run.output('Payments Service').map((item) => String(item.json.error));
-		expect(errors[0]).toMatch(
-			new RegExp(`^Deposit ${recent.idDeposit} cannot be flagged for review: .*created less than`),
-		);
-		expect(errors[1]).toMatch(
-			new RegExp(`^Deposit ${foreign.idDeposit} cannot be flagged for review: .*does not belong`),
-		);
-		expect(errors[2]).toMatch(/^Deposit 1 cannot be flagged for review: .*does not exist/);
-		expect(
-			fx.sandbox.control.tickets().some((ticket) => ticket.referenceId === recent.idDeposit),
-		).toBe(false);
 	});
 
 	test('an upload after the session expired is sent again, whole, once the session is renewed', async () => {

@@ -1,6 +1,6 @@
+/** Cashout → Get Status, Put On Hold, Release Hold and Cancel (the status of a cashout) through n8n's engine against the sandbox. */
 import { createHmac } from 'crypto';
-
-import { paymentsNode, startFixture, WorkflowBuilder, type Fixture } from '../harness/fixtures';
+import { paymentsNode, startFixture, WorkflowBuilder, type Fixture } from '../../harness/fixtures';
 
 const CASHOUT = 'paymentsServiceCashoutApi';
 
@@ -21,7 +21,7 @@ function cashoutWorkflow(
 	return builder.build();
 }
 
-describe('Cashout operations through the n8n engine', () => {
+describe('Cashout → Get Status, Put On Hold, Release Hold, Cancel through the n8n engine', () => {
 	let fx: Fixture;
 
 	beforeAll(async () => {

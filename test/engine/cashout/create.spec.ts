@@ -7,8 +7,8 @@ import {
 	startFixture,
 	WorkflowBuilder,
 	type Fixture,
-} from '../harness/fixtures';
-import { fakeDate, realDate } from '../harness/clock';
+} from '../../harness/fixtures';
+import { fakeDate, realDate } from '../../harness/clock';
 
 const CASHOUT = 'paymentsServiceCashoutApi';
 
@@ -167,7 +167,7 @@ describe('Cashout Create through the n8n engine', () => {
 
 	test('Retry On Fail after a lost answer gives already_created with the same fields, and the sandbox holds exactly one cashout', async () => {
 		// At midday UTC: in the first hour of a day a first attempt also reads the previous day's key
-		// (one more request, tested in money-moves-once.spec.ts), and this test counts every request.
+		// (one more request, tested in creations/money-moves-once.spec.ts), and this test counts every request.
 		fakeDate(Date.UTC(2026, 10, 25, 12));
 		// The first creation is processed, but the connection drops before the answer.
 		fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after' });

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
-import type { WorkflowJson } from '../harness/engine';
-import { fakeDate, realDate, setDate } from '../harness/clock';
+import type { WorkflowJson } from '../../harness/engine';
+import { fakeDate, realDate, setDate } from '../../harness/clock';
 import {
 	CREDENTIAL_IDS,
 	paymentsNode,
@@ -10,7 +10,7 @@ import {
 	WorkflowBuilder,
 	type CredentialTypeName,
 	type Fixture,
-} from '../harness/fixtures';
+} from '../../harness/fixtures';
 
 /**
  * Money moves once on every path n8n can take (service rules §5.2): Loop Over Items, Retry On
