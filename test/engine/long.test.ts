@@ -7,6 +7,6 @@
  * for each test file, and n8n's engine takes about a second to load. Each spec keeps its hooks inside
  * its own `describe`.
  */
-import './notification-burst.spec';
-import './trigger-simulation.spec';
-import './trigger-volume.spec';
+import './trigger/notification/burst.spec';
+import './trigger/poll/simulation.spec';
+import './trigger/poll/volume.spec';

@@ -5,6 +5,6 @@
  * for each test file, and n8n's engine takes about a second to load. Each spec keeps its hooks inside
  * its own `describe`.
  */
-import './notification-delivery.spec';
-import './notification-once.spec';
-import './notification-trigger.spec';
+import './trigger/notification/delivery.spec';
+import './trigger/notification/once.spec';
+import './trigger/notification/trigger.spec';

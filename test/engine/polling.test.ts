@@ -5,6 +5,6 @@
  * for each test file, and n8n's engine takes about a second to load. Each spec keeps its hooks inside
  * its own `describe`.
  */
-import './trigger.spec';
-import './trigger-edges.spec';
-import './trigger-property.spec';
+import './trigger/poll/trigger.spec';
+import './trigger/poll/edges.spec';
+import './trigger/poll/property.spec';

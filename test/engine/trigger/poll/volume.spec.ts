@@ -1,8 +1,8 @@
-import { startFixture, storeSandboxCredentials, type Fixture } from '../harness/fixtures';
-import { PollRunner } from '../harness/poll';
-import { iso } from '../harness/records';
-import { Rng } from '../sandbox/data';
-import { sharedClock, TRIGGER_NODE, triggerWorkflow } from '../harness/trigger';
+import { startFixture, storeSandboxCredentials, type Fixture } from '../../../harness/fixtures';
+import { PollRunner } from '../../../harness/poll';
+import { iso } from '../../../harness/records';
+import { Rng } from '../../../sandbox/data';
+import { sharedClock, TRIGGER_NODE, triggerWorkflow } from '../../../harness/trigger';
 
 const START = Date.UTC(2026, 10, 2, 12, 0, 0);
 const MINUTE = 60_000;

@@ -1,13 +1,13 @@
-import { forgetAllClaims } from '../../nodes/PaymentsService/trigger/notification/claims';
-import { startFixture, type Fixture } from '../harness/fixtures';
+import { forgetAllClaims } from '../../../../nodes/PaymentsService/trigger/notification/claims';
+import { startFixture, type Fixture } from '../../../harness/fixtures';
 import {
 	cashoutNotificationForm,
 	NOTIFICATION_TRIGGER,
 	notificationWorkflow,
 	postNotification,
-} from '../harness/notifications';
-import { sharedClock } from '../harness/trigger';
-import { startWebhookServer, WebhookRunner, type WebhookServer } from '../harness/webhook';
+} from '../../../harness/notifications';
+import { sharedClock } from '../../../harness/trigger';
+import { startWebhookServer, WebhookRunner, type WebhookServer } from '../../../harness/webhook';
 
 const START = Date.UTC(2026, 10, 2, 12, 0, 0);
 const MID = 1001;
@@ -16,7 +16,7 @@ const FORM = 'application/x-www-form-urlencoded';
 type Clock = ReturnType<typeof sharedClock>;
 
 // A burst of the service's notifications, each handled once within one n8n process (service rules
-// §10.5); the rest of that guarantee is in notification-once.spec.ts.
+// §10.5); the rest of that guarantee is in once.spec.ts.
 describe('Notification Trigger: a burst of notifications in one process', () => {
 	let fx: Fixture;
 	let clock: Clock;

@@ -1,12 +1,12 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { storedSeen } from '../harness/pollState';
-import { fakeDate, setDate } from '../harness/clock';
-import { createEngine } from '../harness/engine';
-import { startFixture, storeSandboxCredentials, type Fixture } from '../harness/fixtures';
-import { PollRunner } from '../harness/poll';
-import { iso } from '../harness/records';
-import { sharedClock, TRIGGER_NODE, triggerWorkflow } from '../harness/trigger';
+import { storedSeen } from '../../../harness/pollState';
+import { fakeDate, setDate } from '../../../harness/clock';
+import { createEngine } from '../../../harness/engine';
+import { startFixture, storeSandboxCredentials, type Fixture } from '../../../harness/fixtures';
+import { PollRunner } from '../../../harness/poll';
+import { iso } from '../../../harness/records';
+import { sharedClock, TRIGGER_NODE, triggerWorkflow } from '../../../harness/trigger';
 
 const START = Date.UTC(2026, 10, 2, 12, 0, 0);
 const MINUTE = 60_000;

@@ -1,21 +1,21 @@
 import type { IDataObject, INode, INodeParameters, INodeType } from 'n8n-workflow';
 
-import { forgetAllClaims } from '../../nodes/PaymentsService/trigger/notification/claims';
-import { cashoutControl } from '../../nodes/PaymentsService/trigger/notification/authenticity';
-import type { SandboxNotification } from '../sandbox';
-import { startFixture, type Fixture } from '../harness/fixtures';
+import { forgetAllClaims } from '../../../../nodes/PaymentsService/trigger/notification/claims';
+import { cashoutControl } from '../../../../nodes/PaymentsService/trigger/notification/authenticity';
+import type { SandboxNotification } from '../../../sandbox';
+import { startFixture, type Fixture } from '../../../harness/fixtures';
 import {
 	NOTIFICATION_TRIGGER,
 	notificationWorkflow,
 	sandboxSecrets,
-} from '../harness/notifications';
-import { sharedClock } from '../harness/trigger';
+} from '../../../harness/notifications';
+import { sharedClock } from '../../../harness/trigger';
 import {
 	startWebhookServer,
 	WEBHOOK_ERROR_ANSWER,
 	WebhookRunner,
 	type WebhookServer,
-} from '../harness/webhook';
+} from '../../../harness/webhook';
 
 const START = Date.UTC(2026, 10, 2, 12, 0, 0);
 const MINUTE = 60_000;

@@ -4,17 +4,17 @@ import path from 'path';
 import type { IDataObject, IExecuteFunctions, INode, INodeParameters } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { forgetAllClaims } from '../../nodes/PaymentsService/trigger/notification/claims';
-import type { SandboxNotification } from '../sandbox';
-import { startFixture, type Fixture } from '../harness/fixtures';
+import { forgetAllClaims } from '../../../../nodes/PaymentsService/trigger/notification/claims';
+import type { SandboxNotification } from '../../../sandbox';
+import { startFixture, type Fixture } from '../../../harness/fixtures';
 import {
 	cashoutNotificationForm,
 	NOTIFICATION_TRIGGER,
 	notificationWorkflow,
 	postNotification,
-} from '../harness/notifications';
-import { sharedClock } from '../harness/trigger';
-import { startWebhookServer, WebhookRunner, type WebhookServer } from '../harness/webhook';
+} from '../../../harness/notifications';
+import { sharedClock } from '../../../harness/trigger';
+import { startWebhookServer, WebhookRunner, type WebhookServer } from '../../../harness/webhook';
 
 const START = Date.UTC(2026, 10, 2, 12, 0, 0);
 const MINUTE = 60_000;

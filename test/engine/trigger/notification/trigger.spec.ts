@@ -1,18 +1,18 @@
 import type { IDataObject, INodeParameters, INodeType, IWebhookFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { forgetAllClaims } from '../../nodes/PaymentsService/trigger/notification/claims';
-import { createEngine } from '../harness/engine';
-import { startFixture, storeSandboxCredentials, type Fixture } from '../harness/fixtures';
+import { forgetAllClaims } from '../../../../nodes/PaymentsService/trigger/notification/claims';
+import { createEngine } from '../../../harness/engine';
+import { startFixture, storeSandboxCredentials, type Fixture } from '../../../harness/fixtures';
 import {
 	cashoutNotification,
 	depositNotification,
 	NOTIFICATION_TRIGGER,
 	notificationWorkflow,
 	sandboxSecrets,
-} from '../harness/notifications';
-import { sharedClock } from '../harness/trigger';
-import { WEBHOOK_ERROR_ANSWER, WebhookRunner, type WebhookOutcome } from '../harness/webhook';
+} from '../../../harness/notifications';
+import { sharedClock } from '../../../harness/trigger';
+import { WEBHOOK_ERROR_ANSWER, WebhookRunner, type WebhookOutcome } from '../../../harness/webhook';
 
 const START = Date.UTC(2026, 10, 2, 12, 0, 0);
 const MINUTE = 60_000;

@@ -1,11 +1,11 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { Rng } from '../sandbox/data';
-import { MAX_ROWS_PER_PAGE, type FaultSpec } from '../sandbox';
-import { startFixture, storeSandboxCredentials, type Fixture } from '../harness/fixtures';
-import { PollRunner } from '../harness/poll';
-import { iso } from '../harness/records';
-import { sharedClock, TRIGGER_NODE, triggerWorkflow } from '../harness/trigger';
+import { Rng } from '../../../sandbox/data';
+import { MAX_ROWS_PER_PAGE, type FaultSpec } from '../../../sandbox';
+import { startFixture, storeSandboxCredentials, type Fixture } from '../../../harness/fixtures';
+import { PollRunner } from '../../../harness/poll';
+import { iso } from '../../../harness/records';
+import { sharedClock, TRIGGER_NODE, triggerWorkflow } from '../../../harness/trigger';
 
 /*
  * Several days of merchant activity against the sandbox, polled by five triggers the way n8n polls

@@ -1,12 +1,12 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { storedSeen } from '../harness/pollState';
+import { storedSeen } from '../../../harness/pollState';
 
-import { startFixture, storeSandboxCredentials, type Fixture } from '../harness/fixtures';
-import { PollRunner, type PollDatabase, type SavingMode } from '../harness/poll';
-import { packFormat1, type FormatOneState } from '../harness/pollFormat1';
-import { iso } from '../harness/records';
-import { sharedClock, TRIGGER_NODE, triggerWorkflow } from '../harness/trigger';
+import { startFixture, storeSandboxCredentials, type Fixture } from '../../../harness/fixtures';
+import { PollRunner, type PollDatabase, type SavingMode } from '../../../harness/poll';
+import { packFormat1, type FormatOneState } from '../../../harness/pollFormat1';
+import { iso } from '../../../harness/records';
+import { sharedClock, TRIGGER_NODE, triggerWorkflow } from '../../../harness/trigger';
 
 /*
  * The polling trigger at the edges of its stored memory (issue 24): every value a record can bring

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { FaultSpec } from '../sandbox';
-import { startFixture, storeSandboxCredentials, type Fixture } from '../harness/fixtures';
-import { PollRunner, type SavingMode } from '../harness/poll';
-import { iso } from '../harness/records';
-import { sharedClock, TRIGGER_NODE, triggerWorkflow } from '../harness/trigger';
+import type { FaultSpec } from '../../../sandbox';
+import { startFixture, storeSandboxCredentials, type Fixture } from '../../../harness/fixtures';
+import { PollRunner, type SavingMode } from '../../../harness/poll';
+import { iso } from '../../../harness/records';
+import { sharedClock, TRIGGER_NODE, triggerWorkflow } from '../../../harness/trigger';
 
 /*
  * A property test of the polling trigger, polled through n8n-core's PollContext with n8n's saving
