@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import type { PaymentsClient } from '../../transport/client';
 import { readPositiveInteger, readRequiredText } from '../common/parameters';
-import { cashoutIdProperty, changeCashoutStatus } from './shared';
+import { cashoutIdProperty, changeCashoutStatus } from './statusChange';
 
 /**
  * Cashout → Cancel: DELETE /v3/cashout/cancel with cashout_id and external_id (service

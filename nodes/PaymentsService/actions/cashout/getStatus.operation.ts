@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import type { PaymentsClient } from '../../transport/client';
 import { readPositiveInteger, readRequiredText } from '../common/parameters';
 import { explainCashoutRefusal, readCashoutStatus } from '../../transport/cashouts';
-import { cashoutIdProperty } from './shared';
+import { cashoutIdProperty } from './statusChange';
 
 export const properties: INodeProperties[] = [
 	{

@@ -1,4 +1,4 @@
-import { statusUpdateOperation } from './shared';
+import { statusUpdateOperation } from './statusChange';
 
 /** Cashout → Put On Hold: PUT /v3/cashout/status with status ON_HOLD; only from PENDING (service rules §6.1). */
 export const { properties, execute } = statusUpdateOperation({

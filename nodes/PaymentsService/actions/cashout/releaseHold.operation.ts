@@ -1,4 +1,4 @@
-import { statusUpdateOperation } from './shared';
+import { statusUpdateOperation } from './statusChange';
 
 /** Cashout → Release Hold: PUT /v3/cashout/status with status PENDING; only from ON_HOLD (service rules §6.1). */
 export const { properties, execute } = statusUpdateOperation({

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import type { PaymentsClient } from '../../transport/client';
 import { readDeposit } from '../../transport/deposits';
 import { readPositiveInteger } from '../common/parameters';
-import { depositIdProperty } from './shared';
+import { depositIdProperty } from './depositId';
 
 export const properties: INodeProperties[] = [depositIdProperty];
 

@@ -21,7 +21,7 @@ import { isServiceCode } from '../../transport/errors';
 import { readBinaryFile } from '../common/binary';
 import { toNodeError } from '../common/nodeError';
 import { readPositiveInteger } from '../common/parameters';
-import { depositIdProperty } from './shared';
+import { depositIdProperty } from './depositId';
 import { positiveId } from '../../codes/ids';
 
 /** The two review shortcuts (service rules §8). */

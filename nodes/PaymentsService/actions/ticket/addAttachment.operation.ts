@@ -5,7 +5,7 @@ import type { PaymentsClient } from '../../transport/client';
 import { addAttachment, DOCUMENT_TYPES, type DocumentType } from '../../transport/tickets';
 import { readBinaryFile } from '../common/binary';
 import { readPositiveInteger } from '../common/parameters';
-import { ticketIdProperty } from './shared';
+import { ticketIdProperty } from './ticketId';
 
 export const properties: INodeProperties[] = [
 	ticketIdProperty,

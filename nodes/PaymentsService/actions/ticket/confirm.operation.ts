@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import type { PaymentsClient } from '../../transport/client';
 import { confirmTicket } from '../../transport/tickets';
 import { readPositiveInteger } from '../common/parameters';
-import { ticketIdProperty } from './shared';
+import { ticketIdProperty } from './ticketId';
 
 /**
  * Ticket → Confirm: POST /v1/tickets/{idTicket}/confirmTicket (service rules §8). Submits the
