@@ -1,11 +1,6 @@
 import { COUNTRIES } from '../reference/countries';
-import {
-	divideRounded,
-	formatDecimal,
-	parseDecimal,
-	type Conversion,
-	type Decimal,
-} from './summary';
+import { divideRounded, formatDecimal, parseDecimal, type Decimal } from './decimal';
+import { type Conversion } from './summary';
 
 /**
  * Converting a summary's sums into one currency with the service's exchange rates (service rules

@@ -1,5 +1,5 @@
 import type { ReportingResource } from './lists';
-import { localDate } from './summary';
+import { localDate } from './timeZones';
 
 /**
  * CSV of reporting records (RFC 4180; service rules §3.5): pure functions that turn records into

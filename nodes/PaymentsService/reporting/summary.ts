@@ -1,18 +1,17 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import type { ReportingListDefinition, ReportingResource } from './lists';
-
 /**
  * Totals of a reporting list (service rules §3.5): records grouped by status, currency, country,
  * payment method, day or hour in a time zone; per group a count and, for each amount field, the
  * sum, minimum, maximum and average in each currency apart. Pure: the report operation feeds it
  * the records of each window read to its end (transport/reporting.ts, settledWindows).
  *
- * Amounts are exact decimals: each is read from the text of the number the service sent (a JSON
- * number prints back as the shortest text that parses to it, which is the text the service wrote
- * for any amount of at most 15 significant digits) into an integer of minor units (BigInt) at the
- * scale of its decimals, so a million amounts add up to the cent, with no floating point.
+ * Amounts are exact decimals (decimal.ts), so a million amounts add up to the cent; days and hours
+ * are those of the chosen time zone (timeZones.ts).
  */
+
+import type { IDataObject } from 'n8n-workflow';
+import type { ReportingListDefinition, ReportingResource } from './lists';
+import { type Decimal, divideRounded, formatDecimal, parseDecimal, rescale } from './decimal';
+import { ZoneCalendar } from './timeZones';
 
 /** What records can be grouped by. */
 export type GroupField = 'status' | 'currency' | 'country' | 'paymentMethod' | 'day' | 'hour';
@@ -124,91 +123,6 @@ export function groupFieldsOf(resource: keyof typeof SUMMARIES): GroupField[] {
 /** ISO 4217's code for "no currency": where a record names none for an amount. */
 export const NO_CURRENCY = 'XXX';
 
-/** An amount as an integer of minor units at a scale: `units` ÷ 10^`scale`. */
-export interface Decimal {
-	units: bigint;
-	scale: number;
-}
-
-/** Below this size a number's hundredths are exact integers in a double (|x| · 100 < 2^53). */
-const FAST_LIMIT = 1e13;
-
-/**
- * The fast path of {@link parseDecimal} for the common amount, a number of at most 2 decimals: its
- * hundredths when `value` is exactly the double nearest to hundredths ÷ 100 (then its shortest text,
- * which the slow path reads, has at most 2 decimals and these digits), else undefined. Below
- * {@link FAST_LIMIT}, `value × 100` is within 0.25 of the integer, so rounding finds it.
- */
-function hundredthsOf(value: number): number | undefined {
-	if (value >= FAST_LIMIT || value <= -FAST_LIMIT) return undefined;
-	const hundredths = Math.round(value * 100);
-	return hundredths / 100 === value ? hundredths : undefined;
-}
-
-/** Hundredths as a {@link Decimal} without trailing zeros: 1250 is 12.5 (scale 1), as the text path gives. */
-function atNaturalScale(hundredths: number): Decimal {
-	if (hundredths % 100 === 0) return { units: BigInt(hundredths / 100), scale: 0 };
-	if (hundredths % 10 === 0) return { units: BigInt(hundredths / 10), scale: 1 };
-	return { units: BigInt(hundredths), scale: 2 };
-}
-
-const DECIMAL_TEXT = /^([+-]?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
-
-/**
- * Reads an amount as the service sent it: a JSON number (its shortest round-trip text, exponents
- * included) or a decimal text. Undefined for anything else (NaN, Infinity, a word, a boolean).
- */
-export function parseDecimal(value: unknown): Decimal | undefined {
-	let text: string;
-	if (typeof value === 'number') {
-		if (!Number.isFinite(value)) return undefined;
-		const hundredths = hundredthsOf(value);
-		if (hundredths !== undefined) return atNaturalScale(hundredths);
-		text = String(value);
-	} else if (typeof value === 'string') text = value.trim();
-	else return undefined;
-	const match = DECIMAL_TEXT.exec(text);
-	if (!match) return undefined;
-	const [, sign, whole, fraction = '', exponentText] = match;
-	const exponent = exponentText ? Number(exponentText) : 0;
-	let digits = whole + fraction;
-	let scale = fraction.length - exponent;
-	if (scale < 0) {
-		digits += '0'.repeat(-scale);
-		scale = 0;
-	}
-	// Trailing zeros of the fraction carry no value: 12.50 and 12.5 are the same amount.
-	while (scale > 0 && digits.endsWith('0')) {
-		digits = digits.slice(0, -1);
-		scale--;
-	}
-	const units = BigInt(digits);
-	return { units: sign === '-' ? -units : units, scale };
-}
-
-const TEN = 10n;
-
-function rescale(units: bigint, from: number, to: number): bigint {
-	return to > from ? units * TEN ** BigInt(to - from) : units;
-}
-
-/** `units` ÷ 10^`scale` as decimal text: units -1234 at scale 2 is "-12.34"; exact for any size. */
-export function formatDecimal(units: bigint, scale: number): string {
-	const negative = units < 0n;
-	const digits = (negative ? -units : units).toString().padStart(scale + 1, '0');
-	const text =
-		scale === 0 ? digits : `${digits.slice(0, digits.length - scale)}.${digits.slice(-scale)}`;
-	return negative ? `-${text}` : text;
-}
-
-/** `numerator` ÷ `denominator` (> 0) rounded half away from zero. */
-export function divideRounded(numerator: bigint, denominator: bigint): bigint {
-	const negative = numerator < 0n;
-	const magnitude = negative ? -numerator : numerator;
-	const quotient = (magnitude * 2n + denominator) / (denominator * 2n);
-	return negative ? -quotient : quotient;
-}
-
 /**
  * Converts one amount field's sums (one per currency) into one currency: what a summary needs of a
  * conversion (reporting/conversion.ts, Conversion).
@@ -278,84 +192,6 @@ interface Group {
 	amounts: Array<Map<string, AmountStats>>;
 	/** Per amount field chosen: amounts that were present but not a number. */
 	unreadable: number[];
-}
-
-/** A time zone's local day and hour of an instant. */
-interface LocalTime {
-	day: string;
-	/** ISO 8601 local hour with its offset, "2026-11-01T01:00-05:00". */
-	hour: string;
-	/** Unix seconds at which that local hour began. */
-	hourStart: number;
-}
-
-/** Reads the local calendar of a time zone, remembering a few quarter-hours (offsets are multiples of 15 minutes). */
-class ZoneCalendar {
-	private readonly format: Intl.DateTimeFormat;
-
-	private readonly quarters = new Map<number, LocalTime>();
-
-	constructor(readonly timeZone: string) {
-		this.format = new Intl.DateTimeFormat('en-US', {
-			timeZone,
-			hourCycle: 'h23',
-			year: 'numeric',
-			month: '2-digit',
-			day: '2-digit',
-			hour: '2-digit',
-			minute: '2-digit',
-			second: '2-digit',
-		});
-	}
-
-	/** Local wall time of `seconds` as if it were UTC, in seconds. */
-	private wall(seconds: number): { wall: number; parts: Record<string, string> } {
-		const parts: Record<string, string> = {};
-		for (const part of this.format.formatToParts(seconds * 1000)) parts[part.type] = part.value;
-		const wall =
-			Date.UTC(
-				Number(parts.year),
-				Number(parts.month) - 1,
-				Number(parts.day),
-				Number(parts.hour),
-				Number(parts.minute),
-				Number(parts.second),
-			) / 1000;
-		return { wall, parts };
-	}
-
-	at(seconds: number): LocalTime {
-		const quarter = Math.floor(seconds / 900);
-		const known = this.quarters.get(quarter);
-		if (known) return known;
-		const { wall, parts } = this.wall(quarter * 900);
-		const offset = wall - quarter * 900;
-		const sign = offset < 0 ? '-' : '+';
-		const minutes = Math.abs(offset) / 60;
-		const zone = `${sign}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
-		const day = `${parts.year}-${parts.month}-${parts.day}`;
-		const wallHour = wall - (((wall % 3600) + 3600) % 3600);
-		const local: LocalTime = {
-			day,
-			hour: `${day}T${parts.hour}:00${zone}`,
-			hourStart: wallHour - offset,
-		};
-		if (this.quarters.size >= 4096) this.quarters.clear();
-		this.quarters.set(quarter, local);
-		return local;
-	}
-}
-
-/**
- * Whether `timeZone` is an IANA time zone name this runtime knows ("America/Sao_Paulo", "UTC").
- */
-export function isTimeZone(timeZone: string): boolean {
-	try {
-		new Intl.DateTimeFormat('en-US', { timeZone });
-		return true;
-	} catch {
-		return false;
-	}
 }
 
 /** What to summarise: the list, its groupings, its amount fields, the time zone of days and hours. */
@@ -530,76 +366,5 @@ export class Summary {
 	/** The totals over every record, as a group with no grouping fields. */
 	totalsJson(conversion?: Conversion): IDataObject {
 		return this.groupJson(this.total, conversion);
-	}
-}
-
-/** The local calendar date (`yyyy-MM-dd`) of Unix second `seconds` in `timeZone`. */
-export function localDate(timeZone: string, seconds: number): string {
-	const parts: Record<string, string> = {};
-	const format = new Intl.DateTimeFormat('en-US', {
-		timeZone,
-		year: 'numeric',
-		month: '2-digit',
-		day: '2-digit',
-	});
-	for (const part of format.formatToParts(seconds * 1000)) parts[part.type] = part.value;
-	return `${parts.year}-${parts.month}-${parts.day}`;
-}
-
-/**
- * The first Unix second of local day `day` (`yyyy-MM-dd`) in `timeZone`: its midnight, or the first
- * second after it where clocks skipped midnight (São Paulo, 4 November 2018: 01:00).
- */
-export function localDayStart(timeZone: string, day: string): number {
-	// Local dates only ever move forward with time, so the first second of the day is found by
-	// bisection around its UTC midnight (offsets stay within ±18 hours).
-	const midnight = Date.parse(`${day}T00:00:00Z`) / 1000;
-	let low = midnight - 18 * 3600;
-	let high = midnight + 18 * 3600;
-	while (low < high) {
-		const middle = Math.floor((low + high) / 2);
-		if (localDate(timeZone, middle) < day) low = middle + 1;
-		else high = middle;
-	}
-	return low;
-}
-
-/** The local day `days` after `day` (`yyyy-MM-dd`, may be negative). */
-export function addDays(day: string, days: number): string {
-	return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
-
-/**
- * The calendar periods of a report in a time zone (service rules §3.5): `today` from the local
- * midnight to now, `yesterday` the whole local day before, `thisMonth` from the local 1st to now,
- * `lastMonth` the whole local month before; inclusive Unix seconds. Undefined for the other presets
- * (the last 24 hours and the last N days end now wherever one is).
- */
-export function localCalendarPeriod(
-	preset: string,
-	timeZone: string,
-	nowSeconds: number,
-): { from: number; to: number } | undefined {
-	const today = localDate(timeZone, nowSeconds);
-	const monthStart = `${today.slice(0, 8)}01`;
-	switch (preset) {
-		case 'today':
-			return { from: localDayStart(timeZone, today), to: nowSeconds };
-		case 'yesterday':
-			return {
-				from: localDayStart(timeZone, addDays(today, -1)),
-				to: localDayStart(timeZone, today) - 1,
-			};
-		case 'thisMonth':
-			return { from: localDayStart(timeZone, monthStart), to: nowSeconds };
-		case 'lastMonth': {
-			const previous = `${addDays(monthStart, -1).slice(0, 8)}01`;
-			return {
-				from: localDayStart(timeZone, previous),
-				to: localDayStart(timeZone, monthStart) - 1,
-			};
-		}
-		default:
-			return undefined;
 	}
 }

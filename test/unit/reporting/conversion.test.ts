@@ -5,7 +5,7 @@ import {
 	rateCountryOf,
 	type ExchangeRate,
 } from '../../../nodes/PaymentsService/reporting/conversion';
-import { parseDecimal, type Decimal } from '../../../nodes/PaymentsService/reporting/summary';
+import { parseDecimal, type Decimal } from '../../../nodes/PaymentsService/reporting/decimal';
 
 const decimal = (text: string) => parseDecimal(text) as Decimal;
 const rate = (currency: string, country: string, perUsd: string): ExchangeRate => ({

@@ -9,7 +9,8 @@ import {
 	REPORTING_LISTS,
 	type ReportingListDefinition,
 } from '../../reporting/lists';
-import { isTimeZone, localCalendarPeriod, type SUMMARIES } from '../../reporting/summary';
+import { isTimeZone, localCalendarPeriod } from '../../reporting/timeZones';
+import { type SUMMARIES } from '../../reporting/summary';
 import { splitIntoBalancedWindows, type TimeWindow } from '../../reporting/windows';
 import type { ListQuery } from '../../transport/reporting';
 import { periodProperties, readFilters, readPeriod } from '../common/list';
