@@ -14,12 +14,12 @@ import {
 	REPORTING_LISTS,
 	recordKey,
 } from '../../nodes/PaymentsService/reporting/lists';
-import { RecordCollector } from '../../nodes/PaymentsService/reporting/deduplication';
-import { pageDates } from '../../nodes/PaymentsService/reporting/paging';
+import { RecordCollector } from '../../nodes/PaymentsService/reporting/read/deduplication';
+import { pageDates } from '../../nodes/PaymentsService/reporting/read/pages';
 import { detectEvents, observe } from '../../nodes/PaymentsService/trigger/poll/detection';
 import { initialState } from '../../nodes/PaymentsService/trigger/poll/memory';
 import type { Observation, TriggerConfig } from '../../nodes/PaymentsService/trigger/poll/types';
-import { splitIntoWindows } from '../../nodes/PaymentsService/reporting/windows';
+import { splitIntoWindows } from '../../nodes/PaymentsService/reporting/read/windows';
 import { spawn } from 'child_process';
 import path from 'path';
 

@@ -14,7 +14,7 @@ import {
 } from '../../nodes/PaymentsService/trigger/poll/memory';
 import { readStoredState } from '../../nodes/PaymentsService/trigger/poll/storage';
 import type { Observation, TriggerConfig } from '../../nodes/PaymentsService/trigger/poll/types';
-import type { TimeWindow } from '../../nodes/PaymentsService/reporting/windows';
+import type { TimeWindow } from '../../nodes/PaymentsService/reporting/read/windows';
 import { resolveConfig, type TriggerSettings } from './triggerConfig';
 
 export const HOUR = 3_600;

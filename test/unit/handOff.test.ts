@@ -1,4 +1,4 @@
-import { handOff } from '../../nodes/PaymentsService/transport/handOff';
+import { handOff } from '../../nodes/PaymentsService/reporting/read/channel';
 
 const tick = async () => await new Promise<void>((resolve) => setImmediate(resolve));
 

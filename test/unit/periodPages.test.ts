@@ -3,13 +3,13 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
 import { REPORTING_LISTS } from '../../nodes/PaymentsService/reporting/lists';
-import { comparePaths, type TimeWindow } from '../../nodes/PaymentsService/reporting/windows';
+import { comparePaths, type TimeWindow } from '../../nodes/PaymentsService/reporting/read/windows';
 import type { PaymentsClient } from '../../nodes/PaymentsService/transport/client';
 import {
 	splitPeriodPages,
 	type ListPage,
 	type ListQuery,
-} from '../../nodes/PaymentsService/transport/reporting';
+} from '../../nodes/PaymentsService/reporting/read/period';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

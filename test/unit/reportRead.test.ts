@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { recordKey, REPORTING_LISTS } from '../../nodes/PaymentsService/reporting/lists';
 import type { PaymentsClient } from '../../nodes/PaymentsService/transport/client';
-import { settledWindows } from '../../nodes/PaymentsService/transport/reporting';
+import { settledWindows } from '../../nodes/PaymentsService/reporting/read/period';
 
 const DAY = 86_400;
 const list = REPORTING_LISTS.deposit;

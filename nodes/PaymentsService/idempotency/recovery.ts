@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ReportingListDefinition } from '../reporting/lists';
-import { splitIntoWindows } from '../reporting/windows';
+import { splitIntoWindows } from '../reporting/read/windows';
 import { CREDENTIAL_TYPES, PaymentsClient } from '../transport/client';
-import { splitPeriodPages } from '../transport/reporting';
+import { splitPeriodPages } from '../reporting/read/period';
 import type { CreationKey } from './creation';
 
 /**

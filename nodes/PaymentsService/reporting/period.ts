@@ -1,5 +1,5 @@
 import { SECONDS_PER_DAY } from '../codes/service';
-import type { TimeWindow } from './windows';
+import type { TimeWindow } from './read/windows';
 
 /** Period choices offered by Get Many (parameter "Period"). All boundaries are UTC. */
 export const PERIOD_PRESETS = [

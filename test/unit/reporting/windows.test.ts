@@ -11,7 +11,7 @@ import {
 	splitIntoBalancedWindows,
 	splitIntoWindows,
 	type TimeWindow,
-} from '../../../nodes/PaymentsService/reporting/windows';
+} from '../../../nodes/PaymentsService/reporting/read/windows';
 
 const SIXTY_DAYS = 60 * 86_400;
 const DAY = 86_400;

@@ -21,11 +21,11 @@ import {
 	type ReportingResource,
 } from '../../reporting/lists';
 import { PERIOD_PRESETS, resolvePeriod, type PeriodPreset } from '../../reporting/period';
-import type { TimeWindow } from '../../reporting/windows';
+import type { TimeWindow } from '../../reporting/read/windows';
 import type { PaymentsClient } from '../../transport/client';
-import { RecordCollector } from '../../reporting/deduplication';
-import { comparePaths, splitIntoBalancedWindows } from '../../reporting/windows';
-import { splitPeriodPages, type ListQuery } from '../../transport/reporting';
+import { RecordCollector } from '../../reporting/read/deduplication';
+import { comparePaths, splitIntoBalancedWindows } from '../../reporting/read/windows';
+import { splitPeriodPages, type ListQuery } from '../../reporting/read/period';
 import type { OperationModule } from '../types';
 import { simplifyProperties, simplifyRecord } from './simplify';
 import { optionsCollection } from '../../parameters/options';

@@ -16,7 +16,7 @@ import {
 } from '../../reporting/csv';
 import { hasRecordStatus, REPORTING_LISTS } from '../../reporting/lists';
 import type { PaymentsClient } from '../../transport/client';
-import { settledWindows, STREAM_WINDOW_PAGES } from '../../transport/reporting';
+import { settledWindows, STREAM_WINDOW_PAGES } from '../../reporting/read/period';
 import { optionsCollection } from '../../parameters/options';
 import type { OperationModule } from '../types';
 import {

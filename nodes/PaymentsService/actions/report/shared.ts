@@ -11,8 +11,8 @@ import {
 } from '../../reporting/lists';
 import { isTimeZone, localCalendarPeriod } from '../../reporting/timeZones';
 import { type SUMMARIES } from '../../reporting/summary';
-import { splitIntoBalancedWindows, type TimeWindow } from '../../reporting/windows';
-import type { ListQuery } from '../../transport/reporting';
+import { splitIntoBalancedWindows, type TimeWindow } from '../../reporting/read/windows';
+import type { ListQuery } from '../../reporting/read/period';
 import { periodProperties, readFilters, readPeriod } from '../common/list';
 
 /**

@@ -10,7 +10,7 @@ import {
 } from '../../reporting/summary';
 import { isoSeconds } from '../../codes/dates';
 import type { PaymentsClient } from '../../transport/client';
-import { settledWindows } from '../../transport/reporting';
+import { settledWindows } from '../../reporting/read/period';
 import { optionsCollection } from '../../parameters/options';
 import type { OperationModule } from '../types';
 import { convertToProperty, readConversion, readConvertTo } from './conversion';

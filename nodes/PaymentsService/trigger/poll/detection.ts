@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isoSeconds } from '../../codes/dates';
 import { hasStatus, recordKey, type ReportingListDefinition } from '../../reporting/lists';
-import type { TimeWindow } from '../../reporting/windows';
+import type { TimeWindow } from '../../reporting/read/windows';
 import { MemoryUpdate, nextKnownFrom, recall, type TriggerState } from './memory';
 import type { EmittedEventType, Observation, PreviousSighting, TriggerConfig } from './types';
 

@@ -1,9 +1,9 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { DEFAULT_WINDOW_CONCURRENCY } from '../../codes/defaults';
-import { splitIntoWindows, type TimeWindow } from '../../reporting/windows';
+import { splitIntoWindows, type TimeWindow } from '../../reporting/read/windows';
 import { PaymentsClient } from '../../transport/client';
-import { splitPeriodPages, type ListQuery } from '../../transport/reporting';
+import { splitPeriodPages, type ListQuery } from '../../reporting/read/period';
 import { readTriggerConfig } from './config';
 import { detectEvents, eventItem, matchesWantedStatus, mayEmit, observe } from './detection';
 import { loadState } from './load';

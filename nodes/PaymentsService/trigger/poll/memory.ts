@@ -1,5 +1,5 @@
 import { MAX_WINDOW_SECONDS } from '../../codes/service';
-import type { TimeWindow } from '../../reporting/windows';
+import type { TimeWindow } from '../../reporting/read/windows';
 import type { PreviousSighting } from './events';
 import type { Observation, TriggerConfig } from './types';
 

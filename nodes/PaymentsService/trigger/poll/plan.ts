@@ -1,5 +1,5 @@
 import { MAX_WINDOW_SECONDS, SECONDS_PER_DAY } from '../../codes/service';
-import { splitIntoWindows, type TimeWindow } from '../../reporting/windows';
+import { splitIntoWindows, type TimeWindow } from '../../reporting/read/windows';
 import { creationTimes, type TriggerState } from './memory';
 import type { TriggerConfig } from './types';
 

@@ -1,8 +1,8 @@
 import { MAX_ROWS_PER_PAGE } from '../../codes/service';
-import { RecordCollector } from '../../reporting/deduplication';
-import type { TimeWindow } from '../../reporting/windows';
+import { RecordCollector } from '../../reporting/read/deduplication';
+import type { TimeWindow } from '../../reporting/read/windows';
 import type { PaymentsClient } from '../../transport/client';
-import { splitPeriodPages, type ListQuery } from '../../transport/reporting';
+import { splitPeriodPages, type ListQuery } from '../../reporting/read/period';
 import { observe } from './detection';
 import { TARGET_RECORDS_PER_WINDOW } from './plan';
 import type { Observation } from './types';

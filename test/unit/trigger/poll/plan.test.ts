@@ -6,7 +6,7 @@
  */
 import { MAX_WINDOW_SECONDS } from '../../../../nodes/PaymentsService/codes/service';
 import { REPORTING_LISTS } from '../../../../nodes/PaymentsService/reporting/lists';
-import type { TimeWindow } from '../../../../nodes/PaymentsService/reporting/windows';
+import type { TimeWindow } from '../../../../nodes/PaymentsService/reporting/read/windows';
 import {
 	initialState,
 	type TriggerState,

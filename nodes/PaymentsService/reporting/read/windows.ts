@@ -1,4 +1,4 @@
-import { MAX_WINDOW_SECONDS } from '../codes/service';
+import { MAX_WINDOW_SECONDS } from '../../codes/service';
 
 /**
  * A period of creation dates, both ends inclusive, in Unix seconds: the `from`/`to` pair one

@@ -1,15 +1,15 @@
-import type { TimeWindow } from '../reporting/windows';
-import type { PaymentsClient } from './client';
-import { handOff } from './handOff';
-import { SplitReader } from './splitReader';
+import type { TimeWindow } from './windows';
+import type { PaymentsClient } from '../../transport/client';
+import { handOff } from './channel';
+import { SplitReader } from './windowReader';
 import {
 	describeWindow,
 	fetchPage,
 	type ListPage,
 	type ListQuery,
 	type PeriodEvent,
-} from './listPages';
-import { WindowRecords } from '../reporting/deduplication';
+} from './pages';
+import { WindowRecords } from './deduplication';
 
 export { describeWindow, fetchPage, type ListPage, type ListQuery, type PeriodEvent };
 

@@ -1,9 +1,8 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { FIRST_PAGE, MAX_ROWS_PER_PAGE } from '../codes/service';
-import { MAX_PAGES_PER_WINDOW } from '../codes/defaults';
-import { hasNextPage, pageDates } from '../reporting/paging';
+import { FIRST_PAGE, MAX_ROWS_PER_PAGE } from '../../codes/service';
+import { MAX_PAGES_PER_WINDOW } from '../../codes/defaults';
 import {
 	estimateRemainingPages,
 	planSplit,
@@ -12,10 +11,17 @@ import {
 	splitEvenly,
 	type TimeWindow,
 	type WindowProgress,
-} from '../reporting/windows';
-import type { PaymentsClient } from './client';
-import type { HandOffChannel } from './handOff';
-import { describeWindow, fetchPage, type ListQuery, type PeriodEvent } from './listPages';
+} from './windows';
+import type { PaymentsClient } from '../../transport/client';
+import type { HandOffChannel } from './channel';
+import {
+	describeWindow,
+	fetchPage,
+	hasNextPage,
+	pageDates,
+	type ListQuery,
+	type PeriodEvent,
+} from './pages';
 
 /**
  * The reader behind `splitPeriodPages` (transport/reporting.ts; service rules §3.2): the windows
