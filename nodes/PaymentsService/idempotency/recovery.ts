@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { ReportingListDefinition } from '../reporting/lists';
 import { splitIntoWindows } from '../reporting/read/windows';
 import { CREDENTIAL_TYPES, PaymentsClient } from '../transport/client';
-import { splitPeriodPages } from '../reporting/read/period';
+import { readPeriodPages } from '../reporting/read/period';
 import type { CreationKey } from './creation';
 
 /**
@@ -110,7 +110,7 @@ async function readForRecord(
 	const matches: IDataObject[] = [];
 	let pagesRead = 0;
 	// The one reader, one window at a time: no request after the match or the page cap.
-	const events = splitPeriodPages(
+	const events = readPeriodPages(
 		client,
 		{ list: lookup.list, filters },
 		splitIntoWindows(period.from, period.to),

@@ -2,7 +2,7 @@
  * Totals of a reporting list (service rules §3.5): records grouped by status, currency, country,
  * payment method, day or hour in a time zone; per group a count and, for each amount field, the
  * sum, minimum, maximum and average in each currency apart. Pure: the report operation feeds it
- * the records of each window read to its end (transport/reporting.ts, settledWindows).
+ * the records of each window read to its end (reporting/read/period.ts, completedWindows).
  *
  * Amounts are exact decimals (decimal.ts), so a million amounts add up to the cent; days and hours
  * are those of the chosen time zone (timeZones.ts).

@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { DEFAULT_WINDOW_CONCURRENCY } from '../../codes/defaults';
+import { readWindowConcurrency, windowConcurrencyOption } from './parameters';
 import {
 	checkListFilters,
 	filterErrorToNodeError,
@@ -20,12 +20,12 @@ import {
 	type ReportingListDefinition,
 	type ReportingResource,
 } from '../../reporting/lists';
-import { PERIOD_PRESETS, resolvePeriod, type PeriodPreset } from '../../reporting/period';
+import { PERIOD_PRESETS, resolvePeriod, type PeriodPreset } from '../../reporting/periodParameter';
 import type { TimeWindow } from '../../reporting/read/windows';
 import type { PaymentsClient } from '../../transport/client';
 import { RecordCollector } from '../../reporting/read/deduplication';
 import { comparePaths, splitIntoBalancedWindows } from '../../reporting/read/windows';
-import { splitPeriodPages, type ListQuery } from '../../reporting/read/period';
+import { readPeriodPages, type ListQuery } from '../../reporting/read/period';
 import type { OperationModule } from '../types';
 import { simplifyProperties, simplifyRecord } from './simplify';
 import { optionsCollection } from '../../parameters/options';
@@ -112,19 +112,7 @@ export function listProperties(resource: ReportingResource): INodeProperties[] {
 		...filtersCollection(REPORTING_LISTS[resource]),
 	];
 	if (resource !== 'balanceReport') properties.push(...simplifyProperties);
-	properties.push(
-		optionsCollection([
-			{
-				displayName: 'Window Concurrency',
-				name: 'windowConcurrency',
-				type: 'number',
-				default: DEFAULT_WINDOW_CONCURRENCY,
-				typeOptions: { minValue: 1, maxValue: 10 },
-				description:
-					'How many windows of the period are read at the same time when returning all records. A long period is split into windows of under 60 days, and a window with more than a few pages of records is split further.',
-			},
-		]),
-	);
+	properties.push(optionsCollection([windowConcurrencyOption]));
 	return properties;
 }
 
@@ -187,8 +175,8 @@ export function readLimit(context: IExecuteFunctions, itemIndex: number): number
  *
  * The period is split into windows of under 60 days (service rules §3.2); returning all, up to
  * Window Concurrency windows are read at once, and a window whose pages are full is divided further
- * by the time its pages cover, so a busy day, or a peak within it, is spread over the slots (see
- * `splitPeriodPages`). With a limit, windows are read newest first, one after the other, and reading
+ * by the time its pages cover, so a busy day, or a peak within it, is spread over the workers (see
+ * `readPeriodPages`). With a limit, windows are read newest first, one after the other, and reading
  * stops once enough records arrived. Each record is output once (service rules §3.1), only in the
  * wanted status even when the service ignored the filter (§3.3). Order: newest window first (a
  * divided window's parts newest first too), the service's order within a window, whatever order
@@ -206,12 +194,8 @@ export async function executeList(
 		list.filters.length || hasStatus(list)
 			? readFilters(context, itemIndex, list)
 			: { filters: {}, status: undefined };
-	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const limit = readLimit(context, itemIndex);
-	const concurrency =
-		limit === undefined
-			? Math.max(1, Math.floor(Number(options.windowConcurrency ?? DEFAULT_WINDOW_CONCURRENCY)))
-			: 1;
+	const concurrency = limit === undefined ? readWindowConcurrency(context, itemIndex) : 1;
 	const windows = splitIntoBalancedWindows(period.from, period.to, concurrency).reverse();
 	const query = { list, filters, status };
 	const records = await readWindows(client, query, windows, {
@@ -228,7 +212,7 @@ export async function executeList(
 }
 
 /**
- * Reads `windows` (newest first) with {@link splitPeriodPages} and returns each record once, in the
+ * Reads `windows` (newest first) with {@link readPeriodPages} and returns each record once, in the
  * wanted status, newest window first; at most `limit` records, reading no page past the one that
  * completed them. A window that was divided contributes nothing itself: its parts hold its records.
  */
@@ -248,7 +232,7 @@ async function readWindows(
 		for (const { records } of ordered) for (const record of records) collector.add(record);
 		return collector;
 	};
-	for await (const event of splitPeriodPages(client, query, windows, options)) {
+	for await (const event of readPeriodPages(client, query, windows, options)) {
 		const key = event.path.join('.');
 		if (event.kind === 'split') {
 			held -= byWindow.get(key)?.records.length ?? 0;

@@ -1,7 +1,11 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_CREATION_CONCURRENCY, MAX_CREATION_CONCURRENCY } from '../../codes/defaults';
+import {
+	DEFAULT_CREATION_CONCURRENCY,
+	DEFAULT_WINDOW_CONCURRENCY,
+	MAX_CREATION_CONCURRENCY,
+} from '../../codes/defaults';
 import { isCountryCode } from '../../reference/countries';
 import { locatorValue } from '../../reference/pickers';
 import { positiveId } from '../../codes/ids';
@@ -123,6 +127,43 @@ export function readConcurrency(context: IExecuteFunctions): number {
 			{
 				itemIndex: 0,
 				description: `Nothing was sent. Set Options → Concurrency to how many items to send at once, from 1 to ${MAX_CREATION_CONCURRENCY}.`,
+			},
+		);
+	}
+	return concurrency;
+}
+
+/** Most windows of a period read at once (option "Window Concurrency"). */
+const MAX_WINDOW_CONCURRENCY = 10;
+
+/**
+ * Options → Window Concurrency of Get Many (with Return All) and the reports: how many windows of a
+ * period are read at once (reporting/read/). Read by {@link readWindowConcurrency}.
+ */
+export const windowConcurrencyOption: INodeProperties = {
+	displayName: 'Window Concurrency',
+	name: 'windowConcurrency',
+	type: 'number',
+	default: DEFAULT_WINDOW_CONCURRENCY,
+	typeOptions: { minValue: 1, maxValue: MAX_WINDOW_CONCURRENCY },
+	description:
+		'How many windows of the period are read at the same time (Get Many: when returning all records). A long period is split into windows of under 60 days, and a busy window is split further.',
+};
+
+/**
+ * The Window Concurrency of item `itemIndex` ({@link DEFAULT_WINDOW_CONCURRENCY} when unset).
+ * @throws NodeOperationError when it is not a whole number from 1 to 10 (nothing is sent).
+ */
+export function readWindowConcurrency(context: IExecuteFunctions, itemIndex: number): number {
+	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const concurrency = Number(options.windowConcurrency ?? DEFAULT_WINDOW_CONCURRENCY);
+	if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_WINDOW_CONCURRENCY) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Window Concurrency must be a whole number from 1 to ${MAX_WINDOW_CONCURRENCY}, got "${String(options.windowConcurrency)}" (item ${itemIndex})`,
+			{
+				itemIndex,
+				description: `Set Options → Window Concurrency to a number from 1 to ${MAX_WINDOW_CONCURRENCY}.`,
 			},
 		);
 	}

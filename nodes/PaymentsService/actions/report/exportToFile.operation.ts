@@ -16,7 +16,7 @@ import {
 } from '../../reporting/csv';
 import { hasRecordStatus, REPORTING_LISTS } from '../../reporting/lists';
 import type { PaymentsClient } from '../../transport/client';
-import { settledWindows, STREAM_WINDOW_PAGES } from '../../reporting/read/period';
+import { completedWindows, STREAM_WINDOW_PAGES } from '../../reporting/read/period';
 import { optionsCollection } from '../../parameters/options';
 import type { OperationModule } from '../types';
 import {
@@ -24,9 +24,9 @@ import {
 	planRead,
 	readProperties,
 	timeZoneOption,
-	windowConcurrencyOption,
 	type ReportResource,
 } from './shared';
+import { windowConcurrencyOption } from '../common/parameters';
 
 /** The parameters of `resource` → Export to File. */
 export function exportProperties(resource: ReportResource): INodeProperties[] {
@@ -77,7 +77,7 @@ export function exportProperties(resource: ReportResource): INodeProperties[] {
 
 /**
  * `resource` → Export to File for one item (service rules §3.5): the records of the period, each
- * once (transport/reporting.ts, settledWindows), as an RFC 4180 CSV file (UTF-8, CRLF, a header
+ * once (reporting/read/period.ts, completedWindows), as an RFC 4180 CSV file (UTF-8, CRLF, a header
  * line; see reporting/csv.ts), written into n8n's binary data as a stream made window by window:
  * with n8n's binary data on the filesystem the rows go to disk as they are read, and only the
  * windows being read are held. In n8n's default mode ("default", in memory) n8n itself collects
@@ -162,7 +162,7 @@ async function* csvChunks(
 	progress: { rows: number; complete: boolean },
 ): AsyncGenerator<Buffer> {
 	yield Buffer.from((bom ? UTF8_BOM : '') + writer.header(), 'utf8');
-	for await (const settled of settledWindows(client, read.query, read.windows, {
+	for await (const settled of completedWindows(client, read.query, read.windows, {
 		concurrency: read.concurrency,
 		// A row is held as text until its window ends, 10 times what Summarize keeps of it: half
 		// the windows' pages keep a file's read within the memory of Summarize's.

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_WINDOW_CONCURRENCY } from '../../codes/defaults';
+import { readWindowConcurrency } from '../common/parameters';
 import { filtersCollection } from '../../reporting/filters';
 import {
 	hasStatus,
@@ -22,17 +22,6 @@ import { periodProperties, readFilters, readPeriod } from '../common/list';
 
 /** The lists a report reads: every reporting list but the daily balance report. */
 export type ReportResource = keyof typeof SUMMARIES;
-
-/** Window Concurrency, as Get Many offers it (the report always reads every record). */
-export const windowConcurrencyOption: INodeProperties = {
-	displayName: 'Window Concurrency',
-	name: 'windowConcurrency',
-	type: 'number',
-	default: DEFAULT_WINDOW_CONCURRENCY,
-	typeOptions: { minValue: 1, maxValue: 10 },
-	description:
-		'How many windows of the period are read at the same time. A long period is split into windows of under 60 days, and a busy window is split further.',
-};
 
 /** The Time Zone option: of the calendar periods, and of Summarize's days and hours. */
 export const timeZoneOption: INodeProperties = {
@@ -118,15 +107,7 @@ export function planRead(
 		list.filters.length || hasStatus(list)
 			? readFilters(context, itemIndex, list)
 			: { filters: {}, status: undefined };
-	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const concurrency = Number(options.windowConcurrency ?? DEFAULT_WINDOW_CONCURRENCY);
-	if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 10) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`Window Concurrency must be a whole number from 1 to 10, got "${String(options.windowConcurrency)}" (item ${itemIndex})`,
-			{ itemIndex, description: 'Set Options → Window Concurrency to a number from 1 to 10.' },
-		);
-	}
+	const concurrency = readWindowConcurrency(context, itemIndex);
 	return {
 		list,
 		// The status is judged on the records only, never sent: a record that leaves a status the

@@ -10,7 +10,7 @@ import {
 } from '../../reporting/summary';
 import { isoSeconds } from '../../codes/dates';
 import type { PaymentsClient } from '../../transport/client';
-import { settledWindows } from '../../reporting/read/period';
+import { completedWindows } from '../../reporting/read/period';
 import { optionsCollection } from '../../parameters/options';
 import type { OperationModule } from '../types';
 import { convertToProperty, readConversion, readConvertTo } from './conversion';
@@ -19,10 +19,10 @@ import {
 	planRead,
 	readProperties,
 	timeZoneOption,
-	windowConcurrencyOption,
 	type ReportRead,
 	type ReportResource,
 } from './shared';
+import { windowConcurrencyOption } from '../common/parameters';
 
 const GROUP_NAMES: Record<GroupField, { name: string; description: string }> = {
 	status: { name: 'Status', description: 'The record’s status' },
@@ -79,7 +79,7 @@ async function readInto(
 ): Promise<{ windows: number; copies: number }> {
 	let windows = 0;
 	let copies = 0;
-	for await (const settled of settledWindows(client, read.query, read.windows, {
+	for await (const settled of completedWindows(client, read.query, read.windows, {
 		concurrency: read.concurrency,
 		itemIndex,
 		keyOf: read.keyOf,
@@ -95,7 +95,7 @@ async function readInto(
 
 /**
  * `resource` → Summarize for one item (service rules §3.5): reads the period as Get Many does, each
- * record once (transport/reporting.ts, settledWindows) holding only the windows being read, and
+ * record once (reporting/read/period.ts, completedWindows) holding only the windows being read, and
  * outputs one item per group, then a totals item (`total: true`, with the list, the period, the
  * time zone and the groupings). With Convert Totals To, each item also has `converted` (the sums
  * in that currency) and the totals item `exchangeRates` (the rates used and when each was read),

@@ -2,11 +2,11 @@
  * What several concurrent producers make, handed to one consumer one value at a time, with nothing
  * read ahead: a producer that offers a value waits until the consumer has taken it, so a consumer
  * that stops early (a limit) causes no request it did not ask for. The reading of a period's pages
- * (transport/reporting.ts: splitPeriodPages) runs on it.
+ * (period.ts: readPeriodPages) runs on it.
  */
 
 /** What a producer uses to hand values over. */
-export interface HandOffChannel<T> {
+export interface Channel<T> {
 	/** Offers `value`; resolves once the consumer has taken it, or once the hand-off has stopped. */
 	give(value: T): Promise<void>;
 	/** Queues `value` for the consumer without waiting for it to be taken. */
@@ -30,9 +30,9 @@ export interface HandOffChannel<T> {
  *   wait on a condition of their own (e.g. more work) to look again.
  * @throws the first error a producer threw.
  */
-export async function* handOff<T>(
+export async function* fromProducers<T>(
 	producers: number,
-	produce: (channel: HandOffChannel<T>) => Promise<void>,
+	produce: (channel: Channel<T>) => Promise<void>,
 	onChange: () => void = () => {},
 ): AsyncGenerator<T> {
 	const ready: Array<{ value: T; taken: () => void }> = [];
@@ -43,7 +43,7 @@ export async function* handOff<T>(
 		wake?.();
 		wake = undefined;
 	};
-	const channel: HandOffChannel<T> = {
+	const channel: Channel<T> = {
 		give: async (value) =>
 			await new Promise<void>((taken) => {
 				ready.push({ value, taken });

@@ -9,8 +9,7 @@ import type { PaymentsClient } from '../../transport/client';
 
 /**
  * One page of a reporting list (service rules §3.1, §3.2): what to list, the request for one page of
- * one window, and what the period readers report. Shared by the readers of transport/reporting.ts
- * and transport/splitReader.ts.
+ * one window, and what the period readers report. Shared by period.ts and windowReader.ts.
  */
 
 /** What to list: a reporting list, its filters (query names as the service spells them) and statuses. */
@@ -89,7 +88,7 @@ export async function fetchPage(
 	return envelope;
 }
 
-/** Something `splitPeriodPages` (transport/reporting.ts) reports: a page of a window, or a window divided further. */
+/** Something `readPeriodPages` (period.ts) reports: a page of a window, or a window divided further. */
 export type PeriodEvent =
 	| {
 			kind: 'page';

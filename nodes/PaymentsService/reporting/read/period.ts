@@ -1,7 +1,7 @@
 import type { TimeWindow } from './windows';
 import type { PaymentsClient } from '../../transport/client';
-import { handOff } from './channel';
-import { SplitReader } from './windowReader';
+import { fromProducers } from './channel';
+import { WindowReader, type ReadOptions } from './windowReader';
 import {
 	describeWindow,
 	fetchPage,
@@ -14,19 +14,19 @@ import { WindowRecords } from './deduplication';
 export { describeWindow, fetchPage, type ListPage, type ListQuery, type PeriodEvent };
 
 /**
- * Reading the reporting lists (service rules §3): one reader, {@link splitPeriodPages}, for Get
+ * Reading the reporting lists (service rules §3): one reader, {@link readPeriodPages}, for Get
  * Many, the reports, the polling trigger and the recovery lookups; an async iterator over pages, so
  * the consumer decides what to keep and when to stop (`for await … break`). De-duplication, status
- * filtering and limits are the consumer's steps ({@link settledWindows} for a streamed read).
+ * filtering and limits are the consumer's steps ({@link completedWindows} for a streamed read).
  */
 
 /**
  * Reads a period with windows that follow the data (service rules §3.2): reads up to `concurrency`
  * windows at once and, after each full page, may divide the window being read (see `planSplit`),
- * so a busy period, or a peak within it, is spread over the read slots. `windows` (newest first)
+ * so a busy period, or a peak within it, is spread over the read workers. `windows` (newest first)
  * are the starting windows; each is read from page 0 to its last page, unless it is split: then a
  * `split` event says so, the window is read no further, and its parts are read instead (before the
- * windows still waiting, so one slot reads newest first). A consumer that keeps each window's
+ * windows still waiting, so one worker reads newest first). A consumer that keeps each window's
  * records apart and drops those of a split window outputs every record of the period once per
  * window it belongs to: every second of the period is in exactly one window that is read to its end.
  *
@@ -38,10 +38,10 @@ export { describeWindow, fetchPage, type ListPage, type ListQuery, type PeriodEv
  * stops early (a limit) sends no request it did not ask for: a window's next page is requested
  * once the previous one was taken.
  *
- * With `peel` (the polling trigger), each request is a first page: a full first page listed newest
+ * With `firstPages` (the polling trigger), each request is a first page: a full first page listed newest
  * first is posted as a `split` of the window into the seconds it holds completely, then that part's
  * one page (the records created after the page's oldest second, `last`), and the rest of the window,
- * that second included, is read the same way; after a few peels in a row the rest is divided by
+ * that second included, is read the same way; after a few such splits in a row the rest is divided by
  * density into parts of about `windowPages` pages. A consumer that keeps windows apart as above
  * needs nothing more.
  *
@@ -51,49 +51,23 @@ export { describeWindow, fetchPage, type ListPage, type ListQuery, type PeriodEv
  * @throws NodeApiError when a request fails, or when a one-second window returns
  *   `MAX_PAGES_PER_WINDOW` (codes/defaults.ts) full pages.
  */
-export async function* splitPeriodPages(
+export async function* readPeriodPages(
 	client: PaymentsClient,
 	query: ListQuery,
 	windows: readonly TimeWindow[],
-	options: {
-		concurrency: number;
-		itemIndex?: number;
-		dateField?: string;
-		/**
-		 * Pages a window should hold at most, for a consumer that holds a window's records until the
-		 * window ends (see {@link settledWindows}): the fair share of a slot is capped at this, so a
-		 * window estimated above it (× the split margin) is divided. Omitted: no cap (Get Many).
-		 */
-		windowPages?: number;
-		/**
-		 * Each window is read once in each of these statuses (the service's status filter takes one
-		 * value); the paths then start `[i, s]`. Omitted: once, in `query.status`.
-		 */
-		statuses?: ReadonlyArray<string | undefined>;
-		/**
-		 * Read each window by its first pages (the polling trigger): a full first page listed newest
-		 * first splits the window into the seconds it holds completely, yielded at once as a window
-		 * read to its end, and the rest, read the same way (service rules §3.1). Needs `dateField`.
-		 */
-		peel?: boolean;
-		/**
-		 * Asked before each request (a poll's time budget): once true, no request starts, and the
-		 * read ends without error; windows not read to their last page are simply not ended.
-		 */
-		stop?: () => boolean;
-	},
+	options: ReadOptions,
 ): AsyncGenerator<PeriodEvent> {
-	// The queue, the windows being read, the density estimate and the idle slots: see SplitReader.
-	const reader = new SplitReader(client, query, windows, options);
-	yield* handOff<PeriodEvent>(
+	// The queue, the windows being read, the density estimate and the idle workers: see WindowReader.
+	const reader = new WindowReader(client, query, windows, options);
+	yield* fromProducers<PeriodEvent>(
 		reader.concurrency,
-		(channel) => reader.slot(channel),
+		(channel) => reader.work(channel),
 		reader.wakeIdle,
 	);
 }
 
 /** One window of a period read to its end: its records' values, each record once. */
-export interface SettledWindow<V> {
+export interface CompletedWindow<V> {
 	window: TimeWindow;
 	/** The window's place among the windows read (see `PeriodEvent.path`). */
 	path: readonly number[];
@@ -111,7 +85,7 @@ export interface SettledWindow<V> {
 export const STREAM_WINDOW_PAGES = 40;
 
 /**
- * Reads a period as {@link splitPeriodPages} does (the windows Get Many reads, up to `concurrency`
+ * Reads a period as {@link readPeriodPages} does (the windows Get Many reads, up to `concurrency`
  * at once, divided as their pages arrive) and yields each window once it was read to its end, with
  * one value per record (service rules §3.1, §3.2):
  *
@@ -125,12 +99,12 @@ export const STREAM_WINDOW_PAGES = 40;
  *   beyond `MAX_PAGES_PER_WINDOW` (codes/defaults.ts).
  *
  * The windows are yielded in the order they end. The consumer takes one window at a time; the next
- * pages are read while it works (no read ahead beyond one page per slot).
+ * pages are read while it works (no read ahead beyond one page per worker).
  *
- * @throws NodeApiError as {@link splitPeriodPages}: the first failed request stops the read, and
+ * @throws NodeApiError as {@link readPeriodPages}: the first failed request stops the read, and
  *   nothing after it is yielded (a window that did not end is never yielded).
  */
-export async function* settledWindows<V>(
+export async function* completedWindows<V>(
 	client: PaymentsClient,
 	query: ListQuery,
 	windows: readonly TimeWindow[],
@@ -141,9 +115,9 @@ export async function* settledWindows<V>(
 		keyOf: (record: Record<string, unknown>) => string | undefined;
 		valueOf: (record: Record<string, unknown>) => V | undefined;
 	},
-): AsyncGenerator<SettledWindow<V>> {
+): AsyncGenerator<CompletedWindow<V>> {
 	const reading = new Map<string, { records: WindowRecords<V>; copies: number }>();
-	const events = splitPeriodPages(client, query, windows, {
+	const events = readPeriodPages(client, query, windows, {
 		concurrency: options.concurrency,
 		itemIndex: options.itemIndex,
 		dateField: query.list.recordDateField,

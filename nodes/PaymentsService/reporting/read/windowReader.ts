@@ -13,7 +13,7 @@ import {
 	type WindowProgress,
 } from './windows';
 import type { PaymentsClient } from '../../transport/client';
-import type { HandOffChannel } from './channel';
+import type { Channel } from './channel';
 import {
 	describeWindow,
 	fetchPage,
@@ -24,23 +24,32 @@ import {
 } from './pages';
 
 /**
- * The reader behind `splitPeriodPages` (transport/reporting.ts; service rules §3.2): the windows
- * waiting to be read, those being read, the density estimate that guides splitting and the slots
- * waiting for work. One instance serves one call; its read slots run on a hand-off.
+ * The reader behind `readPeriodPages` (period.ts; service rules §3.2): the windows
+ * waiting to be read, those being read, the density estimate that guides splitting and the workers
+ * waiting for work. One instance serves one call; its read workers run on a hand-off.
  */
 
-/** How {@link SplitReader} reads: the options of `splitPeriodPages`, see there. */
-export interface SplitReadOptions {
+/** How a period is read (`readPeriodPages`, period.ts): the one options type of the reader. */
+export interface ReadOptions {
+	/** Windows read at once (Window Concurrency), ≥ 1. */
 	concurrency: number;
+	/** The item the read is for, named in errors. */
 	itemIndex?: number;
+	/** The records' creation-date field: guides dividing a busy window (newest first assumed). */
 	dateField?: string;
-	/** Pages a window should hold at most; omitted: no cap. */
+	/**
+	 * Pages a window should hold at most, for a consumer that holds a window's records until the
+	 * window ends (`completedWindows`): a window estimated above it is divided. Omitted: no cap.
+	 */
 	windowPages?: number;
 	/** Each window is read once in each of these statuses (the service's filter takes one). */
 	statuses?: ReadonlyArray<string | undefined>;
-	/** Read windows by their first pages (see {@link SplitReader.peel}); needs `dateField`. */
-	peel?: boolean;
-	/** Asked before each request: once true, no request starts and the read ends, unfinished. */
+	/**
+	 * First-page mode (the polling trigger): each window is read by its first pages
+	 * ({@link WindowReader.splitAtFirstPage}); needs `dateField`.
+	 */
+	firstPages?: boolean;
+	/** Asked before each request (a poll's budget): once true, no request starts and the read ends, unfinished. */
 	stop?: () => boolean;
 }
 
@@ -52,14 +61,14 @@ interface Task {
 	estimate?: number;
 	/** The query of its status (`statuses`), or the read's own. */
 	query: ListQuery;
-	/** Peel mode: full first pages peeled off it in a row. */
-	peels: number;
-	/** Peel mode: read page after page (a second busier than a page). */
+	/** First-page mode: full first pages split off it in a row. */
+	firstPageSplits: number;
+	/** First-page mode: read page after page (a second busier than a page). */
 	paged: boolean;
 }
 
-/** Peel mode: full first pages peeled in a row before the rest of a window is divided by density. */
-export const PEELS_BEFORE_SPLIT = 3;
+/** First-page mode: full first pages split off in a row before the rest of a window is divided by density. */
+export const FIRST_PAGE_SPLITS_BEFORE_DIVIDING = 3;
 
 /** A record's creation date in Unix seconds (`dateField`, ISO 8601), or NaN. */
 function createdSecond(record: IDataObject, dateField: string): number {
@@ -79,25 +88,25 @@ interface WindowState {
 /** Seconds a window covers (both ends included). */
 const span = (window: TimeWindow) => window.to - window.from + 1;
 
-/** One `splitPeriodPages` call: its queue, its active windows, its density estimate, its idle slots. */
-export class SplitReader {
-	/** Read slots (windows read at once), ≥ 1. */
+/** One `readPeriodPages` call: its queue, its active windows, its density estimate, its idle workers. */
+export class WindowReader {
+	/** Read workers (windows read at once), ≥ 1. */
 	readonly concurrency: number;
 	/** Windows waiting, in the order they are read: the parts of a split window go first. */
 	private readonly queue: Task[];
 	private readonly active = new Set<Task>();
 	/** Pages per second seen in first pages, to guess how much work a window not yet started holds. */
 	private readonly density = { pages: 0, seconds: 0 };
-	/** The most pages a slot's share may be (`windowPages`), or no cap. */
+	/** The most pages a worker's share may be (`windowPages`), or no cap. */
 	private readonly cap: number;
-	/** Slots with nothing to read wait here for a split to queue parts, or for the read to end. */
+	/** Workers with nothing to read wait here for a split to queue parts, or for the read to end. */
 	private readonly idle: Array<() => void> = [];
 
 	constructor(
 		private readonly client: PaymentsClient,
 		private readonly query: ListQuery,
 		windows: readonly TimeWindow[],
-		private readonly options: SplitReadOptions,
+		private readonly options: ReadOptions,
 	) {
 		this.concurrency = Math.max(1, Math.floor(options.concurrency) || 1);
 		const { statuses } = options;
@@ -105,7 +114,7 @@ export class SplitReader {
 			window,
 			path,
 			query: status === undefined ? query : { ...query, status },
-			peels: 0,
+			firstPageSplits: 0,
 			paged: false,
 		});
 		this.queue = statuses
@@ -121,17 +130,17 @@ export class SplitReader {
 		return this.options.stop?.() ?? false;
 	}
 
-	/** Resumes the slots waiting for work (they look at the queue again). */
+	/** Resumes the workers waiting for work (they look at the queue again). */
 	readonly wakeIdle = (): void => {
 		for (const resume of this.idle.splice(0)) resume();
 	};
 
 	/**
-	 * One read slot: reads windows from the queue until the hand-off stops, or until none is waiting
-	 * and none is being read (a slot with nothing to read waits for a split's parts).
-	 * @throws NodeApiError as `splitPeriodPages`.
+	 * One read worker: reads windows from the queue until the hand-off stops, or until none is waiting
+	 * and none is being read (a worker with nothing to read waits for a split's parts).
+	 * @throws NodeApiError as `readPeriodPages`.
 	 */
-	async slot(channel: HandOffChannel<PeriodEvent>): Promise<void> {
+	async work(channel: Channel<PeriodEvent>): Promise<void> {
 		while (!channel.halted() && !this.stopped()) {
 			const task = this.queue.shift();
 			if (!task) {
@@ -159,7 +168,7 @@ export class SplitReader {
 		);
 	}
 
-	/** The chain of pages each slot should get. Alone, a window is split only to stay clear of the cap. */
+	/** The chain of pages each worker should get. Alone, a window is split only to stay clear of the cap. */
 	private fairPages(): number {
 		if (this.concurrency === 1) return Math.min(this.cap, MAX_PAGES_PER_WINDOW / 2);
 		let total = 0;
@@ -171,9 +180,9 @@ export class SplitReader {
 	/**
 	 * Reads `task`'s window from page 0: gives each page to the consumer, until its last page, or
 	 * until a full page leads to a split (then the page and the `split` are posted and its parts
-	 * queued first), or, in peel mode, until its first page is peeled off ({@link peel}).
+	 * queued first), or, in first-page mode, until its first page is split off ({@link splitAtFirstPage}).
 	 */
-	private async readWindow(task: Task, channel: HandOffChannel<PeriodEvent>): Promise<void> {
+	private async readWindow(task: Task, channel: Channel<PeriodEvent>): Promise<void> {
 		const { window, path } = task;
 		const state: WindowState = { pagesRead: 0, oldest: Number.POSITIVE_INFINITY };
 		for (let page = FIRST_PAGE; !channel.halted() && !this.stopped(); page++) {
@@ -188,8 +197,8 @@ export class SplitReader {
 			const records = envelope.data ?? [];
 			const last = !hasNextPage(envelope);
 			if (channel.halted()) return;
-			if (!last && page === FIRST_PAGE && this.options.peel && !task.paged) {
-				if (this.peel(task, records, channel)) return;
+			if (!last && page === FIRST_PAGE && this.options.firstPages && !task.paged) {
+				if (this.splitAtFirstPage(task, records, channel)) return;
 			}
 			const into = last ? undefined : this.splitOf(task, state, records);
 			if (channel.halted()) return;
@@ -211,12 +220,12 @@ export class SplitReader {
 	}
 
 	/**
-	 * Peel mode, after a full first page of `task` (service rules §3.1): the service lists newest
+	 * First-page mode, after a full first page of `task` (service rules §3.1): the service lists newest
 	 * first, so every record of the window created after the page's oldest second is on the page.
 	 * The window is split into those seconds, posted at once as a window read to its end (path
 	 * `[...path, 0]`, the page's records created after that second), and the rest, that second
 	 * included, queued first as a narrower window read the same way; after
-	 * {@link PEELS_BEFORE_SPLIT} peels in a row the rest is divided by the density the page showed,
+	 * {@link FIRST_PAGE_SPLITS_BEFORE_DIVIDING} such splits in a row the rest is divided by the density the page showed,
 	 * into parts of about `windowPages` pages ({@link splitByEstimate}). A full page of one second
 	 * (the newest of the window) splits that second off, to be read page after page. Each request
 	 * is a first page: no page depth, no record moving between pages while the window is read.
@@ -224,7 +233,11 @@ export class SplitReader {
 	 * @returns false when the page is not newest first (or its dates are missing or outside the
 	 *   window): the window is then read page after page.
 	 */
-	private peel(task: Task, records: IDataObject[], channel: HandOffChannel<PeriodEvent>): boolean {
+	private splitAtFirstPage(
+		task: Task,
+		records: IDataObject[],
+		channel: Channel<PeriodEvent>,
+	): boolean {
 		const { window, path } = task;
 		const dateField = this.options.dateField ?? this.query.list.recordDateField;
 		const created = records.map((record) => createdSecond(record, dateField));
@@ -237,9 +250,9 @@ export class SplitReader {
 		if (newest > oldest) {
 			const done: TimeWindow = { from: oldest + 1, to: window.to };
 			const rest: TimeWindow = { from: window.from, to: oldest };
-			const peels = task.peels + 1;
+			const splits = task.firstPageSplits + 1;
 			const parts =
-				peels >= PEELS_BEFORE_SPLIT
+				splits >= FIRST_PAGE_SPLITS_BEFORE_DIVIDING
 					? splitByEstimate(
 							rest,
 							(records.length * span(rest)) / (window.to - oldest + 1) / MAX_ROWS_PER_PAGE,
@@ -250,7 +263,7 @@ export class SplitReader {
 			const kept = records.filter((_, index) => created[index] > oldest);
 			const page = { window: done, windowIndex: path[0], page: FIRST_PAGE, records: kept };
 			channel.post({ kind: 'page', path: [...path, 0], page: { ...page, last: true } });
-			this.queueChildren(task, parts, 1, parts.length > 1 ? 0 : peels);
+			this.queueChildren(task, parts, 1, parts.length > 1 ? 0 : splits);
 			return true;
 		}
 		if (oldest === window.from) return false;
@@ -262,14 +275,19 @@ export class SplitReader {
 		return true;
 	}
 
-	/** Queues `parts` first, as the children `first`, `first + 1`, … of `task` (peel mode). */
-	private queueChildren(task: Task, parts: TimeWindow[], first: number, peels: number): void {
+	/** Queues `parts` first, as the children `first`, `first + 1`, … of `task` (first-page mode). */
+	private queueChildren(
+		task: Task,
+		parts: TimeWindow[],
+		first: number,
+		firstPageSplits: number,
+	): void {
 		this.queue.unshift(
 			...parts.map((part, index) => ({
 				window: part,
 				path: [...task.path, first + index],
 				query: task.query,
-				peels,
+				firstPageSplits,
 				paged: false,
 			})),
 		);
@@ -313,7 +331,7 @@ export class SplitReader {
 			this.density.pages += 1 + task.estimate;
 			this.density.seconds += span(window);
 		}
-		// Alone, or with a slot that has nothing to read, any window above its share is worth dividing.
+		// Alone, or with a worker that has nothing to read, any window above its share is worth dividing.
 		const margin =
 			this.concurrency === 1 || this.active.size + this.queue.length < this.concurrency
 				? 1
@@ -342,7 +360,7 @@ export class SplitReader {
 	}
 
 	/**
-	 * Queues the parts of a split window first, so one slot keeps reading newest first; they share
+	 * Queues the parts of a split window first, so one worker keeps reading newest first; they share
 	 * the window's estimate in proportion to their spans until their own first pages say more.
 	 */
 	private queueParts(task: Task, pagesRead: number, into: TimeWindow[]): void {

@@ -51,9 +51,9 @@ export function splitIntoWindows(
  *
  * A period that fits one window stays one window (a read whose first page is not full costs one
  * request; a busy one is divided as its pages arrive, see {@link planSplit}). A longer one gets the
- * fewest windows of at most `maxSpanSeconds` rounded up to a multiple of `concurrency`, so every slot
- * reads the same share of the period in each round. (Seven windows for four slots would run as four,
- * then three: the last round leaves a slot idle for a whole window; seven for eight leave one idle
+ * fewest windows of at most `maxSpanSeconds` rounded up to a multiple of `concurrency`, so every worker
+ * reads the same share of the period in each round. (Seven windows for four workers would run as four,
+ * then three: the last round leaves a worker idle for a whole window; seven for eight leave one idle
  * throughout.)
  *
  * @throws RangeError as {@link splitIntoWindows}, or when `concurrency` is not a whole number ≥ 1.
@@ -147,7 +147,7 @@ export const MIN_SPLIT_PAGES = 4;
 export const SPLIT_MARGIN = 2;
 
 /**
- * Parts per fair share a split window becomes: each part holds about half a share, so a slot that
+ * Parts per fair share a split window becomes: each part holds about half a share, so a worker that
  * finishes early takes the next part from the queue, rather than a part being divided again later
  * (which reads its pages again). Costs one short last page per part.
  */
@@ -181,9 +181,9 @@ export function splitByEstimate(
 /**
  * Decides whether a window whose last page read was full is divided further (service rules §3.2).
  *
- * `fairPages` is the chain of pages each read slot should get: the read's remaining work divided by
+ * `fairPages` is the chain of pages each read worker should get: the read's remaining work divided by
  * its concurrency (alone, half the page cap). The window is split when its estimated remaining pages
- * exceed `fairPages` × `margin` (default {@link SPLIT_MARGIN}; a reader passes 1 while a read slot has
+ * exceed `fairPages` × `margin` (default {@link SPLIT_MARGIN}; a reader passes 1 while a read worker has
  * no window to read, and when reading alone), {@link MIN_SPLIT_PAGES} and the pages already read
  * (which the split reads again). It becomes ⌈{@link PARTS_PER_SHARE} × remaining ÷ fairPages⌉
  * windows (at least 2, at most {@link MAX_SPLIT_PARTS}): after its first page, equal spans of the

@@ -3,7 +3,7 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { DEFAULT_WINDOW_CONCURRENCY } from '../../codes/defaults';
 import { splitIntoWindows, type TimeWindow } from '../../reporting/read/windows';
 import { PaymentsClient } from '../../transport/client';
-import { splitPeriodPages, type ListQuery } from '../../reporting/read/period';
+import { readPeriodPages, type ListQuery } from '../../reporting/read/period';
 import { readTriggerConfig } from './config';
 import { detectEvents, eventItem, matchesWantedStatus, mayEmit, observe } from './detection';
 import { loadState } from './load';
@@ -137,7 +137,7 @@ async function firstMatch(
 	window: TimeWindow,
 ): Promise<Observation | undefined> {
 	// The one period reader, one window at a time: page after page, no request after the match.
-	for await (const event of splitPeriodPages(client, query, [window], { concurrency: 1 })) {
+	for await (const event of readPeriodPages(client, query, [window], { concurrency: 1 })) {
 		if (event.kind !== 'page') continue;
 		for (const record of event.page.records) {
 			const observation = observe(query.list, record);

@@ -2,14 +2,14 @@ import { MAX_ROWS_PER_PAGE } from '../../codes/service';
 import { RecordCollector } from '../../reporting/read/deduplication';
 import type { TimeWindow } from '../../reporting/read/windows';
 import type { PaymentsClient } from '../../transport/client';
-import { splitPeriodPages, type ListQuery } from '../../reporting/read/period';
+import { readPeriodPages, type ListQuery } from '../../reporting/read/period';
 import { observe } from './detection';
 import { TARGET_RECORDS_PER_WINDOW } from './plan';
 import type { Observation } from './types';
 
 /**
  * The polling trigger's reads of its planned windows (service rules §3.1, §3.2), through the one
- * period reader (`splitPeriodPages`, transport/reporting.ts) in peel mode: each request is a first
+ * period reader (`readPeriodPages`, reporting/read/period.ts) in first-page mode: each request is a first
  * page, a busy window is divided by density into parts of about {@link TARGET_RECORDS_PER_WINDOW}
  * records read side by side, and each record is counted once (`RecordCollector`).
  */
@@ -57,12 +57,12 @@ export async function readPlannedWindows(
 				(observation) => observation.lastChange ?? Number.NEGATIVE_INFINITY,
 			),
 	);
-	const events = splitPeriodPages(client, query, windows, {
+	const events = readPeriodPages(client, query, windows, {
 		concurrency: options.concurrency,
 		dateField: query.list.recordDateField,
 		windowPages: TARGET_RECORDS_PER_WINDOW / MAX_ROWS_PER_PAGE,
 		statuses,
-		peel: true,
+		firstPages: true,
 		stop: options.outOfTime,
 	});
 	for await (const event of events) {

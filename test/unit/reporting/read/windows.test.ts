@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { MAX_WINDOW_SECONDS } from '../../../nodes/PaymentsService/codes/service';
+import { MAX_WINDOW_SECONDS } from '../../../../nodes/PaymentsService/codes/service';
 import {
 	estimateRemainingPages,
 	MIN_SPLIT_PAGES,
@@ -11,7 +11,7 @@ import {
 	splitIntoBalancedWindows,
 	splitIntoWindows,
 	type TimeWindow,
-} from '../../../nodes/PaymentsService/reporting/read/windows';
+} from '../../../../nodes/PaymentsService/reporting/read/windows';
 
 const SIXTY_DAYS = 60 * 86_400;
 const DAY = 86_400;

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import { recordKey, REPORTING_LISTS } from '../../nodes/PaymentsService/reporting/lists';
-import type { PaymentsClient } from '../../nodes/PaymentsService/transport/client';
-import { settledWindows } from '../../nodes/PaymentsService/reporting/read/period';
+import { recordKey, REPORTING_LISTS } from '../../../../nodes/PaymentsService/reporting/lists';
+import type { PaymentsClient } from '../../../../nodes/PaymentsService/transport/client';
+import { completedWindows } from '../../../../nodes/PaymentsService/reporting/read/period';
 
 const DAY = 86_400;
 const list = REPORTING_LISTS.deposit;
@@ -59,7 +59,7 @@ async function readAll(
 	valueOf: (record: Record<string, unknown>) => unknown = (record) => record,
 ) {
 	const windows = [];
-	for await (const settled of settledWindows(client, { list }, [{ from: 0, to: DAY - 1 }], {
+	for await (const settled of completedWindows(client, { list }, [{ from: 0, to: DAY - 1 }], {
 		concurrency,
 		windowPages,
 		keyOf: (record) => recordKey(list, record),
@@ -69,7 +69,7 @@ async function readAll(
 	return windows;
 }
 
-describe('settledWindows: each record once, holding one window at a time', () => {
+describe('completedWindows: each record once, holding one window at a time', () => {
 	test('every record exactly once, whatever the spread and the concurrency (property)', async () => {
 		await fc.assert(
 			fc.asyncProperty(
@@ -172,7 +172,7 @@ describe('settledWindows: each record once, holding one window at a time', () =>
 		const yielded: number[] = [];
 		await expect(
 			(async () => {
-				for await (const settled of settledWindows(
+				for await (const settled of completedWindows(
 					service.client,
 					{ list },
 					[{ from: 0, to: DAY - 1 }],

@@ -2,14 +2,17 @@ import { isDeepStrictEqual } from 'util';
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import { REPORTING_LISTS } from '../../nodes/PaymentsService/reporting/lists';
-import { comparePaths, type TimeWindow } from '../../nodes/PaymentsService/reporting/read/windows';
-import type { PaymentsClient } from '../../nodes/PaymentsService/transport/client';
+import { REPORTING_LISTS } from '../../../../nodes/PaymentsService/reporting/lists';
 import {
-	splitPeriodPages,
+	comparePaths,
+	type TimeWindow,
+} from '../../../../nodes/PaymentsService/reporting/read/windows';
+import type { PaymentsClient } from '../../../../nodes/PaymentsService/transport/client';
+import {
+	readPeriodPages,
 	type ListPage,
 	type ListQuery,
-} from '../../nodes/PaymentsService/reporting/read/period';
+} from '../../../../nodes/PaymentsService/reporting/read/period';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -78,13 +81,13 @@ async function* periodPages(
 	windows: TimeWindow[],
 	options: { concurrency: number },
 ): AsyncGenerator<ListPage> {
-	for await (const event of splitPeriodPages(client, listQuery, windows, options)) {
+	for await (const event of readPeriodPages(client, listQuery, windows, options)) {
 		if (event.kind === 'split') throw new Error(`window ${event.path.join('.')} was split`);
 		yield { ...event.page, windowIndex: event.path[0] };
 	}
 }
 
-describe('splitPeriodPages without creation dates: windows read side by side, never split', () => {
+describe('readPeriodPages without creation dates: windows read side by side, never split', () => {
 	test('every page of every window arrives once, in order within its window, with at most `concurrency` requests in flight (property)', async () => {
 		await fc.assert(
 			fc.asyncProperty(
@@ -175,7 +178,7 @@ describe('splitPeriodPages without creation dates: windows read side by side, ne
 	});
 });
 
-describe('splitPeriodPages: windows that follow the data', () => {
+describe('readPeriodPages: windows that follow the data', () => {
 	/**
 	 * A service double holding `seconds` (one record per entry, id = index) that answers a window's
 	 * page from its records sorted by `order`; it records every request.
@@ -237,11 +240,11 @@ describe('splitPeriodPages: windows that follow the data', () => {
 		client: PaymentsClient,
 		windows: TimeWindow[],
 		concurrency: number,
-		options: Partial<Parameters<typeof splitPeriodPages>[3]> = {},
+		options: Partial<Parameters<typeof readPeriodPages>[3]> = {},
 	) {
 		const byPath = new Map<string, { path: readonly number[]; ids: number[] }>();
 		const splits: TimeWindow[][] = [];
-		for await (const event of splitPeriodPages(client, query, windows, {
+		for await (const event of readPeriodPages(client, query, windows, {
 			concurrency,
 			dateField: 'creationDate',
 			...options,
@@ -363,7 +366,7 @@ describe('splitPeriodPages: windows that follow the data', () => {
 		expect(requests).toHaveLength(4_000);
 	});
 
-	describe('peel mode (the polling trigger)', () => {
+	describe('first-page mode (the polling trigger)', () => {
 		test('every record exactly once, whatever the spread, the concurrency and the service’s order (property)', async () => {
 			await fc.assert(
 				fc.asyncProperty(
@@ -373,7 +376,7 @@ describe('splitPeriodPages: windows that follow the data', () => {
 					async (seconds, concurrency, order) => {
 						const service = fakeService(seconds, order);
 						const { ids } = await readAll(service.client, [{ from: 0, to: DAY - 1 }], concurrency, {
-							peel: true,
+							firstPages: true,
 							windowPages: 20,
 						});
 						expect([...ids].sort((a, b) => a - b)).toEqual(seconds.map((_, index) => index));
@@ -395,7 +398,7 @@ describe('splitPeriodPages: windows that follow the data', () => {
 			);
 			const service = fakeService(seconds, 'newestFirst');
 			const { ids, splits } = await readAll(service.client, [{ from: 0, to: DAY - 1 }], 4, {
-				peel: true,
+				firstPages: true,
 				windowPages: 20,
 			});
 			expect([...ids].sort((a, b) => a - b)).toEqual(seconds.map((_, index) => index));
@@ -405,10 +408,12 @@ describe('splitPeriodPages: windows that follow the data', () => {
 			expect(service.requests.length).toBeLessThan(5_000 / 49 + 40);
 		});
 
-		test('a second holding more records than a page is read page after page, the rest peeled', async () => {
+		test('a second holding more records than a page is read page after page, the rest by first pages', async () => {
 			const seconds = [...Array.from({ length: 120 }, () => 500), 10, 20, 30];
 			const service = fakeService(seconds, 'newestFirst');
-			const { ids } = await readAll(service.client, [{ from: 0, to: 999 }], 2, { peel: true });
+			const { ids } = await readAll(service.client, [{ from: 0, to: 999 }], 2, {
+				firstPages: true,
+			});
 			expect([...ids].sort((a, b) => a - b)).toEqual(seconds.map((_, index) => index));
 			const paged = service.requests.filter((request) => request.page > 0);
 			expect(paged.map((request) => `${request.from}-${request.to}`)).toEqual([
@@ -423,7 +428,7 @@ describe('splitPeriodPages: windows that follow the data', () => {
 			);
 			const service = fakeService(seconds, 'newestFirst');
 			await readAll(service.client, [{ from: 0, to: DAY - 1 }], 4, {
-				peel: true,
+				firstPages: true,
 				stop: () => service.requests.length >= 10,
 			});
 			// The requests in flight when it turned true end; none starts after.
@@ -441,7 +446,7 @@ describe('splitPeriodPages: windows that follow the data', () => {
 				},
 			} as unknown as PaymentsClient;
 			const paths: string[] = [];
-			for await (const event of splitPeriodPages(client, query, windowsOf(2), {
+			for await (const event of readPeriodPages(client, query, windowsOf(2), {
 				concurrency: 1,
 				statuses: ['PENDING', 'COMPLETED'],
 			}))

@@ -2,7 +2,7 @@ import {
 	DateInputError,
 	PERIOD_PRESETS,
 	resolvePeriod,
-} from '../../../nodes/PaymentsService/reporting/period';
+} from '../../../nodes/PaymentsService/reporting/periodParameter';
 
 const DAY = 86_400;
 const sec = (iso: string): number => Date.parse(iso) / 1000;

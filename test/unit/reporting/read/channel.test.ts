@@ -1,12 +1,12 @@
-import { handOff } from '../../nodes/PaymentsService/reporting/read/channel';
+import { fromProducers } from '../../../../nodes/PaymentsService/reporting/read/channel';
 
 const tick = async () => await new Promise<void>((resolve) => setImmediate(resolve));
 
-describe('handOff: several producers, one consumer, nothing read ahead', () => {
+describe('fromProducers: several producers, one consumer, nothing read ahead', () => {
 	test('yields what every producer gives, and a producer waits until its value was taken', async () => {
 		const given: string[] = [];
 		const taken: string[] = [];
-		const read = handOff<string>(2, async (channel) => {
+		const read = fromProducers<string>(2, async (channel) => {
 			for (const n of [1, 2, 3]) {
 				const value = `${given.length}:${n}`;
 				given.push(value);
@@ -27,7 +27,7 @@ describe('handOff: several producers, one consumer, nothing read ahead', () => {
 		const ended: boolean[] = [];
 		const changes: number[] = [];
 		let offers = 0;
-		const read = handOff<number>(
+		const read = fromProducers<number>(
 			3,
 			async (channel) => {
 				while (!channel.halted()) {
@@ -51,7 +51,7 @@ describe('handOff: several producers, one consumer, nothing read ahead', () => {
 		const yielded: string[] = [];
 		let slowEnded = false;
 		let index = 0;
-		const failing = handOff<string>(2, async (channel) => {
+		const failing = fromProducers<string>(2, async (channel) => {
 			const me = index++;
 			if (me === 0) {
 				await channel.give('a');
@@ -72,7 +72,7 @@ describe('handOff: several producers, one consumer, nothing read ahead', () => {
 	});
 
 	test('post() queues without waiting for the consumer', async () => {
-		const read = handOff<number>(1, async (channel) => {
+		const read = fromProducers<number>(1, async (channel) => {
 			channel.post(1);
 			channel.post(2);
 			await channel.give(3);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
-import { RecordCollector } from '../../../nodes/PaymentsService/reporting/read/deduplication';
-import { hasNextPage } from '../../../nodes/PaymentsService/reporting/read/pages';
+import { RecordCollector } from '../../../../nodes/PaymentsService/reporting/read/deduplication';
+import { hasNextPage } from '../../../../nodes/PaymentsService/reporting/read/pages';
 
 const rowsOf = (count: number) => Array.from({ length: count }, (_, i) => ({ id: i }));
 
