@@ -477,6 +477,71 @@ export const DEMOS: Demo[] = [
 	},
 	{
 		title:
+			'Alert on new chargebacks: the trigger polls, a customer’s bank opens a chargeback on a deposit, an e-mail names the deposit, the amount and the status',
+		file: 'alert-new-chargebacks.json',
+		async run(workflow, { engine, sandbox }) {
+			const trigger = new PollRunner(engine, workflow, 'When a chargeback arrives');
+			const activation = await trigger.poll();
+			check(
+				!activation.error && activation.items === null,
+				`the first poll should only take a starting point: ${activation.error?.message}`,
+			);
+			const quiet = await trigger.poll();
+			check(
+				!quiet.error && quiet.items === null,
+				'a poll without a new chargeback raised an alert',
+			);
+			// A completed card deposit is charged back after the starting point.
+			const deposit = sandbox.control
+				.deposits(1001)
+				.find((candidate) => candidate.status === 'COMPLETED' && candidate.country === 'BR');
+			check(deposit, 'the sandbox has no completed Brazilian deposit to charge back');
+			const chargeback = sandbox.control.addChargeback({
+				idMerchant: 1001,
+				idDeposit: deposit.idDeposit,
+			});
+			const polled = await trigger.poll();
+			check(!polled.error, `the poll failed: ${polled.error?.message}`);
+			check(
+				polled.items?.length === 1 && polled.items[0].json.idChargeback === chargeback.idChargeback,
+				'the poll did not report exactly the new chargeback',
+			);
+			const again = await trigger.poll();
+			check(again.items === null, 'a later poll reported the chargeback again');
+			return await engine.run(workflow, { triggerItems: polled.items });
+		},
+		summarize(run, { mails, sandbox }) {
+			check(!run.error, `the workflow failed: ${run.error?.message}`);
+			const item = firstJson(run, 'When a chargeback arrives');
+			const chargeback = sandbox.control
+				.chargebacks(1001)
+				.find((candidate) => candidate.idChargeback === item.idChargeback);
+			check(chargeback, `chargeback ${String(item.idChargeback)} is not the sandbox’s`);
+			check(
+				(item.event as IDataObject | undefined)?.type === 'newRecord',
+				'the trigger did not report a new record',
+			);
+			const mail = mails.at(-1);
+			const subject = `Chargeback on deposit ${chargeback.idDeposit}: ${chargeback.amount} ${chargeback.currency} (${chargeback.status})`;
+			check(mail?.subject === subject, `the alert e-mail "${subject}" was not received`);
+			for (const line of [
+				`Deposit: ${chargeback.idDeposit}`,
+				`Amount: ${chargeback.amount} ${chargeback.currency}${chargeback.merchantCurrency !== chargeback.currency ? ` (${chargeback.merchantAmount} ${chargeback.merchantCurrency} to the merchant)` : ''}`,
+				`Status: ${chargeback.status}${chargeback.inMediation ? ', in mediation' : ''}`,
+			])
+				check(mail.text.split(/\r?\n/).includes(line), `the alert e-mail lacks the line "${line}"`);
+			return [
+				`chargeback ${chargeback.idChargeback} on deposit ${chargeback.idDeposit} reported once; alert sent to ${mail.to.join(', ')}:`,
+				`  Subject: ${mail.subject}`,
+				...mail.text
+					.trim()
+					.split(/\r?\n/)
+					.map((line) => `  | ${line}`),
+			];
+		},
+	},
+	{
+		title:
 			'Payouts from a spreadsheet: one cashout per CSV row, and a report of what failed and why',
 		file: 'payouts-from-spreadsheet.json',
 		summarize(run, { sandbox }) {
