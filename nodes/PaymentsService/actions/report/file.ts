@@ -20,7 +20,10 @@ import { checkChoices, type ReportRead, type ReportResource } from './shared';
  * records into n8n's binary data (and, for Summarize, counts them into its totals as they go).
  */
 
-/** Columns: the record fields to write, in the order chosen (none: all, then otherFields). */
+/**
+ * Columns: the record fields of `resource` to write, in the order chosen (none: every field of
+ * reporting/csv.ts RECORD_FIELDS, then otherFields; service rules §3.5).
+ */
 export function columnsProperty(resource: ReportResource): INodeProperties {
 	return {
 		displayName: 'Columns',
@@ -45,7 +48,11 @@ export const binaryFieldProperty: INodeProperties = {
 	description: 'The binary field of the output item that holds the CSV file',
 };
 
-/** The file's options (under Options), shown where `shownWhen` (the options' own display rule) says. */
+/**
+ * The file's options under Options: Add Byte Order Mark (a UTF-8 BOM first, for Excel) and File
+ * Name (empty: the list and the period's days, reporting/csv.ts exportFileName), each shown where
+ * `shownWhen` (a display rule of the options themselves) says, always when it is undefined.
+ */
 export function fileOptions(shownWhen?: INodeProperties['displayOptions']): INodeProperties[] {
 	const options: INodeProperties[] = [
 		{
