@@ -31,7 +31,7 @@ import {
 	storeSandboxCredentials,
 	WorkflowBuilder,
 } from '../harness/fixtures';
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { PollRunner } from '../harness/poll';
 import { iso } from '../harness/records';
@@ -1275,8 +1275,9 @@ function textCents(text: string): bigint {
 }
 
 /**
- * Report → Summarize and Report → Export to File over one day of 100,000 deposits and 30 days of
- * 1,000,000 (`sizes`), against the sandbox with 40 ms of latency at Window Concurrency 8; beside them,
+ * Report → Summarize, Report → Export to File, and Summarize with Write Records to File (the totals
+ * and the file from one read) over one day of 100,000 deposits and 30 days of 1,000,000 (`sizes`),
+ * against the sandbox with 40 ms of latency at Window Concurrency 8; beside them,
  * over the 100,000, what a user does today: Get Many with Return All, then n8n's Summarize node.
  *
  * For each: the time against the page bound (max(records ÷ 50 ÷ concurrency, the longest chain of
@@ -1288,6 +1289,7 @@ function textCents(text: string): bigint {
 async function reportBenchmark(
 	sizes: Array<{ deposits: number; days: number }>,
 	sideBySide: boolean,
+	only?: string,
 ) {
 	const latencyMs = 40;
 	const concurrency = 8;
@@ -1383,6 +1385,18 @@ async function reportBenchmark(
 						},
 						false,
 					],
+					[
+						'Summarize with Write Records to File',
+						{
+							resource: 'deposit',
+							operation: 'summarize',
+							...period,
+							groupBy: ['status', 'currency'],
+							writeFile: true,
+							options: { windowConcurrency: concurrency, timeZone: 'UTC' },
+						},
+						false,
+					],
 				];
 				if (sideBySide && size.days === 1)
 					runs.push([
@@ -1397,7 +1411,9 @@ async function reportBenchmark(
 						},
 						true,
 					]);
-				for (const [name, parameters, withN8nSummarize] of runs) {
+				for (const [name, parameters, withN8nSummarize] of runs.filter(
+					([candidate]) => !only || candidate === only,
+				)) {
 					const builder = node(parameters);
 					if (withN8nSummarize) builder.then(N8N_SUMMARIZE_NODE);
 					gc();
@@ -1431,7 +1447,7 @@ async function reportBenchmark(
 						`     ${name}, ${label}: ${(ms / 1000).toFixed(1)} s (bound ${(boundMs / 1000).toFixed(1)} s at ${roundTripMs.toFixed(1)} ms a round trip), ${requests} requests over ${windows} windows (longest ${longestChain} pages), ` +
 							`client CPU ${(cpuMs / 1000).toFixed(1)} s, peak heap +${growthMiB.toFixed(1)} MiB over idle (${(idle / 2 ** 20).toFixed(0)} MiB), live after collections +${liveMiB.toFixed(1)} MiB, peak RSS ${measured.peakRssMiB.toFixed(0)} MiB, ${output.length} output items`,
 					);
-					if (name === 'Summarize') {
+					if (name.startsWith('Summarize')) {
 						const totals = output[output.length - 1].json as {
 							count: number;
 						} & Record<'amount' | 'localAmount', Record<string, { sum: string }>>;
@@ -1448,19 +1464,19 @@ async function reportBenchmark(
 							`     exactness, ${label}: count ${totals.count}, amount USD ${totals.amount.USD?.sum}, ${Object.keys(sandbox.totals.localAmount).length} local currencies: ${exact ? 'equal to the sandbox’s own, to the cent' : 'DIFFERENT from the sandbox’s'}`,
 						);
 						record({
-							name: `Summarize ${label}: totals equal the sandbox's to the cent`,
+							name: `${name} ${label}: totals equal the sandbox's to the cent`,
 							value: exact ? 1 : 0,
 							unit: 'yes',
 							target: 1,
 							better: 'higher',
 						});
 					}
-					if (name === 'Export to File') {
-						const item = output[0];
-						if (item.json.rows !== size.deposits)
-							throw new Error(
-								`${label}: ${String(item.json.rows)} rows, expected ${size.deposits}`,
-							);
+					if (name !== 'Summarize' && !withN8nSummarize) {
+						const item = output[output.length - 1];
+						const rows =
+							name === 'Export to File' ? item.json.rows : (item.json.file as IDataObject).rows;
+						if (rows !== size.deposits)
+							throw new Error(`${name}, ${label}: ${String(rows)} rows, expected ${size.deposits}`);
 						console.log(
 							`     the file: ${String(item.binary?.data.fileName)}, ${String(item.binary?.data.fileSize)}, stored as ${String(item.binary?.data.id).split(':')[0]}`,
 						);
@@ -1497,7 +1513,8 @@ async function reportBenchmark(
  * volume: trigger-volume (20,000 a day), trigger-volume-100k, trigger-volume-2k; or notifications;
  * or creations (1,000 payouts, 1,000 deposits, 500 refunds at concurrency 1 and 8), creations-small
  * (a tenth of them);
- * or report (Summarize and Export to File at 100,000 and 1,000,000 deposits), report-100k.
+ * or report (Summarize, Export to File, and Summarize with Write Records to File at 100,000 and
+ * 1,000,000 deposits), report-100k, report-file (Summarize with Write Records to File alone).
  */
 async function main() {
 	const only = process.argv[2];
@@ -1537,6 +1554,15 @@ async function main() {
 			true,
 		);
 	if (only === 'report-100k') await reportBenchmark([{ deposits: 100_000, days: 1 }], true);
+	if (only === 'report-file')
+		await reportBenchmark(
+			[
+				{ deposits: 100_000, days: 1 },
+				{ deposits: 1_000_000, days: 30 },
+			],
+			false,
+			'Summarize with Write Records to File',
+		);
 	const missed = results.filter((result) =>
 		result.better === 'lower' ? result.value > result.target : result.value < result.target,
 	);

@@ -5,6 +5,7 @@ import type { Sandbox } from '../sandbox';
 import type { Engine, WorkflowJson, WorkflowRun } from '../harness/engine';
 import { readWorkflow } from '../harness/engine';
 import { PollRunner } from '../harness/poll';
+import { periodRead } from '../harness/reads';
 import { startWebhookServer, WebhookRunner } from '../harness/webhook';
 import type { ReceivedMail } from './smtp-sink';
 
@@ -26,7 +27,10 @@ export interface DemoContext {
 export interface Demo {
 	title: string;
 	file: string;
-	/** Adjusts the workflow's example values to records that exist in the sandbox. */
+	/**
+	 * Adjusts the workflow's example values to records that exist in the sandbox, or gives the
+	 * sandbox what the workflow shows (it runs before the workflow, in the demo and in a real n8n).
+	 */
 	prepare?: (workflow: WorkflowJson, context: DemoContext) => WorkflowJson;
 	/** How the workflow starts, when not from its Manual Trigger (e.g. polls of a trigger). */
 	run?: (workflow: WorkflowJson, context: DemoContext) => Promise<WorkflowRun>;
@@ -105,37 +109,94 @@ function firstJson(run: WorkflowRun, node: string): IDataObject {
 export const DEMOS: Demo[] = [
 	{
 		title:
-			'Daily report e-mail: yesterday’s deposit totals by status and currency (São Paulo’s day), every deposit attached as CSV',
+			'Daily report e-mail: the available balance per currency, then yesterday’s deposit totals by status and currency (São Paulo’s day), every deposit attached as CSV, from one read of the day',
 		file: 'daily-report.json',
+		prepare(workflow, { sandbox }) {
+			// The merchant also holds a BRL balance (the sandbox's USD one follows its records), so the
+			// e-mail shows more than one currency.
+			sandbox.control.setLocalBalance(1001, 'BRL', 48_250.75);
+			return workflow;
+		},
 		summarize(run, { mails, sandbox }) {
 			check(!run.error, `the workflow failed: ${run.error?.message}`);
-			const totals = run.output('Deposit totals');
-			const total = totals.at(-1)?.json;
-			check(total?.total === true, 'Summarize gave no totals item');
+			const totals = run.output('Deposit totals and file');
+			const total = totals.at(-1);
+			check(total?.json.total === true, 'Summarize gave no totals item');
 			const mail = mails.at(-1);
 			check(
 				mail && /^Deposits report \d{4}-\d{2}-\d{2}: \d+ deposits$/.test(mail.subject),
 				'the report e-mail was not received',
 			);
 			// The sandbox's own deposits of the period the report read (yesterday in São Paulo).
-			const from = Date.parse(String(total.periodFrom)) / 1000;
-			const to = Date.parse(String(total.periodTo)) / 1000;
+			const from = Date.parse(String(total.json.periodFrom)) / 1000;
+			const to = Date.parse(String(total.json.periodTo)) / 1000;
 			const expected = sandbox.control.deposits(1001).filter((deposit) => {
 				const created = Date.parse(deposit.creationDate) / 1000;
 				return created >= from && created <= to;
 			});
-			check(expected.length > 0 && total.count === expected.length, 'the totals miss deposits');
+			check(
+				expected.length > 0 && total.json.count === expected.length,
+				'the totals miss deposits',
+			);
 			check(
 				to - from === 86_399 &&
 					new Date((from - 3 * 3_600) * 1000).toISOString().endsWith('T00:00:00.000Z'),
 				'the period is not a day of São Paulo',
 			);
-			const cents = (text: string) => Math.round(Number(text) * 100);
-			const amount = total.amount as Record<string, { sum: string }>;
+			const cents = (value: unknown) => Math.round(Number(value) * 100);
+			for (const field of ['amount', 'fee'] as const) {
+				const stats = total.json[field] as Record<string, { sum: string }>;
+				check(
+					cents(stats.USD.sum) ===
+						expected.reduce((sum, deposit) => sum + cents(deposit[field]), 0),
+					`the total ${field} differs from the sandbox’s`,
+				);
+			}
+			// One read of the day: every page of the period requested once, its windows covering it.
+			const read = periodRead(sandbox.log.entries(), '/v1/deposits', from, to);
 			check(
-				cents(amount.USD.sum) ===
-					expected.reduce((sum, deposit) => sum + Math.round(deposit.amount * 100), 0),
-				'the total amount differs from the sandbox’s',
+				read.repeated.length === 0,
+				`pages of the day were requested more than once: ${read.repeated.join(', ')}`,
+			);
+			check(
+				read.covers &&
+					read.unfinished.length === 0 &&
+					read.leaves.length === total.json.windowsRead,
+				'the requests of the day are not one read of it',
+			);
+			check(
+				(run.run.data.resultData.runData['Deposit totals and file'] ?? []).length === 1 &&
+					(run.run.data.resultData.runData['Available balance'] ?? []).length === 1,
+				'Balance → Get or Summarize ran more than once',
+			);
+			// The balances: the node's items, the e-mail's first table and the sandbox's own figures.
+			const balances = sandbox.control.balances(1001);
+			const output = run.output('Available balance').map((item) => item.json);
+			check(
+				JSON.stringify(output) === JSON.stringify(balances),
+				'Balance → Get did not give the sandbox’s balances',
+			);
+			const html = mimePart(mail.raw, /^text\/html$/i)?.content.toString('utf8') ?? '';
+			const tables = html.match(/<table[^>]*>.*?<\/table>/gs) ?? [];
+			check(tables.length === 2, `the e-mail has ${tables.length} tables, not 2`);
+			const cells = (table: string) =>
+				(table.match(/<tr>.*?<\/tr>/gs) ?? []).map((row) =>
+					row.split(/<\/t[dh]><t[dh]>/).map((cell) =>
+						cell
+							.replace(/<br>/g, ', ')
+							.replace(/<[^>]+>/g, '')
+							.trim(),
+					),
+				);
+			const shown = cells(tables[0]).slice(1);
+			check(
+				shown.length === balances.length &&
+					shown.every(
+						([currency, available], index) =>
+							currency === balances[index].currency &&
+							cents(available) === cents(balances[index].data.availableBalance),
+					),
+				`the e-mail’s balances (${shown.map((row) => row.join(' ')).join('; ')}) are not the sandbox’s`,
 			);
 			const attachment = mimePart(mail.raw, /^text\/csv$/i);
 			check(attachment, 'the e-mail has no CSV attachment');
@@ -150,22 +211,15 @@ export const DEMOS: Demo[] = [
 					expected
 						.map((deposit) => deposit.idDeposit)
 						.sort((x, y) => x - y)
-						.join(),
+						.join() && (total.json.file as IDataObject | undefined)?.rows === rows.length,
 				'the attached file does not hold exactly yesterday’s deposits',
 			);
-			const html = mimePart(mail.raw, /^text\/html$/i)?.content.toString('utf8') ?? '';
-			const table = html.match(/<tr>.*?<\/tr>/gs) ?? [];
 			return [
-				`${total.count} deposits totalled in ${totals.length - 1} groups; e-mail sent to ${mail.to.join(', ')}:`,
+				`${read.requests} request${read.requests === 1 ? '' : 's'} read the day once, each page once (a second read for the file would make ${2 * read.requests})`,
+				`balances read: ${balances.map((balance) => `${balance.data.availableBalance} ${balance.currency} available`).join(', ')}`,
+				`${String(total.json.count)} deposits totalled in ${totals.length - 1} groups; e-mail sent to ${mail.to.join(', ')}:`,
 				`  Subject: ${mail.subject}`,
-				...table.map(
-					(row) =>
-						`  | ${row
-							.replace(/<br>/g, ', ')
-							.replace(/<\/t[dh]><t[dh]>/g, ' | ')
-							.replace(/<[^>]+>/g, '')
-							.trim()}`,
-				),
+				...tables.flatMap((table) => cells(table).map((row) => `  | ${row.join(' | ')}`)),
 				`  Attached: ${attachment.fileName}, ${rows.length} rows, ${attachment.content.length} bytes`,
 			];
 		},
@@ -413,6 +467,71 @@ export const DEMOS: Demo[] = [
 			);
 			return [
 				`3 notifications answered: ${answered.join('; ')}; one alert sent to ${mail.to.join(', ')}:`,
+				`  Subject: ${mail.subject}`,
+				...mail.text
+					.trim()
+					.split(/\r?\n/)
+					.map((line) => `  | ${line}`),
+			];
+		},
+	},
+	{
+		title:
+			'Alert on new chargebacks: the trigger polls, a customer’s bank opens a chargeback on a deposit, an e-mail names the deposit, the amount and the status',
+		file: 'alert-new-chargebacks.json',
+		async run(workflow, { engine, sandbox }) {
+			const trigger = new PollRunner(engine, workflow, 'When a chargeback arrives');
+			const activation = await trigger.poll();
+			check(
+				!activation.error && activation.items === null,
+				`the first poll should only take a starting point: ${activation.error?.message}`,
+			);
+			const quiet = await trigger.poll();
+			check(
+				!quiet.error && quiet.items === null,
+				'a poll without a new chargeback raised an alert',
+			);
+			// A completed card deposit is charged back after the starting point.
+			const deposit = sandbox.control
+				.deposits(1001)
+				.find((candidate) => candidate.status === 'COMPLETED' && candidate.country === 'BR');
+			check(deposit, 'the sandbox has no completed Brazilian deposit to charge back');
+			const chargeback = sandbox.control.addChargeback({
+				idMerchant: 1001,
+				idDeposit: deposit.idDeposit,
+			});
+			const polled = await trigger.poll();
+			check(!polled.error, `the poll failed: ${polled.error?.message}`);
+			check(
+				polled.items?.length === 1 && polled.items[0].json.idChargeback === chargeback.idChargeback,
+				'the poll did not report exactly the new chargeback',
+			);
+			const again = await trigger.poll();
+			check(again.items === null, 'a later poll reported the chargeback again');
+			return await engine.run(workflow, { triggerItems: polled.items });
+		},
+		summarize(run, { mails, sandbox }) {
+			check(!run.error, `the workflow failed: ${run.error?.message}`);
+			const item = firstJson(run, 'When a chargeback arrives');
+			const chargeback = sandbox.control
+				.chargebacks(1001)
+				.find((candidate) => candidate.idChargeback === item.idChargeback);
+			check(chargeback, `chargeback ${String(item.idChargeback)} is not the sandbox’s`);
+			check(
+				(item.event as IDataObject | undefined)?.type === 'newRecord',
+				'the trigger did not report a new record',
+			);
+			const mail = mails.at(-1);
+			const subject = `Chargeback on deposit ${chargeback.idDeposit}: ${chargeback.amount} ${chargeback.currency} (${chargeback.status})`;
+			check(mail?.subject === subject, `the alert e-mail "${subject}" was not received`);
+			for (const line of [
+				`Deposit: ${chargeback.idDeposit}`,
+				`Amount: ${chargeback.amount} ${chargeback.currency}${chargeback.merchantCurrency !== chargeback.currency ? ` (${chargeback.merchantAmount} ${chargeback.merchantCurrency} to the merchant)` : ''}`,
+				`Status: ${chargeback.status}${chargeback.inMediation ? ', in mediation' : ''}`,
+			])
+				check(mail.text.split(/\r?\n/).includes(line), `the alert e-mail lacks the line "${line}"`);
+			return [
+				`chargeback ${chargeback.idChargeback} on deposit ${chargeback.idDeposit} reported once; alert sent to ${mail.to.join(', ')}:`,
 				`  Subject: ${mail.subject}`,
 				...mail.text
 					.trim()

@@ -8,7 +8,10 @@ import {
 	WorkflowBuilder,
 	type Fixture,
 } from '../harness/fixtures';
+import { useFilesystemBinaryData } from '../harness/binaryData';
+import { periodRead } from '../harness/reads';
 import { iso } from '../harness/records';
+import { RECORD_FIELDS } from '../../nodes/PaymentsService/reporting/csv';
 
 const SESSION = 'paymentsServiceSessionApi';
 const DAY = 86_400;
@@ -90,6 +93,38 @@ function outputGroups(
 		groups.set(key(json), { count: json.count as number, byCurrency });
 	}
 	return groups;
+}
+
+/** A CSV field as the file writes `value`: texts as they are, numbers as printed, objects as JSON. */
+const asWritten = (value: unknown) =>
+	value === undefined || value === null
+		? ''
+		: typeof value === 'object'
+			? JSON.stringify(value)
+			: String(value);
+
+/**
+ * Checks that the file's `rows` (csv-parse, with columns) are exactly `records`, each once, every
+ * column of `columns` as the service sent it, and no other field (`otherFields` empty).
+ */
+function expectRowsAreRecords(
+	rows: Array<Record<string, string>>,
+	records: Rec[],
+	idField: string,
+	columns: readonly string[],
+) {
+	expect(rows).toHaveLength(records.length);
+	const byId = new Map(records.map((record) => [String(record[idField]), record]));
+	for (const row of rows) {
+		const record = byId.get(row[idField]);
+		expect(record).toBeDefined();
+		byId.delete(row[idField]);
+		expect(Object.keys(row)).toEqual([...columns, 'otherFields']);
+		for (const column of columns)
+			expect([column, row[column]]).toEqual([column, asWritten(record![column])]);
+		expect(row.otherFields).toBe('');
+	}
+	expect(byId.size).toBe(0);
 }
 
 const listRequests = (fx: Fixture, path: string) =>
@@ -404,6 +439,267 @@ describe('Report → Summarize and Export to File through the n8n engine (genera
 		},
 	);
 
+	test('Summarize with Write Records to File: the totals and the file from one read (each page requested once), the file’s rows the records, the totals exact; Summarize then Export to File requests every page twice', async () => {
+		const parameters = {
+			...custom(),
+			groupBy: ['status'],
+			writeFile: true,
+			options: { windowConcurrency: 4, bom: true, timeZone: 'UTC' },
+		};
+		const run = await fx.engine.run(reportWorkflow('deposit', 'summarize', parameters));
+		expect(run.error).toBeUndefined();
+		const records = inPeriod(
+			fx.sandbox.control.deposits(1001) as unknown as Rec[],
+			'creationDate',
+			from,
+			to,
+		);
+		expect(records.length).toBeGreaterThan(200);
+		// One read: every page of the period once, its windows read to their end covering it.
+		const once = periodRead(fx.sandbox.log.entries(), '/v1/deposits', from, to);
+		expect(once.repeated).toEqual([]);
+		expect(once.covers).toBe(true);
+		expect(once.unfinished).toEqual([]);
+		expect(once.requests).toBeGreaterThanOrEqual(Math.ceil(records.length / 50));
+		const items = run.output(NODE);
+		const totals = items.at(-1)!;
+		expect(totals.json).toMatchObject({
+			total: true,
+			count: records.length,
+			windowsRead: once.leaves.length,
+			file: {
+				fileName: `deposits_${iso(from).slice(0, 10)}_${iso(to).slice(0, 10)}.csv`,
+				rows: records.length,
+				columns: [...RECORD_FIELDS.deposit, 'otherFields'],
+			},
+		});
+		// The totals, exact: each group's count, sum, min and max per currency.
+		for (const [field, currencyField] of [
+			['amount', 'currency'],
+			['localAmount', 'localCurrency'],
+			['fee', 'feeCurrency'],
+		])
+			expect(outputGroups(items, (json) => String(json.status), field)).toEqual(
+				expectedGroups(records, (record) => String(record.status), field, currencyField),
+			);
+		// The file, on the totals item only: the records, each once, values as the service sent them.
+		expect(items.slice(0, -1).every((item) => item.binary === undefined)).toBe(true);
+		const binary = totals.binary!.data;
+		expect(binary).toMatchObject({
+			mimeType: 'text/csv',
+			fileName: totals.json.file && (totals.json.file as IDataObject).fileName,
+		});
+		const bytes = Buffer.from(binary.data, 'base64');
+		expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+		expectRowsAreRecords(
+			parse(bytes, { bom: true, columns: true }) as Array<Record<string, string>>,
+			records,
+			'idDeposit',
+			RECORD_FIELDS.deposit,
+		);
+
+		// The same two reports as two operations, one after the other: the period is read twice.
+		fx.sandbox.log.clear();
+		const builder = new WorkflowBuilder('Summarize then Export to File');
+		builder.then(
+			paymentsNode(
+				{ resource: 'deposit', operation: 'summarize', ...parameters, writeFile: false },
+				SESSION,
+			),
+		);
+		builder.then(
+			paymentsNode(
+				{
+					resource: 'deposit',
+					operation: 'exportToFile',
+					...custom(),
+					options: parameters.options,
+				},
+				SESSION,
+				{
+					name: 'Export',
+					executeOnce: true,
+				},
+			),
+		);
+		const twice = await fx.engine.run({ ...builder.build(), settings: {} });
+		expect(twice.error).toBeUndefined();
+		const twoReads = periodRead(fx.sandbox.log.entries(), '/v1/deposits', from, to);
+		expect(twoReads.repeated.length).toBeGreaterThanOrEqual(Math.ceil(records.length / 50));
+		expect(twoReads.requests).toBeGreaterThan(once.requests);
+	});
+
+	test('without Write Records to File (off, as in saved workflows) Summarize outputs no file and no file field', async () => {
+		for (const writeFile of [undefined, false]) {
+			const run = await fx.engine.run(
+				reportWorkflow('deposit', 'summarize', {
+					...custom(),
+					groupBy: ['status'],
+					...(writeFile === undefined ? {} : { writeFile }),
+					options: { timeZone: 'UTC' },
+				}),
+			);
+			expect(run.error).toBeUndefined();
+			const items = run.output(NODE);
+			expect(items.at(-1)!.json.total).toBe(true);
+			expect(items.filter((item) => item.binary !== undefined || 'file' in item.json)).toEqual([]);
+		}
+	});
+
+	test('Write Records to File on every reporting list: the file holds the period’s records, each once, and the totals count them, from one read', async () => {
+		const cases: Array<[string, string, Rec[], string, string]> = [
+			[
+				'cashout',
+				'/v1/cashouts',
+				fx.sandbox.control.cashouts(1001) as unknown as Rec[],
+				'creationDate',
+				'idCashout',
+			],
+			['refund', '/v1/refund', fx.sandbox.control.refunds(1001) as unknown as Rec[], 'date', 'id'],
+			[
+				'chargeback',
+				'/v1/chargeback',
+				fx.sandbox.control.chargebacks(1001) as unknown as Rec[],
+				'creationDate',
+				'idChargeback',
+			],
+			[
+				'settlement',
+				'/v1/settlements',
+				fx.sandbox.control.settlements(1001) as unknown as Rec[],
+				'creationDate',
+				'id',
+			],
+			['note', '/v1/notes', fx.sandbox.control.notes(1001) as unknown as Rec[], 'date', 'id'],
+		];
+		const start = now - 150 * DAY;
+		for (const [resource, path, all, dateField, idField] of cases) {
+			fx.sandbox.log.clear();
+			const run = await fx.engine.run(
+				reportWorkflow(resource, 'summarize', {
+					period: 'custom',
+					createdFrom: iso(start),
+					createdTo: iso(now),
+					writeFile: true,
+					options: { timeZone: 'UTC' },
+				}),
+			);
+			expect([resource, run.error]).toEqual([resource, undefined]);
+			const records = inPeriod(all, dateField, start, now);
+			expect(records.length).toBeGreaterThan(0);
+			const totals = run.output(NODE).at(-1)!;
+			expect([resource, totals.json.count, (totals.json.file as IDataObject).rows]).toEqual([
+				resource,
+				records.length,
+				records.length,
+			]);
+			const columns = RECORD_FIELDS[resource as keyof typeof RECORD_FIELDS];
+			expectRowsAreRecords(
+				parse(Buffer.from(totals.binary!.data.data, 'base64'), { columns: true }) as Array<
+					Record<string, string>
+				>,
+				records,
+				idField,
+				columns,
+			);
+			const read = periodRead(fx.sandbox.log.entries(), path, start, now);
+			expect([resource, read.repeated, read.covers]).toEqual([resource, [], true]);
+		}
+	});
+
+	test('Write Records to File with chosen columns, a status filter and a file name: the same records in the totals and the file', async () => {
+		const run = await fx.engine.run(
+			reportWorkflow('cashout', 'summarize', {
+				...custom(),
+				groupBy: ['country'],
+				amountFields: ['amount'],
+				filters: { status: 'REJECTED' },
+				writeFile: true,
+				columns: ['status', 'idCashout', 'amount', 'currency'],
+				binaryPropertyName: 'rejected',
+				options: { fileName: 'rejected.csv', timeZone: 'UTC' },
+			}),
+		);
+		expect(run.error).toBeUndefined();
+		const expected = inPeriod(
+			fx.sandbox.control.cashouts(1001) as unknown as Rec[],
+			'creationDate',
+			from,
+			to,
+		).filter((record) => record.status === 'REJECTED');
+		expect(expected.length).toBeGreaterThan(0);
+		const totals = run.output(NODE).at(-1)!;
+		expect(totals.json).toMatchObject({
+			count: expected.length,
+			file: {
+				fileName: 'rejected.csv',
+				rows: expected.length,
+				columns: ['status', 'idCashout', 'amount', 'currency'],
+			},
+		});
+		const rows = parse(Buffer.from(totals.binary!.rejected.data, 'base64')) as string[][];
+		expect(rows[0]).toEqual(['status', 'idCashout', 'amount', 'currency']);
+		expect(rows.slice(1).sort()).toEqual(
+			expected
+				.map((record) => [
+					'REJECTED',
+					String(record.idCashout),
+					String(record.amount),
+					String(record.currency),
+				])
+				.sort(),
+		);
+	});
+
+	test.each([
+		[
+			{ columns: ['idDeposit', 'iban'] },
+			'Columns "iban" is not a field of deposits (item 0)',
+			/^Use idDeposit, externalId, .* for Columns of deposits\.$/,
+		],
+		[
+			{ binaryPropertyName: '  ' },
+			'Put Output File in Field is empty (item 0)',
+			/^Name the binary field for the file, e\.g\. data\.$/,
+		],
+		[
+			{ writeFile: '={{ "yes" }}' },
+			'Write Records to File must be true or false, got "yes" (item 0)',
+			/^Turn Write Records to File on or off/,
+		],
+	])(
+		'Summarize with Write Records to File and bad input (%j) fails naming the item, the field and the fix, before any request',
+		async (parameters, message, fix) => {
+			const run = await fx.engine.run(
+				reportWorkflow('deposit', 'summarize', { ...custom(), writeFile: true, ...parameters }),
+			);
+			expect(run.error?.message).toBe(message);
+			expect((run.error as { description?: string } | undefined)?.description).toMatch(fix);
+			expect(fx.sandbox.log.entries()).toHaveLength(0);
+		},
+	);
+
+	test('Summarize with Write Records to File: a request failing mid-read fails the node, no totals and no file', async () => {
+		fx.sandbox.faults.add({
+			method: 'GET',
+			path: '/v1/deposits',
+			query: { page: '1' },
+			skip: 1,
+			kind: 'status',
+			status: 500,
+			times: 1_000,
+		});
+		const run = await fx.engine.run(
+			reportWorkflow('deposit', 'summarize', {
+				...custom(),
+				writeFile: true,
+				options: { retryReads: false, windowConcurrency: 2 },
+			}),
+		);
+		expect(run.error?.message).toMatch(/page 1/);
+		expect(run.output(NODE)).toEqual([]);
+	});
+
 	test('Export to File: an RFC 4180 file that csv-parse reads back as the sandbox’s records, each once, values as sent', async () => {
 		const run = await fx.engine.run(
 			reportWorkflow('deposit', 'exportToFile', {
@@ -475,6 +771,92 @@ describe('Report → Summarize and Export to File through the n8n engine (genera
 			]);
 		expect(rows[0]).toEqual(['status', 'idCashout', 'amount', 'currency']);
 		expect(rows.slice(1).sort()).toEqual(expected.sort());
+	});
+});
+
+describe('Report → Summarize with Write Records to File on a busy day (n8n’s binary data on the filesystem)', () => {
+	const DEPOSITS = 6_000;
+	let fx: Fixture;
+	let binaryData: Awaited<ReturnType<typeof useFilesystemBinaryData>>;
+	let dayFrom: number;
+	let dayTo: number;
+
+	beforeAll(async () => {
+		binaryData = await useFilesystemBinaryData();
+		fx = await startFixture({ sandbox: { depositsPerDay: 0, cashoutsPerDay: 0 } });
+		storeSandboxCredentials(fx.engine, fx.sandbox, '1002');
+		dayTo = Math.floor(fx.sandbox.clock.now() / 1000) - 1;
+		dayFrom = dayTo - DAY + 1;
+		// 80% of the day's deposits in two hours, the rest spread over the other 22.
+		for (let index = 0; index < DEPOSITS; index++) {
+			const inPeak = index < DEPOSITS * 0.8;
+			const second = inPeak
+				? dayFrom + 10 * 3_600 + Math.floor((index * 2 * 3_600) / (DEPOSITS * 0.8))
+				: dayFrom + Math.floor(((index - DEPOSITS * 0.8) * DAY) / (DEPOSITS * 0.2));
+			fx.sandbox.control.addDeposit({
+				idMerchant: 1002,
+				creationDate: iso(second),
+				amount: (100 + (index % 997)) / 100,
+				status: index % 5 === 0 ? 'PENDING' : 'COMPLETED',
+			});
+		}
+	});
+	afterAll(async () => {
+		await fx.close();
+		binaryData.restore();
+	});
+
+	test('one read whose windows hold at most 2 × 20 pages, where a slot’s share of the day is 60; the file streamed into n8n’s filesystem store holds every deposit; the totals exact', async () => {
+		const run = await fx.engine.run(
+			reportWorkflow('deposit', 'summarize', {
+				period: 'custom',
+				createdFrom: iso(dayFrom),
+				createdTo: iso(dayTo),
+				groupBy: ['status'],
+				amountFields: ['amount'],
+				writeFile: true,
+				options: { windowConcurrency: 2, timeZone: 'UTC' },
+			}),
+		);
+		expect(run.error).toBeUndefined();
+		const records = fx.sandbox.control.deposits(1002) as unknown as Rec[];
+		expect(records).toHaveLength(DEPOSITS);
+		const pages = Math.ceil(DEPOSITS / 50);
+
+		// One read: each page once, the day covered, and nowhere near the 2 × pages of a second read.
+		const read = periodRead(fx.sandbox.log.entries(), '/v1/deposits', dayFrom, dayTo);
+		expect(read.repeated).toEqual([]);
+		expect(read.covers).toBe(true);
+		expect(read.unfinished).toEqual([]);
+		expect(read.requests).toBeLessThan(1.25 * pages);
+
+		// What the node holds is the windows being read: at 2 at once, a slot's fair share of the day
+		// is 60 pages; the file's read divides a window estimated beyond 2 × 20 pages.
+		const byWindow = new Map<string, number>();
+		for (const entry of listRequests(fx, '/v1/deposits'))
+			byWindow.set(
+				`${entry.query.from}-${entry.query.to}`,
+				(byWindow.get(`${entry.query.from}-${entry.query.to}`) ?? 0) + 1,
+			);
+		expect(pages / 2).toBeGreaterThan(41);
+		expect(Math.max(...byWindow.values())).toBeLessThanOrEqual(41);
+
+		// The file went to n8n's filesystem store as it was read: the item holds its id, not its bytes.
+		const totals = run.output(NODE).at(-1)!;
+		const binary = totals.binary!.data;
+		expect(binary.id).toMatch(/^filesystem(-v2)?:/);
+		expect(binary.data).not.toMatch(/^aWREZXBvc2l0/); // base64 of "idDeposit"
+		const rows = parse(await binaryData.read(binary), { columns: true }) as Array<
+			Record<string, string>
+		>;
+		expect(rows.map((row) => Number(row.idDeposit)).sort((a, b) => a - b)).toEqual(
+			records.map((record) => Number(record.idDeposit)).sort((a, b) => a - b),
+		);
+		expect(totals.json).toMatchObject({ count: DEPOSITS, file: { rows: DEPOSITS } });
+		const amount = totals.json.amount as Record<string, { sum: string; count: number }>;
+		expect(textCents(amount.USD.sum)).toBe(
+			records.reduce((sum, record) => sum + cents(record.amount), 0n),
+		);
 	});
 });
 

@@ -27,6 +27,8 @@ export const NOT_MANUAL: Record<string, string> = {
 		'starts from the Payments Service Trigger (polling): activated and driven by the "rejected cashout" alert scenario',
 	'alert-rejected-cashouts-webhook.json':
 		'starts from the Payments Service Notification Trigger (webhook): activated and driven by the "rejected cashout, notified" scenario',
+	'alert-new-chargebacks.json':
+		'starts from the Payments Service Trigger (polling): activated and driven by the "new chargeback" alert scenario',
 	'reissue-rejected-payout.json':
 		'starts from the Payments Service Trigger (polling): activated and driven by the "re-issue a rejected payout" scenario',
 };

@@ -2,7 +2,7 @@
  * `npm run bench:n8n`: the scheduled report at volume in a REAL n8n (issue 25's figures).
  *
  * `tsx test/n8n/reportBench.ts [--records 100000] [--n8n-version 2.41.1] [--modes unset,filesystem,default]
- * [--routes A,B] [--node-version 24.21.0] [--cache-dir DIR] [--live] [--keep] [--max-old-space MiB]`
+ * [--routes A,B,C] [--node-version 24.21.0] [--cache-dir DIR] [--live] [--keep] [--max-old-space MiB]`
  *
  * A sandbox child process (test/bench/reportSandbox.ts) holds `--records` deposits of merchant 1002
  * over the day before its clock, with 40 ms of latency; n8n reaches it through a counting proxy in
@@ -14,8 +14,10 @@
  * - route A, what a user builds without the report operations: Deposit → Get Many (the seeded day,
  *   Return All, Simplify, Window Concurrency 8) → n8n's Summarize node (count of idDeposit and sum of
  *   amount, split by status);
- * - route B, the rebuilt report: Deposit → Summarize (by status and currency) and Deposit → Export
- *   to File (CSV), both on the same day and from the trigger.
+ * - route B, the report as two operations: Deposit → Summarize (by status and currency) and Deposit →
+ *   Export to File (CSV), both on the same day and from the trigger: the day is read twice;
+ * - route C, the report from one read: Deposit → Summarize (by status and currency) with Write
+ *   Records to File, the CSV on its totals item.
  *
  * For each binary data mode × route, n8n main is started afresh (so one run's heap never carries
  * into the next, `--inspect` on a free loopback port) and measured: idle RSS (10 s after the start,
@@ -25,7 +27,7 @@
  * full collection (what main keeps), the execution's time (startedAt → stoppedAt) and each node's, the saved
  * execution's size (`data` of GET /rest/executions/:id, and `length(data)` of its SQLite row), the
  * binary files n8n wrote, and the page bound: max(records ÷ 50 ÷ concurrency, the longest chain
- * of pages of one window) × the round trip, per read (route B reads twice), at the nominal 40 ms
+ * of pages of one window) × the round trip, per read (route B reads twice, A and C once), at the nominal 40 ms
  * and at the median round trip the proxy measured. Checks, each failing the run: the totals equal
  * the sandbox's own (counts per status, amounts to the cent), the CSV has every record.
  *
@@ -77,7 +79,7 @@ const RUN_TIMEOUT_MS = 20 * 60_000;
 /** Rest after n8n main started, before its idle RSS is taken (idleRss). */
 const SETTLE_MS = 10_000;
 
-type Route = 'A' | 'B';
+type Route = 'A' | 'B' | 'C';
 /** `unset`: N8N_DEFAULT_BINARY_DATA_MODE not set (n8n's default); otherwise its value. */
 type Mode = 'unset' | 'filesystem' | 'default';
 
@@ -168,9 +170,9 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
 	const modes = (values.modes ?? 'unset,filesystem,default').split(',') as Mode[];
 	if (!modes.every((mode) => ['unset', 'filesystem', 'default'].includes(mode)))
 		throw new Error('--modes takes a comma-separated list of unset, filesystem, default');
-	const routes = (values.routes ?? 'A,B').toUpperCase().split(',') as Route[];
-	if (!routes.every((route) => route === 'A' || route === 'B'))
-		throw new Error('--routes takes A, B or A,B');
+	const routes = (values.routes ?? 'A,B,C').toUpperCase().split(',') as Route[];
+	if (!routes.every((route) => route === 'A' || route === 'B' || route === 'C'))
+		throw new Error('--routes takes a comma-separated list of A, B, C');
 	return {
 		records: values.records === undefined ? 100_000 : wholeNumber('--records', values.records, 1),
 		n8nVersion: values['n8n-version'] ?? DEFAULT_N8N_VERSION,
@@ -510,6 +512,21 @@ function benchWorkflows(
 			],
 			connections: { Manual: link(['Deposit totals', 'Deposits as CSV']) },
 		},
+		C: {
+			name: 'Bench C: report Summarize with Write Records to File',
+			settings,
+			nodes: [
+				trigger,
+				payments('Deposit totals and file', 0, {
+					operation: 'summarize',
+					groupBy: ['status', 'currency'],
+					writeFile: true,
+					binaryPropertyName: 'data',
+					options: { windowConcurrency: CONCURRENCY, timeZone: 'UTC' },
+				}),
+			],
+			connections: { Manual: link(['Deposit totals and file']) },
+		},
 	};
 }
 
@@ -543,7 +560,7 @@ function checkRouteA(json: Array<Record<string, unknown>>, totals: SandboxTotals
 }
 
 /**
- * Checks route B: the Summarize total row (count, amount per currency to the cent, each status's
+ * Checks route B or C: the Summarize total row (count, amount per currency to the cent, each status's
  * rows) and the CSV (header plus one line per record).
  * @throws naming what differs.
  */
@@ -556,20 +573,20 @@ function checkRouteB(
 ): string[] {
 	const total = summary.find((row) => row.total) as
 		{ count: number; amount: Record<string, { sum: string }> } | undefined;
-	if (!total) throw new Error('route B: Summarize has no total row');
+	if (!total) throw new Error('route B or C: Summarize has no total row');
 	if (total.count !== totals.count)
-		throw new Error(`route B: total count ${total.count}, the sandbox holds ${totals.count}`);
+		throw new Error(`route B or C: total count ${total.count}, the sandbox holds ${totals.count}`);
 	for (const [currency, cents] of Object.entries(totals.amount))
 		if (textCents(total.amount[currency]?.sum ?? '0') !== BigInt(cents))
 			throw new Error(
-				`route B: ${currency} total ${total.amount[currency]?.sum}, the sandbox's ${cents} cents`,
+				`route B or C: ${currency} total ${total.amount[currency]?.sum}, the sandbox's ${cents} cents`,
 			);
 	for (const [status, count] of Object.entries(totals.statuses)) {
 		const counted = summary
 			.filter((row) => !row.total && row.status === status)
 			.reduce((sum, row) => sum + Number(row.count), 0);
 		if (counted !== count)
-			throw new Error(`route B: ${status} counted ${counted}, the sandbox holds ${count}`);
+			throw new Error(`route B or C: ${status} counted ${counted}, the sandbox holds ${count}`);
 	}
 	const lines = csv
 		.toString('utf8')
@@ -577,7 +594,7 @@ function checkRouteB(
 		.filter((line) => line.trim() !== '').length;
 	if (rows !== records || lines !== records + 1)
 		throw new Error(
-			`route B: the CSV says ${String(rows)} rows and has ${lines} lines, expected ${records} + header`,
+			`route B or C: the CSV says ${String(rows)} rows and has ${lines} lines, expected ${records} + header`,
 		);
 	return [
 		`Summarize totals equal the sandbox's to the cent (${total.count} deposits)`,
@@ -629,7 +646,7 @@ async function prepare(bench: Bench, main: N8nProcess): Promise<N8nClient> {
 		...built[route],
 		...(await client.createWorkflow(built[route])),
 	});
-	bench.workflows = { A: await stored('A'), B: await stored('B') };
+	bench.workflows = { A: await stored('A'), B: await stored('B'), C: await stored('C') };
 	return client;
 }
 
@@ -717,16 +734,17 @@ async function measure(bench: Bench, route: Route, mode: Mode): Promise<Measurem
 				bench.sandbox.totals,
 			);
 		} else {
-			const file = output('Deposits as CSV')[0];
+			const summary = output(route === 'B' ? 'Deposit totals' : 'Deposit totals and file');
+			const file = route === 'B' ? output('Deposits as CSV')[0] : summary.at(-1);
 			const binary = file?.binary?.data;
-			if (!binary) throw new Error('route B: Export to File gave no binary data');
+			if (!binary) throw new Error(`route ${route}: no CSV file in the output`);
 			const csv = binary.id
 				? await client.binaryData(binary.id)
 				: Buffer.from(binary.data, 'base64');
 			checks = checkRouteB(
-				output('Deposit totals').map((item) => item.json),
+				summary.map((item) => item.json),
 				csv,
-				file.json.rows,
+				route === 'B' ? file.json.rows : (file.json.file as { rows?: unknown } | undefined)?.rows,
 				bench.sandbox.totals,
 				bench.options.records,
 			);
@@ -734,7 +752,7 @@ async function measure(bench: Bench, route: Route, mode: Mode): Promise<Measurem
 				`the file is stored ${binary.id ? `as ${binary.id.split(':')[0]}` : 'in the execution data (base64)'}`,
 			);
 		}
-		const reads = route === 'A' ? 1 : 2;
+		const reads = route === 'B' ? 2 : 1;
 		const boundPages = Math.max(
 			Math.ceil(bench.options.records / PAGE_ROWS) / CONCURRENCY,
 			pages.longestChain,
@@ -796,11 +814,17 @@ function describe(m: Measurement): string {
 	].join('\n');
 }
 
+const ROUTE_NAMES: Record<Route, string> = {
+	A: 'A: Get Many → n8n Summarize',
+	B: 'B: Summarize + Export to File',
+	C: 'C: Summarize with Write Records to File',
+};
+
 /** The measurements as a Markdown table. */
 function table(measurements: Measurement[]): string {
 	const rows = measurements.map(
 		(m) =>
-			`| ${m.route === 'A' ? 'A: Get Many → n8n Summarize' : 'B: Summarize + Export to File'} | ${m.mode} | ${m.idleMiB.toFixed(0)} | ${m.peakMiB.toFixed(0)} (+${(m.peakMiB - m.idleMiB).toFixed(0)}) | ${m.seconds.toFixed(1)} | ${m.boundMeasuredS.toFixed(1)} (${(m.seconds / m.boundMeasuredS).toFixed(2)}×) | ${m.afterGcMiB.toFixed(0)} | ${mib(m.restDataBytes)} | ${mib(m.binaryOnDiskBytes)} |`,
+			`| ${ROUTE_NAMES[m.route]} | ${m.mode} | ${m.idleMiB.toFixed(0)} | ${m.peakMiB.toFixed(0)} (+${(m.peakMiB - m.idleMiB).toFixed(0)}) | ${m.seconds.toFixed(1)} | ${m.boundMeasuredS.toFixed(1)} (${(m.seconds / m.boundMeasuredS).toFixed(2)}×) | ${m.afterGcMiB.toFixed(0)} | ${mib(m.restDataBytes)} | ${mib(m.binaryOnDiskBytes)} |`,
 	);
 	return [
 		'| Route | Binary mode | Idle RSS (MiB) | Peak RSS (MiB) | Time (s) | Page bound (s) | RSS after, collected (MiB) | Saved execution | Files written |',

@@ -282,6 +282,42 @@ export const ALERT_SCENARIOS: AlertScenario[] = [
 		},
 	},
 	{
+		title: 'New chargeback alert (polling trigger)',
+		file: 'alert-new-chargebacks.json',
+		kind: 'polling',
+		// Every minute, as the export polls (n8n's shortest interval): the starting point, the poll
+		// that reports the chargeback, and one more that must report nothing.
+		afterActivation: async (context) =>
+			await settleOnePoll(context, '/v1/chargeback', '(the starting point)'),
+		async drive({ sandbox, state }) {
+			// After the starting point, the service opens a chargeback on a completed deposit.
+			const deposit = sandbox.control
+				.deposits(1001)
+				.find((candidate) => candidate.status === 'COMPLETED' && candidate.country === 'BR');
+			if (!deposit) throw new Error('the sandbox has no completed Brazilian deposit');
+			const chargeback = sandbox.control.addChargeback({
+				idMerchant: 1001,
+				idDeposit: deposit.idDeposit,
+			});
+			state.chargebackId = chargeback.idChargeback;
+		},
+		expectedExecutions: 1,
+		timeoutMs: 150_000,
+		settle: async (context) =>
+			await settleOnePoll(context, '/v1/chargeback', 'after the alert (nothing repeated)'),
+		summarize(run, context) {
+			const reported = run
+				.output('When a chargeback arrives')
+				.map((item) => item.json.idChargeback);
+			if (reported.length !== 1 || reported[0] !== context.state.chargebackId)
+				throw new Error(
+					`the execution reported chargebacks [${reported.join(', ')}], not ${String(context.state.chargebackId)}`,
+				);
+			const demo = DEMOS.find((candidate) => candidate.file === 'alert-new-chargebacks.json');
+			return demo?.summarize(run, demoContext(context.sandbox, context.mails)) ?? [];
+		},
+	},
+	{
 		title: 'Re-issue a rejected payout (polling trigger, cashout creation)',
 		file: 'reissue-rejected-payout.json',
 		kind: 'polling',

@@ -5,7 +5,7 @@
 import { MS_PER_DAY } from './constants';
 import { round2, type Entry } from './data';
 import type { SandboxStore } from './store';
-import type { BalanceReportRecord } from './types';
+import type { BalanceEntry, BalanceReportRecord } from './types';
 import { toIsoSeconds } from './clock';
 
 /** Sandbox choice: deposit settlement period (days) before a deposit's net amount is available. */
@@ -124,12 +124,14 @@ export function balanceReport(
 }
 
 /**
- * Body of GET /v1/balance for `merchantId` (service rules §3.4), one USD entry of type MAIN:
- * totalBalance = all-time net; availableBalance = total minus net deposits of the last
- * DEPOSIT_SETTLEMENT_PERIOD_DAYS days; rollingReserveBalance = 5% of the last 30 days' credited
- * deposits; usableBalance = available - rolling reserve.
+ * Body of GET /v1/balance for `merchantId` (service rules §3.4). First one USD entry of type MAIN,
+ * from the records: totalBalance = all-time net; availableBalance = total minus net deposits of the
+ * last DEPOSIT_SETTLEMENT_PERIOD_DAYS days; rollingReserveBalance = 5% of the last 30 days'
+ * credited deposits; usableBalance = available - rolling reserve. Then one MAIN entry per local
+ * currency set with `setLocalBalance` (sandbox choice: no records move those; all their amounts are
+ * the amount set, no reserve), in the order they were first set.
  */
-export function balanceBody(store: SandboxStore, merchantId: number): { balances: unknown[] } {
+export function balanceBody(store: SandboxStore, merchantId: number): { balances: BalanceEntry[] } {
 	const now = store.clock.now();
 	let total = 0;
 	for (const t of dailyTotals(store, merchantId)) total += net(t);
@@ -158,6 +160,18 @@ export function balanceBody(store: SandboxStore, merchantId: number): { balances
 					usableBalance: round2(available - reserve),
 				},
 			},
+			...[...(store.localBalances(merchantId) ?? [])].map(([currency, amount]): BalanceEntry => ({
+				currency,
+				type: 'MAIN',
+				data: {
+					totalBalance: amount,
+					availableBalance: amount,
+					depositSettlementPeriod: DEPOSIT_SETTLEMENT_PERIOD_DAYS,
+					accountNumber: `ACC-${merchantId}-${currency}`,
+					rollingReserveBalance: 0,
+					usableBalance: amount,
+				},
+			})),
 		],
 	};
 }

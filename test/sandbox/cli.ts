@@ -95,6 +95,7 @@ async function main(): Promise<void> {
 		`  POST   ${sandbox.baseUrl}/_sandbox/notifications/release    {"order": "queued|reverse"}`,
 		`  POST   ${sandbox.baseUrl}/_sandbox/merchants/<mid>/notification-url  {"url": "http://host/hook"} ({"url": null} clears; GET reads)`,
 		`  POST   ${sandbox.baseUrl}/_sandbox/merchants/<mid>/cashout-funds     {"usd": 50000} (GET reads what is left)`,
+		`  POST   ${sandbox.baseUrl}/_sandbox/merchants/<mid>/balances          {"currency": "BRL", "available": 12000} (GET lists the balances)`,
 		`  POST   ${sandbox.baseUrl}/_sandbox/sessions/expire`,
 		`  GET    ${sandbox.baseUrl}/_sandbox/credentials`,
 		'',

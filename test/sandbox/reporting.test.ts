@@ -179,6 +179,44 @@ describe('sandbox reporting lists', () => {
 		});
 	});
 
+	it('a local-currency balance set through the admin API follows the USD one in GET /v1/balance, and control.balances answers the same', async () => {
+		const usd = sb.control.balances(1001);
+		expect(usd).toHaveLength(1);
+		const set = await client(sb).post('/_sandbox/merchants/1001/balances', {
+			currency: 'BRL',
+			available: 12345.678,
+		});
+		expect(set.status).toBe(200);
+		const read = await client(sb).get('/v1/balance', { headers: bearer(token) });
+		expect(read.data.balances).toEqual([
+			usd[0],
+			{
+				currency: 'BRL',
+				type: 'MAIN',
+				data: {
+					totalBalance: 12345.68,
+					availableBalance: 12345.68,
+					depositSettlementPeriod: 2,
+					accountNumber: 'ACC-1001-BRL',
+					rollingReserveBalance: 0,
+					usableBalance: 12345.68,
+				},
+			},
+		]);
+		expect(sb.control.balances(1001)).toEqual(read.data.balances);
+		expect((await client(sb).get('/_sandbox/merchants/1001/balances')).data.balances).toEqual(
+			read.data.balances,
+		);
+		for (const body of [
+			{ currency: 'USD', available: 1 },
+			{ currency: 'brl', available: 1 },
+		])
+			expect((await client(sb).post('/_sandbox/merchants/1001/balances', body)).status).toBe(400);
+		expect((await client(sb).get('/_sandbox/merchants/9999/balances')).status).toBe(400);
+		// Another merchant's balances are its own.
+		expect(sb.control.balances(2001).map((entry) => entry.currency)).toEqual(['USD']);
+	});
+
 	it('control writers stamp lastChangeDate and setStatus changes the listed status', async () => {
 		const dep = sb.control.addDeposit({ idMerchant: 1001, amount: 12.34 });
 		sb.clock.advance(60_000);

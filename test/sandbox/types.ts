@@ -311,6 +311,20 @@ export interface SettlementRecord {
 	merchantName: string;
 }
 
+/** One entry of GET /v1/balance (service rules §3.4). */
+export interface BalanceEntry {
+	currency: string;
+	type: string;
+	data: {
+		totalBalance: number;
+		availableBalance: number;
+		depositSettlementPeriod: number;
+		accountNumber: string;
+		rollingReserveBalance: number;
+		usableBalance: number;
+	};
+}
+
 /** Balance report record, one per UTC day with movements (service rules §3.4). */
 export interface BalanceReportRecord {
 	idMerchant: number;
@@ -540,6 +554,13 @@ export interface SandboxControl {
 	createdCashouts(): CreatedCashout[];
 	/** Refunds created through POST /v3/refunds, oldest first. */
 	createdRefunds(): CreatedRefund[];
+	/**
+	 * The balances of `merchantId` as GET /v1/balance answers them (test/sandbox/balance.ts): the
+	 * USD balance its records make, then the local-currency balances set with {@link setLocalBalance}.
+	 */
+	balances(merchantId: number): BalanceEntry[];
+	/** Sets the available balance `merchantId` holds in a currency other than USD (listed after USD). */
+	setLocalBalance(merchantId: number, currency: string, amount: number): void;
 	/**
 	 * Cashout funds (USD) `merchantId` has left: the configured funds (default 50,000) minus amount + fee
 	 * of its cashouts created through POST /v3/cashout that are not CANCELLED, REJECTED or DECLINED.

@@ -167,7 +167,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				value: 'summarize',
 				name: 'Summarize',
 				description:
-					'Count and total the cashouts of a period by status, currency, country, method, day or hour',
+					'Count and total the cashouts of a period by status, currency, country, method, day or hour, optionally with them in a CSV file from the same read',
 				action: 'Summarize cashouts',
 				credential: 'session',
 				rateCredential: 'readOnly',
@@ -230,7 +230,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				value: 'summarize',
 				name: 'Summarize',
 				description:
-					'Count and total the chargebacks of a period by status, currency, country, method, day or hour',
+					'Count and total the chargebacks of a period by status, currency, country, method, day or hour, optionally with them in a CSV file from the same read',
 				action: 'Summarize chargebacks',
 				credential: 'session',
 				rateCredential: 'readOnly',
@@ -266,7 +266,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				value: 'summarize',
 				name: 'Summarize',
 				description:
-					'Count and total the credit and debit notes of a period by status, currency, country, method, day or hour',
+					'Count and total the credit and debit notes of a period by status, currency, country, method, day or hour, optionally with them in a CSV file from the same read',
 				action: 'Summarize credit and debit notes',
 				credential: 'session',
 				rateCredential: 'readOnly',
@@ -332,7 +332,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				value: 'summarize',
 				name: 'Summarize',
 				description:
-					'Count and total the deposits of a period by status, currency, country, method, day or hour',
+					'Count and total the deposits of a period by status, currency, country, method, day or hour, optionally with them in a CSV file from the same read',
 				action: 'Summarize deposits',
 				credential: 'session',
 				rateCredential: 'readOnly',
@@ -421,7 +421,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				value: 'summarize',
 				name: 'Summarize',
 				description:
-					'Count and total the refunds of a period by status, currency, country, method, day or hour',
+					'Count and total the refunds of a period by status, currency, country, method, day or hour, optionally with them in a CSV file from the same read',
 				action: 'Summarize refunds',
 				credential: 'session',
 				rateCredential: 'readOnly',
@@ -482,7 +482,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				value: 'summarize',
 				name: 'Summarize',
 				description:
-					'Count and total the settlements of a period by status, currency, country, method, day or hour',
+					'Count and total the settlements of a period by status, currency, country, method, day or hour, optionally with them in a CSV file from the same read',
 				action: 'Summarize settlements',
 				credential: 'session',
 				rateCredential: 'readOnly',

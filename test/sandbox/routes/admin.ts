@@ -51,6 +51,8 @@ function jsonBody(raw: string): Record<string, unknown> | undefined {
  * POST /_sandbox/notifications/hold; POST /_sandbox/notifications/release {order?} -> {released};
  * GET/POST /_sandbox/merchants/:id/notification-url {url | null};
  * GET/POST /_sandbox/merchants/:id/cashout-funds {usd} -> {merchantId, funds};
+ * GET /_sandbox/merchants/:id/balances -> {merchantId, balances} (the GET /v1/balance entries);
+ * POST /_sandbox/merchants/:id/balances {currency, available} (a local-currency balance) -> the same;
  * POST /_sandbox/sessions/expire; GET /_sandbox/credentials.
  */
 export function registerAdminRoutes(app: FastifyInstance, ctx: AdminContext): void {
@@ -230,6 +232,36 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AdminContext): vo
 				return bad(reply, error instanceof Error ? error.message : String(error));
 			}
 			return { merchantId, funds: store.cashoutFunds(merchantId) };
+		},
+	);
+
+	app.get<{ Params: { id: string } }>(
+		`${ADMIN_PREFIX}/merchants/:id/balances`,
+		async (request, reply) => {
+			try {
+				const merchantId = Number(request.params.id);
+				return { merchantId, balances: store.balance(merchantId).balances };
+			} catch (error) {
+				return bad(reply, error instanceof Error ? error.message : String(error));
+			}
+		},
+	);
+	app.post<{ Params: { id: string } }>(
+		`${ADMIN_PREFIX}/merchants/:id/balances`,
+		async (request, reply) => {
+			const body = jsonBody(rawBodyOf(request));
+			if (typeof body?.currency !== 'string' || typeof body.available !== 'number')
+				return bad(
+					reply,
+					'body must be {"currency": "<ISO 4217, not USD>", "available": <number>}',
+				);
+			const merchantId = Number(request.params.id);
+			try {
+				store.setLocalBalance(merchantId, body.currency, body.available);
+			} catch (error) {
+				return bad(reply, error instanceof Error ? error.message : String(error));
+			}
+			return { merchantId, balances: store.balance(merchantId).balances };
 		},
 	);
 

@@ -54,6 +54,8 @@ export function control(store: SandboxStore): SandboxControl {
 		createdDeposits: () => structuredClone(store.createdDeposits),
 		createdCashouts: () => structuredClone(store.createdCashouts),
 		createdRefunds: () => structuredClone(store.createdRefunds),
+		balances: (mid) => structuredClone(store.balance(mid).balances),
+		setLocalBalance: (mid, currency, amount) => store.setLocalBalance(mid, currency, amount),
 		cashoutFunds: (mid) => store.cashoutFunds(mid),
 		setCashoutFunds: (mid, usd) => store.setCashoutFunds(mid, usd),
 		activeSessions: () => store.activeSessions(),

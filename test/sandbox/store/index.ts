@@ -8,8 +8,10 @@
  * - control.ts: the {@link SandboxControl} facade the tests use, and setStatus.
  * This file keeps the reporting page read: visibility, newest-first order, pages.
  */
+import { balanceBody } from '../balance';
 import type { ManualClock } from '../clock';
 import { MAX_ROWS_PER_PAGE } from '../constants';
+import { merchantById } from '../reference';
 import type {
 	CashoutEntry,
 	ChargebackEntry,
@@ -22,6 +24,7 @@ import type {
 import type { NotificationCenter } from '../notifications';
 import type {
 	AddCashoutInput,
+	BalanceEntry,
 	AddChargebackInput,
 	AddDepositInput,
 	AddNoteInput,
@@ -163,6 +166,34 @@ export class SandboxStore {
 
 	setDepositStatus(entry: DepositEntry, status: string): void {
 		deposits.setDepositStatus(this.state, entry, status);
+	}
+
+	// ---- balances (balance.ts) ----
+
+	/** The body of GET /v1/balance for `merchantId`, as a session of that merchant reads it. */
+	balance(merchantId: number): { balances: BalanceEntry[] } {
+		merchantById(merchantId);
+		return balanceBody(this, merchantId);
+	}
+
+	/** The available amount of each local-currency balance of `merchantId`, in the order first set. */
+	localBalances(merchantId: number): ReadonlyMap<string, number> | undefined {
+		return this.state.localBalances.get(merchantId);
+	}
+
+	/**
+	 * Sets the available balance `merchantId` holds in `currency` (ISO 4217, not USD: that balance
+	 * follows the records), listed after the USD one. Throws for an unknown merchant, a currency
+	 * that is not 3 upper-case letters or is USD, or an amount that is not a finite number.
+	 */
+	setLocalBalance(merchantId: number, currency: string, amount: number): void {
+		merchantById(merchantId);
+		if (!/^[A-Z]{3}$/.test(currency) || currency === 'USD')
+			throw new Error(`a local balance needs a currency code other than USD, got ${currency}`);
+		if (!Number.isFinite(amount)) throw new Error(`a balance must be a number, got ${amount}`);
+		const balances = this.state.localBalances.get(merchantId) ?? new Map<string, number>();
+		balances.set(currency, Math.round(amount * 100) / 100);
+		this.state.localBalances.set(merchantId, balances);
 	}
 
 	// ---- cashouts (cashouts.ts) ----

@@ -51,6 +51,8 @@ export interface StoreState {
 	readonly createdRefunds: CreatedRefund[];
 	/** Configured cashout funds (USD) per merchant; absent = DEFAULT_CASHOUT_FUNDS_USD. */
 	readonly cashoutFundsUsd: Map<number, number>;
+	/** Balances a merchant holds besides its USD one: available amount per currency (balance.ts). */
+	readonly localBalances: Map<number, Map<string, number>>;
 	/** Status-change notifications (service rules §10). */
 	readonly notifier: NotificationCenter;
 	/** Merchant panel default notification URL per merchant (deposits without their own). */
@@ -85,6 +87,7 @@ export function createState(options: ResolvedOptions, clock: ManualClock): Store
 		createdCashouts: [],
 		createdRefunds: [],
 		cashoutFundsUsd: new Map<number, number>(),
+		localBalances: new Map<number, Map<string, number>>(),
 		notifier: new NotificationCenter(clock),
 		defaultNotificationUrls: new Map<number, string>(),
 		sessions: new Map<string, Session>(),

@@ -1,4 +1,11 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { hasRecordStatus } from '../../reporting/lists';
 import {
@@ -14,6 +21,14 @@ import { completedWindows } from '../../reporting/read/period';
 import { optionsCollection } from '../../parameters/options';
 import type { OperationModule } from '../types';
 import { convertToProperty, readConversion, readConvertTo } from './conversion';
+import {
+	binaryFieldProperty,
+	columnsProperty,
+	fileOptions,
+	planFile,
+	writeRecordsFile,
+	type FilePlan,
+} from './file';
 import {
 	checkChoices,
 	planRead,
@@ -61,13 +76,52 @@ export function summarizeProperties(resource: ReportResource): INodeProperties[]
 			'Amounts to total: sum, minimum, maximum and average in each currency apart. None: counts only.',
 	};
 	amountFields.default = amounts.map((entry) => entry.field);
+	const withFile = { show: { writeFile: [true] } };
 	return [
 		...readProperties(resource),
 		groupBy,
 		amountFields,
 		convertToProperty,
-		optionsCollection([timeZoneOption, windowConcurrencyOption]),
+		writeFileProperty,
+		{ ...columnsProperty(resource), displayOptions: withFile },
+		{ ...binaryFieldProperty, displayOptions: withFile },
+		optionsCollection([
+			...fileOptions({ show: { '/writeFile': [true] } }),
+			timeZoneOption,
+			windowConcurrencyOption,
+		]),
 	];
+}
+
+/**
+ * Write Records to File: the totals and the CSV file of the same records from one read (service
+ * rules §3.5). Off by default, so saved workflows keep their output.
+ */
+const writeFileProperty: INodeProperties = {
+	displayName: 'Write Records to File',
+	name: 'writeFile',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to also write every record counted into a CSV file (as Export to File writes it), put on the totals item: the totals and the file come from one read of the period',
+};
+
+/**
+ * Reads Write Records to File of item `itemIndex`.
+ * @throws NodeOperationError when an expression gave something else than true or false.
+ */
+function readWriteFile(context: IExecuteFunctions, itemIndex: number): boolean {
+	const value = context.getNodeParameter('writeFile', itemIndex, false);
+	if (typeof value === 'boolean') return value;
+	throw new NodeOperationError(
+		context.getNode(),
+		`Write Records to File must be true or false, got "${String(value)}" (item ${itemIndex})`,
+		{
+			itemIndex,
+			description:
+				'Turn Write Records to File on or off, or make its expression give true or false.',
+		},
+	);
 }
 
 /** Reads the period into `summary`, each settled record once; the windows and record copies read. */
@@ -99,11 +153,15 @@ async function readInto(
  * outputs one item per group, then a totals item (`total: true`, with the list, the period, the
  * time zone and the groupings). With Convert Totals To, each item also has `converted` (the sums
  * in that currency) and the totals item `exchangeRates` (the rates used and when each was read),
- * read after the period (actions/report/conversion.ts). Every check happens before the first request.
+ * read after the period (actions/report/conversion.ts). With Write Records to File, the same read
+ * also writes every record counted into a CSV file as Export to File does (actions/report/file.ts):
+ * the totals item carries it in `binaryPropertyName` and `file: {fileName, rows, columns}` (`rows`
+ * equals `count`). Every check happens before the first request.
  *
- * @throws NodeOperationError for an unknown grouping or amount field, a time zone that is not one,
- *   a bad period or filter, a Convert Totals To the service does not quote or without the Read-Only
- *   API credential; NodeApiError when a request fails: no partial totals are output.
+ * @throws NodeOperationError for an unknown grouping, amount field or column, a time zone that is
+ *   not one, a bad period or filter, a Convert Totals To the service does not quote or without the
+ *   Read-Only API credential, a Write Records to File that is not true or false, an empty Put Output
+ *   File in Field; NodeApiError when a request fails: no partial totals and no file are output.
  */
 export async function executeSummarize(
 	context: IExecuteFunctions,
@@ -131,16 +189,29 @@ export async function executeSummarize(
 		label,
 	);
 	const convertTo = readConvertTo(context, itemIndex);
+	const file: FilePlan | undefined = readWriteFile(context, itemIndex)
+		? planFile(context, itemIndex, resource, read)
+		: undefined;
 	const timeZone = read.timeZone;
 	const summary = new Summary({ list: read.list, groupBy, amountFields, timeZone });
-	const { windows, copies } = await readInto(summary, client, read, itemIndex);
+	let windows: number;
+	let copies: number;
+	let written: { binary: IBinaryData; json: IDataObject } | undefined;
+	if (file) {
+		const result = await writeRecordsFile(context, client, itemIndex, read, file, summary);
+		({ windows, copies } = result);
+		written = {
+			binary: result.binary,
+			json: { fileName: file.fileName, rows: result.rows, columns: file.columns },
+		};
+	} else ({ windows, copies } = await readInto(summary, client, read, itemIndex));
 	const conversion = convertTo
 		? await readConversion(context, itemIndex, convertTo, summary.currencies())
 		: undefined;
 	const items: INodeExecutionData[] = groupBy.length
 		? summary.groupsJson(conversion).map((json) => ({ json: { total: false, ...json } }))
 		: [];
-	items.push({
+	const totals: INodeExecutionData = {
 		json: {
 			total: true,
 			...summary.totalsJson(conversion),
@@ -152,8 +223,11 @@ export async function executeSummarize(
 			groupBy,
 			windowsRead: windows,
 			recordCopiesRead: copies,
+			...(written ? { file: written.json } : {}),
 		},
-	});
+	};
+	if (written && file) totals.binary = { [file.binaryPropertyName]: written.binary };
+	items.push(totals);
 	return items;
 }
 

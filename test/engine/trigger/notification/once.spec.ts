@@ -26,7 +26,16 @@ type Clock = ReturnType<typeof sharedClock>;
 /** The recipe users import (docs/recipes/notifications-once-per-change.json). */
 const RECIPE = JSON.parse(
 	readFileSync(
-		path.join(__dirname, '..', '..', 'docs', 'recipes', 'notifications-once-per-change.json'),
+		path.join(
+			__dirname,
+			'..',
+			'..',
+			'..',
+			'..',
+			'docs',
+			'recipes',
+			'notifications-once-per-change.json',
+		),
 		'utf8',
 	),
 ) as { nodes: Array<{ name: string; parameters: IDataObject }> };
