@@ -11,7 +11,10 @@ import {
 import { useFilesystemBinaryData } from '../harness/binaryData';
 import { periodRead } from '../harness/reads';
 import { iso } from '../harness/records';
-import { RECORD_FIELDS } from '../../nodes/PaymentsService/reporting/csv';
+import {
+	type RecordListResource,
+	REPORTING_LISTS,
+} from '../../nodes/PaymentsService/reporting/lists';
 
 const SESSION = 'paymentsServiceSessionApi';
 const DAY = 86_400;
@@ -470,7 +473,7 @@ describe('Report → Summarize and Export to File through the n8n engine (genera
 			file: {
 				fileName: `deposits_${iso(from).slice(0, 10)}_${iso(to).slice(0, 10)}.csv`,
 				rows: records.length,
-				columns: [...RECORD_FIELDS.deposit, 'otherFields'],
+				columns: [...REPORTING_LISTS.deposit.fields, 'otherFields'],
 			},
 		});
 		// The totals, exact: each group's count, sum, min and max per currency.
@@ -495,7 +498,7 @@ describe('Report → Summarize and Export to File through the n8n engine (genera
 			parse(bytes, { bom: true, columns: true }) as Array<Record<string, string>>,
 			records,
 			'idDeposit',
-			RECORD_FIELDS.deposit,
+			REPORTING_LISTS.deposit.fields,
 		);
 
 		// The same two reports as two operations, one after the other: the period is read twice.
@@ -593,7 +596,7 @@ describe('Report → Summarize and Export to File through the n8n engine (genera
 				records.length,
 				records.length,
 			]);
-			const columns = RECORD_FIELDS[resource as keyof typeof RECORD_FIELDS];
+			const columns = REPORTING_LISTS[resource as RecordListResource].fields;
 			expectRowsAreRecords(
 				parse(Buffer.from(totals.binary!.data.data, 'base64'), { columns: true }) as Array<
 					Record<string, string>

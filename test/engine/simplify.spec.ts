@@ -1,4 +1,4 @@
-import { SIMPLE_FIELDS } from '../../nodes/PaymentsService/actions/common/simplify';
+import { RECORD_LISTS, REPORTING_LISTS } from '../../nodes/PaymentsService/reporting/lists';
 import { paymentsNode, startFixture, WorkflowBuilder, type Fixture } from '../harness/fixtures';
 
 const SESSION = 'paymentsServiceSessionApi';
@@ -27,13 +27,13 @@ describe('Get Many’s Simplify', () => {
 	});
 	afterAll(async () => await fx.close());
 
-	test.each(Object.keys(SIMPLE_FIELDS))(
+	test.each(RECORD_LISTS.map((list) => list.resource))(
 		'%s: a new node (version 1.1) returns only the simple fields, the same records as the whole ones',
 		async (resource) => {
 			const simple = await fx.engine.run(listWorkflow(resource, 1.1));
 			const whole = await fx.engine.run(listWorkflow(resource, 1.1, { simplify: false }));
 			expect([simple.error, whole.error]).toEqual([undefined, undefined]);
-			const fields = SIMPLE_FIELDS[resource as keyof typeof SIMPLE_FIELDS];
+			const fields = REPORTING_LISTS[resource].simpleFields;
 			const wholeRecords = whole.output('Payments Service').map((item) => item.json);
 			const simpleRecords = simple.output('Payments Service').map((item) => item.json);
 			expect(simpleRecords.length).toBe(wholeRecords.length);
@@ -59,6 +59,8 @@ describe('Get Many’s Simplify', () => {
 		const records = run.output('Payments Service').map((item) => item.json);
 		expect(records.length).toBeGreaterThan(0);
 		for (const record of records)
-			expect(Object.keys(record).length).toBeGreaterThan(SIMPLE_FIELDS.deposit.length);
+			expect(Object.keys(record).length).toBeGreaterThan(
+				REPORTING_LISTS.deposit.simpleFields.length,
+			);
 	});
 });

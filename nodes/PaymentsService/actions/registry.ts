@@ -6,6 +6,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPES, type CredentialKind } from '../transport/client';
+import { type RecordListResource, REPORTING_LISTS } from '../reporting/lists';
 import * as balanceGet from './balance/get.operation';
 import * as bankGetMany from './bank/getMany.operation';
 import * as cashoutCancel from './cashout/cancel.operation';
@@ -86,6 +87,41 @@ export interface ResourceDefinition {
 	operations: OperationDefinition[];
 }
 
+/** Get Many, Summarize and Export to File of a reporting list, their texts made from its plural. */
+function reportingOperations(resource: RecordListResource): OperationDefinition[] {
+	const { plural } = REPORTING_LISTS[resource];
+	return [
+		{
+			value: 'getMany',
+			name: 'Get Many',
+			description: `List ${plural} created in a period`,
+			action: `Get many ${plural}`,
+			credential: 'session',
+			reads: true,
+			module: listOperation(resource),
+		},
+		{
+			value: 'summarize',
+			name: 'Summarize',
+			description: `Count and total the ${plural} of a period by status, currency, country, method, day or hour, optionally with them in a CSV file from the same read`,
+			action: `Summarize ${plural}`,
+			credential: 'session',
+			rateCredential: 'readOnly',
+			reads: true,
+			module: summarizeOperation(resource),
+		},
+		{
+			value: 'exportToFile',
+			name: 'Export to File',
+			description: `Write the ${plural} of a period to a CSV file, streamed`,
+			action: `Export ${plural} to a CSV file`,
+			credential: 'session',
+			reads: true,
+			module: exportToFileOperation(resource),
+		},
+	];
+}
+
 export const RESOURCES: readonly ResourceDefinition[] = [
 	{
 		value: 'balance',
@@ -154,35 +190,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				reads: false,
 				module: cashoutCreate,
 			},
-			{
-				value: 'getMany',
-				name: 'Get Many',
-				description: 'List cashouts created in a period',
-				action: 'Get many cashouts',
-				credential: 'session',
-				reads: true,
-				module: listOperation('cashout'),
-			},
-			{
-				value: 'summarize',
-				name: 'Summarize',
-				description:
-					'Count and total the cashouts of a period by status, currency, country, method, day or hour, optionally with them in a CSV file from the same read',
-				action: 'Summarize cashouts',
-				credential: 'session',
-				rateCredential: 'readOnly',
-				reads: true,
-				module: summarizeOperation('cashout'),
-			},
-			{
-				value: 'exportToFile',
-				name: 'Export to File',
-				description: 'Write the cashouts of a period to a CSV file, streamed',
-				action: 'Export cashouts to a CSV file',
-				credential: 'session',
-				reads: true,
-				module: exportToFileOperation('cashout'),
-			},
+			...reportingOperations('cashout'),
 			{
 				value: 'getStatus',
 				name: 'Get Status',
@@ -216,73 +224,13 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 		value: 'chargeback',
 		name: 'Chargeback',
 		defaultOperation: 'getMany',
-		operations: [
-			{
-				value: 'getMany',
-				name: 'Get Many',
-				description: 'List chargebacks created in a period',
-				action: 'Get many chargebacks',
-				credential: 'session',
-				reads: true,
-				module: listOperation('chargeback'),
-			},
-			{
-				value: 'summarize',
-				name: 'Summarize',
-				description:
-					'Count and total the chargebacks of a period by status, currency, country, method, day or hour, optionally with them in a CSV file from the same read',
-				action: 'Summarize chargebacks',
-				credential: 'session',
-				rateCredential: 'readOnly',
-				reads: true,
-				module: summarizeOperation('chargeback'),
-			},
-			{
-				value: 'exportToFile',
-				name: 'Export to File',
-				description: 'Write the chargebacks of a period to a CSV file, streamed',
-				action: 'Export chargebacks to a CSV file',
-				credential: 'session',
-				reads: true,
-				module: exportToFileOperation('chargeback'),
-			},
-		],
+		operations: reportingOperations('chargeback'),
 	},
 	{
 		value: 'note',
 		name: 'Credit/Debit Note',
 		defaultOperation: 'getMany',
-		operations: [
-			{
-				value: 'getMany',
-				name: 'Get Many',
-				description: 'List credit and debit notes created in a period',
-				action: 'Get many credit and debit notes',
-				credential: 'session',
-				reads: true,
-				module: listOperation('note'),
-			},
-			{
-				value: 'summarize',
-				name: 'Summarize',
-				description:
-					'Count and total the credit and debit notes of a period by status, currency, country, method, day or hour, optionally with them in a CSV file from the same read',
-				action: 'Summarize credit and debit notes',
-				credential: 'session',
-				rateCredential: 'readOnly',
-				reads: true,
-				module: summarizeOperation('note'),
-			},
-			{
-				value: 'exportToFile',
-				name: 'Export to File',
-				description: 'Write the credit and debit notes of a period to a CSV file, streamed',
-				action: 'Export credit and debit notes to a CSV file',
-				credential: 'session',
-				reads: true,
-				module: exportToFileOperation('note'),
-			},
-		],
+		operations: reportingOperations('note'),
 	},
 	{
 		value: 'deposit',
@@ -319,35 +267,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				reads: false,
 				module: depositFlagReversalForReview,
 			},
-			{
-				value: 'getMany',
-				name: 'Get Many',
-				description: 'List deposits created in a period',
-				action: 'Get many deposits',
-				credential: 'session',
-				reads: true,
-				module: listOperation('deposit'),
-			},
-			{
-				value: 'summarize',
-				name: 'Summarize',
-				description:
-					'Count and total the deposits of a period by status, currency, country, method, day or hour, optionally with them in a CSV file from the same read',
-				action: 'Summarize deposits',
-				credential: 'session',
-				rateCredential: 'readOnly',
-				reads: true,
-				module: summarizeOperation('deposit'),
-			},
-			{
-				value: 'exportToFile',
-				name: 'Export to File',
-				description: 'Write the deposits of a period to a CSV file, streamed',
-				action: 'Export deposits to a CSV file',
-				credential: 'session',
-				reads: true,
-				module: exportToFileOperation('deposit'),
-			},
+			...reportingOperations('deposit'),
 			{
 				value: 'getStatus',
 				name: 'Get Status',
@@ -408,35 +328,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				reads: false,
 				module: refundCreate,
 			},
-			{
-				value: 'getMany',
-				name: 'Get Many',
-				description: 'List refunds created in a period',
-				action: 'Get many refunds',
-				credential: 'session',
-				reads: true,
-				module: listOperation('refund'),
-			},
-			{
-				value: 'summarize',
-				name: 'Summarize',
-				description:
-					'Count and total the refunds of a period by status, currency, country, method, day or hour, optionally with them in a CSV file from the same read',
-				action: 'Summarize refunds',
-				credential: 'session',
-				rateCredential: 'readOnly',
-				reads: true,
-				module: summarizeOperation('refund'),
-			},
-			{
-				value: 'exportToFile',
-				name: 'Export to File',
-				description: 'Write the refunds of a period to a CSV file, streamed',
-				action: 'Export refunds to a CSV file',
-				credential: 'session',
-				reads: true,
-				module: exportToFileOperation('refund'),
-			},
+			...reportingOperations('refund'),
 			{
 				value: 'getStatus',
 				name: 'Get Status',
@@ -468,37 +360,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 		value: 'settlement',
 		name: 'Settlement',
 		defaultOperation: 'getMany',
-		operations: [
-			{
-				value: 'getMany',
-				name: 'Get Many',
-				description: 'List settlements created in a period',
-				action: 'Get many settlements',
-				credential: 'session',
-				reads: true,
-				module: listOperation('settlement'),
-			},
-			{
-				value: 'summarize',
-				name: 'Summarize',
-				description:
-					'Count and total the settlements of a period by status, currency, country, method, day or hour, optionally with them in a CSV file from the same read',
-				action: 'Summarize settlements',
-				credential: 'session',
-				rateCredential: 'readOnly',
-				reads: true,
-				module: summarizeOperation('settlement'),
-			},
-			{
-				value: 'exportToFile',
-				name: 'Export to File',
-				description: 'Write the settlements of a period to a CSV file, streamed',
-				action: 'Export settlements to a CSV file',
-				credential: 'session',
-				reads: true,
-				module: exportToFileOperation('settlement'),
-			},
-		],
+		operations: reportingOperations('settlement'),
 	},
 	{
 		value: 'ticket',

@@ -6,6 +6,8 @@
  * registry.ts), shown only on the tool (`@tool`), where the workflow builder can still edit them.
  * Keyed by `<resource>.<operation>`; a test requires one for every operation of the registry.
  */
+import { RECORD_LISTS, type RecordListDefinition } from '../reporting/lists';
+
 const PERIOD =
 	'Period picks creation dates in UTC (today, yesterday, last24Hours, last7Days, last30Days, last90Days, thisMonth, lastMonth, or custom with Created From/To as ISO 8601 date-times)';
 const LIST = `Returns one item per record, newest first, up to Limit (default 50) unless Return All. ${PERIOD}.`;
@@ -13,7 +15,18 @@ const LIST = `Returns one item per record, newest first, up to Limit (default 50
 const SUMMARY = `Answers totals questions ("how much did we pay out to Brazil yesterday?") in a few small items, without listing records. ${PERIOD}; Filters (Country, Status…) narrow it. Group By takes any of status, currency, country, paymentMethod, day, hour (day and hour in Time Zone, IANA name, default the workflow's). Returns one item per group and a last item with total: true; each has count and, per amount field, {<currency>: {count, sum, min, max, average}} as exact decimal texts, each currency apart (never added together). With Convert Totals To (e.g. USD), each item also has converted: the sums in that one currency at the service's exchange rates, and the last item exchangeRates: each rate per USD and when it was read. Write Records to File (off by default) also puts every record counted into a CSV file (binary field data) on the last item, with file: {fileName, rows, columns}, from the same read.`;
 const EXPORT = `Writes every record of the period to a CSV file (binary field data), not to items: use it to attach or save a report, not to answer questions. ${PERIOD}. Returns the file name and the number of rows.`;
 
+/** The tool descriptions of a reporting list's Get Many, Summarize and Export to File. */
+function reportingToolDescriptions(list: RecordListDefinition): Record<string, string> {
+	const alsoCalled = list.alsoCalled ? ` (${list.alsoCalled})` : '';
+	return {
+		[`${list.resource}.getMany`]: `Lists ${list.plural}${alsoCalled}. ${LIST} ${list.recordSummary}`,
+		[`${list.resource}.summarize`]: `Totals of ${list.plural}. ${SUMMARY}`,
+		[`${list.resource}.exportToFile`]: `Exports ${list.plural}. ${EXPORT}`,
+	};
+}
+
 export const TOOL_DESCRIPTIONS: Readonly<Record<string, string>> = {
+	...Object.assign({}, ...RECORD_LISTS.map(reportingToolDescriptions)),
 	'balance.get':
 		'Reads the merchant’s total available balance. Takes nothing. Returns one item per balance entry (one per currency and type).',
 	'balance.getDailyReport': `Reads the balance report, one item per day of the period. ${PERIOD}.`,
@@ -23,30 +36,18 @@ export const TOOL_DESCRIPTIONS: Readonly<Record<string, string>> = {
 		'Cancels a cashout (payout) the bank has not received yet; moves no money. Takes Cashout ID (a whole number) and the cashout’s External ID. Returns the new status; a refusal says why (e.g. already sent to the bank).',
 	'cashout.create':
 		'Sends money: creates a cashout (payout) to a beneficiary’s bank account. Takes External ID (your unique reference; a repeat with the same one returns the existing cashout instead of paying twice), Country (2-letter ISO code), Amount (decimal, at most 2 places, in the country’s currency unless Currency is USD), the beneficiary’s name, document and bank details. Returns the cashout ID, its status and already_created (true when the External ID had been used).',
-	'cashout.summarize': `Totals of cashouts. ${SUMMARY}`,
-	'cashout.exportToFile': `Exports cashouts. ${EXPORT}`,
-	'cashout.getMany': `Lists cashouts (payouts). ${LIST} Each has its ID, external ID, amount and currency, country, status and dates.`,
 	'cashout.getStatus':
 		'Reads the status of one cashout, by Cashout ID (a whole number) or by External ID. Returns cashout_status_name (PENDING, DELIVERED, COMPLETED, REJECTED, CANCELLED, ON_HOLD…) and, when rejected, the bank’s rejection code and reason.',
 	'cashout.putOnHold':
 		'Stops a PENDING cashout from being processed until it is released; moves no money. Takes Cashout ID (a whole number). Returns the cashout’s new status; a refusal says why (e.g. it is no longer PENDING).',
 	'cashout.releaseHold':
 		'Lets a cashout on hold be processed again (it will be paid). Takes Cashout ID (a whole number). Returns the cashout’s new status.',
-	'chargeback.summarize': `Totals of chargebacks. ${SUMMARY}`,
-	'chargeback.exportToFile': `Exports chargebacks. ${EXPORT}`,
-	'chargeback.getMany': `Lists chargebacks (disputed deposits). ${LIST} Each has its ID, the deposit it disputes, amount, currency, reason and dates.`,
-	'note.summarize': `Totals of credit and debit notes. ${SUMMARY}`,
-	'note.exportToFile': `Exports credit and debit notes. ${EXPORT}`,
-	'note.getMany': `Lists credit and debit notes. ${LIST} Each has its ID, type, amount, currency and dates.`,
 	'deposit.create':
 		'Charges a customer: creates a deposit (pay-in). Takes Invoice ID (your unique reference), Country (2-letter ISO code), Amount (decimal, at most 2 places, in the country’s currency unless Currency is USD), Payment Method and the payer’s details; without full payer details it is HOSTED (the customer completes it on a checkout page). Returns the deposit ID, its checkout URL or payment data (e.g. a QR code) and status.',
 	'deposit.flagForReview':
 		'Opens a support ticket asking the service to review one deposit, optionally with files, and submits it. Takes Deposit ID (a whole number), optional files (binary input) with their document type. Returns the ticket.',
 	'deposit.flagReversalForReview':
 		'Opens a support ticket asking the service to review a deposit reversal, optionally with files, and submits it. Takes Deposit ID (a whole number), optional files (binary input) with their document type. Returns the ticket.',
-	'deposit.summarize': `Totals of deposits. ${SUMMARY}`,
-	'deposit.exportToFile': `Exports deposits. ${EXPORT}`,
-	'deposit.getMany': `Lists deposits (pay-ins). ${LIST} Each has its ID, invoice ID, amount and currency, country, payment method, status and dates.`,
 	'deposit.getStatus':
 		'Reads the current status of one deposit by Deposit ID (a whole number). Returns its status, amount and currency.',
 	'exchangeRate.get':
@@ -55,16 +56,10 @@ export const TOOL_DESCRIPTIONS: Readonly<Record<string, string>> = {
 		'Lists the payment methods deposits can use in a country. Takes Country (2-letter ISO code). Returns one item per method with its code (use it as Payment Method Code) and name.',
 	'refund.create':
 		'Returns money to a customer: refunds a deposit in full, or in part with Amount (decimal, at most 2 places, in the deposit’s currency). The deposit is identified by its Deposit ID (a whole number) or invoice ID. A repeat with the same idempotency key requests nothing new. Returns the refund ID and status.',
-	'refund.summarize': `Totals of refunds. ${SUMMARY}`,
-	'refund.exportToFile': `Exports refunds. ${EXPORT}`,
-	'refund.getMany': `Lists refunds. ${LIST} Each has its ID, the deposit refunded, amount, currency, status and dates.`,
 	'refund.getStatus':
 		'Reads the current status of one refund by Refund ID (a whole number). Returns its status, amount and currency, and optionally its voucher as a file.',
 	'session.logOut':
 		'Ends the stored login session at once; the next request logs in again. Takes nothing. Returns confirmation.',
-	'settlement.summarize': `Totals of settlements. ${SUMMARY}`,
-	'settlement.exportToFile': `Exports settlements. ${EXPORT}`,
-	'settlement.getMany': `Lists settlements (transfers of funds to the merchant). ${LIST} Each has its ID, amount, currency, status and dates.`,
 	'ticket.addAttachment':
 		'Attaches a file (binary input) to a draft support ticket. Takes Ticket ID (a whole number) and the document type. Returns the attachment’s details.',
 	'ticket.confirm':

@@ -9,12 +9,16 @@
  */
 
 import type { IDataObject } from 'n8n-workflow';
-import type { ReportingListDefinition, ReportingResource } from './lists';
+import {
+	type AmountField,
+	type GroupField,
+	type RecordListDefinition,
+	type RecordListResource,
+	REPORTING_LISTS,
+	type SummaryDefinition,
+} from './lists';
 import { type Decimal, divideRounded, formatDecimal, parseDecimal, rescale } from './decimal';
 import { ZoneCalendar } from './timeZones';
-
-/** What records can be grouped by. */
-export type GroupField = 'status' | 'currency' | 'country' | 'paymentMethod' | 'day' | 'hour';
 
 /** Every grouping, in the order the groups' fields are output. */
 export const GROUP_FIELDS: readonly GroupField[] = [
@@ -26,97 +30,9 @@ export const GROUP_FIELDS: readonly GroupField[] = [
 	'currency',
 ];
 
-/** An amount field of a list and the record field naming its currency (or a fixed currency). */
-export interface AmountField {
-	/** Record field holding the amount (a JSON number, or its text). */
-	field: string;
-	/** Record field holding its currency (ISO 4217), or `{ fixed }` when the name says it. */
-	currency: string | { fixed: string };
-	/** Name shown in the node's panel. */
-	name: string;
-}
-
-/** How a list's records are summarised: the field behind each grouping it has, its amount fields. */
-export interface SummaryDefinition {
-	/** Record field of each grouping the list has (day and hour use the list's creation date). */
-	groups: Partial<Record<GroupField, string>>;
-	amounts: readonly AmountField[];
-}
-
-const amount = (field: string, currency: string, name: string): AmountField => ({
-	field,
-	currency,
-	name,
-});
-
-/**
- * The summary of each list (service rules §3.4, §3.5): record fields from the interface's record
- * tables (refunds and chargebacks from the public docs). Currencies: each amount is paired with the
- * field that names its currency; where the records carry none for an amount (cashout `tax`,
- * settlement amounts), the record's `currency`.
- */
-export const SUMMARIES: Readonly<
-	Record<Exclude<ReportingResource, 'balanceReport'>, SummaryDefinition>
-> = {
-	deposit: {
-		groups: {
-			status: 'status',
-			currency: 'currency',
-			country: 'country',
-			paymentMethod: 'paymentMethodCode',
-		},
-		amounts: [
-			amount('amount', 'currency', 'Amount'),
-			amount('localAmount', 'localCurrency', 'Local Amount'),
-			amount('requestedAmount', 'requestedCurrency', 'Requested Amount'),
-			amount('fee', 'feeCurrency', 'Fee'),
-			amount('localCountryTaxFee', 'localCurrency', 'Local Country Tax Fee'),
-			{ field: 'usdCountryTaxFee', currency: { fixed: 'USD' }, name: 'USD Country Tax Fee' },
-		],
-	},
-	cashout: {
-		groups: { status: 'status', currency: 'currency', country: 'country' },
-		amounts: [
-			amount('amount', 'currency', 'Amount'),
-			amount('creditedAmount', 'creditedCurrency', 'Credited Amount'),
-			amount('merchantAmount', 'merchantCurrency', 'Merchant Amount'),
-			amount('fee', 'feeCurrency', 'Fee'),
-			amount('tax', 'currency', 'Tax'),
-		],
-	},
-	note: {
-		groups: { currency: 'currency' },
-		amounts: [amount('amount', 'currency', 'Amount')],
-	},
-	refund: {
-		groups: {
-			status: 'status',
-			currency: 'refundCurrency',
-			country: 'country',
-			paymentMethod: 'paymentMethod',
-		},
-		amounts: [amount('amount', 'refundCurrency', 'Amount')],
-	},
-	chargeback: {
-		groups: { status: 'status', currency: 'currency', country: 'country' },
-		amounts: [
-			amount('amount', 'currency', 'Amount'),
-			amount('merchantAmount', 'merchantCurrency', 'Merchant Amount'),
-		],
-	},
-	settlement: {
-		groups: { status: 'status', currency: 'currency' },
-		amounts: [
-			amount('requestedAmount', 'currency', 'Requested Amount'),
-			amount('fee', 'currency', 'Fee'),
-			amount('amountToTransfer', 'currency', 'Amount to Transfer'),
-		],
-	},
-};
-
 /** The groupings `list` offers: its fields, then day and hour (every list has a creation date). */
-export function groupFieldsOf(resource: keyof typeof SUMMARIES): GroupField[] {
-	const groups = SUMMARIES[resource].groups;
+export function groupFieldsOf(resource: RecordListResource): GroupField[] {
+	const groups = REPORTING_LISTS[resource].summary.groups;
 	return GROUP_FIELDS.filter((field) => field === 'day' || field === 'hour' || field in groups);
 }
 
@@ -175,7 +91,7 @@ class AmountStats {
 	}
 }
 
-/** A record's share of a summary: its group and its amounts, made once the record is settled. */
+/** A record's share of a summary: its group and its amounts, made once the record's window is read to its end. */
 export interface Contribution {
 	group: Group;
 	/** Per amount field chosen: [currency, amount], `null` when unreadable, undefined when absent. */
@@ -196,7 +112,7 @@ interface Group {
 
 /** What to summarise: the list, its groupings, its amount fields, the time zone of days and hours. */
 export interface SummaryRequest {
-	list: ReportingListDefinition & { resource: keyof typeof SUMMARIES };
+	list: RecordListDefinition;
 	groupBy: GroupField[];
 	/** Amount fields (record field names) of the list. */
 	amountFields: string[];
@@ -205,7 +121,7 @@ export interface SummaryRequest {
 
 /**
  * The totals of a list being read (see the module's description). `contribution(record)` turns a
- * settled record into its share; `add` counts it; `groups()` and `totals()` give the output.
+ * record into its share; `add` counts it; `groups()` and `totals()` give the output.
  * What it holds grows with the number of groups, not with the records.
  */
 export class Summary {
@@ -220,7 +136,7 @@ export class Summary {
 	private readonly total: Group;
 
 	constructor(readonly request: SummaryRequest) {
-		this.definition = SUMMARIES[request.list.resource];
+		this.definition = request.list.summary;
 		this.amounts = request.amountFields.map(
 			(field) => this.definition.amounts.find((entry) => entry.field === field) as AmountField,
 		);
@@ -281,7 +197,7 @@ export class Summary {
 		return { group, amounts };
 	}
 
-	/** Counts one settled record's share in its group and in the totals. */
+	/** Counts one record's share in its group and in the totals. */
 	add(contribution: Contribution): void {
 		for (const group of [contribution.group, this.total]) {
 			group.count++;

@@ -6,8 +6,8 @@ import {
 	csvLine,
 	exportFileName,
 	OTHER_FIELDS_COLUMN,
-	RECORD_FIELDS,
 } from '../../../nodes/PaymentsService/reporting/csv';
+import { REPORTING_LISTS } from '../../../nodes/PaymentsService/reporting/lists';
 
 // The oracle is csv-parse (a maintained RFC 4180 parser), never a reader of our own.
 const read = (text: string) => parse(text, { bom: true, relax_column_count: false }) as string[][];
@@ -48,7 +48,7 @@ describe('CSV lines (RFC 4180)', () => {
 	});
 
 	test('all columns: the list’s fields in order, then otherFields with any field the service added', () => {
-		const writer = new CsvWriter(RECORD_FIELDS.note, true);
+		const writer = new CsvWriter(REPORTING_LISTS.note.fields, true);
 		const rows = read(
 			writer.header() +
 				writer.line({
@@ -60,7 +60,7 @@ describe('CSV lines (RFC 4180)', () => {
 				}) +
 				writer.line({ id: 8 }),
 		);
-		expect(rows[0]).toEqual([...RECORD_FIELDS.note, OTHER_FIELDS_COLUMN]);
+		expect(rows[0]).toEqual([...REPORTING_LISTS.note.fields, OTHER_FIELDS_COLUMN]);
 		const at = (name: string) => rows[0].indexOf(name);
 		expect(rows[1][at('id')]).toBe('7');
 		expect(rows[1][at('date')]).toBe('2026-11-01T00:00:00Z');

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { isoSeconds } from '../../codes/dates';
+import type { RecordListResource } from '../../reporting/lists';
 import type { PaymentsClient } from '../../transport/client';
 import { optionsCollection } from '../../parameters/options';
 import type { OperationModule } from '../types';
@@ -17,10 +18,10 @@ import {
 	writeRecordsFile,
 } from './file';
 import { windowConcurrencyOption } from '../common/parameters';
-import { planRead, readProperties, timeZoneOption, type ReportResource } from './shared';
+import { planRead, readProperties, timeZoneOption } from './shared';
 
 /** The parameters of `resource` → Export to File. */
-export function exportProperties(resource: ReportResource): INodeProperties[] {
+export function exportProperties(resource: RecordListResource): INodeProperties[] {
 	return [
 		...readProperties(resource),
 		columnsProperty(resource),
@@ -48,7 +49,7 @@ export async function executeExport(
 	context: IExecuteFunctions,
 	client: PaymentsClient,
 	itemIndex: number,
-	resource: ReportResource,
+	resource: RecordListResource,
 ): Promise<INodeExecutionData[]> {
 	const read = planRead(context, itemIndex, resource);
 	const file = planFile(context, itemIndex, resource, read);
@@ -65,7 +66,7 @@ export async function executeExport(
 }
 
 /** `resource` → Export to File (registered in actions/registry.ts for each reporting list). */
-export function exportToFileOperation(resource: ReportResource): OperationModule {
+export function exportToFileOperation(resource: RecordListResource): OperationModule {
 	return {
 		properties: exportProperties(resource),
 		async execute(this: IExecuteFunctions, client: PaymentsClient, itemIndex: number) {

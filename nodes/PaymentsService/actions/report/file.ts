@@ -1,18 +1,12 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import {
-	ChunkStream,
-	CsvWriter,
-	exportFileName,
-	RECORD_FIELDS,
-	UTF8_BOM,
-} from '../../reporting/csv';
-import { hasRecordStatus, REPORTING_LISTS } from '../../reporting/lists';
+import { ChunkStream, CsvWriter, exportFileName, UTF8_BOM } from '../../reporting/csv';
+import { hasRecordStatus, type RecordListResource, REPORTING_LISTS } from '../../reporting/lists';
 import type { Contribution, Summary } from '../../reporting/summary';
 import type { PaymentsClient } from '../../transport/client';
 import { completedWindows, STREAM_WINDOW_PAGES } from '../../reporting/read/period';
-import { checkChoices, type ReportRead, type ReportResource } from './shared';
+import { checkChoices, type ReportRead } from './shared';
 
 /**
  * The CSV file of a report (service rules §3.5): the file parameters Export to File and Summarize's
@@ -22,15 +16,15 @@ import { checkChoices, type ReportRead, type ReportResource } from './shared';
 
 /**
  * Columns: the record fields of `resource` to write, in the order chosen (none: every field of
- * reporting/csv.ts RECORD_FIELDS, then otherFields; service rules §3.5).
+ * the list's `fields` in reporting/lists.ts, then otherFields; service rules §3.5).
  */
-export function columnsProperty(resource: ReportResource): INodeProperties {
+export function columnsProperty(resource: RecordListResource): INodeProperties {
 	return {
 		displayName: 'Columns',
 		name: 'columns',
 		type: 'multiOptions',
 		default: [],
-		options: RECORD_FIELDS[resource]
+		options: REPORTING_LISTS[resource].fields
 			.map((field) => ({ name: field, value: field }))
 			.sort((a, b) => a.name.localeCompare(b.name)),
 		description:
@@ -97,7 +91,7 @@ export interface FilePlan {
 export function planFile(
 	context: IExecuteFunctions,
 	itemIndex: number,
-	resource: ReportResource,
+	resource: RecordListResource,
 	read: ReportRead,
 ): FilePlan {
 	const chosen = checkChoices(
@@ -105,15 +99,15 @@ export function planFile(
 		itemIndex,
 		'Columns',
 		context.getNodeParameter('columns', itemIndex, []),
-		RECORD_FIELDS[resource],
+		REPORTING_LISTS[resource].fields,
 		read.list.label,
 	);
 	const binaryPropertyName = outputField(context, itemIndex);
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const all = chosen.length === 0;
 	return {
-		writer: new CsvWriter(all ? RECORD_FIELDS[resource] : chosen, all),
-		columns: all ? [...RECORD_FIELDS[resource], 'otherFields'] : chosen,
+		writer: new CsvWriter(all ? REPORTING_LISTS[resource].fields : chosen, all),
+		columns: all ? [...REPORTING_LISTS[resource].fields, 'otherFields'] : chosen,
 		binaryPropertyName,
 		fileName:
 			(typeof options.fileName === 'string' && options.fileName.trim()) ||

@@ -7,10 +7,10 @@ import {
 	hasStatus,
 	recordKey,
 	REPORTING_LISTS,
-	type ReportingListDefinition,
+	type RecordListDefinition,
+	type RecordListResource,
 } from '../../reporting/lists';
 import { isTimeZone, localCalendarPeriod } from '../../reporting/timeZones';
-import { type SUMMARIES } from '../../reporting/summary';
 import { splitIntoBalancedWindows, type TimeWindow } from '../../reporting/read/windows';
 import type { ListQuery } from '../../reporting/read/period';
 import { periodProperties, readFilters, readPeriod } from '../common/list';
@@ -19,9 +19,6 @@ import { periodProperties, readFilters, readPeriod } from '../common/list';
  * What Summarize and Export to File share (service rules §3.5): the lists they read, the Period and
  * Filters of Get Many, Window Concurrency, and the read plan (the windows Get Many reads).
  */
-
-/** The lists a report reads: every reporting list but the daily balance report. */
-export type ReportResource = keyof typeof SUMMARIES;
 
 /** The Time Zone option: of the calendar periods, and of Summarize's days and hours. */
 export const timeZoneOption: INodeProperties = {
@@ -62,13 +59,13 @@ const reportPeriodProperties: INodeProperties[] = periodProperties.map((property
 );
 
 /** Period and the list's Filters, as its Get Many shows them (calendar periods in a time zone). */
-export function readProperties(resource: ReportResource): INodeProperties[] {
+export function readProperties(resource: RecordListResource): INodeProperties[] {
 	return [...reportPeriodProperties, ...filtersCollection(REPORTING_LISTS[resource])];
 }
 
 /** The read of one item: the list, its query, the windows and how many are read at once. */
 export interface ReportRead {
-	list: ReportingListDefinition & { resource: ReportResource };
+	list: RecordListDefinition;
 	query: ListQuery;
 	period: TimeWindow;
 	/** IANA time zone of the calendar periods (and of days and hours). */
@@ -91,7 +88,7 @@ export interface ReportRead {
 export function planRead(
 	context: IExecuteFunctions,
 	itemIndex: number,
-	resource: ReportResource,
+	resource: RecordListResource,
 ): ReportRead {
 	const list = REPORTING_LISTS[resource] as ReportRead['list'];
 	const timeZone = readTimeZone(context, itemIndex);

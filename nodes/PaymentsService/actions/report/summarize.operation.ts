@@ -7,14 +7,13 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { hasRecordStatus } from '../../reporting/lists';
 import {
-	GROUP_FIELDS,
-	groupFieldsOf,
-	Summary,
-	SUMMARIES,
 	type GroupField,
-} from '../../reporting/summary';
+	hasRecordStatus,
+	type RecordListResource,
+	REPORTING_LISTS,
+} from '../../reporting/lists';
+import { GROUP_FIELDS, groupFieldsOf, Summary } from '../../reporting/summary';
 import { isoSeconds } from '../../codes/dates';
 import type { PaymentsClient } from '../../transport/client';
 import { completedWindows } from '../../reporting/read/period';
@@ -29,14 +28,7 @@ import {
 	writeRecordsFile,
 	type FilePlan,
 } from './file';
-import {
-	checkChoices,
-	planRead,
-	readProperties,
-	timeZoneOption,
-	type ReportRead,
-	type ReportResource,
-} from './shared';
+import { checkChoices, planRead, readProperties, timeZoneOption, type ReportRead } from './shared';
 import { windowConcurrencyOption } from '../common/parameters';
 
 const GROUP_NAMES: Record<GroupField, { name: string; description: string }> = {
@@ -49,9 +41,9 @@ const GROUP_NAMES: Record<GroupField, { name: string; description: string }> = {
 };
 
 /** The parameters of `resource` → Summarize. */
-export function summarizeProperties(resource: ReportResource): INodeProperties[] {
+export function summarizeProperties(resource: RecordListResource): INodeProperties[] {
 	const groups = groupFieldsOf(resource);
-	const amounts = SUMMARIES[resource].amounts;
+	const amounts = REPORTING_LISTS[resource].summary.amounts;
 	const groupBy: INodeProperties = {
 		displayName: 'Group By',
 		name: 'groupBy',
@@ -167,7 +159,7 @@ export async function executeSummarize(
 	context: IExecuteFunctions,
 	client: PaymentsClient,
 	itemIndex: number,
-	resource: ReportResource,
+	resource: RecordListResource,
 ): Promise<INodeExecutionData[]> {
 	const read = planRead(context, itemIndex, resource);
 	const label = read.list.label;
@@ -185,7 +177,7 @@ export async function executeSummarize(
 		itemIndex,
 		'Amount Fields',
 		context.getNodeParameter('amountFields', itemIndex, []),
-		SUMMARIES[resource].amounts.map((entry) => entry.field),
+		REPORTING_LISTS[resource].summary.amounts.map((entry) => entry.field),
 		label,
 	);
 	const convertTo = readConvertTo(context, itemIndex);
@@ -232,7 +224,7 @@ export async function executeSummarize(
 }
 
 /** `resource` → Summarize (registered in actions/registry.ts for each reporting list). */
-export function summarizeOperation(resource: ReportResource): OperationModule {
+export function summarizeOperation(resource: RecordListResource): OperationModule {
 	return {
 		properties: summarizeProperties(resource),
 		async execute(this: IExecuteFunctions, client: PaymentsClient, itemIndex: number) {
