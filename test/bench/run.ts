@@ -208,7 +208,7 @@ function pureBenchmarks() {
 		toStatuses: [],
 		status: '',
 		lookBackSeconds: 7 * 86_400,
-		includeFirstSightings: true,
+		countNewRecords: true,
 		rereadSeconds: 0,
 	});
 	const now = 1_800_000_000;
@@ -765,7 +765,7 @@ async function triggerCostBenchmark() {
 						idMerchant: 1002,
 						creationDate: iso(created / 1000),
 					}).idCashout;
-					changedAt.set(id, { at: created, created }); // a new record is a change too (first sighting)
+					changedAt.set(id, { at: created, created }); // a new record is a change too
 				},
 			});
 			steps.push({

@@ -1,6 +1,6 @@
 /**
  * What the polling trigger's unit tests share (test/unit/trigger/poll/): a fixed now, trigger
- * settings, observations, a detection call with defaults, a baseline poll, and readers of the state.
+ * settings, observations, a detection call with defaults, a starting-point poll, and readers of the state.
  */
 import {
 	detectEvents,
@@ -32,7 +32,7 @@ export function config(overrides: Partial<TriggerSettings> = {}): TriggerConfig 
 		toStatuses: [],
 		status: '',
 		lookBackSeconds: LOOK_BACK,
-		includeFirstSightings: true,
+		countNewRecords: true,
 		rereadSeconds: 0,
 		...overrides,
 	});
@@ -60,8 +60,8 @@ export function detect(
 	});
 }
 
-/** The state after a complete baseline poll that read `observations`. */
-export function baseline(cfg: TriggerConfig, observations: Observation[]): TriggerState {
+/** The state after a complete starting-point poll that read `observations`. */
+export function afterStartingPoint(cfg: TriggerConfig, observations: Observation[]): TriggerState {
 	const result = detect(initialState(cfg, NOW - HOUR), cfg, observations);
 	expect(result.events).toEqual([]);
 	return result.state;

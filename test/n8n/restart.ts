@@ -2,7 +2,7 @@
  * The polling trigger across a restart of n8n (regular mode): n8n 2.x saves a poll's static data
  * only when the poll emits (and once at activation), so what the trigger knows at a restart is what
  * the last emitting poll or the activation saved. The step rejects a cashout while n8n is down, with
- * Include First Sightings off, and requires the rejection to be reported exactly once after n8n is
+ * Count New Records as Changes off, and requires the rejection to be reported exactly once after n8n is
  * back (docs/polling-trigger.md, "Guarantees": before issue 15 it was lost).
  */
 import { readFileSync } from 'fs';
@@ -19,7 +19,7 @@ import { EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
 const WORKFLOW_FILE = path.join(__dirname, '..', 'workflows', 'alert-rejected-cashouts.json');
 const TRIGGER = 'When a cashout is rejected';
 
-/** The rejected-cashout alert with Include First Sightings off, under its own name. */
+/** The rejected-cashout alert with Count New Records as Changes off, under its own name. */
 function restartWorkflow(): WorkflowJson {
 	const workflow = JSON.parse(readFileSync(WORKFLOW_FILE, 'utf8')) as WorkflowJson;
 	const nodes = workflow.nodes.map((node) =>

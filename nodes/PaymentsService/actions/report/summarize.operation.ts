@@ -116,7 +116,7 @@ function readWriteFile(context: IExecuteFunctions, itemIndex: number): boolean {
 	);
 }
 
-/** Reads the period into `summary`, each settled record once; the windows and record copies read. */
+/** Reads the period into `summary`, each record once; the windows and record copies read. */
 async function readInto(
 	summary: Summary,
 	client: PaymentsClient,
@@ -125,16 +125,16 @@ async function readInto(
 ): Promise<{ windows: number; copies: number }> {
 	let windows = 0;
 	let copies = 0;
-	for await (const settled of completedWindows(client, read.query, read.windows, {
+	for await (const window of completedWindows(client, read.query, read.windows, {
 		concurrency: read.concurrency,
 		itemIndex,
 		keyOf: read.keyOf,
 		valueOf: (record) =>
 			hasRecordStatus(record, read.status) ? summary.contribution(record) : undefined,
 	})) {
-		for (const contribution of settled.values) summary.add(contribution);
+		for (const contribution of window.values) summary.add(contribution);
 		windows++;
-		copies += settled.copies;
+		copies += window.copies;
 	}
 	return { windows, copies };
 }

@@ -29,7 +29,7 @@ interface Claim {
 	/** When it was taken, ms since the epoch. */
 	at: number;
 	/** false while its workflow may still fail (Respond: When Workflow Finished), else true. */
-	settled: boolean;
+	final: boolean;
 }
 
 interface Run {
@@ -63,31 +63,31 @@ function prune<T extends { at: number }>(map: Map<string, T>, now: number, room:
  * the set). Service rules §10.5.
  *
  * @param now ms since the epoch (bounds: {@link CLAIM_MAX_AGE_MS}, {@link MAX_CLAIMS}).
- * @param settled true when nothing can undo the handling any more (Respond: When Received); false
- *   while the workflow may still fail: then settle it with {@link settleChange} or give it back
+ * @param final true when nothing can undo the handling any more (Respond: When Received); false
+ *   while the workflow may still fail: then confirm it with {@link confirmChange} or give it back
  *   with {@link releaseChange}.
- * @returns `claimed` (emit the item), `in-flight` (a copy holds an unsettled claim: its outcome is
+ * @returns `claimed` (emit the item), `in-flight` (a copy holds an unconfirmed claim: its outcome is
  *   not known yet) or `handled` (a copy was handled: suppress this one).
  */
 export function claimChange(
 	scope: ClaimScope,
 	changeKey: string,
 	now: number,
-	settled: boolean,
+	final: boolean,
 ): ClaimResult {
 	const key = scopedKey(scope, changeKey);
 	const held = CLAIMS.get(key);
-	if (held && held.at >= now - CLAIM_MAX_AGE_MS) return held.settled ? 'handled' : 'in-flight';
+	if (held && held.at >= now - CLAIM_MAX_AGE_MS) return held.final ? 'handled' : 'in-flight';
 	CLAIMS.delete(key);
 	prune(CLAIMS, now, 1);
-	CLAIMS.set(key, { at: now, settled });
+	CLAIMS.set(key, { at: now, final });
 	return 'claimed';
 }
 
-/** Marks a claim taken unsettled as handled (its workflow succeeded). No-op when absent. */
-export function settleChange(scope: ClaimScope, changeKey: string): void {
+/** Marks a claim taken unconfirmed as handled (its workflow succeeded). No-op when absent. */
+export function confirmChange(scope: ClaimScope, changeKey: string): void {
 	const claim = CLAIMS.get(scopedKey(scope, changeKey));
-	if (claim) claim.settled = true;
+	if (claim) claim.final = true;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { claimChange, releaseChange, runSince, settleChange, type ClaimScope } from './claims';
+import { claimChange, releaseChange, runSince, confirmChange, type ClaimScope } from './claims';
 import {
 	bodyLimitProblem,
 	isMalformed,
@@ -58,11 +58,11 @@ interface ObservableResponse {
 }
 
 /**
- * Respond "When Workflow Finished": settles the claim of `changeKey` when n8n answers 2xx (the
+ * Respond "When Workflow Finished": confirms the claim of `changeKey` when n8n answers 2xx (the
  * workflow succeeded), releases it when n8n answers anything else (500: the workflow failed) or the
  * connection closes before an answer (the sender saw no 2xx and sends again). Service rules §10.5.
  */
-function settleWhenAnswered(
+function confirmWhenAnswered(
 	response: ObservableResponse,
 	scope: ClaimScope,
 	changeKey: string,
@@ -71,7 +71,7 @@ function settleWhenAnswered(
 	response.once?.('finish', () => {
 		answered = true;
 		const status = response.statusCode ?? 0;
-		if (status >= 200 && status < 300) settleChange(scope, changeKey);
+		if (status >= 200 && status < 300) confirmChange(scope, changeKey);
 		else releaseChange(scope, changeKey);
 	});
 	response.once?.('close', () => {
@@ -147,7 +147,7 @@ interface Claimed {
 	/** The status the memory last read for the record, or null. */
 	previousStatus: string | null;
 	scope: ClaimScope;
-	/** A claim was taken: When Workflow Finished settles or releases it once n8n answers. */
+	/** A claim was taken: When Workflow Finished confirms or releases it once n8n answers. */
 	claiming: boolean;
 	response: ObservableResponse;
 }
@@ -377,7 +377,7 @@ function claim(
  * Emit: the item is the state read, with the notification's fields, its kind, change key, time
  * received (ISO 8601 UTC to the second, service rules §3.4) and the status read before. When
  * Received answers 200 now; When Workflow Finished lets n8n answer once the workflow ends (200, or
- * 500 when it failed) and settles or releases the claim then.
+ * 500 when it failed) and confirms or releases the claim then.
  */
 function emit(
 	delivery: Delivery,
@@ -389,7 +389,7 @@ function emit(
 	const { context, whenFinished } = delivery;
 	const { kind } = notification;
 	const { keyOfChange, previousStatus, scope } = claimed;
-	if (claimed.claiming && whenFinished) settleWhenAnswered(claimed.response, scope, keyOfChange);
+	if (claimed.claiming && whenFinished) confirmWhenAnswered(claimed.response, scope, keyOfChange);
 	const item: IDataObject = {
 		...state.state,
 		notification: {
@@ -415,7 +415,7 @@ function emit(
  * 401), {@link recall} (a final status read < 10 min ago: 200 without a read), {@link read} (the
  * status; a failed read makes n8n answer 500), {@link claim} (memory, filters and the in-process
  * claim, with no `await` since the read: 200 or 409), {@link emit}. Under "When Workflow Finished"
- * the memory is not used, and the claim is settled by a 2xx answer or released otherwise.
+ * the memory is not used, and the claim is confirmed by a 2xx answer or released otherwise.
  */
 export async function handleNotification(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const log: IDataObject = { nodeName: this.getNode().name, workflowId: this.getWorkflow().id };

@@ -57,8 +57,7 @@ export function readTriggerConfig(context: IPollFunctions): {
 			: [],
 		status: event.usesStatusFilter ? status : '',
 		lookBackSeconds: Math.round(lookBackDays * SECONDS_PER_DAY),
-		includeFirstSightings:
-			event.type === 'newRecord' ? false : options.includeFirstSightings !== false,
+		countNewRecords: event.type === 'newRecord' ? false : options.includeFirstSightings !== false,
 		rereadSeconds: 0,
 	};
 	config.rereadSeconds =

@@ -116,7 +116,7 @@ export const TRIGGER_PROPERTIES: INodeProperties[] = [
 	...filterProperties(),
 	optionsCollection([
 		{
-			displayName: 'Include First Sightings',
+			displayName: 'Count New Records as Changes',
 			name: 'includeFirstSightings',
 			type: 'boolean',
 			default: true,

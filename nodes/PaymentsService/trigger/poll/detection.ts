@@ -4,7 +4,7 @@ import { isoSeconds } from '../../codes/dates';
 import { hasStatus, recordKey, type ReportingListDefinition } from '../../reporting/lists';
 import type { TimeWindow } from '../../reporting/read/windows';
 import { MemoryUpdate, nextKnownFrom, recall, type TriggerState } from './memory';
-import type { EmittedEventType, Observation, PreviousSighting, TriggerConfig } from './types';
+import type { EmittedEventType, Observation, PreviousObservation, TriggerConfig } from './types';
 
 /**
  * The polling trigger's detection: what a record read says ({@link observe}), and what changed
@@ -52,15 +52,15 @@ export interface DetectedEvent {
 
 function eventFor(
 	config: TriggerConfig,
-	previous: PreviousSighting | undefined,
+	previous: PreviousObservation | undefined,
 	observation: Observation,
-	firstSightingsCount: boolean,
+	newRecordsCount: boolean,
 ): EmittedEventType | undefined {
 	const event = config.event;
 	if (!previous) {
-		if (!firstSightingsCount) return undefined;
-		if (event.countsFirstSighting(config)) return event.type;
-		// Include First Sightings off: a record's creation is no event, a change after it is. Decided
+		if (!newRecordsCount) return undefined;
+		if (event.countsNewRecord(config)) return event.type;
+		// Count New Records as Changes off: a record's creation is no event, a change after it is. Decided
 		// from the record alone (lastChangeDate later than creationDate), not from the memory of the
 		// poll that first saw it, which n8n does not save when that poll emits nothing.
 		return event.type !== 'newRecord' &&
@@ -87,7 +87,7 @@ export function matchesWantedStatus(config: TriggerConfig, status: string | null
 /**
  * New Record with a Status: a record created since activation, reported once, when first seen in
  * that status. Records in other statuses are not remembered, so reaching the status later is a
- * first sighting, whether the poll read every status or only the wanted ones.
+ * the first time it is seen, whether the poll read every status or only the wanted ones.
  */
 function isNewInStatus(config: TriggerConfig): boolean {
 	const event = config.event;
@@ -107,12 +107,12 @@ function judge(
 	// (records forgotten by a clock that jumped ahead, or never read under a shorter Look-Back): a
 	// record first seen there joins the starting point.
 	const remembers = state.knownFrom === undefined || observation.created >= state.knownFrom;
-	const firstSightingCounts =
+	const newRecordCounts =
 		remembers &&
 		(newInStatus
 			? observation.created > state.activatedAt
 			: state.baselineDone || observation.created > state.activatedAt);
-	const type = eventFor(config, previous, observation, firstSightingCounts);
+	const type = eventFor(config, previous, observation, newRecordCounts);
 	return {
 		type: type && matchesWantedStatus(config, observation.status) ? type : undefined,
 		previous,

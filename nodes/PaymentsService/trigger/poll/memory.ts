@@ -1,6 +1,6 @@
 import { MAX_WINDOW_SECONDS } from '../../codes/service';
 import type { TimeWindow } from '../../reporting/read/windows';
-import type { PreviousSighting } from './events';
+import type { PreviousObservation } from './events';
 import type { Observation, TriggerConfig } from './types';
 
 /**
@@ -110,11 +110,11 @@ export function configKey(config: TriggerConfig): string {
 		[...config.toStatuses].sort(),
 		config.status,
 		config.lookBackSeconds,
-		config.includeFirstSightings,
+		config.countNewRecords,
 	]);
 }
 
-/** A fresh state for `config`, taken at `now` (Unix seconds): nothing seen, baseline to read. */
+/** A fresh state for `config`, taken at `now` (Unix seconds): nothing seen, starting point to read. */
 export function initialState(config: TriggerConfig, now: number): TriggerState {
 	return {
 		v: STATE_FORMAT,
@@ -128,7 +128,7 @@ export function initialState(config: TriggerConfig, now: number): TriggerState {
 }
 
 /** What the state remembers of the record `key`, in the events' terms; undefined: never seen. */
-export function recall(state: TriggerState, key: string): PreviousSighting | undefined {
+export function recall(state: TriggerState, key: string): PreviousObservation | undefined {
 	const entry = state.seen[key];
 	if (!entry) return undefined;
 	return {

@@ -50,7 +50,7 @@ export function narrowedStatuses(config: TriggerConfig): string[] | undefined {
 	const wanted = [...new Set(event.wantedStatuses(config).map((status) => status.toUpperCase()))];
 	if (wanted.length === 0 || !list.statusParam) return undefined;
 	if (!wanted.every((status) => list.filterStatuses.includes(status))) return undefined;
-	if (event.type !== 'newRecord' && !config.includeFirstSightings) return undefined;
+	if (event.type !== 'newRecord' && !config.countNewRecords) return undefined;
 	return wanted.sort();
 }
 

@@ -29,7 +29,7 @@ export interface TriggerConfig {
 	/** How far back, by creation date, records are watched, in seconds. */
 	lookBackSeconds: number;
 	/** Status Changed / Any Change: a record first seen after activation counts as a change. */
-	includeFirstSightings: boolean;
+	countNewRecords: boolean;
 	/**
 	 * Re-read period of older records, in seconds: records created within the last period are read
 	 * every poll, older ones once per period (0: every record every poll). Not part of
@@ -48,7 +48,7 @@ export interface Observation {
 }
 
 /** What the trigger remembers of a record it saw before. */
-export interface PreviousSighting {
+export interface PreviousObservation {
 	/** The status it was seen in; null when it had none, or when it {@link left}. */
 	status: string | null;
 	/**
@@ -74,12 +74,12 @@ export interface TriggerEventDefinition {
 	/** Whether records of `list` carry what this event needs (a status, a `lastChangeDate`). */
 	supports(list: ReportingListDefinition): boolean;
 	/** A record seen before and read again: whether it changed the way this event reports. */
-	changed(previous: PreviousSighting, current: Observation, config: TriggerConfig): boolean;
+	changed(previous: PreviousObservation, current: Observation, config: TriggerConfig): boolean;
 	/**
 	 * A record seen for the first time after the starting point: whether that counts as this event
-	 * (always for New Record; for changes only with Include First Sightings).
+	 * (always for New Record; for changes only with Count New Records as Changes).
 	 */
-	countsFirstSighting(config: TriggerConfig): boolean;
+	countsNewRecord(config: TriggerConfig): boolean;
 	/** The statuses an emitted record must be in (its current status); empty = any status. */
 	wantedStatuses(config: TriggerConfig): string[];
 	/** Whether the Filters collection's Status applies to this event. */

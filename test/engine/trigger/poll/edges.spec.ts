@@ -197,7 +197,7 @@ describe('polling trigger at the edges: stored markers, returns under n8n’s sa
 			{ resource: 'cashout', event: 'statusChanged', toStatuses: ['ON_HOLD'] },
 		],
 		[
-			'Status Changed to ON_HOLD, every status read (Include First Sightings off)',
+			'Status Changed to ON_HOLD, every status read (Count New Records as Changes off)',
 			{
 				resource: 'cashout',
 				event: 'statusChanged',

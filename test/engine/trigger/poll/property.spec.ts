@@ -51,11 +51,11 @@ interface OracleContext {
 const held = (record: Truth) => record.status === 'ON_HOLD';
 const changedAfterCreation = (record: Truth) => record.lastChange > record.created;
 /** To Status ON_HOLD: a new status, or a later lastChangeDate (it left ON_HOLD and came back). */
-const newHold = (record: Truth, before: Truth | undefined, firstSightings: boolean) =>
+const newHold = (record: Truth, before: Truth | undefined, newRecordsCount: boolean) =>
 	held(record) &&
 	(before
 		? before.status !== record.status || record.lastChange > before.lastChange
-		: firstSightings || changedAfterCreation(record));
+		: newRecordsCount || changedAfterCreation(record));
 
 const WATCHED: Watched[] = [
 	{
@@ -75,7 +75,7 @@ const WATCHED: Watched[] = [
 		emits: (record, before) => newHold(record, before, true),
 	},
 	{
-		name: 'Status Changed to ON_HOLD, Include First Sightings off (every status read)',
+		name: 'Status Changed to ON_HOLD, Count New Records as Changes off (every status read)',
 		parameters: {
 			resource: 'cashout',
 			event: 'statusChanged',

@@ -150,7 +150,7 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		expect(await trigger.poll()).toEqual({ items: null });
 	});
 
-	test('To Status filters what is emitted; First Sightings can be left out', async () => {
+	test('To Status filters what is emitted; new records can be left out', async () => {
 		const a = cashout(HOUR);
 		const trigger = runner({
 			resource: 'cashout',
@@ -431,7 +431,7 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		const statusOf = (id: number) =>
 			fx.sandbox.control.cashouts(MID).find((record) => record.idCashout === id)!.status;
 
-		test('a change to a record first seen by a poll whose memory a restart lost is still emitted (Include First Sightings off)', async () => {
+		test('a change to a record first seen by a poll whose memory a restart lost is still emitted (Count New Records as Changes off)', async () => {
 			const trigger = runner({
 				resource: 'cashout',
 				event: 'statusChanged',
@@ -779,7 +779,7 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 		});
 
 		test('settings that would make narrowing unsound read every status', async () => {
-			// Without first sightings a record entering the status would be new to a narrowed read.
+			// Without new records a record entering the status would be new to a narrowed read.
 			const noFirst = new PollRunner(
 				fx.engine,
 				triggerWorkflow({
@@ -845,8 +845,8 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 			);
 			fx.sandbox.log.clear();
 			await trigger.poll();
-			const baselineRequests = listed().length;
-			expect(baselineRequests).toBeGreaterThan(20);
+			const startingPointRequests = listed().length;
+			expect(startingPointRequests).toBeGreaterThan(20);
 
 			const victims = fx.sandbox.control.cashouts(MID).filter((_, index) => index % 97 === 5);
 			const changedAt = new Map<number, number>();
@@ -873,7 +873,7 @@ describe('Payments Service Trigger, polled through n8n-core’s PollContext', ()
 			expect([...detected.keys()].sort()).toEqual([...changedAt.keys()].sort());
 			for (const [id, minute] of detected)
 				expect(minute - changedAt.get(id)!).toBeLessThanOrEqual(61);
-			expect(requests / 75).toBeLessThan(baselineRequests / 4);
+			expect(requests / 75).toBeLessThan(startingPointRequests / 4);
 		});
 	});
 });

@@ -49,10 +49,12 @@ describe('Payments Service Trigger at volume, polled through n8n-core’s PollCo
 		);
 		fx.sandbox.log.clear();
 		expect(await trigger.poll()).toEqual({ items: null });
-		const baseline = listed();
+		const startingPoint = listed();
 		// One request per 49 records or so: each is a first page of a window that follows the data.
-		expect(baseline.every((entry) => entry.query.page === '0' && entry.status === 200)).toBe(true);
-		expect(baseline.length).toBeLessThan((created.length / 49) * 1.1);
+		expect(startingPoint.every((entry) => entry.query.page === '0' && entry.status === 200)).toBe(
+			true,
+		);
+		expect(startingPoint.length).toBeLessThan((created.length / 49) * 1.1);
 		// About 8 bytes a record here (each was stamped changed at insertion), against about 38 unpacked.
 		expect(Buffer.byteLength(JSON.stringify(trigger.savedStaticData()))).toBeLessThan(200_000);
 

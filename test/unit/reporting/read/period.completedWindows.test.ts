@@ -59,13 +59,13 @@ async function readAll(
 	valueOf: (record: Record<string, unknown>) => unknown = (record) => record,
 ) {
 	const windows = [];
-	for await (const settled of completedWindows(client, { list }, [{ from: 0, to: DAY - 1 }], {
+	for await (const window of completedWindows(client, { list }, [{ from: 0, to: DAY - 1 }], {
 		concurrency,
 		windowPages,
 		keyOf: (record) => recordKey(list, record),
 		valueOf,
 	}))
-		windows.push(settled);
+		windows.push(window);
 	return windows;
 }
 
@@ -172,7 +172,7 @@ describe('completedWindows: each record once, holding one window at a time', () 
 		const yielded: number[] = [];
 		await expect(
 			(async () => {
-				for await (const settled of completedWindows(
+				for await (const window of completedWindows(
 					service.client,
 					{ list },
 					[{ from: 0, to: DAY - 1 }],
@@ -182,7 +182,7 @@ describe('completedWindows: each record once, holding one window at a time', () 
 						valueOf: (record) => record,
 					},
 				))
-					yielded.push(settled.values.length);
+					yielded.push(window.values.length);
 			})(),
 		).rejects.toThrow('page 3 failed');
 		expect(yielded).toEqual([]);

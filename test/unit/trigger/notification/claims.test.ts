@@ -6,7 +6,7 @@ import {
 	MAX_CLAIMS,
 	releaseChange,
 	runSince,
-	settleChange,
+	confirmChange,
 } from '../../../../nodes/PaymentsService/trigger/notification/claims';
 import {
 	changeKey,
@@ -39,15 +39,15 @@ describe('the in-process claim (service rules §10.5)', () => {
 		);
 	});
 
-	test('an unsettled claim is in flight until settled (then handled) or released (then claimable again)', () => {
+	test('an unconfirmed claim is in flight until confirmed (then handled) or released (then claimable again)', () => {
 		expect(claimChange(scope, 'k', NOW, false)).toBe('claimed');
 		expect(claimChange(scope, 'k', NOW, false)).toBe('in-flight');
 		releaseChange(scope, 'k');
 		expect(claimChange(scope, 'k', NOW, false)).toBe('claimed');
-		settleChange(scope, 'k');
+		confirmChange(scope, 'k');
 		expect(claimChange(scope, 'k', NOW, false)).toBe('handled');
 		// Settling or releasing what is not held changes nothing.
-		settleChange(scope, 'absent');
+		confirmChange(scope, 'absent');
 		releaseChange(scope, 'absent');
 		expect(claimCounts().claims).toBe(1);
 	});

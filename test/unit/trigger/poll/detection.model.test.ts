@@ -111,9 +111,9 @@ function configArb(event: TriggerEventName): fc.Arbitrary<TriggerConfig> {
 		.record({
 			toStatuses: fc.subarray(['PENDING', 'on_hold', 'COMPLETED', 'rejected']),
 			status: fc.constantFrom('', 'PENDING', 'completed', 'REJECTED'),
-			includeFirstSightings: fc.boolean(),
+			countNewRecords: fc.boolean(),
 		})
-		.map(({ toStatuses, status, includeFirstSightings }) =>
+		.map(({ toStatuses, status, countNewRecords }) =>
 			resolveConfig({
 				resource: 'cashout',
 				event,
@@ -121,7 +121,7 @@ function configArb(event: TriggerEventName): fc.Arbitrary<TriggerConfig> {
 				toStatuses: event === 'statusChanged' ? toStatuses : [],
 				status: event === 'statusChanged' ? '' : status,
 				lookBackSeconds: LOOK_BACK,
-				includeFirstSightings,
+				countNewRecords,
 				rereadSeconds: 0,
 			}),
 		);
@@ -225,8 +225,8 @@ function expectedType(
 		if (newInStatus(config)) return record.created > activatedAt ? 'newRecord' : undefined;
 		if (config.event.value === 'newRecord') return 'newRecord';
 		const type = config.event.value === 'statusChanged' ? 'statusChanged' : 'changed';
-		// Without first sightings, a record's creation is no event; a change after it is.
-		if (!config.includeFirstSightings)
+		// Without new records, a record's creation is no event; a change after it is.
+		if (!config.countNewRecords)
 			return record.lastChange !== null && record.lastChange > record.created ? type : undefined;
 		return type;
 	}
@@ -428,7 +428,7 @@ describe('detectEvents against a reference model', () => {
 					const world = new World(history.withLastChange);
 					for (const record of history.initial) world.add(T0 - record.back, 0, record.status);
 					const first = world.visible(0, T0);
-					const baseline = detect(
+					const startingPoint = detect(
 						initialState(config, T0),
 						config,
 						first,
@@ -436,8 +436,8 @@ describe('detectEvents against a reference model', () => {
 						history.maxEvents,
 						1,
 					);
-					expect(baseline.events).toEqual([]);
-					let state = baseline.state;
+					expect(startingPoint.events).toEqual([]);
+					let state = startingPoint.state;
 					const model = new Map<string, Seen>();
 					remember(config, model, first);
 					history.phases.forEach((phase, index) => {

@@ -14,7 +14,7 @@ import {
 	config,
 	obs,
 	detect,
-	baseline,
+	afterStartingPoint,
 	summary,
 	remembered,
 } from '../../../harness/pollState';
@@ -65,8 +65,8 @@ describe('observe', () => {
 });
 
 describe('detectEvents', () => {
-	describe('baseline', () => {
-		test('the baseline poll emits nothing and remembers every record', () => {
+	describe('starting point', () => {
+		test('the starting-point poll emits nothing and remembers every record', () => {
 			const cfg = config({ event: 'newRecord' });
 			const result = detect(initialState(cfg, NOW), cfg, [
 				obs('a', 'PENDING', START + 20, START + 10),
@@ -86,7 +86,7 @@ describe('detectEvents', () => {
 			});
 		});
 
-		test('a baseline poll cut short leaves the baseline pending', () => {
+		test('a starting-point poll cut short leaves the starting point pending', () => {
 			const cfg = config();
 			const result = detect(initialState(cfg, NOW), cfg, [obs('a', 'PENDING', null, START + 10)], {
 				complete: false,
@@ -96,9 +96,9 @@ describe('detectEvents', () => {
 			expect(Object.keys(result.state.seen)).toEqual(['a']);
 		});
 
-		test('once the baseline is done, a first sighting counts', () => {
+		test('once the starting point is done, a new record counts', () => {
 			const cfg = config({ event: 'newRecord' });
-			const state = baseline(cfg, [obs('a', 'PENDING', null, START + 10)]);
+			const state = afterStartingPoint(cfg, [obs('a', 'PENDING', null, START + 10)]);
 			const result = detect(state, cfg, [
 				obs('a', 'PENDING', null, START + 10),
 				obs('b', 'PENDING', null, NOW - 5),
@@ -106,7 +106,7 @@ describe('detectEvents', () => {
 			expect(summary(result.events)).toEqual([['b', 'newRecord', null, 'PENDING']]);
 		});
 
-		test('a change of a record remembered by a cut-short baseline poll is emitted', () => {
+		test('a change of a record remembered by a cut-short starting-point poll is emitted', () => {
 			const cfg = config();
 			const first = detect(
 				initialState(cfg, NOW),
@@ -121,10 +121,10 @@ describe('detectEvents', () => {
 			expect(summary(second.events)).toEqual([['a', 'statusChanged', 'PENDING', 'REJECTED']]);
 		});
 
-		test('a record created after activation and first seen while a cut-short baseline is pending is a New Record', () => {
+		test('a record created after activation and first seen while a cut-short starting point is pending is a New Record', () => {
 			// README: New Record = "created since activation"; every creation is emitted once, "also ... when a
 			// poll is cut short". The activation poll read only part of a long look-back.
-			const cfg = config({ event: 'newRecord', includeFirstSightings: false });
+			const cfg = config({ event: 'newRecord', countNewRecords: false });
 			const activatedAt = NOW - HOUR;
 			const first = detect(
 				initialState(cfg, activatedAt),
@@ -147,15 +147,15 @@ describe('detectEvents', () => {
 	});
 
 	describe('New Record', () => {
-		const cfg = config({ event: 'newRecord', includeFirstSightings: false });
+		const cfg = config({ event: 'newRecord', countNewRecords: false });
 
 		test('a known record that changes status or lastChangeDate is no new record', () => {
-			const state = baseline(cfg, [obs('a', 'PENDING', START + 10, START + 10)]);
+			const state = afterStartingPoint(cfg, [obs('a', 'PENDING', START + 10, START + 10)]);
 			expect(detect(state, cfg, [obs('a', 'COMPLETED', NOW, START + 10)]).events).toEqual([]);
 		});
 
 		test('a new record is emitted once', () => {
-			const state = baseline(cfg, []);
+			const state = afterStartingPoint(cfg, []);
 			const first = detect(state, cfg, [obs('a', 'PENDING', NOW - 10, NOW - 10)]);
 			expect(summary(first.events)).toEqual([['a', 'newRecord', null, 'PENDING']]);
 			expect(first.events[0].previousLastChange).toBeNull();
@@ -166,7 +166,7 @@ describe('detectEvents', () => {
 
 		test('the status filter emits only records currently in that status, case-insensitively', () => {
 			const filtered = config({ event: 'newRecord', status: 'completed' });
-			const state = baseline(filtered, []);
+			const state = afterStartingPoint(filtered, []);
 			const result = detect(state, filtered, [
 				obs('a', 'PENDING', null, NOW - 10),
 				obs('b', 'COMPLETED', null, NOW - 9),
@@ -177,9 +177,11 @@ describe('detectEvents', () => {
 
 		test('with a status filter, a new record is reported once, when first seen in that status', () => {
 			const filtered = config({ event: 'newRecord', status: 'COMPLETED' });
-			const first = detect(baseline(filtered, []), filtered, [obs('a', 'PENDING', null, NOW - 10)]);
+			const first = detect(afterStartingPoint(filtered, []), filtered, [
+				obs('a', 'PENDING', null, NOW - 10),
+			]);
 			expect(first.events).toEqual([]);
-			// Not remembered in another status, so reaching COMPLETED later is its first sighting.
+			// Not remembered in another status, so reaching COMPLETED later is the first time it is seen.
 			expect(remembered(first.state, 'a')).toBeUndefined();
 			const completed = detect(first.state, filtered, [obs('a', 'COMPLETED', null, NOW - 10)]);
 			expect(summary(completed.events)).toEqual([['a', 'newRecord', null, 'COMPLETED']]);
@@ -190,7 +192,7 @@ describe('detectEvents', () => {
 
 		test('with a status filter, a record created before activation that reaches the status later is no new record', () => {
 			const filtered = config({ event: 'newRecord', status: 'COMPLETED' });
-			const state = baseline(filtered, [obs('old', 'PENDING', null, START + 10)]);
+			const state = afterStartingPoint(filtered, [obs('old', 'PENDING', null, START + 10)]);
 			expect(detect(state, filtered, [obs('old', 'COMPLETED', null, START + 10)]).events).toEqual(
 				[],
 			);
@@ -201,7 +203,7 @@ describe('detectEvents', () => {
 		const cfg = config({ event: 'statusChanged' });
 
 		test('a different status is a change from the status seen last', () => {
-			const state = baseline(cfg, [obs('a', 'PENDING', START + 50, START + 10)]);
+			const state = afterStartingPoint(cfg, [obs('a', 'PENDING', START + 50, START + 10)]);
 			const result = detect(state, cfg, [obs('a', 'REJECTED', NOW - 10, START + 10)]);
 			expect(summary(result.events)).toEqual([['a', 'statusChanged', 'PENDING', 'REJECTED']]);
 			expect(result.events[0].previousLastChange).toBe(START + 50);
@@ -216,17 +218,17 @@ describe('detectEvents', () => {
 		});
 
 		test('a moved lastChangeDate with the same status is no status change', () => {
-			const state = baseline(cfg, [obs('a', 'PENDING', START + 50, START + 10)]);
+			const state = afterStartingPoint(cfg, [obs('a', 'PENDING', START + 50, START + 10)]);
 			expect(detect(state, cfg, [obs('a', 'PENDING', NOW, START + 10)]).events).toEqual([]);
 		});
 
 		test('a change and its undo between two polls cancel out', () => {
-			const state = baseline(cfg, [obs('a', 'PENDING', START + 50, START + 10)]);
+			const state = afterStartingPoint(cfg, [obs('a', 'PENDING', START + 50, START + 10)]);
 			expect(detect(state, cfg, [obs('a', 'PENDING', NOW - 5, START + 10)]).events).toEqual([]);
 		});
 
 		test('a status that appears or disappears (null) is a change', () => {
-			const state = baseline(cfg, [
+			const state = afterStartingPoint(cfg, [
 				obs('a', null, null, START + 10),
 				obs('b', 'PENDING', null, START + 10),
 			]);
@@ -242,7 +244,7 @@ describe('detectEvents', () => {
 
 		test('To Statuses emits only changes to those statuses, case-insensitively', () => {
 			const wanted = config({ event: 'statusChanged', toStatuses: ['rejected', 'CANCELLED'] });
-			const state = baseline(wanted, [
+			const state = afterStartingPoint(wanted, [
 				obs('a', 'PENDING', null, START + 1),
 				obs('b', 'PENDING', null, START + 2),
 				obs('c', 'PENDING', null, START + 3),
@@ -260,7 +262,7 @@ describe('detectEvents', () => {
 
 		test('a change filtered out by To Statuses is consumed: not emitted later, and the next change starts from it', () => {
 			const wanted = config({ event: 'statusChanged', toStatuses: ['REJECTED'] });
-			const state = baseline(wanted, [obs('a', 'PENDING', START + 10, START + 1)]);
+			const state = afterStartingPoint(wanted, [obs('a', 'PENDING', START + 10, START + 1)]);
 			const unwanted = detect(state, wanted, [obs('a', 'ON_HOLD', START + 20, START + 1)]);
 			expect(unwanted.events).toEqual([]);
 			expect(remembered(unwanted.state, 'a')?.status).toBe('ON_HOLD');
@@ -274,15 +276,15 @@ describe('detectEvents', () => {
 			expect(rejected.events[0].previousLastChange).toBe(START + 20);
 		});
 
-		test('with Include First Sightings a record first seen after the baseline is a change to its first status', () => {
-			const state = baseline(cfg, []);
+		test('with Count New Records as Changes a record first seen after the starting point is a change to its first status', () => {
+			const state = afterStartingPoint(cfg, []);
 			const result = detect(state, cfg, [obs('a', 'REJECTED', NOW - 5, NOW - 10)]);
 			expect(summary(result.events)).toEqual([['a', 'statusChanged', null, 'REJECTED']]);
 		});
 
-		test('a first sighting must also pass To Statuses', () => {
+		test('a new record must also pass To Statuses', () => {
 			const wanted = config({ event: 'statusChanged', toStatuses: ['REJECTED'] });
-			const state = baseline(wanted, []);
+			const state = afterStartingPoint(wanted, []);
 			const result = detect(state, wanted, [
 				obs('a', 'PENDING', null, NOW - 10),
 				obs('b', 'REJECTED', null, NOW - 9),
@@ -291,9 +293,9 @@ describe('detectEvents', () => {
 			expect(remembered(result.state, 'a')?.status).toBe('PENDING');
 		});
 
-		test('without Include First Sightings a first sighting is remembered silently and its later change emitted', () => {
-			const quiet = config({ event: 'statusChanged', includeFirstSightings: false });
-			const state = baseline(quiet, []);
+		test('without Count New Records as Changes a new record is remembered silently and its later change emitted', () => {
+			const quiet = config({ event: 'statusChanged', countNewRecords: false });
+			const state = afterStartingPoint(quiet, []);
 			const first = detect(state, quiet, [obs('a', 'PENDING', null, NOW - 10)]);
 			expect(first.events).toEqual([]);
 			expect(remembered(first.state, 'a')?.status).toBe('PENDING');
@@ -307,28 +309,28 @@ describe('detectEvents', () => {
 		const cfg = config({ event: 'anyChange' });
 
 		test('a moved lastChangeDate is a change, also with the same status', () => {
-			const state = baseline(cfg, [obs('a', 'PENDING', START + 50, START + 10)]);
+			const state = afterStartingPoint(cfg, [obs('a', 'PENDING', START + 50, START + 10)]);
 			const result = detect(state, cfg, [obs('a', 'PENDING', START + 51, START + 10)]);
 			expect(summary(result.events)).toEqual([['a', 'changed', 'PENDING', 'PENDING']]);
 			expect(result.events[0].previousLastChange).toBe(START + 50);
 		});
 
 		test('a status change without lastChangeDate is a change', () => {
-			const state = baseline(cfg, [obs('a', 'PENDING', null, START + 10)]);
+			const state = afterStartingPoint(cfg, [obs('a', 'PENDING', null, START + 10)]);
 			expect(summary(detect(state, cfg, [obs('a', 'COMPLETED', null, START + 10)]).events)).toEqual(
 				[['a', 'changed', 'PENDING', 'COMPLETED']],
 			);
 		});
 
 		test('a lastChangeDate that appears is a change', () => {
-			const state = baseline(cfg, [obs('a', 'PENDING', null, START + 10)]);
+			const state = afterStartingPoint(cfg, [obs('a', 'PENDING', null, START + 10)]);
 			expect(
 				summary(detect(state, cfg, [obs('a', 'PENDING', START + 20, START + 10)]).events),
 			).toEqual([['a', 'changed', 'PENDING', 'PENDING']]);
 		});
 
 		test('an unchanged record, or one whose lastChangeDate went back with the same status, is no change', () => {
-			const state = baseline(cfg, [
+			const state = afterStartingPoint(cfg, [
 				obs('a', 'PENDING', START + 50, START + 10),
 				obs('b', 'PENDING', START + 50, START + 10),
 			]);
@@ -342,7 +344,7 @@ describe('detectEvents', () => {
 
 		test('the status filter emits only records currently in that status, and consumes the others', () => {
 			const filtered = config({ event: 'anyChange', status: 'COMPLETED' });
-			const state = baseline(filtered, [obs('a', 'PENDING', START + 50, START + 10)]);
+			const state = afterStartingPoint(filtered, [obs('a', 'PENDING', START + 50, START + 10)]);
 			const onHold = detect(state, filtered, [obs('a', 'ON_HOLD', START + 60, START + 10)]);
 			expect(onHold.events).toEqual([]);
 			expect(
@@ -354,11 +356,13 @@ describe('detectEvents', () => {
 			expect(summary(completed.events)).toEqual([['a', 'changed', 'ON_HOLD', 'COMPLETED']]);
 		});
 
-		test('first sightings are changes with Include First Sightings; without, only a record changed after its creation is', () => {
-			const withFirst = detect(baseline(cfg, []), cfg, [obs('a', 'PENDING', NOW - 10, NOW - 10)]);
+		test('new records are changes with Count New Records as Changes; without, only a record changed after its creation is', () => {
+			const withFirst = detect(afterStartingPoint(cfg, []), cfg, [
+				obs('a', 'PENDING', NOW - 10, NOW - 10),
+			]);
 			expect(summary(withFirst.events)).toEqual([['a', 'changed', null, 'PENDING']]);
-			const quiet = config({ event: 'anyChange', includeFirstSightings: false });
-			const without = detect(baseline(quiet, []), quiet, [
+			const quiet = config({ event: 'anyChange', countNewRecords: false });
+			const without = detect(afterStartingPoint(quiet, []), quiet, [
 				obs('a', 'PENDING', NOW - 10, NOW - 10),
 				obs('b', 'REJECTED', NOW - 5, NOW - 10),
 			]);
@@ -384,12 +388,12 @@ describe('detectEvents', () => {
 			obs('e', 'REJECTED', NOW - 10, START + 1),
 			obs('d', 'REJECTED', NOW - 30, START + 2),
 			obs('c', 'REJECTED', NOW - 30, START + 3),
-			obs('b', 'PENDING', null, NOW - 40), // first sighting, oldest by creation
-			obs('a', 'PENDING', null, NOW - 5), // first sighting, newest
+			obs('b', 'PENDING', null, NOW - 40), // new record, oldest by creation
+			obs('a', 'PENDING', null, NOW - 5), // new record, newest
 		];
 
 		test('events are emitted oldest change first (lastChangeDate, else creation), ties by key', () => {
-			const result = detect(baseline(cfg, before), cfg, after);
+			const result = detect(afterStartingPoint(cfg, before), cfg, after);
 			expect(result.events.map((event) => event.observation.key)).toEqual([
 				'b',
 				'c',
@@ -400,7 +404,7 @@ describe('detectEvents', () => {
 		});
 
 		test('the rest is deferred oldest first and emitted by the next polls, none repeated', () => {
-			let state = baseline(cfg, before);
+			let state = afterStartingPoint(cfg, before);
 			const batches: string[][] = [];
 			for (let poll = 0; poll < 4; poll++) {
 				const result = detect(state, cfg, after, { maxEvents: 2 });
@@ -411,7 +415,7 @@ describe('detectEvents', () => {
 		});
 
 		test('a deferred record keeps its old entry (or none), so its event still names the status seen before', () => {
-			const result = detect(baseline(cfg, before), cfg, after, { maxEvents: 2 });
+			const result = detect(afterStartingPoint(cfg, before), cfg, after, { maxEvents: 2 });
 			expect(remembered(result.state, 'c')?.status).toBe('REJECTED');
 			expect(remembered(result.state, 'd')).toEqual({
 				status: 'PENDING',
@@ -426,7 +430,7 @@ describe('detectEvents', () => {
 		});
 
 		test('a deferred change that changes again before the next poll is one event from the status seen before', () => {
-			const first = detect(baseline(cfg, before), cfg, after, { maxEvents: 1 });
+			const first = detect(afterStartingPoint(cfg, before), cfg, after, { maxEvents: 1 });
 			const moved = after.map((observation) =>
 				observation.key === 'e' ? obs('e', 'CANCELLED', NOW - 1, START + 1) : observation,
 			);
@@ -437,7 +441,7 @@ describe('detectEvents', () => {
 		});
 
 		test('maxEvents 0 emits nothing and consumes nothing wanted', () => {
-			const state = baseline(cfg, before);
+			const state = afterStartingPoint(cfg, before);
 			const result = detect(state, cfg, after, { maxEvents: 0 });
 			expect(result.events).toEqual([]);
 			expect(detect(result.state, cfg, after).events).toHaveLength(5);
@@ -447,7 +451,7 @@ describe('detectEvents', () => {
 	describe('pruning', () => {
 		test('entries created before lookBackStart are forgotten, observed or not; entries at lookBackStart are kept', () => {
 			const cfg = config();
-			const state = baseline(cfg, [
+			const state = afterStartingPoint(cfg, [
 				obs('old', 'PENDING', null, START),
 				obs('edge', 'PENDING', null, START + 100),
 				obs('young', 'PENDING', null, START + 200),
@@ -460,13 +464,15 @@ describe('detectEvents', () => {
 
 		test('an observation created before lookBackStart is not remembered', () => {
 			const cfg = config({ event: 'newRecord' });
-			const result = detect(baseline(cfg, []), cfg, [obs('ancient', 'PENDING', null, START - 1)]);
+			const result = detect(afterStartingPoint(cfg, []), cfg, [
+				obs('ancient', 'PENDING', null, START - 1),
+			]);
 			expect(result.state.seen).toEqual({});
 		});
 
 		test('entries within the look-back that this poll did not read are kept', () => {
 			const cfg = config();
-			const state = baseline(cfg, [
+			const state = afterStartingPoint(cfg, [
 				obs('a', 'PENDING', null, START + 1),
 				obs('b', 'REJECTED', null, START + 2),
 			]);
@@ -484,7 +490,7 @@ describe('detectEvents', () => {
 	describe('state', () => {
 		test('the input state is not changed (deferral, pruning, new statuses)', () => {
 			const cfg = config({ event: 'statusChanged', toStatuses: ['REJECTED', 'CANCELLED'] });
-			const state = baseline(cfg, [
+			const state = afterStartingPoint(cfg, [
 				obs('gone', 'ON_HOLD', START + 5, START),
 				obs('a', 'PENDING', START + 5, START + 10),
 				obs('b', 'PENDING', START + 6, START + 11),
@@ -507,7 +513,7 @@ describe('detectEvents', () => {
 
 		test('the statuses dictionary keeps only statuses still referenced, once each', () => {
 			const cfg = config();
-			const state = baseline(cfg, [
+			const state = afterStartingPoint(cfg, [
 				obs('a', 'PENDING', null, START + 1),
 				obs('b', 'ON_HOLD', null, START + 10),
 				obs('c', 'DELIVERED', null, START + 10),
@@ -534,7 +540,7 @@ describe('detectEvents', () => {
 
 		test('entries not observed keep their status after the dictionary is compacted', () => {
 			const cfg = config();
-			const state = baseline(cfg, [
+			const state = afterStartingPoint(cfg, [
 				obs('a', 'PENDING', null, START + 1),
 				obs('b', 'ON_HOLD', null, START + 2),
 				obs('c', 'DELIVERED', null, START + 3),
@@ -548,7 +554,7 @@ describe('detectEvents', () => {
 			expect(result.state.statuses).toHaveLength(3);
 		});
 
-		test('a completed poll marks the baseline done and keeps the other fields', () => {
+		test('a completed poll marks the starting point done and keeps the other fields', () => {
 			const cfg = config();
 			const state: TriggerState = {
 				...initialState(cfg, NOW - HOUR),

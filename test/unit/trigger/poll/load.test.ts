@@ -11,14 +11,14 @@ import {
 	config,
 	obs,
 	detect,
-	baseline,
+	afterStartingPoint,
 	summary,
 } from '../../../harness/pollState';
 
 describe('loadState', () => {
 	test('the same record set under other settings keeps the memory; the first poll compares with it', () => {
 		const before = config();
-		const state = baseline(before, [obs('a', 'PENDING', START + 10, START + 10)]);
+		const state = afterStartingPoint(before, [obs('a', 'PENDING', START + 10, START + 10)]);
 		const stored = packState({ ...state, polledAt: NOW - 60 });
 		const after = config({ lookBackSeconds: 10 * DAY });
 		const { state: loaded, notes } = loadState(stored, after, NOW, NOW - 10 * DAY);
@@ -41,7 +41,7 @@ describe('loadState', () => {
 
 	test('a clock earlier than the last poll is logged; records below the memory join the starting point', () => {
 		const cfg = config();
-		const state = { ...baseline(cfg, []), polledAt: NOW + 8 * DAY, knownFrom: NOW + DAY };
+		const state = { ...afterStartingPoint(cfg, []), polledAt: NOW + 8 * DAY, knownFrom: NOW + DAY };
 		const { state: loaded, notes } = loadState(state, cfg, NOW, START);
 		expect(notes.map((note) => note.level)).toEqual(['warn', 'info']);
 		expect(notes[0].metadata).toMatchObject({ clockMovedBackSeconds: 8 * DAY });

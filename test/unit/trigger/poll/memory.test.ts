@@ -31,7 +31,7 @@ describe('configKey', () => {
 		['To Statuses', { toStatuses: ['REJECTED'] }],
 		['status', { status: 'PENDING' }],
 		['look-back', { lookBackSeconds: LOOK_BACK + 1 }],
-		['Include First Sightings', { includeFirstSightings: false }],
+		['Count New Records as Changes', { countNewRecords: false }],
 	])('a different %s gives a different key', (_field, change) => {
 		const base = config({ filters: { country: 'BR' } });
 		expect(configKey(config({ filters: { country: 'BR' }, ...change }))).not.toBe(configKey(base));

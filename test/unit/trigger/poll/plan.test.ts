@@ -24,12 +24,15 @@ import type { TriggerConfig } from '../../../../nodes/PaymentsService/trigger/po
 import { HOUR, DAY, NOW, START, config, expectExactCover } from '../../../harness/pollState';
 
 /** A state whose starting point is complete, with the re-reading clock and position given. */
-function settled(cfg: TriggerConfig, sweep: { clock?: number; from?: number } = {}): TriggerState {
+function afterStartingPoint(
+	cfg: TriggerConfig,
+	reread: { clock?: number; from?: number } = {},
+): TriggerState {
 	return {
 		...initialState(cfg, NOW - 30 * DAY),
 		baselineDone: true,
-		sweepClock: sweep.clock,
-		sweepFrom: sweep.from,
+		sweepClock: reread.clock,
+		sweepFrom: reread.from,
 	};
 }
 
@@ -47,21 +50,19 @@ function covered(windows: TimeWindow[]): Array<[number, number]> {
 }
 
 describe('narrowedStatuses: the statuses a poll asks the service for', () => {
-	test('Status Changed to REJECTED, first sightings counted: only REJECTED cashouts are read', () => {
+	test('Status Changed to REJECTED, new records counted: only REJECTED cashouts are read', () => {
 		expect(narrowedStatuses(config({ toStatuses: ['rejected'] }))).toEqual(['REJECTED']);
 	});
 
-	test('without Include First Sightings every status is read (a record entering REJECTED would be new to a narrowed read)', () => {
+	test('without Count New Records as Changes every status is read (a record entering REJECTED would be new to a narrowed read)', () => {
 		expect(
-			narrowedStatuses(config({ toStatuses: ['REJECTED'], includeFirstSightings: false })),
+			narrowedStatuses(config({ toStatuses: ['REJECTED'], countNewRecords: false })),
 		).toBeUndefined();
 	});
 
 	test('New Record with a Status filter reads that status; without one, every status', () => {
 		expect(
-			narrowedStatuses(
-				config({ event: 'newRecord', status: 'pending', includeFirstSightings: false }),
-			),
+			narrowedStatuses(config({ event: 'newRecord', status: 'pending', countNewRecords: false })),
 		).toEqual(['PENDING']);
 		expect(narrowedStatuses(config({ event: 'newRecord' }))).toBeUndefined();
 	});
@@ -91,13 +92,13 @@ describe('planPoll: the windows one poll reads', () => {
 	});
 
 	test('with re-reading off (0), every poll reads the whole look-back', () => {
-		const plan = planPoll(settled(config()), config(), START, NOW);
+		const plan = planPoll(afterStartingPoint(config()), config(), START, NOW);
 		expect([plan.slice, covered(plan.windows)]).toEqual([undefined, [[START, NOW]]]);
 	});
 
 	test('re-reading every day, an hour after the last slice: the last day, then 1/24 of the older records, newest first', () => {
 		const cfg = config({ rereadSeconds: DAY });
-		const plan = planPoll(settled(cfg, { clock: NOW - HOUR }), cfg, START, NOW);
+		const plan = planPoll(afterStartingPoint(cfg, { clock: NOW - HOUR }), cfg, START, NOW);
 		const olderEnd = NOW - DAY;
 		const sliceLength = Math.ceil((olderEnd - START + 1) / 24);
 		expect(plan.slice).toEqual({ count: 1, lowest: olderEnd - sliceLength + 1, top: olderEnd });
@@ -110,9 +111,14 @@ describe('planPoll: the windows one poll reads', () => {
 	test('the next slice starts where the last one stopped (sweepFrom), and a full period since reads all older records', () => {
 		const cfg = config({ rereadSeconds: DAY });
 		const from = NOW - 3 * DAY;
-		const plan = planPoll(settled(cfg, { clock: NOW - 2 * HOUR, from }), cfg, START, NOW);
+		const plan = planPoll(
+			afterStartingPoint(cfg, { clock: NOW - 2 * HOUR, from }),
+			cfg,
+			START,
+			NOW,
+		);
 		expect(plan.slice?.top).toBe(from);
-		const whole = planPoll(settled(cfg, { clock: NOW - 2 * DAY }), cfg, START, NOW);
+		const whole = planPoll(afterStartingPoint(cfg, { clock: NOW - 2 * DAY }), cfg, START, NOW);
 		expect(whole.slice).toMatchObject({ lowest: START, top: NOW - DAY });
 		const slice = whole.windows.slice(whole.windows.length - whole.slice!.count);
 		// Newest first: a slice cut short by the poll budget still moves on.
@@ -123,7 +129,7 @@ describe('planPoll: the windows one poll reads', () => {
 
 	test('a poll right after a slice reads only the recent records', () => {
 		const cfg = config({ rereadSeconds: DAY });
-		const plan = planPoll(settled(cfg, { clock: NOW }), cfg, START, NOW);
+		const plan = planPoll(afterStartingPoint(cfg, { clock: NOW }), cfg, START, NOW);
 		expect([plan.slice, covered(plan.windows)]).toEqual([undefined, [[NOW - DAY + 1, NOW]]]);
 	});
 });
@@ -132,14 +138,14 @@ describe('advanceAfterPoll: where the next poll goes on', () => {
 	const cfg = config({ rereadSeconds: DAY });
 
 	test('a whole look-back read completely counts as a round of re-reading', () => {
-		const state = settled(config(), { clock: NOW - 5 * DAY, from: NOW - 4 * DAY });
+		const state = afterStartingPoint(config(), { clock: NOW - 5 * DAY, from: NOW - 4 * DAY });
 		const plan = planPoll(state, config(), START, NOW);
 		const next = advanceAfterPoll(state, plan, plan.windows.length, NOW);
 		expect([next.sweepClock, next.sweepFrom, next.resumeFrom]).toEqual([NOW, undefined, undefined]);
 	});
 
 	test('a slice read whole moves the re-reading to just below it, its clock to now', () => {
-		const state = settled(cfg, { clock: NOW - HOUR });
+		const state = afterStartingPoint(cfg, { clock: NOW - HOUR });
 		const plan = planPoll(state, cfg, START, NOW);
 		const next = advanceAfterPoll(state, plan, plan.windows.length, NOW);
 		expect([next.sweepFrom, next.sweepClock]).toEqual([plan.slice!.lowest - 1, NOW]);
@@ -147,7 +153,7 @@ describe('advanceAfterPoll: where the next poll goes on', () => {
 
 	test('a slice read in part moves on below the last window read, and its clock in proportion', () => {
 		// Day-long windows, so the slice of six older days is several windows.
-		const state = { ...settled(cfg, { clock: NOW - 2 * DAY }), windowSeconds: DAY };
+		const state = { ...afterStartingPoint(cfg, { clock: NOW - 2 * DAY }), windowSeconds: DAY };
 		const plan = planPoll(state, cfg, START, NOW);
 		expect(plan.slice!.count).toBeGreaterThan(1);
 		const recentCount = plan.windows.length - plan.slice!.count;
@@ -161,7 +167,7 @@ describe('advanceAfterPoll: where the next poll goes on', () => {
 	});
 
 	test('not even the recent records read: the same place next poll, with narrower windows (at least an hour)', () => {
-		const state = { ...settled(cfg, { clock: NOW - HOUR }), windowSeconds: 4 * HOUR };
+		const state = { ...afterStartingPoint(cfg, { clock: NOW - HOUR }), windowSeconds: 4 * HOUR };
 		const plan = planPoll(state, cfg, START, NOW);
 		const next = advanceAfterPoll(state, plan, 0, NOW);
 		expect([next.sweepClock, next.sweepFrom, next.windowSeconds]).toEqual([

@@ -37,7 +37,7 @@ function config(overrides: Partial<TriggerSettings> = {}): TriggerConfig {
 		toStatuses: [],
 		status: '',
 		lookBackSeconds: LOOK_BACK,
-		includeFirstSightings: true,
+		countNewRecords: true,
 		rereadSeconds: 0,
 		...overrides,
 	});

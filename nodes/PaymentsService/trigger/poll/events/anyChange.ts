@@ -12,7 +12,7 @@ export const anyChange: TriggerEventDefinition = {
 			(previous.lastChange === null || current.lastChange > previous.lastChange)) ||
 		previous.left ||
 		previous.status !== current.status,
-	countsFirstSighting: (config) => config.includeFirstSightings,
+	countsNewRecord: (config) => config.countNewRecords,
 	wantedStatuses: (config) => (config.status ? [config.status] : []),
 	usesStatusFilter: true,
 	properties: () => [],

@@ -4,7 +4,7 @@ import { anyChange } from './anyChange';
 import { newRecord } from './newRecord';
 import { statusChanged } from './statusChanged';
 
-export type { PreviousSighting, TriggerEventDefinition } from '../types';
+export type { PreviousObservation, TriggerEventDefinition } from '../types';
 
 /**
  * The trigger's events, in the order the Event list shows them (alphabetical, as n8n lists

@@ -8,7 +8,7 @@ export const newRecord: TriggerEventDefinition = {
 	type: 'newRecord',
 	supports: () => true,
 	changed: () => false,
-	countsFirstSighting: () => true,
+	countsNewRecord: () => true,
 	wantedStatuses: (config) => (config.status ? [config.status] : []),
 	usesStatusFilter: true,
 	properties: () => [],

@@ -27,7 +27,7 @@ export const statusChanged: TriggerEventDefinition = {
 			previous.lastChange !== null &&
 			current.lastChange !== null &&
 			current.lastChange > previous.lastChange),
-	countsFirstSighting: (config) => config.includeFirstSightings,
+	countsNewRecord: (config) => config.countNewRecords,
 	wantedStatuses: (config) => config.toStatuses,
 	usesStatusFilter: false,
 	properties: (list) => [
