@@ -525,22 +525,13 @@ const EXTRA_HIDE: Partial<Record<CredentialKind, Record<string, Array<string | b
 
 /**
  * The node's credentials, each shown for exactly the operations that use it, to run or for their
- * pickers, and labelled in the panel by what it is (`displayName`).
- *
- * n8n keeps one entry per credential type (it finds a node's credential by type and checks that
- * entry's display rule), so a credential that some operation uses optionally (for its pickers, or
- * to look an earlier record up) is optional (`required: false`) for every operation: Deposit Create
- * runs with the deposit key alone, and an operation that runs with the read-only or session
- * credential names it clearly when it is missing (the client's "No … credential is selected").
- * Every other credential is required.
- *
- * The rules are written with `hide`, never `show`: n8n's editor takes a parameter that a
- * credential's `show` rule names, and whose every value some credential lists, for the node's
- * authentication selector (`getMainAuthField` in its nodeTypesUtils); it then removes Resource from
- * the panel and offers every credential type in one dropdown that switches the resource. So a
- * credential is hidden for the resources and the operations it has no use in, plus the rules
- * written out in {@link EXTRA_HIDE} where those two cannot tell operations apart. A test checks,
- * with n8n's own display logic, that every operation shows exactly its credentials.
+ * pickers, labelled by what it is (`displayName`). n8n keeps one entry per credential type, so a
+ * credential some operation uses optionally is optional for all (`required: false`); an operation
+ * that runs with it names it when it is missing ("No … credential is selected").
+ * Rules use `hide`, never `show`: n8n's editor turns a parameter named by a credential's `show`
+ * rule into an authentication selector (`getMainAuthField`) and drops Resource from the panel. So a
+ * credential is hidden for the resources and operations it has no use in, plus {@link EXTRA_HIDE}.
+ * A test checks, with n8n's own display logic, that every operation shows exactly its credentials.
  */
 export function buildCredentials(): INodeCredentialDescription[] {
 	const kinds = Object.keys(CREDENTIAL_TYPES) as CredentialKind[];

@@ -99,17 +99,12 @@ export function exportFileName(
 type Listener = (...args: unknown[]) => void;
 
 /**
- * Chunks made one after the other (a file written page by page) as the two kinds of stream n8n's
- * binary data store reads (service rules §3.5), without importing Node's stream module (n8n Cloud
- * allows no import but n8n-workflow):
- *
- * - an async iterable, which the filesystem store writes to disk as it goes (`fs.writeFile`), so
- *   only the chunk being written is held;
- * - an event emitter of `data`, `end`, `error` and `close` with `destroy()`, which the default
- *   (in-memory) store collects into one buffer; it starts once a `data` listener is added.
- *
- * Consume it one way only. A chunk that fails ends it with that error (`error`, or the iteration
- * throws), never with `end`: a stopped read is not a complete file.
+ * Chunks made one after the other as the two kinds of stream n8n's binary data store reads (service
+ * rules §3.5), without Node's stream module (n8n Cloud allows no import but n8n-workflow): an async
+ * iterable, which the filesystem store writes to disk as it goes, and an emitter of `data`, `end`,
+ * `error` and `close` with `destroy()`, which the in-memory store collects (it starts on the first
+ * `data` listener). Consume it one way only. A failed chunk ends it with that error, never with
+ * `end`: a stopped read is not a complete file.
  */
 export class ChunkStream implements AsyncIterable<Buffer> {
 	private readonly listeners = new Map<string, Array<{ listener: Listener; once: boolean }>>();

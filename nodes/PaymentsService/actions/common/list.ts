@@ -170,17 +170,11 @@ export function readLimit(context: IExecuteFunctions, itemIndex: number): number
 }
 
 /**
- * Runs a reporting-list Get Many for one item: one output item per record (only its Simplify
- * fields when Simplify is on).
- *
- * The period is split into windows of under 60 days (service rules §3.2); returning all, up to
- * Window Concurrency windows are read at once, and a window whose pages are full is divided further
- * by the time its pages cover, so a busy day, or a peak within it, is spread over the workers (see
- * `readPeriodPages`). With a limit, windows are read newest first, one after the other, and reading
- * stops once enough records arrived. Each record is output once (service rules §3.1), only in the
- * wanted status even when the service ignored the filter (§3.3). Order: newest window first (a
- * divided window's parts newest first too), the service's order within a window, whatever order
- * concurrent windows finish in.
+ * Runs a reporting-list Get Many for one item: one output item per record (its Simplify fields when
+ * Simplify is on), each once (service rules §3.1) and only in the wanted status even when the
+ * service ignored the filter (§3.3). Returning all, the period's windows are read Window Concurrency
+ * at a time and busy ones divided (`readPeriodPages`); with a limit, newest first, one after the
+ * other, until enough records arrived. Order: newest window first, the service's order within one.
  */
 export async function executeList(
 	context: IExecuteFunctions,

@@ -32,18 +32,11 @@ export function exportProperties(resource: RecordListResource): INodeProperties[
 
 /**
  * `resource` → Export to File for one item (service rules §3.5): the records of the period, each
- * once, as an RFC 4180 CSV file (UTF-8, CRLF, a header line; see reporting/csv.ts), written into
- * n8n's binary data as a stream made window by window (actions/report/file.ts, writeRecordsFile):
- * with n8n's binary data on the filesystem the rows go to disk as they are read, and only the
- * windows being read are held. In n8n's default mode ("default", in memory) n8n itself collects
- * the stream into one buffer, so the file is held whole there.
- *
- * Outputs one item: `{fileName, list, rows, periodFrom, periodTo, columns}` and the file in
- * `binaryPropertyName`.
- *
+ * once, as an RFC 4180 CSV file (reporting/csv.ts) streamed into n8n's binary data
+ * (file.ts, writeRecordsFile). Outputs one item, `{fileName, list, rows, periodFrom, periodTo,
+ * columns}`, with the file in `binaryPropertyName`.
  * @throws NodeOperationError for an unknown column, a bad period or filter, or an empty binary
- *   field name, before any request; NodeApiError when a request fails: the node fails, no file is
- *   output.
+ *   field name, before any request; NodeApiError when a request fails (no file is output).
  */
 export async function executeExport(
 	context: IExecuteFunctions,

@@ -129,20 +129,14 @@ export interface WrittenFile {
 }
 
 /**
- * Reads the period of `read` once (reporting/read/period.ts, completedWindows: each record once, as last
- * seen) and writes its records, those in the Status filter, as the CSV file of `file` into n8n's
- * binary data, streamed window by window (service rules §3.5): with n8n's binary data on the
- * filesystem the rows go to disk as they are read, and only the windows being read are held (about
- * 20 pages each). In n8n's default mode ("default", in memory) n8n itself collects the stream into
- * one buffer, so the file is held whole there. Rows come window by window, in the order the windows
- * end, each window's rows in the service's order.
- *
- * With `summary`, every record written is also counted into it, in the same window: the totals and
- * the file come from one read and hold the same records (`rows` equals the summary's count).
- *
- * @throws NodeApiError when a request fails (it names the window and the page); NodeOperationError
- *   when n8n's binary data store stops reading the file. No file is output then: a stopped read is
- *   never presented as complete, and the summary's totals must not be used.
+ * Reads the period of `read` once (completedWindows: each record once, as last seen) and streams the
+ * records in the Status filter into n8n's binary data as the CSV file of `file`, window by window,
+ * in the order the windows end (service rules §3.5). With binary data on the filesystem the rows go
+ * to disk as they are read; in n8n's default in-memory mode n8n collects the stream into one buffer.
+ * With `summary`, each record written is also counted into it: totals and file hold the same records.
+ * @throws NodeApiError when a request fails (naming the window and the page); NodeOperationError
+ *   when n8n's binary data store stops reading the file. No file is output then, and the summary's
+ *   totals must not be used.
  */
 export async function writeRecordsFile(
 	context: IExecuteFunctions,

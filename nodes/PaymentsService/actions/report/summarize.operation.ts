@@ -140,20 +140,15 @@ async function readInto(
 }
 
 /**
- * `resource` → Summarize for one item (service rules §3.5): reads the period as Get Many does, each
- * record once (reporting/read/period.ts, completedWindows) holding only the windows being read, and
- * outputs one item per group, then a totals item (`total: true`, with the list, the period, the
- * time zone and the groupings). With Convert Totals To, each item also has `converted` (the sums
- * in that currency) and the totals item `exchangeRates` (the rates used and when each was read),
- * read after the period (actions/report/conversion.ts). With Write Records to File, the same read
- * also writes every record counted into a CSV file as Export to File does (actions/report/file.ts):
- * the totals item carries it in `binaryPropertyName` and `file: {fileName, rows, columns}` (`rows`
- * equals `count`). Every check happens before the first request.
- *
- * @throws NodeOperationError for an unknown grouping, amount field or column, a time zone that is
- *   not one, a bad period or filter, a Convert Totals To the service does not quote or without the
- *   Read-Only API credential, a Write Records to File that is not true or false, an empty Put Output
- *   File in Field; NodeApiError when a request fails: no partial totals and no file are output.
+ * `resource` → Summarize for one item (service rules §3.5; docs/reports.md): reads the period once
+ * (completedWindows) and outputs one item per group, then a totals item (`total: true`, with the
+ * list, period, time zone and groupings). Convert Totals To adds `converted` to each item and
+ * `exchangeRates` to the totals (conversion.ts); Write Records to File writes the same records into
+ * a CSV file on the totals item (file.ts; `rows` equals `count`). Every check precedes the first
+ * request.
+ * @throws NodeOperationError for a grouping, amount field, column, time zone, period, filter,
+ *   Convert Totals To or output field that is not valid (nothing sent); NodeApiError when a request
+ *   fails: no partial totals and no file are output.
  */
 export async function executeSummarize(
 	context: IExecuteFunctions,

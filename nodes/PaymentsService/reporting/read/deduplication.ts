@@ -63,19 +63,12 @@ export class RecordCollector<T extends object = Record<string, unknown>> {
 }
 
 /**
- * Each record of one window once, holding only that window (service rules §3.1, §3.2): what a
- * consumer that streams a period keeps while the window is read, and gives up when the window ends.
- *
- * A record's creation date never changes and the windows of a period never overlap, so every copy
- * of a record arrives within the one window that holds its creation date: the same record seen
- * twice (it moved between pages, or changed while its window was read) is the same key within one
- * window, never across two. So the ids of a window are forgotten once it was read to its end, and
- * what is held is bounded by one window's pages, never by the period.
- *
- * For each record the caller keeps a value of its own (`V`: a row of a file, an entry of a total),
- * made from the copy that wins: the one with the newer `lastChangeDate`, the first to arrive on a
- * tie. A value may be `undefined` (the copy is outside a filter): a newer copy decides again.
- * Records without a key are each kept.
+ * Each record of one window once, holding only that window (service rules §3.1, §3.2). A record's
+ * creation date never changes and windows never overlap, so all copies of a record arrive within
+ * one window: its ids are forgotten once it ends, and what is held is bounded by one window's pages.
+ * The caller keeps a value per record (`V`: a row, an entry of a total) made from the winning copy:
+ * the newer `lastChangeDate`, the first to arrive on a tie. An `undefined` value (outside a filter)
+ * lets a newer copy decide again. Records without a key are each kept.
  */
 export class WindowRecords<V> {
 	private readonly byKey = new Map<string, { change: number; value: V | undefined }>();

@@ -21,35 +21,16 @@ export { describeWindow, fetchPage, type ListPage, type ListQuery, type PeriodEv
  */
 
 /**
- * Reads a period with windows that follow the data (service rules §3.2): reads up to `concurrency`
- * windows at once and, after each full page, may divide the window being read (see `planSplit`),
- * so a busy period, or a peak within it, is spread over the read workers. `windows` (newest first)
- * are the starting windows; each is read from page 0 to its last page, unless it is split: then a
- * `split` event says so, the window is read no further, and its parts are read instead (before the
- * windows still waiting, so one worker reads newest first). A consumer that keeps each window's
- * records apart and drops those of a split window outputs every record of the period once per
- * window it belongs to: every second of the period is in exactly one window that is read to its end.
- *
- * The estimate that guides splitting uses the records' `dateField` (creation dates) and assumes
- * newest first; when the dates are missing or the order differs, windows are simply not split,
- * except at `MAX_PAGES_PER_WINDOW` (codes/defaults.ts) full pages, where a window is halved rather
- * than failed. With `concurrency` 1 a window is split only when it would otherwise near that cap,
- * so a read costs the same requests as reading each window page after page, and a consumer that
- * stops early (a limit) sends no request it did not ask for: a window's next page is requested
- * once the previous one was taken.
- *
- * With `firstPages` (the polling trigger), each request is a first page: a full first page listed newest
- * first is posted as a `split` of the window into the seconds it holds completely, then that part's
- * one page (the records created after the page's oldest second, `last`), and the rest of the window,
- * that second included, is read the same way; after a few such splits in a row the rest is divided by
- * density into parts of about `windowPages` pages. A consumer that keeps windows apart as above
- * needs nothing more.
- *
- * Stops at the first failure: no new request starts, the requests in flight are awaited and their
- * pages discarded, then the failure is thrown (it names the window and the page). A consumer that
- * breaks out of its loop stops the read the same way.
- * @throws NodeApiError when a request fails, or when a one-second window returns
- *   `MAX_PAGES_PER_WINDOW` (codes/defaults.ts) full pages.
+ * Reads a period with windows that follow the data (service rules §3.2; docs/reading-lists.md):
+ * up to `concurrency` windows at once, newest first; after a full page the window being read may be
+ * divided (`planSplit`), a `split` event says so, and its parts are read instead. Every second of
+ * the period is in exactly one window read to its end, so a consumer that drops split windows sees
+ * each record once per window. Without usable creation dates a window is only halved, at
+ * `MAX_PAGES_PER_WINDOW` full pages. At `concurrency` 1 a window's next page is requested only once
+ * the previous one was taken, so a consumer that stops early sends no extra request.
+ * With `firstPages` (the polling trigger) each request is a first page (see windowReader.ts).
+ * @throws NodeApiError at the first failed request (in-flight pages are discarded; it names the
+ *   window and the page), or when a one-second window returns `MAX_PAGES_PER_WINDOW` full pages.
  */
 export async function* readPeriodPages(
 	client: PaymentsClient,
@@ -85,24 +66,13 @@ export interface CompletedWindow<V> {
 export const STREAM_WINDOW_PAGES = 40;
 
 /**
- * Reads a period as {@link readPeriodPages} does (the windows Get Many reads, up to `concurrency`
- * at once, divided as their pages arrive) and yields each window once it was read to its end, with
- * one value per record (service rules §3.1, §3.2):
- *
- * - a record's copies within a window count once: the copy with the newer `lastChangeDate` wins (a
- *   record that changed while the window was read counts as it was last seen), and `valueOf` is
- *   asked about the winning copy only, so a filter judges the record as it ended;
- * - a window that is divided yields nothing: its parts, read from page 0, hold its records;
- * - nothing of a window is held after it is yielded: no id of the period piles up. What is held is
- *   the windows being read, each capped at about `windowPages` pages
- *   ({@link STREAM_WINDOW_PAGES} by default) when their creation dates allow an estimate, and never
- *   beyond `MAX_PAGES_PER_WINDOW` (codes/defaults.ts).
- *
- * The windows are yielded in the order they end. The consumer takes one window at a time; the next
- * pages are read while it works (no read ahead beyond one page per worker).
- *
- * @throws NodeApiError as {@link readPeriodPages}: the first failed request stops the read, and
- *   nothing after it is yielded (a window that did not end is never yielded).
+ * Reads a period as {@link readPeriodPages} does and yields each window once it was read to its
+ * end, in the order they end, with one value per record (service rules §3.1, §3.2): of a record's
+ * copies within a window the newer `lastChangeDate` wins and only it is passed to `valueOf`; a
+ * divided window yields nothing (its parts do). Nothing of a window is held after it is yielded;
+ * the windows being read are capped at about `windowPages` pages ({@link STREAM_WINDOW_PAGES}).
+ * The next pages are read while the consumer works, one page ahead per worker.
+ * @throws NodeApiError as {@link readPeriodPages}; a window that did not end is never yielded.
  */
 export async function* completedWindows<V>(
 	client: PaymentsClient,

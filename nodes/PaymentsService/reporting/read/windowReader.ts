@@ -221,15 +221,11 @@ export class WindowReader {
 
 	/**
 	 * First-page mode, after a full first page of `task` (service rules §3.1): the service lists newest
-	 * first, so every record of the window created after the page's oldest second is on the page.
-	 * The window is split into those seconds, posted at once as a window read to its end (path
-	 * `[...path, 0]`, the page's records created after that second), and the rest, that second
-	 * included, queued first as a narrower window read the same way; after
-	 * {@link FIRST_PAGE_SPLITS_BEFORE_DIVIDING} such splits in a row the rest is divided by the density the page showed,
-	 * into parts of about `windowPages` pages ({@link splitByEstimate}). A full page of one second
-	 * (the newest of the window) splits that second off, to be read page after page. Each request
-	 * is a first page: no page depth, no record moving between pages while the window is read.
-	 *
+	 * first, so the page holds every record created after its oldest second. Those seconds are posted
+	 * at once as a window read to its end (path `[...path, 0]`), and the rest, that second included,
+	 * is queued first and read the same way; after {@link FIRST_PAGE_SPLITS_BEFORE_DIVIDING} such
+	 * splits in a row the rest is divided by density ({@link splitByEstimate}). A full page of one
+	 * second splits that second off, to be read page after page. No request goes past a first page.
 	 * @returns false when the page is not newest first (or its dates are missing or outside the
 	 *   window): the window is then read page after page.
 	 */

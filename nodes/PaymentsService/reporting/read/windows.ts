@@ -46,16 +46,11 @@ export function splitIntoWindows(
 }
 
 /**
- * Splits the inclusive period [`from`, `to`] (Unix seconds) into windows of equal span (to the
- * second), oldest first, for reading `concurrency` windows at once (service rules §3.2).
- *
- * A period that fits one window stays one window (a read whose first page is not full costs one
- * request; a busy one is divided as its pages arrive, see {@link planSplit}). A longer one gets the
- * fewest windows of at most `maxSpanSeconds` rounded up to a multiple of `concurrency`, so every worker
- * reads the same share of the period in each round. (Seven windows for four workers would run as four,
- * then three: the last round leaves a worker idle for a whole window; seven for eight leave one idle
- * throughout.)
- *
+ * Splits the inclusive period [`from`, `to`] (Unix seconds) into windows of equal span, oldest
+ * first, for reading `concurrency` windows at once (service rules §3.2). A period that fits one
+ * window stays one (a busy one is divided as its pages arrive, {@link planSplit}); a longer one gets
+ * the fewest windows of at most `maxSpanSeconds`, rounded up to a multiple of `concurrency` so that
+ * no worker idles for a whole round.
  * @throws RangeError as {@link splitIntoWindows}, or when `concurrency` is not a whole number ≥ 1.
  */
 export function splitIntoBalancedWindows(
@@ -179,18 +174,13 @@ export function splitByEstimate(
 }
 
 /**
- * Decides whether a window whose last page read was full is divided further (service rules §3.2).
- *
- * `fairPages` is the chain of pages each read worker should get: the read's remaining work divided by
- * its concurrency (alone, half the page cap). The window is split when its estimated remaining pages
- * exceed `fairPages` × `margin` (default {@link SPLIT_MARGIN}; a reader passes 1 while a read worker has
- * no window to read, and when reading alone), {@link MIN_SPLIT_PAGES} and the pages already read
- * (which the split reads again). It becomes ⌈{@link PARTS_PER_SHARE} × remaining ÷ fairPages⌉
- * windows (at least 2, at most {@link MAX_SPLIT_PARTS}): after its first page, equal spans of the
- * whole window ({@link splitByEstimate}); later, the span the pages read covered, [`oldest`, `to`],
- * as one window, and the rest in equal spans. A peak therefore ends up in more, narrower windows
- * than a quiet part, because its pages cover fewer seconds each.
- *
+ * Decides whether a window whose last page read was full is divided further (service rules §3.2;
+ * docs/reading-lists.md). `fairPages` is each read worker's share of the remaining work. The window
+ * is split when its estimated remaining pages exceed `fairPages` × `margin` ({@link SPLIT_MARGIN};
+ * 1 while a worker is idle or when reading alone), {@link MIN_SPLIT_PAGES} and the pages already
+ * read. It becomes ⌈{@link PARTS_PER_SHARE} × remaining ÷ fairPages⌉ windows (2 to
+ * {@link MAX_SPLIT_PARTS}): after the first page, equal spans ({@link splitByEstimate}); later, the
+ * span already read, [`oldest`, `to`], and the rest in equal spans, so a peak gets narrower windows.
  * @returns the new windows, newest first, exactly covering `window`; undefined to keep paging it.
  */
 export function planSplit(
