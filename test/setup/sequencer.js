@@ -13,7 +13,7 @@ class GroupAwareSequencer extends Sequencer {
 		const weight = ({ path: file }) => {
 			if (!weights.has(file)) {
 				const text = fs.readFileSync(file, 'utf8');
-				const specs = [...text.matchAll(/^import '\.\/([\w.-]+\.spec)';$/gm)].map((match) =>
+				const specs = [...text.matchAll(/^import '\.\/([\w./-]+\.spec)';$/gm)].map((match) =>
 					path.join(path.dirname(file), `${match[1]}.ts`),
 				);
 				weights.set(

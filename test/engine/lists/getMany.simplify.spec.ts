@@ -1,5 +1,5 @@
-import { RECORD_LISTS, REPORTING_LISTS } from '../../nodes/PaymentsService/reporting/lists';
-import { paymentsNode, startFixture, WorkflowBuilder, type Fixture } from '../harness/fixtures';
+import { RECORD_LISTS, REPORTING_LISTS } from '../../../nodes/PaymentsService/reporting/lists';
+import { paymentsNode, startFixture, WorkflowBuilder, type Fixture } from '../../harness/fixtures';
 
 const SESSION = 'paymentsServiceSessionApi';
 

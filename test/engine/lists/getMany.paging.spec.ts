@@ -4,8 +4,8 @@ import {
 	storeSandboxCredentials,
 	WorkflowBuilder,
 	type Fixture,
-} from '../harness/fixtures';
-import { iso } from '../harness/records';
+} from '../../harness/fixtures';
+import { iso } from '../../harness/records';
 
 const SESSION = 'paymentsServiceSessionApi';
 const DAY = 86_400;

@@ -1,8 +1,13 @@
 import type { INodeCredentials, INodeParameters } from 'n8n-workflow';
 
-import { COUNTRIES } from '../../nodes/PaymentsService/reference/countries';
-import { CREDENTIAL_IDS, paymentsNode, WorkflowBuilder, type Fixture } from '../harness/fixtures';
-import { sharedFixture } from '../harness/sharedFixture';
+import { COUNTRIES } from '../../../nodes/PaymentsService/reference/countries';
+import {
+	CREDENTIAL_IDS,
+	paymentsNode,
+	WorkflowBuilder,
+	type Fixture,
+} from '../../harness/fixtures';
+import { sharedFixture } from '../../harness/sharedFixture';
 
 const READ_ONLY = 'paymentsServiceReadOnlyApi';
 const DEPOSIT = 'paymentsServiceDepositApi';

@@ -1,5 +1,5 @@
-import type { FaultSpec } from '../sandbox';
-import { Rng } from '../sandbox/data';
+import type { FaultSpec } from '../../sandbox';
+import { Rng } from '../../sandbox/data';
 import {
 	CREDENTIAL_IDS,
 	paymentsNode,
@@ -7,9 +7,9 @@ import {
 	storeSandboxCredentials,
 	WorkflowBuilder,
 	type Fixture,
-} from '../harness/fixtures';
-import { fakeDate, realDate } from '../harness/clock';
-import { expectedList, iso } from '../harness/records';
+} from '../../harness/fixtures';
+import { fakeDate, realDate } from '../../harness/clock';
+import { expectedList, iso } from '../../harness/records';
 
 const SESSION = 'paymentsServiceSessionApi';
 const DAY = 86_400;

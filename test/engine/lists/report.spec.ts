@@ -7,14 +7,14 @@ import {
 	storeSandboxCredentials,
 	WorkflowBuilder,
 	type Fixture,
-} from '../harness/fixtures';
-import { useFilesystemBinaryData } from '../harness/binaryData';
-import { periodRead } from '../harness/reads';
-import { iso } from '../harness/records';
+} from '../../harness/fixtures';
+import { useFilesystemBinaryData } from '../../harness/binaryData';
+import { periodRead } from '../../harness/reads';
+import { iso } from '../../harness/records';
 import {
 	type RecordListResource,
 	REPORTING_LISTS,
-} from '../../nodes/PaymentsService/reporting/lists';
+} from '../../../nodes/PaymentsService/reporting/lists';
 
 const SESSION = 'paymentsServiceSessionApi';
 const DAY = 86_400;

@@ -6,10 +6,10 @@ import {
 	startFixture,
 	WorkflowBuilder,
 	type Fixture,
-} from '../harness/fixtures';
-import { fakeDate, realDate } from '../harness/clock';
-import { iso } from '../harness/records';
-import { COUNTRIES } from '../sandbox/reference';
+} from '../../harness/fixtures';
+import { fakeDate, realDate } from '../../harness/clock';
+import { iso } from '../../harness/records';
+import { COUNTRIES } from '../../sandbox/reference';
 
 const DAY = 86_400;
 const NODE = 'Payments Service';

@@ -4,8 +4,8 @@ import {
 	startFixture,
 	WorkflowBuilder,
 	type Fixture,
-} from '../harness/fixtures';
-import { expectedList, iso } from '../harness/records';
+} from '../../harness/fixtures';
+import { expectedList, iso } from '../../harness/records';
 
 const SESSION = 'paymentsServiceSessionApi';
 const DAY = 86_400;
