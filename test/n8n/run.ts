@@ -20,39 +20,24 @@ import { startSandbox } from '../sandbox';
 import { agentStep, mcpStep } from './agent';
 import { reviewStep } from './review';
 import { credentialSpecs, loadCatalogue, mapCredentials, type CatalogueEntry } from './catalogue';
-import { toWorkflowRun } from './execution';
 import { buildAndPack, ensureN8n, ensureNode, installCommunityPackage } from './install';
 import { baseEnv, startMain, startWebhookProcess, startWorker } from './n8n-server';
 import { parseOptions, type E2eOptions } from './options';
-import { stopAll, waitFor } from './processes';
+import { stopAll } from './processes';
 import { notificationSteps } from './notifications';
 import { executionsByWorker, workerChecks, workerChecksAfterRelogin } from './queue';
-import {
-	EXECUTION_TIMEOUT_MS,
-	logins,
-	need,
-	runOnce,
-	sessionWorkflow,
-	type RunState,
-} from './state';
+import { logins, need, runOnce, sessionWorkflow, type RunState } from './state';
 import { Steps } from './report';
 import { clockJumpStep } from './clock';
 import { pollRestartStep } from './restart';
 import { executionRetryStep } from './retry';
 import { spreadsheetStep } from './spreadsheet';
 import { credentialRestrictionStep, separateRequestsStep } from './separateRequests';
-import { N8nClient, type ExecutionSummary } from './rest';
-import {
-	ALERT_SCENARIOS,
-	sandboxAdmin,
-	type AlertScenario,
-	type ScenarioContext,
-} from './scenarios';
+import { N8nClient } from './rest';
+import { ALERT_SCENARIOS, sandboxAdmin } from './scenarios';
+import { alertStep } from './alerts';
 import { startQueueBackends } from './services';
 import { demoContext } from './stubs';
-
-/** Statuses of an execution that will not change any more. */
-const FINAL_STATUSES = ['success', 'error', 'crashed', 'canceled'];
 
 /** Installs Node and n8n into the cache (or finds them there). */
 export async function installStep(state: RunState): Promise<string> {
@@ -243,93 +228,6 @@ async function reloginStep(state: RunState): Promise<string> {
 			`expected exactly 1 new login after the sessions expired, the sandbox counted ${added}`,
 		);
 	return `${file}: 401 answered ${refused}×, then 1 login (${before} → ${before + added}); execution ${run.executionId} succeeded`;
-}
-
-/** The context an alert scenario works in. */
-function scenarioContext(state: RunState, scenario: AlertScenario): ScenarioContext {
-	const main = need(state.main, 'n8n main');
-	return {
-		client: need(state.client, 'the REST client'),
-		sandbox: need(state.sandbox, 'the sandbox'),
-		mails: need(state.smtp, 'the SMTP sink').mails,
-		n8nUrl: main.url,
-		mainLog: () => main.process.log(),
-		workflow: need(state.workflows.get(scenario.file), `the imported ${scenario.file}`),
-		state: {},
-	};
-}
-
-/**
- * Activates the scenario's workflow, drives the sandbox, waits for the first execution and lets
- * n8n settle; resolves every execution of the workflow once all have finished, and what was seen.
- */
-async function activateAndDrive(
-	scenario: AlertScenario,
-	context: ScenarioContext,
-): Promise<{ executions: ExecutionSummary[]; seen: string }> {
-	const { client, workflow } = context;
-	await scenario.beforeActivation?.(context);
-	const activatedAt = Date.now();
-	await client.activate(workflow);
-	try {
-		const live = await scenario.afterActivation(context);
-		await scenario.drive(context);
-		await waitFor(
-			`"${workflow.name}" to start an execution`,
-			async () => (await client.executions(workflow.id)).length > 0,
-			{
-				timeoutMs: scenario.timeoutMs,
-				intervalMs: 1000,
-			},
-		);
-		const firstSeconds = Math.round((Date.now() - activatedAt) / 1000);
-		const settled = await scenario.settle(context);
-		const executions = await waitFor(
-			`the executions of "${workflow.name}" to finish`,
-			async () => {
-				const list = await client.executions(workflow.id);
-				return list.every((execution) => FINAL_STATUSES.includes(execution.status)) && list;
-			},
-			{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 500 },
-		);
-		return {
-			executions,
-			seen: `first execution ${firstSeconds}s after activation; ${live}; ${settled}`,
-		};
-	} finally {
-		await client.deactivate(workflow);
-	}
-}
-
-/** Activates an alert workflow, drives the sandbox, and requires exactly the expected executions. */
-async function alertStep(state: RunState, scenario: AlertScenario): Promise<string> {
-	const context = scenarioContext(state, scenario);
-	const { executions, seen } = await activateAndDrive(scenario, context);
-	const listed = executions
-		.map((execution) => `${execution.id} ${execution.mode} ${execution.status}`)
-		.join(', ');
-	if (executions.length !== scenario.expectedExecutions) {
-		throw new Error(
-			`expected ${scenario.expectedExecutions} execution(s) of "${context.workflow.name}", n8n has ${executions.length}: ${listed}`,
-		);
-	}
-	const demo = state.catalogue.find((entry) => entry.file === scenario.file)?.demo;
-	const lines = [`executions: ${listed}; ${seen}`];
-	for (const summary of executions) {
-		if (summary.status !== 'success')
-			throw new Error(`execution ${summary.id} ended "${summary.status}"`);
-		const run = await toWorkflowRun(
-			context.client,
-			await context.client.waitForExecution(summary.id, EXECUTION_TIMEOUT_MS),
-		);
-		lines.push(
-			...(scenario.summarize
-				? scenario.summarize(run, context)
-				: (demo?.summarize(run, demoContext(context.sandbox, context.mails)) ?? [])),
-		);
-	}
-	state.alertExecutions.push(...executions.map((execution) => execution.id));
-	return lines.join('\n');
 }
 
 /** The polling trigger across a restart of n8n, then under a host clock that jumps (each restarts main). */
