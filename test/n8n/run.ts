@@ -36,6 +36,14 @@ import { credentialRestrictionStep, separateRequestsStep } from './separateReque
 import { N8nClient } from './rest';
 import { ALERT_SCENARIOS, sandboxAdmin } from './scenarios';
 import { alertStep } from './alerts';
+import {
+	installThroughN8nStep,
+	PACKAGE_NODES,
+	prepareNodesFolder,
+	registryStep,
+	updateStep,
+} from './installer';
+import { n8nRegistryEnv } from './registry';
 import { startQueueBackends } from './services';
 import { demoContext } from './stubs';
 
@@ -81,9 +89,17 @@ export async function startN8nStep(state: RunState): Promise<string> {
 	const install = need(state.install, 'n8n');
 	const encryptionKey = randomBytes(24).toString('hex');
 	if (state.options.queue) state.backends = await startQueueBackends(state.runDir, state.logDir);
-	const mainFolder = await userFolderWithPackage(state, 'main');
+	const { registry } = state;
+	// With the run's registry, n8n's installer puts the package in main's folder (installThroughN8nStep).
+	const mainFolder = registry
+		? path.join(state.runDir, 'user-main')
+		: await userFolderWithPackage(state, 'main');
+	if (registry) prepareNodesFolder(registry, path.join(mainFolder, '.n8n'));
 	const started = Date.now();
-	state.mainEnv = baseEnv(install, mainFolder, encryptionKey, state.backends);
+	state.mainEnv = {
+		...baseEnv(install, mainFolder, encryptionKey, state.backends),
+		...(registry ? n8nRegistryEnv(registry.proxy.url, registry.certificate.cert) : {}),
+	};
 	state.main = await startMain(install, state.mainEnv, state.logDir);
 	const mainSeconds = Math.round((Date.now() - started) / 1000);
 	for (let index = 1; index <= (state.options.queue ? state.options.workers : 0); index++) {
@@ -120,7 +136,10 @@ export async function startN8nStep(state: RunState): Promise<string> {
 	const webhooks = state.webhooks.length
 		? `, ${state.webhooks.length} webhook processes (${state.webhooks.map((webhook) => webhook.url).join(', ')})`
 		: '';
-	return `main ${state.main.url} ready in ${mainSeconds}s${workers}${webhooks}${backends}`;
+	const packageFrom = registry
+		? "; the package to come from n8n's installer"
+		: '; the package installed by hand in each user folder';
+	return `main ${state.main.url} ready in ${mainSeconds}s${workers}${webhooks}${backends}${packageFrom}`;
 }
 
 /** Creates the owner and signs in. */
@@ -138,13 +157,10 @@ export async function loadedStep(state: RunState): Promise<string> {
 	const credentials = await client.typeNames('credentials');
 	const ours = nodes.filter((name) => name.startsWith('n8n-nodes-payments-service.'));
 	const ourCredentials = credentials.filter((name) => name.startsWith('paymentsService'));
-	const expected = [
-		'n8n-nodes-payments-service.paymentsService',
-		'n8n-nodes-payments-service.paymentsServiceTrigger',
-	];
+	const expected = PACKAGE_NODES;
 	if (!expected.every((name) => ours.includes(name)) || ourCredentials.length !== 4) {
 		throw new Error(
-			`n8n loaded the nodes [${ours.join(', ')}] and ${ourCredentials.length} credential types of the package, expected ${expected.join(' and ')} and 4`,
+			`n8n loaded the nodes [${ours.join(', ')}] and ${ourCredentials.length} credential types of the package, expected ${expected.join(', ')} and 4`,
 		);
 	}
 	// n8n adds a "…Tool" variant of a node that is usable as an AI agent tool.
@@ -251,6 +267,14 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 		critical,
 	);
 	await steps.run('Build and pack the package', async () => await packStep(state), critical);
+	// n8n documents installing by hand for queue mode (every worker needs the package in its folder).
+	if (!state.options.queue) {
+		await steps.run(
+			'Start the local npm registry (verdaccio) and publish the package',
+			async () => await registryStep(state),
+			critical,
+		);
+	}
 	await steps.run(
 		'Start the sandbox and the SMTP sink',
 		async () => await sandboxStep(state),
@@ -264,6 +288,13 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 		critical,
 	);
 	await steps.run('Set up the owner and log in', async () => await ownerStep(state), critical);
+	if (state.registry) {
+		await steps.run(
+			"Install the package with n8n's installer (Community Nodes → Install)",
+			async () => await installThroughN8nStep(state),
+			critical,
+		);
+	}
 	await steps.run('n8n loaded the package', async () => await loadedStep(state), critical);
 	await steps.run(
 		'Create the credentials and run their tests',
@@ -348,8 +379,24 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 		);
 		await mcp();
 	}
+	// The update through n8n's installer, before the steps that follow it run on the new version.
+	// In a full run it happens inside the first polling alert, between the trigger's starting
+	// point and the change the trigger must report once; that alert is then not run again.
+	const polling = state.options.quick
+		? undefined
+		: ALERT_SCENARIOS.find((candidate) => candidate.kind === 'polling');
+	if (state.registry) {
+		await steps.run(
+			polling
+				? `Update with n8n's installer while "${polling.title}" is active: state kept, the change after it reported once, a saved workflow runs`
+				: "Update with n8n's installer: n8n reports the new version, a saved workflow runs",
+			async () => await updateStep(state, polling),
+		);
+	}
 	for (const scenario of ALERT_SCENARIOS.filter(
-		(candidate) => !state.options.quick || candidate.kind === 'webhook',
+		(candidate) =>
+			(!state.options.quick || candidate.kind === 'webhook') &&
+			!(state.registry && candidate === polling),
 	)) {
 		await steps.run(`Alert: ${scenario.title}`, async () => await alertStep(state, scenario));
 	}
@@ -374,6 +421,7 @@ export async function cleanUp(state: RunState, keep: boolean): Promise<void> {
 			path.join(state.logDir, 'sandbox-requests.json'),
 			JSON.stringify(state.sandbox.log.entries(), null, 1),
 		);
+	await state.registry?.proxy.close();
 	await state.smtp?.close();
 	await state.sandbox?.close();
 	if (keep) console.log(`\nRun folder kept (logs, user folders): ${state.runDir}`);
