@@ -5,7 +5,7 @@
 import { toWorkflowRun } from './execution';
 import { waitFor } from './processes';
 import type { ExecutionSummary } from './rest';
-import type { AlertScenario, ScenarioContext } from './scenarios';
+import { pollMark, type AlertScenario, type ScenarioContext } from './scenarios';
 import { EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
 import { demoContext } from './stubs';
 
@@ -44,6 +44,7 @@ async function activateAndDrive(
 	const { client, workflow } = context;
 	await scenario.beforeActivation?.(context);
 	const activatedAt = Date.now();
+	context.activation = pollMark(context);
 	await client.activate(workflow);
 	try {
 		const live = await scenario.afterActivation(context);
