@@ -228,6 +228,7 @@ async function updateThroughN8n(state: RunState): Promise<string> {
 	return [
 		`${before?.installedVersion ?? '?'} installed; ${version} published, n8n's list offers it (updateAvailable); PATCH /rest/community-packages {name}: updated in ${seconds}s`,
 		checked,
+		`through the proxy since n8n started: ${proxySummary(registry)}`,
 	].join('\n');
 }
 

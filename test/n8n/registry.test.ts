@@ -8,6 +8,7 @@ import {
 	registryRequests,
 	servedTarballs,
 	startRegistryProxy,
+	tunnelPort,
 	updateVersion,
 	verdaccioConfig,
 	type RegistryProxy,
@@ -69,6 +70,18 @@ describe("the run's npm registry", () => {
 			expect(() => updateVersion(version)).toThrow(/is not a version npm publishes/);
 		},
 	);
+
+	test.each([
+		['registry.npmjs.org:443', 4873],
+		['127.0.0.1:5678', 5678],
+		['localhost:80', 80],
+		['registry.npmjs.org:80', undefined],
+		['api.n8n.io:443', undefined],
+		['127.0.0.1.example.com:443', undefined],
+		['127.0.0.1:0', undefined],
+	])('the proxy joins %s to port %s', (target, port) => {
+		expect(tunnelPort(target, 4873)).toBe(port);
+	});
 
 	test('what verdaccio sent: the tarballs answered whole, from its log lines only', () => {
 		const log = [
@@ -159,11 +172,16 @@ describe("the run's npm registry", () => {
 			});
 		}
 
-		test('joins registry.npmjs.org:443 to the registry and refuses every other address, recording each', async () => {
+		test('joins registry.npmjs.org:443 to the registry and a local port to itself, refuses every other address, recording each', async () => {
 			expect(await tunnel('registry.npmjs.org:443', 'hello')).toMatch(
 				/^HTTP\/1\.1 200 Connection Established\r\n\r\nregistry: hello$/,
 			);
 			expect(await tunnel('api.n8n.io:443', 'status?')).toBe('HTTP/1.1 403 Forbidden\r\n\r\n');
+			// A port of this machine (what n8n 1.100's AI nodes send through the proxy): joined to itself.
+			const local = `127.0.0.1:${(registry.address() as AddressInfo).port}`;
+			expect(await tunnel(local, 'mock')).toMatch(
+				/200 Connection Established\r\n\r\nregistry: mock$/,
+			);
 			// A plain proxy request (what axios sends for an https URL): refused too.
 			const status = await new Promise<number>((resolve, reject) => {
 				const { port } = new URL(proxy.url);
@@ -181,6 +199,7 @@ describe("the run's npm registry", () => {
 			expect(proxy.requests).toEqual([
 				{ target: 'registry.npmjs.org:443', connected: true },
 				{ target: 'api.n8n.io:443', connected: false },
+				{ target: `127.0.0.1:${(registry.address() as AddressInfo).port}`, connected: true },
 				{ target: 'https://api.n8n.io/api/package', connected: false },
 			]);
 		});

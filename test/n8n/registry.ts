@@ -13,7 +13,7 @@
  *   name registry.npmjs.org (and 127.0.0.1, where the run publishes);
  * - an HTTPS proxy on 127.0.0.1 that n8n and the npm it runs use (`HTTPS_PROXY`, and npm's
  *   `https-proxy` in the nodes folder's `.npmrc`): it connects registry.npmjs.org:443 to verdaccio
- *   and refuses every other address, recording what was asked;
+ *   and ports of this machine to themselves, refuses every other address, and records each;
  * - the run's certificate trusted by n8n (`NODE_EXTRA_CA_CERTS`) and by its npm (`cafile`, which
  *   replaces npm's list of authorities: that npm can reach no other HTTPS server).
  */
@@ -186,6 +186,17 @@ export interface ProxyRequest {
 	connected: boolean;
 }
 
+/**
+ * Where the proxy joins a CONNECT to `target` (`host:port`): registry.npmjs.org:443 to verdaccio's
+ * port; a port of this machine (127.0.0.1, localhost) to itself, for clients that send everything
+ * to the proxy whatever `NO_PROXY` says (n8n 1.100's AI nodes do); anything else nowhere.
+ */
+export function tunnelPort(target: string, registryPort: number): number | undefined {
+	if (target === `${REGISTRY_HOST}:443`) return registryPort;
+	const local = /^(?:127\.0\.0\.1|localhost):(\d{1,5})$/.exec(target);
+	return local && Number(local[1]) > 0 && Number(local[1]) < 65536 ? Number(local[1]) : undefined;
+}
+
 /** The HTTPS proxy of a run. */
 export interface RegistryProxy {
 	url: string;
@@ -194,8 +205,8 @@ export interface RegistryProxy {
 }
 
 /**
- * Starts the proxy on 127.0.0.1: a CONNECT to registry.npmjs.org:443 is joined to verdaccio's
- * port (the TLS is verdaccio's, the proxy sees none of it); anything else is answered 403.
+ * Starts the proxy on 127.0.0.1: a CONNECT is joined where {@link tunnelPort} says (the TLS is
+ * verdaccio's, the proxy sees none of it); anything else is answered 403.
  */
 export async function startRegistryProxy(registryPort: number): Promise<RegistryProxy> {
 	const requests: ProxyRequest[] = [];
@@ -210,13 +221,13 @@ export async function startRegistryProxy(registryPort: number): Promise<Registry
 		sockets.add(client);
 		client.on('close', () => sockets.delete(client));
 		client.on('error', () => client.destroy());
-		if (target !== `${REGISTRY_HOST}:443`) {
-			requests.push({ target, connected: false });
+		const port = tunnelPort(target, registryPort);
+		requests.push({ target, connected: port !== undefined });
+		if (port === undefined) {
 			client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
 			return;
 		}
-		requests.push({ target, connected: true });
-		const upstream = connect(registryPort, '127.0.0.1', () => {
+		const upstream = connect(port, '127.0.0.1', () => {
 			client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
 			if (head.length) upstream.write(head);
 			upstream.pipe(client);
