@@ -23,6 +23,7 @@ import path from 'path';
 
 import { PACKAGE_NAME } from '../harness/engine';
 import { alertStep } from './alerts';
+import { ensureVerdaccio } from './install';
 import type { InstalledPackage } from './rest';
 import {
 	fileSize,
@@ -34,6 +35,7 @@ import {
 	startLocalRegistry,
 	updateVersion,
 	REGISTRY_HOST,
+	VERDACCIO_VERSION,
 	type LocalRegistry,
 } from './registry';
 import { runCommand, waitFor } from './processes';
@@ -67,8 +69,13 @@ async function tarballManifest(tarball: string): Promise<{ name: string; version
 export async function registryStep(state: RunState): Promise<string> {
 	const install = need(state.install, 'n8n');
 	const tarball = need(state.tarball, 'the tarball');
+	const installStarted = Date.now();
+	const verdaccio = await ensureVerdaccio(state.options.cacheDir, VERDACCIO_VERSION);
+	const installed = verdaccio.installed
+		? `installed in ${Math.round((Date.now() - installStarted) / 1000)}s (cold cache)`
+		: 'from the cache';
 	const started = Date.now();
-	const registry = await startLocalRegistry(state.runDir, state.logDir, install.node);
+	const registry = await startLocalRegistry(state.runDir, state.logDir, install.node, verdaccio);
 	state.registry = registry;
 	const startSeconds = ((Date.now() - started) / 1000).toFixed(1);
 	const { version } = await tarballManifest(tarball);
@@ -79,7 +86,7 @@ export async function registryStep(state: RunState): Promise<string> {
 	if (probe !== 404)
 		throw new Error(`the local registry answered ${probe} for lodash, which it was never given`);
 	return [
-		`verdaccio ${registry.version} on ${registry.url} (ready in ${startSeconds}s; storage in the run folder; no uplinks: lodash → 404), answering for ${REGISTRY_HOST} through the proxy ${registry.proxy.url}`,
+		`verdaccio ${registry.version} (${installed}) on ${registry.url} (ready in ${startSeconds}s; storage in the run folder; no uplinks: lodash → 404), answering for ${REGISTRY_HOST} through the proxy ${registry.proxy.url}`,
 		`${PACKAGE_NAME}@${version} published (latest); ${path.basename(state.updateTarball)} packed for the update`,
 	].join('\n');
 }

@@ -23,8 +23,8 @@ import { createServer, type Server } from 'http';
 import { connect, type Socket } from 'net';
 import path from 'path';
 
-import { PACKAGE_NAME, PACKAGE_ROOT } from '../harness/engine';
-import type { NodeInstall } from './install';
+import { PACKAGE_NAME } from '../harness/engine';
+import type { NodeInstall, VerdaccioInstall } from './install';
 import {
 	debianBinary,
 	freePort,
@@ -40,8 +40,8 @@ export const REGISTRY_HOST = 'registry.npmjs.org';
 /** The registry's address as n8n and npm name it. */
 export const REGISTRY_URL = `https://${REGISTRY_HOST}/`;
 
-/** The verdaccio the run starts (its exact version is the devDependency's). */
-const VERDACCIO_BIN = path.join(PACKAGE_ROOT, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
+/** The verdaccio the runs start (installed into the cache by `ensureVerdaccio`). */
+export const VERDACCIO_VERSION = '6.10.4';
 /** How long verdaccio may take to answer its ping. */
 const START_TIMEOUT_MS = 60_000;
 
@@ -326,13 +326,14 @@ function registryCall(
 }
 
 /**
- * Starts verdaccio (on `node`: it needs Node ≥ 22) and the proxy, and registers the user the run
+ * Starts verdaccio (`verdaccioInstall`, on `node`: it needs Node ≥ 22) and the proxy, and registers the user the run
  * publishes as; everything lives in `<runDir>/registry`.
  */
 export async function startLocalRegistry(
 	runDir: string,
 	logDir: string,
 	node: NodeInstall,
+	verdaccioInstall: VerdaccioInstall,
 ): Promise<LocalRegistry> {
 	const dir = path.join(runDir, 'registry');
 	mkdirSync(dir, { recursive: true });
@@ -341,11 +342,16 @@ export async function startLocalRegistry(
 	const port = await freePort();
 	const configFile = path.join(dir, 'config.yaml');
 	writeFileSync(configFile, JSON.stringify(verdaccioConfig(dir, port, certificate), null, 2));
-	const verdaccio = startProcess('verdaccio', node.bin, [VERDACCIO_BIN, '--config', configFile], {
-		env: { PATH: node.path, HOME: dir, NODE_ENV: 'production' },
-		cwd: dir,
-		logFile: path.join(logDir, 'verdaccio.log'),
-	});
+	const verdaccio = startProcess(
+		'verdaccio',
+		node.bin,
+		[verdaccioInstall.bin, '--config', configFile],
+		{
+			env: { PATH: node.path, HOME: dir, NODE_ENV: 'production' },
+			cwd: dir,
+			logFile: path.join(logDir, 'verdaccio.log'),
+		},
+	);
 	const url = `https://127.0.0.1:${port}/`;
 	await waitFor(
 		`verdaccio to answer on ${url}`,
@@ -368,11 +374,7 @@ export async function startLocalRegistry(
 		publishConfig,
 		`//127.0.0.1:${port}/:_authToken=${token}\ncafile=${certificate.cert}\n`,
 	);
-	const version = (
-		JSON.parse(
-			readFileSync(path.join(PACKAGE_ROOT, 'node_modules', 'verdaccio', 'package.json'), 'utf8'),
-		) as { version: string }
-	).version;
+	const { version } = verdaccioInstall;
 	const proxy = await startRegistryProxy(port);
 	return {
 		url,
