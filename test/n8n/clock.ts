@@ -14,7 +14,13 @@ import { mapCredentials } from './catalogue';
 import { toWorkflowRun } from './execution';
 import { debianBinary, waitFor } from './processes';
 import { restartMain } from './restart';
-import { countPolls, settleOnePoll, type ScenarioContext } from './scenarios';
+import {
+	countPolls,
+	pollMark,
+	settleOnePoll,
+	settleStartingPoint,
+	type ScenarioContext,
+} from './scenarios';
 import { EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
 
 /** Debian's libfaketime (package `libfaketime`), the thread-safe build. */
@@ -113,9 +119,10 @@ export async function clockJumpStep(state: RunState): Promise<string> {
 	};
 	const warningsBefore = (context.mainLog().match(new RegExp(BACKWARD_WARNING.source, 'g')) ?? [])
 		.length;
+	context.activation = pollMark(context);
 	await client.activate(workflow);
 	try {
-		const start = await settleOnePoll(context, '/v1/cashouts', '(the starting point)');
+		const start = await settleStartingPoint(context, '/v1/cashouts');
 		setOffset(offsetFile, '+8d');
 		// n8n's login expires within 8 days: no REST call until the clock is back.
 		const ahead = await settleOnePoll(context, '/v1/cashouts', '8 days ahead');

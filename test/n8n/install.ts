@@ -202,6 +202,49 @@ export async function ensureNode(cacheDir: string, version: string): Promise<Nod
 	return { dir, bin: path.join(binDir, 'node'), path: `${binDir}:${process.env.PATH ?? ''}` };
 }
 
+/**
+ * npm overrides for verdaccio's tree: verdaccio-audit asks for `node-fetch` by its dist-tag `cjs`,
+ * which the registry mirror this project reaches lacks; 2.7.0 is the release that tag names on
+ * npmjs.org. (n8n's lint refuses `overrides` in a community package's package.json, which is why
+ * verdaccio is installed here, like n8n, and not as a devDependency.)
+ */
+export const VERDACCIO_OVERRIDES = { 'verdaccio-audit': { 'node-fetch': '2.7.0' } };
+
+/** A verdaccio install: the script to start (on a Node ≥ 22) and its version. */
+export interface VerdaccioInstall {
+	bin: string;
+	version: string;
+	/** Whether this run had to install it (a cold cache). */
+	installed: boolean;
+}
+
+/** verdaccio `version` (the runs' npm registry), cached as `<cacheDir>/verdaccio-<version>`. */
+export async function ensureVerdaccio(
+	cacheDir: string,
+	version: string,
+): Promise<VerdaccioInstall> {
+	const target = path.join(cacheDir, `verdaccio-${version}`);
+	const manifest = {
+		name: 'e2e-verdaccio',
+		private: true,
+		dependencies: { verdaccio: version },
+		overrides: VERDACCIO_OVERRIDES,
+	};
+	let installed = false;
+	if (!isComplete(target, manifest)) {
+		installed = true;
+		await installInto(
+			target,
+			manifest,
+			manifest,
+			async () => undefined,
+			`Installing verdaccio ${version} (npm install)`,
+		);
+	}
+	const bin = path.join(target, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
+	return { bin, version, installed };
+}
+
 /** node-gyp: the one in n8n's tree, else the one npm ships. */
 async function nodeGypScript(installDir: string): Promise<string> {
 	const local = path.join(installDir, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');

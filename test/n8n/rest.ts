@@ -50,6 +50,17 @@ export interface CredentialTestResult {
 	message: string;
 }
 
+/** A community package as n8n records it (`/rest/community-packages`). */
+export interface InstalledPackage {
+	packageName: string;
+	installedVersion: string;
+	installedNodes: Array<{ name: string; type: string; latestVersion: number | string }>;
+	/** The newer version npm reports (`npm outdated`), when there is one. */
+	updateAvailable?: string;
+	/** n8n ≥ 2.x: the package's nodes are not loaded. */
+	failedLoading?: boolean;
+}
+
 /** Statuses of an execution that will not change any more. */
 const FINAL_STATUSES = new Set(['success', 'error', 'crashed', 'canceled']);
 
@@ -261,6 +272,39 @@ export class N8nClient {
 			if (!(error instanceof RestError) || error.status !== 404) throw error;
 			await this.request('PATCH', `/workflows/${workflow.id}`, { active: false });
 		}
+	}
+
+	/**
+	 * Installs a community package with n8n's installer, as the Community Nodes page's Install does
+	 * when unverified packages are allowed (`POST /rest/community-packages {name}`: the version npm
+	 * tags `latest`); resolves what n8n recorded.
+	 */
+	async installPackage(name: string): Promise<InstalledPackage> {
+		return await this.request<InstalledPackage>('POST', '/community-packages', { name });
+	}
+
+	/**
+	 * Updates an installed community package as the page's Update button does when unverified
+	 * packages are allowed (`PATCH /rest/community-packages {name}`: to `latest`).
+	 */
+	async updatePackage(name: string): Promise<InstalledPackage> {
+		return await this.request<InstalledPackage>('PATCH', '/community-packages', { name });
+	}
+
+	/** The installed community packages, with any update npm reports (`GET /rest/community-packages`). */
+	async installedPackages(): Promise<InstalledPackage[]> {
+		return await this.request<InstalledPackage[]>('GET', '/community-packages');
+	}
+
+	/** A stored workflow with its static data (`GET /rest/workflows/:id`). */
+	async workflowStaticData(id: string): Promise<IDataObject> {
+		const workflow = await this.request<{ staticData?: IDataObject | string | null }>(
+			'GET',
+			`/workflows/${id}`,
+		);
+		const data = workflow.staticData;
+		if (typeof data === 'string') return JSON.parse(data) as IDataObject;
+		return data ?? {};
 	}
 
 	/** A binary file an execution stored (`GET /rest/binary-data?id=…&action=download`). */

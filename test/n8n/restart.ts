@@ -13,7 +13,7 @@ import { mapCredentials } from './catalogue';
 import { toWorkflowRun } from './execution';
 import { startMain } from './n8n-server';
 import { waitFor } from './processes';
-import { settleOnePoll, type ScenarioContext } from './scenarios';
+import { pollMark, settleOnePoll, settleStartingPoint, type ScenarioContext } from './scenarios';
 import { EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
 
 const WORKFLOW_FILE = path.join(__dirname, '..', 'workflows', 'alert-rejected-cashouts.json');
@@ -97,9 +97,10 @@ export async function pollRestartStep(state: RunState): Promise<string> {
 		amount: 700,
 		currency: 'MXN',
 	});
+	context.activation = pollMark(context);
 	await client.activate(workflow);
 	try {
-		const start = await settleOnePoll(context, '/v1/cashouts', '(the starting point)');
+		const start = await settleStartingPoint(context, '/v1/cashouts');
 		const before = (await client.executions(workflow.id)).length;
 		if (before !== 0) throw new Error(`the starting point started ${before} execution(s)`);
 		// The cashout is rejected while n8n is down.

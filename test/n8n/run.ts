@@ -20,39 +20,32 @@ import { startSandbox } from '../sandbox';
 import { agentStep, mcpStep } from './agent';
 import { reviewStep } from './review';
 import { credentialSpecs, loadCatalogue, mapCredentials, type CatalogueEntry } from './catalogue';
-import { toWorkflowRun } from './execution';
 import { buildAndPack, ensureN8n, ensureNode, installCommunityPackage } from './install';
 import { baseEnv, startMain, startWebhookProcess, startWorker } from './n8n-server';
 import { parseOptions, type E2eOptions } from './options';
-import { stopAll, waitFor } from './processes';
+import { stopAll } from './processes';
 import { notificationSteps } from './notifications';
 import { executionsByWorker, workerChecks, workerChecksAfterRelogin } from './queue';
-import {
-	EXECUTION_TIMEOUT_MS,
-	logins,
-	need,
-	runOnce,
-	sessionWorkflow,
-	type RunState,
-} from './state';
+import { logins, need, runOnce, sessionWorkflow, type RunState } from './state';
 import { Steps } from './report';
 import { clockJumpStep } from './clock';
 import { pollRestartStep } from './restart';
 import { executionRetryStep } from './retry';
 import { spreadsheetStep } from './spreadsheet';
 import { credentialRestrictionStep, separateRequestsStep } from './separateRequests';
-import { N8nClient, type ExecutionSummary } from './rest';
+import { N8nClient } from './rest';
+import { ALERT_SCENARIOS, sandboxAdmin } from './scenarios';
+import { alertStep } from './alerts';
 import {
-	ALERT_SCENARIOS,
-	sandboxAdmin,
-	type AlertScenario,
-	type ScenarioContext,
-} from './scenarios';
+	installThroughN8nStep,
+	PACKAGE_NODES,
+	prepareNodesFolder,
+	registryStep,
+	updateStep,
+} from './installer';
+import { n8nRegistryEnv } from './registry';
 import { startQueueBackends } from './services';
 import { demoContext } from './stubs';
-
-/** Statuses of an execution that will not change any more. */
-const FINAL_STATUSES = ['success', 'error', 'crashed', 'canceled'];
 
 /** Installs Node and n8n into the cache (or finds them there). */
 export async function installStep(state: RunState): Promise<string> {
@@ -96,9 +89,17 @@ export async function startN8nStep(state: RunState): Promise<string> {
 	const install = need(state.install, 'n8n');
 	const encryptionKey = randomBytes(24).toString('hex');
 	if (state.options.queue) state.backends = await startQueueBackends(state.runDir, state.logDir);
-	const mainFolder = await userFolderWithPackage(state, 'main');
+	const { registry } = state;
+	// With the run's registry, n8n's installer puts the package in main's folder (installThroughN8nStep).
+	const mainFolder = registry
+		? path.join(state.runDir, 'user-main')
+		: await userFolderWithPackage(state, 'main');
+	if (registry) prepareNodesFolder(registry, path.join(mainFolder, '.n8n'));
 	const started = Date.now();
-	state.mainEnv = baseEnv(install, mainFolder, encryptionKey, state.backends);
+	state.mainEnv = {
+		...baseEnv(install, mainFolder, encryptionKey, state.backends),
+		...(registry ? n8nRegistryEnv(registry.proxy.url, registry.certificate.cert) : {}),
+	};
 	state.main = await startMain(
 		install,
 		state.mainEnv,
@@ -141,7 +142,10 @@ export async function startN8nStep(state: RunState): Promise<string> {
 	const webhooks = state.webhooks.length
 		? `, ${state.webhooks.length} webhook processes (${state.webhooks.map((webhook) => webhook.url).join(', ')})`
 		: '';
-	return `main ${state.main.url} ready in ${mainSeconds}s${workers}${webhooks}${backends}`;
+	const packageFrom = registry
+		? "; the package to come from n8n's installer"
+		: '; the package installed by hand in each user folder';
+	return `main ${state.main.url} ready in ${mainSeconds}s${workers}${webhooks}${backends}${packageFrom}`;
 }
 
 /** Creates the owner and signs in. */
@@ -159,13 +163,10 @@ export async function loadedStep(state: RunState): Promise<string> {
 	const credentials = await client.typeNames('credentials');
 	const ours = nodes.filter((name) => name.startsWith('n8n-nodes-payments-service.'));
 	const ourCredentials = credentials.filter((name) => name.startsWith('paymentsService'));
-	const expected = [
-		'n8n-nodes-payments-service.paymentsService',
-		'n8n-nodes-payments-service.paymentsServiceTrigger',
-	];
+	const expected = PACKAGE_NODES;
 	if (!expected.every((name) => ours.includes(name)) || ourCredentials.length !== 4) {
 		throw new Error(
-			`n8n loaded the nodes [${ours.join(', ')}] and ${ourCredentials.length} credential types of the package, expected ${expected.join(' and ')} and 4`,
+			`n8n loaded the nodes [${ours.join(', ')}] and ${ourCredentials.length} credential types of the package, expected ${expected.join(', ')} and 4`,
 		);
 	}
 	// n8n adds a "…Tool" variant of a node that is usable as an AI agent tool.
@@ -251,93 +252,6 @@ async function reloginStep(state: RunState): Promise<string> {
 	return `${file}: 401 answered ${refused}×, then 1 login (${before} → ${before + added}); execution ${run.executionId} succeeded`;
 }
 
-/** The context an alert scenario works in. */
-function scenarioContext(state: RunState, scenario: AlertScenario): ScenarioContext {
-	const main = need(state.main, 'n8n main');
-	return {
-		client: need(state.client, 'the REST client'),
-		sandbox: need(state.sandbox, 'the sandbox'),
-		mails: need(state.smtp, 'the SMTP sink').mails,
-		n8nUrl: main.url,
-		mainLog: () => main.process.log(),
-		workflow: need(state.workflows.get(scenario.file), `the imported ${scenario.file}`),
-		state: {},
-	};
-}
-
-/**
- * Activates the scenario's workflow, drives the sandbox, waits for the first execution and lets
- * n8n settle; resolves every execution of the workflow once all have finished, and what was seen.
- */
-async function activateAndDrive(
-	scenario: AlertScenario,
-	context: ScenarioContext,
-): Promise<{ executions: ExecutionSummary[]; seen: string }> {
-	const { client, workflow } = context;
-	await scenario.beforeActivation?.(context);
-	const activatedAt = Date.now();
-	await client.activate(workflow);
-	try {
-		const live = await scenario.afterActivation(context);
-		await scenario.drive(context);
-		await waitFor(
-			`"${workflow.name}" to start an execution`,
-			async () => (await client.executions(workflow.id)).length > 0,
-			{
-				timeoutMs: scenario.timeoutMs,
-				intervalMs: 1000,
-			},
-		);
-		const firstSeconds = Math.round((Date.now() - activatedAt) / 1000);
-		const settled = await scenario.settle(context);
-		const executions = await waitFor(
-			`the executions of "${workflow.name}" to finish`,
-			async () => {
-				const list = await client.executions(workflow.id);
-				return list.every((execution) => FINAL_STATUSES.includes(execution.status)) && list;
-			},
-			{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 500 },
-		);
-		return {
-			executions,
-			seen: `first execution ${firstSeconds}s after activation; ${live}; ${settled}`,
-		};
-	} finally {
-		await client.deactivate(workflow);
-	}
-}
-
-/** Activates an alert workflow, drives the sandbox, and requires exactly the expected executions. */
-async function alertStep(state: RunState, scenario: AlertScenario): Promise<string> {
-	const context = scenarioContext(state, scenario);
-	const { executions, seen } = await activateAndDrive(scenario, context);
-	const listed = executions
-		.map((execution) => `${execution.id} ${execution.mode} ${execution.status}`)
-		.join(', ');
-	if (executions.length !== scenario.expectedExecutions) {
-		throw new Error(
-			`expected ${scenario.expectedExecutions} execution(s) of "${context.workflow.name}", n8n has ${executions.length}: ${listed}`,
-		);
-	}
-	const demo = state.catalogue.find((entry) => entry.file === scenario.file)?.demo;
-	const lines = [`executions: ${listed}; ${seen}`];
-	for (const summary of executions) {
-		if (summary.status !== 'success')
-			throw new Error(`execution ${summary.id} ended "${summary.status}"`);
-		const run = await toWorkflowRun(
-			context.client,
-			await context.client.waitForExecution(summary.id, EXECUTION_TIMEOUT_MS),
-		);
-		lines.push(
-			...(scenario.summarize
-				? scenario.summarize(run, context)
-				: (demo?.summarize(run, demoContext(context.sandbox, context.mails)) ?? [])),
-		);
-	}
-	state.alertExecutions.push(...executions.map((execution) => execution.id));
-	return lines.join('\n');
-}
-
 /** The polling trigger across a restart of n8n, then under a host clock that jumps (each restarts main). */
 async function pollingRestartSteps(steps: Steps, state: RunState): Promise<void> {
 	await steps.run(
@@ -359,6 +273,14 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 		critical,
 	);
 	await steps.run('Build and pack the package', async () => await packStep(state), critical);
+	// n8n documents installing by hand for queue mode (every worker needs the package in its folder).
+	if (!state.options.queue) {
+		await steps.run(
+			'Start the local npm registry (verdaccio) and publish the package',
+			async () => await registryStep(state),
+			critical,
+		);
+	}
 	await steps.run(
 		'Start the sandbox and the SMTP sink',
 		async () => await sandboxStep(state),
@@ -372,6 +294,13 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 		critical,
 	);
 	await steps.run('Set up the owner and log in', async () => await ownerStep(state), critical);
+	if (state.registry) {
+		await steps.run(
+			"Install the package with n8n's installer (Community Nodes → Install)",
+			async () => await installThroughN8nStep(state),
+			critical,
+		);
+	}
 	await steps.run('n8n loaded the package', async () => await loadedStep(state), critical);
 	await steps.run(
 		'Create the credentials and run their tests',
@@ -456,8 +385,24 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 		);
 		await mcp();
 	}
+	// The update through n8n's installer, before the steps that follow it run on the new version.
+	// In a full run it happens inside the first polling alert, between the trigger's starting
+	// point and the change the trigger must report once; that alert is then not run again.
+	const polling = state.options.quick
+		? undefined
+		: ALERT_SCENARIOS.find((candidate) => candidate.kind === 'polling');
+	if (state.registry) {
+		await steps.run(
+			polling
+				? `Update with n8n's installer while "${polling.title}" is active: state kept, the change after it reported once, a saved workflow runs`
+				: "Update with n8n's installer: n8n reports the new version, a saved workflow runs",
+			async () => await updateStep(state, polling),
+		);
+	}
 	for (const scenario of ALERT_SCENARIOS.filter(
-		(candidate) => !state.options.quick || candidate.kind === 'webhook',
+		(candidate) =>
+			(!state.options.quick || candidate.kind === 'webhook') &&
+			!(state.registry && candidate === polling),
 	)) {
 		await steps.run(`Alert: ${scenario.title}`, async () => await alertStep(state, scenario));
 	}
@@ -482,6 +427,7 @@ export async function cleanUp(state: RunState, keep: boolean): Promise<void> {
 			path.join(state.logDir, 'sandbox-requests.json'),
 			JSON.stringify(state.sandbox.log.entries(), null, 1),
 		);
+	await state.registry?.proxy.close();
 	await state.smtp?.close();
 	await state.sandbox?.close();
 	if (keep) console.log(`\nRun folder kept (logs, user folders): ${state.runDir}`);

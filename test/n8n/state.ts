@@ -9,6 +9,7 @@ import { toWorkflowRun } from './execution';
 import type { N8nInstall } from './install';
 import type { N8nProcess, QueueBackends } from './n8n-server';
 import type { E2eOptions } from './options';
+import type { LocalRegistry } from './registry';
 import type { N8nClient, StoredWorkflow } from './rest';
 
 /** How long one manual execution may take. */
@@ -21,6 +22,13 @@ export interface RunState {
 	logDir: string;
 	install?: N8nInstall;
 	tarball?: string;
+	/**
+	 * Regular mode: the npm registry n8n's installer downloads the package from (registry.ts).
+	 * Without one (queue mode, the editor run), each n8n process gets the package by hand.
+	 */
+	registry?: LocalRegistry;
+	/** The same build as `tarball` with a higher version, published for the update. */
+	updateTarball?: string;
 	sandbox?: Sandbox;
 	smtp?: Awaited<ReturnType<typeof startSmtpSink>>;
 	backends?: QueueBackends;
