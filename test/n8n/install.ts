@@ -4,7 +4,15 @@
  * have 20) and n8n itself at a pinned version; then builds and packs this package and installs the
  * tarball into a fresh n8n user folder exactly as n8n's community-package installer does.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'fs';
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	writeFileSync,
+} from 'fs';
 import path from 'path';
 
 import { PACKAGE_NAME, PACKAGE_ROOT } from '../harness/engine';
@@ -254,18 +262,47 @@ async function nodeGypScript(installDir: string): Promise<string> {
 }
 
 /**
- * Builds sqlite3's native module for `node` (installed with scripts off, and its prebuilt binary
- * cannot be downloaded here). n8n opens its SQLite database with it.
+ * sqlite3's native module for `node` (n8n opens its SQLite database with it). It is installed with
+ * scripts off, and its prebuilt binary cannot be downloaded here, so it is built with node-gyp once
+ * per sqlite3 release and Node.js version and kept in `<cacheDir>/sqlite3-<version>-node-<node>/`:
+ * the n8n releases the runs use pin the same sqlite3 (5.1.7), so the others copy that build
+ * (a Node-API module: the Node version and sqlite3's own sources decide the binary). Resolves
+ * whether it was built or copied.
  */
-async function buildSqlite(installDir: string, node: NodeInstall): Promise<void> {
+async function buildSqlite(
+	installDir: string,
+	node: NodeInstall,
+	cacheDir: string,
+): Promise<'built' | 'copied' | 'none'> {
 	const sqlite = path.join(installDir, 'node_modules', 'sqlite3');
-	if (!existsSync(sqlite)) return;
+	if (!existsSync(sqlite)) return 'none';
+	const { version } = JSON.parse(readFileSync(path.join(sqlite, 'package.json'), 'utf8')) as {
+		version: string;
+	};
+	const nodeVersion = (await runCommand(node.bin, ['--version'], { what: 'node --version' }))
+		.trim()
+		.replace(/^v/, '');
+	const built = path.join(cacheDir, `sqlite3-${version}-node-${nodeVersion}`);
+	const release = path.join(sqlite, 'build', 'Release');
+	const binary = 'node_sqlite3.node';
+	if (existsSync(path.join(built, binary))) {
+		mkdirSync(release, { recursive: true });
+		copyFileSync(path.join(built, binary), path.join(release, binary));
+		return 'copied';
+	}
 	const gyp = await nodeGypScript(installDir);
 	await runCommand(node.bin, [gyp, 'rebuild', `--nodedir=${node.dir}`, '--jobs=max'], {
 		cwd: sqlite,
 		env: { ...npmEnv(), PATH: node.path },
-		what: 'Building sqlite3 for n8n (node-gyp rebuild)',
+		what: `Building sqlite3 ${version} for Node ${nodeVersion} (node-gyp rebuild)`,
 	});
+	// Into place through a temporary sibling, so another run never copies half a file.
+	const partial = `${built}.partial-${process.pid}`;
+	mkdirSync(partial, { recursive: true });
+	copyFileSync(path.join(release, binary), path.join(partial, binary));
+	rmSync(built, { recursive: true, force: true });
+	renameSync(partial, built);
+	return 'built';
 }
 
 /** n8n `version`, cached as `<cacheDir>/n8n-<version>`, with sqlite3 built for `node`. */
@@ -292,7 +329,7 @@ export async function ensureN8n(
 			marker,
 			async (dir) => {
 				checkSingleRelease(dir);
-				await buildSqlite(dir, node);
+				await buildSqlite(dir, node, cacheDir);
 			},
 			`Installing n8n ${version} (npm install)`,
 		);

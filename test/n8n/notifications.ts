@@ -2,7 +2,8 @@
  * The Notification Trigger under concurrency in a real n8n (regular mode; queue mode with the
  * notifications sent to two `n8n webhook` processes): how often each change starts the workflow when
  * copies of a notification arrive at the same moment, with the trigger alone, with n8n's Remove
- * Duplicates node after it, and with the README's recipe (docs/recipes/notifications-once-per-change.json:
+ * Duplicates node after it (queue mode only: in one process the trigger's claim already stops every
+ * copy before it), and with the README's recipe (docs/recipes/notifications-once-per-change.json:
  * the change key recorded under a unique key in the merchant's own PostgreSQL). Then at-least-once:
  * with Respond "When Workflow Finished", a workflow that fails gets the notification again from the
  * service's retry and handles it once.
@@ -570,10 +571,7 @@ export async function notificationSteps(steps: Steps, state: RunState): Promise<
 					throw new Error(
 						`the trigger alone did not handle each change once in one process: ${line('alone', alone, count)}`,
 					);
-				const deduplicated = await measure(state, 'removeDuplicates');
-				return [line('alone', alone, count), line('removeDuplicates', deduplicated, count)].join(
-					'\n',
-				);
+				return line('alone', alone, count);
 			},
 		);
 	else
