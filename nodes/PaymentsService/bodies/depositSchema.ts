@@ -6,7 +6,6 @@ import {
 	checkBody,
 	textField,
 	type FieldCollection,
-	type FieldProblem,
 	type RequestField,
 } from './requestFields';
 import { CURRENCY_CODE } from '../reference/countries';
@@ -394,9 +393,6 @@ export const DEPOSIT_COLLECTIONS: readonly FieldCollection[] = [
 ];
 
 const DEPOSIT_SCHEMA = bodySchema(DEPOSIT_FIELDS);
-
-/** One broken rule: the field's path in the body (`payer.email`) and what is wrong with it. */
-export type DepositFieldProblem = FieldProblem;
 
 /**
  * Checks a deposit body against the rules of {@link DEPOSIT_FIELDS}. Returns the body unchanged

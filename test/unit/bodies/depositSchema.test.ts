@@ -1,12 +1,10 @@
-import {
-	validateDepositRequest,
-	type DepositFieldProblem,
-} from '../../../nodes/PaymentsService/bodies/depositSchema';
+import { validateDepositRequest } from '../../../nodes/PaymentsService/bodies/depositSchema';
+import type { FieldProblem } from '../../../nodes/PaymentsService/bodies/requestFields';
 
 const minimal = { amount: '100.50', country: 'BR', currency: 'BRL' };
 
 /** The problems of `body`; fails the test when the body is accepted. */
-function problemsOf(body: unknown): DepositFieldProblem[] {
+function problemsOf(body: unknown): FieldProblem[] {
 	const result = validateDepositRequest(body);
 	if (result.ok) throw new Error(`expected ${JSON.stringify(body)} to be refused`);
 	return result.problems;
