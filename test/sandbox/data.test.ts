@@ -1,4 +1,4 @@
-import { generateDataset, mulberry32 } from './data';
+import { generateDataset, mulberry32, seededDataset } from './data';
 import { MERCHANTS } from './reference';
 
 const NOW = Date.UTC(2025, 0, 31, 17, 45, 12);
@@ -20,6 +20,10 @@ describe('sandbox data generator', () => {
 		const b = generateDataset(opts);
 		expect(JSON.stringify(a)).toBe(JSON.stringify(b));
 		expect(JSON.stringify(generateDataset({ ...opts, seed: 43 }))).not.toBe(JSON.stringify(a));
+		// What the sandboxes start from: a copy of the first dataset of these options, moved in time.
+		const later = { ...opts, now: NOW + 3 * 86_400_000 + 7_250 };
+		expect(JSON.stringify(seededDataset(opts))).toBe(JSON.stringify(a));
+		expect(JSON.stringify(seededDataset(later))).toBe(JSON.stringify(generateDataset(later)));
 		expect(a.deposits.length).toBeGreaterThan(5000);
 		expect(a.cashouts.length).toBeGreaterThan(3000);
 		const oldest = Math.min(...a.deposits.map((d) => d.createdMs));
