@@ -1,4 +1,4 @@
-import { generateDataset, mulberry32 } from './data';
+import { generateDataset, mulberry32, seededDataset } from './data';
 import { MERCHANTS } from './reference';
 
 const NOW = Date.UTC(2025, 0, 31, 17, 45, 12);
@@ -18,8 +18,13 @@ describe('sandbox data generator', () => {
 		const opts = { seed: 42, now: NOW, days: 200, depositsPerDay: 30, cashoutsPerDay: 20 };
 		const a = generateDataset(opts);
 		const b = generateDataset(opts);
-		expect(JSON.stringify(a)).toBe(JSON.stringify(b));
-		expect(JSON.stringify(generateDataset({ ...opts, seed: 43 }))).not.toBe(JSON.stringify(a));
+		const text = JSON.stringify(a);
+		expect(text).toBe(JSON.stringify(b));
+		expect(JSON.stringify(generateDataset({ ...opts, seed: 43 }))).not.toBe(text);
+		// What the sandboxes start from: a copy of the first dataset of these options, moved in time.
+		const later = { ...opts, now: NOW + 3 * 86_400_000 + 7_250 };
+		expect(JSON.stringify(seededDataset(opts))).toBe(text);
+		expect(JSON.stringify(seededDataset(later))).toBe(JSON.stringify(generateDataset(later)));
 		expect(a.deposits.length).toBeGreaterThan(5000);
 		expect(a.cashouts.length).toBeGreaterThan(3000);
 		const oldest = Math.min(...a.deposits.map((d) => d.createdMs));

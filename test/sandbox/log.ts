@@ -2,6 +2,7 @@
  * Request log of the sandbox: every non-admin request, with the exact raw body, the multipart
  * summary, the status and body sent, and the fault applied (if any).
  */
+import { plainCopy } from './copy';
 import type { RequestLog, RequestLogEntry } from './types';
 
 /**
@@ -59,7 +60,7 @@ export class RequestLogStore implements RequestLog {
 			entry.responseBody = decodePayload(this.payloads.get(entry));
 			this.payloads.delete(entry);
 		}
-		return structuredClone(entries);
+		return plainCopy(entries);
 	}
 
 	/** Starts an entry (status 0 until the answer is known) and returns the live object. */

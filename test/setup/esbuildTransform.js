@@ -25,6 +25,52 @@ const TSCONFIG = {
 	},
 };
 
+/**
+ * Built-in globals that no test replaces (Date and the timers are faked, so they stay out). Jest
+ * runs each test file in its own context (node's vm), where every read of a global name goes
+ * through the context's global object, about fifty times slower than a variable: Math.imul in the
+ * sandbox's random generator took 0.5 µs a call, and the sandbox spent most of its time there.
+ * esbuild's `define` replaces each free use of these names (not a local of the same name) with a
+ * property of one object that the file reads once, when it is loaded; the values are the same.
+ */
+const STEADY_GLOBALS = [
+	'Array',
+	'ArrayBuffer',
+	'BigInt',
+	'Boolean',
+	'DataView',
+	'Error',
+	'Intl',
+	'JSON',
+	'Map',
+	'Math',
+	'Number',
+	'Object',
+	'Promise',
+	'RangeError',
+	'Reflect',
+	'RegExp',
+	'Set',
+	'String',
+	'Symbol',
+	'TypeError',
+	'Uint8Array',
+	'WeakMap',
+	'WeakSet',
+	'decodeURIComponent',
+	'encodeURIComponent',
+	'isFinite',
+	'isNaN',
+	'parseFloat',
+	'parseInt',
+	'structuredClone',
+];
+const HOLDER = '__steadyGlobals';
+const DEFINE = Object.fromEntries(STEADY_GLOBALS.map((name) => [name, `${HOLDER}.${name}`]));
+// On the first line, after a "use strict" if there is one, so that no line of the source map moves.
+const DECLARATION = `var ${HOLDER} = { ${STEADY_GLOBALS.join(', ')} };`;
+const USE_STRICT = '"use strict";';
+
 module.exports = {
 	/** The key of jest's cache: this file, esbuild's version, the file's path and text. */
 	getCacheKey(sourceText, sourcePath) {
@@ -52,7 +98,11 @@ module.exports = {
 			// `await import('x')` becomes a require, as tsc writes it for CommonJS (jest's module
 			// registry serves requires; a real dynamic import needs --experimental-vm-modules).
 			supported: { 'dynamic-import': false },
+			define: DEFINE,
 		});
-		return { code: result.code, map: result.map };
+		const code = result.code.startsWith(USE_STRICT)
+			? USE_STRICT + DECLARATION + result.code.slice(USE_STRICT.length)
+			: DECLARATION + result.code;
+		return { code, map: result.map };
 	},
 };

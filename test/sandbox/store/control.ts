@@ -2,6 +2,7 @@
  * The {@link SandboxControl} facade the tests use, and setStatus, the status write without state
  * machine it offers.
  */
+import { plainCopy } from '../copy';
 import type { Entry } from '../data';
 import type { SandboxControl, StatusKind } from '../types';
 import { setCashoutStatus } from './cashouts';
@@ -40,9 +41,7 @@ export function setStatus(
 /** The {@link SandboxControl} facade over `store`. */
 export function control(store: SandboxStore): SandboxControl {
 	const copy = <T>(entries: ReadonlyArray<Entry<T>>, mid?: number): T[] =>
-		entries
-			.filter((e) => mid === undefined || e.merchantId === mid)
-			.map((e) => structuredClone(e.rec));
+		entries.filter((e) => mid === undefined || e.merchantId === mid).map((e) => plainCopy(e.rec));
 	return {
 		deposits: (mid) => copy(store.deposits, mid),
 		cashouts: (mid) => copy(store.cashouts, mid),

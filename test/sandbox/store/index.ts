@@ -9,6 +9,7 @@
  * This file keeps the reporting page read: visibility, newest-first order, pages.
  */
 import { balanceBody } from '../balance';
+import { plainCopy } from '../copy';
 import type { ManualClock } from '../clock';
 import { MAX_ROWS_PER_PAGE } from '../constants';
 import { merchantById } from '../reference';
@@ -311,7 +312,7 @@ export class SandboxStore {
 			.filter((e) => now >= e.visibleAt && predicate(e.rec));
 		const data = matching
 			.slice(page * MAX_ROWS_PER_PAGE, (page + 1) * MAX_ROWS_PER_PAGE)
-			.map((e) => structuredClone(e.rec));
+			.map((e) => plainCopy(e.rec));
 		return { data, page, rows: data.length, maxRows: MAX_ROWS_PER_PAGE };
 	}
 

@@ -5,7 +5,7 @@
 import { ManualClock, floorToSecond, parseTimestamp, toIsoSeconds } from '../clock';
 import {
 	ID_BASE,
-	generateDataset,
+	seededDataset,
 	type CashoutEntry,
 	type ChargebackEntry,
 	type DepositEntry,
@@ -72,7 +72,7 @@ export interface StoreState {
 
 /** The state of a new sandbox: the seeded dataset, indexed by id; notifications follow the clock. */
 export function createState(options: ResolvedOptions, clock: ManualClock): StoreState {
-	const data = generateDataset(options);
+	const data = seededDataset(options);
 	const state: StoreState = {
 		options,
 		clock,
