@@ -2,9 +2,10 @@
  * The Notification Trigger under concurrency in a real n8n (regular mode; queue mode with the
  * notifications sent to two `n8n webhook` processes): how often each change starts the workflow when
  * copies of a notification arrive at the same moment, with the trigger alone, and (queue mode only:
- * in one process the trigger's claim already stops every copy before them) with n8n's Remove
- * Duplicates node after it and with the README's recipe (docs/recipes/notifications-once-per-change.json:
- * the change key recorded under a unique key in the merchant's own PostgreSQL). Then at-least-once:
+ * in one process the trigger's claim already stops every copy before them) with the README's recipe
+ * (docs/recipes/notifications-once-per-change.json: the change key recorded under a unique key in
+ * the merchant's own PostgreSQL) and, with `--remove-duplicates`, n8n's Remove Duplicates node after
+ * the trigger. Then at-least-once:
  * with Respond "When Workflow Finished", a workflow that fails gets the notification again from the
  * service's retry and handles it once.
  *
@@ -580,6 +581,7 @@ export async function notificationSteps(steps: Steps, state: RunState): Promise<
 			`Notification Trigger alone, ${count} webhook processes: copies at the same moment (measured; the in-process claim covers one process)`,
 			async () => {
 				const alone = await measure(state, 'alone');
+				if (!state.options.removeDuplicates) return line('alone', alone, count);
 				const deduplicated = await measure(state, 'removeDuplicates');
 				return [line('alone', alone, count), line('removeDuplicates', deduplicated, count)].join(
 					'\n',

@@ -9,6 +9,7 @@ describe('the command lines of the real-n8n runs and of bench:n8n', () => {
 			workers: 2,
 			webhookProcesses: 2,
 			quick: false,
+			removeDuplicates: false,
 		});
 		expect(parseOptions([], { E2E_N8N_VERSION: '1.123.81' }).n8nVersion).toBe('1.123.81');
 		expect(
@@ -22,6 +23,7 @@ describe('the command lines of the real-n8n runs and of bench:n8n', () => {
 					'3',
 					'--webhook-processes',
 					'0',
+					'--remove-duplicates',
 				],
 				{ E2E_N8N_VERSION: '1.123.81' },
 			),
@@ -31,6 +33,7 @@ describe('the command lines of the real-n8n runs and of bench:n8n', () => {
 			queue: true,
 			workers: 3,
 			webhookProcesses: 0,
+			removeDuplicates: true,
 		});
 	});
 

@@ -37,6 +37,12 @@ export interface E2eOptions {
 	quick: boolean;
 	/** Queue mode: number of `n8n webhook` processes (`--webhook-processes`, default 2). */
 	webhookProcesses: number;
+	/**
+	 * Also measure n8n's Remove Duplicates node after the Notification Trigger when the copies reach
+	 * several webhook processes (`--remove-duplicates`, queue mode; a measurement for
+	 * docs/notifications.md, not a check, so CI leaves it out).
+	 */
+	removeDuplicates: boolean;
 	/** The port of n8n main (`npm run try` sets it; the test runs take a free one). */
 	mainPort?: number;
 }
@@ -64,7 +70,8 @@ function wholeNumber(flag: string, value: string, min: number): number {
 
 /**
  * Parses the flags (`--n8n-version 2.41.1`, `--node-version 24.21.0`, `--cache-dir DIR`, `--queue`,
- * `--workers 2`, `--webhook-processes 2`, `--keep`, `--agent-only`, `--triggers-only`, `--quick`)
+ * `--workers 2`, `--webhook-processes 2`, `--keep`, `--agent-only`, `--triggers-only`, `--quick`,
+ * `--remove-duplicates`)
  * with Node's `util.parseArgs`; environment variables give the defaults.
  * @throws on an unknown flag, a missing value or a malformed one.
  */
@@ -84,6 +91,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
 			'triggers-only': { type: 'boolean', default: false },
 			quick: { type: 'boolean', default: false },
 			'webhook-processes': { type: 'string' },
+			'remove-duplicates': { type: 'boolean', default: false },
 		},
 	});
 	return {
@@ -104,5 +112,6 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
 			values['webhook-processes'] === undefined
 				? 2
 				: wholeNumber('--webhook-processes', values['webhook-processes'], 0),
+		removeDuplicates: values['remove-duplicates'] === true,
 	};
 }
