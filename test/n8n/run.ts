@@ -34,7 +34,7 @@ import { executionRetryStep } from './retry';
 import { spreadsheetStep } from './spreadsheet';
 import { credentialRestrictionStep, separateRequestsStep } from './separateRequests';
 import { N8nClient } from './rest';
-import { ALERT_SCENARIOS, sandboxAdmin } from './scenarios';
+import { ALERT_SCENARIOS, sandboxAdmin, type AlertScenario } from './scenarios';
 import { alertStep } from './alerts';
 import {
 	installThroughN8nStep,
@@ -264,6 +264,34 @@ async function pollingRestartSteps(steps: Steps, state: RunState): Promise<void>
 	);
 }
 
+/**
+ * Starts the polling alerts: they wait for n8n's polls (at most one a minute) most of their time,
+ * so the alerts of different lists run side by side, and those of one list one after another (the
+ * change one makes would be the other's event). Resolves each alert's result in the given order, to
+ * be reported as its own step.
+ */
+function startPollingAlerts(
+	state: RunState,
+	scenarios: AlertScenario[],
+): Map<AlertScenario, Promise<string>> {
+	const results = new Map<AlertScenario, Promise<string>>();
+	const lastOnList = new Map<string, Promise<unknown>>();
+	for (const scenario of scenarios) {
+		const list = scenario.watches ?? scenario.file;
+		const previous = lastOnList.get(list) ?? Promise.resolve();
+		// After the one before it on its list, whether that passed or failed.
+		const result = previous.then(
+			async () => await alertStep(state, scenario),
+			async () => await alertStep(state, scenario),
+		);
+		// Awaited by its step later; until then a failure must not count as unhandled.
+		result.catch(() => undefined);
+		results.set(scenario, result);
+		lastOnList.set(list, result);
+	}
+	return results;
+}
+
 /** All steps of a run, in order. */
 async function runSteps(steps: Steps, state: RunState): Promise<void> {
 	const critical = { critical: true };
@@ -399,13 +427,19 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 			async () => await updateStep(state, polling),
 		);
 	}
-	for (const scenario of ALERT_SCENARIOS.filter(
+	const alerts = ALERT_SCENARIOS.filter(
 		(candidate) =>
 			(!state.options.quick || candidate.kind === 'webhook') &&
 			!(state.registry && candidate === polling),
-	)) {
+	);
+	for (const scenario of alerts.filter((candidate) => candidate.kind === 'webhook'))
 		await steps.run(`Alert: ${scenario.title}`, async () => await alertStep(state, scenario));
-	}
+	const polled = startPollingAlerts(
+		state,
+		alerts.filter((candidate) => candidate.kind === 'polling'),
+	);
+	for (const [scenario, result] of polled)
+		await steps.run(`Alert: ${scenario.title}`, async () => await result);
 	if (state.options.quick) return;
 	await notificationSteps(steps, state);
 	// Last in regular mode: they restart n8n main.

@@ -53,6 +53,12 @@ export interface AlertScenario {
 	/** Its workflow in test/workflows. */
 	file: string;
 	kind: 'polling' | 'webhook';
+	/**
+	 * The list a polling alert's trigger reads (`/v1/cashouts`). Polling alerts on different lists
+	 * run side by side; those on one list one after another, since the change one makes would be
+	 * the other's event.
+	 */
+	watches?: string;
 	/** Changes the copy imported into n8n (e.g. poll times). */
 	prepare?: (workflow: WorkflowJson) => WorkflowJson;
 	/** Runs before activation: records that must be part of the trigger's starting point. */
@@ -170,6 +176,7 @@ export const ALERT_SCENARIOS: AlertScenario[] = [
 		title: 'Rejected cashout alert (polling trigger)',
 		file: 'alert-rejected-cashouts.json',
 		kind: 'polling',
+		watches: '/v1/cashouts',
 		// n8n polls at most once a minute ("The polling interval is too short"), the export's setting.
 		async beforeActivation({ sandbox, state }) {
 			// Created before activation, PENDING: the trigger (asking for REJECTED cashouts only) must
@@ -315,6 +322,7 @@ export const ALERT_SCENARIOS: AlertScenario[] = [
 		title: 'New chargeback alert (polling trigger)',
 		file: 'alert-new-chargebacks.json',
 		kind: 'polling',
+		watches: '/v1/chargeback',
 		// Every minute, as the export polls (n8n's shortest interval): the starting point, the poll
 		// that reports the chargeback, and one more that must report nothing.
 		afterActivation: async (context) =>
@@ -351,6 +359,7 @@ export const ALERT_SCENARIOS: AlertScenario[] = [
 		title: 'Re-issue a rejected payout (polling trigger, cashout creation)',
 		file: 'reissue-rejected-payout.json',
 		kind: 'polling',
+		watches: '/v1/cashouts',
 		async beforeActivation({ sandbox, state }) {
 			const payout = sandbox.control.addCashout({
 				idMerchant: 1001,
