@@ -13,7 +13,7 @@
 import { createHmac } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEMOS } from '../demo/demos';
+import { DEMOS, lastMailTo } from '../demo/demos';
 import type { ReceivedMail } from '../demo/smtp-sink';
 import type { WorkflowJson, WorkflowRun } from '../harness/engine';
 import type { Sandbox } from '../sandbox';
@@ -312,7 +312,7 @@ export const ALERT_SCENARIOS: AlertScenario[] = [
 			const item = run.output('When a cashout is rejected')[0]?.json;
 			if (item?.rejection_code_name !== 'ERROR_ACCOUNT_CLOSED')
 				throw new Error('the trigger did not read the rejection code');
-			const mail = context.mails.at(-1);
+			const mail = lastMailTo(context.mails, 'payouts-team@acme-store.example');
 			if (!mail || !/rejected \(ERROR_ACCOUNT_CLOSED\)$/.test(mail.subject))
 				throw new Error('the alert e-mail was not received');
 			return [`alert sent to ${mail.to.join(', ')}: ${mail.subject}`];
