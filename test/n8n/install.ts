@@ -266,16 +266,11 @@ async function nodeGypScript(installDir: string): Promise<string> {
  * scripts off, and its prebuilt binary cannot be downloaded here, so it is built with node-gyp once
  * per sqlite3 release and Node.js version and kept in `<cacheDir>/sqlite3-<version>-node-<node>/`:
  * the n8n releases the runs use pin the same sqlite3 (5.1.7), so the others copy that build
- * (a Node-API module: the Node version and sqlite3's own sources decide the binary). Resolves
- * whether it was built or copied.
+ * (a Node-API module: the Node version and sqlite3's own sources decide the binary).
  */
-async function buildSqlite(
-	installDir: string,
-	node: NodeInstall,
-	cacheDir: string,
-): Promise<'built' | 'copied' | 'none'> {
+async function buildSqlite(installDir: string, node: NodeInstall, cacheDir: string): Promise<void> {
 	const sqlite = path.join(installDir, 'node_modules', 'sqlite3');
-	if (!existsSync(sqlite)) return 'none';
+	if (!existsSync(sqlite)) return;
 	const { version } = JSON.parse(readFileSync(path.join(sqlite, 'package.json'), 'utf8')) as {
 		version: string;
 	};
@@ -288,7 +283,7 @@ async function buildSqlite(
 	if (existsSync(path.join(built, binary))) {
 		mkdirSync(release, { recursive: true });
 		copyFileSync(path.join(built, binary), path.join(release, binary));
-		return 'copied';
+		return;
 	}
 	const gyp = await nodeGypScript(installDir);
 	await runCommand(node.bin, [gyp, 'rebuild', `--nodedir=${node.dir}`, '--jobs=max'], {
@@ -302,7 +297,6 @@ async function buildSqlite(
 	copyFileSync(path.join(release, binary), path.join(partial, binary));
 	rmSync(built, { recursive: true, force: true });
 	renameSync(partial, built);
-	return 'built';
 }
 
 /** n8n `version`, cached as `<cacheDir>/n8n-<version>`, with sqlite3 built for `node`. */
