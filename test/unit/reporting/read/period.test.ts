@@ -14,7 +14,9 @@ import {
 	type ListQuery,
 } from '../../../../nodes/PaymentsService/reporting/read/period';
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`; 0 yields one turn of the event loop (a timer of 0 would wait a millisecond). */
+const sleep = (ms: number) =>
+	new Promise<void>((resolve) => (ms === 0 ? setImmediate(resolve) : setTimeout(resolve, ms)));
 
 /**
  * A client double serving `pages[w]` pages (the last one short) for window w, each after `delay`
