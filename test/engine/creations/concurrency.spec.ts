@@ -98,7 +98,8 @@ describe('creations at concurrency', () => {
 		'node version %s sends up to that many payouts at once, and outputs them in input order, paired with their rows',
 		async (_name, typeVersion, options, expected) => {
 			const salt = `#at-once-${typeVersion}-${expected}`;
-			const rows = payoutRows(salt, 24);
+			// Two rounds at the expected concurrency, and at least 8 rows.
+			const rows = payoutRows(salt, Math.max(8, 2 * expected));
 			const run = await fx.engine.run(
 				rowsWorkflow('wf-at-once', rows, {
 					...paymentsNode(payout({ options }), CASHOUT),
