@@ -1,5 +1,4 @@
-import { parseOptions } from './options';
-import { parseBenchOptions } from './reportBench';
+import { parseBenchOptions, parseOptions } from './options';
 
 describe('the command lines of the real-n8n runs and of bench:n8n', () => {
 	test('test:n8n: the defaults, then the environment, then the flags', () => {

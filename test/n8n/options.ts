@@ -1,6 +1,7 @@
 /**
  * Options of the end-to-end runs against a real n8n (`npm run test:n8n`, `test:n8n:queue`,
- * `test:editor`), from the command line or the environment.
+ * `test:editor`), from the command line or the environment, and of `npm run bench:n8n`. No n8n
+ * module is imported here, so the test of these parsers loads none.
  */
 import os from 'os';
 import path from 'path';
@@ -113,5 +114,72 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
 				? 2
 				: wholeNumber('--webhook-processes', values['webhook-processes'], 0),
 		removeDuplicates: values['remove-duplicates'] === true,
+	};
+}
+
+/** A route of `npm run bench:n8n`: A Get Many → Summarize, B two reads, C one read (test/n8n/reportBench.ts). */
+export type Route = 'A' | 'B' | 'C';
+/** `unset`: N8N_DEFAULT_BINARY_DATA_MODE not set (n8n's default); otherwise its value. */
+export type Mode = 'unset' | 'filesystem' | 'default';
+
+/** What one `npm run bench:n8n` measures, and where. */
+export interface BenchOptions {
+	records: number;
+	n8nVersion: string;
+	nodeVersion: string;
+	cacheDir: string;
+	modes: Mode[];
+	routes: Route[];
+	keep: boolean;
+	/**
+	 * `--live`: a full collection every 2 s during the run, through the inspector, and the heap in use
+	 * right after each: the live heap, apart from garbage not collected yet. It changes n8n's own
+	 * collection schedule, so the peak and the time of such a run are not the plain figures.
+	 */
+	live: boolean;
+	/**
+	 * `--max-old-space MiB`: n8n main's V8 old-space limit (`--max-old-space-size`), as a host with
+	 * little memory sets it; undefined: V8's default for this machine (several GB).
+	 */
+	maxOldSpaceMiB?: number;
+}
+
+/** Parses `npm run bench:n8n`'s command line with Node's `util.parseArgs`; throws on an unknown flag or a malformed value. */
+export function parseBenchOptions(argv: string[]): BenchOptions {
+	const { values } = parseArgs({
+		args: argv,
+		strict: true,
+		allowPositionals: false,
+		options: {
+			records: { type: 'string' },
+			'n8n-version': { type: 'string' },
+			'node-version': { type: 'string' },
+			'cache-dir': { type: 'string' },
+			modes: { type: 'string' },
+			routes: { type: 'string' },
+			live: { type: 'boolean', default: false },
+			keep: { type: 'boolean', default: false },
+			'max-old-space': { type: 'string' },
+		},
+	});
+	const modes = (values.modes ?? 'unset,filesystem,default').split(',') as Mode[];
+	if (!modes.every((mode) => ['unset', 'filesystem', 'default'].includes(mode)))
+		throw new Error('--modes takes a comma-separated list of unset, filesystem, default');
+	const routes = (values.routes ?? 'A,B,C').toUpperCase().split(',') as Route[];
+	if (!routes.every((route) => route === 'A' || route === 'B' || route === 'C'))
+		throw new Error('--routes takes a comma-separated list of A, B, C');
+	return {
+		records: values.records === undefined ? 100_000 : wholeNumber('--records', values.records, 1),
+		n8nVersion: values['n8n-version'] ?? DEFAULT_N8N_VERSION,
+		nodeVersion: values['node-version'] ?? DEFAULT_NODE_VERSION,
+		cacheDir: path.resolve(values['cache-dir'] ?? defaultCacheDir(process.env)),
+		modes,
+		routes,
+		keep: values.keep === true,
+		live: values.live === true,
+		maxOldSpaceMiB:
+			values['max-old-space'] === undefined
+				? undefined
+				: wholeNumber('--max-old-space', values['max-old-space'], 64),
 	};
 }

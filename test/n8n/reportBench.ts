@@ -53,7 +53,6 @@ import {
 import http from 'http';
 import os from 'os';
 import path from 'path';
-import { parseArgs } from 'util';
 
 import type { IConnections, INode, ITaskData } from 'n8n-workflow';
 
@@ -62,7 +61,7 @@ import { demoCredentials } from '../sandbox/demo';
 import { runDataOf } from './execution';
 import { ensureN8n, ensureNode, installCommunityPackage, type N8nInstall } from './install';
 import { baseEnv, startMain, type N8nProcess } from './n8n-server';
-import { DEFAULT_N8N_VERSION, DEFAULT_NODE_VERSION } from './options';
+import { parseBenchOptions, type BenchOptions, type Mode, type Route } from './options';
 import { freePort, runCommand, stopAll, waitFor } from './processes';
 import { N8nClient, type StoredWorkflow } from './rest';
 import { N8N_SUMMARIZE_NODE } from '../bench/baselineRoute';
@@ -78,31 +77,6 @@ const CONCURRENCY = 8;
 const RUN_TIMEOUT_MS = 20 * 60_000;
 /** Rest after n8n main started, before its idle RSS is taken (idleRss). */
 const SETTLE_MS = 10_000;
-
-type Route = 'A' | 'B' | 'C';
-/** `unset`: N8N_DEFAULT_BINARY_DATA_MODE not set (n8n's default); otherwise its value. */
-type Mode = 'unset' | 'filesystem' | 'default';
-
-interface BenchOptions {
-	records: number;
-	n8nVersion: string;
-	nodeVersion: string;
-	cacheDir: string;
-	modes: Mode[];
-	routes: Route[];
-	keep: boolean;
-	/**
-	 * `--live`: a full collection every 2 s during the run, through the inspector, and the heap in use
-	 * right after each: the live heap, apart from garbage not collected yet. It changes n8n's own
-	 * collection schedule, so the peak and the time of such a run are not the plain figures.
-	 */
-	live: boolean;
-	/**
-	 * `--max-old-space MiB`: n8n main's V8 old-space limit (`--max-old-space-size`), as a host with
-	 * little memory sets it; undefined: V8's default for this machine (several GB).
-	 */
-	maxOldSpaceMiB?: number;
-}
 
 /** The sandbox's own totals of the seeded records (test/bench/reportSandbox.ts), cents as text. */
 interface SandboxTotals {
@@ -139,56 +113,6 @@ interface Measurement {
 	checks: string[];
 	/** The machine's 1-minute load average at the run's end (2 cores, shared). */
 	load: number;
-}
-
-/** A whole number of at least `min` from flag `flag`. */
-function wholeNumber(flag: string, value: string, min: number): number {
-	const number = Number(value);
-	if (!Number.isInteger(number) || number < min)
-		throw new Error(`${flag} must be a whole number of at least ${min}, got "${value}"`);
-	return number;
-}
-
-/** Parses the command line with Node's `util.parseArgs`; throws on an unknown flag or a malformed value. */
-export function parseBenchOptions(argv: string[]): BenchOptions {
-	const { values } = parseArgs({
-		args: argv,
-		strict: true,
-		allowPositionals: false,
-		options: {
-			records: { type: 'string' },
-			'n8n-version': { type: 'string' },
-			'node-version': { type: 'string' },
-			'cache-dir': { type: 'string' },
-			modes: { type: 'string' },
-			routes: { type: 'string' },
-			live: { type: 'boolean', default: false },
-			keep: { type: 'boolean', default: false },
-			'max-old-space': { type: 'string' },
-		},
-	});
-	const modes = (values.modes ?? 'unset,filesystem,default').split(',') as Mode[];
-	if (!modes.every((mode) => ['unset', 'filesystem', 'default'].includes(mode)))
-		throw new Error('--modes takes a comma-separated list of unset, filesystem, default');
-	const routes = (values.routes ?? 'A,B,C').toUpperCase().split(',') as Route[];
-	if (!routes.every((route) => route === 'A' || route === 'B' || route === 'C'))
-		throw new Error('--routes takes a comma-separated list of A, B, C');
-	return {
-		records: values.records === undefined ? 100_000 : wholeNumber('--records', values.records, 1),
-		n8nVersion: values['n8n-version'] ?? DEFAULT_N8N_VERSION,
-		nodeVersion: values['node-version'] ?? DEFAULT_NODE_VERSION,
-		cacheDir: values['cache-dir']
-			? path.resolve(values['cache-dir'])
-			: path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), PACKAGE_NAME),
-		modes,
-		routes,
-		keep: values.keep === true,
-		live: values.live === true,
-		maxOldSpaceMiB:
-			values['max-old-space'] === undefined
-				? undefined
-				: wholeNumber('--max-old-space', values['max-old-space'], 64),
-	};
 }
 
 /**
