@@ -23,7 +23,8 @@ import { splitIntoWindows } from '../../nodes/PaymentsService/reporting/read/win
 import { spawn } from 'child_process';
 import path from 'path';
 
-import { createEngine, PACKAGE_ROOT } from '../harness/engine';
+import { createEngine } from '../harness/engine';
+import { PACKAGE_ROOT } from '../harness/packageInfo';
 import { resolveConfig } from '../harness/triggerConfig';
 import {
 	paymentsNode,

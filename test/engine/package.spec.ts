@@ -3,7 +3,7 @@ import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 import { existsSync, readFileSync } from 'fs';
 import path from 'path';
 
-import { PACKAGE_ROOT } from '../harness/engine';
+import { PACKAGE_ROOT } from '../harness/packageInfo';
 import { paymentsNode, startFixture, WorkflowBuilder } from '../harness/fixtures';
 
 // `npm test` builds first: these tests check the package exactly as n8n installs and loads it.

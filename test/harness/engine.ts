@@ -28,11 +28,7 @@ import { readFileSync } from 'fs';
 import path from 'path';
 
 import { TestCredentialsHelper, type StoredCredential } from './credentials-helper';
-
-/** The root of this package (where package.json is). */
-export const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
-/** The name n8n prefixes this package's node types with. */
-export const PACKAGE_NAME = 'n8n-nodes-payments-service';
+import { PACKAGE_NAME, PACKAGE_ROOT } from './packageInfo';
 
 /** Node types by full name ("n8n-nodes-base.manualTrigger"), as n8n's NodeTypes serves them. */
 export class NodeRegistry implements INodeTypes {

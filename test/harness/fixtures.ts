@@ -1,13 +1,8 @@
 import type { INode, INodeParameters } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox';
-import {
-	createEngine,
-	PACKAGE_NAME,
-	type Engine,
-	type PackageSource,
-	type WorkflowJson,
-} from './engine';
+import { createEngine, type Engine, type PackageSource, type WorkflowJson } from './engine';
+import { PACKAGE_NAME } from './packageInfo';
 
 /** Ids of the credentials the fixtures store, one per credential type. */
 export const CREDENTIAL_IDS = {

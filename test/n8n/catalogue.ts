@@ -15,7 +15,8 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { DEMOS, type Demo } from '../demo/demos';
 import { CREDENTIAL_IDS } from '../harness/fixtures';
-import { PACKAGE_ROOT, readWorkflow, type WorkflowJson } from '../harness/engine';
+import { readWorkflow, type WorkflowJson } from '../harness/engine';
+import { PACKAGE_ROOT } from '../harness/packageInfo';
 import type { Sandbox } from '../sandbox';
 
 /** The node types a run can be started from by hand: n8n runs a Schedule Trigger once then. */

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'fs';
 import path from 'path';
 
 import type { WorkflowJson } from '../harness/engine';
-import { PACKAGE_NAME } from '../harness/engine';
+import { PACKAGE_NAME } from '../harness/packageInfo';
 import { mapCredentials } from './catalogue';
 import { toWorkflowRun } from './execution';
 import { debianBinary, waitFor } from './processes';

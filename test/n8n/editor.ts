@@ -18,7 +18,8 @@ import {
 } from 'n8n-workflow';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
-import { PACKAGE_NAME, PACKAGE_ROOT, readWorkflow, type WorkflowJson } from '../harness/engine';
+import { readWorkflow, type WorkflowJson } from '../harness/engine';
+import { PACKAGE_NAME, PACKAGE_ROOT } from '../harness/packageInfo';
 import { mapCredentials } from './catalogue';
 import { parseOptions } from './options';
 import { debianBinary } from './processes';

@@ -15,7 +15,7 @@ import {
 } from 'fs';
 import path from 'path';
 
-import { PACKAGE_NAME, PACKAGE_ROOT } from '../harness/engine';
+import { PACKAGE_NAME, PACKAGE_ROOT } from '../harness/packageInfo';
 import { IdleError, runCommand } from './processes';
 
 /** Where a cached install is complete: written last, so a half-done install is never used. */

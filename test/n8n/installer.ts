@@ -21,7 +21,7 @@
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'fs';
 import path from 'path';
 
-import { PACKAGE_NAME } from '../harness/engine';
+import { PACKAGE_NAME } from '../harness/packageInfo';
 import { alertStep } from './alerts';
 import { ensureVerdaccio } from './install';
 import type { InstalledPackage } from './rest';

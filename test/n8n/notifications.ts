@@ -27,7 +27,7 @@ import path from 'path';
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { WorkflowJson } from '../harness/engine';
-import { PACKAGE_NAME } from '../harness/engine';
+import { PACKAGE_NAME } from '../harness/packageInfo';
 import { mapCredentials } from './catalogue';
 import { waitFor } from './processes';
 import type { Steps } from './report';

@@ -23,7 +23,7 @@ import { createServer, type Server } from 'http';
 import { connect, type Socket } from 'net';
 import path from 'path';
 
-import { PACKAGE_NAME } from '../harness/engine';
+import { PACKAGE_NAME } from '../harness/packageInfo';
 import type { NodeInstall, VerdaccioInstall } from './install';
 import {
 	debianBinary,

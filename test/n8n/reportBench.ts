@@ -56,7 +56,8 @@ import path from 'path';
 
 import type { IConnections, INode, ITaskData } from 'n8n-workflow';
 
-import { PACKAGE_NAME, PACKAGE_ROOT, type WorkflowJson } from '../harness/engine';
+import { type WorkflowJson } from '../harness/engine';
+import { PACKAGE_NAME, PACKAGE_ROOT } from '../harness/packageInfo';
 import { demoCredentials } from '../sandbox/demo';
 import { runDataOf } from './execution';
 import { ensureN8n, ensureNode, installCommunityPackage, type N8nInstall } from './install';

@@ -9,7 +9,7 @@ import { randomUUID } from 'crypto';
 import type { INode } from 'n8n-workflow';
 
 import type { WorkflowJson } from '../harness/engine';
-import { PACKAGE_NAME } from '../harness/engine';
+import { PACKAGE_NAME } from '../harness/packageInfo';
 import { mapCredentials } from './catalogue';
 import { waitFor } from './processes';
 import { EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
