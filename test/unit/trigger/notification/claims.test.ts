@@ -22,9 +22,9 @@ const NOW = Date.UTC(2026, 10, 2, 12, 0, 0);
 const SECONDS = NOW / 1000;
 const scope = { workflowId: 'wf-1', nodeId: 'node-1' };
 
-beforeEach(() => forgetAllClaims());
-
 describe('the in-process claim (service rules §10.5)', () => {
+	beforeEach(() => forgetAllClaims());
+
 	test('one claim per change: the first copy gets it, every other copy is told it was handled', () => {
 		expect(claimChange(scope, 'cashout:1:ON_HOLD:t1', NOW, true)).toBe('claimed');
 		expect(claimChange(scope, 'cashout:1:ON_HOLD:t1', NOW, true)).toBe('handled');
