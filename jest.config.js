@@ -1,6 +1,7 @@
-// n8n's engine takes about a second to load, and jest loads every module afresh per test file, so
-// `npm test` runs the engine specs (*.spec.ts) through a few group files (test/engine/*.test.ts).
-// A spec named on the command line (`npx jest test/engine/cashout/create.spec.ts`) runs by itself.
+// Jest loads every module afresh per test file (n8n's engine about a second, n8n-workflow alone
+// 0.3 s), so `npm test` runs the specs (*.spec.ts) through a few group files (*.test.ts): one per
+// subject in test/engine/, three in test/unit/, one in test/sandbox/. A spec named on the command line
+// (`npx jest test/unit/reporting/csv.spec.ts`) runs by itself.
 const specNamed = process.argv.slice(2).some((argument) => /\.spec\.ts$/.test(argument));
 
 /** @type {import('jest').Config} */

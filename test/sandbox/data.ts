@@ -785,7 +785,7 @@ const generatedDatasets = new Map<string, { nowMs: number; dataset: Dataset }>()
 /**
  * {@link generateDataset}'s dataset, copied from the one generated earlier with the same options
  * and moved to this `now`: every time in it is `now` less a seeded offset in whole seconds, so a
- * move is the same dataset (test/sandbox/data.test.ts checks it). A test file starts up to a
+ * move is the same dataset (test/sandbox/data.spec.ts checks it). A test file starts up to a
  * dozen sandboxes of the same options; a moved copy takes about half the time of generating one.
  */
 export function seededDataset(opts: GenerateOptions): Dataset {

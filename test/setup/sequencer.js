@@ -4,8 +4,8 @@ const Sequencer = require('@jest/test-sequencer').default;
 
 /**
  * Jest's order: failed first, then longest first by the last run's times; with no times on record
- * (a clean checkout, as in CI) largest first. A group file (test/engine/*.test.ts) weighs what the
- * specs it imports weigh: by its own size, jest would start the longest group last.
+ * (a clean checkout, as in CI) largest first. A group file (`test/unit/reporting.test.ts`…) weighs
+ * what the specs it imports weigh: by its own size, jest would start the longest group last.
  */
 class GroupAwareSequencer extends Sequencer {
 	sort(tests) {

@@ -583,7 +583,7 @@ describe('Payments Service Notification Trigger, called through n8n-core’s Web
 			'/webhook/b8f1c3de-5a7e-4f0a-9c21-6d2f1e0a7b11/webhook',
 			'onReceived',
 		]);
-		// Which credential each choice shows (n8n's display logic) is checked in editorCredentials.test.ts.
+		// Which credential each choice shows (n8n's display logic) is checked in test/unit/editorCredentials.spec.ts.
 		expect(
 			description.credentials?.map((credential) => [credential.name, credential.required]),
 		).toEqual([
