@@ -13,7 +13,6 @@ describe('sandbox data generator', () => {
 		expect(xs.reduce((s, x) => s + x, 0) / xs.length).toBeCloseTo(0.5, 1);
 	});
 
-	// Its speed is the bench's business (a timed test fails on a loaded machine, not on slow code).
 	// On 20 days, a tenth of the default volume: what holds per record holds for any number of days.
 	it('byte-identical per seed; a sandbox starts from the first dataset of its options, moved in time', () => {
 		const opts = { seed: 42, now: NOW, days: 20, depositsPerDay: 30, cashoutsPerDay: 20 };
@@ -26,6 +25,7 @@ describe('sandbox data generator', () => {
 		expect(JSON.stringify(seededDataset(later))).not.toBe(text);
 	});
 
+	// Its speed is the bench's business (a timed test fails on a loaded machine, not on slow code).
 	it('default volumes: >= 180 days, thousands of deposits and cashouts', () => {
 		const opts = { seed: 42, now: NOW, days: 200, depositsPerDay: 30, cashoutsPerDay: 20 };
 		const a = generateDataset(opts);
