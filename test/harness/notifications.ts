@@ -2,7 +2,7 @@ import type { INodeCredentials, INodeParameters } from 'n8n-workflow';
 
 import { cashoutControl } from '../../nodes/PaymentsService/trigger/notification/authenticity';
 import type { Sandbox } from '../sandbox';
-import { type WorkflowJson } from './engine';
+import type { WorkflowJson } from './engine';
 import { PACKAGE_NAME } from './packageInfo';
 import { CREDENTIAL_IDS } from './fixtures';
 

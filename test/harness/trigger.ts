@@ -1,7 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { Sandbox } from '../sandbox';
-import { type WorkflowJson } from './engine';
+import type { WorkflowJson } from './engine';
 import { PACKAGE_NAME } from './packageInfo';
 import { fakeDate, realDate, setDate } from './clock';
 import { CREDENTIAL_IDS } from './fixtures';

@@ -9,7 +9,7 @@
 import Fastify from 'fastify';
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { type WorkflowJson } from '../harness/engine';
+import type { WorkflowJson } from '../harness/engine';
 import { PACKAGE_NAME } from '../harness/packageInfo';
 import { CREDENTIAL_IDS } from '../harness/fixtures';
 import { TOOL_DESCRIPTIONS } from '../../nodes/PaymentsService/actions/toolDescriptions';

@@ -56,7 +56,7 @@ import path from 'path';
 
 import type { IConnections, INode, ITaskData } from 'n8n-workflow';
 
-import { type WorkflowJson } from '../harness/engine';
+import type { WorkflowJson } from '../harness/engine';
 import { PACKAGE_NAME, PACKAGE_ROOT } from '../harness/packageInfo';
 import { demoCredentials } from '../sandbox/demo';
 import { runDataOf } from './execution';
