@@ -3,15 +3,13 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import type { PaymentsClient, ServiceRequest } from '../transport/client';
 import { failureOf, isFailureKind, type ServiceFailure } from '../transport/errors';
+import { recordAttempt, recordRefusedRepeat, sentBefore } from './attempts';
+import type { CreationKey } from './keys';
 import {
 	failUnlessUnconfirmedAllowed,
-	recordAttempt,
-	recordRefusedRepeat,
 	repeatOfAnotherExecution,
-	sentBefore,
 	unknownCreationOutcome,
-	type CreationKey,
-} from './creation';
+} from './messages';
 import { createdBeforeAttempt, differences, type Comparison, type Recovery } from './recovery';
 
 /**

@@ -241,3 +241,26 @@ function isControl(char: string): boolean {
 	const code = char.codePointAt(0) ?? 0;
 	return code < 0x20 || (code >= 0x7f && code <= 0x9f);
 }
+
+/** The key of one creation: the one the user gave, or the one derived for the request. */
+export interface CreationKey {
+	key: string;
+	/** True when the key was derived ({@link deriveRequestKey}); false when the user gave it. */
+	derived: boolean;
+	/** The duplicate window a derived key belongs to (undefined for a given key). */
+	window?: WindowSpan;
+	/** The attempt key: where this request's attempts are remembered in the execution ({@link AttemptRecord}). */
+	attemptKey: string;
+	/**
+	 * When this execution (or the failed one n8n's Retry continues) first sent this key, epoch
+	 * milliseconds; undefined when this is the first attempt, or when an earlier attempt was refused
+	 * as a repeat of another execution's request.
+	 */
+	earlierAttemptMs?: number;
+	/**
+	 * The key the same request had in the previous Duplicate Window, on a first attempt within
+	 * an hour (`PREVIOUS_WINDOW_GRACE_MS`) of a window's start (derived keys only): looked for before
+	 * creating, so a re-run just after a boundary does not pay again.
+	 */
+	previousWindowKey?: string;
+}

@@ -4,7 +4,7 @@ import type { ReportingListDefinition } from '../reporting/lists';
 import { splitIntoWindows } from '../reporting/read/windows';
 import { CREDENTIAL_TYPES, PaymentsClient } from '../transport/client';
 import { readPeriodPages } from '../reporting/read/period';
-import type { CreationKey } from './creation';
+import type { CreationKey } from './keys';
 
 /**
  * Finding the record an earlier attempt created, after the service answered "key already used"

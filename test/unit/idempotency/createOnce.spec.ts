@@ -5,7 +5,7 @@ import {
 	type CreationAdapter,
 	type PreparedCreation,
 } from '../../../nodes/PaymentsService/idempotency/createOnce';
-import type { CreationKey } from '../../../nodes/PaymentsService/idempotency/creation';
+import type { CreationKey } from '../../../nodes/PaymentsService/idempotency/keys';
 import type { Recovery } from '../../../nodes/PaymentsService/idempotency/recovery';
 import type { PaymentsClient } from '../../../nodes/PaymentsService/transport/client';
 import {

@@ -8,11 +8,8 @@ import {
 import { fieldParameters } from '../../bodies/requestFields';
 import { statusAtCreation } from '../../codes/cashoutStatus';
 import { positiveId } from '../../codes/ids';
-import {
-	creationKey,
-	duplicateWindowOption,
-	unconfirmedRepeatOption,
-} from '../../idempotency/creation';
+import { duplicateWindowOption, unconfirmedRepeatOption } from '../../idempotency/options';
+import { creationKey } from '../../idempotency/requestKey';
 import {
 	createOnce,
 	type CreationAdapter,

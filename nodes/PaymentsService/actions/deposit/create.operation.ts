@@ -11,10 +11,10 @@ import { IDEMPOTENCY_HEADER } from '../../codes/service';
 import { positiveId } from '../../codes/ids';
 import {
 	duplicateWindowOption,
-	idempotencyKeyCreation,
 	idempotencyKeyOption,
 	unconfirmedRepeatOption,
-} from '../../idempotency/creation';
+} from '../../idempotency/options';
+import { idempotencyKeyCreation } from '../../idempotency/requestKey';
 import { createOnce, type CreationAdapter } from '../../idempotency/createOnce';
 import { givenKeyProblem } from '../../idempotency/keys';
 import { optionsCollection } from '../../parameters/options';

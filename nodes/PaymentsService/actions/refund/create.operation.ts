@@ -9,10 +9,10 @@ import { fieldParameters } from '../../bodies/requestFields';
 import { IDEMPOTENCY_HEADER } from '../../codes/service';
 import {
 	duplicateWindowOption,
-	idempotencyKeyCreation,
 	idempotencyKeyOption,
 	unconfirmedRepeatOption,
-} from '../../idempotency/creation';
+} from '../../idempotency/options';
+import { idempotencyKeyCreation } from '../../idempotency/requestKey';
 import {
 	createOnce,
 	type CreationAdapter,

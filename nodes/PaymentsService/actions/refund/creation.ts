@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { CreationKey } from '../../idempotency/creation';
+import type { CreationKey } from '../../idempotency/keys';
 import {
 	CLOCK_SLACK_SECONDS,
 	findEarlierRecord,
