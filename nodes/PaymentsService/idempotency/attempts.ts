@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { CreationKey } from './keys';
+import type { RequestKey } from './keys';
 
 /**
  * What a node remembers of the creations it sent within one execution (service rules §5.2): in
@@ -10,7 +10,7 @@ import type { CreationKey } from './keys';
 /**
  * What a node remembers of its creation attempts within one execution, in n8n's node context
  * (`this.getContext('node')`, saved with the execution's data): the key each request sent and when,
- * by {@link CreationKey.attemptKey}. n8n's Retry of a failed execution carries the context over, and
+ * by {@link RequestKey.attemptKey}. n8n's Retry of a failed execution carries the context over, and
  * Retry On Fail runs in the same execution, so both find what the first attempt sent, whatever the
  * clock says; a separate execution starts with none (service rules §5.2).
  */
@@ -52,7 +52,7 @@ export function attemptRecords(
  * Remembers that `creation` is about to be sent (call it right before sending): the first attempt
  * of a request records its key, window and time; later attempts keep the first record.
  */
-export function recordAttempt(context: IExecuteFunctions, creation: CreationKey): void {
+export function recordAttempt(context: IExecuteFunctions, creation: RequestKey): void {
 	const records = attemptRecords(context);
 	if (!records || records[creation.attemptKey]) return;
 	records[creation.attemptKey] = {
@@ -73,7 +73,7 @@ export function recordAttempt(context: IExecuteFunctions, creation: CreationKey)
  * rules §11): the attempt this call recorded ({@link recordAttempt}) sent the key before, so the
  * record may be this request's. Unchanged when an earlier attempt is already known.
  */
-export function sentBefore(context: IExecuteFunctions, creation: CreationKey): CreationKey {
+export function sentBefore(context: IExecuteFunctions, creation: RequestKey): RequestKey {
 	if (creation.earlierAttemptMs !== undefined) return creation;
 	const record = attemptRecords(context)?.[creation.attemptKey];
 	return record && !record.refused ? { ...creation, earlierAttemptMs: record.sentMs } : creation;
@@ -84,7 +84,7 @@ export function sentBefore(context: IExecuteFunctions, creation: CreationKey): C
  * sent it before: the record belongs to another execution, and later attempts here are not retries
  * of it.
  */
-export function recordRefusedRepeat(context: IExecuteFunctions, creation: CreationKey): void {
+export function recordRefusedRepeat(context: IExecuteFunctions, creation: RequestKey): void {
 	const record = attemptRecords(context)?.[creation.attemptKey];
 	if (record) record.refused = true;
 }

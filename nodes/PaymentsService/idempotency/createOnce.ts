@@ -4,13 +4,13 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import type { PaymentsClient, ServiceRequest } from '../transport/client';
 import { failureOf, isFailureKind, type ServiceFailure } from '../transport/errors';
 import { recordAttempt, recordRefusedRepeat, sentBefore } from './attempts';
-import type { CreationKey } from './keys';
+import type { RequestKey } from './keys';
 import {
 	failUnlessUnconfirmedAllowed,
 	repeatOfAnotherExecution,
 	unknownCreationOutcome,
 } from './messages';
-import { createdBeforeAttempt, differences, type Comparison, type Recovery } from './recovery';
+import { createdBeforeAttempt, differences, type Comparison, type Recovery } from './lookUp';
 
 /**
  * The create-once flow of Deposit, Cashout and Refund → Create (service rules §5.2,
@@ -27,7 +27,7 @@ export interface PreparedCreation {
 	body: IDataObject;
 	/** Headers beside the credential's (the deposit and refund `X-Idempotency-Key`). */
 	headers?: IDataObject;
-	creation: CreationKey;
+	creation: RequestKey;
 }
 
 /** What a look-up after a repeat answer found: the record (Recovery), and facts of the adapter's own. */
@@ -225,7 +225,7 @@ async function refusePreviousWindow<P extends PreparedCreation, Facts>(
 function repeat<P extends PreparedCreation, Facts>(
 	context: IExecuteFunctions,
 	adapter: CreationAdapter<P, Facts>,
-	creation: CreationKey,
+	creation: RequestKey,
 	itemIndex: number,
 	found: string,
 ): NodeOperationError {

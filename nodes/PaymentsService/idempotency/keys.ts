@@ -243,7 +243,7 @@ function isControl(char: string): boolean {
 }
 
 /** The key of one creation: the one the user gave, or the one derived for the request. */
-export interface CreationKey {
+export interface RequestKey {
 	key: string;
 	/** True when the key was derived ({@link deriveRequestKey}); false when the user gave it. */
 	derived: boolean;

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { CreationKey } from './keys';
+import type { RequestKey } from './keys';
 import type { ServiceFailure } from '../transport/errors';
 
 /** What the create-once flow tells the user (service rules §5.2): its errors and advice, in one voice. */
@@ -17,7 +17,7 @@ function utcMinute(ms: number): string {
  * ("idempotency key", "external ID"); `code` is the service's answer to a repeat (104, 511).
  */
 export function safeRetryAdvice(
-	creation: CreationKey,
+	creation: RequestKey,
 	field: string,
 	code: number,
 	noun: string,
@@ -63,7 +63,7 @@ export function repeatOfAnotherExecution(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	noun: string,
-	creation: CreationKey,
+	creation: RequestKey,
 	field: string,
 	found: string,
 	givenField: string,
@@ -88,7 +88,7 @@ export function repeatOfAnotherExecution(
  * Given to the client as the request's `unknownOutcome`, so the error is built with it once.
  */
 export function unknownCreationOutcome(
-	creation: CreationKey,
+	creation: RequestKey,
 	field: string,
 	code: number,
 	noun: string,

@@ -10,7 +10,7 @@ import {
 	isDuplicateWindow,
 	previousWindowInGrace,
 	attemptKeyOf,
-	type CreationKey,
+	type RequestKey,
 	type GivenKeyKind,
 } from './keys';
 
@@ -20,8 +20,8 @@ import {
  * before gives its key back.
  */
 
-/** What {@link creationKey} needs to know about the creation. */
-export interface CreationKeyRequest {
+/** What {@link requestKey} needs to know about the creation. */
+export interface RequestKeyInput {
 	/** The key the user gave (trimmed text), or undefined/'' to derive one. */
 	given: unknown;
 	/** What the given key is sent as, for its rule. */
@@ -45,11 +45,11 @@ export interface CreationKeyRequest {
  * @throws NodeOperationError naming the item, the field and the rule when the given key cannot be
  *   sent as it is (nothing is sent, nothing is stripped).
  */
-export function creationKey(
+export function requestKey(
 	context: IExecuteFunctions,
 	itemIndex: number,
-	request: CreationKeyRequest,
-): CreationKey {
+	request: RequestKeyInput,
+): RequestKey {
 	const given =
 		typeof request.given === 'string'
 			? request.given
@@ -57,7 +57,7 @@ export function creationKey(
 				? ''
 				: String(request.given);
 	const records = attemptRecords(context);
-	if (given !== '') return givenCreationKey(context, itemIndex, request, given, records);
+	if (given !== '') return givenRequestKey(context, itemIndex, request, given, records);
 	const node = context.getNode();
 	// One data proxy per item serves both (n8n builds a costly one per call).
 	const proxy = context.getWorkflowDataProxy(itemIndex);
@@ -107,13 +107,13 @@ export function creationKey(
  * @throws NodeOperationError naming the item, the field and the rule when it cannot be sent as it
  *   is (nothing is sent, nothing is stripped).
  */
-function givenCreationKey(
+function givenRequestKey(
 	context: IExecuteFunctions,
 	itemIndex: number,
-	request: CreationKeyRequest,
+	request: RequestKeyInput,
 	given: string,
 	records: Record<string, AttemptRecord> | undefined,
-): CreationKey {
+): RequestKey {
 	const problem = givenKeyProblem(request.kind, given);
 	if (problem) {
 		throw new NodeOperationError(
@@ -180,16 +180,16 @@ function executionOrigin(
  * The `X-Idempotency-Key` of a deposit or refund creation (service rules §5.2): the Idempotency Key
  * option when filled in (trimmed; sent as given, or refused), else derived from the request.
  * @param noun "Deposit" or "Refund", for the error message.
- * @throws NodeOperationError as {@link creationKey}.
+ * @throws NodeOperationError as {@link requestKey}.
  */
-export function idempotencyKeyCreation(
+export function idempotencyRequestKey(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	noun: string,
 	request: IDataObject,
 	options: IDataObject,
-): CreationKey {
-	return creationKey(context, itemIndex, {
+): RequestKey {
+	return requestKey(context, itemIndex, {
 		given: typeof options.idempotencyKey === 'string' ? options.idempotencyKey.trim() : undefined,
 		kind: 'idempotencyKey',
 		label: 'Idempotency Key',

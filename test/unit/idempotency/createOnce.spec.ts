@@ -5,8 +5,8 @@ import {
 	type CreationAdapter,
 	type PreparedCreation,
 } from '../../../nodes/PaymentsService/idempotency/createOnce';
-import type { CreationKey } from '../../../nodes/PaymentsService/idempotency/keys';
-import type { Recovery } from '../../../nodes/PaymentsService/idempotency/recovery';
+import type { RequestKey } from '../../../nodes/PaymentsService/idempotency/keys';
+import type { Recovery } from '../../../nodes/PaymentsService/idempotency/lookUp';
 import type { PaymentsClient } from '../../../nodes/PaymentsService/transport/client';
 import {
 	toNodeApiError,
@@ -56,14 +56,14 @@ function client(answer: unknown, onSend: () => void = () => undefined) {
 	};
 }
 
-const derived = (extra: Partial<CreationKey> = {}): CreationKey => ({
+const derived = (extra: Partial<RequestKey> = {}): RequestKey => ({
 	key: 'n8n-key',
 	derived: true,
 	window: { label: '2026-11-27', startMs: 0, endMs: 86_400_000 },
 	attemptKey: 'slot-1',
 	...extra,
 });
-const given = (extra: Partial<CreationKey> = {}): CreationKey => ({
+const given = (extra: Partial<RequestKey> = {}): RequestKey => ({
 	key: 'payout-7',
 	derived: false,
 	attemptKey: 'given-payout-7',
@@ -72,7 +72,7 @@ const given = (extra: Partial<CreationKey> = {}): CreationKey => ({
 
 /** A scripted adapter: what the look-up finds, and what it compares and reports. */
 function adapter(
-	creation: CreationKey,
+	creation: RequestKey,
 	options: { recovery?: Recovery; differs?: boolean; byKey?: boolean; previous?: string } = {},
 ) {
 	const calls: string[] = [];

@@ -9,13 +9,13 @@ import { fieldParameters } from '../../bodies/requestFields';
 import { statusAtCreation } from '../../codes/cashoutStatus';
 import { positiveId } from '../../codes/ids';
 import { duplicateWindowOption, unconfirmedRepeatOption } from '../../idempotency/options';
-import { creationKey } from '../../idempotency/requestKey';
+import { requestKey } from '../../idempotency/requestKey';
 import {
 	createOnce,
 	type CreationAdapter,
 	type PreparedCreation,
 } from '../../idempotency/createOnce';
-import { findEarlierRecord, recoveryNote, recoveryPeriod } from '../../idempotency/recovery';
+import { lookUpInList, recoveryNote, lookUpPeriod } from '../../idempotency/lookUp';
 import { optionsCollection } from '../../parameters/options';
 import { REPORTING_LISTS } from '../../reporting/lists';
 import type { PaymentsClient } from '../../transport/client';
@@ -69,7 +69,7 @@ const CASHOUT_CREATION: CreationAdapter<PreparedCreation, Facts> = {
 		// A placeholder stands in for a key still to derive, so the key names the checked request.
 		const precheck = validateCashoutRequest({ ...content, external_id: given || 'to-be-derived' });
 		if (!precheck.ok) throw invalidBodyError(context, itemIndex, 'Cashout', precheck.problems);
-		const creation = creationKey(context, itemIndex, {
+		const creation = requestKey(context, itemIndex, {
 			given,
 			kind: 'externalId',
 			label: 'External ID',
@@ -108,7 +108,7 @@ const CASHOUT_CREATION: CreationAdapter<PreparedCreation, Facts> = {
 	async lookUp(context, client, prepared, itemIndex) {
 		const key = prepared.creation.key;
 		const status = await readStatus(client, { external_id: key }, itemIndex);
-		const recovery = await findEarlierRecord(
+		const recovery = await lookUpInList(
 			context,
 			itemIndex,
 			{
@@ -116,7 +116,7 @@ const CASHOUT_CREATION: CreationAdapter<PreparedCreation, Facts> = {
 				filters: { country: prepared.body.country, clientDocument: prepared.body.document_id },
 				match: (record) => record.externalId === key,
 			},
-			recoveryPeriod(prepared.creation, Date.now()),
+			lookUpPeriod(prepared.creation, Date.now()),
 		);
 		return { recovery, facts: { status } };
 	},

@@ -14,7 +14,7 @@ import {
 	idempotencyKeyOption,
 	unconfirmedRepeatOption,
 } from '../../idempotency/options';
-import { idempotencyKeyCreation } from '../../idempotency/requestKey';
+import { idempotencyRequestKey } from '../../idempotency/requestKey';
 import { createOnce, type CreationAdapter } from '../../idempotency/createOnce';
 import { givenKeyProblem } from '../../idempotency/keys';
 import { optionsCollection } from '../../parameters/options';
@@ -91,7 +91,7 @@ const DEPOSIT_CREATION: CreationAdapter<PreparedDeposit> = {
 		);
 		if (!checked.ok) throw invalidBodyError(context, itemIndex, 'Deposit', checked.problems);
 		const body: IDataObject = { ...checked.value };
-		const creation = idempotencyKeyCreation(context, itemIndex, 'Deposit', body, options);
+		const creation = idempotencyRequestKey(context, itemIndex, 'Deposit', body, options);
 		// A given key that is not a valid invoice ID is not sent as one.
 		if (body.invoice_id === undefined && !givenKeyProblem('invoiceId', creation.key))
 			body.invoice_id = creation.key;

@@ -7,12 +7,7 @@ import type {
 
 import { positiveId } from '../../codes/ids';
 import type { PreparedCreation } from '../../idempotency/createOnce';
-import {
-	findEarlierRecord,
-	recoveryNote,
-	recoveryPeriod,
-	type Recovery,
-} from '../../idempotency/recovery';
+import { lookUpInList, recoveryNote, lookUpPeriod, type Recovery } from '../../idempotency/lookUp';
 import { REPORTING_LISTS } from '../../reporting/lists';
 import type { PaymentsClient } from '../../transport/client';
 import { readDeposit } from '../../transport/deposits';
@@ -131,11 +126,11 @@ export const findDeposit = (
 	key = prepared.creation.key,
 ) =>
 	typeof invoiceId === 'string'
-		? findEarlierRecord(
+		? lookUpInList(
 				context,
 				itemIndex,
 				depositLookup(prepared.body, invoiceId),
-				recoveryPeriod({ ...prepared.creation, key }, Date.now()),
+				lookUpPeriod({ ...prepared.creation, key }, Date.now()),
 			)
 		: Promise.resolve(NOT_READ);
 

@@ -12,13 +12,13 @@ import {
 	idempotencyKeyOption,
 	unconfirmedRepeatOption,
 } from '../../idempotency/options';
-import { idempotencyKeyCreation } from '../../idempotency/requestKey';
+import { idempotencyRequestKey } from '../../idempotency/requestKey';
 import {
 	createOnce,
 	type CreationAdapter,
 	type PreparedCreation,
 } from '../../idempotency/createOnce';
-import { recoveryNote } from '../../idempotency/recovery';
+import { recoveryNote } from '../../idempotency/lookUp';
 import { optionsCollection } from '../../parameters/options';
 import type { PaymentsClient } from '../../transport/client';
 import { concurrencyOption } from '../common/parameters';
@@ -86,7 +86,7 @@ const REFUND_CREATION: CreationAdapter<PreparedCreation> = {
 		);
 		if (!checked.ok) throw invalidBodyError(context, itemIndex, 'Refund', checked.problems);
 		const body = checked.value as IDataObject;
-		const creation = idempotencyKeyCreation(context, itemIndex, 'Refund', body, options);
+		const creation = idempotencyRequestKey(context, itemIndex, 'Refund', body, options);
 		return { body, headers: { [IDEMPOTENCY_HEADER]: creation.key }, creation };
 	},
 

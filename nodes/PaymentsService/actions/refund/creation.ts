@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { CreationKey } from '../../idempotency/keys';
+import type { RequestKey } from '../../idempotency/keys';
 import {
 	CLOCK_SLACK_SECONDS,
-	findEarlierRecord,
-	recoveryPeriod,
+	lookUpInList,
+	lookUpPeriod,
 	type Recovery,
-} from '../../idempotency/recovery';
+} from '../../idempotency/lookUp';
 import { REPORTING_LISTS } from '../../reporting/lists';
 import { isFailureKind, isServiceCode, type ServiceFailure } from '../../transport/errors';
 
@@ -78,14 +78,14 @@ export async function findRequestedRefund(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	request: IDataObject,
-	creation: CreationKey,
+	creation: RequestKey,
 ): Promise<Recovery> {
 	if (request.deposit_id === undefined || creation.earlierAttemptMs === undefined)
 		return { outcome: 'not-found', pagesRead: 0, capped: false };
 	const depositId = Number(request.deposit_id);
 	const asked = request.amount === undefined ? undefined : Number(request.amount);
 	const since = creation.earlierAttemptMs - CLOCK_SLACK_SECONDS * 1000;
-	return await findEarlierRecord(
+	return await lookUpInList(
 		context,
 		itemIndex,
 		{
@@ -100,6 +100,6 @@ export async function findRequestedRefund(
 			pick: (matches) =>
 				[...matches].sort((a, b) => String(b.date ?? '').localeCompare(String(a.date ?? '')))[0],
 		},
-		recoveryPeriod(creation, Date.now()),
+		lookUpPeriod(creation, Date.now()),
 	);
 }

@@ -4,7 +4,7 @@ import type { ReportingListDefinition } from '../reporting/lists';
 import { splitIntoWindows } from '../reporting/read/windows';
 import { CREDENTIAL_TYPES, PaymentsClient } from '../transport/client';
 import { readPeriodPages } from '../reporting/read/period';
-import type { CreationKey } from './keys';
+import type { RequestKey } from './keys';
 
 /**
  * Finding the record an earlier attempt created, after the service answered "key already used"
@@ -14,7 +14,7 @@ import type { CreationKey } from './keys';
  */
 
 /** Most pages one look-up reads (50 records each): a look-up never turns into a long read. */
-export const MAX_RECOVERY_PAGES = 40;
+export const MAX_LOOK_UP_PAGES = 40;
 
 /** How far back a look-up reads for a key the user gave (derived keys: their Duplicate Window). */
 export const GIVEN_KEY_LOOKBACK_SECONDS = 7 * 86_400;
@@ -32,7 +32,7 @@ export type Recovery =
 	| { outcome: 'failed'; message: string };
 
 /** One look-up: a list, its filters, the period to read and the record wanted. */
-export interface RecoveryLookup {
+export interface ListLookUp {
 	list: ReportingListDefinition;
 	/**
 	 * Query filters as the service names them (country, clientDocument, paymentMethod); empty values
@@ -51,7 +51,7 @@ export interface RecoveryLookup {
 }
 
 /** The creation dates to read (Unix seconds): the key's Duplicate Window, or the last 7 days for a given key. */
-export function recoveryPeriod(creation: CreationKey, nowMs: number): { from: number; to: number } {
+export function lookUpPeriod(creation: RequestKey, nowMs: number): { from: number; to: number } {
 	const now = Math.floor(nowMs / 1000);
 	const from =
 		creation.derived && creation.window
@@ -69,13 +69,13 @@ export function hasSessionCredential(context: IExecuteFunctions): boolean {
  * Looks the record up in `lookup.list` over `period`, with the Session credential: first with
  * `lookup.filters` (a retry of this very request is found in a page or two), then, when they
  * narrowed the read and found nothing, without them, so the record is found by what `match` checks
- * (the key) alone. Each read stops at {@link MAX_RECOVERY_PAGES} pages (each page a safe, retried
+ * (the key) alone. Each read stops at {@link MAX_LOOK_UP_PAGES} pages (each page a safe, retried
  * read). Never throws: a failed look-up is reported as such.
  */
-export async function findEarlierRecord(
+export async function lookUpInList(
 	context: IExecuteFunctions,
 	itemIndex: number,
-	lookup: RecoveryLookup,
+	lookup: ListLookUp,
 	period: { from: number; to: number },
 ): Promise<Recovery> {
 	if (!hasSessionCredential(context)) return { outcome: 'no-credential' };
@@ -90,7 +90,7 @@ export async function findEarlierRecord(
 		for (const readFilters of reads) {
 			const found = await readForRecord(client, itemIndex, lookup, readFilters, period);
 			pagesRead += found.pagesRead;
-			capped ||= found.pagesRead >= MAX_RECOVERY_PAGES;
+			capped ||= found.pagesRead >= MAX_LOOK_UP_PAGES;
 			if (found.record) return { outcome: 'found', record: found.record };
 		}
 	} catch (error) {
@@ -99,11 +99,11 @@ export async function findEarlierRecord(
 	return { outcome: 'not-found', pagesRead, capped };
 }
 
-/** One read of the list with `filters`, up to {@link MAX_RECOVERY_PAGES} pages. */
+/** One read of the list with `filters`, up to {@link MAX_LOOK_UP_PAGES} pages. */
 async function readForRecord(
 	client: PaymentsClient,
 	itemIndex: number,
-	lookup: RecoveryLookup,
+	lookup: ListLookUp,
 	filters: IDataObject,
 	period: { from: number; to: number },
 ): Promise<{ record?: IDataObject; pagesRead: number }> {
@@ -121,7 +121,7 @@ async function readForRecord(
 		const page = event.page;
 		pagesRead++;
 		matches.push(...page.records.filter(lookup.match));
-		if ((matches.length && !lookup.pick) || pagesRead >= MAX_RECOVERY_PAGES) break;
+		if ((matches.length && !lookup.pick) || pagesRead >= MAX_LOOK_UP_PAGES) break;
 	}
 	return { record: lookup.pick ? lookup.pick(matches) : matches[0], pagesRead };
 }
