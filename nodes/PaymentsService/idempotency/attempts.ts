@@ -49,43 +49,43 @@ export function attemptRecords(
 }
 
 /**
- * Remembers that `creation` is about to be sent (call it right before sending): the first attempt
+ * Remembers that `key` is about to be sent (call it right before sending): the first attempt
  * of a request records its key, window and time; later attempts keep the first record.
  */
-export function recordAttempt(context: IExecuteFunctions, creation: RequestKey): void {
+export function recordAttempt(context: IExecuteFunctions, key: RequestKey): void {
 	const records = attemptRecords(context);
-	if (!records || records[creation.attemptKey]) return;
-	records[creation.attemptKey] = {
-		key: creation.key,
+	if (!records || records[key.attemptKey]) return;
+	records[key.attemptKey] = {
+		key: key.value,
 		sentMs: Date.now(),
-		...(creation.window
+		...(key.window
 			? {
-					windowStartMs: creation.window.startMs,
-					windowEndMs: creation.window.endMs,
-					windowLabel: creation.window.label,
+					windowStartMs: key.window.startMs,
+					windowEndMs: key.window.endMs,
+					windowLabel: key.window.label,
 				}
 			: {}),
 	};
 }
 
 /**
- * `creation` as seen by a repeat answer to its own resend (a 503 resent with the same key, service
+ * `key` as seen by a repeat answer to its own resend (a 503 resent with the same key, service
  * rules §11): the attempt this call recorded ({@link recordAttempt}) sent the key before, so the
  * record may be this request's. Unchanged when an earlier attempt is already known.
  */
-export function sentBefore(context: IExecuteFunctions, creation: RequestKey): RequestKey {
-	if (creation.earlierAttemptMs !== undefined) return creation;
-	const record = attemptRecords(context)?.[creation.attemptKey];
-	return record && !record.refused ? { ...creation, earlierAttemptMs: record.sentMs } : creation;
+export function sentBefore(context: IExecuteFunctions, key: RequestKey): RequestKey {
+	if (key.earlierAttemptMs !== undefined) return key;
+	const record = attemptRecords(context)?.[key.attemptKey];
+	return record && !record.refused ? { ...key, earlierAttemptMs: record.sentMs } : key;
 }
 
 /**
- * Remembers that the service refused `creation`'s key as already used when this execution had not
+ * Remembers that the service refused `key`'s key as already used when this execution had not
  * sent it before: the record belongs to another execution, and later attempts here are not retries
  * of it.
  */
-export function recordRefusedRepeat(context: IExecuteFunctions, creation: RequestKey): void {
-	const record = attemptRecords(context)?.[creation.attemptKey];
+export function recordRefusedRepeat(context: IExecuteFunctions, key: RequestKey): void {
+	const record = attemptRecords(context)?.[key.attemptKey];
 	if (record) record.refused = true;
 }
 

@@ -4,12 +4,12 @@ import type { ReportingListDefinition } from '../reporting/lists';
 import { splitIntoWindows } from '../reporting/read/windows';
 import { CREDENTIAL_TYPES, PaymentsClient } from '../transport/client';
 import { readPeriodPages } from '../reporting/read/period';
-import type { RequestKey } from './keys';
+import type { WindowSpan } from './keys';
 
 /**
- * Finding the record an earlier attempt created, after the service answered "key already used"
- * (104 for deposits and refunds, 511 for cashouts; service rules §5.2): the answer names no record,
- * so the record is looked up in the reporting list with the node's Session credential, when one is
+ * The look-up of the record a key made, after the service answered "key already used" (104 for
+ * deposits and refunds, 511 for cashouts; service rules §5.2): the answer names no record, so the
+ * record is looked up in the reporting list with the node's Session credential, when one is
  * selected, found by its key alone and then compared with what this item asks for.
  */
 
@@ -22,8 +22,8 @@ export const GIVEN_KEY_LOOKBACK_SECONDS = 7 * 86_400;
 /** Slack on both ends of a look-up, for clocks of the service and of n8n that differ. */
 export const CLOCK_SLACK_SECONDS = 600;
 
-/** What a look-up found. */
-export type Recovery =
+/** What a look-up in a reporting list found. */
+export type ListLookUpResult =
 	/** The node has no Session credential: nothing was read. */
 	| { outcome: 'no-credential' }
 	| { outcome: 'found'; record: IDataObject }
@@ -50,13 +50,17 @@ export interface ListLookUp {
 	pick?: (matches: IDataObject[]) => IDataObject | undefined;
 }
 
-/** The creation dates to read (Unix seconds): the key's Duplicate Window, or the last 7 days for a given key. */
-export function lookUpPeriod(creation: RequestKey, nowMs: number): { from: number; to: number } {
+/**
+ * The creation dates a look-up reads (Unix seconds): from the start of the key's Duplicate Window
+ * (a derived key), or the last 7 days (a key the user gave), to now, with the clock slack on both
+ * ends.
+ */
+export function lookUpPeriod(
+	window: WindowSpan | undefined,
+	nowMs: number,
+): { from: number; to: number } {
 	const now = Math.floor(nowMs / 1000);
-	const from =
-		creation.derived && creation.window
-			? Math.floor(creation.window.startMs / 1000)
-			: now - GIVEN_KEY_LOOKBACK_SECONDS;
+	const from = window ? Math.floor(window.startMs / 1000) : now - GIVEN_KEY_LOOKBACK_SECONDS;
 	return { from: from - CLOCK_SLACK_SECONDS, to: now + CLOCK_SLACK_SECONDS };
 }
 
@@ -77,7 +81,7 @@ export async function lookUpInList(
 	itemIndex: number,
 	lookup: ListLookUp,
 	period: { from: number; to: number },
-): Promise<Recovery> {
+): Promise<ListLookUpResult> {
 	if (!hasSessionCredential(context)) return { outcome: 'no-credential' };
 	const client = new PaymentsClient(context, 'session');
 	const filters: IDataObject = {};
@@ -166,38 +170,28 @@ function same(asked: unknown, found: unknown): boolean {
 	return String(asked).trim().toUpperCase() === String(found).trim().toUpperCase();
 }
 
+/** Whether both sides of a comparison are present: the record may not carry every field (service rules §3.4). */
+export function isComparable({ asked, found }: Comparison): boolean {
+	return (
+		asked !== undefined &&
+		asked !== null &&
+		asked !== '' &&
+		found !== undefined &&
+		found !== null &&
+		found !== ''
+	);
+}
+
 /**
- * The comparisons that differ, skipping those where either side is absent (the record may not
- * carry every field, service rules §3.4), as "amount: 300.00 asked, 250 on the existing cashout".
+ * The comparisons that differ, skipping those where either side is absent ({@link isComparable}),
+ * as "amount: 300.00 asked, 250 on the existing cashout".
  */
 export function differences(comparisons: Comparison[], noun: string): string[] {
 	return comparisons
-		.filter(
-			({ asked, found }) =>
-				asked !== undefined &&
-				asked !== null &&
-				asked !== '' &&
-				found !== undefined &&
-				found !== null &&
-				found !== '',
-		)
+		.filter(isComparable)
 		.filter(({ asked, found }) => !same(asked, found))
 		.map(
 			({ field, asked, found }) =>
 				`${field}: ${String(asked)} asked, ${String(found)} on the existing ${noun}`,
 		);
-}
-
-/** A sentence on what a look-up could not do, for the output message (empty when it found the record). */
-export function recoveryNote(recovery: Recovery, noun: string, listName: string): string {
-	switch (recovery.outcome) {
-		case 'no-credential':
-			return ` Select a Session credential on this node to have the existing ${noun} looked up and compared.`;
-		case 'not-found':
-			return ` It was not found in the ${listName} list (${recovery.pagesRead} page${recovery.pagesRead === 1 ? '' : 's'} read${recovery.capped ? ', the most a look-up reads' : ''}); the list may show it a little later.`;
-		case 'failed':
-			return ` Looking it up failed (${recovery.message}).`;
-		default:
-			return '';
-	}
 }

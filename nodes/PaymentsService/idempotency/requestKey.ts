@@ -78,7 +78,7 @@ export function requestKey(
 			endMs: record.windowEndMs,
 		};
 		return {
-			key: record.key,
+			value: record.key,
 			derived: true,
 			window,
 			attemptKey,
@@ -92,12 +92,17 @@ export function requestKey(
 	const window = duplicateWindowAt(windowKind, now);
 	const previous = previousWindowInGrace(windowKind, now);
 	return {
-		key: deriveRequestKey({ ...identity, window: window.label }),
+		value: deriveRequestKey({ ...identity, window: window.label }),
 		derived: true,
 		window,
 		attemptKey,
 		...(previous
-			? { previousWindowKey: deriveRequestKey({ ...identity, window: previous.label }) }
+			? {
+					previous: {
+						value: deriveRequestKey({ ...identity, window: previous.label }),
+						window: previous,
+					},
+				}
 			: {}),
 	};
 }
@@ -127,7 +132,7 @@ function givenRequestKey(
 	}
 	const attemptKey = `given-${given}`;
 	return {
-		key: given,
+		value: given,
 		derived: false,
 		attemptKey,
 		earlierAttemptMs: earlierAttempt(records, attemptKey),

@@ -190,7 +190,7 @@ describe('Cashout Create through the n8n engine', () => {
 			cashout_status_description: 'Pending',
 			cashout_status_name: 'PENDING',
 			matches_request: true,
-			message: `Cashout with external ID ${externalId} already created by an earlier attempt; no second payout was made. It is PENDING. Its external ID was derived from this request’s fields, and this execution sent it before (that answer was lost), so it is this payout. Select a Session credential on this node to have the existing cashout looked up and compared.`,
+			message: `Cashout already created by an earlier attempt (external ID ${externalId}); no second cashout was made. It is a cashout in status PENDING: its external ID was derived from this request's fields, and this execution sent it before (that answer was lost), so it is this cashout. Select a Session credential on this node to have the existing cashout looked up and compared.`,
 		});
 		expect(calls()).toEqual([
 			'POST /v3/cashout 0',
@@ -248,10 +248,10 @@ describe('Cashout Create through the n8n engine', () => {
 			description: string;
 		};
 		expect(error.message).toBe(
-			'Cashout in item 0: external ID payout-old-rejected was already used, and the payout it belongs to could not be confirmed',
+			'Cashout in item 0: external ID payout-old-rejected was already used, and the cashout it belongs to could not be confirmed',
 		);
 		expect(error.description).toBe(
-			'The service refused a second cashout with this external ID (511), so no second payout was made. A cashout with it exists (REJECTED), but it could not be compared with this payout. Select a Session credential on this node to have the existing cashout looked up and compared. Look it up (Cashout → Get Many, or the merchant panel): if it is this payout, nothing more is needed; if not, give this payout another External ID. To output such items instead, set Options → Unconfirmed Repeat to "Output It Unconfirmed".',
+			'The service refused a second cashout with this external ID (511), so no second cashout was made, but the cashout it belongs to could not be found and compared with this request (the service has a cashout in status REJECTED). Select a Session credential on this node to have the existing cashout looked up and compared. Look it up (Cashout → Get Many, or the merchant panel): if it is this cashout, nothing more is needed; if not, give this cashout its own External ID. To output such items instead, set Options → Unconfirmed Repeat to "Output It Unconfirmed".',
 		);
 		const run = await fx.engine.run(
 			createWorkflow(
@@ -269,7 +269,7 @@ describe('Cashout Create through the n8n engine', () => {
 			rejection_reason: 'Account closed',
 			rejection_code_name: 'ERROR_ACCOUNT_CLOSED',
 			message:
-				'Cashout with external ID payout-old-rejected already created by an earlier attempt; no second payout was made. It is REJECTED. Select a Session credential on this node to have the existing cashout looked up and compared. It could not be compared with this payout: if it is not this payout, give this one another External ID.',
+				'Cashout already created by an earlier attempt (external ID payout-old-rejected); no second cashout was made. It is a cashout in status REJECTED. Select a Session credential on this node to have the existing cashout looked up and compared. It could not be compared with this request: if it is not this cashout, give this one its own External ID.',
 			matches_request: null,
 		});
 		expect(created('payout-old-rejected')).toHaveLength(0);

@@ -767,7 +767,7 @@ describe('money moves once on every path n8n takes', () => {
 				status: 'PENDING',
 				payment_instructions_recovered: false,
 				message: expect.stringContaining(
-					`It is deposit ${made.depositId} (PENDING), with the same amount, currency, country and payer.`,
+					`It is deposit ${made.depositId} (PENDING), with the same amount, currency and country.`,
 				),
 			});
 			expect(fx.sandbox.log.find('GET', `/v3/deposits/${made.depositId}`)).toHaveLength(1);
@@ -844,8 +844,8 @@ describe('money moves once on every path n8n takes', () => {
 			});
 			expect(other).toMatchObject({
 				error:
-					'Cashout in item 1 was not created: External ID payout-given-1 already belongs to another payout',
-				description: `The service refused it (511) because cashout ${String(cashoutId)} already has this external ID, and it differs from this payout (amount: 300.00 asked, 250 on the existing cashout). No second payout was made. Give this payout its own External ID.`,
+					'Cashout in item 1 was not created: external ID payout-given-1 already belongs to another cashout',
+				description: `The service refused it (511): cashout ${String(cashoutId)} (PENDING) differs from this request (amount: 300.00 asked, 250 on the existing cashout). No second cashout was made. Give this cashout its own External ID.`,
 			});
 			expect(cashoutsMade('#given')).toHaveLength(1);
 		});
@@ -870,10 +870,10 @@ describe('money moves once on every path n8n takes', () => {
 				description: string;
 			};
 			expect(error.message).toBe(
-				'Deposit in item 0 was not created: idempotency key order-given-7 was already used for another deposit',
+				'Deposit in item 0 was not created: idempotency key order-given-7 already belongs to another deposit',
 			);
 			expect(error.description).toMatch(
-				/differs from this request \(amount: 12\.00 asked, 10 on the existing deposit\)\. No second deposit was made\. Give this deposit its own Idempotency Key or Invoice ID\./,
+				/differs from this request \(amount: 12\.00 asked, 10 on the existing deposit\)\. No second deposit was made\. Give this deposit its own Idempotency Key\./,
 			);
 			expect(depositsMade('#given-d')).toHaveLength(1);
 		});
@@ -943,7 +943,7 @@ describe('money moves once on every path n8n takes', () => {
 				'Cashout in item 0 was not created: it repeats a cashout an earlier execution requested from the same input',
 			);
 			expect(repeat.description).toContain(
-				`The service already has the cashout of the external ID derived for this request (${String(items[0].external_id)}) (PENDING).`,
+				`The service already has the cashout of the external ID derived for this request (${String(items[0].external_id)}): a cashout in status PENDING.`,
 			);
 			expect(repeat.already_created).toBeUndefined();
 			expect(cashoutsMade('#two')).toHaveLength(2);
@@ -1075,7 +1075,7 @@ describe('money moves once on every path n8n takes', () => {
 					description: string;
 				};
 				expect(error.message).toBe(
-					`Cashout in item 0 was not created: External ID ${externalId} already belongs to another payout`,
+					`Cashout in item 0 was not created: external ID ${externalId} already belongs to another cashout`,
 				);
 				expect(error.description).toContain(difference);
 				expect(
@@ -1107,7 +1107,7 @@ describe('money moves once on every path n8n takes', () => {
 				description: string;
 			};
 			expect(error.message).toBe(
-				'Deposit in item 0 was not created: idempotency key order-reuse-d was already used for another deposit',
+				'Deposit in item 0 was not created: idempotency key order-reuse-d already belongs to another deposit',
 			);
 			expect(error.description).toContain(
 				'payer.document: 52998224725 asked, 84932495016 on the existing deposit',
@@ -1128,7 +1128,7 @@ describe('money moves once on every path n8n takes', () => {
 			await fx.engine.run(itemsWorkflow('wf-unconf-c1', [{}], node));
 			const run = await fx.engine.run(itemsWorkflow('wf-unconf-c2', [{}], node));
 			expect(run.nodeError('Payments Service')?.message).toBe(
-				'Cashout in item 0: external ID payout-unconfirmed-1 was already used, and the payout it belongs to could not be confirmed',
+				'Cashout in item 0: external ID payout-unconfirmed-1 was already used, and the cashout it belongs to could not be confirmed',
 			);
 			expect(cashoutsMade('#unconf-c')).toHaveLength(1);
 		});

@@ -169,7 +169,7 @@ describe('Refund → Create through the n8n engine', () => {
 			idempotency_key: key,
 			refund_info: null,
 			matches_request: null,
-			message: `Refund of deposit ${deposit.idDeposit} already requested by an earlier attempt (idempotency key ${key}); no second refund was made. Select a Session credential on this node to have the existing refund looked up and compared. It could not be confirmed: if it is not this refund, give this one its own Idempotency Key.`,
+			message: `Refund already created by an earlier attempt (idempotency key ${key}); no second refund was made. Refund records carry no key: only a refund of deposit ${deposit.idDeposit} and this amount made since this execution first sent the key confirms it. Select a Session credential on this node to have the existing refund looked up and compared. It could not be compared with this request: if it is not this refund, give this one its own Idempotency Key.`,
 		});
 		expect(refundsOf(deposit.idDeposit)).toHaveLength(2);
 		expect(
