@@ -24,6 +24,19 @@ export interface AttemptRecord {
 	sentMs: number;
 	/** True once the service refused the key as another execution's (the repeat was not ours). */
 	refused?: boolean;
+	/** How many times the request was sent, over every attempt of this execution. */
+	sends?: number;
+}
+
+/** n8n's node context of this execution, or undefined where the running n8n offers none. */
+function nodeContext(context: IExecuteFunctions): IDataObject | undefined {
+	const getContext = (context as { getContext?: IExecuteFunctions['getContext'] }).getContext;
+	if (typeof getContext !== 'function') return undefined;
+	try {
+		return getContext.call(context, 'node') as IDataObject;
+	} catch {
+		return undefined;
+	}
 }
 
 /** The name of the attempt record in the node context. */
@@ -36,14 +49,8 @@ const ATTEMPTS = 'paymentsServiceCreationAttempts';
 export function attemptRecords(
 	context: IExecuteFunctions,
 ): Record<string, AttemptRecord> | undefined {
-	const getContext = (context as { getContext?: IExecuteFunctions['getContext'] }).getContext;
-	if (typeof getContext !== 'function') return undefined;
-	let store: IDataObject;
-	try {
-		store = getContext.call(context, 'node') as IDataObject;
-	} catch {
-		return undefined;
-	}
+	const store = nodeContext(context);
+	if (!store) return undefined;
 	if (typeof store[ATTEMPTS] !== 'object' || store[ATTEMPTS] === null) store[ATTEMPTS] = {};
 	return store[ATTEMPTS] as unknown as Record<string, AttemptRecord>;
 }
@@ -96,4 +103,77 @@ export function earlierAttempt(
 ): number | undefined {
 	const record = records?.[attemptKey];
 	return record && !record.refused ? record.sentMs : undefined;
+}
+
+/**
+ * Counts one sending of the request of `key` (each resend too) and returns how many times it was
+ * sent in this execution; 1 where the running n8n offers no node context.
+ */
+export function countSend(context: IExecuteFunctions, key: RequestKey): number {
+	const record = attemptRecords(context)?.[key.attemptKey];
+	if (!record) return 1;
+	record.sends = (record.sends ?? 0) + 1;
+	return record.sends;
+}
+
+/**
+ * What an item of this execution got from the service, recorded as its answer arrives, so that
+ * Retry On Fail and n8n's Retry of a failed execution output it instead of sending the request
+ * again (service rules §5.2). Kept in the node context until the node's run ends without an error
+ * ({@link forgetOutcomes}).
+ */
+export interface RecordedOutcome {
+	/** The key the request was sent with; an item whose key changed is not the same request. */
+	key: string;
+	/** The service's answer, when the record was made now. */
+	answer?: IDataObject;
+	/** The item output, when the record was one an earlier attempt made. */
+	json?: IDataObject;
+	/** How many times the request was sent. */
+	timesSent: number;
+}
+
+/** The name of the recorded outcomes in the node context. */
+const OUTCOMES = 'paymentsServiceCreationOutcomes';
+
+/** The node's recorded outcomes by item slot, or undefined without a node context. */
+function outcomes(
+	context: IExecuteFunctions,
+	create: boolean,
+): Record<string, RecordedOutcome> | undefined {
+	const store = nodeContext(context);
+	if (!store) return undefined;
+	if (typeof store[OUTCOMES] !== 'object' || store[OUTCOMES] === null) {
+		if (!create) return undefined;
+		store[OUTCOMES] = {};
+	}
+	return store[OUTCOMES] as unknown as Record<string, RecordedOutcome>;
+}
+
+/** Records what item `key.slot` got (see {@link RecordedOutcome}). */
+export function recordOutcome(
+	context: IExecuteFunctions,
+	key: RequestKey,
+	outcome: Omit<RecordedOutcome, 'key'>,
+): void {
+	const recorded = outcomes(context, true);
+	if (recorded) recorded[key.slot] = { key: key.value, ...outcome };
+}
+
+/** What item `key.slot` got earlier in this execution with the same key, if anything. */
+export function recordedOutcome(
+	context: IExecuteFunctions,
+	key: RequestKey,
+): RecordedOutcome | undefined {
+	const recorded = outcomes(context, false)?.[key.slot];
+	return recorded?.key === key.value ? recorded : undefined;
+}
+
+/**
+ * Forgets the recorded outcomes once the node's run ended without an error: nothing runs it again
+ * then, and the execution's saved data stays as small as its items.
+ */
+export function forgetOutcomes(context: IExecuteFunctions): void {
+	const store = nodeContext(context);
+	if (store && OUTCOMES in store) delete store[OUTCOMES];
 }

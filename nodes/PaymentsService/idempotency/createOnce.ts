@@ -2,7 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import type { PaymentsClient, ServiceRequest } from '../transport/client';
 import { failureOf, isFailureKind, type ServiceFailure } from '../transport/errors';
-import { recordAttempt, recordRefusedRepeat, sentBefore } from './attempts';
+import {
+	countSend,
+	recordAttempt,
+	recordedOutcome,
+	recordOutcome,
+	recordRefusedRepeat,
+	sentBefore,
+} from './attempts';
 import type { RequestKey } from './keys';
 import {
 	createdBeforeAttempt,
@@ -29,9 +36,13 @@ import {
  *    there is a re-run's, and nothing is sent;
  * 3. the attempt is recorded in the execution before it is sent, so an item in flight when the
  *    node stops reads as sent to Retry On Fail and n8n's Retry;
- * 4. it is sent once (the client resends a 429 or 503 with the same key, every request paused);
+ * 4. it is sent once: the client resends it with the same key after a 429 or 503 (every request
+ *    paused) and after a lost answer (a reset, a hang-up, a timeout), a bounded number of times;
  * 5. a repeat answer (104, 511) is looked up, compared and reported as the record an earlier
- *    attempt made, or the item fails saying why.
+ *    attempt made, or the item fails saying why;
+ * 6. what the item got is recorded in the execution: Retry On Fail and n8n's Retry of a failed
+ *    execution output it again instead of sending the request again.
+ * Before 1, an item whose outcome this execution recorded is output from the record.
  * The flow decides; the resource ({@link CreateOnceResource}) says what its record is.
  */
 
@@ -131,18 +142,42 @@ export async function createOnce<P extends PreparedRequest, Facts>(
 ): Promise<INodeExecutionData[]> {
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const prepared = resource.prepare(context, itemIndex, options);
+	// Retry On Fail or n8n's Retry: what this item already got is output, not sent again.
+	const recorded = recordedOutcome(context, prepared.key);
+	if (recorded) {
+		const item = recorded.answer
+			? await resource.created(context, prepared, recorded.answer)
+			: { json: recorded.json ?? {} };
+		return [withTimesSent(item, recorded.timesSent)];
+	}
 	await refuseMadeInPreviousWindow(context, client, resource, prepared, itemIndex);
 	recordAttempt(context, prepared.key);
-	const sent = await send(client, resource, prepared, itemIndex);
-	if ('answer' in sent) return [await resource.created(context, prepared, sent.answer)];
-	// A repeat answer to this attempt's own resend (after a 503): its record may be this request's.
+	let timesSent = 0;
+	const counted = () => {
+		timesSent = Math.max(timesSent + 1, countSend(context, prepared.key));
+	};
+	const sent = await send(client, resource, prepared, itemIndex, counted);
+	if ('answer' in sent) {
+		recordOutcome(context, prepared.key, { answer: sent.answer, timesSent });
+		return [withTimesSent(await resource.created(context, prepared, sent.answer), timesSent)];
+	}
+	// A repeat answer to this attempt's own resend (after a 503 or a lost answer): its record may
+	// be this request's.
 	const key = sent.ownResend ? sentBefore(context, prepared.key) : prepared.key;
 	const json = await confirmRepeat(context, client, resource, { ...prepared, key }, itemIndex);
-	return [{ json }];
+	recordOutcome(context, prepared.key, { json, timesSent });
+	return [withTimesSent({ json }, timesSent)];
+}
+
+/** `item` with `times_sent` when its request was sent more than once (a lost answer resent). */
+function withTimesSent(item: INodeExecutionData, timesSent: number): INodeExecutionData {
+	if (timesSent > 1) item.json.times_sent = timesSent;
+	return item;
 }
 
 /**
- * Sends the request once through the client (which resends a 429 or 503 with the same key).
+ * Sends the request through the client, which resends it with the same key after a 429 or 503
+ * (every request paused) and after a lost answer (service rules §11).
  * @returns The service's answer, or a repeat answer (104, 511) and whether it answered a resend
  *   of this very attempt.
  * @throws the client's n8n error for any other failure.
@@ -152,6 +187,7 @@ async function send<P extends PreparedRequest, Facts>(
 	resource: CreateOnceResource<P, Facts>,
 	prepared: P,
 	itemIndex: number,
+	onSend: () => void,
 ): Promise<{ answer: IDataObject } | { ownResend: boolean }> {
 	const { action, ...endpoint } = resource.endpoint;
 	try {
@@ -162,6 +198,7 @@ async function send<P extends PreparedRequest, Facts>(
 				...(prepared.headers ? { headers: prepared.headers } : {}),
 				safeToRepeat: false,
 				resendWhenBusy: true,
+				resendWhenLost: true,
 			},
 			{
 				action: `${action} of item ${itemIndex}`,
@@ -169,6 +206,7 @@ async function send<P extends PreparedRequest, Facts>(
 				explain: resource.refusals?.(prepared, itemIndex),
 				unknownOutcome: unknownOutcome(resource, prepared.key),
 			},
+			{ onSend },
 		);
 		return { answer: answer ?? {} };
 	} catch (error) {

@@ -264,4 +264,9 @@ export interface RequestKey {
 	 * only): looked up before creating, so a re-run just after a boundary does not pay again.
 	 */
 	previous?: { value: string; window: WindowSpan };
+	/**
+	 * The item's place in this execution, `<run index>:<item index>`: where its outcome is recorded,
+	 * so that Retry On Fail and n8n's Retry output what it made instead of sending it again.
+	 */
+	slot: string;
 }

@@ -12,7 +12,11 @@ import {
 	attemptKeyOf,
 	type RequestKey,
 	type GivenKeyKind,
+	type WindowSpan,
 } from './keys';
+
+/** n8n's data proxy of one item (`$runIndex`, `$()`). */
+type DataProxy = ReturnType<IExecuteFunctions['getWorkflowDataProxy']>;
 
 /**
  * The key of one creation request (service rules §5.2): the key the user gave, exactly as given, or
@@ -57,10 +61,29 @@ export function requestKey(
 				? ''
 				: String(request.given);
 	const records = attemptRecords(context);
-	if (given !== '') return givenRequestKey(context, itemIndex, request, given, records);
-	const node = context.getNode();
-	// One data proxy per item serves both (n8n builds a costly one per call).
+	// One data proxy per item serves every read of it (n8n builds a costly one per call).
 	const proxy = context.getWorkflowDataProxy(itemIndex);
+	const slot = `${ranBefore(proxy)}:${itemIndex}`;
+	const key =
+		given !== ''
+			? givenRequestKey(context, itemIndex, request, given, records)
+			: derivedRequestKey(context, itemIndex, request, proxy, records);
+	return { ...key, slot };
+}
+
+/**
+ * The key derived for the request (service rules §5.2): the one an earlier attempt of this
+ * execution recorded, whatever the clock says, or a new one in the Duplicate Window of now (with
+ * the previous window's, in the first hour of a window).
+ */
+function derivedRequestKey(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	request: RequestKeyInput,
+	proxy: DataProxy,
+	records: Record<string, AttemptRecord> | undefined,
+): Omit<RequestKey, 'slot'> {
+	const node = context.getNode();
 	const identity = {
 		workflowId: context.getWorkflow().id,
 		nodeId: node.id ?? node.name,
@@ -77,13 +100,8 @@ export function requestKey(
 			startMs: record.windowStartMs,
 			endMs: record.windowEndMs,
 		};
-		return {
-			value: record.key,
-			derived: true,
-			window,
-			attemptKey,
-			earlierAttemptMs: earlierAttempt(records, attemptKey),
-		};
+		const earlierAttemptMs = earlierAttempt(records, attemptKey);
+		return { value: record.key, derived: true, window, attemptKey, earlierAttemptMs };
 	}
 	const windowKind = isDuplicateWindow(request.options.duplicateWindow)
 		? request.options.duplicateWindow
@@ -91,19 +109,13 @@ export function requestKey(
 	const now = Date.now();
 	const window = duplicateWindowAt(windowKind, now);
 	const previous = previousWindowInGrace(windowKind, now);
+	const valueIn = (span: WindowSpan) => deriveRequestKey({ ...identity, window: span.label });
 	return {
-		value: deriveRequestKey({ ...identity, window: window.label }),
+		value: valueIn(window),
 		derived: true,
 		window,
 		attemptKey,
-		...(previous
-			? {
-					previous: {
-						value: deriveRequestKey({ ...identity, window: previous.label }),
-						window: previous,
-					},
-				}
-			: {}),
+		...(previous ? { previous: { value: valueIn(previous), window: previous } } : {}),
 	};
 }
 
@@ -118,7 +130,7 @@ function givenRequestKey(
 	request: RequestKeyInput,
 	given: string,
 	records: Record<string, AttemptRecord> | undefined,
-): RequestKey {
+): Omit<RequestKey, 'slot'> {
 	const problem = givenKeyProblem(request.kind, given);
 	if (problem) {
 		throw new NodeOperationError(
@@ -146,10 +158,7 @@ function givenRequestKey(
  * no trigger before it (an AI agent's tool). n8n's Retry of a failed execution keeps the trigger's
  * stored output, so it finds the same origin.
  */
-function executionOrigin(
-	context: IExecuteFunctions,
-	proxy: ReturnType<IExecuteFunctions['getWorkflowDataProxy']>,
-): unknown {
+function executionOrigin(context: IExecuteFunctions, proxy: DataProxy): unknown {
 	let roots: string[];
 	try {
 		roots = context
@@ -210,11 +219,12 @@ export function idempotencyRequestKey(
  * asks for the same payment: there the run index is left out (0), so identical calls within the
  * Duplicate Window are one request.
  */
-function runIndexOf(
-	context: IExecuteFunctions,
-	proxy: ReturnType<IExecuteFunctions['getWorkflowDataProxy']>,
-): number {
-	if (isToolExecution(context)) return 0;
+function runIndexOf(context: IExecuteFunctions, proxy: DataProxy): number {
+	return isToolExecution(context) ? 0 : ranBefore(proxy);
+}
+
+/** n8n's `$runIndex`: how many times the running node ran before in this execution (0 when unknown). */
+function ranBefore(proxy: DataProxy): number {
 	const runIndex = proxy.$runIndex as unknown;
 	return typeof runIndex === 'number' && Number.isInteger(runIndex) && runIndex >= 0 ? runIndex : 0;
 }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import type { WorkflowJson } from '../../harness/engine';
-import { fakeDate, realDate, setDate } from '../../harness/clock';
+import { dateStopped, fakeDate, realDate, setDate } from '../../harness/clock';
 import {
 	CREDENTIAL_IDS,
 	paymentsNode,
@@ -19,6 +19,8 @@ import {
  */
 
 const CASHOUT: CredentialTypeName = 'paymentsServiceCashoutApi';
+/** The answers a creation can lose before its item fails: the first and the node's 2 resends. */
+const LOST_ANSWERS = 3;
 const DEPOSIT: CredentialTypeName = 'paymentsServiceDepositApi';
 
 /** A Brazilian payout whose fields come from the input item (`name`, `amount`, `document`). */
@@ -98,6 +100,23 @@ describe('money moves once on every path n8n takes', () => {
 		fx.sandbox.log.clear();
 		fx.sandbox.faults.clear();
 	});
+	afterEach(() => realDate());
+	/**
+	 * Every answer of the next creation lost, the node's resends included (the first answer and
+	 * the node's resends), so the item fails; n8n's clock stands still meanwhile, so
+	 * the node's backoffs end at once.
+	 */
+	const loseEveryAnswer = (method: string, path: string, skip = 0) => {
+		if (!dateStopped()) fakeDate(Date.now());
+		fx.sandbox.faults.add({
+			method,
+			path,
+			kind: 'reset',
+			phase: 'after',
+			skip,
+			times: LOST_ANSWERS,
+		});
+	};
 
 	const cashoutsMade = (salt: string) =>
 		fx.sandbox.control
@@ -204,9 +223,9 @@ describe('money moves once on every path n8n takes', () => {
 				'#retry-d',
 			],
 		] as const)(
-			'after a lost answer, a %s is made once and the retry outputs it, found and compared',
+			'after every answer is lost, a %s is made once and the retry outputs it, found and compared',
 			async (kind, node, method, path, salt) => {
-				fx.sandbox.faults.add({ method, path, kind: 'reset', phase: 'after' });
+				loseEveryAnswer(method, path);
 				const workflow = itemsWorkflow(`wf-retry-${kind}`, [salted(salt)[0]], node());
 				const failed = await fx.engine.run(workflow);
 				expect(failed.nodeError('Payments Service')?.message).toMatch(
@@ -223,7 +242,8 @@ describe('money moves once on every path n8n takes', () => {
 				const made = kind === 'cashout' ? cashoutsMade(salt) : depositsMade(salt);
 				expect(made).toHaveLength(1);
 				const posts = fx.sandbox.log.find(method, path);
-				expect(posts).toHaveLength(2);
+				expect(posts).toHaveLength(LOST_ANSWERS + 1);
+				expect(item.json.times_sent).toBe(LOST_ANSWERS + 1);
 				if (kind === 'cashout')
 					expect(item.json.external_id).toBe(JSON.parse(posts[0].rawBody!).external_id);
 				else {
@@ -234,12 +254,7 @@ describe('money moves once on every path n8n takes', () => {
 		);
 
 		test('without a Session credential a deposit cannot be found: the retry fails as unconfirmed, or outputs it unconfirmed when told to', async () => {
-			fx.sandbox.faults.add({
-				method: 'POST',
-				path: '/v3/deposits',
-				kind: 'reset',
-				phase: 'after',
-			});
+			loseEveryAnswer('POST', '/v3/deposits');
 			const workflow = itemsWorkflow(
 				'wf-retry-unconfirmed',
 				[salted('#unconf-d')[0]],
@@ -254,12 +269,7 @@ describe('money moves once on every path n8n takes', () => {
 			);
 			expect(depositsMade('#unconf-d')).toHaveLength(1);
 
-			fx.sandbox.faults.add({
-				method: 'POST',
-				path: '/v3/deposits',
-				kind: 'reset',
-				phase: 'after',
-			});
+			loseEveryAnswer('POST', '/v3/deposits');
 			const told = itemsWorkflow(
 				'wf-retry-unconfirmed-output',
 				[salted('#unconf-o')[0]],
@@ -274,9 +284,9 @@ describe('money moves once on every path n8n takes', () => {
 			expect(depositsMade('#unconf-o')).toHaveLength(1);
 		});
 
-		test('after a lost answer, a refund is made once and the retry reports it', async () => {
+		test('after every answer is lost, a refund is made once and the retry reports it', async () => {
 			const deposit = completedDeposit();
-			fx.sandbox.faults.add({ method: 'POST', path: '/v3/refunds', kind: 'reset', phase: 'after' });
+			loseEveryAnswer('POST', '/v3/refunds');
 			const workflow = itemsWorkflow(
 				'wf-retry-refund',
 				[{ deposit: deposit.idDeposit, amount: '25.00' }],
@@ -301,13 +311,7 @@ describe('money moves once on every path n8n takes', () => {
 		});
 
 		test('a loop that failed on its second payout resumes there: 3 payouts in all, the second reported as already created', async () => {
-			fx.sandbox.faults.add({
-				method: 'POST',
-				path: '/v3/cashout',
-				kind: 'reset',
-				phase: 'after',
-				skip: 1,
-			});
+			loseEveryAnswer('POST', '/v3/cashout', 1);
 			const workflow = loopWorkflow(
 				'wf-retry-loop',
 				salted('#retry-loop'),
@@ -329,13 +333,8 @@ describe('money moves once on every path n8n takes', () => {
 			expect(cashoutsMade('#retry-loop')).toHaveLength(3);
 		});
 
-		test('a lost answer tells the user the service may have acted, the key, and until when a retry is safe', async () => {
-			fx.sandbox.faults.add({
-				method: 'POST',
-				path: '/v3/deposits',
-				kind: 'reset',
-				phase: 'after',
-			});
+		test('answers lost after every resend tell the user the service may have acted, the key, and until when a retry is safe', async () => {
+			loseEveryAnswer('POST', '/v3/deposits');
 			const failed = await fx.engine.run(
 				itemsWorkflow(
 					'wf-lost-deposit',
@@ -653,11 +652,12 @@ describe('money moves once on every path n8n takes', () => {
 			['releaseHold', 'PENDING', true],
 			['cancel', 'CANCELLED', false],
 		] as const)(
-			'%s after a lost answer, under Retry On Fail, ends in %s with a note and no error',
+			'%s whose answer was lost is sent again by the node: it ends in %s with a note and no error, sent twice',
 			async (operation, target, onHold) => {
 				const cashout = fx.sandbox.control.addCashout({ idMerchant: 1001, onHold });
 				const method = operation === 'cancel' ? 'DELETE' : 'PUT';
 				const path = operation === 'cancel' ? '/v3/cashout/cancel' : '/v3/cashout/status';
+				fakeDate(Date.now());
 				fx.sandbox.faults.add({ method, path, kind: 'reset', phase: 'after' });
 				const parameters: INodeParameters = {
 					resource: 'cashout',
@@ -666,15 +666,7 @@ describe('money moves once on every path n8n takes', () => {
 				};
 				if (operation === 'cancel') parameters.externalId = cashout.externalId;
 				const run = await fx.engine.run(
-					itemsWorkflow(
-						`wf-${operation}`,
-						[{}],
-						paymentsNode(parameters, CASHOUT, {
-							retryOnFail: true,
-							maxTries: 2,
-							waitBetweenTries: 1,
-						}),
-					),
+					itemsWorkflow(`wf-${operation}`, [{}], paymentsNode(parameters, CASHOUT)),
 				);
 
 				expect(run.error).toBeUndefined();
@@ -683,6 +675,7 @@ describe('money moves once on every path n8n takes', () => {
 					cashout_status_name: target,
 					already_in_status: true,
 					message: `Cashout ${cashout.idCashout} is already ${target}: nothing was changed. An earlier attempt whose answer was lost (or another change) already did it.`,
+					times_sent: 2,
 				});
 				const calls = fx.sandbox.log
 					.entries()
@@ -965,10 +958,11 @@ describe('money moves once on every path n8n takes', () => {
 			expect(depositsMade('#two-d')).toHaveLength(2);
 		});
 
-		test('a lost answer at 23:59:58 UTC and Retry On Fail at 00:00:01 send the first key: one payout, reported', async () => {
+		test('answers lost at 23:59:58 UTC and Retry On Fail at 00:00:01 send the first key: one payout, reported', async () => {
 			fakeClock(at('23:59:58'));
-			moveClockAtRequest('/v3/cashout', 0, at('00:00:01', NEXT_DAY));
-			fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after' });
+			// The node's own resends go out at 23:59:58 too; Retry On Fail after midnight.
+			moveClockAtRequest('/v3/cashout', LOST_ANSWERS - 1, at('00:00:01', NEXT_DAY));
+			loseEveryAnswer('POST', '/v3/cashout');
 			const run = await fx.engine.run(
 				itemsWorkflow(
 					'wf-midnight-rof',
@@ -982,10 +976,9 @@ describe('money moves once on every path n8n takes', () => {
 			);
 			expect(Date.now()).toBeGreaterThanOrEqual(at('00:00:01', NEXT_DAY));
 			const posts = fx.sandbox.log.find('POST', '/v3/cashout');
-			expect(posts.map((post) => JSON.parse(post.rawBody!).external_id)).toEqual([
-				JSON.parse(posts[0].rawBody!).external_id,
-				JSON.parse(posts[0].rawBody!).external_id,
-			]);
+			expect(posts.map((post) => JSON.parse(post.rawBody!).external_id)).toEqual(
+				Array(LOST_ANSWERS + 1).fill(JSON.parse(posts[0].rawBody!).external_id),
+			);
 			expect(run.output('Payments Service')[0].json).toMatchObject({
 				already_created: true,
 				matches_request: true,
@@ -995,7 +988,7 @@ describe('money moves once on every path n8n takes', () => {
 
 		test("n8n's Retry 20 s after midnight sends the first key: one payout, reported", async () => {
 			fakeClock(at('23:59:58'));
-			fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after' });
+			loseEveryAnswer('POST', '/v3/cashout');
 			const workflow = itemsWorkflow(
 				'wf-midnight-retry',
 				[salted('#mid-retry')[0]],
@@ -1015,7 +1008,7 @@ describe('money moves once on every path n8n takes', () => {
 
 		test('a re-run 20 s after midnight of an execution whose answer was lost at 23:59:58 finds the first payout: none made again', async () => {
 			fakeClock(at('23:59:58'));
-			fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after' });
+			loseEveryAnswer('POST', '/v3/cashout');
 			const workflow = itemsWorkflow(
 				'wf-midnight-rerun',
 				[salted('#mid-rerun')[0]],
@@ -1029,7 +1022,8 @@ describe('money moves once on every path n8n takes', () => {
 			expect(rerun.nodeError('Payments Service')?.message).toBe(
 				'Cashout in item 0 was not created: it repeats a cashout an earlier execution requested from the same input',
 			);
-			expect(fx.sandbox.log.find('POST', '/v3/cashout')).toHaveLength(1);
+			// The failed execution's sendings only: the re-run found the payout before sending.
+			expect(fx.sandbox.log.find('POST', '/v3/cashout')).toHaveLength(LOST_ANSWERS);
 			expect(cashoutsMade('#mid-rerun')).toHaveLength(1);
 		});
 

@@ -6,6 +6,7 @@ import {
 	type LookUp,
 	type PreparedRequest,
 } from '../../../nodes/PaymentsService/idempotency/createOnce';
+import { forgetOutcomes } from '../../../nodes/PaymentsService/idempotency/attempts';
 import type { RequestKey } from '../../../nodes/PaymentsService/idempotency/keys';
 import type { PaymentsClient } from '../../../nodes/PaymentsService/transport/client';
 import {
@@ -24,6 +25,7 @@ const NODE = {
 	type: 'n8n-nodes-payments-service.paymentsService',
 } as INode;
 const ATTEMPTS = 'paymentsServiceCreationAttempts';
+const OUTCOMES = 'paymentsServiceCreationOutcomes';
 
 /** An execution's node context and options, as n8n gives them to one run. */
 function context(options: IDataObject = {}, nodeContext: IDataObject = {}) {
@@ -40,15 +42,19 @@ const answered = (failure: ServiceFailure, family: 'cashout' | 'payments' = 'cas
 	toNodeApiError(NODE, failure, family, { action: 'Creating the thing of item 0', itemIndex: 0 });
 const REPEAT = { httpStatus: 400, code: 511, message: 'External ID already used' };
 
-/** A client whose creation request answers `answer` (a value, or an error to throw). */
-function client(answer: unknown, onSend: () => void = () => undefined) {
+/**
+ * A client whose creation request answers `answer` (a value, or an error to throw) after sending it
+ * `times` times (resends after lost answers, as the real client counts them through `onSend`).
+ */
+function client(answer: unknown, onSend: () => void = () => undefined, times = 1) {
 	const sent: IDataObject[] = [];
 	return {
 		sent,
 		client: {
-			async request(request: IDataObject) {
+			async request(request: IDataObject, _failure: unknown, control?: { onSend?: () => void }) {
 				sent.push(request);
 				onSend();
+				for (let time = 0; time < times; time++) control?.onSend?.();
 				if (answer instanceof Error) throw answer;
 				return answer;
 			},
@@ -61,12 +67,14 @@ const derived = (extra: Partial<RequestKey> = {}): RequestKey => ({
 	derived: true,
 	window: { label: '2026-11-27', startMs: 0, endMs: 86_400_000 },
 	attemptKey: 'slot-1',
+	slot: '0:0',
 	...extra,
 });
 const given = (extra: Partial<RequestKey> = {}): RequestKey => ({
 	value: 'payout-7',
 	derived: false,
 	attemptKey: 'given-payout-7',
+	slot: '0:0',
 	...extra,
 });
 
@@ -147,6 +155,7 @@ describe('createOnce', () => {
 			body: { external_id: 'n8n-key', amount: '250.00' },
 			safeToRepeat: false,
 			resendWhenBusy: true,
+			resendWhenLost: true,
 		});
 		expect(recordedBeforeSend).toEqual({
 			'slot-1': expect.objectContaining({ key: 'n8n-key', sentMs: expect.any(Number) }),
@@ -300,5 +309,104 @@ describe('createOnce', () => {
 		const refusal = answered({ httpStatus: 400, code: 514, message: 'Insufficient funds' });
 		const { resource: cashout } = resource(derived());
 		await expect(createOnce(context(), client(refusal).client, cashout, 0)).rejects.toBe(refusal);
+	});
+
+	describe('Retry On Fail and n8n’s Retry send only what this execution has not made', () => {
+		test('an item created earlier in the execution is output from its record, not sent again', async () => {
+			const run = context();
+			const first = client({ cashout_id: '8405147' });
+			const { resource: cashout } = resource(derived());
+			const made = await createOnce(run, first.client, cashout, 0);
+			const again = client({ cashout_id: 'never' });
+			const replayed = await createOnce(run, again.client, cashout, 0);
+			expect(again.sent).toHaveLength(0);
+			expect(replayed).toEqual(made);
+		});
+
+		test('an item whose repeat answer was confirmed is output from its record, without a look-up', async () => {
+			const run = context();
+			const { resource: cashout, calls } = resource(given({ earlierAttemptMs: 1 }), {
+				found: found('2026-11-27T10:00:00Z'),
+			});
+			const made = await createOnce(run, client(answered(REPEAT)).client, cashout, 0);
+			const again = client({ cashout_id: 'never' });
+			expect(await createOnce(run, again.client, cashout, 0)).toEqual(made);
+			expect(again.sent).toHaveLength(0);
+			expect(calls).toHaveLength(1);
+		});
+
+		test('another item, another run of the node, or another key is another request: it is sent', async () => {
+			const run = context();
+			await createOnce(run, client({ cashout_id: '1' }).client, resource(derived()).resource, 0);
+			for (const key of [
+				derived({ slot: '0:1' }),
+				derived({ slot: '1:0' }),
+				derived({ value: 'n8n-other' }),
+			]) {
+				const again = client({ cashout_id: '2' });
+				await createOnce(run, again.client, resource(key).resource, 0);
+				expect(again.sent).toHaveLength(1);
+			}
+		});
+
+		test('a failed item records nothing: it is sent again, with its key', async () => {
+			const run = context();
+			const { resource: cashout } = resource(derived());
+			const refusal = answered({ httpStatus: 400, code: 514, message: 'Insufficient funds' });
+			await expect(createOnce(run, client(refusal).client, cashout, 0)).rejects.toBe(refusal);
+			const again = client({ cashout_id: '1' });
+			await createOnce(run, again.client, cashout, 0);
+			expect(again.sent).toHaveLength(1);
+		});
+
+		test('once the node’s run ended without an error the records go, and the execution’s data with them', async () => {
+			const run = context();
+			await createOnce(run, client({ cashout_id: '1' }).client, resource(derived()).resource, 0);
+			expect(run.nodeContext[OUTCOMES]).toBeDefined();
+			forgetOutcomes(run);
+			expect(run.nodeContext[OUTCOMES]).toBeUndefined();
+			expect(run.nodeContext[ATTEMPTS]).toBeDefined();
+		});
+	});
+
+	describe('times_sent: how many times the request was sent, when more than once', () => {
+		test('a request sent once has no times_sent', async () => {
+			const [item] = await createOnce(
+				context(),
+				client({ cashout_id: '1' }).client,
+				resource(derived()).resource,
+				0,
+			);
+			expect(item.json.times_sent).toBeUndefined();
+		});
+
+		test('resends after lost answers are counted on the item, made or already made', async () => {
+			const [made] = await createOnce(
+				context(),
+				client({ cashout_id: '1' }, undefined, 3).client,
+				resource(derived()).resource,
+				0,
+			);
+			expect(made.json).toMatchObject({ made: true, times_sent: 3 });
+			const lostThenRepeat = answered({ ...REPEAT, attempts: 2, earlierAttemptMayHaveActed: true });
+			const [repeat] = await createOnce(
+				context(),
+				client(lostThenRepeat, undefined, 2).client,
+				resource(derived(), { byKey: true }).resource,
+				0,
+			);
+			expect(repeat.json).toMatchObject({ confirmation: 'byKey', times_sent: 2 });
+		});
+
+		test('over the attempts of one execution: a request whose answers were lost, then resent by Retry On Fail, counts every sending', async () => {
+			const run = context();
+			const { resource: cashout } = resource(derived());
+			const lost = answered({ networkCode: 'ECONNRESET', attempts: 3 });
+			await expect(createOnce(run, client(lost, undefined, 3).client, cashout, 0)).rejects.toBe(
+				lost,
+			);
+			const [item] = await createOnce(run, client({ cashout_id: '1' }).client, cashout, 0);
+			expect(item.json.times_sent).toBe(4);
+		});
 	});
 });

@@ -10,6 +10,7 @@ import { statusAtCreation } from '../../codes/cashoutStatus';
 import { positiveId } from '../../codes/ids';
 import { duplicateWindowOption, unconfirmedRepeatOption } from '../../idempotency/options';
 import { requestKey } from '../../idempotency/requestKey';
+import { forgetOutcomes } from '../../idempotency/attempts';
 import {
 	createOnce,
 	type CreateOnceResource,
@@ -28,6 +29,9 @@ export const properties: INodeProperties[] = [
 
 /** The items run at once, up to Options → Concurrency. */
 export const concurrent = true;
+
+/** Once the run ended without an error, the outcomes kept for Retry On Fail go. */
+export const afterRun = forgetOutcomes;
 
 /**
  * Cashout → Create: `POST /v3/cashout`, signed (service rules §6.2, §2.4), through the create-once

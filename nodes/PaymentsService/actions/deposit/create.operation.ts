@@ -15,6 +15,7 @@ import {
 	unconfirmedRepeatOption,
 } from '../../idempotency/options';
 import { idempotencyRequestKey } from '../../idempotency/requestKey';
+import { forgetOutcomes } from '../../idempotency/attempts';
 import { createOnce, type CreateOnceResource } from '../../idempotency/createOnce';
 import { givenKeyProblem } from '../../idempotency/keys';
 import { optionsCollection } from '../../parameters/options';
@@ -54,6 +55,9 @@ export const properties: INodeProperties[] = [
 
 /** The items run at once, up to Options → Concurrency. */
 export const concurrent = true;
+
+/** Once the run ended without an error, the outcomes kept for Retry On Fail go. */
+export const afterRun = forgetOutcomes;
 
 /**
  * Deposit → Create: `POST /v3/deposits` (service rules §5.1, §5.2), signed, through the create-once

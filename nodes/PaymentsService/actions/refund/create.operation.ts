@@ -13,6 +13,7 @@ import {
 	unconfirmedRepeatOption,
 } from '../../idempotency/options';
 import { idempotencyRequestKey } from '../../idempotency/requestKey';
+import { forgetOutcomes } from '../../idempotency/attempts';
 import {
 	createOnce,
 	type CreateOnceResource,
@@ -54,6 +55,9 @@ export const properties: INodeProperties[] = [
 
 /** The items run at once, up to Options → Concurrency. */
 export const concurrent = true;
+
+/** Once the run ended without an error, the outcomes kept for Retry On Fail go. */
+export const afterRun = forgetOutcomes;
 
 /**
  * Refund → Create: `POST /v3/refunds`, signed like deposits, with an `X-Idempotency-Key` given or
