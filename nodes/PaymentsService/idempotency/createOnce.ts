@@ -76,6 +76,11 @@ export interface LookUpTarget {
 	key: string;
 	/** Unix seconds. */
 	period: { from: number; to: number };
+	/**
+	 * True when the service said a record with this key exists (a repeat answer to this execution's
+	 * own key): a list that does not show it yet is read again (lookUp.ts, `REREAD_DELAYS_MS`).
+	 */
+	known: boolean;
 }
 
 /**
@@ -230,7 +235,11 @@ async function refuseMadeInPreviousWindow<P extends PreparedRequest, Facts>(
 ): Promise<void> {
 	const previous = prepared.key.previous;
 	if (!previous) return;
-	const target = { key: previous.value, period: lookUpPeriod(previous.window, Date.now()) };
+	const target = {
+		key: previous.value,
+		period: lookUpPeriod(previous.window, Date.now()),
+		known: false,
+	};
 	const found = await resource.lookUp(context, client, prepared, target, itemIndex);
 	if (!found.exists) return;
 	const label = `${found.label || `the ${resource.noun}`}, created in the previous Duplicate Window`;
@@ -272,14 +281,20 @@ async function confirmRepeat<P extends PreparedRequest, Facts>(
 	itemIndex: number,
 ): Promise<IDataObject> {
 	const { key } = prepared;
-	const target = { key: key.value, period: lookUpPeriod(key.window, Date.now()) };
+	const target = { key: key.value, period: lookUpPeriod(key.window, Date.now()), known: false };
 	if (key.derived && key.earlierAttemptMs === undefined) {
 		const found = await resource
 			.lookUp(context, client, prepared, target, itemIndex)
 			.catch(() => undefined);
 		throw refuseRepeat(context, resource, key, itemIndex, found?.label ?? '');
 	}
-	const found = await resource.lookUp(context, client, prepared, target, itemIndex);
+	const found = await resource.lookUp(
+		context,
+		client,
+		prepared,
+		{ ...target, known: true },
+		itemIndex,
+	);
 	const compared = found.record ? resource.compare(prepared, found.record) : [];
 	if (found.record) {
 		const differing = differences(compared, resource.noun);

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { parseDecimal } from '../reporting/decimal';
 import type { ReportingListDefinition } from '../reporting/lists';
 import { splitIntoWindows } from '../reporting/read/windows';
-import { CREDENTIAL_TYPES, PaymentsClient } from '../transport/client';
+import { CREDENTIAL_TYPES, PaymentsClient, SYSTEM_CLOCK } from '../transport/client';
 import { readPeriodPages } from '../reporting/read/period';
 import type { WindowSpan } from './keys';
 
@@ -27,7 +28,8 @@ export type ListLookUpResult =
 	/** The node has no Session credential: nothing was read. */
 	| { outcome: 'no-credential' }
 	| { outcome: 'found'; record: IDataObject }
-	| { outcome: 'not-found'; pagesRead: number; capped: boolean }
+	/** Not in the list after `reads` reads (`pagesRead` pages); `capped` when a read hit the page cap. */
+	| { outcome: 'not-found'; pagesRead: number; reads: number; capped: boolean }
 	/** The look-up itself failed; the creation's outcome stands, the record is just not shown. */
 	| { outcome: 'failed'; message: string };
 
@@ -70,37 +72,54 @@ export function hasSessionCredential(context: IExecuteFunctions): boolean {
 }
 
 /**
+ * How long a look-up waits before each read again of a list that does not show a record the service
+ * said exists (a repeat answer): the lists can lag behind creation (service rules §5.2). 1 s, 2 s
+ * and 4 s: three reads more, 7 s of waiting in all at most.
+ */
+export const REREAD_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000];
+
+/**
  * Looks the record up in `lookup.list` over `period`, with the Session credential: first with
  * `lookup.filters` (a retry of this very request is found in a page or two), then, when they
  * narrowed the read and found nothing, without them, so the record is found by what `match` checks
- * (the key) alone. Each read stops at {@link MAX_LOOK_UP_PAGES} pages (each page a safe, retried
- * read). Never throws: a failed look-up is reported as such.
+ * (the key) alone. With `reread` (the service said the record exists), a list that does not show
+ * it is read again after each of {@link REREAD_DELAYS_MS} (with the filters only: the record of
+ * this request matches them). Each read stops at {@link MAX_LOOK_UP_PAGES} pages (each page a safe,
+ * retried read). Never throws: a failed look-up is reported as such.
  */
 export async function lookUpInList(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	lookup: ListLookUp,
 	period: { from: number; to: number },
+	options: { reread?: boolean } = {},
 ): Promise<ListLookUpResult> {
 	if (!hasSessionCredential(context)) return { outcome: 'no-credential' };
 	const client = new PaymentsClient(context, 'session');
 	const filters: IDataObject = {};
 	for (const [name, value] of Object.entries(lookup.filters))
 		if (value !== undefined && value !== null && value !== '') filters[name] = value;
-	const reads = Object.keys(filters).length ? [filters, {}] : [{}];
+	const firstReads = Object.keys(filters).length ? [filters, {}] : [{}];
+	const delays = options.reread ? REREAD_DELAYS_MS : [];
 	let pagesRead = 0;
-	let capped = false;
+	let reads = 0;
 	try {
-		for (const readFilters of reads) {
-			const found = await readForRecord(client, itemIndex, lookup, readFilters, period);
-			pagesRead += found.pagesRead;
-			capped ||= found.pagesRead >= MAX_LOOK_UP_PAGES;
-			if (found.record) return { outcome: 'found', record: found.record };
+		for (let round = 0; round <= delays.length; round++) {
+			if (round > 0) await SYSTEM_CLOCK.sleep(delays[round - 1]);
+			for (const readFilters of round === 0 ? firstReads : [filters]) {
+				const found = await readForRecord(client, itemIndex, lookup, readFilters, period);
+				pagesRead += found.pagesRead;
+				reads++;
+				if (found.record) return { outcome: 'found', record: found.record };
+				// A read cut at the page cap would be cut again: no read more.
+				if (found.pagesRead >= MAX_LOOK_UP_PAGES)
+					return { outcome: 'not-found', pagesRead, reads, capped: true };
+			}
 		}
 	} catch (error) {
 		return { outcome: 'failed', message: (error as Error).message };
 	}
-	return { outcome: 'not-found', pagesRead, capped };
+	return { outcome: 'not-found', pagesRead, reads, capped: false };
 }
 
 /** One read of the list with `filters`, up to {@link MAX_LOOK_UP_PAGES} pages. */
@@ -150,24 +169,30 @@ export interface Comparison {
 	field: string;
 	asked: unknown;
 	found: unknown;
+	/** True for an amount: compared as an exact decimal (`250` = `250.00`). */
+	amount?: boolean;
 }
 
-/** Whether two values are the same: numerically for amounts (`250` = `250.00`), as text otherwise. */
-function same(asked: unknown, found: unknown): boolean {
-	const a =
-		typeof asked === 'number'
-			? asked
-			: typeof asked === 'string' && asked.trim() !== ''
-				? Number(asked)
-				: NaN;
-	const b =
-		typeof found === 'number'
-			? found
-			: typeof found === 'string' && found.trim() !== ''
-				? Number(found)
-				: NaN;
-	if (!Number.isNaN(a) && !Number.isNaN(b)) return Math.abs(a - b) < 0.005;
-	return String(asked).trim().toUpperCase() === String(found).trim().toUpperCase();
+/**
+ * Whether two amounts are the same amount, exactly: decimal texts or JSON numbers read as exact
+ * decimals (`250` = `250.00` = `"250.0"`; `250.004` ≠ `250`), never through a double (service
+ * rules §3.5). Undefined when either is not an amount.
+ */
+export function sameAmount(asked: unknown, found: unknown): boolean | undefined {
+	const a = parseDecimal(asked);
+	const b = parseDecimal(found);
+	if (!a || !b) return undefined;
+	return a.units === b.units && a.scale === b.scale;
+}
+
+/**
+ * Whether a field of the request and of the record are the same: an amount exactly
+ * ({@link sameAmount}), anything else as text, ignoring case and surrounding spaces (a document
+ * `007` is not `7`).
+ */
+function same({ asked, found, amount }: Comparison): boolean {
+	const asAmounts = amount ? sameAmount(asked, found) : undefined;
+	return asAmounts ?? String(asked).trim().toUpperCase() === String(found).trim().toUpperCase();
 }
 
 /** Whether both sides of a comparison are present: the record may not carry every field (service rules §3.4). */
@@ -189,7 +214,7 @@ export function isComparable({ asked, found }: Comparison): boolean {
 export function differences(comparisons: Comparison[], noun: string): string[] {
 	return comparisons
 		.filter(isComparable)
-		.filter(({ asked, found }) => !same(asked, found))
+		.filter((comparison) => !same(comparison))
 		.map(
 			({ field, asked, found }) =>
 				`${field}: ${String(asked)} asked, ${String(found)} on the existing ${noun}`,

@@ -190,8 +190,12 @@ export function listLookUpNote(result: ListLookUpResult, noun: string): string {
 	switch (result.outcome) {
 		case 'no-credential':
 			return ` Select a Session credential on this node to have the existing ${noun} looked up and compared.`;
-		case 'not-found':
-			return ` It was not found in the ${noun} list (${result.pagesRead} page${result.pagesRead === 1 ? '' : 's'} read${result.capped ? ', the most a look-up reads' : ''}); the list may show it a little later.`;
+		case 'not-found': {
+			const pages = `${result.pagesRead} page${result.pagesRead === 1 ? '' : 's'} read`;
+			const reads = result.reads > 2 ? ` in ${result.reads} reads` : '';
+			const cap = result.capped ? ', the most a look-up reads' : '';
+			return ` It was not found in the ${noun} list (${pages}${reads}${cap}); the list may show it a little later.`;
+		}
 		case 'failed':
 			return ` Looking it up failed (${result.message}).`;
 		default:

@@ -736,6 +736,72 @@ describe('money moves once on every path n8n takes', () => {
 
 	describe('with a Session credential, the record an earlier attempt made comes back and is compared', () => {
 		const retry = { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 };
+		// n8n's clock stands still: the node's backoffs and re-reads end at once.
+		beforeEach(() => fakeDate(Date.now()));
+		afterEach(() => {
+			jest.restoreAllMocks();
+			fx.sandbox.control.setReportLag(0);
+		});
+
+		/** Moves the sandbox's clock `ms` on as the `nth` (from 0) read of the deposit list arrives. */
+		const listCatchesUpAt = (nth: number, ms: number) => {
+			const log = fx.sandbox.log as unknown as { begin: (fields: IDataObject) => unknown };
+			const begin = log.begin.bind(log);
+			let seen = 0;
+			jest.spyOn(log, 'begin').mockImplementation((fields) => {
+				if (fields.method === 'GET' && fields.path === '/v1/deposits' && seen++ === nth)
+					fx.sandbox.clock.advance(ms);
+				return begin(fields);
+			});
+		};
+
+		test.each([
+			['on the first read again', 2, 'found'],
+			['not within the reads again (1, 2 and 4 s)', 99, 'unconfirmed'],
+		] as const)(
+			'a deposit whose answer was lost and that the list shows only later is read again: %s',
+			async (_when, nth, outcome) => {
+				fx.sandbox.control.setReportLag(60_000);
+				listCatchesUpAt(nth, 60_000);
+				fx.sandbox.faults.add({
+					method: 'POST',
+					path: '/v3/deposits',
+					kind: 'reset',
+					phase: 'after',
+				});
+				const salt = `#lag-${outcome}`;
+				const run = await fx.engine.run(
+					itemsWorkflow(
+						`wf-lag-${outcome}`,
+						[salted(salt)[0]],
+						withSession(
+							paymentsNode(depositFromRow({ options: { unconfirmedRepeat: 'output' } }), DEPOSIT),
+						),
+					),
+				);
+				expect(run.error).toBeUndefined();
+				const [made] = depositsMade(salt);
+				const reads = fx.sandbox.log.find('GET', '/v1/deposits');
+				const [item] = run.output('Payments Service').map((output) => output.json);
+				if (outcome === 'found') {
+					// The filtered read, the unfiltered one, then the filtered one again.
+					expect(reads).toHaveLength(3);
+					expect(item).toMatchObject({
+						already_created: true,
+						matches_request: true,
+						deposit_id: made.depositId,
+						times_sent: 2,
+					});
+				} else {
+					// Both reads, then three reads again: the bound.
+					expect(reads).toHaveLength(5);
+					expect(item).toMatchObject({ already_created: true, matches_request: null });
+					expect(item.message).toContain('It was not found in the deposit list (');
+					expect(item.message).toContain(' in 5 reads); the list may show it a little later.');
+				}
+				expect(depositsMade(salt)).toHaveLength(1);
+			},
+		);
 
 		test('a deposit whose answer was lost comes back with its deposit_id and status', async () => {
 			fx.sandbox.faults.add({

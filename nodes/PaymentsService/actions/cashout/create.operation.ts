@@ -94,7 +94,12 @@ const CASHOUT: CreateOnceResource<PreparedRequest, CashoutFacts> = {
 		// A payout asked in USD is compared by its merchant amount.
 		const inUsd = String(body.currency ?? '').toUpperCase() === 'USD';
 		return [
-			{ field: 'amount', asked: body.amount, found: inUsd ? record.merchantAmount : record.amount },
+			{
+				field: 'amount',
+				asked: body.amount,
+				found: inUsd ? record.merchantAmount : record.amount,
+				amount: true,
+			},
 			{ field: 'country', asked: body.country, found: record.country },
 			{ field: 'document_id', asked: body.document_id, found: record.clientDocument },
 			{ field: 'currency', asked: inUsd ? undefined : body.currency, found: record.currency },

@@ -143,6 +143,7 @@ export async function lookUpCashout(
 			match: (record) => record.externalId === target.key,
 		},
 		target.period,
+		{ reread: target.known },
 	);
 	const record = result.outcome === 'found' ? result.record : undefined;
 	const label = record

@@ -123,7 +123,7 @@ const DEPOSIT: CreateOnceResource<PreparedDeposit> = {
 	compare({ body }, record) {
 		const payer = (body.payer as IDataObject | undefined) ?? {};
 		return [
-			{ field: 'amount', asked: body.amount, found: record.requestedAmount },
+			{ field: 'amount', asked: body.amount, found: record.requestedAmount, amount: true },
 			{ field: 'currency', asked: body.currency, found: record.requestedCurrency },
 			{ field: 'country', asked: body.country, found: record.country },
 			{ field: 'payer.document', asked: payer.document, found: record.clientDocument },

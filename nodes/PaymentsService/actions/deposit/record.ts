@@ -142,6 +142,7 @@ export async function lookUpDeposit(
 		itemIndex,
 		depositLookup(body, invoiceId),
 		target.period,
+		{ reread: target.known },
 	);
 	const record = result.outcome === 'found' ? result.record : undefined;
 	return {

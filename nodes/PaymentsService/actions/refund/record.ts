@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { LookUp, LookUpTarget, PreparedRequest } from '../../idempotency/createOnce';
-import { CLOCK_SLACK_SECONDS, lookUpInList } from '../../idempotency/lookUp';
+import { CLOCK_SLACK_SECONDS, lookUpInList, sameAmount } from '../../idempotency/lookUp';
 import { listLookUpNote } from '../../idempotency/messages';
 import { REPORTING_LISTS } from '../../reporting/lists';
 import { isFailureKind, isServiceCode, type ServiceFailure } from '../../transport/errors';
@@ -84,7 +84,7 @@ export async function lookUpRefund(
 	)
 		return { exists: false, label: '', note: why, facts: undefined };
 	const depositId = Number(body.deposit_id);
-	const asked = body.amount === undefined ? undefined : Number(body.amount);
+
 	const since = key.earlierAttemptMs - CLOCK_SLACK_SECONDS * 1000;
 	const result = await lookUpInList(
 		context,
@@ -95,13 +95,14 @@ export async function lookUpRefund(
 			match: (record) =>
 				Number(record.idBoleto) === depositId &&
 				Date.parse(String(record.date ?? '')) >= since &&
-				(asked === undefined
+				(body.amount === undefined
 					? record.amountType === 'FULL' || record.amountType === undefined
-					: Math.abs(Number(record.amount) - asked) < 0.005),
+					: sameAmount(body.amount, record.amount) === true),
 			pick: (matches) =>
 				[...matches].sort((a, b) => String(b.date ?? '').localeCompare(String(a.date ?? '')))[0],
 		},
 		target.period,
+		{ reread: target.known },
 	);
 	const record = result.outcome === 'found' ? result.record : undefined;
 	return {
