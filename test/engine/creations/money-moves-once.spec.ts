@@ -1,16 +1,19 @@
-import fc from 'fast-check';
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import type { WorkflowJson } from '../../harness/engine';
 import { dateStopped, fakeDate, realDate, setDate } from '../../harness/clock';
 import {
-	CREDENTIAL_IDS,
-	paymentsNode,
-	startFixture,
-	WorkflowBuilder,
-	type CredentialTypeName,
-	type Fixture,
-} from '../../harness/fixtures';
+	CASHOUT,
+	DEPOSIT,
+	depositFromRow,
+	itemsWorkflow,
+	LOST_ANSWERS,
+	loopWorkflow,
+	payoutFromRow,
+	refundFromRow,
+	withSession,
+} from '../../harness/creations';
+import { paymentsNode, startFixture, WorkflowBuilder, type Fixture } from '../../harness/fixtures';
 
 /**
  * Money moves once on every path n8n can take (service rules §5.2): Loop Over Items, Retry On
@@ -18,76 +21,12 @@ import {
  * altered or misread on the way. Each test counts the records the sandbox holds.
  */
 
-const CASHOUT: CredentialTypeName = 'paymentsServiceCashoutApi';
-/** The answers a creation can lose before its item fails: the first and the node's 2 resends. */
-const LOST_ANSWERS = 3;
-const DEPOSIT: CredentialTypeName = 'paymentsServiceDepositApi';
-
-/** A Brazilian payout whose fields come from the input item (`name`, `amount`, `document`). */
-const payoutFromRow = (extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'cashout',
-	operation: 'create',
-	externalId: '',
-	country: { __rl: true, mode: 'list', value: 'BR' },
-	amount: '={{ $json.amount }}',
-	documentId: '={{ $json.document }}',
-	beneficiaryName: '={{ $json.name }}',
-	notificationUrl: 'https://shop.example.com/payouts/notify',
-	...extra,
-});
-
-const depositFromRow = (extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'deposit',
-	operation: 'create',
-	amount: '={{ $json.amount }}',
-	currency: 'BRL',
-	country: 'BR',
-	additionalFields: { description: '={{ $json.name }}' },
-	...extra,
-});
-
-const refundFromRow = (extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'refund',
-	operation: 'create',
-	depositId: '={{ $json.deposit }}',
-	amount: '={{ $json.amount }}',
-	...extra,
-});
-
-/** `node` with the optional Session credential selected, for looking earlier records up. */
-const withSession = (node: INode): INode => ({
-	...node,
-	credentials: {
-		...node.credentials,
-		paymentsServiceSessionApi: {
-			id: CREDENTIAL_IDS.paymentsServiceSessionApi,
-			name: 'paymentsServiceSessionApi',
-		},
-	},
-});
-
 /** Rows as a spreadsheet gives them: two identical rows are two payouts. */
 const ROWS = [
 	{ name: 'Ana Souza', amount: '250.00', document: '84932495016' },
 	{ name: 'Ana Souza', amount: '250.00', document: '84932495016' },
 	{ name: 'Bia Lima', amount: '400.00', document: '52998224725' },
 ];
-
-/** Rows → Loop Over Items (batch size 1) → `node`. */
-function loopWorkflow(id: string, rows: IDataObject[], node: INode): WorkflowJson {
-	const builder = new WorkflowBuilder('Loop over rows');
-	builder.items('Rows', rows);
-	builder.loopOverItems('Loop Over Items', node);
-	return { ...builder.build(), id };
-}
-
-/** Rows → `node` (all rows in one run). */
-function itemsWorkflow(id: string, rows: IDataObject[], node: INode): WorkflowJson {
-	const builder = new WorkflowBuilder('Rows at once');
-	builder.items('Rows', rows);
-	builder.then(node);
-	return { ...builder.build(), id };
-}
 
 describe('money moves once on every path n8n takes', () => {
 	let fx: Fixture;
@@ -1191,157 +1130,6 @@ describe('money moves once on every path n8n takes', () => {
 				'Cashout in item 0: external ID payout-unconfirmed-1 was already used, and the cashout it belongs to could not be confirmed',
 			);
 			expect(cashoutsMade('#unconf-c')).toHaveLength(1);
-		});
-
-		test('property: across separate requests, loops, lost answers, 429s and 503s, Retry On Fail, n8n’s Retry and re-runs, on both sides of midnight, at Concurrency 1 and 8, no request is paid twice, every request of an execution that ends without error is paid, and no item reports a payout that does not exist', async () => {
-			const pool = [
-				{ name: 'Ana', amount: '250.00', document: '84932495016' },
-				{ name: 'Bia', amount: '400.00', document: '52998224725' },
-			];
-			const invocation = fc.record({
-				/** Which trigger event starts it: the same one again is a re-run on the same input. */
-				origin: fc.constantFrom('W-1', 'W-2'),
-				mode: fc.constantFrom('loop' as const, 'items' as const),
-				rows: fc.array(fc.nat(pool.length - 1), { minLength: 1, maxLength: 5 }),
-				lose: fc.option(fc.nat(2), { nil: undefined }),
-				recovery: fc.constantFrom(
-					'retryOnFail' as const,
-					'executionRetry' as const,
-					'rerun' as const,
-				),
-				/** Whether the recovery comes after midnight UTC. */
-				crossMidnight: fc.boolean(),
-				/** Items the node sends at once (Options → Concurrency). */
-				concurrency: fc.constantFrom(1, 8),
-				/** A busy answer to one creation: a 429 (never processed), or a 503 before or after it was made. */
-				busy: fc.option(
-					fc.record({
-						answer: fc.constantFrom('429', '503-before', '503-after'),
-						skip: fc.nat(3),
-					}),
-					{ nil: undefined },
-				),
-			});
-			let iteration = 0;
-			await fc.assert(
-				fc.asyncProperty(
-					fc.array(invocation, { minLength: 1, maxLength: 3 }),
-					async (invocations) => {
-						const salt = `#p${++iteration}`;
-						const day = new Date(Date.UTC(2026, 0, 1 + 2 * iteration)).toISOString().slice(0, 10);
-						const nextDay = new Date(Date.UTC(2026, 0, 2 + 2 * iteration))
-							.toISOString()
-							.slice(0, 10);
-						fakeClock(at('23:59:50', day));
-						/** Each request's beneficiary name: its origin, its workflow, its position and its row. */
-						const requests = new Set<string>();
-						/** The requests of executions that ended without error: each must be paid. */
-						const mustBePaid = new Set<string>();
-						const outputs: IDataObject[] = [];
-						for (const {
-							origin,
-							mode,
-							rows,
-							lose,
-							recovery,
-							crossMidnight,
-							concurrency,
-							busy,
-						} of invocations) {
-							const data = rows.map((index, position) => ({
-								...pool[index],
-								name: `${pool[index].name} ${salt} ${origin}-${mode}-p${position}`,
-							}));
-							data.forEach((row) => requests.add(row.name));
-							fx.sandbox.faults.clear();
-							jest.restoreAllMocks();
-							const lost = lose !== undefined && lose < data.length;
-							if (lost)
-								fx.sandbox.faults.add({
-									method: 'POST',
-									path: '/v3/cashout',
-									kind: 'reset',
-									phase: 'after',
-									skip: lose,
-								});
-							if (busy)
-								fx.sandbox.faults.add({
-									method: 'POST',
-									path: '/v3/cashout',
-									kind: 'status',
-									status: busy.answer === '429' ? 429 : 503,
-									phase: busy.answer === '503-after' ? 'after' : 'before',
-									retryAfterSeconds: 0,
-									skip: busy.skip,
-								});
-							const later =
-								crossMidnight && Date.now() < at('00:00:00', nextDay)
-									? at('00:00:20', nextDay)
-									: Date.now();
-							if (lost && recovery === 'retryOnFail')
-								moveClockAtRequest('/v3/cashout', lose, later);
-							const extra =
-								recovery === 'retryOnFail'
-									? { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 }
-									: recovery === 'rerun'
-										? { continueOnFail: true }
-										: {};
-							const node = paymentsNode(
-								payoutFromRow({ options: { concurrency } }),
-								CASHOUT,
-								extra,
-							);
-							const workflow =
-								mode === 'loop'
-									? loopWorkflow('wf-property-loop', data, node)
-									: itemsWorkflow('wf-property-items', data, node);
-							const start = {
-								triggerItems: [{ json: { body: { withdrawal: origin } } }],
-								mode: 'webhook' as const,
-							};
-							let last = await fx.engine.run(workflow, start);
-							outputs.push(...last.output('Payments Service').map((item) => item.json));
-							if (lost) {
-								setDate(later);
-								if (recovery === 'executionRetry' && last.error) {
-									const failedItems = last.output('Payments Service').length;
-									last = await fx.engine.retry(last, workflow);
-									// The retry carries the failed execution's items over: count only its own.
-									outputs.push(
-										...last
-											.output('Payments Service')
-											.slice(failedItems)
-											.map((item) => item.json),
-									);
-								} else if (recovery === 'rerun') {
-									last = await fx.engine.run(workflow, start);
-									outputs.push(...last.output('Payments Service').map((item) => item.json));
-								}
-							}
-							const settled = last.output('Payments Service').map((item) => item.json);
-							if (!last.error && settled.every((json) => json.error === undefined))
-								data.forEach((row) => mustBePaid.add(row.name));
-						}
-						const made = fx.sandbox.control
-							.createdCashouts()
-							.filter((entry) => String(entry.request.beneficiary_name).includes(` ${salt} `));
-						const paid = made.map((entry) => String(entry.request.beneficiary_name));
-						// Never twice: one cashout a request at most.
-						expect(paid.length).toBe(new Set(paid).size);
-						expect(paid.every((name) => requests.has(name))).toBe(true);
-						// Never lost where all reads as well: every request of a clean execution is paid.
-						for (const name of mustBePaid) expect(paid).toContain(name);
-						// Nothing reported that does not exist.
-						const existing = new Set(made.map((entry) => String(entry.request.external_id)));
-						for (const item of outputs.filter((json) => json.error === undefined))
-							expect(existing.has(String(item.external_id))).toBe(true);
-						expect(
-							outputs.filter((json) => json.already_created === false).length,
-						).toBeLessThanOrEqual(made.length);
-					},
-				),
-				{ numRuns: 16 },
-			);
 		});
 	});
 });
