@@ -1032,6 +1032,38 @@ describe('money moves once on every path n8n takes', () => {
 			expect(cashoutsMade('#mid-rerun')).toHaveLength(1);
 		});
 
+		test('a deposit whose answers were lost at 23:40 is found by a re-run at 00:30 in the previous day’s list: none made again', async () => {
+			const sync = (ms: number) => {
+				setDate(ms);
+				fx.sandbox.clock.set(ms);
+			};
+			const sandboxNow = fx.sandbox.clock.now();
+			try {
+				sync(at('23:40:00'));
+				loseEveryAnswer('POST', '/v3/deposits');
+				const workflow = itemsWorkflow(
+					'wf-midnight-deposit',
+					[salted('#mid-dep')[0]],
+					withSession(paymentsNode(depositFromRow(), DEPOSIT)),
+				);
+				expect((await fx.engine.run(workflow)).error).toBeDefined();
+				sync(at('00:30:00', NEXT_DAY));
+
+				const rerun = await fx.engine.run(workflow);
+
+				expect(rerun.nodeError('Payments Service')?.message).toBe(
+					'Deposit in item 0 was not created: it repeats a deposit an earlier execution requested from the same input',
+				);
+				expect(
+					(rerun.nodeError('Payments Service') as unknown as { description: string }).description,
+				).toContain(', created in the previous Duplicate Window.');
+				expect(fx.sandbox.log.find('POST', '/v3/deposits')).toHaveLength(LOST_ANSWERS);
+				expect(depositsMade('#mid-dep')).toHaveLength(1);
+			} finally {
+				fx.sandbox.clock.set(sandboxNow);
+			}
+		});
+
 		test.each([
 			[
 				'document',
