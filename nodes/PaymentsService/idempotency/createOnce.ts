@@ -195,8 +195,8 @@ async function send<P extends PreparedRequest, Facts>(
 	onSend: () => void,
 ): Promise<{ answer: IDataObject } | { ownResend: boolean }> {
 	const { action, ...endpoint } = resource.endpoint;
-	try {
-		const answer = await client.request<IDataObject>(
+	const sent = await client
+		.request<IDataObject>(
 			{
 				...endpoint,
 				body: prepared.body,
@@ -212,13 +212,15 @@ async function send<P extends PreparedRequest, Facts>(
 				unknownOutcome: unknownOutcome(resource, prepared.key),
 			},
 			{ onSend },
+		)
+		.then(
+			(answer) => ({ answer: answer ?? {} }),
+			(error: unknown) => ({ error }),
 		);
-		return { answer: answer ?? {} };
-	} catch (error) {
-		// The client throws n8n errors only (NodeApiError, NodeOperationError): passed on as they are.
-		if (!isFailureKind(error, 'keyAlreadyUsed')) throw error;
-		return { ownResend: failureOf(error)?.earlierAttemptMayHaveActed === true };
-	}
+	if ('answer' in sent) return sent;
+	// The client throws n8n errors only (NodeApiError, NodeOperationError): passed on as they are.
+	if (!isFailureKind(sent.error, 'keyAlreadyUsed')) throw sent.error;
+	return { ownResend: failureOf(sent.error)?.earlierAttemptMayHaveActed === true };
 }
 
 /**
