@@ -386,7 +386,7 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 	);
 	if (!state.options.quick && !state.options.queue) {
 		await steps.run(
-			"Payouts from a 500-row sheet at Concurrency 8: a lost answer, n8n's Retry, each row paid once, time against the bound",
+			"Payouts from a 500-row sheet at Concurrency 8: a lost answer resent in one execution, time against the bound; every answer of a row lost, n8n's Retry sends only what was not made; each row paid once",
 			async () => await spreadsheetStep(state),
 		);
 	}
