@@ -148,11 +148,11 @@ export async function createOnce<P extends PreparedRequest, Facts>(
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const prepared = resource.prepare(context, itemIndex, options);
 	// Retry On Fail or n8n's Retry: what this item already got is output, not sent again.
-	const recorded = recordedOutcome(context, prepared.key);
+	const recorded = recordedOutcome(context, prepared.key, prepared.body);
 	if (recorded) {
 		const item = recorded.answer
 			? await resource.created(context, prepared, recorded.answer)
-			: { json: recorded.json ?? {} };
+			: { json: { ...recorded.json } };
 		return [withTimesSent(item, recorded.timesSent)];
 	}
 	await refuseMadeInPreviousWindow(context, client, resource, prepared, itemIndex);
@@ -163,15 +163,16 @@ export async function createOnce<P extends PreparedRequest, Facts>(
 	};
 	const sent = await send(client, resource, prepared, itemIndex, counted);
 	if ('answer' in sent) {
-		recordOutcome(context, prepared.key, { answer: sent.answer, timesSent });
+		recordOutcome(context, prepared.key, prepared.body, { answer: sent.answer, timesSent });
 		return [withTimesSent(await resource.created(context, prepared, sent.answer), timesSent)];
 	}
 	// A repeat answer to this attempt's own resend (after a 503 or a lost answer): its record may
 	// be this request's.
 	const key = sent.ownResend ? sentBefore(context, prepared.key) : prepared.key;
 	const json = await confirmRepeat(context, client, resource, { ...prepared, key }, itemIndex);
-	recordOutcome(context, prepared.key, { json, timesSent });
-	return [withTimesSent({ json }, timesSent)];
+	const item = withTimesSent({ json }, timesSent);
+	recordOutcome(context, prepared.key, prepared.body, { json: { ...item.json }, timesSent });
+	return [item];
 }
 
 /** `item` with `times_sent` when its request was sent more than once (a lost answer resent). */
