@@ -17,10 +17,12 @@ import {
 	isComparable,
 	lookUpPeriod,
 	type Comparison,
+	type ListLookUpResult,
 } from './lookUp';
 import {
 	alreadyMadeMessage,
 	keyOfAnotherRecord,
+	listLookUpNote,
 	repeatOfAnotherExecution,
 	unconfirmedRepeat,
 	unknownOutcome,
@@ -69,6 +71,23 @@ export interface LookUp<Facts = undefined> {
 	note: string;
 	/** What else the resource read for its output (the cashout's status). */
 	facts: Facts;
+}
+
+/**
+ * A look-up of a record found (or not) in its reporting list only: it exists when found there.
+ * @param name The found record as a noun phrase: "deposit 3000000001 (PENDING)".
+ * @param why What a record not found lacks, said before the list's note (" Refund records carry no key…").
+ */
+export function lookUpOfList(
+	result: ListLookUpResult,
+	noun: string,
+	name: (record: IDataObject) => string,
+	why = '',
+): LookUp {
+	const record = result.outcome === 'found' ? result.record : undefined;
+	return record
+		? { exists: true, record, label: name(record), note: '', facts: undefined }
+		: { exists: false, label: '', note: `${why}${listLookUpNote(result, noun)}`, facts: undefined };
 }
 
 /** What the look-up is for: the key, and the creation dates its record can have. */

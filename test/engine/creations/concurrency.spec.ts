@@ -1,6 +1,7 @@
-import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import type { RequestLogEntry } from '../../sandbox/types';
+import { payoutFromRow } from '../../harness/creations';
 import {
 	paymentsNode,
 	startFixture,
@@ -27,17 +28,7 @@ const payoutRows = (salt: string, count: number) =>
 		document: '84932495016',
 	}));
 
-const payout = (extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'cashout',
-	operation: 'create',
-	externalId: '',
-	country: { __rl: true, mode: 'list', value: 'BR' },
-	amount: '={{ $json.amount }}',
-	documentId: '={{ $json.document }}',
-	beneficiaryName: '={{ $json.name }}',
-	notificationUrl: 'https://shop.example.com/payouts/notify',
-	...extra,
-});
+const payout = payoutFromRow;
 
 /** Rows → `node`. */
 function rowsWorkflow(id: string, rows: IDataObject[], node: INode) {
