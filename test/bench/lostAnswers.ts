@@ -92,7 +92,7 @@ export async function lostAnswerBenchmark(tools: BenchTools): Promise<void> {
 						options: { concurrency: 8 },
 					}),
 					'paymentsServiceCashoutApi',
-					batch.retryOnFail ? { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } : {},
+					batch.retryOnFail ? { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 } : {},
 				),
 				typeVersion: 1.2,
 			});
