@@ -107,14 +107,17 @@ export async function spreadsheetStep(state: RunState): Promise<string> {
 		const roundTripMs = nodeTime(runDataOf(calibration)) / sandbox.log.entries().length;
 		const lostAnswer = await oneLostAnswer(await variant('c8', ROWS, 8), roundTripMs);
 		const retried = await everyAnswerLost(await variant('r8', ROWS, 8));
-		return `${lostAnswer}; ${retried}`;
+		// The time is judged last, so that every row is checked whatever the machine's load.
+		if (lostAnswer.ratio > MAX_RATIO)
+			throw new Error(`${lostAnswer.summary}; over ${MAX_RATIO} × the bound. ${retried}`);
+		return `${lostAnswer.summary}; ${retried}`;
 	} finally {
 		sandbox.setLatency(0);
 		sandbox.faults.clear();
 	}
 
 	/** The sheet with one lost answer: one execution, every row paid once, the bound kept. */
-	async function oneLostAnswer(workflow: Variant, roundTripMs: number): Promise<string> {
+	async function oneLostAnswer(workflow: Variant, roundTripMs: number) {
 		sandbox.log.clear();
 		lose(1);
 		const done = await run(workflow);
@@ -131,14 +134,10 @@ export async function spreadsheetStep(state: RunState): Promise<string> {
 			throw new Error('the row whose answer was lost is not read as already created, sent twice');
 		const boundMs = Math.ceil(ROWS / 8) * (requests / ROWS) * roundTripMs;
 		const ms = nodeTime(runDataOf(done));
-		if (ms > MAX_RATIO * boundMs)
-			throw new Error(
-				`${ROWS} rows took ${(ms / 1000).toFixed(2)} s, ${(ms / boundMs).toFixed(2)} × the bound ${(boundMs / 1000).toFixed(2)} s`,
-			);
-		return (
+		const summary =
 			`one lost answer: execution ${done.id} completed, ${ROWS} rows paid once with ${creations} creation requests; ` +
-			`Create payout ${(ms / 1000).toFixed(2)} s for ${requests} requests, ${(ms / boundMs).toFixed(2)} × the bound ${(boundMs / 1000).toFixed(2)} s (round trip ${roundTripMs.toFixed(1)} ms at ${LATENCY_MS} ms of latency)`
-		);
+			`Create payout ${(ms / 1000).toFixed(2)} s for ${requests} requests, ${(ms / boundMs).toFixed(2)} × the bound ${(boundMs / 1000).toFixed(2)} s (round trip ${roundTripMs.toFixed(1)} ms at ${LATENCY_MS} ms of latency)`;
+		return { summary, ratio: ms / boundMs };
 	}
 
 	/** Every answer of one row lost: the execution fails; n8n's Retry sends only what was not made. */
