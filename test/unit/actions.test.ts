@@ -7,6 +7,7 @@
  * (`npx jest test/unit/transport/retry.spec.ts`).
  */
 import './actions/registry.spec';
+import './actions/report/chunkStream.spec';
 import './actions/toolDescriptions.spec';
 import './auth/session.spec';
 import './auth/signature.spec';

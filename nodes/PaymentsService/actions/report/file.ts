@@ -1,7 +1,8 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { ChunkStream, CsvWriter, exportFileName, UTF8_BOM } from '../../reporting/csv';
+import { CsvWriter, exportFileName, UTF8_BOM } from '../../reporting/csv';
+import { ChunkStream } from './chunkStream';
 import { hasRecordStatus, type RecordListResource, REPORTING_LISTS } from '../../reporting/lists';
 import type { Contribution, Summary } from '../../reporting/summary';
 import type { PaymentsClient } from '../../transport/client';
