@@ -19,6 +19,7 @@ import './codes/ids.spec';
 import './editorCredentials.spec';
 import './idempotency/createOnce.spec';
 import './idempotency/keys.spec';
+import './parameters/codeOptions.spec';
 import './reference/countries.spec';
 import './transport/client.spec';
 import './transport/errors.spec';

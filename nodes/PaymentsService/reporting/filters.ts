@@ -3,23 +3,11 @@ import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
 import { hasStatus, NOTE_TYPES, type ReportingListDefinition } from './lists';
 import { isCountryCode } from '../reference/countries';
+import { codeOptions } from '../parameters/codeOptions';
 
-/**
- * Display options for API code values: `WAITING_DETAILS` → "Waiting Details", `ID_DOCUMENT` →
- * "ID Document", sorted by name (n8n's rule for option lists).
- */
-export function codeOptions(values: readonly string[]): Array<{ name: string; value: string }> {
-	return values
-		.map((value) => ({
-			name: value
-				.toLowerCase()
-				.split('_')
-				.map((word) => (word === 'id' ? 'ID' : word.charAt(0).toUpperCase() + word.slice(1)))
-				.join(' '),
-			value,
-		}))
-		.sort((a, b) => a.name.localeCompare(b.name));
-}
+// Until the Notification Trigger's description imports it from parameters/ (another change is
+// rewriting that file), it finds codeOptions here.
+export { codeOptions };
 
 /** A list filter that cannot be sent: its display name, the value and what to enter instead. */
 export class FilterError extends Error {

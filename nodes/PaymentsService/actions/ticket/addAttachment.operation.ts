@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { codeOptions } from '../../reporting/filters';
+import { codeOptions } from '../../parameters/codeOptions';
 import type { PaymentsClient } from '../../transport/client';
 import { addAttachment, DOCUMENT_TYPES, type DocumentType } from '../../transport/tickets';
 import { readBinaryFile } from '../common/binary';
