@@ -28,7 +28,7 @@ import {
 	writeRecordsFile,
 	type FilePlan,
 } from './file';
-import { checkChoices, planRead, readProperties, timeZoneOption, type ReportRead } from './shared';
+import { checkChoices, planRead, readProperties, timeZoneOption, type ReportRead } from './read';
 import { windowConcurrencyOption } from '../common/parameters';
 
 const GROUP_NAMES: Record<GroupField, { name: string; description: string }> = {

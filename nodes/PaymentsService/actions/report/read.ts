@@ -16,8 +16,8 @@ import type { ListQuery } from '../../reporting/read/period';
 import { periodProperties, readFilters, readPeriod } from '../common/list';
 
 /**
- * What Summarize and Export to File share (service rules §3.5): the lists they read, the Period and
- * Filters of Get Many, Window Concurrency, and the read plan (the windows Get Many reads).
+ * What a report reads (service rules §3.5): the Period and Filters of Get Many, the Time Zone of
+ * its calendar periods, Window Concurrency, and the read plan they make (the windows Get Many reads).
  */
 
 /** The Time Zone option: of the calendar periods, and of Summarize's days and hours. */
