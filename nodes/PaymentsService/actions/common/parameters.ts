@@ -169,3 +169,41 @@ export function readWindowConcurrency(context: IExecuteFunctions, itemIndex: num
 	}
 	return concurrency;
 }
+
+/**
+ * Checks that every value of a multiple choice is one of `allowed` (a value can come from an
+ * expression, or from a workflow written for another list).
+ * @throws NodeOperationError naming the parameter, the value, the item and the values allowed.
+ */
+export function checkChoices(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+	values: unknown,
+	allowed: readonly string[],
+	listLabel: string,
+): string[] {
+	const list = Array.isArray(values)
+		? values
+		: typeof values === 'string' && values.trim() !== ''
+			? values.split(',')
+			: values === undefined || values === null || values === ''
+				? []
+				: [values];
+	const chosen: string[] = [];
+	for (const raw of list) {
+		const value = String(raw).trim();
+		if (!allowed.includes(value)) {
+			throw new NodeOperationError(
+				context.getNode(),
+				`${parameter} "${value}" is not a field of ${listLabel}s (item ${itemIndex})`,
+				{
+					itemIndex,
+					description: `Use ${allowed.length ? allowed.join(', ') : 'none'} for ${parameter} of ${listLabel}s.`,
+				},
+			);
+		}
+		if (!chosen.includes(value)) chosen.push(value);
+	}
+	return chosen;
+}

@@ -7,7 +7,8 @@ import { hasRecordStatus, type RecordListResource, REPORTING_LISTS } from '../..
 import type { Contribution, Summary } from '../../reporting/summary';
 import type { PaymentsClient } from '../../transport/client';
 import { completedWindows, STREAM_WINDOW_PAGES } from '../../reporting/read/period';
-import { checkChoices, type ReportRead } from './read';
+import { type ReportRead } from './read';
+import { checkChoices } from '../common/parameters';
 
 /**
  * The CSV file of a report (service rules §3.5): the file parameters Export to File and Summarize's

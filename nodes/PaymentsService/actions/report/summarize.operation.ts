@@ -28,8 +28,8 @@ import {
 	writeRecordsFile,
 	type FilePlan,
 } from './file';
-import { checkChoices, planRead, readProperties, timeZoneOption, type ReportRead } from './read';
-import { windowConcurrencyOption } from '../common/parameters';
+import { planRead, readProperties, timeZoneOption, type ReportRead } from './read';
+import { checkChoices, windowConcurrencyOption } from '../common/parameters';
 
 const GROUP_NAMES: Record<GroupField, { name: string; description: string }> = {
 	status: { name: 'Status', description: 'The record’s status' },
