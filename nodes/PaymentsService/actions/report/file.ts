@@ -1,19 +1,19 @@
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { CsvWriter, exportFileName, UTF8_BOM } from '../../reporting/csv';
 import { ChunkStream } from './chunkStream';
-import { hasRecordStatus, type RecordListResource, REPORTING_LISTS } from '../../reporting/lists';
-import type { Contribution, Summary } from '../../reporting/summary';
+import { type RecordListResource, REPORTING_LISTS } from '../../reporting/lists';
 import type { PaymentsClient } from '../../transport/client';
-import { completedWindows, STREAM_WINDOW_PAGES } from '../../reporting/read/period';
-import { type ReportRead } from './read';
+import { STREAM_WINDOW_PAGES } from '../../reporting/read/period';
+import { toNodeError } from '../common/nodeError';
+import { readIntoSinks, type ReadCounts, type RecordSink, type ReportRead } from './read';
 import { checkChoices } from '../common/parameters';
 
 /**
  * The CSV file of a report (service rules §3.5): the file parameters Export to File and Summarize's
- * Write Records to File share, their checks before any request, and the one read that streams the
- * records into n8n's binary data (and, for Summarize, counts them into its totals as they go).
+ * Write Records to File share, their checks before any request, and the file as one sink of the
+ * report's read (read.ts), streamed into n8n's binary data.
  */
 
 /**
@@ -124,21 +124,44 @@ export interface WrittenFile {
 	binary: IBinaryData;
 	/** Rows written: the records of the period in the Status filter, each once. */
 	rows: number;
-	/** Windows read to their end. */
-	windows: number;
-	/** Copies of records the windows' pages held (duplicates included). */
-	copies: number;
+	/** Windows read to their end, and copies of records their pages held (duplicates included). */
+	counts: ReadCounts;
 }
 
 /**
- * Reads the period of `read` once (completedWindows: each record once, as last seen) and streams the
- * records in the Status filter into n8n's binary data as the CSV file of `file`, window by window,
- * in the order the windows end (service rules §3.5). With binary data on the filesystem the rows go
- * to disk as they are read; in n8n's default in-memory mode n8n collects the stream into one buffer.
- * With `summary`, each record written is also counted into it: totals and file hold the same records.
+ * The file's lines of the windows read to their end and not yet handed on: a sink of the read
+ * (read.ts), emptied by the file's stream after each window.
+ */
+class FileLines implements RecordSink<string> {
+	private pending: string[] = [];
+
+	constructor(private readonly writer: CsvWriter) {}
+
+	keep(record: Record<string, unknown>): string {
+		return this.writer.line(record);
+	}
+
+	take(lines: string[]): void {
+		if (lines.length) this.pending.push(lines.join(''));
+	}
+
+	/** The lines taken since the last call, as one text ('' when none). */
+	flush(): string {
+		const text = this.pending.length === 1 ? this.pending[0] : this.pending.join('');
+		this.pending = [];
+		return text;
+	}
+}
+
+/**
+ * Reads the period of `read` once (read.ts, readIntoSinks) and streams the records in the Status
+ * filter into n8n's binary data as the CSV file of `file`, window by window, in the order the
+ * windows end (service rules §3.5). With binary data on the filesystem the rows go to disk as they
+ * are read; in n8n's default in-memory mode n8n collects the stream into one buffer. `others`
+ * (Summarize's totals) take the same records from the same read.
  * @throws NodeApiError when a request fails (naming the window and the page); NodeOperationError
- *   when n8n's binary data store stops reading the file. No file is output then, and the summary's
- *   totals must not be used.
+ *   when n8n's binary data store stops reading the file. No file is output then, and what `others`
+ *   took must not be used.
  */
 export async function writeRecordsFile(
 	context: IExecuteFunctions,
@@ -146,15 +169,26 @@ export async function writeRecordsFile(
 	itemIndex: number,
 	read: ReportRead,
 	file: FilePlan,
-	summary?: Summary,
+	others: ReadonlyArray<RecordSink<unknown>> = [],
 ): Promise<WrittenFile> {
-	const progress = { rows: 0, windows: 0, copies: 0, complete: false };
-	const chunks = fileChunks(client, read, file, itemIndex, progress, summary);
+	const lines = new FileLines(file.writer);
+	const counts: ReadCounts = { windows: 0, copies: 0, records: 0 };
+	// A row is held as text until its window ends, 10 times what Summarize keeps of it: half the
+	// windows' pages keep a file's read within the memory of Summarize's.
+	const reading = readIntoSinks(
+		client,
+		read,
+		itemIndex,
+		[lines, ...others],
+		counts,
+		STREAM_WINDOW_PAGES / 2,
+	);
+	const progress = { complete: false };
 	let binary: IBinaryData;
 	try {
 		binary = await context.helpers.prepareBinaryData(
 			// prepareBinaryData is typed for Node's Readable; n8n's stores read it as ChunkStream offers.
-			new ChunkStream(chunks) as unknown as Parameters<
+			new ChunkStream(fileChunks(file, reading, lines, progress)) as unknown as Parameters<
 				IExecuteFunctions['helpers']['prepareBinaryData']
 			>[0],
 			file.fileName,
@@ -162,7 +196,7 @@ export async function writeRecordsFile(
 		);
 	} catch (caught) {
 		// The read's own error (it names the window and the page), as both stores pass it on.
-		throw nodeError(context, caught, itemIndex);
+		throw toNodeError(context.getNode(), caught, itemIndex, FILE_NOT_WRITTEN);
 	}
 	// A read that failed is never a file, whatever the binary store made of the stream's end.
 	if (!progress.complete) {
@@ -172,64 +206,27 @@ export async function writeRecordsFile(
 			{ itemIndex, description: 'n8n’s binary data store stopped reading it; nothing was output.' },
 		);
 	}
-	return { binary, rows: progress.rows, windows: progress.windows, copies: progress.copies };
+	return { binary, rows: counts.records, counts };
 }
 
-/** One record of a file read with a summary: its line, and its share of the totals. */
-interface CountedLine {
-	line: string;
-	contribution: Contribution;
-}
+/** What a failure of n8n's binary data store means for the report. */
+const FILE_NOT_WRITTEN = 'Writing the CSV file into n8n’s binary data failed; nothing was output.';
 
 /**
- * The file's bytes as they are read: the header (after a BOM when asked), then each window's rows
- * once the window was read to its end (and, with `summary`, its records counted then). `progress`
- * counts the rows and is marked complete only when every window was read, so a file whose read
- * stopped is never output.
+ * The file's bytes as the read goes: the header (after a BOM when asked), then the lines of each
+ * window once it was read to its end. `progress` is marked complete only when every window was
+ * read, so a file whose read stopped is never output.
  */
 async function* fileChunks(
-	client: PaymentsClient,
-	read: ReportRead,
 	file: FilePlan,
-	itemIndex: number,
-	progress: { rows: number; windows: number; copies: number; complete: boolean },
-	summary: Summary | undefined,
+	reading: AsyncGenerator<void>,
+	lines: FileLines,
+	progress: { complete: boolean },
 ): AsyncGenerator<Buffer> {
-	const { writer } = file;
-	yield Buffer.from((file.bom ? UTF8_BOM : '') + writer.header(), 'utf8');
-	for await (const completed of completedWindows<string | CountedLine>(
-		client,
-		read.query,
-		read.windows,
-		{
-			concurrency: read.concurrency,
-			// A row is held as text until its window ends, 10 times what Summarize keeps of it: half
-			// the windows' pages keep a file's read within the memory of Summarize's.
-			windowPages: STREAM_WINDOW_PAGES / 2,
-			itemIndex,
-			keyOf: read.keyOf,
-			valueOf: (record) => {
-				if (!hasRecordStatus(record, read.status)) return undefined;
-				const line = writer.line(record);
-				return summary ? { line, contribution: summary.contribution(record) } : line;
-			},
-		},
-	)) {
-		progress.windows++;
-		progress.copies += completed.copies;
-		if (!completed.values.length) continue;
-		progress.rows += completed.values.length;
-		let text: string;
-		if (summary) {
-			const lines = new Array<string>(completed.values.length);
-			completed.values.forEach((value, index) => {
-				const counted = value as CountedLine;
-				summary.add(counted.contribution);
-				lines[index] = counted.line;
-			});
-			text = lines.join('');
-		} else text = (completed.values as string[]).join('');
-		yield Buffer.from(text, 'utf8');
+	yield Buffer.from((file.bom ? UTF8_BOM : '') + file.writer.header(), 'utf8');
+	for (let step = await reading.next(); !step.done; step = await reading.next()) {
+		const text = lines.flush();
+		if (text) yield Buffer.from(text, 'utf8');
 	}
 	progress.complete = true;
 }
@@ -246,17 +243,4 @@ function outputField(context: IExecuteFunctions, itemIndex: number): string {
 		`Put Output File in Field is empty (item ${itemIndex})`,
 		{ itemIndex, description: 'Name the binary field for the file, e.g. data.' },
 	);
-}
-
-/** `caught` as the node's error: n8n's own errors as they are, anything else wrapped for the item. */
-function nodeError(
-	context: IExecuteFunctions,
-	caught: unknown,
-	itemIndex: number,
-): NodeApiError | NodeOperationError {
-	if (caught instanceof NodeApiError || caught instanceof NodeOperationError) return caught;
-	return new NodeOperationError(context.getNode(), caught as Error, {
-		itemIndex,
-		description: 'Writing the CSV file into n8n’s binary data failed; nothing was output.',
-	});
 }

@@ -4,6 +4,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { readWindowConcurrency } from '../common/parameters';
 import { filtersCollection } from '../../reporting/filters';
 import {
+	hasRecordStatus,
 	hasStatus,
 	recordKey,
 	REPORTING_LISTS,
@@ -12,7 +13,8 @@ import {
 } from '../../reporting/lists';
 import { isTimeZone, localCalendarPeriod } from '../../reporting/timeZones';
 import { splitIntoBalancedWindows, type TimeWindow } from '../../reporting/read/windows';
-import type { ListQuery } from '../../reporting/read/period';
+import { completedWindows, type ListQuery } from '../../reporting/read/period';
+import type { PaymentsClient } from '../../transport/client';
 import { periodProperties, readFilters, readPeriod } from '../common/list';
 
 /**
@@ -140,4 +142,82 @@ export function readTimeZone(context: IExecuteFunctions, itemIndex: number): str
 		);
 	}
 	return timeZone;
+}
+
+/**
+ * One use of the records a report reads (Summarize's totals, the CSV file): what it keeps of each
+ * record until the record's window was read to its end, and what it does with a window's records
+ * then. A sink sees each record of the period once, in the Status filter, as last changed.
+ */
+export interface RecordSink<V> {
+	/** What is kept of one record (held until its window ends, so keep it small). */
+	keep(record: Record<string, unknown>): V;
+	/** Takes the kept values of a window read to its end, in the order the records arrived. */
+	take(values: V[]): void;
+}
+
+/** What a read has done so far: windows read to their end, record copies their pages held, records given to the sinks. */
+export interface ReadCounts {
+	windows: number;
+	copies: number;
+	records: number;
+}
+
+/**
+ * The one read of a report (service rules §3.5): reads the period of `read` once
+ * (`completedWindows`: each record once, the copy last changed) and gives the records of each
+ * window in the Status filter to every sink of `sinks`, once the window was read to its end. Yields
+ * after each window, so that whoever iterates paces the read (a file's stream pulls it); `counts`
+ * grows as it goes. `windowPages` caps the pages of a window being read (what a sink holds).
+ * @throws NodeApiError when a request fails (naming the window and the page): the sinks have then
+ *   taken part of the period only, and what they hold must not be output.
+ */
+export async function* readIntoSinks(
+	client: PaymentsClient,
+	read: ReportRead,
+	itemIndex: number,
+	sinks: ReadonlyArray<RecordSink<unknown>>,
+	counts: ReadCounts,
+	windowPages?: number,
+): AsyncGenerator<void> {
+	// One sink keeps its value; several keep one value each, side by side.
+	const single = sinks.length === 1 ? sinks[0] : undefined;
+	const windows = completedWindows<unknown>(client, read.query, read.windows, {
+		concurrency: read.concurrency,
+		itemIndex,
+		windowPages,
+		keyOf: read.keyOf,
+		valueOf: (record) => {
+			if (!hasRecordStatus(record, read.status)) return undefined;
+			return single ? single.keep(record) : sinks.map((sink) => sink.keep(record));
+		},
+	});
+	for await (const completed of windows) {
+		counts.windows++;
+		counts.copies += completed.copies;
+		counts.records += completed.values.length;
+		if (single) single.take(completed.values);
+		else
+			sinks.forEach((sink, index) =>
+				sink.take(completed.values.map((values) => (values as unknown[])[index])),
+			);
+		yield;
+	}
+}
+
+/**
+ * Reads the period of `read` once into `sinks` ({@link readIntoSinks}), as fast as the reader goes.
+ * @throws NodeApiError as {@link readIntoSinks}.
+ */
+export async function readAll(
+	client: PaymentsClient,
+	read: ReportRead,
+	itemIndex: number,
+	sinks: ReadonlyArray<RecordSink<unknown>>,
+): Promise<ReadCounts> {
+	const counts: ReadCounts = { windows: 0, copies: 0, records: 0 };
+	const reading = readIntoSinks(client, read, itemIndex, sinks, counts);
+	let step = await reading.next();
+	while (!step.done) step = await reading.next();
+	return counts;
 }
