@@ -20,6 +20,7 @@ import './editorCredentials.spec';
 import './idempotency/createOnce.spec';
 import './idempotency/keys.spec';
 import './parameters/codeOptions.spec';
+import './parameters/values.spec';
 import './reference/countries.spec';
 import './transport/client.spec';
 import './transport/errors.spec';
