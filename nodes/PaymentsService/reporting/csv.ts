@@ -10,6 +10,8 @@ import { localDate } from './timeZones';
  *   texts of the records, service rules §3.4), numbers as the shortest text that reads back as the
  *   same number (the text the service wrote, for amounts of up to 15 significant digits), booleans
  *   `true`/`false`, arrays and objects as JSON, missing and null as an empty field.
+ * - With `escapeFormulas` (a file for people), a text a spreadsheet would run as a formula starts
+ *   with an apostrophe ({@link FORMULA_START}); numbers are never changed.
  */
 
 /**
@@ -24,11 +26,24 @@ export const UTF8_BOM = '\uFEFF';
 
 const NEEDS_QUOTES = /[",\r\n]/;
 
-/** One field of a CSV line (RFC 4180 §2.6, §2.7). */
-export function csvField(value: unknown): string {
+/**
+ * The first characters that make a spreadsheet (Excel, LibreOffice, Google Sheets) read a cell as a
+ * formula: `=`, `+`, `-`, `@`, a tab, a carriage return (OWASP, "CSV Injection"; CWE-1236). A text
+ * cell that starts with one of them is what a payer's name such as `=HYPERLINK(…)` turns into a
+ * live formula on the screen of whoever opens the file.
+ */
+export const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * One field of a CSV line (RFC 4180 §2.6, §2.7). With `escapeFormulas`, a text that starts with
+ * {@link FORMULA_START} is written with a leading apostrophe (`'=1+1`), which a spreadsheet shows as
+ * text, as OWASP recommends; numbers, booleans, arrays and objects are never changed.
+ */
+export function csvField(value: unknown, escapeFormulas = false): string {
 	let text: string;
 	if (value === undefined || value === null) return '';
-	if (typeof value === 'string') text = value;
+	if (typeof value === 'string')
+		text = escapeFormulas && FORMULA_START.test(value) ? `'${value}` : value;
 	else if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
 		text = String(value);
 	else text = JSON.stringify(value);
@@ -36,19 +51,23 @@ export function csvField(value: unknown): string {
 }
 
 /**
- * A CSV line of `values`, ending with CRLF. Joined from an array, so the line is one flat string:
- * built with `+=`, V8 would keep a chain of pieces per line (kilobytes), and a report holds a
- * window's lines until the window ends (one piece for the line end remains).
+ * A CSV line of `values`, ending with CRLF (`escapeFormulas` as {@link csvField}). Joined from an
+ * array, so the line is one flat string: built with `+=`, V8 would keep a chain of pieces per line
+ * (kilobytes), and a report holds a window's lines until the window ends (one piece for the line
+ * end remains).
  */
-export function csvLine(values: readonly unknown[]): string {
+export function csvLine(values: readonly unknown[], escapeFormulas = false): string {
 	const fields = new Array<string>(values.length);
-	for (let index = 0; index < values.length; index++) fields[index] = csvField(values[index]);
+	for (let index = 0; index < values.length; index++)
+		fields[index] = csvField(values[index], escapeFormulas);
 	return `${fields.join(',')}\r\n`;
 }
 
 /**
  * Writes records as lines of `columns`. With `otherFields` (an export of all columns), the last
- * column holds, as JSON, the fields of the record that are not among `columns`.
+ * column holds, as JSON, the fields of the record that are not among `columns`. With
+ * `escapeFormulas`, texts that a spreadsheet would run as formulas start with an apostrophe
+ * ({@link csvField}).
  */
 export class CsvWriter {
 	private readonly known: Set<string>;
@@ -56,6 +75,7 @@ export class CsvWriter {
 	constructor(
 		readonly columns: readonly string[],
 		private readonly otherFields: boolean,
+		private readonly escapeFormulas = false,
 	) {
 		this.known = new Set(columns);
 	}
@@ -76,7 +96,7 @@ export class CsvWriter {
 			}
 			values.push(other ? other : '');
 		}
-		return csvLine(values);
+		return csvLine(values, this.escapeFormulas);
 	}
 }
 

@@ -1,7 +1,10 @@
 import { parse } from 'csv-parse/sync';
 
+import fc from 'fast-check';
+
 import {
 	CsvWriter,
+	csvField,
 	csvLine,
 	exportFileName,
 	OTHER_FIELDS_COLUMN,
@@ -75,5 +78,59 @@ describe('CSV lines (RFC 4180)', () => {
 		expect(
 			exportFileName('credit/debit notes', { from: day - 86_400 * 23, to: day + 86_399 }),
 		).toBe('credit-debit-notes_2026-11-01_2026-11-24.csv');
+	});
+});
+
+describe('Formulas escaped (OWASP, CSV injection): a file for people', () => {
+	test('a text starting with =, +, -, @, tab or CR starts with an apostrophe; numbers, booleans and JSON never change; other texts as they are', () => {
+		const values = [
+			'=1+1',
+			'+1',
+			'-2+3+cmd|x',
+			'@SUM(A1)',
+			'\tx',
+			'\r=1',
+			'a=b',
+			' =1',
+			-5,
+			-0.5,
+			true,
+			['=x'],
+			{ a: '=x' },
+		];
+		expect(read(csvLine(values, true))[0]).toEqual([
+			"'=1+1",
+			"'+1",
+			"'-2+3+cmd|x",
+			"'@SUM(A1)",
+			"'\tx",
+			"'\r=1",
+			'a=b',
+			' =1',
+			'-5',
+			'-0.5',
+			'true',
+			'["=x"]',
+			'{"a":"=x"}',
+		]);
+		expect(csvLine([-5, 'x'], true)).toBe('-5,x\r\n');
+		expect(read(csvLine(['=1+1', '-5'], false))[0]).toEqual(['=1+1', '-5']);
+	});
+
+	test('whatever the text, the escaped cell reads back as the text, with an apostrophe exactly when it starts with a formula character', () => {
+		fc.assert(
+			fc.property(fc.string({ unit: 'binary' }), (text) => {
+				const [cell] = read(`${csvField(text, true)}\r\n`)[0] ?? [''];
+				expect(cell).toBe(/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+			}),
+		);
+	});
+
+	test('CsvWriter escapes the columns and otherFields of a file for people, and nothing for a program', () => {
+		const people = new CsvWriter(['name', 'amount'], true, true);
+		const program = new CsvWriter(['name', 'amount'], true, false);
+		const record = { name: '@cmd', amount: -7, note: '=x' };
+		expect(read(people.line(record))[0]).toEqual(["'@cmd", '-7', '{"note":"=x"}']);
+		expect(read(program.line(record))[0]).toEqual(['@cmd', '-7', '{"note":"=x"}']);
 	});
 });

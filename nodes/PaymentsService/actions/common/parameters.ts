@@ -9,6 +9,7 @@ import {
 import { isCountryCode } from '../../reference/countries';
 import { locatorValue } from '../../reference/pickers';
 import { positiveId } from '../../codes/ids';
+import { showValue } from '../../parameters/values';
 
 /**
  * Reads a required identifier parameter (deposit, cashout or ticket id) as a positive whole number.
@@ -206,4 +207,29 @@ export function checkChoices(
 		if (!chosen.includes(value)) chosen.push(value);
 	}
 	return chosen;
+}
+
+/**
+ * Reads the on/off option `name` (shown as `label`) of the Options collection `options` of item
+ * `itemIndex`: `fallback` when it is not set.
+ * @throws NodeOperationError when an expression gave something else than true or false (nothing
+ *   has been sent).
+ */
+export function readSwitch(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+	option: { name: string; label: string; fallback: boolean },
+): boolean {
+	const value = options[option.name];
+	if (value === undefined || value === null) return option.fallback;
+	if (typeof value === 'boolean') return value;
+	throw new NodeOperationError(
+		context.getNode(),
+		`${option.label} must be true or false, got ${showValue(value)} (item ${itemIndex})`,
+		{
+			itemIndex,
+			description: `Turn Options → ${option.label} on or off, or make its expression give true or false.`,
+		},
+	);
 }

@@ -8,7 +8,7 @@ import type { PaymentsClient } from '../../transport/client';
 import { STREAM_WINDOW_PAGES } from '../../reporting/read/period';
 import { toNodeError } from '../common/nodeError';
 import { readIntoSinks, type ReadCounts, type RecordSink, type ReportRead } from './read';
-import { checkChoices } from '../common/parameters';
+import { checkChoices, readSwitch } from '../common/parameters';
 
 /**
  * The CSV file of a report (service rules §3.5): the file parameters Export to File and Summarize's
@@ -45,12 +45,21 @@ export const binaryFieldProperty: INodeProperties = {
 };
 
 /**
- * The file's options under Options: Add Byte Order Mark (a UTF-8 BOM first, for Excel) and File
+ * The file's options under Options: Add Byte Order Mark (a UTF-8 BOM first, for Excel), Escape
+ * Formulas (on: a text a spreadsheet would run as a formula starts with an apostrophe) and File
  * Name (empty: the list and the period's days, reporting/csv.ts exportFileName), each shown where
  * `shownWhen` (a display rule of the options themselves) says, always when it is undefined.
  */
 export function fileOptions(shownWhen?: INodeProperties['displayOptions']): INodeProperties[] {
 	const options: INodeProperties[] = [
+		{
+			displayName: 'Escape Formulas',
+			name: 'escapeFormulas',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to write a text that starts with =, +, -, @, a tab or a carriage return with an apostrophe first, so that a spreadsheet shows it as text instead of running it as a formula (OWASP’s advice against CSV injection: a payer’s name is typed by a stranger). Numbers are never changed. Turn off for a file read by a program, not a person.',
+		},
 		{
 			displayName: 'Add Byte Order Mark (BOM)',
 			name: 'bom',
@@ -85,10 +94,11 @@ export interface FilePlan {
 }
 
 /**
- * Reads Columns, Put Output File in Field and the options BOM and File Name of item `itemIndex`,
- * for the read `read` (its list, period and time zone name the file by default).
+ * Reads Columns, Put Output File in Field and the options BOM, Escape Formulas and File Name of
+ * item `itemIndex`, for the read `read` (its list, period and time zone name the file by default).
  * @throws NodeOperationError naming the field, the item and the fix (a column the list's records do
- *   not have, an empty binary field name); nothing has been sent.
+ *   not have, an empty binary field name, an Escape Formulas that is not true or false); nothing
+ *   has been sent.
  */
 export function planFile(
 	context: IExecuteFunctions,
@@ -106,9 +116,14 @@ export function planFile(
 	);
 	const binaryPropertyName = outputField(context, itemIndex);
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const escapeFormulas = readSwitch(context, itemIndex, options, {
+		name: 'escapeFormulas',
+		label: 'Escape Formulas',
+		fallback: true,
+	});
 	const all = chosen.length === 0;
 	return {
-		writer: new CsvWriter(all ? REPORTING_LISTS[resource].fields : chosen, all),
+		writer: new CsvWriter(all ? REPORTING_LISTS[resource].fields : chosen, all, escapeFormulas),
 		columns: all ? [...REPORTING_LISTS[resource].fields, 'otherFields'] : chosen,
 		binaryPropertyName,
 		fileName:
