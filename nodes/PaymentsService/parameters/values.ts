@@ -33,3 +33,16 @@ function jsonOf(value: object): string {
 		return Array.isArray(value) ? 'array' : 'object';
 	}
 }
+
+/**
+ * The number a number parameter holds: a number as it is (NaN and the infinities too, for the
+ * caller's range check to refuse), a text that is one number ("50", " 1e3 ") as that number;
+ * anything else, a boolean, an empty text, an object, undefined. `Number()` would read true as 1
+ * and "" as 0.
+ */
+export function numberOf(value: unknown): number | undefined {
+	if (typeof value === 'number') return value;
+	if (typeof value !== 'string' || value.trim() === '') return undefined;
+	const number = Number(value.trim());
+	return Number.isNaN(number) ? undefined : number;
+}

@@ -20,7 +20,7 @@ describe('showValue: a value as an error message shows it', () => {
 		expect(showValue('a"b\r\n\t\u0000=cmd')).toBe('"a\\"b\\r\\n\\t\\u0000=cmd"');
 	});
 
-	test('dates in ISO 8601, objects written as one text (Luxon) as that text, others as JSON or their kind', () => {
+	test('dates in ISO 8601, objects written as one text (Luxon) as that text, others as JSON, a cycle by its kind', () => {
 		const cycle: Record<string, unknown> = {};
 		cycle.self = cycle;
 		expect(showValue(new Date(Date.UTC(2026, 0, 5)))).toBe('"2026-01-05T00:00:00.000Z"');
@@ -30,7 +30,6 @@ describe('showValue: a value as an error message shows it', () => {
 		);
 		expect(showValue({ a: [1] })).toBe('"{\\"a\\":[1]}"');
 		expect(showValue(cycle)).toBe('"object"');
-		expect(showValue([10n])).toBe('"array"');
 	});
 
 	test('whatever the value, the shown text is a JSON string of at most SHOWN_VALUE_LENGTH characters', () => {

@@ -28,6 +28,7 @@ import {
 	type PeriodPreset,
 } from '../../reporting/periodParameter';
 import { isoSeconds } from '../../codes/dates';
+import { numberOf, showValue } from '../../parameters/values';
 import type { TimeWindow } from '../../reporting/read/windows';
 import type { PaymentsClient } from '../../transport/client';
 import { RecordCollector } from '../../reporting/read/deduplication';
@@ -203,10 +204,39 @@ export function readFilters(
 	}
 }
 
-/** Reads Return All / Limit: undefined means return all. */
+/**
+ * Reads Return All / Limit of item `itemIndex`: undefined means return all; else the Limit, a whole
+ * number of at least 1 (a huge one returns all).
+ * @throws NodeOperationError naming the field, the item and the value when Return All is not true
+ *   or false, or Limit is not a whole number of at least 1 (0, -1, 2.5, NaN, a text); nothing is sent.
+ */
 export function readLimit(context: IExecuteFunctions, itemIndex: number): number | undefined {
-	const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	return returnAll ? undefined : (context.getNodeParameter('limit', itemIndex, 50) as number);
+	const returnAll = context.getNodeParameter('returnAll', itemIndex, false);
+	if (returnAll === true) return undefined;
+	if (returnAll !== false) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Return All must be true or false, got ${showValue(returnAll)} (item ${itemIndex})`,
+			{
+				itemIndex,
+				description: 'Turn Return All on or off, or make its expression give true or false.',
+			},
+		);
+	}
+	const raw = context.getNodeParameter('limit', itemIndex, 50);
+	const limit = numberOf(raw);
+	if (limit === undefined || !Number.isInteger(limit) || limit < 1) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Limit must be a whole number of at least 1, got ${showValue(raw)} (item ${itemIndex})`,
+			{
+				itemIndex,
+				description:
+					'Set Limit to how many records to return at most, e.g. 50, or turn on Return All.',
+			},
+		);
+	}
+	return limit;
 }
 
 /**

@@ -9,7 +9,7 @@ import {
 import { isCountryCode } from '../../reference/countries';
 import { locatorValue } from '../../reference/pickers';
 import { positiveId } from '../../codes/ids';
-import { showValue } from '../../parameters/values';
+import { numberOf, showValue } from '../../parameters/values';
 
 /**
  * Reads a required identifier parameter (deposit, cashout or ticket id) as a positive whole number.
@@ -157,11 +157,16 @@ export const windowConcurrencyOption: INodeProperties = {
  */
 export function readWindowConcurrency(context: IExecuteFunctions, itemIndex: number): number {
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const concurrency = Number(options.windowConcurrency ?? DEFAULT_WINDOW_CONCURRENCY);
-	if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_WINDOW_CONCURRENCY) {
+	const concurrency = numberOf(options.windowConcurrency ?? DEFAULT_WINDOW_CONCURRENCY);
+	if (
+		concurrency === undefined ||
+		!Number.isInteger(concurrency) ||
+		concurrency < 1 ||
+		concurrency > MAX_WINDOW_CONCURRENCY
+	) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`Window Concurrency must be a whole number from 1 to ${MAX_WINDOW_CONCURRENCY}, got "${String(options.windowConcurrency)}" (item ${itemIndex})`,
+			`Window Concurrency must be a whole number from 1 to ${MAX_WINDOW_CONCURRENCY}, got ${showValue(options.windowConcurrency)} (item ${itemIndex})`,
 			{
 				itemIndex,
 				description: `Set Options → Window Concurrency to a number from 1 to ${MAX_WINDOW_CONCURRENCY}.`,

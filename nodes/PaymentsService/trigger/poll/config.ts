@@ -7,8 +7,10 @@ import { recordStatuses, type ReportingListDefinition } from '../../reporting/li
 import {
 	DEFAULT_LOOK_BACK_DAYS,
 	DEFAULT_MAX_ITEMS_PER_POLL,
+	MAX_LOOK_BACK_DAYS,
 	TRIGGER_LIST_DEFINITIONS,
 } from './description';
+import { numberOf, showValue } from '../../parameters/values';
 import { TRIGGER_EVENTS } from './events';
 import { narrowedStatuses } from './plan';
 import type { TriggerConfig, TriggerEventName } from './types';
@@ -84,25 +86,41 @@ function readFilters(
 	}
 }
 
-/** Reads Look-Back (Days). @throws NodeOperationError unless it is a positive number. */
+/**
+ * Reads Look-Back (Days): a number of days above 0, at most {@link MAX_LOOK_BACK_DAYS}.
+ * @throws NodeOperationError naming the option and the value otherwise (a text that is no
+ *   number, true, NaN, 1e21 days).
+ */
 function readLookBackDays(context: IPollFunctions, options: IDataObject): number {
-	const lookBackDays = Number(options.lookBackDays ?? DEFAULT_LOOK_BACK_DAYS);
-	if (!Number.isFinite(lookBackDays) || lookBackDays <= 0) {
+	const raw = options.lookBackDays ?? DEFAULT_LOOK_BACK_DAYS;
+	const lookBackDays = numberOf(raw);
+	if (lookBackDays === undefined || !(lookBackDays > 0 && lookBackDays <= MAX_LOOK_BACK_DAYS)) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`Look-Back (Days) must be a positive number, got "${String(options.lookBackDays)}"`,
+			`Look-Back (Days) must be a number of days above 0 and at most ${MAX_LOOK_BACK_DAYS}, got ${showValue(raw)}`,
+			{
+				description: `Set Options → Look-Back (Days) to how far back, by creation date, records are watched, e.g. ${DEFAULT_LOOK_BACK_DAYS}. Every poll re-reads that period, so ${MAX_LOOK_BACK_DAYS} days (ten years) is the most it takes.`,
+			},
 		);
 	}
 	return lookBackDays;
 }
 
-/** Reads Max Items per Poll, rounded down. @throws NodeOperationError unless it is at least 1. */
+/**
+ * Reads Max Items per Poll: a whole number of at least 1.
+ * @throws NodeOperationError naming the option and the value otherwise (0, 2.5, a text that is
+ *   no number, true).
+ */
 function readMaxItems(context: IPollFunctions, options: IDataObject): number {
-	const maxItems = Math.floor(Number(options.maxItemsPerPoll ?? DEFAULT_MAX_ITEMS_PER_POLL));
-	if (!Number.isFinite(maxItems) || maxItems < 1) {
+	const raw = options.maxItemsPerPoll ?? DEFAULT_MAX_ITEMS_PER_POLL;
+	const maxItems = numberOf(raw);
+	if (maxItems === undefined || !Number.isInteger(maxItems) || maxItems < 1) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`Max Items per Poll must be at least 1, got "${String(options.maxItemsPerPoll)}"`,
+			`Max Items per Poll must be a whole number of at least 1, got ${showValue(raw)}`,
+			{
+				description: `Set Options → Max Items per Poll to how many events one poll emits at most, e.g. ${DEFAULT_MAX_ITEMS_PER_POLL}; the others wait for the next poll.`,
+			},
 		);
 	}
 	return maxItems;
@@ -120,11 +138,15 @@ function readRereadMinutes(
 ): number {
 	const value = options.rereadMinutes ?? 'auto';
 	if (value === 'auto') return narrowed ? 0 : AUTOMATIC_REREAD_MINUTES;
-	const minutes = Number(value);
-	if (!Number.isFinite(minutes) || minutes < 0) {
+	const minutes = numberOf(value);
+	if (minutes === undefined || !Number.isFinite(minutes) || minutes < 0) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`Re-Read Older Records Every must be 0 or more minutes, got "${String(options.rereadMinutes)}"`,
+			`Re-Read Older Records Every must be 0 or more minutes, got ${showValue(value)}`,
+			{
+				description:
+					'Choose one of the intervals offered, or make the expression give a number of minutes (0: every poll).',
+			},
 		);
 	}
 	return minutes;
