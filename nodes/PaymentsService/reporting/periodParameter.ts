@@ -165,7 +165,7 @@ export function resolvePeriod(
 		}
 		default:
 			throw new RangeError(
-				`Period is "${String(preset)}", not one of ${PERIOD_PRESETS.join(', ')}`,
+				`Period is ${showValue(preset)}, not one of ${PERIOD_PRESETS.join(', ')}`,
 			);
 	}
 	if (window.from > window.to) {

@@ -22,12 +22,12 @@ export function readPositiveInteger(
 	itemIndex: number,
 ): number {
 	const raw = context.getNodeParameter(parameter, itemIndex) as unknown;
-	const text = typeof raw === 'number' ? String(raw) : String(raw ?? '').trim();
+	const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
 	const id = positiveId(text);
 	if (id === undefined) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`${label} must be a positive whole number, got "${text}" (item ${itemIndex})`,
+			`${label} must be a positive whole number, got ${showValue(typeof raw === 'string' ? text : raw)} (item ${itemIndex})`,
 			{
 				itemIndex,
 				description: `Set "${label}" to the identifier the service assigned, e.g. 123456.`,
@@ -38,8 +38,8 @@ export function readPositiveInteger(
 }
 
 /**
- * Reads a required text parameter, trimmed.
- * @throws NodeOperationError when it is empty.
+ * Reads a required text parameter, trimmed (a number an expression gave as its text).
+ * @throws NodeOperationError when it is empty, or neither a text nor a number (true, an object).
  */
 export function readRequiredText(
 	context: IExecuteFunctions,
@@ -48,7 +48,19 @@ export function readRequiredText(
 	itemIndex: number,
 	hint: string,
 ): string {
-	const value = String(context.getNodeParameter(parameter, itemIndex, '') ?? '').trim();
+	const raw = context.getNodeParameter(parameter, itemIndex, '') as unknown;
+	if (
+		typeof raw !== 'string' &&
+		!(typeof raw === 'number' && Number.isFinite(raw)) &&
+		raw != null
+	) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`${label} must be a text, got ${showValue(raw)} (item ${itemIndex})`,
+			{ itemIndex, description: hint },
+		);
+	}
+	const value = String(raw ?? '').trim();
 	if (value === '') {
 		throw new NodeOperationError(context.getNode(), `${label} is empty (item ${itemIndex})`, {
 			itemIndex,
@@ -124,7 +136,7 @@ export function readConcurrency(context: IExecuteFunctions): number {
 	) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`Concurrency must be a whole number from 1 to ${MAX_CREATION_CONCURRENCY}, got "${String(options.concurrency)}" (item 0)`,
+			`Concurrency must be a whole number from 1 to ${MAX_CREATION_CONCURRENCY}, got ${showValue(options.concurrency)} (item 0)`,
 			{
 				itemIndex: 0,
 				description: `Nothing was sent. Set Options → Concurrency to how many items to send at once, from 1 to ${MAX_CREATION_CONCURRENCY}.`,
@@ -198,11 +210,11 @@ export function checkChoices(
 				: [values];
 	const chosen: string[] = [];
 	for (const raw of list) {
-		const value = String(raw).trim();
+		const value = typeof raw === 'string' ? raw.trim() : '';
 		if (!allowed.includes(value)) {
 			throw new NodeOperationError(
 				context.getNode(),
-				`${parameter} "${value}" is not a field of ${listLabel}s (item ${itemIndex})`,
+				`${parameter} ${showValue(typeof raw === 'string' ? value : raw)} is not a field of ${listLabel}s (item ${itemIndex})`,
 				{
 					itemIndex,
 					description: `Use ${allowed.length ? allowed.join(', ') : 'none'} for ${parameter} of ${listLabel}s.`,

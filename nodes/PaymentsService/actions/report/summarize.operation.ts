@@ -11,6 +11,7 @@ import { type Contribution, GROUP_FIELDS, groupFieldsOf, Summary } from '../../r
 import { isoSeconds } from '../../codes/dates';
 import type { PaymentsClient } from '../../transport/client';
 import { optionsCollection } from '../../parameters/options';
+import { showValue } from '../../parameters/values';
 import type { OperationModule } from '../types';
 import { convertToProperty, readConversion, readConvertTo } from './conversion';
 import {
@@ -107,7 +108,7 @@ function readWriteFile(context: IExecuteFunctions, itemIndex: number): boolean {
 	if (typeof value === 'boolean') return value;
 	throw new NodeOperationError(
 		context.getNode(),
-		`Write Records to File must be true or false, got "${String(value)}" (item ${itemIndex})`,
+		`Write Records to File must be true or false, got ${showValue(value)} (item ${itemIndex})`,
 		{
 			itemIndex,
 			description:
