@@ -38,7 +38,13 @@ export function readTriggerConfig(context: IPollFunctions): {
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	const list = TRIGGER_LIST_DEFINITIONS.find((candidate) => candidate.resource === resource);
 	if (!list)
-		throw new NodeOperationError(context.getNode(), `The trigger cannot watch "${resource}"`);
+		throw new NodeOperationError(
+			context.getNode(),
+			`The trigger cannot watch ${showValue(resource)}`,
+			{
+				description: `Choose a Resource: ${TRIGGER_LIST_DEFINITIONS.map((entry) => entry.resource).join(', ')}.`,
+			},
+		);
 	const { filters, status } = readFilters(context, list);
 	const lookBackDays = readLookBackDays(context, options);
 	const maxItems = readMaxItems(context, options);
@@ -46,7 +52,7 @@ export function readTriggerConfig(context: IPollFunctions): {
 	if (!event || !event.supports(list)) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`The ${list.label} list cannot trigger on "${eventName}": its records lack the field it needs`,
+			`The ${list.label} list cannot trigger on ${showValue(eventName)}: its records lack the field it needs`,
 		);
 	}
 	const hasToStatuses = event.properties(list).some((property) => property.name === 'toStatuses');
@@ -54,9 +60,7 @@ export function readTriggerConfig(context: IPollFunctions): {
 		list,
 		event,
 		filters,
-		toStatuses: hasToStatuses
-			? ((context.getNodeParameter('toStatuses', []) as string[]) ?? [])
-			: [],
+		toStatuses: hasToStatuses ? readToStatuses(context, list) : [],
 		status: event.usesStatusFilter ? status : '',
 		lookBackSeconds: Math.round(lookBackDays * SECONDS_PER_DAY),
 		countNewRecords: event.type === 'newRecord' ? false : options.includeFirstSightings !== false,
@@ -65,6 +69,36 @@ export function readTriggerConfig(context: IPollFunctions): {
 	config.rereadSeconds =
 		readRereadMinutes(context, options, narrowedStatuses(config) !== undefined) * 60;
 	return { config, maxItems, retryReads: options.retryReads !== false };
+}
+
+/**
+ * Reads To Status: statuses of `list`'s records, spelt as the service spells them (`rejected` is
+ * REJECTED); none means any status change.
+ * @throws NodeOperationError naming To Status and the value when one is not a status of the list
+ *   (an expression's number, object or unknown text).
+ */
+function readToStatuses(context: IPollFunctions, list: ReportingListDefinition): string[] {
+	const raw = context.getNodeParameter('toStatuses', []) as unknown;
+	const values = Array.isArray(raw)
+		? raw
+		: typeof raw === 'string'
+			? raw.split(',').filter((value) => value.trim() !== '')
+			: raw === undefined || raw === null
+				? []
+				: [raw];
+	const statuses = recordStatuses(list);
+	return values.map((value) => {
+		const known =
+			typeof value === 'string'
+				? statuses.find((status) => status.toUpperCase() === value.trim().toUpperCase())
+				: undefined;
+		if (known) return known;
+		throw new NodeOperationError(
+			context.getNode(),
+			`To Status ${showValue(value)} is not a status of ${list.label}s`,
+			{ description: `Choose To Status among ${statuses.join(', ')}, or none for any change.` },
+		);
+	});
 }
 
 /**
