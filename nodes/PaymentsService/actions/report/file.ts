@@ -9,6 +9,7 @@ import { STREAM_WINDOW_PAGES } from '../../reporting/read/period';
 import { toNodeError } from '../common/nodeError';
 import { readIntoSinks, type ReadCounts, type RecordSink, type ReportRead } from './read';
 import { checkChoices, readSwitch } from '../common/parameters';
+import { showValue } from '../../parameters/values';
 
 /**
  * The CSV file of a report (service rules §3.5): the file parameters Export to File and Summarize's
@@ -127,7 +128,7 @@ export function planFile(
 		columns: all ? [...REPORTING_LISTS[resource].fields, 'otherFields'] : chosen,
 		binaryPropertyName,
 		fileName:
-			(typeof options.fileName === 'string' && options.fileName.trim()) ||
+			readFileName(context, itemIndex, options.fileName) ??
 			exportFileName(`${REPORTING_LISTS[resource].label}s`, read.period, read.timeZone),
 		bom: options.bom === true,
 	};
@@ -244,6 +245,44 @@ async function* fileChunks(
 		if (text) yield Buffer.from(text, 'utf8');
 	}
 	progress.complete = true;
+}
+
+/** Characters a file name can have at most on the common file systems. */
+const MAX_FILE_NAME_LENGTH = 255;
+
+/** Whether `name` holds a control character (U+0000 to U+001F, U+007F) or a path separator. */
+function hasControlOrSeparator(name: string): boolean {
+	for (let index = 0; index < name.length; index++) {
+		const code = name.charCodeAt(index);
+		if (code < 0x20 || code === 0x7f || name[index] === '/' || name[index] === '\\') return true;
+	}
+	return false;
+}
+
+/**
+ * Reads the File Name option, trimmed; undefined when it is empty (the default name).
+ * @throws NodeOperationError naming the value and the item when it is not a text, holds a control
+ *   character or a path separator (the name of a file, not a place: it reaches e-mail attachments
+ *   and downloads), or is longer than {@link MAX_FILE_NAME_LENGTH} characters.
+ */
+function readFileName(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+): string | undefined {
+	if (value === undefined || value === null) return undefined;
+	const name = typeof value === 'string' ? value.trim() : undefined;
+	if (name === '') return undefined;
+	if (name !== undefined && name.length <= MAX_FILE_NAME_LENGTH && !hasControlOrSeparator(name))
+		return name;
+	throw new NodeOperationError(
+		context.getNode(),
+		`File Name must be a file's name, got ${showValue(value)} (item ${itemIndex})`,
+		{
+			itemIndex,
+			description: `Use a name such as deposits.csv: no folder (/ or \\), no control characters, at most ${MAX_FILE_NAME_LENGTH} characters; or leave it empty for the list and the period's days.`,
+		},
+	);
 }
 
 /**
