@@ -8,6 +8,7 @@
  */
 import './actions/registry.spec';
 import './actions/report/chunkStream.spec';
+import './actions/report/read.spec';
 import './actions/toolDescriptions.spec';
 import './auth/session.spec';
 import './auth/signature.spec';
