@@ -16,6 +16,7 @@ import { splitIntoBalancedWindows, type TimeWindow } from '../../reporting/read/
 import { completedWindows, type ListQuery } from '../../reporting/read/period';
 import type { PaymentsClient } from '../../transport/client';
 import { periodProperties, readFilters, readPeriod } from '../common/list';
+import { showValue } from '../../parameters/values';
 
 /**
  * What a report reads (service rules §3.5): the Period and Filters of Get Many, the Time Zone of
@@ -123,17 +124,19 @@ export function planRead(
 }
 
 /**
- * Reads the Time Zone option of item `itemIndex`: the option, else the workflow's.
- * @throws NodeOperationError when it is not an IANA time zone name; nothing has been sent.
+ * Reads the Time Zone option of item `itemIndex`: the option, else (empty) the workflow's.
+ * @throws NodeOperationError when it is not an IANA time zone name (an object or a number is not
+ *   ignored); nothing has been sent.
  */
 export function readTimeZone(context: IExecuteFunctions, itemIndex: number): string {
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const given = typeof options.timeZone === 'string' ? options.timeZone.trim() : '';
-	const timeZone = given || context.getTimezone();
-	if (!isTimeZone(timeZone)) {
+	const raw = options.timeZone ?? '';
+	const given = typeof raw === 'string' ? raw.trim() : raw;
+	const timeZone = given === '' ? context.getTimezone() : given;
+	if (typeof timeZone !== 'string' || !isTimeZone(timeZone)) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`Time Zone "${timeZone}" is not a time zone (item ${itemIndex})`,
+			`Time Zone ${showValue(timeZone)} is not a time zone (item ${itemIndex})`,
 			{
 				itemIndex,
 				description:
