@@ -88,6 +88,17 @@ describe('Report files are safe to open: a text a spreadsheet would run as a for
 	});
 	beforeEach(() => fixture().sandbox.log.clear());
 
+	/** Deposit → `operation` over the period of the records made, with `parameters`. */
+	const runOver = async (operation: string, parameters: Record<string, unknown>) =>
+		await fixture().engine.run(
+			workflow(operation, {
+				period: 'custom',
+				createdFrom: iso(from),
+				createdTo: iso(to),
+				...parameters,
+			}),
+		);
+
 	/** Compares the file with the records cell by cell; the differences, as [id, column, in the file, expected]. */
 	function differences(
 		rows: Array<Record<string, string>>,
@@ -108,15 +119,9 @@ describe('Report files are safe to open: a text a spreadsheet would run as a for
 	}
 
 	test('Export to File (default): every cell as served, except texts starting with =, +, -, @, tab or CR, which start with an apostrophe; no cell the service sent as text starts with one of them', async () => {
-		const fx = fixture();
-		const run = await fx.engine.run(
-			workflow('exportToFile', {
-				period: 'custom',
-				createdFrom: iso(from),
-				createdTo: iso(to),
-				options: { bom: true },
-			}),
-		);
+		const run = await runOver('exportToFile', {
+			options: { bom: true },
+		});
 		expect(run.error).toBeUndefined();
 		const rows = rowsOf(run.output(NODE)[0]);
 		expect(differences(rows, escaped)).toEqual([]);
@@ -139,30 +144,18 @@ describe('Report files are safe to open: a text a spreadsheet would run as a for
 	});
 
 	test('Escape Formulas off (a file for a program): every cell exactly as served', async () => {
-		const fx = fixture();
-		const run = await fx.engine.run(
-			workflow('exportToFile', {
-				period: 'custom',
-				createdFrom: iso(from),
-				createdTo: iso(to),
-				options: { escapeFormulas: false },
-			}),
-		);
+		const run = await runOver('exportToFile', {
+			options: { escapeFormulas: false },
+		});
 		expect(run.error).toBeUndefined();
 		expect(differences(rowsOf(run.output(NODE)[0]), asServed)).toEqual([]);
 	});
 
 	test('Summarize with Write Records to File writes the same safe file, and counts the same records', async () => {
-		const fx = fixture();
-		const run = await fx.engine.run(
-			workflow('summarize', {
-				period: 'custom',
-				createdFrom: iso(from),
-				createdTo: iso(to),
-				writeFile: true,
-				options: { timeZone: 'UTC' },
-			}),
-		);
+		const run = await runOver('summarize', {
+			writeFile: true,
+			options: { timeZone: 'UTC' },
+		});
 		expect(run.error).toBeUndefined();
 		const totals = run.output(NODE).at(-1)!;
 		expect(totals.json.count).toBe(records.length);
@@ -171,14 +164,9 @@ describe('Report files are safe to open: a text a spreadsheet would run as a for
 
 	test('Escape Formulas from an expression that gives neither true nor false fails naming the option and the item; nothing is sent', async () => {
 		const fx = fixture();
-		const run = await fx.engine.run(
-			workflow('exportToFile', {
-				period: 'custom',
-				createdFrom: iso(from),
-				createdTo: iso(to),
-				options: { escapeFormulas: '={{ "no" }}' },
-			}),
-		);
+		const run = await runOver('exportToFile', {
+			options: { escapeFormulas: '={{ "no" }}' },
+		});
 		expect(run.error?.message).toBe('Escape Formulas must be true or false, got "no" (item 0)');
 		expect(fx.sandbox.log.entries()).toEqual([]);
 	});
