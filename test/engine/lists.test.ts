@@ -8,5 +8,7 @@
 import './lists/getMany.paging.spec';
 import './lists/getMany.recovery.spec';
 import './lists/getMany.spec';
+import './lists/period.spec';
 import './lists/report.conversion.spec';
+import './lists/report.formulas.spec';
 import './lists/report.spec';

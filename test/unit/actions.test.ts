@@ -7,6 +7,8 @@
  * (`npx jest test/unit/transport/retry.spec.ts`).
  */
 import './actions/registry.spec';
+import './actions/report/chunkStream.spec';
+import './actions/report/read.spec';
 import './actions/toolDescriptions.spec';
 import './auth/session.spec';
 import './auth/signature.spec';
@@ -22,6 +24,8 @@ import './idempotency/keys.spec';
 import './idempotency/lookUp.spec';
 import './idempotency/messages.spec';
 import './idempotency/requestKey.spec';
+import './parameters/codeOptions.spec';
+import './parameters/values.spec';
 import './reference/countries.spec';
 import './transport/client.spec';
 import './transport/errors.spec';

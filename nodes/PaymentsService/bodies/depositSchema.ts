@@ -222,7 +222,11 @@ export const DEPOSIT_FIELDS: readonly RequestField[] = [
 		displayName: 'Sub-Merchant ID',
 		description: 'Sub-merchant the deposit is created for',
 		input: 'number',
-		rule: z.number().int('must be a whole number'),
+		rule: z
+			.number({ invalid_type_error: 'must be a positive whole number' })
+			.int('must be a positive whole number')
+			.positive('must be a positive whole number')
+			.safe('must be a positive whole number of at most 16 digits'),
 	},
 	text(
 		'reported_info.bank_account_number',

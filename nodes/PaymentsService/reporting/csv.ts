@@ -10,6 +10,8 @@ import { localDate } from './timeZones';
  *   texts of the records, service rules §3.4), numbers as the shortest text that reads back as the
  *   same number (the text the service wrote, for amounts of up to 15 significant digits), booleans
  *   `true`/`false`, arrays and objects as JSON, missing and null as an empty field.
+ * - With `escapeFormulas` (a file for people), a text a spreadsheet would run as a formula starts
+ *   with an apostrophe ({@link FORMULA_START}); numbers are never changed.
  */
 
 /**
@@ -24,11 +26,24 @@ export const UTF8_BOM = '\uFEFF';
 
 const NEEDS_QUOTES = /[",\r\n]/;
 
-/** One field of a CSV line (RFC 4180 §2.6, §2.7). */
-export function csvField(value: unknown): string {
+/**
+ * The first characters that make a spreadsheet (Excel, LibreOffice, Google Sheets) read a cell as a
+ * formula: `=`, `+`, `-`, `@`, a tab, a carriage return (OWASP, "CSV Injection"; CWE-1236). A text
+ * cell that starts with one of them is what a payer's name such as `=HYPERLINK(…)` turns into a
+ * live formula on the screen of whoever opens the file.
+ */
+export const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * One field of a CSV line (RFC 4180 §2.6, §2.7). With `escapeFormulas`, a text that starts with
+ * {@link FORMULA_START} is written with a leading apostrophe (`'=1+1`), which a spreadsheet shows as
+ * text, as OWASP recommends; numbers, booleans, arrays and objects are never changed.
+ */
+export function csvField(value: unknown, escapeFormulas = false): string {
 	let text: string;
 	if (value === undefined || value === null) return '';
-	if (typeof value === 'string') text = value;
+	if (typeof value === 'string')
+		text = escapeFormulas && FORMULA_START.test(value) ? `'${value}` : value;
 	else if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
 		text = String(value);
 	else text = JSON.stringify(value);
@@ -36,19 +51,23 @@ export function csvField(value: unknown): string {
 }
 
 /**
- * A CSV line of `values`, ending with CRLF. Joined from an array, so the line is one flat string:
- * built with `+=`, V8 would keep a chain of pieces per line (kilobytes), and a report holds a
- * window's lines until the window ends (one piece for the line end remains).
+ * A CSV line of `values`, ending with CRLF (`escapeFormulas` as {@link csvField}). Joined from an
+ * array, so the line is one flat string: built with `+=`, V8 would keep a chain of pieces per line
+ * (kilobytes), and a report holds a window's lines until the window ends (one piece for the line
+ * end remains).
  */
-export function csvLine(values: readonly unknown[]): string {
+export function csvLine(values: readonly unknown[], escapeFormulas = false): string {
 	const fields = new Array<string>(values.length);
-	for (let index = 0; index < values.length; index++) fields[index] = csvField(values[index]);
+	for (let index = 0; index < values.length; index++)
+		fields[index] = csvField(values[index], escapeFormulas);
 	return `${fields.join(',')}\r\n`;
 }
 
 /**
  * Writes records as lines of `columns`. With `otherFields` (an export of all columns), the last
- * column holds, as JSON, the fields of the record that are not among `columns`.
+ * column holds, as JSON, the fields of the record that are not among `columns`. With
+ * `escapeFormulas`, texts that a spreadsheet would run as formulas start with an apostrophe
+ * ({@link csvField}).
  */
 export class CsvWriter {
 	private readonly known: Set<string>;
@@ -56,6 +75,7 @@ export class CsvWriter {
 	constructor(
 		readonly columns: readonly string[],
 		private readonly otherFields: boolean,
+		private readonly escapeFormulas = false,
 	) {
 		this.known = new Set(columns);
 	}
@@ -76,7 +96,7 @@ export class CsvWriter {
 			}
 			values.push(other ? other : '');
 		}
-		return csvLine(values);
+		return csvLine(values, this.escapeFormulas);
 	}
 }
 
@@ -94,99 +114,4 @@ export function exportFileName(
 	const to = day(period.to);
 	const slug = plural.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 	return from === to ? `${slug}_${from}.csv` : `${slug}_${from}_${to}.csv`;
-}
-
-type Listener = (...args: unknown[]) => void;
-
-/**
- * Chunks made one after the other as the two kinds of stream n8n's binary data store reads (service
- * rules §3.5), without Node's stream module (n8n Cloud allows no import but n8n-workflow): an async
- * iterable, which the filesystem store writes to disk as it goes, and an emitter of `data`, `end`,
- * `error` and `close` with `destroy()`, which the in-memory store collects (it starts on the first
- * `data` listener). Consume it one way only. A failed chunk ends it with that error, never with
- * `end`: a stopped read is not a complete file.
- */
-export class ChunkStream implements AsyncIterable<Buffer> {
-	private readonly listeners = new Map<string, Array<{ listener: Listener; once: boolean }>>();
-
-	private started = false;
-
-	private destroyed = false;
-
-	constructor(private readonly chunks: AsyncGenerator<Buffer>) {}
-
-	[Symbol.asyncIterator](): AsyncIterator<Buffer> {
-		this.started = true;
-		return this.chunks;
-	}
-
-	on(event: string, listener: Listener): this {
-		return this.listen(event, listener, false);
-	}
-
-	once(event: string, listener: Listener): this {
-		return this.listen(event, listener, true);
-	}
-
-	off(event: string, listener: Listener): this {
-		const list = this.listeners.get(event);
-		if (list)
-			this.listeners.set(
-				event,
-				list.filter((entry) => entry.listener !== listener),
-			);
-		return this;
-	}
-
-	removeListener(event: string, listener: Listener): this {
-		return this.off(event, listener);
-	}
-
-	/** Stops making chunks (the read stops at its next page) and emits `close`. */
-	destroy(error?: Error): this {
-		if (this.destroyed) return this;
-		this.destroyed = true;
-		void this.chunks.return(undefined).catch(() => undefined);
-		if (error) this.emit('error', error);
-		this.emit('close');
-		return this;
-	}
-
-	private listen(event: string, listener: Listener, once: boolean): this {
-		const list = this.listeners.get(event) ?? [];
-		list.push({ listener, once });
-		this.listeners.set(event, list);
-		if (event === 'data' && !this.started) {
-			this.started = true;
-			// After the caller has added its end and error listeners, as a Node stream starts flowing.
-			void Promise.resolve().then(async () => await this.flow());
-		}
-		return this;
-	}
-
-	private emit(event: string, ...args: unknown[]): void {
-		const list = this.listeners.get(event) ?? [];
-		this.listeners.set(
-			event,
-			list.filter((entry) => !entry.once),
-		);
-		for (const { listener } of list) listener(...args);
-	}
-
-	private async flow(): Promise<void> {
-		try {
-			for await (const chunk of this.chunks) {
-				if (this.destroyed) return;
-				this.emit('data', chunk);
-			}
-			if (this.destroyed) return;
-			this.emit('end');
-			this.emit('close');
-		} catch (error) {
-			if (this.destroyed) return;
-			this.destroyed = true;
-			this.emit('error', error);
-			this.emit('close');
-		}
-	}
 }

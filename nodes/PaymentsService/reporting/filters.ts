@@ -3,34 +3,35 @@ import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
 import { hasStatus, NOTE_TYPES, type ReportingListDefinition } from './lists';
 import { isCountryCode } from '../reference/countries';
+import { codeOptions } from '../parameters/codeOptions';
+import { showValue } from '../parameters/values';
+
+// Until the Notification Trigger's description imports it from parameters/ (another change is
+// rewriting that file), it finds codeOptions here.
+export { codeOptions };
 
 /**
- * Display options for API code values: `WAITING_DETAILS` → "Waiting Details", `ID_DOCUMENT` →
- * "ID Document", sorted by name (n8n's rule for option lists).
+ * A list filter that cannot be sent: its display name, the value (shown escaped and cut short,
+ * parameters/values.ts) and what to enter instead.
  */
-export function codeOptions(values: readonly string[]): Array<{ name: string; value: string }> {
-	return values
-		.map((value) => ({
-			name: value
-				.toLowerCase()
-				.split('_')
-				.map((word) => (word === 'id' ? 'ID' : word.charAt(0).toUpperCase() + word.slice(1)))
-				.join(' '),
-			value,
-		}))
-		.sort((a, b) => a.name.localeCompare(b.name));
-}
-
-/** A list filter that cannot be sent: its display name, the value and what to enter instead. */
 export class FilterError extends Error {
 	constructor(
 		readonly field: string,
-		readonly value: string,
+		readonly value: unknown,
 		readonly hint: string,
 	) {
-		super(`Filter "${field}" ${hint.split('.')[0].toLowerCase()}, got "${value}"`);
+		super(`Filter "${field}" ${hint.split('.')[0].toLowerCase()}, got ${showValue(value)}`);
 	}
 }
+
+/** The display name of each filter, for its errors. */
+const FILTER_LABELS: Record<string, string> = {
+	status: 'Status',
+	country: 'Country',
+	paymentMethod: 'Payment Method Code',
+	clientDocument: 'Client Document',
+	type: 'Type',
+};
 
 /**
  * The error n8n shows for a {@link FilterError} (the message names the field and the value, the
@@ -56,8 +57,9 @@ export function filterErrorToNodeError(
  *
  * @param statuses the statuses the Status filter takes: the service's filter values for Get Many
  *   (the default), every status a record carries for the polling trigger.
- * @throws FilterError for a country that is not 2 letters, a payment method longer than 2
- *   characters, or a status the list does not have (its hint lists the statuses).
+ * @throws FilterError for a value that is not a text or a number (true, an object), a country
+ *   that is not 2 letters, a payment method longer than 2 characters, a note type or a status the
+ *   list does not have (its hint lists them).
  */
 export function checkListFilters(
 	raw: IDataObject,
@@ -68,6 +70,12 @@ export function checkListFilters(
 	let status = '';
 	for (const [name, value] of Object.entries(raw)) {
 		if (value === undefined || value === null) continue;
+		if (typeof value !== 'string' && !(typeof value === 'number' && Number.isFinite(value)))
+			throw new FilterError(
+				FILTER_LABELS[name] ?? name,
+				value,
+				'Must be a text. Type the value, or make the expression give a text.',
+			);
 		const text = String(value).trim();
 		if (text === '') continue;
 		if (name === 'status') {
@@ -89,6 +97,16 @@ export function checkListFilters(
 				'Must be a 2-letter country code. Use an ISO 3166-1 alpha-2 code such as BR, MX or CO.',
 			);
 		}
+		if (
+			name === 'type' &&
+			!NOTE_TYPES.includes(text.toUpperCase() as (typeof NOTE_TYPES)[number])
+		) {
+			throw new FilterError(
+				'Type',
+				text,
+				`Must be a note type. Use one of ${NOTE_TYPES.join(', ')}.`,
+			);
+		}
 		if (name === 'paymentMethod' && text.length > 2) {
 			throw new FilterError(
 				'Payment Method Code',
@@ -96,7 +114,7 @@ export function checkListFilters(
 				'Must be at most 2 characters. Use the method’s code as the service lists it, e.g. PX or BL.',
 			);
 		}
-		filters[name] = name === 'country' ? text.toUpperCase() : text;
+		filters[name] = name === 'country' || name === 'type' ? text.toUpperCase() : text;
 	}
 	return { filters, status };
 }

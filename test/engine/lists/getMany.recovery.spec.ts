@@ -127,12 +127,11 @@ describe('list reads that recover by themselves', () => {
 		expect(finalAnswers.length).toBeGreaterThanOrEqual(1);
 		expect([...attemptsByWindow.values()].every((attempts) => attempts.length <= 4)).toBe(true);
 		const lastFailure = finalAnswers[0];
-		// Another window may fail for good as well, but only with a request already on its way when
-		// the first final failure was answered (requests in flight are awaited, not cancelled).
-		for (const other of finalAnswers.slice(1))
-			expect(other.seq).toBeLessThan(lastFailure.answeredSeq!);
-		// Only requests already on their way when the last failure was answered may follow it: at
-		// most one per other window in flight.
+		// Only requests already on their way when the first final failure was answered may follow it
+		// (requests in flight are awaited, not cancelled): at most one per other window in flight.
+		// Another window may fail for good as well, with such a request. The sandbox numbers requests
+		// as they arrive, so one the node sent before it read that answer can arrive just after it
+		// (it did on a loaded machine): only their number is judged, not their order.
 		const after = requests.filter((entry) => entry.seq > lastFailure.answeredSeq!);
 		expect(after.length).toBeLessThanOrEqual(3);
 		expect(requests.length).toBeLessThan(8 * 6 + 3 * 4);

@@ -407,6 +407,16 @@ describe('Report → Summarize and Export to File through the n8n engine (genera
 		],
 		['exportToFile', { period: 'custom', createdFrom: '2026-02-30' }, /Invalid period in item 0/],
 		['summarize', { filters: { status: 'SETTLED' } }, /Filter "Status"/],
+		[
+			'exportToFile',
+			{ options: { fileName: '../../etc/deposits.csv' } },
+			/^File Name must be a file's name, got "\.\.\/\.\.\/etc\/deposits\.csv" \(item 0\)$/,
+		],
+		[
+			'exportToFile',
+			{ options: { fileName: 'deposits.csv\r\nBcc: someone@example.com' } },
+			/^File Name must be a file's name, got "deposits\.csv\\r\\nBcc/,
+		],
 	])(
 		'bad input to %s (%j) fails with a clear error before any request',
 		async (operation, parameters, message) => {

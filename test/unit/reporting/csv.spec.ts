@@ -1,8 +1,10 @@
 import { parse } from 'csv-parse/sync';
 
+import fc from 'fast-check';
+
 import {
-	ChunkStream,
 	CsvWriter,
+	csvField,
 	csvLine,
 	exportFileName,
 	OTHER_FIELDS_COLUMN,
@@ -79,40 +81,56 @@ describe('CSV lines (RFC 4180)', () => {
 	});
 });
 
-describe('ChunkStream: the file as n8n’s binary data stores read it', () => {
-	async function* chunks(fail = false): AsyncGenerator<Buffer> {
-		yield Buffer.from('a,b\r\n');
-		await new Promise((resolve) => setImmediate(resolve));
-		yield Buffer.from('1,2\r\n');
-		if (fail) throw new Error('page 3 failed');
-	}
-
-	test('the default (in-memory) store collects it into the file: n8n’s own binaryToBuffer', async () => {
-		const { binaryToBuffer } = await import('@n8n/backend-network');
-		const buffer = await binaryToBuffer(new ChunkStream(chunks()) as never);
-		expect(buffer.toString()).toBe('a,b\r\n1,2\r\n');
+describe('Formulas escaped (OWASP, CSV injection): a file for people', () => {
+	test('a text starting with =, +, -, @, tab or CR starts with an apostrophe; numbers, booleans and JSON never change; other texts as they are', () => {
+		const values = [
+			'=1+1',
+			'+1',
+			'-2+3+cmd|x',
+			'@SUM(A1)',
+			'\tx',
+			'\r=1',
+			'a=b',
+			' =1',
+			-5,
+			-0.5,
+			true,
+			['=x'],
+			{ a: '=x' },
+		];
+		expect(read(csvLine(values, true))[0]).toEqual([
+			"'=1+1",
+			"'+1",
+			"'-2+3+cmd|x",
+			"'@SUM(A1)",
+			"'\tx",
+			"'\r=1",
+			'a=b',
+			' =1',
+			'-5',
+			'-0.5',
+			'true',
+			'["=x"]',
+			'{"a":"=x"}',
+		]);
+		expect(csvLine([-5, 'x'], true)).toBe('-5,x\r\n');
+		expect(read(csvLine(['=1+1', '-5'], false))[0]).toEqual(['=1+1', '-5']);
 	});
 
-	test('the default store fails with the read’s error, never with a shorter file', async () => {
-		const { binaryToBuffer } = await import('@n8n/backend-network');
-		await expect(binaryToBuffer(new ChunkStream(chunks(true)) as never)).rejects.toThrow(
-			'page 3 failed',
+	test('whatever the text, the escaped cell reads back as the text, with an apostrophe exactly when it starts with a formula character', () => {
+		fc.assert(
+			fc.property(fc.string({ unit: 'binary' }), (text) => {
+				const [cell] = read(`${csvField(text, true)}\r\n`)[0] ?? [''];
+				expect(cell).toBe(/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+			}),
 		);
 	});
 
-	test('the filesystem store writes it chunk by chunk (fs.writeFile of an async iterable), and fails with the read’s error', async () => {
-		const { mkdtemp, readFile, writeFile, rm } = await import('fs/promises');
-		const { tmpdir } = await import('os');
-		const { join } = await import('path');
-		const folder = await mkdtemp(join(tmpdir(), 'chunk-stream-'));
-		try {
-			await writeFile(join(folder, 'ok.csv'), new ChunkStream(chunks()));
-			expect((await readFile(join(folder, 'ok.csv'))).toString()).toBe('a,b\r\n1,2\r\n');
-			await expect(
-				writeFile(join(folder, 'bad.csv'), new ChunkStream(chunks(true))),
-			).rejects.toThrow('page 3 failed');
-		} finally {
-			await rm(folder, { recursive: true, force: true });
-		}
+	test('CsvWriter escapes the columns and otherFields of a file for people, and nothing for a program', () => {
+		const people = new CsvWriter(['name', 'amount'], true, true);
+		const program = new CsvWriter(['name', 'amount'], true, false);
+		const record = { name: '@cmd', amount: -7, note: '=x' };
+		expect(read(people.line(record))[0]).toEqual(["'@cmd", '-7', '{"note":"=x"}']);
+		expect(read(program.line(record))[0]).toEqual(['@cmd', '-7', '{"note":"=x"}']);
 	});
 });

@@ -1,6 +1,10 @@
+import fc from 'fast-check';
+
 import {
+	boundPeriod,
 	DateInputError,
 	PERIOD_PRESETS,
+	parseDateInput,
 	resolvePeriod,
 } from '../../../nodes/PaymentsService/reporting/periodParameter';
 
@@ -236,6 +240,134 @@ describe('resolvePeriod custom', () => {
 				from: sec('2026-01-10T05:00:00Z'),
 				to: sec('2026-01-10T05:00:00Z'),
 			},
+		);
+	});
+});
+
+describe('a date parameter holds a calendar date: years 0000 to 9999', () => {
+	const message = (value: unknown) => {
+		try {
+			parseDateInput(value, 'end', 'Created To');
+		} catch (error) {
+			expect(error).toBeInstanceOf(DateInputError);
+			return (error as Error).message;
+		}
+		return 'no error';
+	};
+
+	test('the last second of 9999 and the first of 0000 are dates; beyond them is refused naming the field and the value', () => {
+		expect(parseDateInput('9999-12-31T23:59:59Z', 'end')).toBe(sec('9999-12-31T23:59:59Z'));
+		expect(parseDateInput('9999-12-31', 'end')).toBe(sec('9999-12-31T23:59:59Z'));
+		expect(parseDateInput('0000-01-01')).toBe(sec('0000-01-01T00:00:00Z'));
+		expect(message('+010000-01-01T00:00:00Z')).toBe(
+			'Created To "+010000-01-01T00:00:00Z" is after year 9999, a date no calendar holds; use a date such as 2026-11-01T00:00:00Z',
+		);
+		expect(message('-000001-12-31T00:00:00Z')).toMatch(
+			/^Created To "-000001-12-31T00:00:00Z" is before year 0000/,
+		);
+	});
+
+	test('numbers an expression gives beyond year 9999 (1e21, 8.64e15 ms, the end of JavaScript’s dates) are refused, not read', () => {
+		expect(message(1e21)).toMatch(/^Created To "1e\+21" is after year 9999/);
+		expect(message(8.64e15)).toMatch(/^Created To "8640000000000000" is after year 9999/);
+		expect(message(-8.64e15)).toMatch(/is before year 0000/);
+		expect(message(new Date(8.64e15))).toMatch(
+			/^Created To "\+275760-09-13T00:00:00.000Z" is after year 9999/,
+		);
+		expect(message(Number.POSITIVE_INFINITY)).toBe(
+			'Created To "Infinity" is not a date; use ISO 8601, e.g. 2026-11-01T00:00:00Z',
+		);
+		expect(message(Number.NaN)).toMatch(/^Created To "NaN" is not a date/);
+		expect(message({ toMillis: () => 1e300 })).toMatch(/is after year 9999/);
+	});
+
+	test('a long or control-character value is shown escaped and cut short in the message', () => {
+		expect(message(`2026\u0000${'x'.repeat(10_000)}`)).toBe(
+			`Created To "2026\\u0000${'x'.repeat(54)}…" is not a date; use ISO 8601, e.g. 2026-11-01T00:00:00Z`,
+		);
+		expect(message('=cmd|\r\n')).toBe(
+			'Created To "=cmd|\\r\\n" is not a date; use ISO 8601, e.g. 2026-11-01T00:00:00Z',
+		);
+	});
+
+	test('a text is a date only as ISO 8601 or as JavaScript writes dates; what Date.parse would guess at ("3" is 1 March 2001) is refused', () => {
+		for (const guess of ['3', 'x 3 Z', 'Tue 2026', '2026\u0000 Z', 'May 5'])
+			expect(message(guess)).toMatch(/ is not a date; use ISO 8601/);
+		const date = new Date(Date.UTC(2026, 0, 5, 12, 30, 15));
+		for (const text of [
+			date.toUTCString(),
+			date.toString(),
+			'2026-01-05 12:30:15',
+			'2026-01-05T12:30:15.5+00:00',
+		])
+			expect(parseDateInput(text)).toBe(sec('2026-01-05T12:30:15Z'));
+	});
+
+	test('any number either reads as a date within the calendar’s years or is refused with a DateInputError', () => {
+		fc.assert(
+			fc.property(fc.oneof(fc.double(), fc.integer(), fc.bigInt().map(Number)), (value) => {
+				try {
+					const seconds = parseDateInput(value, 'end', 'Created To');
+					expect(seconds * 1000).toBeGreaterThanOrEqual(Date.parse('0000-01-01T00:00:00Z') - 1000);
+					expect(seconds * 1000).toBeLessThanOrEqual(Date.parse('9999-12-31T23:59:59Z'));
+				} catch (error) {
+					expect(error).toBeInstanceOf(DateInputError);
+				}
+			}),
+		);
+	});
+});
+
+describe('boundPeriod: what is read of a period (now = 2026-01-15T13:45:30Z)', () => {
+	test('an end after now is read up to now, and the end given is kept to say so', () => {
+		expect(
+			boundPeriod({ from: sec('2026-01-01T00:00:00Z'), to: sec('9999-12-31T23:59:59Z') }, NOW),
+		).toEqual({
+			window: { from: sec('2026-01-01T00:00:00Z'), to: NOW },
+			endGiven: sec('9999-12-31T23:59:59Z'),
+		});
+	});
+
+	test('a start before 1970 is read from 1970-01-01T00:00:00Z, the first Unix second', () => {
+		expect(boundPeriod({ from: sec('0001-01-01T00:00:00Z'), to: NOW }, NOW)).toEqual({
+			window: { from: 0, to: NOW },
+			startGiven: sec('0001-01-01T00:00:00Z'),
+		});
+	});
+
+	test('a period within 1970 and now is read as given, with nothing to say', () => {
+		const period = { from: sec('2025-01-01T00:00:00Z'), to: NOW };
+		expect(boundPeriod(period, NOW)).toEqual({ window: period });
+		expect(boundPeriod({ from: 0, to: 0 }, NOW)).toEqual({ window: { from: 0, to: 0 } });
+	});
+
+	test('a period wholly after now, or wholly before 1970, is refused naming the field and the date', () => {
+		expect(() => boundPeriod({ from: NOW + 1, to: NOW + 10 }, NOW)).toThrow(
+			'Created From (2026-01-15T13:45:31Z) is after now (2026-01-15T13:45:30Z): no record is created in the future',
+		);
+		expect(() => boundPeriod({ from: -100, to: -1 }, NOW)).toThrow(
+			'Created To (1969-12-31T23:59:59Z) is before 1970-01-01T00:00:00Z, the first date the service holds',
+		);
+	});
+
+	test('whatever the dates, the bounded period lies within 1970 and now, so its windows are at most those of 1970 to now', () => {
+		fc.assert(
+			fc.property(
+				fc.integer({ min: -62_167_219_200, max: 253_402_300_799 }),
+				fc.integer({ min: -62_167_219_200, max: 253_402_300_799 }),
+				(a, b) => {
+					const period = { from: Math.min(a, b), to: Math.max(a, b) };
+					try {
+						const { window } = boundPeriod(period, NOW);
+						expect(window.from).toBeGreaterThanOrEqual(0);
+						expect(window.to).toBeLessThanOrEqual(NOW);
+						expect(window.from).toBeLessThanOrEqual(window.to);
+					} catch (error) {
+						expect(error).toBeInstanceOf(RangeError);
+						expect(period.from > NOW || period.to < 0).toBe(true);
+					}
+				},
+			),
 		);
 	});
 });

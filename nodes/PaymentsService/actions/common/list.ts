@@ -20,7 +20,15 @@ import {
 	type ReportingListDefinition,
 	type ReportingResource,
 } from '../../reporting/lists';
-import { PERIOD_PRESETS, resolvePeriod, type PeriodPreset } from '../../reporting/periodParameter';
+import {
+	boundPeriod,
+	PERIOD_PRESETS,
+	resolvePeriod,
+	type BoundedPeriod,
+	type PeriodPreset,
+} from '../../reporting/periodParameter';
+import { isoSeconds } from '../../codes/dates';
+import { numberOf, showValue } from '../../parameters/values';
 import type { TimeWindow } from '../../reporting/read/windows';
 import type { PaymentsClient } from '../../transport/client';
 import { RecordCollector } from '../../reporting/read/deduplication';
@@ -117,8 +125,12 @@ export function listProperties(resource: ReportingResource): INodeProperties[] {
 }
 
 /**
- * Reads the Period parameters of item `itemIndex` as an inclusive window of Unix seconds.
- * @throws NodeOperationError naming the field, the item and how to fix it.
+ * Reads the Period parameters of item `itemIndex` as the inclusive window of Unix seconds to read,
+ * bounded by {@link boundPeriod}: an end after now is read as now, a start before 1970 from
+ * 1970-01-01. When an end or a start was moved, an execution hint on the output says so (the
+ * records read are the same; the requests are those of the bounded period).
+ * @throws NodeOperationError naming the field, the item, the value and how to fix it: a date that
+ *   is not one, or beyond year 9999; From after To; a period wholly after now or before 1970.
  */
 export function readPeriod(
 	context: IExecuteFunctions,
@@ -129,18 +141,47 @@ export function readPeriod(
 	const from =
 		preset === 'custom' ? context.getNodeParameter('createdFrom', itemIndex, '') : undefined;
 	const to = preset === 'custom' ? context.getNodeParameter('createdTo', itemIndex, '') : undefined;
+	let bounded: BoundedPeriod;
 	try {
-		return resolvePeriod(preset, nowMs, from, to);
+		bounded = boundPeriod(resolvePeriod(preset, nowMs, from, to), Math.floor(nowMs / 1000));
 	} catch (error) {
 		throw new NodeOperationError(
 			context.getNode(),
 			`Invalid period in item ${itemIndex}: ${(error as Error).message}`,
 			{
 				itemIndex,
-				description: `Choose a preset period (${PERIOD_PRESETS.filter((value) => value !== 'custom').join(', ')}), or custom with Created From (and optionally Created To) as dates such as 2026-11-01 or 2026-11-01T00:00:00Z, with From before To.`,
+				description: `Choose a preset period (${PERIOD_PRESETS.filter((value) => value !== 'custom').join(', ')}), or custom with Created From (and optionally Created To) as dates such as 2026-11-01 or 2026-11-01T00:00:00Z, with From before To and before now.`,
 			},
 		);
 	}
+	hintBoundedPeriod(context, itemIndex, bounded);
+	return bounded.window;
+}
+
+/**
+ * Tells the user, as an execution hint on the node's output (n8n 1.x and 2.x), that the period of
+ * item `itemIndex` was read within bounds ({@link boundPeriod}). Nothing when nothing was moved.
+ */
+function hintBoundedPeriod(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	{ window, endGiven, startGiven }: BoundedPeriod,
+): void {
+	const moved: string[] = [];
+	if (endGiven !== undefined)
+		moved.push(
+			`Created To (${isoSeconds(endGiven)}) is after now: read up to now (${isoSeconds(window.to)}), as no record is created in the future`,
+		);
+	if (startGiven !== undefined)
+		moved.push(
+			`Created From (${isoSeconds(startGiven)}) is before 1970: read from ${isoSeconds(window.from)}, the first date the service holds`,
+		);
+	if (!moved.length || typeof context.addExecutionHints !== 'function') return;
+	context.addExecutionHints({
+		message: `Item ${itemIndex}: ${moved.join('; ')}.`,
+		type: 'info',
+		location: 'outputPane',
+	});
 }
 
 /**
@@ -163,10 +204,39 @@ export function readFilters(
 	}
 }
 
-/** Reads Return All / Limit: undefined means return all. */
+/**
+ * Reads Return All / Limit of item `itemIndex`: undefined means return all; else the Limit, a whole
+ * number of at least 1 (a huge one returns all).
+ * @throws NodeOperationError naming the field, the item and the value when Return All is not true
+ *   or false, or Limit is not a whole number of at least 1 (0, -1, 2.5, NaN, a text); nothing is sent.
+ */
 export function readLimit(context: IExecuteFunctions, itemIndex: number): number | undefined {
-	const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	return returnAll ? undefined : (context.getNodeParameter('limit', itemIndex, 50) as number);
+	const returnAll = context.getNodeParameter('returnAll', itemIndex, false);
+	if (returnAll === true) return undefined;
+	if (returnAll !== false) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Return All must be true or false, got ${showValue(returnAll)} (item ${itemIndex})`,
+			{
+				itemIndex,
+				description: 'Turn Return All on or off, or make its expression give true or false.',
+			},
+		);
+	}
+	const raw = context.getNodeParameter('limit', itemIndex, 50);
+	const limit = numberOf(raw);
+	if (limit === undefined || !Number.isInteger(limit) || limit < 1) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Limit must be a whole number of at least 1, got ${showValue(raw)} (item ${itemIndex})`,
+			{
+				itemIndex,
+				description:
+					'Set Limit to how many records to return at most, e.g. 50, or turn on Return All.',
+			},
+		);
+	}
+	return limit;
 }
 
 /**

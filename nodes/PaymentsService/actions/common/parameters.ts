@@ -9,6 +9,7 @@ import {
 import { isCountryCode } from '../../reference/countries';
 import { locatorValue } from '../../reference/pickers';
 import { positiveId } from '../../codes/ids';
+import { numberOf, showValue } from '../../parameters/values';
 
 /**
  * Reads a required identifier parameter (deposit, cashout or ticket id) as a positive whole number.
@@ -21,12 +22,12 @@ export function readPositiveInteger(
 	itemIndex: number,
 ): number {
 	const raw = context.getNodeParameter(parameter, itemIndex) as unknown;
-	const text = typeof raw === 'number' ? String(raw) : String(raw ?? '').trim();
+	const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
 	const id = positiveId(text);
 	if (id === undefined) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`${label} must be a positive whole number, got "${text}" (item ${itemIndex})`,
+			`${label} must be a positive whole number, got ${showValue(typeof raw === 'string' ? text : raw)} (item ${itemIndex})`,
 			{
 				itemIndex,
 				description: `Set "${label}" to the identifier the service assigned, e.g. 123456.`,
@@ -37,8 +38,8 @@ export function readPositiveInteger(
 }
 
 /**
- * Reads a required text parameter, trimmed.
- * @throws NodeOperationError when it is empty.
+ * Reads a required text parameter, trimmed (a number an expression gave as its text).
+ * @throws NodeOperationError when it is empty, or neither a text nor a number (true, an object).
  */
 export function readRequiredText(
 	context: IExecuteFunctions,
@@ -47,7 +48,19 @@ export function readRequiredText(
 	itemIndex: number,
 	hint: string,
 ): string {
-	const value = String(context.getNodeParameter(parameter, itemIndex, '') ?? '').trim();
+	const raw = context.getNodeParameter(parameter, itemIndex, '') as unknown;
+	if (
+		typeof raw !== 'string' &&
+		!(typeof raw === 'number' && Number.isFinite(raw)) &&
+		raw != null
+	) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`${label} must be a text, got ${showValue(raw)} (item ${itemIndex})`,
+			{ itemIndex, description: hint },
+		);
+	}
+	const value = String(raw ?? '').trim();
 	if (value === '') {
 		throw new NodeOperationError(context.getNode(), `${label} is empty (item ${itemIndex})`, {
 			itemIndex,
@@ -123,7 +136,7 @@ export function readConcurrency(context: IExecuteFunctions): number {
 	) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`Concurrency must be a whole number from 1 to ${MAX_CREATION_CONCURRENCY}, got "${String(options.concurrency)}" (item 0)`,
+			`Concurrency must be a whole number from 1 to ${MAX_CREATION_CONCURRENCY}, got ${showValue(options.concurrency)} (item 0)`,
 			{
 				itemIndex: 0,
 				description: `Nothing was sent. Set Options → Concurrency to how many items to send at once, from 1 to ${MAX_CREATION_CONCURRENCY}.`,
@@ -156,11 +169,16 @@ export const windowConcurrencyOption: INodeProperties = {
  */
 export function readWindowConcurrency(context: IExecuteFunctions, itemIndex: number): number {
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const concurrency = Number(options.windowConcurrency ?? DEFAULT_WINDOW_CONCURRENCY);
-	if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_WINDOW_CONCURRENCY) {
+	const concurrency = numberOf(options.windowConcurrency ?? DEFAULT_WINDOW_CONCURRENCY);
+	if (
+		concurrency === undefined ||
+		!Number.isInteger(concurrency) ||
+		concurrency < 1 ||
+		concurrency > MAX_WINDOW_CONCURRENCY
+	) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`Window Concurrency must be a whole number from 1 to ${MAX_WINDOW_CONCURRENCY}, got "${String(options.windowConcurrency)}" (item ${itemIndex})`,
+			`Window Concurrency must be a whole number from 1 to ${MAX_WINDOW_CONCURRENCY}, got ${showValue(options.windowConcurrency)} (item ${itemIndex})`,
 			{
 				itemIndex,
 				description: `Set Options → Window Concurrency to a number from 1 to ${MAX_WINDOW_CONCURRENCY}.`,
@@ -168,4 +186,67 @@ export function readWindowConcurrency(context: IExecuteFunctions, itemIndex: num
 		);
 	}
 	return concurrency;
+}
+
+/**
+ * Checks that every value of a multiple choice is one of `allowed` (a value can come from an
+ * expression, or from a workflow written for another list).
+ * @throws NodeOperationError naming the parameter, the value, the item and the values allowed.
+ */
+export function checkChoices(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	parameter: string,
+	values: unknown,
+	allowed: readonly string[],
+	listLabel: string,
+): string[] {
+	const list = Array.isArray(values)
+		? values
+		: typeof values === 'string' && values.trim() !== ''
+			? values.split(',')
+			: values === undefined || values === null || values === ''
+				? []
+				: [values];
+	const chosen: string[] = [];
+	for (const raw of list) {
+		const value = typeof raw === 'string' ? raw.trim() : '';
+		if (!allowed.includes(value)) {
+			throw new NodeOperationError(
+				context.getNode(),
+				`${parameter} ${showValue(typeof raw === 'string' ? value : raw)} is not a field of ${listLabel}s (item ${itemIndex})`,
+				{
+					itemIndex,
+					description: `Use ${allowed.length ? allowed.join(', ') : 'none'} for ${parameter} of ${listLabel}s.`,
+				},
+			);
+		}
+		if (!chosen.includes(value)) chosen.push(value);
+	}
+	return chosen;
+}
+
+/**
+ * Reads the on/off option `name` (shown as `label`) of the Options collection `options` of item
+ * `itemIndex`: `fallback` when it is not set.
+ * @throws NodeOperationError when an expression gave something else than true or false (nothing
+ *   has been sent).
+ */
+export function readSwitch(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+	option: { name: string; label: string; fallback: boolean },
+): boolean {
+	const value = options[option.name];
+	if (value === undefined || value === null) return option.fallback;
+	if (typeof value === 'boolean') return value;
+	throw new NodeOperationError(
+		context.getNode(),
+		`${option.label} must be true or false, got ${showValue(value)} (item ${itemIndex})`,
+		{
+			itemIndex,
+			description: `Turn Options → ${option.label} on or off, or make its expression give true or false.`,
+		},
+	);
 }

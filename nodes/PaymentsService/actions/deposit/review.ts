@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { codeOptions } from '../../reporting/filters';
+import { codeOptions } from '../../parameters/codeOptions';
 import type { PaymentsClient } from '../../transport/client';
 import {
 	addAttachment,

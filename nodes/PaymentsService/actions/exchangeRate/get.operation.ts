@@ -9,6 +9,7 @@ import type {
 import { countryPicker } from '../../reference/pickers';
 import type { PaymentsClient } from '../../transport/client';
 import { readCountry } from '../common/parameters';
+import { showValue } from '../../parameters/values';
 
 export const properties: INodeProperties[] = [
 	countryPicker('Country whose local currency is used: pick it, or type its 2-letter ISO code'),
@@ -33,10 +34,8 @@ export async function execute(
 	if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`Amount must be a number of USD of at least 0, got "${String(amount)}" (item ${itemIndex})`,
-			{
-				itemIndex,
-			},
+			`Amount must be a number of USD of at least 0, got ${showValue(amount)} (item ${itemIndex})`,
+			{ itemIndex, description: 'Set Amount (USD) to the amount to convert, e.g. 100.' },
 		);
 	}
 	const result = await client.request<IDataObject>(

@@ -9,6 +9,7 @@ import {
 	type ExchangeRate,
 } from '../../reporting/conversion';
 import { CREDENTIAL_TYPES, PaymentsClient } from '../../transport/client';
+import { showValue } from '../../parameters/values';
 
 /**
  * Summarize's "Convert Totals To" (service rules §9.1): the parameter, its checks before any
@@ -34,13 +35,14 @@ export const convertToProperty: INodeProperties = {
  */
 export function readConvertTo(context: IExecuteFunctions, itemIndex: number): string | undefined {
 	const raw = context.getNodeParameter('convertTo', itemIndex, '');
-	const currency = typeof raw === 'string' ? raw.trim().toUpperCase() : '';
-	if (!currency) return undefined;
+	if (raw === undefined || raw === null) return undefined;
+	const currency = typeof raw === 'string' ? raw.trim().toUpperCase() : undefined;
+	if (currency === '') return undefined;
 	const known = convertibleCurrencies();
-	if (!known.includes(currency)) {
+	if (currency === undefined || !known.includes(currency)) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`Convert Totals To "${String(raw)}" of item ${itemIndex} is not a currency the service quotes`,
+			`Convert Totals To ${showValue(raw)} of item ${itemIndex} is not a currency the service quotes`,
 			{
 				itemIndex,
 				description: `Use one of ${known.join(', ')}, or leave Convert Totals To empty.`,

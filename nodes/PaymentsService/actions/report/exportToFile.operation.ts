@@ -18,7 +18,7 @@ import {
 	writeRecordsFile,
 } from './file';
 import { windowConcurrencyOption } from '../common/parameters';
-import { planRead, readProperties, timeZoneOption } from './shared';
+import { planRead, readProperties, timeZoneOption } from './read';
 
 /** The parameters of `resource` → Export to File. */
 export function exportProperties(resource: RecordListResource): INodeProperties[] {

@@ -1,23 +1,17 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type {
-	IBinaryData,
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
 
-import {
-	type GroupField,
-	hasRecordStatus,
-	type RecordListResource,
-	REPORTING_LISTS,
-} from '../../reporting/lists';
-import { GROUP_FIELDS, groupFieldsOf, Summary } from '../../reporting/summary';
+import { type GroupField, type RecordListResource, REPORTING_LISTS } from '../../reporting/lists';
+import { type Contribution, GROUP_FIELDS, groupFieldsOf, Summary } from '../../reporting/summary';
 import { isoSeconds } from '../../codes/dates';
 import type { PaymentsClient } from '../../transport/client';
-import { completedWindows } from '../../reporting/read/period';
 import { optionsCollection } from '../../parameters/options';
+import { showValue } from '../../parameters/values';
 import type { OperationModule } from '../types';
 import { convertToProperty, readConversion, readConvertTo } from './conversion';
 import {
@@ -28,8 +22,15 @@ import {
 	writeRecordsFile,
 	type FilePlan,
 } from './file';
-import { checkChoices, planRead, readProperties, timeZoneOption, type ReportRead } from './shared';
-import { windowConcurrencyOption } from '../common/parameters';
+import {
+	planRead,
+	readAll,
+	readProperties,
+	timeZoneOption,
+	type RecordSink,
+	type ReportRead,
+} from './read';
+import { checkChoices, windowConcurrencyOption } from '../common/parameters';
 
 const GROUP_NAMES: Record<GroupField, { name: string; description: string }> = {
 	status: { name: 'Status', description: 'The record’s status' },
@@ -107,7 +108,7 @@ function readWriteFile(context: IExecuteFunctions, itemIndex: number): boolean {
 	if (typeof value === 'boolean') return value;
 	throw new NodeOperationError(
 		context.getNode(),
-		`Write Records to File must be true or false, got "${String(value)}" (item ${itemIndex})`,
+		`Write Records to File must be true or false, got ${showValue(value)} (item ${itemIndex})`,
 		{
 			itemIndex,
 			description:
@@ -116,46 +117,27 @@ function readWriteFile(context: IExecuteFunctions, itemIndex: number): boolean {
 	);
 }
 
-/** Reads the period into `summary`, each record once; the windows and record copies read. */
-async function readInto(
-	summary: Summary,
-	client: PaymentsClient,
-	read: ReportRead,
-	itemIndex: number,
-): Promise<{ windows: number; copies: number }> {
-	let windows = 0;
-	let copies = 0;
-	for await (const window of completedWindows(client, read.query, read.windows, {
-		concurrency: read.concurrency,
-		itemIndex,
-		keyOf: read.keyOf,
-		valueOf: (record) =>
-			hasRecordStatus(record, read.status) ? summary.contribution(record) : undefined,
-	})) {
-		for (const contribution of window.values) summary.add(contribution);
-		windows++;
-		copies += window.copies;
-	}
-	return { windows, copies };
+/** What Summarize does for one item, read from its parameters before any request. */
+interface SummarizePlan {
+	read: ReportRead;
+	groupBy: GroupField[];
+	amountFields: string[];
+	/** Convert Totals To: the target currency, or undefined. */
+	convertTo?: string;
+	/** Write Records to File: the file, or undefined. */
+	file?: FilePlan;
 }
 
 /**
- * `resource` → Summarize for one item (service rules §3.5; docs/reports.md): reads the period once
- * (completedWindows) and outputs one item per group, then a totals item (`total: true`, with the
- * list, period, time zone and groupings). Convert Totals To adds `converted` to each item and
- * `exchangeRates` to the totals (conversion.ts); Write Records to File writes the same records into
- * a CSV file on the totals item (file.ts; `rows` equals `count`). Every check precedes the first
- * request.
+ * Reads and checks every parameter of Summarize for item `itemIndex` (service rules §3.5).
  * @throws NodeOperationError for a grouping, amount field, column, time zone, period, filter,
- *   Convert Totals To or output field that is not valid (nothing sent); NodeApiError when a request
- *   fails: no partial totals and no file are output.
+ *   Convert Totals To or output field that is not valid; nothing has been sent.
  */
-export async function executeSummarize(
+function planSummarize(
 	context: IExecuteFunctions,
-	client: PaymentsClient,
 	itemIndex: number,
 	resource: RecordListResource,
-): Promise<INodeExecutionData[]> {
+): SummarizePlan {
 	const read = planRead(context, itemIndex, resource);
 	const label = read.list.label;
 	const chosen = checkChoices(
@@ -166,7 +148,6 @@ export async function executeSummarize(
 		groupFieldsOf(resource),
 		label,
 	) as GroupField[];
-	const groupBy = GROUP_FIELDS.filter((field) => chosen.includes(field));
 	const amountFields = checkChoices(
 		context,
 		itemIndex,
@@ -175,47 +156,77 @@ export async function executeSummarize(
 		REPORTING_LISTS[resource].summary.amounts.map((entry) => entry.field),
 		label,
 	);
-	const convertTo = readConvertTo(context, itemIndex);
-	const file: FilePlan | undefined = readWriteFile(context, itemIndex)
-		? planFile(context, itemIndex, resource, read)
+	return {
+		read,
+		groupBy: GROUP_FIELDS.filter((field) => chosen.includes(field)),
+		amountFields,
+		convertTo: readConvertTo(context, itemIndex),
+		file: readWriteFile(context, itemIndex)
+			? planFile(context, itemIndex, resource, read)
+			: undefined,
+	};
+}
+
+/** The totals as a sink of the report's read: a record's share made as it arrives, counted once its window ends. */
+function totalsSink(summary: Summary): RecordSink<Contribution> {
+	return {
+		keep: (record) => summary.contribution(record),
+		take: (shares) => {
+			for (const share of shares) summary.add(share);
+		},
+	};
+}
+
+/**
+ * `resource` → Summarize for one item (service rules §3.5; docs/reports.md): reads the period once
+ * (read.ts) and outputs one item per group, then a totals item (`total: true`, with the list,
+ * period, time zone and groupings). Convert Totals To adds `converted` to each item and
+ * `exchangeRates` to the totals (conversion.ts); Write Records to File makes the CSV file a second
+ * sink of the same read, put on the totals item (file.ts; `rows` equals `count`). Every check
+ * precedes the first request.
+ * @throws NodeOperationError for a parameter that is not valid (nothing sent, see planSummarize);
+ *   NodeApiError when a request fails: no partial totals and no file are output.
+ */
+export async function executeSummarize(
+	context: IExecuteFunctions,
+	client: PaymentsClient,
+	itemIndex: number,
+	resource: RecordListResource,
+): Promise<INodeExecutionData[]> {
+	const plan = planSummarize(context, itemIndex, resource);
+	const { read, groupBy, file } = plan;
+	const summary = new Summary({
+		list: read.list,
+		groupBy,
+		amountFields: plan.amountFields,
+		timeZone: read.timeZone,
+	});
+	const totals = totalsSink(summary);
+	const written = file
+		? await writeRecordsFile(context, client, itemIndex, read, file, [totals])
 		: undefined;
-	const timeZone = read.timeZone;
-	const summary = new Summary({ list: read.list, groupBy, amountFields, timeZone });
-	let windows: number;
-	let copies: number;
-	let written: { binary: IBinaryData; json: IDataObject } | undefined;
-	if (file) {
-		const result = await writeRecordsFile(context, client, itemIndex, read, file, summary);
-		({ windows, copies } = result);
-		written = {
-			binary: result.binary,
-			json: { fileName: file.fileName, rows: result.rows, columns: file.columns },
-		};
-	} else ({ windows, copies } = await readInto(summary, client, read, itemIndex));
-	const conversion = convertTo
-		? await readConversion(context, itemIndex, convertTo, summary.currencies())
+	const counts = written?.counts ?? (await readAll(client, read, itemIndex, [totals]));
+	const conversion = plan.convertTo
+		? await readConversion(context, itemIndex, plan.convertTo, summary.currencies())
 		: undefined;
 	const items: INodeExecutionData[] = groupBy.length
 		? summary.groupsJson(conversion).map((json) => ({ json: { total: false, ...json } }))
 		: [];
-	const totals: INodeExecutionData = {
-		json: {
-			total: true,
-			...summary.totalsJson(conversion),
-			...(conversion ? { exchangeRates: conversion.ratesJson() } : {}),
-			list: resource,
-			periodFrom: isoSeconds(read.period.from),
-			periodTo: isoSeconds(read.period.to),
-			timeZone,
-			groupBy,
-			windowsRead: windows,
-			recordCopiesRead: copies,
-			...(written ? { file: written.json } : {}),
-		},
+	const json: IDataObject = {
+		total: true,
+		...summary.totalsJson(conversion),
+		...(conversion ? { exchangeRates: conversion.ratesJson() } : {}),
+		list: resource,
+		periodFrom: isoSeconds(read.period.from),
+		periodTo: isoSeconds(read.period.to),
+		timeZone: read.timeZone,
+		groupBy,
+		windowsRead: counts.windows,
+		recordCopiesRead: counts.copies,
 	};
-	if (written && file) totals.binary = { [file.binaryPropertyName]: written.binary };
-	items.push(totals);
-	return items;
+	if (!written || !file) return [...items, { json }];
+	json.file = { fileName: file.fileName, rows: written.rows, columns: file.columns };
+	return [...items, { json, binary: { [file.binaryPropertyName]: written.binary } }];
 }
 
 /** `resource` → Summarize (registered in actions/registry.ts for each reporting list). */

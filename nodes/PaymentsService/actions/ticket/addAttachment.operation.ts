@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { codeOptions } from '../../reporting/filters';
+import { codeOptions } from '../../parameters/codeOptions';
 import type { PaymentsClient } from '../../transport/client';
-import { addAttachment, DOCUMENT_TYPES, type DocumentType } from '../../transport/tickets';
+import { addAttachment, DOCUMENT_TYPES } from '../../transport/tickets';
 import { readBinaryFile } from '../common/binary';
 import { readPositiveInteger } from '../common/parameters';
 import { ticketIdProperty } from './ticketId';
@@ -36,8 +36,8 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const ticketId = readPositiveInteger(this, 'ticketId', 'Ticket ID', itemIndex);
-	const documentType = this.getNodeParameter('documentType', itemIndex) as DocumentType;
-	const propertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
+	const documentType = this.getNodeParameter('documentType', itemIndex);
+	const propertyName = this.getNodeParameter('binaryPropertyName', itemIndex);
 	const file = await readBinaryFile(this, itemIndex, propertyName, documentType);
 	const ticket = await addAttachment(client, ticketId, file, itemIndex);
 	return [{ json: ticket }];

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { PaymentsClient } from '../../transport/client';
-import { readRequiredText } from '../common/parameters';
+import { readPositiveInteger, readRequiredText } from '../common/parameters';
 
 export const properties: INodeProperties[] = [
 	{
@@ -46,7 +46,7 @@ export const properties: INodeProperties[] = [
 				name: 'referenceId',
 				type: 'number',
 				default: 0,
-				description: 'ID of the related deposit, cashout or other entity',
+				description: 'ID of the related deposit, cashout or other entity (0: none)',
 			},
 		],
 	},
@@ -79,13 +79,15 @@ export async function execute(
 	const body: IDataObject = { type, description: descriptionText };
 	if (typeof additional.category === 'string' && additional.category.trim())
 		body.category = additional.category.trim();
-	if (
-		additional.referenceId !== undefined &&
-		additional.referenceId !== '' &&
-		Number(additional.referenceId) > 0
-	) {
-		body.referenceId = Number(additional.referenceId);
-	}
+	// Set (0, its default, is unset), it must be an id: true, -1 or a text had been sent as 1 or
+	// dropped without a word.
+	if (![undefined, null, '', 0].includes(additional.referenceId as string))
+		body.referenceId = readPositiveInteger(
+			this,
+			'additionalFields.referenceId',
+			'Reference ID',
+			itemIndex,
+		);
 	const ticket = await client.request<IDataObject>(
 		{ family: 'tickets', method: 'POST', path: '/v1/tickets/createTicket', body },
 		{ action: 'Creating a draft ticket', itemIndex },

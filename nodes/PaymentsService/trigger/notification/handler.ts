@@ -206,7 +206,10 @@ function settingsOf(context: IWebhookFunctions, log: IDataObject): Delivery {
 		context,
 		log,
 		choice,
-		kinds: KINDS_BY_CHOICE[choice] ?? KINDS_BY_CHOICE.both,
+		// Own keys only: an expression's "__proto__" is no choice.
+		kinds: Object.prototype.hasOwnProperty.call(KINDS_BY_CHOICE, choice)
+			? KINDS_BY_CHOICE[choice]
+			: KINDS_BY_CHOICE.both,
 		whenFinished: options.respond === 'whenFinished',
 		everyNotification: options.emitEveryNotification === true,
 		verifyControl: options.verifyControl !== false,
@@ -346,11 +349,16 @@ function claim(
 		// Saved by n8n when this call answers without error (README, "Notification Trigger").
 		staticData[MEMORY_KEY] = memory as unknown as IDataObject;
 	}
-	const wanted = (
+	const chosen =
 		kind === 'deposit'
 			? context.getNodeParameter('depositStatuses', [])
-			: context.getNodeParameter('cashoutStatuses', [])
-	) as string[];
+			: context.getNodeParameter('cashoutStatuses', []);
+	// An expression may give nothing, or one status as a text.
+	const wanted: unknown[] = Array.isArray(chosen)
+		? chosen
+		: typeof chosen === 'string' && chosen.trim()
+			? chosen.split(',').map((status) => status.trim())
+			: [];
 	let outcome: Outcome = 'emitted';
 	if (repeat && !everyNotification) outcome = 'duplicate';
 	else if (wanted.length > 0 && !wanted.includes(state.status)) outcome = 'filtered';

@@ -7,8 +7,10 @@ import { recordStatuses, type ReportingListDefinition } from '../../reporting/li
 import {
 	DEFAULT_LOOK_BACK_DAYS,
 	DEFAULT_MAX_ITEMS_PER_POLL,
+	MAX_LOOK_BACK_DAYS,
 	TRIGGER_LIST_DEFINITIONS,
 } from './description';
+import { numberOf, showValue } from '../../parameters/values';
 import { TRIGGER_EVENTS } from './events';
 import { narrowedStatuses } from './plan';
 import type { TriggerConfig, TriggerEventName } from './types';
@@ -36,7 +38,13 @@ export function readTriggerConfig(context: IPollFunctions): {
 	const options = context.getNodeParameter('options', {}) as IDataObject;
 	const list = TRIGGER_LIST_DEFINITIONS.find((candidate) => candidate.resource === resource);
 	if (!list)
-		throw new NodeOperationError(context.getNode(), `The trigger cannot watch "${resource}"`);
+		throw new NodeOperationError(
+			context.getNode(),
+			`The trigger cannot watch ${showValue(resource)}`,
+			{
+				description: `Choose a Resource: ${TRIGGER_LIST_DEFINITIONS.map((entry) => entry.resource).join(', ')}.`,
+			},
+		);
 	const { filters, status } = readFilters(context, list);
 	const lookBackDays = readLookBackDays(context, options);
 	const maxItems = readMaxItems(context, options);
@@ -44,7 +52,7 @@ export function readTriggerConfig(context: IPollFunctions): {
 	if (!event || !event.supports(list)) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`The ${list.label} list cannot trigger on "${eventName}": its records lack the field it needs`,
+			`The ${list.label} list cannot trigger on ${showValue(eventName)}: its records lack the field it needs`,
 		);
 	}
 	const hasToStatuses = event.properties(list).some((property) => property.name === 'toStatuses');
@@ -52,9 +60,7 @@ export function readTriggerConfig(context: IPollFunctions): {
 		list,
 		event,
 		filters,
-		toStatuses: hasToStatuses
-			? ((context.getNodeParameter('toStatuses', []) as string[]) ?? [])
-			: [],
+		toStatuses: hasToStatuses ? readToStatuses(context, list) : [],
 		status: event.usesStatusFilter ? status : '',
 		lookBackSeconds: Math.round(lookBackDays * SECONDS_PER_DAY),
 		countNewRecords: event.type === 'newRecord' ? false : options.includeFirstSightings !== false,
@@ -63,6 +69,36 @@ export function readTriggerConfig(context: IPollFunctions): {
 	config.rereadSeconds =
 		readRereadMinutes(context, options, narrowedStatuses(config) !== undefined) * 60;
 	return { config, maxItems, retryReads: options.retryReads !== false };
+}
+
+/**
+ * Reads To Status: statuses of `list`'s records, spelt as the service spells them (`rejected` is
+ * REJECTED); none means any status change.
+ * @throws NodeOperationError naming To Status and the value when one is not a status of the list
+ *   (an expression's number, object or unknown text).
+ */
+function readToStatuses(context: IPollFunctions, list: ReportingListDefinition): string[] {
+	const raw = context.getNodeParameter('toStatuses', []) as unknown;
+	const values = Array.isArray(raw)
+		? raw
+		: typeof raw === 'string'
+			? raw.split(',').filter((value) => value.trim() !== '')
+			: raw === undefined || raw === null
+				? []
+				: [raw];
+	const statuses = recordStatuses(list);
+	return values.map((value) => {
+		const known =
+			typeof value === 'string'
+				? statuses.find((status) => status.toUpperCase() === value.trim().toUpperCase())
+				: undefined;
+		if (known) return known;
+		throw new NodeOperationError(
+			context.getNode(),
+			`To Status ${showValue(value)} is not a status of ${list.label}s`,
+			{ description: `Choose To Status among ${statuses.join(', ')}, or none for any change.` },
+		);
+	});
 }
 
 /**
@@ -84,25 +120,41 @@ function readFilters(
 	}
 }
 
-/** Reads Look-Back (Days). @throws NodeOperationError unless it is a positive number. */
+/**
+ * Reads Look-Back (Days): a number of days above 0, at most {@link MAX_LOOK_BACK_DAYS}.
+ * @throws NodeOperationError naming the option and the value otherwise (a text that is no
+ *   number, true, NaN, 1e21 days).
+ */
 function readLookBackDays(context: IPollFunctions, options: IDataObject): number {
-	const lookBackDays = Number(options.lookBackDays ?? DEFAULT_LOOK_BACK_DAYS);
-	if (!Number.isFinite(lookBackDays) || lookBackDays <= 0) {
+	const raw = options.lookBackDays ?? DEFAULT_LOOK_BACK_DAYS;
+	const lookBackDays = numberOf(raw);
+	if (lookBackDays === undefined || !(lookBackDays > 0 && lookBackDays <= MAX_LOOK_BACK_DAYS)) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`Look-Back (Days) must be a positive number, got "${String(options.lookBackDays)}"`,
+			`Look-Back (Days) must be a number of days above 0 and at most ${MAX_LOOK_BACK_DAYS}, got ${showValue(raw)}`,
+			{
+				description: `Set Options → Look-Back (Days) to how far back, by creation date, records are watched, e.g. ${DEFAULT_LOOK_BACK_DAYS}. Every poll re-reads that period, so ${MAX_LOOK_BACK_DAYS} days (ten years) is the most it takes.`,
+			},
 		);
 	}
 	return lookBackDays;
 }
 
-/** Reads Max Items per Poll, rounded down. @throws NodeOperationError unless it is at least 1. */
+/**
+ * Reads Max Items per Poll: a whole number of at least 1.
+ * @throws NodeOperationError naming the option and the value otherwise (0, 2.5, a text that is
+ *   no number, true).
+ */
 function readMaxItems(context: IPollFunctions, options: IDataObject): number {
-	const maxItems = Math.floor(Number(options.maxItemsPerPoll ?? DEFAULT_MAX_ITEMS_PER_POLL));
-	if (!Number.isFinite(maxItems) || maxItems < 1) {
+	const raw = options.maxItemsPerPoll ?? DEFAULT_MAX_ITEMS_PER_POLL;
+	const maxItems = numberOf(raw);
+	if (maxItems === undefined || !Number.isInteger(maxItems) || maxItems < 1) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`Max Items per Poll must be at least 1, got "${String(options.maxItemsPerPoll)}"`,
+			`Max Items per Poll must be a whole number of at least 1, got ${showValue(raw)}`,
+			{
+				description: `Set Options → Max Items per Poll to how many events one poll emits at most, e.g. ${DEFAULT_MAX_ITEMS_PER_POLL}; the others wait for the next poll.`,
+			},
 		);
 	}
 	return maxItems;
@@ -120,11 +172,15 @@ function readRereadMinutes(
 ): number {
 	const value = options.rereadMinutes ?? 'auto';
 	if (value === 'auto') return narrowed ? 0 : AUTOMATIC_REREAD_MINUTES;
-	const minutes = Number(value);
-	if (!Number.isFinite(minutes) || minutes < 0) {
+	const minutes = numberOf(value);
+	if (minutes === undefined || !Number.isFinite(minutes) || minutes < 0) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`Re-Read Older Records Every must be 0 or more minutes, got "${String(options.rereadMinutes)}"`,
+			`Re-Read Older Records Every must be 0 or more minutes, got ${showValue(value)}`,
+			{
+				description:
+					'Choose one of the intervals offered, or make the expression give a number of minutes (0: every poll).',
+			},
 		);
 	}
 	return minutes;

@@ -18,6 +18,12 @@ import { eventsFor, TRIGGER_EVENTS } from './events';
 
 /** Default look-back, in days. */
 export const DEFAULT_LOOK_BACK_DAYS = 7;
+/**
+ * Most days Look-Back (Days) takes: ten years. Every poll re-reads the look-back in turn and the
+ * trigger remembers each record in it, so a longer one costs requests and memory for records that
+ * no longer change; beyond it a value (an expression's 1e21) means no period at all.
+ */
+export const MAX_LOOK_BACK_DAYS = 3_650;
 /** Default maximum of items one poll emits. */
 export const DEFAULT_MAX_ITEMS_PER_POLL = 500;
 
@@ -129,16 +135,16 @@ export const TRIGGER_PROPERTIES: INodeProperties[] = [
 			name: 'lookBackDays',
 			type: 'number',
 			default: DEFAULT_LOOK_BACK_DAYS,
-			typeOptions: { minValue: 0.01, numberPrecision: 2 },
+			typeOptions: { minValue: 0.01, maxValue: MAX_LOOK_BACK_DAYS, numberPrecision: 2 },
 			description:
-				'How far back, by creation date, records are watched. Every poll re-reads this period (split into requests of under 60 days); longer means more requests.',
+				'How far back, by creation date, records are watched, at most 3,650 days. Every poll re-reads this period (split into requests of under 60 days); longer means more requests.',
 		},
 		{
 			displayName: 'Max Items per Poll',
 			name: 'maxItemsPerPoll',
 			type: 'number',
 			default: DEFAULT_MAX_ITEMS_PER_POLL,
-			typeOptions: { minValue: 1 },
+			typeOptions: { minValue: 1, numberPrecision: 0 },
 			description: 'Events beyond this number wait for the next poll (oldest first); none is lost',
 		},
 		{

@@ -1,4 +1,4 @@
-import { codeOptions } from '../../../reporting/filters';
+import { codeOptions } from '../../../parameters/codeOptions';
 import { hasStatus, recordStatuses } from '../../../reporting/lists';
 import type { TriggerEventDefinition } from '../types';
 

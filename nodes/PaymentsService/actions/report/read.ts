@@ -4,6 +4,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { readWindowConcurrency } from '../common/parameters';
 import { filtersCollection } from '../../reporting/filters';
 import {
+	hasRecordStatus,
 	hasStatus,
 	recordKey,
 	REPORTING_LISTS,
@@ -12,12 +13,14 @@ import {
 } from '../../reporting/lists';
 import { isTimeZone, localCalendarPeriod } from '../../reporting/timeZones';
 import { splitIntoBalancedWindows, type TimeWindow } from '../../reporting/read/windows';
-import type { ListQuery } from '../../reporting/read/period';
+import { completedWindows, type ListQuery } from '../../reporting/read/period';
+import type { PaymentsClient } from '../../transport/client';
 import { periodProperties, readFilters, readPeriod } from '../common/list';
+import { showValue } from '../../parameters/values';
 
 /**
- * What Summarize and Export to File share (service rules §3.5): the lists they read, the Period and
- * Filters of Get Many, Window Concurrency, and the read plan (the windows Get Many reads).
+ * What a report reads (service rules §3.5): the Period and Filters of Get Many, the Time Zone of
+ * its calendar periods, Window Concurrency, and the read plan they make (the windows Get Many reads).
  */
 
 /** The Time Zone option: of the calendar periods, and of Summarize's days and hours. */
@@ -121,55 +124,19 @@ export function planRead(
 }
 
 /**
- * Checks that every value of a multiple choice is one of `allowed` (a value can come from an
- * expression, or from a workflow written for another list).
- * @throws NodeOperationError naming the parameter, the value, the item and the values allowed.
- */
-export function checkChoices(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	parameter: string,
-	values: unknown,
-	allowed: readonly string[],
-	listLabel: string,
-): string[] {
-	const list = Array.isArray(values)
-		? values
-		: typeof values === 'string' && values.trim() !== ''
-			? values.split(',')
-			: values === undefined || values === null || values === ''
-				? []
-				: [values];
-	const chosen: string[] = [];
-	for (const raw of list) {
-		const value = String(raw).trim();
-		if (!allowed.includes(value)) {
-			throw new NodeOperationError(
-				context.getNode(),
-				`${parameter} "${value}" is not a field of ${listLabel}s (item ${itemIndex})`,
-				{
-					itemIndex,
-					description: `Use ${allowed.length ? allowed.join(', ') : 'none'} for ${parameter} of ${listLabel}s.`,
-				},
-			);
-		}
-		if (!chosen.includes(value)) chosen.push(value);
-	}
-	return chosen;
-}
-
-/**
- * Reads the Time Zone option of item `itemIndex`: the option, else the workflow's.
- * @throws NodeOperationError when it is not an IANA time zone name; nothing has been sent.
+ * Reads the Time Zone option of item `itemIndex`: the option, else (empty) the workflow's.
+ * @throws NodeOperationError when it is not an IANA time zone name (an object or a number is not
+ *   ignored); nothing has been sent.
  */
 export function readTimeZone(context: IExecuteFunctions, itemIndex: number): string {
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const given = typeof options.timeZone === 'string' ? options.timeZone.trim() : '';
-	const timeZone = given || context.getTimezone();
-	if (!isTimeZone(timeZone)) {
+	const raw = options.timeZone ?? '';
+	const given = typeof raw === 'string' ? raw.trim() : raw;
+	const timeZone = given === '' ? context.getTimezone() : given;
+	if (typeof timeZone !== 'string' || !isTimeZone(timeZone)) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`Time Zone "${timeZone}" is not a time zone (item ${itemIndex})`,
+			`Time Zone ${showValue(timeZone)} is not a time zone (item ${itemIndex})`,
 			{
 				itemIndex,
 				description:
@@ -178,4 +145,82 @@ export function readTimeZone(context: IExecuteFunctions, itemIndex: number): str
 		);
 	}
 	return timeZone;
+}
+
+/**
+ * One use of the records a report reads (Summarize's totals, the CSV file): what it keeps of each
+ * record until the record's window was read to its end, and what it does with a window's records
+ * then. A sink sees each record of the period once, in the Status filter, as last changed.
+ */
+export interface RecordSink<V> {
+	/** What is kept of one record (held until its window ends, so keep it small). */
+	keep(record: Record<string, unknown>): V;
+	/** Takes the kept values of a window read to its end, in the order the records arrived. */
+	take(values: V[]): void;
+}
+
+/** What a read has done so far: windows read to their end, record copies their pages held, records given to the sinks. */
+export interface ReadCounts {
+	windows: number;
+	copies: number;
+	records: number;
+}
+
+/**
+ * The one read of a report (service rules §3.5): reads the period of `read` once
+ * (`completedWindows`: each record once, the copy last changed) and gives the records of each
+ * window in the Status filter to every sink of `sinks`, once the window was read to its end. Yields
+ * after each window, so that whoever iterates paces the read (a file's stream pulls it); `counts`
+ * grows as it goes. `windowPages` caps the pages of a window being read (what a sink holds).
+ * @throws NodeApiError when a request fails (naming the window and the page): the sinks have then
+ *   taken part of the period only, and what they hold must not be output.
+ */
+export async function* readIntoSinks(
+	client: PaymentsClient,
+	read: ReportRead,
+	itemIndex: number,
+	sinks: ReadonlyArray<RecordSink<unknown>>,
+	counts: ReadCounts,
+	windowPages?: number,
+): AsyncGenerator<void> {
+	// One sink keeps its value; several keep one value each, side by side.
+	const single = sinks.length === 1 ? sinks[0] : undefined;
+	const windows = completedWindows<unknown>(client, read.query, read.windows, {
+		concurrency: read.concurrency,
+		itemIndex,
+		windowPages,
+		keyOf: read.keyOf,
+		valueOf: (record) => {
+			if (!hasRecordStatus(record, read.status)) return undefined;
+			return single ? single.keep(record) : sinks.map((sink) => sink.keep(record));
+		},
+	});
+	for await (const completed of windows) {
+		counts.windows++;
+		counts.copies += completed.copies;
+		counts.records += completed.values.length;
+		if (single) single.take(completed.values);
+		else
+			sinks.forEach((sink, index) =>
+				sink.take(completed.values.map((values) => (values as unknown[])[index])),
+			);
+		yield;
+	}
+}
+
+/**
+ * Reads the period of `read` once into `sinks` ({@link readIntoSinks}), as fast as the reader goes.
+ * @throws NodeApiError as {@link readIntoSinks}.
+ */
+export async function readAll(
+	client: PaymentsClient,
+	read: ReportRead,
+	itemIndex: number,
+	sinks: ReadonlyArray<RecordSink<unknown>>,
+): Promise<ReadCounts> {
+	const counts: ReadCounts = { windows: 0, copies: 0, records: 0 };
+	const reading = readIntoSinks(client, read, itemIndex, sinks, counts);
+	let step = await reading.next();
+	while (!step.done) step = await reading.next();
+	return counts;
 }
