@@ -102,8 +102,8 @@ export function readAnswer(
 }
 
 /**
- * Reads a failure from whatever n8n's request helpers threw: a NodeApiError wrapping an axios error,
- * the axios error itself, or the session credential's login error (then `session` carries the
+ * Reads a failure from whatever n8n's request helpers threw: a NodeApiError wrapping an axios error
+ * (n8n 2.x keeps it as `cause`; n8n 1.x keeps only its code, as `httpCode`), the axios error itself, or the session credential's login error (then `session` carries the
  * credential's own message, and the status and code are the login's).
  */
 export function readFailure(error: unknown): ServiceFailure {
@@ -125,7 +125,10 @@ export function readFailure(error: unknown): ServiceFailure {
 	const response = current?.response;
 	if (response?.status) return readAnswer(response.status, response.headers, response.data);
 	const failure: ServiceFailure = {};
-	const network = [current?.code, (error as AxiosLikeError)?.code].find(
+	// n8n 1.x's NodeApiError loses its cause (a class field declared after super() resets it) and
+	// keeps only the code it found on the axios error, in httpCode ('ECONNRESET' for a lost answer).
+	const wrappedCode = (error as { httpCode?: unknown } | undefined)?.httpCode;
+	const network = [current?.code, (error as AxiosLikeError)?.code, wrappedCode].find(
 		(code) => typeof code === 'string' && /^E[A-Z_]+$/.test(code),
 	);
 	if (network) failure.networkCode = network;

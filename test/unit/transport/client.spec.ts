@@ -1,4 +1,4 @@
-import type { IDataObject, IHttpRequestOptions, INode } from 'n8n-workflow';
+import { NodeApiError, type IDataObject, type IHttpRequestOptions, type INode } from 'n8n-workflow';
 
 import {
 	PaymentsClient,
@@ -11,8 +11,24 @@ import {
  * is waited, so `Retry-After` and backoff are checked to the millisecond in no time.
  */
 
-/** A scripted answer: an HTTP status (and headers), or a lost connection. */
-type Answer = { status: number; headers?: IDataObject; body?: unknown } | { network: string };
+/**
+ * A scripted answer: an HTTP status (and headers), or a lost connection, thrown as axios throws it
+ * or, with `n8n1`, as n8n 1.x's httpRequestWithAuthentication throws it.
+ */
+type Answer =
+	{ status: number; headers?: IDataObject; body?: unknown } | { network: string; n8n1?: true };
+
+/**
+ * The NodeApiError n8n 1.x throws for a request that got no answer: its `cause` is gone (n8n-workflow
+ * 1.x declares `cause` as a class field, which resets it after the constructor), its message is
+ * n8n's ("The connection to the server was closed unexpectedly…"), and only `httpCode` keeps the code.
+ */
+function n8n1LostAnswer(node: INode, code: string): NodeApiError {
+	const axiosError = Object.assign(new Error('socket hang up'), { code, isAxiosError: true });
+	const error = new NodeApiError(node, axiosError as unknown as Error);
+	Object.defineProperty(error, 'cause', { value: undefined, writable: true });
+	return error;
+}
 
 class FakeClock implements Clock {
 	readonly waits: number[] = [];
@@ -56,6 +72,7 @@ function contextAnswering(answers: Answer[], clock: FakeClock, latencyMs = 0) {
 				});
 				clock.time += latencyMs;
 				const answer = answers.shift() ?? { status: 200, body: { ok: true } };
+				if ('network' in answer && answer.n8n1) throw n8n1LostAnswer(node, answer.network);
 				if ('network' in answer)
 					throw Object.assign(new Error(`socket hang up (${answer.network})`), {
 						code: answer.network,
@@ -341,6 +358,24 @@ describe('PaymentsClient retries on its clock', () => {
 				expect(counted).toBe(2);
 			},
 		);
+
+		test('a lost answer as n8n 1.x reports it (no cause, the code in httpCode) is sent again too', async () => {
+			const clock = new FakeClock();
+			const { context, sent } = contextAnswering(
+				[
+					{ network: 'ECONNRESET', n8n1: true },
+					{ status: 200, body: { cashout_id: '8405148' } },
+				],
+				clock,
+			);
+			const answer = await new PaymentsClient(context, 'cashout', { clock }).request(
+				creation,
+				creating,
+			);
+			expect(answer).toEqual({ cashout_id: '8405148' });
+			expect(sent.map((request) => request.body)).toEqual([creation.body, creation.body]);
+			expect(clock.waits).toEqual([500]);
+		});
 
 		test('two resends at most, after 0.5 s and then 0.5 to 1 s; the third lost answer fails the request, saying the service may have acted and how many times it was sent', async () => {
 			jest.spyOn(Math, 'random').mockReturnValue(0.9);
