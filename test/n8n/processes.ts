@@ -6,6 +6,8 @@ import { spawn, type ChildProcess } from 'child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'fs';
 import { createServer } from 'net';
 
+import { progress } from './progress';
+
 /** A started child process. */
 export interface Managed {
 	name: string;
@@ -121,7 +123,46 @@ export function runCommand(
 		what: string;
 		timeoutMs?: number;
 		idleMs?: number;
+		/** How far it got, from its output so far, for the progress lines (default: its last line). */
+		detail?: (output: string) => string | undefined;
 	},
+): Promise<string> {
+	let output = '';
+	const detail = options.detail ?? lastLine;
+	return progress.during(
+		options.what,
+		() => commandRun(command, args, options, (chunk) => (output += chunk)),
+		{
+			detail: () => detail(output),
+		},
+	);
+}
+
+/** The last line a command printed that is not npm's request log, shortened, for progress lines. */
+export function lastLine(output: string): string | undefined {
+	const lines = meaningfulLines(output);
+	const last = lines[lines.length - 1]?.trim();
+	if (!last) return undefined;
+	return last.length > 100 ? `${last.slice(0, 99)}…` : last;
+}
+
+/** The lines of a command's output, without npm's per-request log (`npm http fetch …`). */
+function meaningfulLines(output: string): string[] {
+	return output.split('\n').filter((line) => line.trim() && !/^npm (http|timing) /.test(line));
+}
+
+/** runCommand's process: `collect` receives the output as it comes. */
+function commandRun(
+	command: string,
+	args: string[],
+	options: {
+		env?: NodeJS.ProcessEnv;
+		cwd?: string;
+		what: string;
+		timeoutMs?: number;
+		idleMs?: number;
+	},
+	collect: (chunk: string) => void,
 ): Promise<string> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(command, args, {
@@ -131,8 +172,13 @@ export function runCommand(
 		});
 		let output = '';
 		let idle = false;
-		child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-		child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+		const take = (chunk: Buffer) => {
+			const text = chunk.toString();
+			output += text;
+			collect(text);
+		};
+		child.stdout.on('data', take);
+		child.stderr.on('data', take);
 		const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20 * 60_000);
 		// CPU samples of the last `idleMs`: a stalled download still wakes up now and then (timers),
 		// so "idle" is less than a second of CPU in the whole window.
@@ -168,7 +214,7 @@ export function runCommand(
 			else
 				reject(
 					new Error(
-						`${options.what} failed (${signal ?? `exit ${code}`}):\n${output.trim().split('\n').slice(-25).join('\n')}`,
+						`${options.what} failed (${signal ?? `exit ${code}`}):\n${meaningfulLines(output).slice(-25).join('\n')}`,
 					),
 				);
 		});
@@ -193,6 +239,15 @@ export function freePort(): Promise<number> {
  * `Timed out after Ns waiting for <what>` (with `detail()` appended, e.g. a log tail) otherwise.
  */
 export async function waitFor<T>(
+	what: string,
+	probe: () => Promise<T | undefined | false> | T | undefined | false,
+	options: { timeoutMs: number; intervalMs?: number; detail?: () => string },
+): Promise<T> {
+	return await progress.during(`waiting for ${what}`, async () => await poll(what, probe, options));
+}
+
+/** waitFor's loop. */
+async function poll<T>(
 	what: string,
 	probe: () => Promise<T | undefined | false> | T | undefined | false,
 	options: { timeoutMs: number; intervalMs?: number; detail?: () => string },
