@@ -9,6 +9,7 @@ describe('the command lines of the real-n8n runs and of bench:n8n', () => {
 			webhookProcesses: 2,
 			quick: false,
 			removeDuplicates: false,
+			installOnly: false,
 		});
 		expect(parseOptions([], { E2E_N8N_VERSION: '1.123.81' }).n8nVersion).toBe('1.123.81');
 		expect(
@@ -23,6 +24,7 @@ describe('the command lines of the real-n8n runs and of bench:n8n', () => {
 					'--webhook-processes',
 					'0',
 					'--remove-duplicates',
+					'--install-only',
 				],
 				{ E2E_N8N_VERSION: '1.123.81' },
 			),
@@ -33,6 +35,7 @@ describe('the command lines of the real-n8n runs and of bench:n8n', () => {
 			workers: 3,
 			webhookProcesses: 0,
 			removeDuplicates: true,
+			installOnly: true,
 		});
 	});
 

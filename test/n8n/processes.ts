@@ -282,6 +282,12 @@ export function tail(text: string, lines = 20): string {
 		.join('\n');
 }
 
+/** apt-get waits up to 5 minutes for dpkg's lock, held by another install, instead of failing. */
+const APT_LOCK_WAIT = '-oDPkg::Lock::Timeout=300';
+
+/** The package lists' update of this process, run before its first install. */
+let aptUpdate: Promise<string> | undefined;
+
 /**
  * Returns `binary`, first installing Debian's `debianPackage` with apt-get when the file is missing
  * and the run is root (this machine reaches Debian's mirrors); otherwise says what to install.
@@ -299,12 +305,18 @@ export async function debianBinary(
 		throw new Error(
 			`${debianPackage} is missing: run \`sudo apt-get install -y ${debianPackage}\``,
 		);
+	console.log(
+		`  ${debianPackage} is not installed: installing Debian's package with apt-get (usually under a minute; once: it stays installed)`,
+	);
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	await runCommand('apt-get', ['update'], { env, what: 'apt-get update' });
-	await runCommand('apt-get', ['install', '-y', '--no-install-recommends', debianPackage], {
-		env,
-		what: `apt-get install ${debianPackage}`,
-	});
+	// Once per run; two installs at once (PostgreSQL and Redis start together) take turns at dpkg's lock.
+	aptUpdate ??= runCommand('apt-get', [APT_LOCK_WAIT, 'update'], { env, what: 'apt-get update' });
+	await aptUpdate;
+	await runCommand(
+		'apt-get',
+		[APT_LOCK_WAIT, 'install', '-y', '--no-install-recommends', debianPackage],
+		{ env, what: `apt-get install ${debianPackage}` },
+	);
 	const installed = find();
 	if (!installed)
 		throw new Error(

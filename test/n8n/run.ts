@@ -20,7 +20,13 @@ import { startSandbox } from '../sandbox';
 import { agentStep, mcpStep } from './agent';
 import { reviewStep } from './review';
 import { credentialSpecs, loadCatalogue, mapCredentials, type CatalogueEntry } from './catalogue';
-import { buildAndPack, ensureN8n, ensureNode, installCommunityPackage } from './install';
+import {
+	buildAndPack,
+	ensureN8n,
+	ensureNode,
+	ensureVerdaccio,
+	installCommunityPackage,
+} from './install';
 import { baseEnv, startMain, startWebhookProcess, startWorker } from './n8n-server';
 import { parseOptions, type E2eOptions } from './options';
 import { stopAll } from './processes';
@@ -28,7 +34,6 @@ import { notificationSteps } from './notifications';
 import { executionsByWorker, workerChecks, workerChecksAfterRelogin } from './queue';
 import { logins, need, runOnce, sessionWorkflow, type RunState } from './state';
 import { Steps } from './report';
-import { clockJumpStep } from './clock';
 import { pollRestartStep } from './restart';
 import { executionRetryStep } from './retry';
 import { spreadsheetStep } from './spreadsheet';
@@ -43,8 +48,9 @@ import {
 	registryStep,
 	updateStep,
 } from './installer';
-import { n8nRegistryEnv } from './registry';
-import { startQueueBackends } from './services';
+import { n8nRegistryEnv, opensslBinary, VERDACCIO_VERSION } from './registry';
+import { postgresBin, redisBinary, startQueueBackends } from './services';
+import { clockJumpStep, fakeTimeLibrary } from './clock';
 import { demoContext } from './stubs';
 
 /** Installs Node and n8n into the cache (or finds them there). */
@@ -452,6 +458,33 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 	}
 }
 
+/**
+ * `--install-only`: what a run of this mode needs, into the cache (n8n, Node.js, and verdaccio in
+ * regular mode) and onto the machine (its Debian packages), and nothing started.
+ */
+async function installOnlySteps(steps: Steps, state: RunState): Promise<void> {
+	const critical = { critical: true };
+	await steps.run(
+		'Install n8n and Node.js (cache)',
+		async () => await installStep(state),
+		critical,
+	);
+	if (!state.options.queue) {
+		await steps.run(`Install verdaccio ${VERDACCIO_VERSION} (cache)`, async () => {
+			const verdaccio = await ensureVerdaccio(state.options.cacheDir, VERDACCIO_VERSION);
+			return `${verdaccio.installed ? 'installed' : 'from the cache'}: ${verdaccio.bin}`;
+		});
+	}
+	const debian = state.options.queue
+		? [postgresBin, redisBinary]
+		: [opensslBinary, fakeTimeLibrary, postgresBin];
+	await steps.run('Debian packages of this mode', async () => {
+		const found: string[] = [];
+		for (const binary of debian) found.push(await binary());
+		return found.join(', ');
+	});
+}
+
 /** Stops n8n, the backends, the sandbox and the sink; removes the run folder unless kept. */
 export async function cleanUp(state: RunState, keep: boolean): Promise<void> {
 	await stopAll();
@@ -501,7 +534,8 @@ async function main(): Promise<number> {
 		`n8n ${options.n8nVersion}${options.queue ? ` in queue mode (${options.workers} workers)` : ''}; logs in ${logDir}\n`,
 	);
 	try {
-		await runSteps(steps, state);
+		if (options.installOnly) await installOnlySteps(steps, state);
+		else await runSteps(steps, state);
 	} catch (error) {
 		if (!Steps.isAbort(error))
 			await steps.run('Unexpected error', async () => Promise.reject(error));
