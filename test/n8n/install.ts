@@ -247,7 +247,7 @@ async function installInto(
 	writeFileSync(path.join(partial, 'package.json'), JSON.stringify(install.manifest, null, 2));
 	try {
 		await progress.during(`Installing ${install.name}`, async () => {
-			await npmInstall(partial, `npm install of ${install.name}`);
+			await npmInstall(partial, 'npm install');
 			await finish(partial);
 		});
 		writeFileSync(path.join(partial, MARKER), JSON.stringify(install.marker));

@@ -75,18 +75,18 @@ describe('the progress lines of the real-n8n tools', () => {
 		const step = progress.during('Install n8n and Node.js (cache)', async () => {
 			await clock.tickAsync(5_000);
 			await progress.during('Installing n8n 2.41.1', async () => {
-				await progress.during('npm install of n8n 2.41.1', async () => await install.promise);
+				await progress.during('npm install', async () => await install.promise);
 			});
 			await clock.tickAsync(15_000);
 		});
 		await clock.tickAsync(PROGRESS_INTERVAL_MS);
 		expect(written).toEqual([
-			'  … Install n8n and Node.js (cache) (10s) › Installing n8n 2.41.1 (5s) › npm install of n8n 2.41.1 (5s)\n',
+			'  … Install n8n and Node.js (cache) (10s) › Installing n8n 2.41.1 (5s) › npm install (5s)\n',
 		]);
 		install.finish();
 		await step;
 		expect(written).toEqual([
-			'  … Install n8n and Node.js (cache) (10s) › Installing n8n 2.41.1 (5s) › npm install of n8n 2.41.1 (5s)\n',
+			'  … Install n8n and Node.js (cache) (10s) › Installing n8n 2.41.1 (5s) › npm install (5s)\n',
 			'  … Install n8n and Node.js (cache) (20s)\n',
 			'  … Install n8n and Node.js (cache) (30s)\n',
 		]);
