@@ -4,6 +4,7 @@ import path from 'path';
 
 import {
 	checkSingleRelease,
+	gypProgress,
 	installFailure,
 	n8nOverrides,
 	npmProgress,
@@ -70,6 +71,20 @@ describe('the n8n install the real-n8n runs test', () => {
 		].join('\n');
 		expect(npmProgress(log)).toBe('2 package documents read, 1 package downloaded');
 		expect(npmProgress('')).toBe('0 package documents read, 0 packages downloaded');
+	});
+
+	test("node-gyp's progress is the file it compiles or links last, not its compiler warnings", () => {
+		const log = [
+			'gyp info spawn make',
+			'  CC(target) Release/obj.target/sqlite3/gyp/sqlite-autoconf-3440200/sqlite3.o',
+			'../sqlite3.c:1234: warning: unused variable',
+			'  |       ^~~~~~~',
+		].join('\n');
+		expect(gypProgress(log)).toBe('compiling sqlite3.o (build step 1)');
+		expect(
+			gypProgress(`${log}\n  SOLINK_MODULE(target) Release/obj.target/node_sqlite3.node`),
+		).toBe('linking node_sqlite3.node (build step 2)');
+		expect(gypProgress('gyp info it worked if it ends with ok')).toBeUndefined();
 	});
 
 	test('a failed install names the step that failed, keeps nothing, and says how to retry', () => {

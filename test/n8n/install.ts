@@ -332,6 +332,19 @@ export async function ensureVerdaccio(
 	return { bin, version, installed };
 }
 
+/**
+ * How far a node-gyp build got, from its output: the file it compiles or links last
+ * (`CC(target) Release/obj.target/…/sqlite3.o` → "compiling sqlite3.o"); its compiler warnings are
+ * no progress.
+ */
+export function gypProgress(output: string): string | undefined {
+	const steps = [...output.matchAll(/^\s*(CC|CXX|LINK|SOLINK_MODULE)\(target\) (\S+)/gm)];
+	const last = steps[steps.length - 1];
+	if (!last) return undefined;
+	const verb = last[1] === 'CC' || last[1] === 'CXX' ? 'compiling' : 'linking';
+	return `${verb} ${path.basename(last[2])} (build step ${steps.length})`;
+}
+
 /** node-gyp: the one in n8n's tree, else the one npm ships. */
 async function nodeGypScript(installDir: string): Promise<string> {
 	const local = path.join(installDir, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
@@ -368,7 +381,8 @@ async function buildSqlite(installDir: string, node: NodeInstall, cacheDir: stri
 	await runCommand(node.bin, [gyp, 'rebuild', `--nodedir=${node.dir}`, '--jobs=max'], {
 		cwd: sqlite,
 		env: { ...npmEnv(), PATH: node.path },
-		what: `Building sqlite3 ${version} for Node ${nodeVersion} (node-gyp rebuild)`,
+		what: `Building sqlite3 ${version} for Node ${nodeVersion} (node-gyp rebuild, about 2 minutes)`,
+		detail: gypProgress,
 	});
 	// Into place through a temporary sibling, so another run never copies half a file.
 	const partial = `${built}.partial-${process.pid}`;
