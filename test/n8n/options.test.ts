@@ -1,3 +1,5 @@
+import path from 'path';
+
 import { parseBenchOptions, parseOptions } from './options';
 
 describe('the command lines of the real-n8n runs and of bench:n8n', () => {
@@ -25,6 +27,8 @@ describe('the command lines of the real-n8n runs and of bench:n8n', () => {
 					'0',
 					'--remove-duplicates',
 					'--install-only',
+					'--tarball',
+					'pack/n8n-nodes-payments-service-0.1.0.tgz',
 				],
 				{ E2E_N8N_VERSION: '1.123.81' },
 			),
@@ -36,6 +40,7 @@ describe('the command lines of the real-n8n runs and of bench:n8n', () => {
 			webhookProcesses: 0,
 			removeDuplicates: true,
 			installOnly: true,
+			tarball: path.resolve('pack/n8n-nodes-payments-service-0.1.0.tgz'),
 		});
 	});
 

@@ -11,7 +11,7 @@
  * n8n and everything else started is stopped in every case.
  */
 import { randomBytes } from 'crypto';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'fs';
 import os from 'os';
 import path from 'path';
 
@@ -66,10 +66,15 @@ export async function installStep(state: RunState): Promise<string> {
 	return `n8n ${n8nVersion} on Node ${nodeVersion}, ${how}: ${cacheDir}`;
 }
 
-/** Builds and packs this package. */
+/** Builds and packs this package, or copies the tarball given (`--tarball`) into the run folder. */
 export async function packStep(state: RunState): Promise<string> {
-	state.tarball = await buildAndPack(state.runDir);
-	return `${path.basename(state.tarball)} (${Math.round(statSync(state.tarball).size / 1024)} KiB)`;
+	const given = state.options.tarball;
+	if (given) {
+		state.tarball = path.join(state.runDir, path.basename(given));
+		copyFileSync(given, state.tarball);
+	} else state.tarball = await buildAndPack(state.runDir);
+	const size = `${Math.round(statSync(state.tarball).size / 1024)} KiB`;
+	return `${path.basename(state.tarball)} (${size}${given ? `, packed before: ${given}` : ''})`;
 }
 
 /** Starts the sandbox in-process and the SMTP sink the example workflows send e-mail to. */
