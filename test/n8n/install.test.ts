@@ -107,5 +107,8 @@ describe('the n8n install the real-n8n runs test', () => {
 		expect(retryCommand(['node', `${process.cwd()}/test/n8n/run.ts`, '--quick'], {})).toBe(
 			'npx tsx test/n8n/run.ts --quick',
 		);
+		expect(
+			retryCommand(['node', `${process.cwd()}/test/n8n/run.ts`], { npm_lifecycle_event: 'npx' }),
+		).toBe('npx tsx test/n8n/run.ts');
 	});
 });

@@ -158,11 +158,18 @@ export function npmProgress(output: string): string {
 	return `${count(documents, 'package document')} read, ${count(tarballs, 'package')} downloaded`;
 }
 
+/** npm's word for a package document without the version asked for (one cached before it was published). */
+const STALE_DOCUMENT = /\bETARGET\b|\bnotarget\b/;
+
 /**
- * `npm install` (scripts off) in `dir`. A registry connection sometimes stalls without ever
- * timing out; npm then sits idle, so an install idle for NPM_IDLE_MS is stopped and started again
- * (what it downloaded stays in npm's cache, so the next attempt resumes quickly). npm logs each
- * request (`--loglevel=http`), which the progress lines count.
+ * `npm install` (scripts off) in `dir`. It resolves the tree from the package documents in npm's
+ * cache first (`--prefer-offline`): the n8n releases share most of their packages, so a second
+ * install asks the registry little instead of revalidating some 1,800 documents one by one. When a
+ * cached document lacks a version asked for (ETARGET: it predates that release), it resolves again
+ * from the registry. A registry connection sometimes stalls without ever timing out; npm then sits
+ * idle, so an install idle for NPM_IDLE_MS is stopped and started again (what it downloaded stays in
+ * npm's cache, so the next attempt resumes quickly). npm logs each request (`--loglevel=http`),
+ * which the progress lines count.
  */
 async function npmInstall(dir: string, what: string): Promise<void> {
 	const args = [
@@ -174,10 +181,11 @@ async function npmInstall(dir: string, what: string): Promise<void> {
 		'--fetch-timeout=60000',
 		'--fetch-retries=5',
 	];
-	for (let attempt = 1; ; attempt++) {
+	let preferOffline = true;
+	for (let attempt = 1; ;) {
 		const label = attempt === 1 ? what : `${what}, attempt ${attempt} of ${INSTALL_ATTEMPTS}`;
 		try {
-			await runCommand('npm', args, {
+			await runCommand('npm', preferOffline ? [...args, '--prefer-offline'] : args, {
 				cwd: dir,
 				env: npmEnv(),
 				what: label,
@@ -186,8 +194,16 @@ async function npmInstall(dir: string, what: string): Promise<void> {
 			});
 			return;
 		} catch (error) {
+			if (preferOffline && error instanceof Error && STALE_DOCUMENT.test(error.message)) {
+				preferOffline = false;
+				console.log(
+					"  npm's cached package documents lack a version this install needs; resolving again from the registry",
+				);
+				continue;
+			}
 			if (!(error instanceof IdleError) || attempt === INSTALL_ATTEMPTS) throw error;
-			console.log(`  ${error.message}; attempt ${attempt + 1} of ${INSTALL_ATTEMPTS}`);
+			attempt++;
+			console.log(`  ${error.message}; attempt ${attempt} of ${INSTALL_ATTEMPTS}`);
 		}
 	}
 }
@@ -201,7 +217,7 @@ export function retryCommand(
 	env: NodeJS.ProcessEnv = process.env,
 ): string {
 	const args = argv.slice(2);
-	if (env.npm_lifecycle_event)
+	if (env.npm_lifecycle_event && env.npm_lifecycle_event !== 'npx')
 		return `npm run ${env.npm_lifecycle_event}${args.length ? ` -- ${args.join(' ')}` : ''}`;
 	return ['npx tsx', path.relative(process.cwd(), argv[1] ?? ''), ...args].join(' ');
 }
@@ -237,7 +253,14 @@ function isComplete(dir: string, expected: object): boolean {
  */
 async function installInto(
 	target: string,
-	install: { name: string; manifest: object; marker: object; usually: string },
+	install: {
+		name: string;
+		manifest: object;
+		marker: object;
+		usually: string;
+		/** Work run beside npm's install (which mostly waits on the registry); awaited before `finish`. */
+		beside?: () => Promise<void>;
+	},
 	finish: (dir: string) => Promise<void>,
 ): Promise<void> {
 	announce(install.name, target, install.usually);
@@ -247,7 +270,11 @@ async function installInto(
 	writeFileSync(path.join(partial, 'package.json'), JSON.stringify(install.manifest, null, 2));
 	try {
 		await progress.during(`Installing ${install.name}`, async () => {
+			const beside = install.beside?.();
+			// Awaited below; a failure there must not count as unhandled while npm still runs.
+			beside?.catch(() => undefined);
 			await npmInstall(partial, 'npm install');
+			await beside;
 			await finish(partial);
 		});
 		writeFileSync(path.join(partial, MARKER), JSON.stringify(install.marker));
@@ -353,6 +380,84 @@ async function nodeGypScript(installDir: string): Promise<string> {
 	return path.join(globalRoot, 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
 }
 
+/** The file node-gyp builds for sqlite3, which n8n loads. */
+const SQLITE_BINARY = 'node_sqlite3.node';
+
+/**
+ * The sqlite3 release every n8n release the runs use pins (1.100.1 to 2.41.1): built from its own
+ * npm package beside n8n's install ({@link prebuildSqlite}). Another release is built after the
+ * install, from n8n's tree.
+ */
+const EXPECTED_SQLITE3 = '5.1.7';
+
+/** `node --version`, without the v. */
+async function nodeVersionOf(node: NodeInstall): Promise<string> {
+	const output = await runCommand(node.bin, ['--version'], { what: 'node --version' });
+	return output.trim().replace(/^v/, '');
+}
+
+/** Where the build of sqlite3 `version` for Node `nodeVersion` is kept. */
+function sqliteBuildDir(cacheDir: string, version: string, nodeVersion: string): string {
+	return path.join(cacheDir, `sqlite3-${version}-node-${nodeVersion}`);
+}
+
+/**
+ * Builds sqlite3's native module in `sqliteDir` (an unpacked sqlite3 package) with node-gyp `gyp`
+ * for `node`, then keeps the binary in `built`, put into place through a temporary sibling so that
+ * another run never copies half a file.
+ */
+async function compileSqlite(
+	sqliteDir: string,
+	gyp: string,
+	node: NodeInstall,
+	built: string,
+): Promise<void> {
+	const [version, nodeVersion] = path
+		.basename(built)
+		.replace(/^sqlite3-/, '')
+		.split('-node-');
+	await runCommand(node.bin, [gyp, 'rebuild', `--nodedir=${node.dir}`, '--jobs=max'], {
+		cwd: sqliteDir,
+		env: { ...npmEnv(), PATH: node.path },
+		what: `Building sqlite3 ${version} for Node ${nodeVersion} (node-gyp rebuild, about 2 minutes)`,
+		detail: gypProgress,
+	});
+	const partial = `${built}.partial-${process.pid}`;
+	mkdirSync(partial, { recursive: true });
+	copyFileSync(
+		path.join(sqliteDir, 'build', 'Release', SQLITE_BINARY),
+		path.join(partial, SQLITE_BINARY),
+	);
+	rmSync(built, { recursive: true, force: true });
+	renameSync(partial, built);
+}
+
+/**
+ * Builds sqlite3 {@link EXPECTED_SQLITE3} for `node` from its own npm package into the cache, unless
+ * it is there: run beside n8n's install, so that the build (CPU) overlaps the install's downloads.
+ * @throws when the package cannot be installed or built (n8n's install then builds from its tree).
+ */
+async function prebuildSqlite(cacheDir: string, node: NodeInstall): Promise<void> {
+	const built = sqliteBuildDir(cacheDir, EXPECTED_SQLITE3, await nodeVersionOf(node));
+	if (existsSync(path.join(built, SQLITE_BINARY))) return;
+	const source = `${built}.source-${process.pid}`;
+	rmSync(source, { recursive: true, force: true });
+	mkdirSync(source, { recursive: true });
+	const manifest = {
+		name: 'e2e-sqlite3',
+		private: true,
+		dependencies: { sqlite3: EXPECTED_SQLITE3 },
+	};
+	writeFileSync(path.join(source, 'package.json'), JSON.stringify(manifest, null, 2));
+	try {
+		await npmInstall(source, `npm install sqlite3@${EXPECTED_SQLITE3}`);
+		const sqlite = path.join(source, 'node_modules', 'sqlite3');
+		await compileSqlite(sqlite, await nodeGypScript(source), node, built);
+	} finally {
+		rmSync(source, { recursive: true, force: true });
+	}
+}
+
 /**
  * sqlite3's native module for `node` (n8n opens its SQLite database with it). It is installed with
  * scripts off, and its prebuilt binary cannot be downloaded here, so it is built with node-gyp once
@@ -366,30 +471,12 @@ async function buildSqlite(installDir: string, node: NodeInstall, cacheDir: stri
 	const { version } = JSON.parse(readFileSync(path.join(sqlite, 'package.json'), 'utf8')) as {
 		version: string;
 	};
-	const nodeVersion = (await runCommand(node.bin, ['--version'], { what: 'node --version' }))
-		.trim()
-		.replace(/^v/, '');
-	const built = path.join(cacheDir, `sqlite3-${version}-node-${nodeVersion}`);
+	const built = sqliteBuildDir(cacheDir, version, await nodeVersionOf(node));
+	if (!existsSync(path.join(built, SQLITE_BINARY)))
+		await compileSqlite(sqlite, await nodeGypScript(installDir), node, built);
 	const release = path.join(sqlite, 'build', 'Release');
-	const binary = 'node_sqlite3.node';
-	if (existsSync(path.join(built, binary))) {
-		mkdirSync(release, { recursive: true });
-		copyFileSync(path.join(built, binary), path.join(release, binary));
-		return;
-	}
-	const gyp = await nodeGypScript(installDir);
-	await runCommand(node.bin, [gyp, 'rebuild', `--nodedir=${node.dir}`, '--jobs=max'], {
-		cwd: sqlite,
-		env: { ...npmEnv(), PATH: node.path },
-		what: `Building sqlite3 ${version} for Node ${nodeVersion} (node-gyp rebuild, about 2 minutes)`,
-		detail: gypProgress,
-	});
-	// Into place through a temporary sibling, so another run never copies half a file.
-	const partial = `${built}.partial-${process.pid}`;
-	mkdirSync(partial, { recursive: true });
-	copyFileSync(path.join(release, binary), path.join(partial, binary));
-	rmSync(built, { recursive: true, force: true });
-	renameSync(partial, built);
+	mkdirSync(release, { recursive: true });
+	copyFileSync(path.join(built, SQLITE_BINARY), path.join(release, SQLITE_BINARY));
 }
 
 /** n8n `version`, cached as `<cacheDir>/n8n-<version>`, with sqlite3 built for `node`. */
@@ -412,7 +499,18 @@ export async function ensureN8n(
 		installed = true;
 		await installInto(
 			target,
-			{ name: `n8n ${version}`, manifest, marker, usually: N8N_USUALLY },
+			{
+				name: `n8n ${version}`,
+				manifest,
+				marker,
+				usually: N8N_USUALLY,
+				beside: async () =>
+					await prebuildSqlite(cacheDir, node).catch((error: unknown) => {
+						console.log(
+							`  sqlite3 ${EXPECTED_SQLITE3} could not be built beside the install (${(error as Error).message.split('\n')[0]}); it is built from n8n's tree next`,
+						);
+					}),
+			},
 			async (dir) => {
 				checkSingleRelease(dir);
 				await buildSqlite(dir, node, cacheDir);
