@@ -74,6 +74,7 @@ export class PaymentsService implements INodeType {
 			() => failed !== undefined,
 		);
 		if (failed) throw failed.error;
+		run.afterRun();
 		return [outputs.flat()];
 	}
 }

@@ -44,6 +44,7 @@ import type { Sandbox } from '../sandbox';
 import { Rng } from '../sandbox/data';
 import { demoCredentials } from '../sandbox/demo';
 import { N8N_SUMMARIZE_NODE } from './baselineRoute';
+import { lostAnswerBenchmark } from './lostAnswers';
 import { reportSandboxReady } from './reportSandboxProcess';
 
 interface Result {
@@ -1512,8 +1513,9 @@ async function reportBenchmark(
  * `npm run bench -- <name>` runs one group: pure, engine, concurrency (360 days, one-day reads and
  * the 100,000-deposit day) or trigger; or part of concurrency: 360, day or large; or the trigger at
  * volume: trigger-volume (20,000 a day), trigger-volume-100k, trigger-volume-2k; or notifications;
- * or creations (1,000 payouts, 1,000 deposits, 500 refunds at concurrency 1 and 8), creations-small
- * (a tenth of them);
+ * or creations (1,000 payouts, 1,000 deposits, 500 refunds at concurrency 1 and 8, then
+ * lost-answers), creations-small (a tenth of them), lost-answers (payouts on a network that loses
+ * answers, beside a clean batch: test/bench/lostAnswers.ts);
  * or report (Summarize, Export to File, and Summarize with Write Records to File at 100,000 and
  * 1,000,000 deposits), report-100k, report-file (Summarize with Write Records to File alone).
  */
@@ -1540,6 +1542,8 @@ async function main() {
 		await dayBenchmark({ deposits: 100_000, shape: 'uniform', concurrencies: [1, 4, 8] });
 	if (!only || only === 'creations') await creationBenchmark();
 	if (only === 'creations-small') await creationBenchmark(0.1);
+	if (!only || only === 'creations' || only === 'lost-answers')
+		await lostAnswerBenchmark({ record, sandboxProcess });
 	if (!only || only === 'trigger') await triggerCostBenchmark();
 	if (!only || only === 'trigger' || only === 'trigger-volume')
 		await triggerVolumeBenchmark(20_000);

@@ -687,13 +687,15 @@ export const DEMOS: Demo[] = [
 			'Payouts one row at a time (Loop Over Items): two identical rows are two payouts; a lost answer, n8n’s Retry and a re-run pay nobody twice',
 		file: 'payouts-loop-over-items.json',
 		async run(workflow, { engine, sandbox }) {
-			// The service makes the second payout, but its answer is lost: the execution fails there.
+			// The service makes the second payout, but its answer is lost, and so are the answers to the
+			// node's two resends (the same external ID): the execution fails there.
 			sandbox.faults.add({
 				method: 'POST',
 				path: '/v3/cashout',
 				kind: 'reset',
 				phase: 'after',
 				skip: 1,
+				times: 3,
 			});
 			const failed = await engine.run(workflow);
 			check(failed.error, 'the execution should fail on the lost answer');
@@ -748,7 +750,8 @@ export const DEMOS: Demo[] = [
  * @throws when n8n reported other node errors than those two.
  */
 function payoutFailures(nodeErrors: readonly string[] | undefined): string[] {
-	const fault = 'fault injected: the service makes the second payout, but its answer is lost';
+	const fault =
+		'fault injected: the service makes the second payout, but its answer is lost, and so are the answers to the node’s two resends';
 	const failed = 'the first execution fails there';
 	const rerun = 'n8n’s Retry resumes at the failed node; the workflow run again by hand is refused';
 	if (!nodeErrors) return [fault, failed, rerun];

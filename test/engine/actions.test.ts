@@ -10,6 +10,7 @@ import './cashout/create.spec';
 import './cashout/status.spec';
 import './creations/concurrency.spec';
 import './creations/money-moves-once.spec';
+import './creations/property.spec';
 import './credentials.spec';
 import './deposit/create.spec';
 import './deposit/flagForReview.spec';

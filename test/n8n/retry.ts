@@ -1,8 +1,9 @@
 /**
  * n8n's Retry of a failed execution, in a real n8n: the executions list's Retry button
  * (`POST /rest/executions/:id/retry`) starts a new execution from the failed one's data. A payout
- * run whose second creation answer is lost fails there; the retry must make the remaining payouts
- * and report the lost one as already made, so the sandbox holds one payout per row.
+ * run whose second creation answer is lost, and the answers to the node's two resends too, fails
+ * there; the retry must make the remaining payouts and report the lost one as already made, so the
+ * sandbox holds one payout per row.
  */
 import type { INode } from 'n8n-workflow';
 
@@ -37,13 +38,15 @@ export async function executionRetryStep(state: RunState): Promise<string> {
 		sandbox.control.createdCashouts().filter((cashout) => cashout.request.comments === COMMENT)
 			.length;
 
-	// The service makes the second payout, but its answer is lost.
+	// The service makes the second payout, but its answer is lost, and so are the answers to the
+	// node's two resends.
 	sandbox.faults.add({
 		method: 'POST',
 		path: '/v3/cashout',
 		kind: 'reset',
 		phase: 'after',
 		skip: 1,
+		times: 3,
 	});
 	const failedId = await client.runManually(
 		{ ...workflow, ...stored },
@@ -79,5 +82,5 @@ export async function executionRetryStep(state: RunState): Promise<string> {
 	const posts = sandbox.log
 		.find('POST', '/v3/cashout')
 		.filter((request) => String(request.rawBody).includes(COMMENT)).length;
-	return `execution ${failedId} failed on a lost answer after ${afterFailure} payouts; Retry made execution ${retried.id} (mode retry): 3 rows, ${payouts} payouts, ${posts} creation requests`;
+	return `execution ${failedId} failed on answers all lost after ${afterFailure} payouts; Retry made execution ${retried.id} (mode retry): 3 rows, ${payouts} payouts, ${posts} creation requests`;
 }

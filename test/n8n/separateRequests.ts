@@ -1,7 +1,8 @@
 /**
  * Money at the edges in a real n8n (regular mode):
  * - two webhook calls asking for the same payout are two requests: two payouts; a call whose
- *   creation answer is lost fails, and n8n's Retry of that execution makes no second payout;
+ *   creation answers are all lost (the node's resends too) fails, and n8n's Retry of that execution
+ *   makes no second payout;
  * - the package's credentials are refused to any other node (n8n's HTTP Request node here) where the
  *   running n8n supports `restrictToSupportedNodes` (2.x; checked from 2.35.3).
  */
@@ -97,7 +98,14 @@ export async function separateRequestsStep(state: RunState): Promise<string> {
 			throw new Error(`two webhook calls for the same payout made ${afterTwo} payouts, not 2`);
 
 		const before = new Set((await client.executions(stored.id)).map((execution) => execution.id));
-		sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after' });
+		// Every answer lost: the first and the node's two resends.
+		sandbox.faults.add({
+			method: 'POST',
+			path: '/v3/cashout',
+			kind: 'reset',
+			phase: 'after',
+			times: 3,
+		});
 		await call({ withdrawalId: 'W-1003', amount: '250.00' });
 		sandbox.faults.clear();
 		const failed = await waitFor(
@@ -124,7 +132,7 @@ export async function separateRequestsStep(state: RunState): Promise<string> {
 		const total = made().length;
 		if (total !== 3)
 			throw new Error(`3 calls should make 3 payouts; the sandbox holds ${total} after the Retry`);
-		return `calls W-1001 and W-1002 for the same payout: ${afterTwo} payouts; W-1003's answer lost (execution ${failed.id}), n8n's Retry (execution ${retried.id}) made none: ${total} payouts for 3 calls`;
+		return `calls W-1001 and W-1002 for the same payout: ${afterTwo} payouts; W-1003's answers all lost (execution ${failed.id}), n8n's Retry (execution ${retried.id}) made none: ${total} payouts for 3 calls`;
 	} finally {
 		await client.deactivate({ ...withdrawalWorkflow(path), ...stored });
 	}

@@ -1,16 +1,21 @@
 /**
  * Payouts from a 500-row spreadsheet at Concurrency 8, in a real n8n: `payouts-from-spreadsheet.json`
- * with its sheet replaced by 500 valid rows and On Error set to stop the workflow. The answer of
- * the 250th creation is lost, so the execution fails there; the items already in flight finish
- * first. n8n's Retry of that execution must pay every row not paid yet and report every row paid
- * before (the lost one included) as already created: the sandbox holds exactly one payout per row.
- * The time of the Create payout node is checked against the bound ⌈rows ÷ 8⌉ × requests per row ×
- * round trip, the round trip measured on a 20-row run at Concurrency 1 first.
+ * with its sheet replaced by 500 valid rows and On Error set to stop the workflow.
+ * - One lost answer (the 250th creation is made, its answer lost): the node sends it again with the
+ *   same external ID, and the execution completes: every row paid once, at most 510 creation
+ *   requests, the lost row read as already created and sent twice. The time of the Create payout
+ *   node is checked against the bound ⌈rows ÷ 8⌉ × requests per row × round trip, the round trip
+ *   measured on a 20-row run at Concurrency 1 first.
+ * - Every answer of one row lost (the node's resends too): the execution fails there, the rows in
+ *   flight finish; n8n's Retry of it sends only what was not made (the unknown row, with its key,
+ *   and the rows never sent), outputs the rows answered before from the failed execution's record,
+ *   and reads the unknown one as already created: every row paid once.
  */
 import type { INode, IRunExecutionData } from 'n8n-workflow';
 
 import { mapCredentials } from './catalogue';
 import { runDataOf, toWorkflowRun } from './execution';
+import type { ExecutionRecord } from './rest';
 import { waitFor } from './processes';
 import { EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
 
@@ -76,7 +81,8 @@ export async function spreadsheetStep(state: RunState): Promise<string> {
 		);
 		return { ...workflow, ...(await client.createWorkflow(workflow)) };
 	};
-	const run = async (workflow: Awaited<ReturnType<typeof variant>>) => {
+	type Variant = Awaited<ReturnType<typeof variant>>;
+	const run = async (workflow: Variant) => {
 		const id = await client.runManually(workflow, need(entry.manualTrigger, 'the manual trigger'));
 		return await client.waitForExecution(id, EXECUTION_TIMEOUT_MS);
 	};
@@ -99,81 +105,119 @@ export async function spreadsheetStep(state: RunState): Promise<string> {
 		if (calibration.status !== 'success')
 			throw new Error(`the 20-row run ended "${calibration.status}"`);
 		const roundTripMs = nodeTime(runDataOf(calibration)) / sandbox.log.entries().length;
+		const lostAnswer = await oneLostAnswer(await variant('c8', ROWS, 8), roundTripMs);
+		const retried = await everyAnswerLost(await variant('r8', ROWS, 8));
+		return `${lostAnswer}; ${retried}`;
+	} finally {
+		sandbox.setLatency(0);
+		sandbox.faults.clear();
+	}
 
-		const workflow = await variant('c8', ROWS, 8);
-		const postsBefore = sandbox.log.find('POST', '/v3/cashout').length;
+	/** The sheet with one lost answer: one execution, every row paid once, the bound kept. */
+	async function oneLostAnswer(workflow: Variant, roundTripMs: number): Promise<string> {
+		sandbox.log.clear();
+		lose(1);
+		const done = await run(workflow);
+		sandbox.faults.clear();
+		if (done.status !== 'success')
+			throw new Error(`the 500-row run with one lost answer ended "${done.status}"`);
+		const creations = sandbox.log.find('POST', '/v3/cashout').length;
+		const requests = sandbox.log.entries().length;
+		if (creations > ROWS + 10)
+			throw new Error(`${creations} creation requests for ${ROWS} rows and one lost answer`);
+		const items = await paidOnce(done, 'c8');
+		const resent = items.filter((item) => item.times_sent === 2);
+		if (resent.length !== 1 || resent[0].already_created !== true)
+			throw new Error('the row whose answer was lost is not read as already created, sent twice');
+		const boundMs = Math.ceil(ROWS / 8) * (requests / ROWS) * roundTripMs;
+		const ms = nodeTime(runDataOf(done));
+		if (ms > MAX_RATIO * boundMs)
+			throw new Error(
+				`${ROWS} rows took ${(ms / 1000).toFixed(2)} s, ${(ms / boundMs).toFixed(2)} × the bound ${(boundMs / 1000).toFixed(2)} s`,
+			);
+		return (
+			`one lost answer: execution ${done.id} completed, ${ROWS} rows paid once with ${creations} creation requests; ` +
+			`Create payout ${(ms / 1000).toFixed(2)} s for ${requests} requests, ${(ms / boundMs).toFixed(2)} × the bound ${(boundMs / 1000).toFixed(2)} s (round trip ${roundTripMs.toFixed(1)} ms at ${LATENCY_MS} ms of latency)`
+		);
+	}
+
+	/** Every answer of one row lost: the execution fails; n8n's Retry sends only what was not made. */
+	async function everyAnswerLost(workflow: Variant): Promise<string> {
+		sandbox.log.clear();
+		lose(3);
+		const failed = await run(workflow);
+		sandbox.faults.clear();
+		if (failed.status !== 'error')
+			throw new Error(`the 500-row run whose answers were all lost ended "${failed.status}"`);
+		const sent = sandbox.log.find('POST', '/v3/cashout');
+		const unknown = JSON.parse(String(sent.find((request) => request.fault)?.rawBody)).external_id;
+		const answered = new Set(
+			sent.filter((request) => request.status === 200).map((request) => externalIdOf(request)),
+		);
+		sandbox.log.clear();
+		const retry = await retryOf(failed.id, workflow.id);
+		const resent = sandbox.log.find('POST', '/v3/cashout').map((request) => externalIdOf(request));
+		if (
+			resent.some((externalId) => answered.has(externalId)) ||
+			resent.length !== ROWS - answered.size
+		)
+			throw new Error(
+				`the Retry sent ${resent.length} creations for ${ROWS - answered.size} rows not made, ${resent.filter((externalId) => answered.has(externalId)).length} of them made before`,
+			);
+		const items = await paidOnce(retry, 'r8');
+		const already = items.filter((item) => item.already_created === true);
+		if (already.length !== 1 || already[0].external_id !== unknown)
+			throw new Error('only the row whose answers were lost should read as already created');
+		return `every answer of one row lost: execution ${failed.id} failed after ${answered.size} rows were answered; Retry ${retry.id} sent ${resent.length} creations (the unknown row and the rows never sent), every row paid once`;
+	}
+
+	/** The answer of the 250th creation lost, `times` times in a row (the node resends twice). */
+	function lose(times: number) {
 		sandbox.faults.add({
 			method: 'POST',
 			path: '/v3/cashout',
 			kind: 'reset',
 			phase: 'after',
 			skip: ROWS / 2 - 1,
+			times,
 		});
-		const failed = await run(workflow);
-		sandbox.faults.clear();
-		if (failed.status !== 'error')
-			throw new Error(
-				`the 500-row run should have failed on the lost answer; it ended "${failed.status}"`,
-			);
-		const paidBeforeRetry = paidOf('c8').size;
-		const sentBeforeRetry = sandbox.log.find('POST', '/v3/cashout').length - postsBefore;
-		const lostRequest = sandbox.log
-			.find('POST', '/v3/cashout')
-			.find((request) => request.fault === 'reset:after');
+	}
 
-		sandbox.log.clear();
-		await client.request('POST', `/executions/${failed.id}/retry`, { loadWorkflow: false });
+	/** n8n's Retry of execution `failedId` (the executions list's button), once it has finished. */
+	async function retryOf(failedId: string, workflowId: string) {
+		await client.request('POST', `/executions/${failedId}/retry`, { loadWorkflow: false });
 		const retried = await waitFor(
 			'the retried execution to finish',
 			async () => {
-				const list = await client.executions(workflow.id);
+				const list = await client.executions(workflowId);
 				const retry = list.find(
-					(execution) => execution.id !== failed.id && execution.mode === 'retry',
+					(execution) => execution.id !== failedId && execution.mode === 'retry',
 				);
 				return retry && ['success', 'error', 'crashed', 'canceled'].includes(retry.status) && retry;
 			},
 			{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 250 },
 		);
 		const retry = await client.waitForExecution(retried.id, EXECUTION_TIMEOUT_MS);
-		const requests = sandbox.log.entries().length;
 		if (retry.status !== 'success')
 			throw new Error(`the retry (execution ${retried.id}) ended "${retry.status}"`);
+		return retry;
+	}
 
-		const paid = paidOf('c8');
+	/** The Create payout node's items of `execution`, once every row of `name` is paid exactly once. */
+	async function paidOnce(execution: ExecutionRecord, name: string) {
+		const paid = paidOf(name);
 		const twice = [...paid].filter(([, times]) => times > 1).map(([id]) => id);
 		if (twice.length) throw new Error(`paid twice: ${twice.slice(0, 5).join(', ')}`);
 		if (paid.size !== ROWS) throw new Error(`${paid.size} of ${ROWS} rows paid`);
-		const items = (await toWorkflowRun(client, retry)).output(NODE).map((item) => item.json);
-		const reportedBefore = items.filter((item) => item.already_created === true).length;
+		const items = (await toWorkflowRun(client, execution)).output(NODE).map((item) => item.json);
 		if (items.length !== ROWS || items.some((item) => item.error !== undefined))
-			throw new Error(`the retry output ${items.length} items, not ${ROWS} payouts`);
-		if (reportedBefore !== sentBeforeRetry)
 			throw new Error(
-				`${reportedBefore} rows read as already created, but the failed execution sent ${sentBeforeRetry}`,
+				`execution ${execution.id} output ${items.length} items, not ${ROWS} payouts`,
 			);
-		if (
-			lostRequest &&
-			!items.some(
-				(item) =>
-					item.already_created === true &&
-					item.external_id === JSON.parse(String(lostRequest.rawBody)).external_id,
-			)
-		)
-			throw new Error('the row whose answer was lost is not reported as already created');
-
-		const boundMs = Math.ceil(ROWS / 8) * (requests / ROWS) * roundTripMs;
-		const ms = nodeTime(runDataOf(retry));
-		if (ms > MAX_RATIO * boundMs)
-			throw new Error(
-				`the retry's ${ROWS} rows took ${(ms / 1000).toFixed(2)} s, ${(ms / boundMs).toFixed(2)} × the bound ${(boundMs / 1000).toFixed(2)} s`,
-			);
-		return (
-			`execution ${failed.id} failed on the lost answer of one of ${sentBeforeRetry} payouts sent (${paidBeforeRetry} made); ` +
-			`Retry ${retried.id}: ${ROWS} rows, ${paid.size} payouts, each once, ${reportedBefore} read as already created; ` +
-			`Create payout ${(ms / 1000).toFixed(2)} s for ${requests} requests, ${(ms / boundMs).toFixed(2)} × the bound ${(boundMs / 1000).toFixed(2)} s (round trip ${roundTripMs.toFixed(1)} ms at ${LATENCY_MS} ms of latency)`
-		);
-	} finally {
-		sandbox.setLatency(0);
-		sandbox.faults.clear();
+		return items;
 	}
 }
+
+/** The external ID a creation request sent. */
+const externalIdOf = (request: { rawBody?: string }) =>
+	String(JSON.parse(String(request.rawBody)).external_id);

@@ -603,4 +603,9 @@ export interface SandboxControl {
 	setDefaultNotificationUrl(merchantId: number, url: string | undefined): void;
 	/** The merchant's default notification URL, if set. */
 	defaultNotificationUrl(merchantId: number): string | undefined;
+	/**
+	 * How long (ms, sandbox clock) a deposit, cashout or refund created through the API stays out of
+	 * the reporting lists (default 0): reports can lag behind creation (service rules §5.2).
+	 */
+	setReportLag(ms: number): void;
 }

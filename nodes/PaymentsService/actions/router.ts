@@ -75,6 +75,8 @@ export interface RunPlan {
 	 * can correct the value and call again. Nothing is sent twice: the answer is the outcome.
 	 */
 	asTool: boolean;
+	/** Called once the run ended without an error (the operation's `afterRun`, types.ts). */
+	afterRun(): void;
 	/** Runs the operation for one item; the output items are paired with that input item. */
 	runItem(itemIndex: number): Promise<INodeExecutionData[]>;
 	/**
@@ -127,6 +129,7 @@ export function planRun(this: IExecuteFunctions): RunPlan {
 			await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
 		},
 		asTool: this.getNode().type.endsWith('Tool'),
+		afterRun: () => definition.module.afterRun?.(this),
 		runItem: async (itemIndex) => {
 			if (definition.reads) {
 				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;

@@ -22,4 +22,9 @@ export interface OperationModule {
 	 * their `properties` offer `concurrencyOption` (actions/common/parameters.ts), and the router reads it.
 	 */
 	concurrent?: boolean;
+	/**
+	 * Called once when a run of the node ended without an error (nothing runs it again then): the
+	 * creations forget the outcomes they kept for Retry On Fail (idempotency/attempts.ts).
+	 */
+	afterRun?(context: IExecuteFunctions): void;
 }

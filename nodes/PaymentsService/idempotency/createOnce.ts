@@ -1,144 +1,134 @@
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { PaymentsClient, ServiceRequest } from '../transport/client';
 import { failureOf, isFailureKind, type ServiceFailure } from '../transport/errors';
 import {
-	failUnlessUnconfirmedAllowed,
+	countSend,
 	recordAttempt,
+	recordedOutcome,
+	recordOutcome,
 	recordRefusedRepeat,
-	repeatOfAnotherExecution,
 	sentBefore,
-	unknownCreationOutcome,
-	type CreationKey,
-} from './creation';
-import { createdBeforeAttempt, differences, type Comparison, type Recovery } from './recovery';
+} from './attempts';
+import type { RequestKey } from './keys';
+import {
+	createdBeforeAttempt,
+	differences,
+	isComparable,
+	lookUpPeriod,
+	type Comparison,
+} from './lookUp';
+import {
+	alreadyMadeMessage,
+	keyOfAnotherRecord,
+	repeatOfAnotherExecution,
+	unconfirmedRepeat,
+	unknownOutcome,
+	type Confirmation,
+	type CreationNames,
+} from './messages';
 
 /**
  * The create-once flow of Deposit, Cashout and Refund → Create (service rules §5.2,
- * docs/money-moves-once.md): build and check the request and its key; look for the previous
- * Duplicate Window's record; record the attempt before sending (so an item in flight when the node
- * stops reads as sent to n8n's Retry); send once (a 429 or 503 is resent with the same key, every
- * request paused: transport/client.ts); on a repeat answer (104, 511), find, compare and report the
- * earlier record, or fail the item.
+ * docs/money-moves-once.md), one item at a time:
+ * 1. the resource builds and checks the request and its key (nothing is sent on a bad field);
+ * 2. in the first hour of a Duplicate Window, the previous window's key is looked up: a record
+ *    there is a re-run's, and nothing is sent;
+ * 3. the attempt is recorded in the execution before it is sent, so an item in flight when the
+ *    node stops reads as sent to Retry On Fail and n8n's Retry;
+ * 4. it is sent once: the client resends it with the same key after a 429 or 503 (every request
+ *    paused) and after a lost answer (a reset, a hang-up, a timeout), a bounded number of times;
+ * 5. a repeat answer (104, 511) is looked up, compared and reported as the record an earlier
+ *    attempt made, or the item fails saying why;
+ * 6. what the item got is recorded in the execution: Retry On Fail and n8n's Retry of a failed
+ *    execution output it again instead of sending the request again.
+ * Before 1, an item whose outcome this execution recorded is output from the record.
+ * The flow decides; the resource ({@link CreateOnceResource}) says what its record is.
  */
 
-/** A creation request as the adapter built it: the body to send, its headers and its key. */
-export interface PreparedCreation {
+export type { Confirmation } from './messages';
+
+/** A creation request as the resource built it: the body to send, its headers and its key. */
+export interface PreparedRequest {
 	/** The request body exactly as it is sent (the cashout's key is its `external_id`). */
 	body: IDataObject;
 	/** Headers beside the credential's (the deposit and refund `X-Idempotency-Key`). */
 	headers?: IDataObject;
-	creation: CreationKey;
+	key: RequestKey;
 }
 
-/** What a look-up after a repeat answer found: the record (Recovery), and facts of the adapter's own. */
+/** What a resource's look-up of one key found (service rules §5.2). */
 export interface LookUp<Facts = undefined> {
-	recovery: Recovery;
+	/** Whether a record with this key is known to exist (found in the list, or read by its key). */
+	exists: boolean;
+	/** The reporting list's record of the key, to compare with the request; undefined when not found. */
+	record?: IDataObject;
+	/** The record as a noun phrase for messages, "cashout 8405147 (PENDING)"; "" when nothing is known. */
+	label: string;
+	/** What the look-up could not do, a sentence starting with a space; "" when it found the record. */
+	note: string;
+	/** What else the resource read for its output (the cashout's status). */
 	facts: Facts;
 }
 
-/** How a repeat answer was confirmed as this request's record. */
-export type Confirmation =
-	/** Found in the reporting list and compared. */
-	| 'found'
-	/** Not found, but the key itself names this request (a key derived from its fields and sent by this execution). */
-	| 'byKey'
-	/** Neither: output only because Options → Unconfirmed Repeat says so. */
-	| 'unconfirmed';
+/** What the look-up is for: the key, and the creation dates its record can have. */
+export interface LookUpTarget {
+	key: string;
+	/** Unix seconds. */
+	period: { from: number; to: number };
+	/**
+	 * True when the service said a record with this key exists (a repeat answer to this execution's
+	 * own key): a list that does not show it yet is read again (lookUp.ts, `REREAD_DELAYS_MS`).
+	 */
+	known: boolean;
+}
 
 /**
- * What one resource supplies to the flow: how to build, send, find, compare and report its record.
- * Messages stay the adapter's, in its own words.
+ * What one resource is to the create-once flow: its names, its request, its record in the reporting
+ * list and its output. The flow decides when each is used.
  */
-export interface CreationAdapter<P extends PreparedCreation, Facts = undefined> {
-	/** "cashout", "deposit" or "refund": the record, in messages. */
-	noun: string;
-	/** What the record is to the merchant in the repeat errors: "payout", "deposit", "refund". */
-	thing: string;
-	/** What the key is sent as: "external ID" or "idempotency key". */
-	keyName: string;
-	/** The service's answer to a key sent again: 511 or 104. */
-	repeatCode: number;
-	/** The field that makes two requests distinct, named in the repeat error ("External ID"…). */
-	distinctField: string;
-	/** Where the request goes. */
-	request: Pick<ServiceRequest, 'family' | 'method' | 'path'>;
-	/** What is being done, for the error message: "Creating the cashout". */
-	action: string;
+export interface CreateOnceResource<
+	P extends PreparedRequest,
+	Facts = undefined,
+> extends CreationNames {
+	/** Where the creation goes, and what it does in words ("Creating the cashout"). */
+	endpoint: Pick<ServiceRequest, 'family' | 'method' | 'path'> & { action: string };
+	/** The record's creation-date field in the reporting list ("creationDate", "date"). */
+	createdField: string;
 	/**
 	 * Builds item `itemIndex`'s request and its key.
 	 * @throws NodeOperationError naming every broken field (nothing is sent).
 	 */
 	prepare(context: IExecuteFunctions, itemIndex: number, options: IDataObject): P;
-	/** The refusals the adapter explains in its own words (e.g. 514, 802). */
-	explain?(prepared: P, itemIndex: number): (failure: ServiceFailure) => string | undefined;
-	/**
-	 * Looks for the record of `previousKey` (the same request in the previous Duplicate Window):
-	 * what is known of it (" (PENDING, created in the previous Duplicate Window)"), or undefined
-	 * when there is none. Without it, no previous window is read.
-	 */
-	inPreviousWindow?(
-		context: IExecuteFunctions,
-		client: PaymentsClient,
-		prepared: P,
-		previousKey: string,
-		itemIndex: number,
-	): Promise<string | undefined>;
-	/** The item of a first success, from the service's answer. */
+	/** The service's refusals in the resource's words (514 insufficient funds, 802 amount…). */
+	refusals?(prepared: P, itemIndex: number): (failure: ServiceFailure) => string | undefined;
+	/** The item of a record made now, from the service's answer. */
 	created(
 		context: IExecuteFunctions,
-		client: PaymentsClient,
 		prepared: P,
 		answer: IDataObject,
-		itemIndex: number,
 	): Promise<INodeExecutionData>;
-	/**
-	 * What is known of the record another execution made under this derived key, for the repeat
-	 * error (" (PENDING)"), or "" when nothing is read.
-	 */
-	describeRepeat?(
-		context: IExecuteFunctions,
-		client: PaymentsClient,
-		prepared: P,
-		itemIndex: number,
-	): Promise<string>;
-	/** Finds the record an earlier attempt made (and reads what the adapter reports of it). */
+	/** Looks up the record of `target.key`; a read that fails throws only where nothing was sent yet. */
 	lookUp(
 		context: IExecuteFunctions,
 		client: PaymentsClient,
 		prepared: P,
+		target: LookUpTarget,
 		itemIndex: number,
 	): Promise<LookUp<Facts>>;
-	/** The fields of the found record to compare with the request; none: the look-up matched them. */
-	compare?(prepared: P, record: IDataObject): Comparison[];
-	/** The record's creation-date field, to tell another execution's record from this one's. */
-	createdField: string;
-	/** A found record in a message: " (cashout 8405147, PENDING)". */
-	describeRecord(record: IDataObject, facts: Facts): string;
-	/**
-	 * The error of a found record that differs from the request: the key belongs to another one.
-	 * @param differing "amount: 300.00 asked, 250 on the existing cashout", one per field.
-	 */
-	anotherRecord?(
-		prepared: P,
-		record: IDataObject,
-		differing: string[],
-		itemIndex: number,
-	): { message: string; description: string };
-	/** True when the key alone names this request (a cashout's derived external ID). */
-	confirmedByKey?(prepared: P): boolean;
-	/**
-	 * What the item's failure says when the record could not be found and compared (before the
-	 * flow adds how to output it anyway).
-	 */
-	unconfirmedDescription(prepared: P, lookUp: LookUp<Facts>): string;
-	/** The item of a repeat answer, confirmed (or output unconfirmed). */
+	/** The request's fields and the found record's, to compare (none: the look-up matched them). */
+	compare(prepared: P, record: IDataObject): Comparison[];
+	/** Whether the key alone names this request (a cashout's derived external ID). */
+	keyNamesRequest?(prepared: P): boolean;
+	/** Where the user finds the record: "Cashout → Get Many, or the merchant panel". */
+	whereToLook(prepared: P): string;
+	/** The item of a record an earlier attempt made, with the flow's message. */
 	alreadyMade(
 		context: IExecuteFunctions,
 		client: PaymentsClient,
 		prepared: P,
-		outcome: { lookUp: LookUp<Facts>; confirmation: Confirmation; itemIndex: number },
+		found: LookUp<Facts>,
+		outcome: { confirmation: Confirmation; message: string; itemIndex: number },
 	): Promise<IDataObject>;
 }
 
@@ -149,98 +139,129 @@ export interface CreationAdapter<P extends PreparedCreation, Facts = undefined> 
  *   request, a key that belongs to another record, or an unconfirmed repeat; NodeApiError for a
  *   refusal or a failure, whose description says how to retry safely when the outcome is unknown.
  */
-export async function createOnce<P extends PreparedCreation, Facts>(
+export async function createOnce<P extends PreparedRequest, Facts>(
 	context: IExecuteFunctions,
 	client: PaymentsClient,
-	adapter: CreationAdapter<P, Facts>,
+	resource: CreateOnceResource<P, Facts>,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const prepared = adapter.prepare(context, itemIndex, options);
-	await refusePreviousWindow(context, client, adapter, prepared, itemIndex);
-	recordAttempt(context, prepared.creation);
-	const sent = await client
-		.request<IDataObject>(
+	const prepared = resource.prepare(context, itemIndex, options);
+	// Retry On Fail or n8n's Retry: what this item already got is output, not sent again.
+	const recorded = recordedOutcome(context, prepared.key);
+	if (recorded) {
+		const item = recorded.answer
+			? await resource.created(context, prepared, recorded.answer)
+			: { json: recorded.json ?? {} };
+		return [withTimesSent(item, recorded.timesSent)];
+	}
+	await refuseMadeInPreviousWindow(context, client, resource, prepared, itemIndex);
+	recordAttempt(context, prepared.key);
+	let timesSent = 0;
+	const counted = () => {
+		timesSent = Math.max(timesSent + 1, countSend(context, prepared.key));
+	};
+	const sent = await send(client, resource, prepared, itemIndex, counted);
+	if ('answer' in sent) {
+		recordOutcome(context, prepared.key, { answer: sent.answer, timesSent });
+		return [withTimesSent(await resource.created(context, prepared, sent.answer), timesSent)];
+	}
+	// A repeat answer to this attempt's own resend (after a 503 or a lost answer): its record may
+	// be this request's.
+	const key = sent.ownResend ? sentBefore(context, prepared.key) : prepared.key;
+	const json = await confirmRepeat(context, client, resource, { ...prepared, key }, itemIndex);
+	recordOutcome(context, prepared.key, { json, timesSent });
+	return [withTimesSent({ json }, timesSent)];
+}
+
+/** `item` with `times_sent` when its request was sent more than once (a lost answer resent). */
+function withTimesSent(item: INodeExecutionData, timesSent: number): INodeExecutionData {
+	if (timesSent > 1) item.json.times_sent = timesSent;
+	return item;
+}
+
+/**
+ * Sends the request through the client, which resends it with the same key after a 429 or 503
+ * (every request paused) and after a lost answer (service rules §11).
+ * @returns The service's answer, or a repeat answer (104, 511) and whether it answered a resend
+ *   of this very attempt.
+ * @throws the client's n8n error for any other failure.
+ */
+async function send<P extends PreparedRequest, Facts>(
+	client: PaymentsClient,
+	resource: CreateOnceResource<P, Facts>,
+	prepared: P,
+	itemIndex: number,
+	onSend: () => void,
+): Promise<{ answer: IDataObject } | { ownResend: boolean }> {
+	const { action, ...endpoint } = resource.endpoint;
+	try {
+		const answer = await client.request<IDataObject>(
 			{
-				...adapter.request,
+				...endpoint,
 				body: prepared.body,
 				...(prepared.headers ? { headers: prepared.headers } : {}),
 				safeToRepeat: false,
 				resendWhenBusy: true,
+				resendWhenLost: true,
 			},
 			{
-				action: `${adapter.action} of item ${itemIndex}`,
+				action: `${action} of item ${itemIndex}`,
 				itemIndex,
-				explain: adapter.explain?.(prepared, itemIndex),
-				unknownOutcome: unknownCreationOutcome(
-					prepared.creation,
-					adapter.keyName,
-					adapter.repeatCode,
-					adapter.noun,
-				),
+				explain: resource.refusals?.(prepared, itemIndex),
+				unknownOutcome: unknownOutcome(resource, prepared.key),
 			},
-		)
-		.then(
-			(answer) => ({ answer }),
-			(error: unknown) => ({ error }),
+			{ onSend },
 		);
-	if ('error' in sent) {
+		return { answer: answer ?? {} };
+	} catch (error) {
 		// The client throws n8n errors only (NodeApiError, NodeOperationError): passed on as they are.
-		if (!isFailureKind(sent.error, 'keyAlreadyUsed')) throw sent.error;
-		// A repeat answer to a resend after a 503: this very attempt may have made the record.
-		const creation = failureOf(sent.error)?.earlierAttemptMayHaveActed
-			? sentBefore(context, prepared.creation)
-			: prepared.creation;
-		const json = await alreadyMade(
-			context,
-			client,
-			adapter,
-			{ ...prepared, creation },
-			itemIndex,
-			options,
-		);
-		return [{ json }];
+		if (!isFailureKind(error, 'keyAlreadyUsed')) throw error;
+		return { ownResend: failureOf(error)?.earlierAttemptMayHaveActed === true };
 	}
-	return [await adapter.created(context, client, prepared, sent.answer ?? {}, itemIndex)];
 }
 
 /**
- * On a first attempt just after a Duplicate Window boundary, looks for the previous window's
- * record: a re-run of a request whose answer was lost before the boundary sent that key.
- * @throws NodeOperationError ({@link repeatOfAnotherExecution}) when it exists.
+ * On a first attempt just after a Duplicate Window boundary, looks up the previous window's key: a
+ * re-run of a request whose answer was lost before the boundary sent that key.
+ * @throws NodeOperationError ({@link repeatOfAnotherExecution}) when its record exists.
  */
-async function refusePreviousWindow<P extends PreparedCreation, Facts>(
+async function refuseMadeInPreviousWindow<P extends PreparedRequest, Facts>(
 	context: IExecuteFunctions,
 	client: PaymentsClient,
-	adapter: CreationAdapter<P, Facts>,
+	resource: CreateOnceResource<P, Facts>,
 	prepared: P,
 	itemIndex: number,
 ): Promise<void> {
-	const previousKey = prepared.creation.previousWindowKey;
-	if (!previousKey || !adapter.inPreviousWindow) return;
-	const found = await adapter.inPreviousWindow(context, client, prepared, previousKey, itemIndex);
-	if (found === undefined) return;
-	throw repeat(context, adapter, { ...prepared.creation, key: previousKey }, itemIndex, found);
+	const previous = prepared.key.previous;
+	if (!previous) return;
+	const target = {
+		key: previous.value,
+		period: lookUpPeriod(previous.window, Date.now()),
+		known: false,
+	};
+	const found = await resource.lookUp(context, client, prepared, target, itemIndex);
+	if (!found.exists) return;
+	const label = `${found.label || `the ${resource.noun}`}, created in the previous Duplicate Window`;
+	throw refuseRepeat(
+		context,
+		resource,
+		{ ...prepared.key, value: previous.value },
+		itemIndex,
+		label,
+	);
 }
 
-/** The error of a key that another execution's request holds; later attempts here remember it. */
-function repeat<P extends PreparedCreation, Facts>(
+/** The error of a key another execution's request holds; later attempts here remember it. */
+function refuseRepeat(
 	context: IExecuteFunctions,
-	adapter: CreationAdapter<P, Facts>,
-	creation: CreationKey,
+	names: CreationNames,
+	key: RequestKey,
 	itemIndex: number,
-	found: string,
-): NodeOperationError {
-	recordRefusedRepeat(context, creation);
-	return repeatOfAnotherExecution(
-		context,
-		itemIndex,
-		adapter.noun,
-		creation,
-		adapter.keyName,
-		found,
-		adapter.distinctField,
-	);
+	label: string,
+) {
+	recordRefusedRepeat(context, key);
+	return repeatOfAnotherExecution(context, itemIndex, names, key.value, label);
 }
 
 /**
@@ -252,55 +273,58 @@ function repeat<P extends PreparedCreation, Facts>(
  *   confirmed. Neither: the item fails as unconfirmed, unless Options → Unconfirmed Repeat says to
  *   output it.
  */
-async function alreadyMade<P extends PreparedCreation, Facts>(
+async function confirmRepeat<P extends PreparedRequest, Facts>(
 	context: IExecuteFunctions,
 	client: PaymentsClient,
-	adapter: CreationAdapter<P, Facts>,
+	resource: CreateOnceResource<P, Facts>,
 	prepared: P,
 	itemIndex: number,
-	options: IDataObject,
 ): Promise<IDataObject> {
-	const { creation } = prepared;
-	if (creation.derived && creation.earlierAttemptMs === undefined) {
-		const found = (await adapter.describeRepeat?.(context, client, prepared, itemIndex)) ?? '';
-		throw repeat(context, adapter, creation, itemIndex, found);
+	const { key } = prepared;
+	const target = { key: key.value, period: lookUpPeriod(key.window, Date.now()), known: false };
+	if (key.derived && key.earlierAttemptMs === undefined) {
+		const found = await resource
+			.lookUp(context, client, prepared, target, itemIndex)
+			.catch(() => undefined);
+		throw refuseRepeat(context, resource, key, itemIndex, found?.label ?? '');
 	}
-	const lookUp = await adapter.lookUp(context, client, prepared, itemIndex);
-	const record = lookUp.recovery.outcome === 'found' ? lookUp.recovery.record : undefined;
-	if (record) {
-		const differing = differences(adapter.compare?.(prepared, record) ?? [], adapter.noun);
-		if (differing.length && adapter.anotherRecord) {
-			const { message, description } = adapter.anotherRecord(
-				prepared,
-				record,
-				differing,
-				itemIndex,
-			);
-			throw new NodeOperationError(context.getNode(), message, { itemIndex, description });
-		}
+	const found = await resource.lookUp(
+		context,
+		client,
+		prepared,
+		{ ...target, known: true },
+		itemIndex,
+	);
+	const compared = found.record ? resource.compare(prepared, found.record) : [];
+	if (found.record) {
+		const differing = differences(compared, resource.noun);
+		if (differing.length)
+			throw keyOfAnotherRecord(context, itemIndex, resource, key, found.label, differing);
 		if (
-			creation.derived &&
-			createdBeforeAttempt(record, adapter.createdField, creation.earlierAttemptMs)
-		) {
-			const found = adapter.describeRecord(record, lookUp.facts);
-			throw repeat(context, adapter, creation, itemIndex, found);
-		}
+			key.derived &&
+			createdBeforeAttempt(found.record, resource.createdField, key.earlierAttemptMs)
+		)
+			throw refuseRepeat(context, resource, key, itemIndex, found.label);
 	}
-	let confirmation: Confirmation = record
+	const confirmation: Confirmation = found.record
 		? 'found'
-		: adapter.confirmedByKey?.(prepared)
+		: found.exists && resource.keyNamesRequest?.(prepared)
 			? 'byKey'
 			: 'unconfirmed';
-	if (confirmation === 'unconfirmed') {
-		const noun = adapter.noun.charAt(0).toUpperCase() + adapter.noun.slice(1);
-		failUnlessUnconfirmedAllowed(
-			context,
-			itemIndex,
-			options,
-			`${noun} in item ${itemIndex}: ${adapter.keyName} ${creation.key} was already used, and the ${adapter.thing} it belongs to could not be confirmed`,
-			adapter.unconfirmedDescription(prepared, lookUp),
-		);
-		confirmation = 'unconfirmed';
+	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	if (confirmation === 'unconfirmed' && options.unconfirmedRepeat !== 'output') {
+		const where = resource.whereToLook(prepared);
+		throw unconfirmedRepeat(context, itemIndex, resource, key, found, where);
 	}
-	return await adapter.alreadyMade(context, client, prepared, { lookUp, confirmation, itemIndex });
+	const fields = compared.filter(isComparable).map((comparison) => comparison.field);
+	const message = alreadyMadeMessage(resource, key, {
+		...found,
+		confirmation,
+		compared: fields,
+	});
+	return await resource.alreadyMade(context, client, prepared, found, {
+		confirmation,
+		message,
+		itemIndex,
+	});
 }

@@ -241,3 +241,32 @@ function isControl(char: string): boolean {
 	const code = char.codePointAt(0) ?? 0;
 	return code < 0x20 || (code >= 0x7f && code <= 0x9f);
 }
+
+/** The key of one creation request: the one the user gave, or the one derived for the request. */
+export interface RequestKey {
+	/** The key as it is sent: the cashout's `external_id`, or the `X-Idempotency-Key`. */
+	value: string;
+	/** True when the key was derived ({@link deriveRequestKey}); false when the user gave it. */
+	derived: boolean;
+	/** The duplicate window a derived key belongs to (undefined for a given key). */
+	window?: WindowSpan;
+	/** The attempt key: where this request's attempts are recorded in the execution (idempotency/attempts.ts). */
+	attemptKey: string;
+	/**
+	 * When this execution (or the failed one n8n's Retry continues) first sent this key, epoch
+	 * milliseconds; undefined when this is the first attempt, or when an earlier attempt was refused
+	 * as a repeat of another execution's request.
+	 */
+	earlierAttemptMs?: number;
+	/**
+	 * The key the same request had in the previous Duplicate Window, and that window, on a first
+	 * attempt within an hour ({@link PREVIOUS_WINDOW_GRACE_MS}) of a window's start (derived keys
+	 * only): looked up before creating, so a re-run just after a boundary does not pay again.
+	 */
+	previous?: { value: string; window: WindowSpan };
+	/**
+	 * The item's place in this execution, `<run index>:<item index>`: where its outcome is recorded,
+	 * so that Retry On Fail and n8n's Retry output what it made instead of sending it again.
+	 */
+	slot: string;
+}

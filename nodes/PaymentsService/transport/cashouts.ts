@@ -43,28 +43,32 @@ export async function readCashoutStatus(
 
 /**
  * Puts a cashout on hold or releases it: `PUT /v3/cashout/status` with `status` ON_HOLD or PENDING
- * (service rules §6.1). Never repeated on its own.
+ * (service rules §6.1). Sent again only when no answer came back (a resend that finds the change
+ * made is refused with 510). `onSend` is called as each attempt is sent.
  * @throws NodeApiError for a refusal (509, 510) or a failure.
  */
 export async function updateCashoutStatus(
 	client: PaymentsClient,
 	body: { cashout_id: number; status: 'ON_HOLD' | 'PENDING' },
 	failure: CashoutCallFailure,
+	onSend?: () => void,
 ): Promise<INodeExecutionData[]> {
-	return await cashoutCall(client, 'PUT', '/v3/cashout/status', body, failure);
+	return await cashoutCall(client, 'PUT', '/v3/cashout/status', body, failure, onSend);
 }
 
 /**
  * Cancels a cashout: `DELETE /v3/cashout/cancel` with its `cashout_id` and `external_id` (service
- * rules §6.1). Never repeated on its own.
+ * rules §6.1). Sent again only when no answer came back (a resend that finds it cancelled is
+ * refused with 510). `onSend` is called as each attempt is sent.
  * @throws NodeApiError for a refusal (509, 510) or a failure.
  */
 export async function cancelCashout(
 	client: PaymentsClient,
 	body: { cashout_id: number; external_id: string },
 	failure: CashoutCallFailure,
+	onSend?: () => void,
 ): Promise<INodeExecutionData[]> {
-	return await cashoutCall(client, 'DELETE', '/v3/cashout/cancel', body, failure);
+	return await cashoutCall(client, 'DELETE', '/v3/cashout/cancel', body, failure, onSend);
 }
 
 /**
@@ -77,11 +81,15 @@ async function cashoutCall(
 	path: string,
 	body: IDataObject,
 	failure: CashoutCallFailure,
+	onSend?: () => void,
 ): Promise<INodeExecutionData[]> {
-	// The status read changes nothing, so it may be repeated; hold, release and cancel never are.
+	// The status read changes nothing, so it may be repeated; hold, release and cancel are sent
+	// again only when no answer came back: each names the status it leads to (service rules §11).
+	const read = method === 'POST';
 	const result = await client.request<IDataObject>(
-		{ family: 'cashout', method, path, body, safeToRepeat: method === 'POST' },
+		{ family: 'cashout', method, path, body, safeToRepeat: read, resendWhenLost: !read },
 		failure,
+		{ onSend },
 	);
 	const described: IDataObject = describeCashoutStatus(
 		result && typeof result === 'object' ? result : {},

@@ -11,7 +11,14 @@ import type {
 } from 'n8n-workflow';
 
 import type { ApiFamily } from '../codes/errorCodes';
-import { DEFAULT_RETRY_POLICY, nextRetryDelay, type RetryPolicy } from './retry';
+import {
+	DEFAULT_RETRY_POLICY,
+	isLostAnswer,
+	LOST_ANSWER_POLICY,
+	lostAnswerDelay,
+	nextRetryDelay,
+	type RetryPolicy,
+} from './retry';
 import { normaliseBaseUrl } from '../auth/session';
 import {
 	readAnswer,
@@ -67,6 +74,15 @@ export interface ServiceRequest {
 	 * (`earlierAttemptMayHaveActed`). Other failures are never sent again.
 	 */
 	resendWhenBusy?: boolean;
+	/**
+	 * For a request that a resend cannot make twice: a creation that carries its key, or a hold,
+	 * release or cancel, which names the status it leads to (service rules §5.2, §6.1, §11). When no
+	 * answer came back (connection reset, closed, refused or timed out), it is sent again as it is,
+	 * up to {@link LOST_ANSWER_POLICY}'s resends, after its backoff; the failure of a later attempt
+	 * says an earlier one may have acted (`earlierAttemptMayHaveActed`). Other requests of the
+	 * client are not paused: the connection failed, not the service.
+	 */
+	resendWhenLost?: boolean;
 }
 
 /**
@@ -93,6 +109,17 @@ export interface ClientOptions {
 	purpose?: string;
 	/** The clock retries wait on; default {@link SYSTEM_CLOCK}. */
 	clock?: Clock;
+}
+
+/** What one request's attempts have met so far. */
+interface Tally {
+	/** When the first attempt started, epoch milliseconds. */
+	startedAt: number;
+	attempts: number;
+	/** Resends after a lost answer. */
+	lost: number;
+	/** Whether an earlier attempt may have been acted on (a 503, or a lost answer). */
+	mayHaveActed: boolean;
 }
 
 /** Milliseconds to wait for an answer before giving up on a request. */
@@ -239,63 +266,76 @@ export class PaymentsClient {
 	}
 
 	/**
-	 * Sends `request` and returns the parsed answer.
+	 * Sends `request` and returns the parsed answer. A safe read is retried by the client's policy;
+	 * a creation (`resendWhenBusy`) is sent again after a 429 or 503, every request of the client
+	 * paused meanwhile; a request that a resend cannot make twice (`resendWhenLost`) is sent again
+	 * when no answer came back ({@link LOST_ANSWER_POLICY}).
 	 *
 	 * @throws NodeApiError (built once, here) naming `failure.action`, the service's code and
 	 *   message, with the item index; a failure while opening the session carries the credential's
 	 *   own message; a 429 carries the wait the service asked for (`context.retryAfterSeconds`).
 	 * @throws NodeOperationError when the credential is missing or its Base URL is not a URL.
-	 * @param control `stop()` is asked before each retry: once it says true, no further attempt starts.
+	 * @param control `stop()` is asked before each retry: once it says true, no further attempt
+	 *   starts. `onSend()` is called as each attempt is sent (to count them).
 	 */
 	async request<T = unknown>(
 		request: ServiceRequest,
 		failure: FailureContext,
-		control: { stop?: () => boolean } = {},
+		control: { stop?: () => boolean; onSend?: () => void } = {},
 	): Promise<T> {
 		const baseURL = await this.baseUrl(failure.itemIndex);
-		const safe = request.safeToRepeat ?? request.method === 'GET';
-		const resend = !safe && request.resendWhenBusy === true;
-		const policy = safe ? this.retryPolicy : resend ? DEFAULT_RETRY_POLICY : false;
-		const startedAt = this.clock.now();
-		let mayHaveActed = false;
-		for (let attempt = 1; ; attempt++) {
+		const tally: Tally = { startedAt: this.clock.now(), attempts: 0, lost: 0, mayHaveActed: false };
+		for (;;) {
 			await this.waitForTurn();
+			tally.attempts++;
+			control.onSend?.();
 			const outcome = await this.attempt<T>(baseURL, request);
 			if (outcome.ok) return outcome.value;
-			const problem = outcome.failure;
-			if (problem.httpStatus === 429 && problem.retryAfterSeconds !== undefined) {
-				this.notBefore = Math.max(
-					this.notBefore,
-					this.clock.now() + problem.retryAfterSeconds * 1000,
-				);
-			}
-			const busy = problem.httpStatus === 429 || problem.httpStatus === 503;
-			const delay =
-				policy && (safe || busy)
-					? nextRetryDelay(problem, attempt, this.clock.now() - startedAt, policy)
-					: undefined;
-			const deadline = this.options.deadline ?? Number.POSITIVE_INFINITY;
 			const fail = () => {
 				if (outcome.error instanceof NodeOperationError) return outcome.error;
-				return toNodeApiError(
-					this.context.getNode(),
-					{
-						...problem,
-						attempts: attempt,
-						...(mayHaveActed ? { earlierAttemptMayHaveActed: true } : {}),
-					},
-					request.family,
-					failure,
-				);
+				const { attempts, mayHaveActed } = tally;
+				const failed = { ...outcome.failure, attempts };
+				if (mayHaveActed) failed.earlierAttemptMayHaveActed = true;
+				return toNodeApiError(this.context.getNode(), failed, request.family, failure);
 			};
-			if (delay === undefined || this.clock.now() + delay >= deadline || control.stop?.())
-				throw fail();
-			// A busy creation pauses every request of the run, not only its own resend.
-			if (resend) this.notBefore = Math.max(this.notBefore, this.clock.now() + delay);
-			mayHaveActed ||= problem.httpStatus === 503;
+			if (control.stop?.()) throw fail();
+			const delay = this.nextDelay(request, outcome.failure, tally);
+			if (delay === undefined) throw fail();
 			await this.clock.sleep(delay);
 			if (control.stop?.()) throw fail();
 		}
+	}
+
+	/**
+	 * How long to wait before `request` is sent again after `problem`, or undefined when it is not
+	 * sent again (service rules §11). A 429's `Retry-After` pauses every request of the client; so
+	 * does a busy creation's backoff. Counts what the next attempt must know in `tally`.
+	 */
+	private nextDelay(request: ServiceRequest, problem: ServiceFailure, tally: Tally) {
+		const now = this.clock.now();
+		if (problem.httpStatus === 429 && problem.retryAfterSeconds !== undefined)
+			this.notBefore = Math.max(this.notBefore, now + problem.retryAfterSeconds * 1000);
+		const safe = request.safeToRepeat ?? request.method === 'GET';
+		const lost = !safe && request.resendWhenLost === true && isLostAnswer(problem);
+		const busy = problem.httpStatus === 429 || problem.httpStatus === 503;
+		const resendBusy = !safe && request.resendWhenBusy === true && busy;
+		let delay: number | undefined;
+		if (lost) {
+			delay =
+				tally.lost < LOST_ANSWER_POLICY.maxResends ? lostAnswerDelay(tally.lost + 1) : undefined;
+		} else if (safe || resendBusy) {
+			const policy = safe ? this.retryPolicy : DEFAULT_RETRY_POLICY;
+			delay = policy
+				? nextRetryDelay(problem, tally.attempts, now - tally.startedAt, policy)
+				: undefined;
+		}
+		if (delay === undefined || now + delay >= (this.options.deadline ?? Infinity)) return undefined;
+		// A busy creation pauses every request of the run, not only its own resend.
+		if (resendBusy) this.notBefore = Math.max(this.notBefore, now + delay);
+		if (lost) tally.lost++;
+		// The service may have acted on a 503 or on a request whose answer was lost.
+		tally.mayHaveActed ||= problem.httpStatus === 503 || lost;
+		return delay;
 	}
 
 	/**

@@ -93,3 +93,55 @@ export function nextRetryDelay(
 	}
 	return elapsedMs + delay > policy.budgetMs ? undefined : delay;
 }
+
+/**
+ * How a request that got no answer is sent again when a resend cannot act twice (service rules
+ * §11): a creation carries its key (the service answers a key it knows with 104 or 511, and the
+ * record is looked up), and a hold, release or cancel names its target status (a repeat is refused
+ * with 510 and the status is read back). stripe-node's defaults: 2 resends, after a backoff from
+ * 0.5 s doubling to at most 5 s, jittered to between half and all of it and never under 0.5 s.
+ * All times in milliseconds.
+ */
+export interface LostAnswerPolicy {
+	/** Resends after the first attempt (0: none). */
+	maxResends: number;
+	/** The backoff before the first resend, and the least any backoff is. */
+	initialDelayMs: number;
+	/** The largest backoff. */
+	maxDelayMs: number;
+}
+
+/** 2 resends, 0.5 s then 0.5 to 1 s (stripe-node's `maxNetworkRetries` 2 and its delays). */
+export const LOST_ANSWER_POLICY: Readonly<LostAnswerPolicy> = {
+	maxResends: 2,
+	initialDelayMs: 500,
+	maxDelayMs: 5_000,
+};
+
+/**
+ * Whether no answer came back: the connection was reset, closed, refused or timed out (a
+ * connection-level code, no HTTP status). The service may or may not have acted, except on a
+ * refused connection, where nothing was sent.
+ */
+export function isLostAnswer(failure: AttemptFailure): boolean {
+	return (
+		failure.httpStatus === undefined &&
+		failure.networkCode !== undefined &&
+		RETRYABLE_NETWORK_CODES.has(failure.networkCode)
+	);
+}
+
+/**
+ * The backoff before resend number `resend` (1 for the first) of a request that got no answer, in
+ * milliseconds ({@link LOST_ANSWER_POLICY}): min(initial × 2^(resend − 1), max), times a random
+ * factor between 0.5 and 1, at least the initial delay.
+ * @param random a number in [0, 1) (jitter); `Math.random` in production.
+ */
+export function lostAnswerDelay(
+	resend: number,
+	policy: LostAnswerPolicy = LOST_ANSWER_POLICY,
+	random: () => number = Math.random,
+): number {
+	const ceiling = Math.min(policy.initialDelayMs * 2 ** (resend - 1), policy.maxDelayMs);
+	return Math.max(policy.initialDelayMs, Math.floor(ceiling * 0.5 * (1 + random())));
+}

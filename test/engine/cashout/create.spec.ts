@@ -165,19 +165,14 @@ describe('Cashout Create through the n8n engine', () => {
 		for (const id of firstIds) expect(created(id)).toHaveLength(1);
 	});
 
-	test('Retry On Fail after a lost answer gives already_created with the same fields, and the sandbox holds exactly one cashout', async () => {
+	test('a lost answer is sent again by the node with the same external ID: one payout, reported as already created, sent twice', async () => {
 		// At midday UTC: in the first hour of a day a first attempt also reads the previous day's key
-		// (one more request, tested in creations/money-moves-once.spec.ts), and this test counts every request.
+		// (one more request, tested in creations/money-moves-once.spec.ts), and this test counts every
+		// request. The clock stands still, so the node's 0.5 s backoff ends at once.
 		fakeDate(Date.UTC(2026, 10, 25, 12));
 		// The first creation is processed, but the connection drops before the answer.
 		fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after' });
-		const run = await fx.engine.run(
-			createWorkflow(payout({ externalId: '' }), {
-				retryOnFail: true,
-				maxTries: 2,
-				waitBetweenTries: 1,
-			}),
-		);
+		const run = await fx.engine.run(createWorkflow(payout({ externalId: '' })));
 		expect(run.error).toBeUndefined();
 		const [item] = run.output('Payments Service');
 		const externalId = String(item.json.external_id);
@@ -190,7 +185,8 @@ describe('Cashout Create through the n8n engine', () => {
 			cashout_status_description: 'Pending',
 			cashout_status_name: 'PENDING',
 			matches_request: true,
-			message: `Cashout with external ID ${externalId} already created by an earlier attempt; no second payout was made. It is PENDING. Its external ID was derived from this request’s fields, and this execution sent it before (that answer was lost), so it is this payout. Select a Session credential on this node to have the existing cashout looked up and compared.`,
+			message: `Cashout already created by an earlier attempt (external ID ${externalId}); no second cashout was made. It is a cashout in status PENDING: its external ID was derived from this request's fields, and this execution sent it before (that answer was lost), so it is this cashout. Select a Session credential on this node to have the existing cashout looked up and compared.`,
+			times_sent: 2,
 		});
 		expect(calls()).toEqual([
 			'POST /v3/cashout 0',
@@ -210,8 +206,52 @@ describe('Cashout Create through the n8n engine', () => {
 		).toHaveLength(1);
 	});
 
-	test('a lost answer without Retry On Fail names the external ID to look up before paying out again', async () => {
-		fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after' });
+	test('Retry On Fail after three lost answers sends the same external ID a fourth time: one payout, reported as already created, sent 4 times', async () => {
+		fakeDate(Date.UTC(2026, 10, 25, 12));
+		fx.sandbox.faults.add({
+			method: 'POST',
+			path: '/v3/cashout',
+			kind: 'reset',
+			phase: 'after',
+			times: 3,
+		});
+		const run = await fx.engine.run(
+			createWorkflow(payout({ externalId: '' }), {
+				retryOnFail: true,
+				maxTries: 2,
+				waitBetweenTries: 1,
+			}),
+		);
+		expect(run.error).toBeUndefined();
+		const [item] = run.output('Payments Service');
+		expect(item.json).toMatchObject({
+			already_created: true,
+			matches_request: true,
+			times_sent: 4,
+		});
+		expect(calls()).toEqual([
+			'POST /v3/cashout 0',
+			'POST /v3/cashout 0',
+			'POST /v3/cashout 0',
+			'POST /v3/cashout 400',
+			'POST /v3/cashout/status 200',
+		]);
+		const keys = fx.sandbox.log
+			.find('POST', '/v3/cashout')
+			.map((post) => JSON.parse(post.rawBody!).external_id as string);
+		expect(new Set(keys)).toEqual(new Set([item.json.external_id]));
+		expect(created(String(item.json.external_id))).toHaveLength(1);
+	});
+
+	test('after three lost answers, without Retry On Fail, the item fails naming the external ID to look up before paying out again', async () => {
+		fakeDate(Date.UTC(2026, 10, 25, 12));
+		fx.sandbox.faults.add({
+			method: 'POST',
+			path: '/v3/cashout',
+			kind: 'reset',
+			phase: 'after',
+			times: 3,
+		});
 		const run = await fx.engine.run(createWorkflow(payout({ externalId: 'payout-lost' })));
 		const error = run.nodeError('Payments Service') as unknown as {
 			message: string;
@@ -221,9 +261,9 @@ describe('Cashout Create through the n8n engine', () => {
 			/^Creating the cashout of item 0 failed: the payments service could not be reached/,
 		);
 		expect(error.description).toBe(
-			'No answer came back, so the cashout may or may not have been created. The external ID of this cashout is payout-lost. Retrying with the same external ID is safe at any time: the service recognises the repeat (511) and this node reports the existing cashout instead of making a second one.',
+			'No answer came back, so the cashout may or may not have been created. The external ID of this cashout is payout-lost. Retrying with the same external ID is safe at any time: the service recognises the repeat (511) and this node reports the existing cashout instead of making a second one. Tried 3 times.',
 		);
-		expect(calls()).toEqual(['POST /v3/cashout 0']);
+		expect(calls()).toEqual(['POST /v3/cashout 0', 'POST /v3/cashout 0', 'POST /v3/cashout 0']);
 		expect(created('payout-lost')).toHaveLength(1);
 	});
 
@@ -248,10 +288,10 @@ describe('Cashout Create through the n8n engine', () => {
 			description: string;
 		};
 		expect(error.message).toBe(
-			'Cashout in item 0: external ID payout-old-rejected was already used, and the payout it belongs to could not be confirmed',
+			'Cashout in item 0: external ID payout-old-rejected was already used, and the cashout it belongs to could not be confirmed',
 		);
 		expect(error.description).toBe(
-			'The service refused a second cashout with this external ID (511), so no second payout was made. A cashout with it exists (REJECTED), but it could not be compared with this payout. Select a Session credential on this node to have the existing cashout looked up and compared. Look it up (Cashout → Get Many, or the merchant panel): if it is this payout, nothing more is needed; if not, give this payout another External ID. To output such items instead, set Options → Unconfirmed Repeat to "Output It Unconfirmed".',
+			'The service refused a second cashout with this external ID (511), so no second cashout was made, but the cashout it belongs to could not be found and compared with this request (the service has a cashout in status REJECTED). Select a Session credential on this node to have the existing cashout looked up and compared. Look it up (Cashout → Get Many, or the merchant panel): if it is this cashout, nothing more is needed; if not, give this cashout its own External ID. To output such items instead, set Options → Unconfirmed Repeat to "Output It Unconfirmed".',
 		);
 		const run = await fx.engine.run(
 			createWorkflow(
@@ -269,7 +309,7 @@ describe('Cashout Create through the n8n engine', () => {
 			rejection_reason: 'Account closed',
 			rejection_code_name: 'ERROR_ACCOUNT_CLOSED',
 			message:
-				'Cashout with external ID payout-old-rejected already created by an earlier attempt; no second payout was made. It is REJECTED. Select a Session credential on this node to have the existing cashout looked up and compared. It could not be compared with this payout: if it is not this payout, give this one another External ID.',
+				'Cashout already created by an earlier attempt (external ID payout-old-rejected); no second cashout was made. It is a cashout in status REJECTED. Select a Session credential on this node to have the existing cashout looked up and compared. It could not be compared with this request: if it is not this cashout, give this one its own External ID.',
 			matches_request: null,
 		});
 		expect(created('payout-old-rejected')).toHaveLength(0);

@@ -239,17 +239,17 @@ describe('creations at concurrency', () => {
 		expect(paid('#cof')).toEqual([0, 1, 2, 4, 5, 6, 8, 9, 10, 11]);
 	});
 
-	test("a failure stops the node after the payouts in flight finish, showing the first failing row's error; n8n's Retry pays every row exactly once", async () => {
+	test("a failure stops the node after the payouts in flight finish, showing the first failing row's error; n8n's Retry sends only what was not made, and pays every row exactly once", async () => {
 		const salt = '#stop';
 		const rows = payoutRows(salt, 16);
-		// The answers of the 3rd and 4th creation are lost: both may or may not have been made.
+		// The 3rd creation is made, but answered 500: its outcome is unknown, and the node stops.
 		fx.sandbox.faults.add({
 			method: 'POST',
 			path: '/v3/cashout',
-			kind: 'reset',
+			kind: 'status',
+			status: 500,
 			phase: 'after',
 			skip: 2,
-			times: 2,
 		});
 		const workflow = rowsWorkflow(
 			'wf-stop',
@@ -258,30 +258,43 @@ describe('creations at concurrency', () => {
 		);
 		const failed = await fx.engine.run(workflow);
 		const sent = posts();
-		const lost = sent
-			.filter((entry) => entry.fault === 'reset:after')
-			.map((entry) => rowOf(JSON.parse(entry.rawBody!).beneficiary_name));
-		expect(lost).toHaveLength(2);
+		const rowsOf = (entries: typeof sent) =>
+			entries.map((entry) => rowOf(JSON.parse(entry.rawBody!).beneficiary_name));
+		const [unknown] = rowsOf(sent.filter((entry) => entry.fault === 'status:500:after'));
 		expect(failed.nodeError('Payments Service')).toMatchObject({
 			message: expect.stringMatching(/^Creating the cashout of item \d+ failed/),
-			context: expect.objectContaining({ itemIndex: Math.min(...lost) }),
+			context: expect.objectContaining({ itemIndex: unknown }),
 		});
 		// Rows after the failure were never started; those in flight were answered.
 		expect(sent.length).toBeLessThan(rows.length);
 		expect(sent.every((entry) => entry.answeredSeq !== undefined)).toBe(true);
 		const paidBefore = paid(salt);
-		expect(paidBefore).toEqual(
-			sent.map((entry) => rowOf(JSON.parse(entry.rawBody!).beneficiary_name)).sort((a, b) => a - b),
-		);
+		expect(paidBefore).toEqual(rowsOf(sent).sort((a, b) => a - b));
 
 		fx.sandbox.log.clear();
 		const retried = await fx.engine.retry(failed, workflow);
 		expect(retried.error).toBeUndefined();
 		expect(paid(salt)).toEqual(rows.map((_, row) => row));
+		// Sent again: the row whose outcome was unknown (with its key) and the rows never sent.
+		const notMade = rows.map((_, row) => row).filter((row) => !paidBefore.includes(row));
+		expect(rowsOf(posts()).sort((a, b) => a - b)).toEqual(
+			[unknown, ...notMade].sort((a, b) => a - b),
+		);
 		const output = retried.output('Payments Service').map((item) => item.json);
-		// Rows sent by the failed execution read as already created; the rest were paid now.
+		// The answered rows come from the failed execution's record; the unknown one reads as
+		// already created; the rest were paid now.
 		expect(output.map((item, row) => [row, item.already_created])).toEqual(
-			rows.map((_, row) => [row, paidBefore.includes(row)]),
+			rows.map((_, row) => [row, row === unknown]),
+		);
+		// …with the cashout each made, as the sandbox holds it (the unknown one's id is known only to
+		// a Session credential's look-up).
+		const made = new Map(
+			fx.sandbox.control
+				.createdCashouts()
+				.map((entry) => [rowOf(entry.request.beneficiary_name), entry.cashoutId]),
+		);
+		expect(output.map((item, row) => [row, item.cashout_id])).toEqual(
+			rows.map((_, row) => [row, row === unknown ? null : made.get(row)]),
 		);
 	});
 

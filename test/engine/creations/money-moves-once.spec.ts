@@ -1,16 +1,19 @@
-import fc from 'fast-check';
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import type { WorkflowJson } from '../../harness/engine';
-import { fakeDate, realDate, setDate } from '../../harness/clock';
+import { dateStopped, fakeDate, realDate, setDate } from '../../harness/clock';
 import {
-	CREDENTIAL_IDS,
-	paymentsNode,
-	startFixture,
-	WorkflowBuilder,
-	type CredentialTypeName,
-	type Fixture,
-} from '../../harness/fixtures';
+	CASHOUT,
+	DEPOSIT,
+	depositFromRow,
+	itemsWorkflow,
+	LOST_ANSWERS,
+	loopWorkflow,
+	payoutFromRow,
+	refundFromRow,
+	withSession,
+} from '../../harness/creations';
+import { paymentsNode, startFixture, WorkflowBuilder, type Fixture } from '../../harness/fixtures';
 
 /**
  * Money moves once on every path n8n can take (service rules §5.2): Loop Over Items, Retry On
@@ -18,74 +21,12 @@ import {
  * altered or misread on the way. Each test counts the records the sandbox holds.
  */
 
-const CASHOUT: CredentialTypeName = 'paymentsServiceCashoutApi';
-const DEPOSIT: CredentialTypeName = 'paymentsServiceDepositApi';
-
-/** A Brazilian payout whose fields come from the input item (`name`, `amount`, `document`). */
-const payoutFromRow = (extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'cashout',
-	operation: 'create',
-	externalId: '',
-	country: { __rl: true, mode: 'list', value: 'BR' },
-	amount: '={{ $json.amount }}',
-	documentId: '={{ $json.document }}',
-	beneficiaryName: '={{ $json.name }}',
-	notificationUrl: 'https://shop.example.com/payouts/notify',
-	...extra,
-});
-
-const depositFromRow = (extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'deposit',
-	operation: 'create',
-	amount: '={{ $json.amount }}',
-	currency: 'BRL',
-	country: 'BR',
-	additionalFields: { description: '={{ $json.name }}' },
-	...extra,
-});
-
-const refundFromRow = (extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'refund',
-	operation: 'create',
-	depositId: '={{ $json.deposit }}',
-	amount: '={{ $json.amount }}',
-	...extra,
-});
-
-/** `node` with the optional Session credential selected, for looking earlier records up. */
-const withSession = (node: INode): INode => ({
-	...node,
-	credentials: {
-		...node.credentials,
-		paymentsServiceSessionApi: {
-			id: CREDENTIAL_IDS.paymentsServiceSessionApi,
-			name: 'paymentsServiceSessionApi',
-		},
-	},
-});
-
 /** Rows as a spreadsheet gives them: two identical rows are two payouts. */
 const ROWS = [
 	{ name: 'Ana Souza', amount: '250.00', document: '84932495016' },
 	{ name: 'Ana Souza', amount: '250.00', document: '84932495016' },
 	{ name: 'Bia Lima', amount: '400.00', document: '52998224725' },
 ];
-
-/** Rows → Loop Over Items (batch size 1) → `node`. */
-function loopWorkflow(id: string, rows: IDataObject[], node: INode): WorkflowJson {
-	const builder = new WorkflowBuilder('Loop over rows');
-	builder.items('Rows', rows);
-	builder.loopOverItems('Loop Over Items', node);
-	return { ...builder.build(), id };
-}
-
-/** Rows → `node` (all rows in one run). */
-function itemsWorkflow(id: string, rows: IDataObject[], node: INode): WorkflowJson {
-	const builder = new WorkflowBuilder('Rows at once');
-	builder.items('Rows', rows);
-	builder.then(node);
-	return { ...builder.build(), id };
-}
 
 describe('money moves once on every path n8n takes', () => {
 	let fx: Fixture;
@@ -98,6 +39,23 @@ describe('money moves once on every path n8n takes', () => {
 		fx.sandbox.log.clear();
 		fx.sandbox.faults.clear();
 	});
+	afterEach(() => realDate());
+	/**
+	 * Every answer of the next creation lost, the node's resends included (the first answer and
+	 * the node's resends), so the item fails; n8n's clock stands still meanwhile, so
+	 * the node's backoffs end at once.
+	 */
+	const loseEveryAnswer = (method: string, path: string, skip = 0) => {
+		if (!dateStopped()) fakeDate(Date.now());
+		fx.sandbox.faults.add({
+			method,
+			path,
+			kind: 'reset',
+			phase: 'after',
+			skip,
+			times: LOST_ANSWERS,
+		});
+	};
 
 	const cashoutsMade = (salt: string) =>
 		fx.sandbox.control
@@ -204,9 +162,9 @@ describe('money moves once on every path n8n takes', () => {
 				'#retry-d',
 			],
 		] as const)(
-			'after a lost answer, a %s is made once and the retry outputs it, found and compared',
+			'after every answer is lost, a %s is made once and the retry outputs it, found and compared',
 			async (kind, node, method, path, salt) => {
-				fx.sandbox.faults.add({ method, path, kind: 'reset', phase: 'after' });
+				loseEveryAnswer(method, path);
 				const workflow = itemsWorkflow(`wf-retry-${kind}`, [salted(salt)[0]], node());
 				const failed = await fx.engine.run(workflow);
 				expect(failed.nodeError('Payments Service')?.message).toMatch(
@@ -223,7 +181,8 @@ describe('money moves once on every path n8n takes', () => {
 				const made = kind === 'cashout' ? cashoutsMade(salt) : depositsMade(salt);
 				expect(made).toHaveLength(1);
 				const posts = fx.sandbox.log.find(method, path);
-				expect(posts).toHaveLength(2);
+				expect(posts).toHaveLength(LOST_ANSWERS + 1);
+				expect(item.json.times_sent).toBe(LOST_ANSWERS + 1);
 				if (kind === 'cashout')
 					expect(item.json.external_id).toBe(JSON.parse(posts[0].rawBody!).external_id);
 				else {
@@ -234,12 +193,7 @@ describe('money moves once on every path n8n takes', () => {
 		);
 
 		test('without a Session credential a deposit cannot be found: the retry fails as unconfirmed, or outputs it unconfirmed when told to', async () => {
-			fx.sandbox.faults.add({
-				method: 'POST',
-				path: '/v3/deposits',
-				kind: 'reset',
-				phase: 'after',
-			});
+			loseEveryAnswer('POST', '/v3/deposits');
 			const workflow = itemsWorkflow(
 				'wf-retry-unconfirmed',
 				[salted('#unconf-d')[0]],
@@ -254,12 +208,7 @@ describe('money moves once on every path n8n takes', () => {
 			);
 			expect(depositsMade('#unconf-d')).toHaveLength(1);
 
-			fx.sandbox.faults.add({
-				method: 'POST',
-				path: '/v3/deposits',
-				kind: 'reset',
-				phase: 'after',
-			});
+			loseEveryAnswer('POST', '/v3/deposits');
 			const told = itemsWorkflow(
 				'wf-retry-unconfirmed-output',
 				[salted('#unconf-o')[0]],
@@ -274,9 +223,9 @@ describe('money moves once on every path n8n takes', () => {
 			expect(depositsMade('#unconf-o')).toHaveLength(1);
 		});
 
-		test('after a lost answer, a refund is made once and the retry reports it', async () => {
+		test('after every answer is lost, a refund is made once and the retry reports it', async () => {
 			const deposit = completedDeposit();
-			fx.sandbox.faults.add({ method: 'POST', path: '/v3/refunds', kind: 'reset', phase: 'after' });
+			loseEveryAnswer('POST', '/v3/refunds');
 			const workflow = itemsWorkflow(
 				'wf-retry-refund',
 				[{ deposit: deposit.idDeposit, amount: '25.00' }],
@@ -301,13 +250,7 @@ describe('money moves once on every path n8n takes', () => {
 		});
 
 		test('a loop that failed on its second payout resumes there: 3 payouts in all, the second reported as already created', async () => {
-			fx.sandbox.faults.add({
-				method: 'POST',
-				path: '/v3/cashout',
-				kind: 'reset',
-				phase: 'after',
-				skip: 1,
-			});
+			loseEveryAnswer('POST', '/v3/cashout', 1);
 			const workflow = loopWorkflow(
 				'wf-retry-loop',
 				salted('#retry-loop'),
@@ -329,13 +272,8 @@ describe('money moves once on every path n8n takes', () => {
 			expect(cashoutsMade('#retry-loop')).toHaveLength(3);
 		});
 
-		test('a lost answer tells the user the service may have acted, the key, and until when a retry is safe', async () => {
-			fx.sandbox.faults.add({
-				method: 'POST',
-				path: '/v3/deposits',
-				kind: 'reset',
-				phase: 'after',
-			});
+		test('answers lost after every resend tell the user the service may have acted, the key, and until when a retry is safe', async () => {
+			loseEveryAnswer('POST', '/v3/deposits');
 			const failed = await fx.engine.run(
 				itemsWorkflow(
 					'wf-lost-deposit',
@@ -653,11 +591,12 @@ describe('money moves once on every path n8n takes', () => {
 			['releaseHold', 'PENDING', true],
 			['cancel', 'CANCELLED', false],
 		] as const)(
-			'%s after a lost answer, under Retry On Fail, ends in %s with a note and no error',
+			'%s whose answer was lost is sent again by the node: it ends in %s with a note and no error, sent twice',
 			async (operation, target, onHold) => {
 				const cashout = fx.sandbox.control.addCashout({ idMerchant: 1001, onHold });
 				const method = operation === 'cancel' ? 'DELETE' : 'PUT';
 				const path = operation === 'cancel' ? '/v3/cashout/cancel' : '/v3/cashout/status';
+				fakeDate(Date.now());
 				fx.sandbox.faults.add({ method, path, kind: 'reset', phase: 'after' });
 				const parameters: INodeParameters = {
 					resource: 'cashout',
@@ -666,15 +605,7 @@ describe('money moves once on every path n8n takes', () => {
 				};
 				if (operation === 'cancel') parameters.externalId = cashout.externalId;
 				const run = await fx.engine.run(
-					itemsWorkflow(
-						`wf-${operation}`,
-						[{}],
-						paymentsNode(parameters, CASHOUT, {
-							retryOnFail: true,
-							maxTries: 2,
-							waitBetweenTries: 1,
-						}),
-					),
+					itemsWorkflow(`wf-${operation}`, [{}], paymentsNode(parameters, CASHOUT)),
 				);
 
 				expect(run.error).toBeUndefined();
@@ -683,6 +614,7 @@ describe('money moves once on every path n8n takes', () => {
 					cashout_status_name: target,
 					already_in_status: true,
 					message: `Cashout ${cashout.idCashout} is already ${target}: nothing was changed. An earlier attempt whose answer was lost (or another change) already did it.`,
+					times_sent: 2,
 				});
 				const calls = fx.sandbox.log
 					.entries()
@@ -743,6 +675,72 @@ describe('money moves once on every path n8n takes', () => {
 
 	describe('with a Session credential, the record an earlier attempt made comes back and is compared', () => {
 		const retry = { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 };
+		// n8n's clock stands still: the node's backoffs and re-reads end at once.
+		beforeEach(() => fakeDate(Date.now()));
+		afterEach(() => {
+			jest.restoreAllMocks();
+			fx.sandbox.control.setReportLag(0);
+		});
+
+		/** Moves the sandbox's clock `ms` on as the `nth` (from 0) read of the deposit list arrives. */
+		const listCatchesUpAt = (nth: number, ms: number) => {
+			const log = fx.sandbox.log as unknown as { begin: (fields: IDataObject) => unknown };
+			const begin = log.begin.bind(log);
+			let seen = 0;
+			jest.spyOn(log, 'begin').mockImplementation((fields) => {
+				if (fields.method === 'GET' && fields.path === '/v1/deposits' && seen++ === nth)
+					fx.sandbox.clock.advance(ms);
+				return begin(fields);
+			});
+		};
+
+		test.each([
+			['on the first read again', 2, 'found'],
+			['not within the reads again (1, 2 and 4 s)', 99, 'unconfirmed'],
+		] as const)(
+			'a deposit whose answer was lost and that the list shows only later is read again: %s',
+			async (_when, nth, outcome) => {
+				fx.sandbox.control.setReportLag(60_000);
+				listCatchesUpAt(nth, 60_000);
+				fx.sandbox.faults.add({
+					method: 'POST',
+					path: '/v3/deposits',
+					kind: 'reset',
+					phase: 'after',
+				});
+				const salt = `#lag-${outcome}`;
+				const run = await fx.engine.run(
+					itemsWorkflow(
+						`wf-lag-${outcome}`,
+						[salted(salt)[0]],
+						withSession(
+							paymentsNode(depositFromRow({ options: { unconfirmedRepeat: 'output' } }), DEPOSIT),
+						),
+					),
+				);
+				expect(run.error).toBeUndefined();
+				const [made] = depositsMade(salt);
+				const reads = fx.sandbox.log.find('GET', '/v1/deposits');
+				const [item] = run.output('Payments Service').map((output) => output.json);
+				if (outcome === 'found') {
+					// The filtered read, the unfiltered one, then the filtered one again.
+					expect(reads).toHaveLength(3);
+					expect(item).toMatchObject({
+						already_created: true,
+						matches_request: true,
+						deposit_id: made.depositId,
+						times_sent: 2,
+					});
+				} else {
+					// Both reads, then three reads again: the bound.
+					expect(reads).toHaveLength(5);
+					expect(item).toMatchObject({ already_created: true, matches_request: null });
+					expect(item.message).toContain('It was not found in the deposit list (');
+					expect(item.message).toContain(' in 5 reads); the list may show it a little later.');
+				}
+				expect(depositsMade(salt)).toHaveLength(1);
+			},
+		);
 
 		test('a deposit whose answer was lost comes back with its deposit_id and status', async () => {
 			fx.sandbox.faults.add({
@@ -767,7 +765,7 @@ describe('money moves once on every path n8n takes', () => {
 				status: 'PENDING',
 				payment_instructions_recovered: false,
 				message: expect.stringContaining(
-					`It is deposit ${made.depositId} (PENDING), with the same amount, currency, country and payer.`,
+					`It is deposit ${made.depositId} (PENDING), with the same amount, currency and country.`,
 				),
 			});
 			expect(fx.sandbox.log.find('GET', `/v3/deposits/${made.depositId}`)).toHaveLength(1);
@@ -844,8 +842,8 @@ describe('money moves once on every path n8n takes', () => {
 			});
 			expect(other).toMatchObject({
 				error:
-					'Cashout in item 1 was not created: External ID payout-given-1 already belongs to another payout',
-				description: `The service refused it (511) because cashout ${String(cashoutId)} already has this external ID, and it differs from this payout (amount: 300.00 asked, 250 on the existing cashout). No second payout was made. Give this payout its own External ID.`,
+					'Cashout in item 1 was not created: external ID payout-given-1 already belongs to another cashout',
+				description: `The service refused it (511): cashout ${String(cashoutId)} (PENDING) differs from this request (amount: 300.00 asked, 250 on the existing cashout). No second cashout was made. Give this cashout its own External ID.`,
 			});
 			expect(cashoutsMade('#given')).toHaveLength(1);
 		});
@@ -870,10 +868,10 @@ describe('money moves once on every path n8n takes', () => {
 				description: string;
 			};
 			expect(error.message).toBe(
-				'Deposit in item 0 was not created: idempotency key order-given-7 was already used for another deposit',
+				'Deposit in item 0 was not created: idempotency key order-given-7 already belongs to another deposit',
 			);
 			expect(error.description).toMatch(
-				/differs from this request \(amount: 12\.00 asked, 10 on the existing deposit\)\. No second deposit was made\. Give this deposit its own Idempotency Key or Invoice ID\./,
+				/differs from this request \(amount: 12\.00 asked, 10 on the existing deposit\)\. No second deposit was made\. Give this deposit its own Idempotency Key\./,
 			);
 			expect(depositsMade('#given-d')).toHaveLength(1);
 		});
@@ -943,7 +941,7 @@ describe('money moves once on every path n8n takes', () => {
 				'Cashout in item 0 was not created: it repeats a cashout an earlier execution requested from the same input',
 			);
 			expect(repeat.description).toContain(
-				`The service already has the cashout of the external ID derived for this request (${String(items[0].external_id)}) (PENDING).`,
+				`The service already has the cashout of the external ID derived for this request (${String(items[0].external_id)}): a cashout in status PENDING.`,
 			);
 			expect(repeat.already_created).toBeUndefined();
 			expect(cashoutsMade('#two')).toHaveLength(2);
@@ -965,10 +963,11 @@ describe('money moves once on every path n8n takes', () => {
 			expect(depositsMade('#two-d')).toHaveLength(2);
 		});
 
-		test('a lost answer at 23:59:58 UTC and Retry On Fail at 00:00:01 send the first key: one payout, reported', async () => {
+		test('answers lost at 23:59:58 UTC and Retry On Fail at 00:00:01 send the first key: one payout, reported', async () => {
 			fakeClock(at('23:59:58'));
-			moveClockAtRequest('/v3/cashout', 0, at('00:00:01', NEXT_DAY));
-			fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after' });
+			// The node's own resends go out at 23:59:58 too; Retry On Fail after midnight.
+			moveClockAtRequest('/v3/cashout', LOST_ANSWERS - 1, at('00:00:01', NEXT_DAY));
+			loseEveryAnswer('POST', '/v3/cashout');
 			const run = await fx.engine.run(
 				itemsWorkflow(
 					'wf-midnight-rof',
@@ -982,10 +981,9 @@ describe('money moves once on every path n8n takes', () => {
 			);
 			expect(Date.now()).toBeGreaterThanOrEqual(at('00:00:01', NEXT_DAY));
 			const posts = fx.sandbox.log.find('POST', '/v3/cashout');
-			expect(posts.map((post) => JSON.parse(post.rawBody!).external_id)).toEqual([
-				JSON.parse(posts[0].rawBody!).external_id,
-				JSON.parse(posts[0].rawBody!).external_id,
-			]);
+			expect(posts.map((post) => JSON.parse(post.rawBody!).external_id)).toEqual(
+				Array(LOST_ANSWERS + 1).fill(JSON.parse(posts[0].rawBody!).external_id),
+			);
 			expect(run.output('Payments Service')[0].json).toMatchObject({
 				already_created: true,
 				matches_request: true,
@@ -995,7 +993,7 @@ describe('money moves once on every path n8n takes', () => {
 
 		test("n8n's Retry 20 s after midnight sends the first key: one payout, reported", async () => {
 			fakeClock(at('23:59:58'));
-			fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after' });
+			loseEveryAnswer('POST', '/v3/cashout');
 			const workflow = itemsWorkflow(
 				'wf-midnight-retry',
 				[salted('#mid-retry')[0]],
@@ -1015,7 +1013,7 @@ describe('money moves once on every path n8n takes', () => {
 
 		test('a re-run 20 s after midnight of an execution whose answer was lost at 23:59:58 finds the first payout: none made again', async () => {
 			fakeClock(at('23:59:58'));
-			fx.sandbox.faults.add({ method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after' });
+			loseEveryAnswer('POST', '/v3/cashout');
 			const workflow = itemsWorkflow(
 				'wf-midnight-rerun',
 				[salted('#mid-rerun')[0]],
@@ -1029,8 +1027,41 @@ describe('money moves once on every path n8n takes', () => {
 			expect(rerun.nodeError('Payments Service')?.message).toBe(
 				'Cashout in item 0 was not created: it repeats a cashout an earlier execution requested from the same input',
 			);
-			expect(fx.sandbox.log.find('POST', '/v3/cashout')).toHaveLength(1);
+			// The failed execution's sendings only: the re-run found the payout before sending.
+			expect(fx.sandbox.log.find('POST', '/v3/cashout')).toHaveLength(LOST_ANSWERS);
 			expect(cashoutsMade('#mid-rerun')).toHaveLength(1);
+		});
+
+		test('a deposit whose answers were lost at 23:40 is found by a re-run at 00:30 in the previous day’s list: none made again', async () => {
+			const sync = (ms: number) => {
+				setDate(ms);
+				fx.sandbox.clock.set(ms);
+			};
+			const sandboxNow = fx.sandbox.clock.now();
+			try {
+				sync(at('23:40:00'));
+				loseEveryAnswer('POST', '/v3/deposits');
+				const workflow = itemsWorkflow(
+					'wf-midnight-deposit',
+					[salted('#mid-dep')[0]],
+					withSession(paymentsNode(depositFromRow(), DEPOSIT)),
+				);
+				expect((await fx.engine.run(workflow)).error).toBeDefined();
+				sync(at('00:30:00', NEXT_DAY));
+
+				const rerun = await fx.engine.run(workflow);
+
+				expect(rerun.nodeError('Payments Service')?.message).toBe(
+					'Deposit in item 0 was not created: it repeats a deposit an earlier execution requested from the same input',
+				);
+				expect(
+					(rerun.nodeError('Payments Service') as unknown as { description: string }).description,
+				).toContain(', created in the previous Duplicate Window.');
+				expect(fx.sandbox.log.find('POST', '/v3/deposits')).toHaveLength(LOST_ANSWERS);
+				expect(depositsMade('#mid-dep')).toHaveLength(1);
+			} finally {
+				fx.sandbox.clock.set(sandboxNow);
+			}
 		});
 
 		test.each([
@@ -1075,7 +1106,7 @@ describe('money moves once on every path n8n takes', () => {
 					description: string;
 				};
 				expect(error.message).toBe(
-					`Cashout in item 0 was not created: External ID ${externalId} already belongs to another payout`,
+					`Cashout in item 0 was not created: external ID ${externalId} already belongs to another cashout`,
 				);
 				expect(error.description).toContain(difference);
 				expect(
@@ -1107,7 +1138,7 @@ describe('money moves once on every path n8n takes', () => {
 				description: string;
 			};
 			expect(error.message).toBe(
-				'Deposit in item 0 was not created: idempotency key order-reuse-d was already used for another deposit',
+				'Deposit in item 0 was not created: idempotency key order-reuse-d already belongs to another deposit',
 			);
 			expect(error.description).toContain(
 				'payer.document: 52998224725 asked, 84932495016 on the existing deposit',
@@ -1128,160 +1159,9 @@ describe('money moves once on every path n8n takes', () => {
 			await fx.engine.run(itemsWorkflow('wf-unconf-c1', [{}], node));
 			const run = await fx.engine.run(itemsWorkflow('wf-unconf-c2', [{}], node));
 			expect(run.nodeError('Payments Service')?.message).toBe(
-				'Cashout in item 0: external ID payout-unconfirmed-1 was already used, and the payout it belongs to could not be confirmed',
+				'Cashout in item 0: external ID payout-unconfirmed-1 was already used, and the cashout it belongs to could not be confirmed',
 			);
 			expect(cashoutsMade('#unconf-c')).toHaveLength(1);
-		});
-
-		test('property: across separate requests, loops, lost answers, 429s and 503s, Retry On Fail, n8n’s Retry and re-runs, on both sides of midnight, at Concurrency 1 and 8, no request is paid twice, every request of an execution that ends without error is paid, and no item reports a payout that does not exist', async () => {
-			const pool = [
-				{ name: 'Ana', amount: '250.00', document: '84932495016' },
-				{ name: 'Bia', amount: '400.00', document: '52998224725' },
-			];
-			const invocation = fc.record({
-				/** Which trigger event starts it: the same one again is a re-run on the same input. */
-				origin: fc.constantFrom('W-1', 'W-2'),
-				mode: fc.constantFrom('loop' as const, 'items' as const),
-				rows: fc.array(fc.nat(pool.length - 1), { minLength: 1, maxLength: 5 }),
-				lose: fc.option(fc.nat(2), { nil: undefined }),
-				recovery: fc.constantFrom(
-					'retryOnFail' as const,
-					'executionRetry' as const,
-					'rerun' as const,
-				),
-				/** Whether the recovery comes after midnight UTC. */
-				crossMidnight: fc.boolean(),
-				/** Items the node sends at once (Options → Concurrency). */
-				concurrency: fc.constantFrom(1, 8),
-				/** A busy answer to one creation: a 429 (never processed), or a 503 before or after it was made. */
-				busy: fc.option(
-					fc.record({
-						answer: fc.constantFrom('429', '503-before', '503-after'),
-						skip: fc.nat(3),
-					}),
-					{ nil: undefined },
-				),
-			});
-			let iteration = 0;
-			await fc.assert(
-				fc.asyncProperty(
-					fc.array(invocation, { minLength: 1, maxLength: 3 }),
-					async (invocations) => {
-						const salt = `#p${++iteration}`;
-						const day = new Date(Date.UTC(2026, 0, 1 + 2 * iteration)).toISOString().slice(0, 10);
-						const nextDay = new Date(Date.UTC(2026, 0, 2 + 2 * iteration))
-							.toISOString()
-							.slice(0, 10);
-						fakeClock(at('23:59:50', day));
-						/** Each request's beneficiary name: its origin, its workflow, its position and its row. */
-						const requests = new Set<string>();
-						/** The requests of executions that ended without error: each must be paid. */
-						const mustBePaid = new Set<string>();
-						const outputs: IDataObject[] = [];
-						for (const {
-							origin,
-							mode,
-							rows,
-							lose,
-							recovery,
-							crossMidnight,
-							concurrency,
-							busy,
-						} of invocations) {
-							const data = rows.map((index, position) => ({
-								...pool[index],
-								name: `${pool[index].name} ${salt} ${origin}-${mode}-p${position}`,
-							}));
-							data.forEach((row) => requests.add(row.name));
-							fx.sandbox.faults.clear();
-							jest.restoreAllMocks();
-							const lost = lose !== undefined && lose < data.length;
-							if (lost)
-								fx.sandbox.faults.add({
-									method: 'POST',
-									path: '/v3/cashout',
-									kind: 'reset',
-									phase: 'after',
-									skip: lose,
-								});
-							if (busy)
-								fx.sandbox.faults.add({
-									method: 'POST',
-									path: '/v3/cashout',
-									kind: 'status',
-									status: busy.answer === '429' ? 429 : 503,
-									phase: busy.answer === '503-after' ? 'after' : 'before',
-									retryAfterSeconds: 0,
-									skip: busy.skip,
-								});
-							const later =
-								crossMidnight && Date.now() < at('00:00:00', nextDay)
-									? at('00:00:20', nextDay)
-									: Date.now();
-							if (lost && recovery === 'retryOnFail')
-								moveClockAtRequest('/v3/cashout', lose, later);
-							const extra =
-								recovery === 'retryOnFail'
-									? { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 }
-									: recovery === 'rerun'
-										? { continueOnFail: true }
-										: {};
-							const node = paymentsNode(
-								payoutFromRow({ options: { concurrency } }),
-								CASHOUT,
-								extra,
-							);
-							const workflow =
-								mode === 'loop'
-									? loopWorkflow('wf-property-loop', data, node)
-									: itemsWorkflow('wf-property-items', data, node);
-							const start = {
-								triggerItems: [{ json: { body: { withdrawal: origin } } }],
-								mode: 'webhook' as const,
-							};
-							let last = await fx.engine.run(workflow, start);
-							outputs.push(...last.output('Payments Service').map((item) => item.json));
-							if (lost) {
-								setDate(later);
-								if (recovery === 'executionRetry' && last.error) {
-									const failedItems = last.output('Payments Service').length;
-									last = await fx.engine.retry(last, workflow);
-									// The retry carries the failed execution's items over: count only its own.
-									outputs.push(
-										...last
-											.output('Payments Service')
-											.slice(failedItems)
-											.map((item) => item.json),
-									);
-								} else if (recovery === 'rerun') {
-									last = await fx.engine.run(workflow, start);
-									outputs.push(...last.output('Payments Service').map((item) => item.json));
-								}
-							}
-							const settled = last.output('Payments Service').map((item) => item.json);
-							if (!last.error && settled.every((json) => json.error === undefined))
-								data.forEach((row) => mustBePaid.add(row.name));
-						}
-						const made = fx.sandbox.control
-							.createdCashouts()
-							.filter((entry) => String(entry.request.beneficiary_name).includes(` ${salt} `));
-						const paid = made.map((entry) => String(entry.request.beneficiary_name));
-						// Never twice: one cashout a request at most.
-						expect(paid.length).toBe(new Set(paid).size);
-						expect(paid.every((name) => requests.has(name))).toBe(true);
-						// Never lost where all reads as well: every request of a clean execution is paid.
-						for (const name of mustBePaid) expect(paid).toContain(name);
-						// Nothing reported that does not exist.
-						const existing = new Set(made.map((entry) => String(entry.request.external_id)));
-						for (const item of outputs.filter((json) => json.error === undefined))
-							expect(existing.has(String(item.external_id))).toBe(true);
-						expect(
-							outputs.filter((json) => json.already_created === false).length,
-						).toBeLessThanOrEqual(made.length);
-					},
-				),
-				{ numRuns: 16 },
-			);
 		});
 	});
 });

@@ -2,6 +2,7 @@
 import { createHmac } from 'crypto';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { paymentsNode, startFixture, WorkflowBuilder, type Fixture } from '../../harness/fixtures';
+import { fakeDate, realDate } from '../../harness/clock';
 
 const DEPOSIT = 'paymentsServiceDepositApi';
 
@@ -19,6 +20,7 @@ function refundWorkflow(
 }
 
 describe('Refund → Create through the n8n engine', () => {
+	afterEach(() => realDate());
 	let fx: Fixture;
 
 	beforeAll(async () => {
@@ -133,7 +135,8 @@ describe('Refund → Create through the n8n engine', () => {
 		).toMatchObject({ bankAccount: '99887-0', bankName: 'Itaú Unibanco' });
 	});
 
-	test('Retry On Fail after a lost answer without a Session credential: one refund; the repeat cannot be confirmed, so it is output only when Unconfirmed Repeat says so', async () => {
+	test('a lost answer is sent again by the node; without a Session credential the repeat (104) cannot be confirmed, so it is output only when Unconfirmed Repeat says so: one refund', async () => {
+		fakeDate(Date.UTC(2026, 10, 25, 12));
 		const deposit = completedDeposit();
 		fx.sandbox.faults.add({ method: 'POST', path: '/v3/refunds', kind: 'reset', phase: 'after' });
 		const failed = await fx.engine.run(
@@ -169,7 +172,8 @@ describe('Refund → Create through the n8n engine', () => {
 			idempotency_key: key,
 			refund_info: null,
 			matches_request: null,
-			message: `Refund of deposit ${deposit.idDeposit} already requested by an earlier attempt (idempotency key ${key}); no second refund was made. Select a Session credential on this node to have the existing refund looked up and compared. It could not be confirmed: if it is not this refund, give this one its own Idempotency Key.`,
+			message: `Refund already created by an earlier attempt (idempotency key ${key}); no second refund was made. Refund records carry no key: only a refund of deposit ${deposit.idDeposit} and this amount made since this execution first sent the key confirms it. Select a Session credential on this node to have the existing refund looked up and compared. It could not be compared with this request: if it is not this refund, give this one its own Idempotency Key.`,
+			times_sent: 2,
 		});
 		expect(refundsOf(deposit.idDeposit)).toHaveLength(2);
 		expect(
@@ -177,9 +181,16 @@ describe('Refund → Create through the n8n engine', () => {
 		).toHaveLength(2);
 	});
 
-	test('a lost answer without Retry On Fail names the idempotency key that makes a retry safe', async () => {
+	test('after three lost answers, without Retry On Fail, the item fails naming the idempotency key that makes a retry safe', async () => {
+		fakeDate(Date.UTC(2026, 10, 25, 12));
 		const deposit = completedDeposit();
-		fx.sandbox.faults.add({ method: 'POST', path: '/v3/refunds', kind: 'reset', phase: 'after' });
+		fx.sandbox.faults.add({
+			method: 'POST',
+			path: '/v3/refunds',
+			kind: 'reset',
+			phase: 'after',
+			times: 3,
+		});
 		const run = await fx.engine.run(refundWorkflow({ depositId: String(deposit.idDeposit) }, {}));
 		const error = run.nodeError('Payments Service') as unknown as {
 			message: string;
@@ -189,8 +200,10 @@ describe('Refund → Create through the n8n engine', () => {
 			/^Requesting the refund of item 0 failed: the payments service could not be reached/,
 		);
 		expect(error.description).toMatch(
-			/^No answer came back, so the refund may or may not have been created\. The idempotency key of this refund is n8n-[0-9a-f]{40} \(derived\)\. Retry On Fail and n8n's Retry of this execution send the same one at any time: the service recognises the repeat \(104\) and this node reports the existing refund instead of making a second one\. A new execution on the same input before \d{4}-\d{2}-\d{2} 00:00 UTC sends it too, and fails as a repeat without making a second refund\./,
+			/^No answer came back, so the refund may or may not have been created\. The idempotency key of this refund is n8n-[0-9a-f]{40} \(derived\)\. Retry On Fail and n8n's Retry of this execution send the same one at any time: the service recognises the repeat \(104\) and this node reports the existing refund instead of making a second one\. A new execution on the same input before \d{4}-\d{2}-\d{2} 00:00 UTC sends it too, and fails as a repeat without making a second refund\..* Tried 3 times\.$/,
 		);
+		expect(calls()).toEqual(['POST /v3/refunds 0', 'POST /v3/refunds 0', 'POST /v3/refunds 0']);
+		expect(refundsOf(deposit.idDeposit)).toHaveLength(1);
 	});
 
 	test('an Idempotency Key given in the options is sent as it is', async () => {

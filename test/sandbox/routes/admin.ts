@@ -53,7 +53,8 @@ function jsonBody(raw: string): Record<string, unknown> | undefined {
  * GET/POST /_sandbox/merchants/:id/cashout-funds {usd} -> {merchantId, funds};
  * GET /_sandbox/merchants/:id/balances -> {merchantId, balances} (the GET /v1/balance entries);
  * POST /_sandbox/merchants/:id/balances {currency, available} (a local-currency balance) -> the same;
- * POST /_sandbox/sessions/expire; GET /_sandbox/credentials.
+ * POST /_sandbox/sessions/expire; GET /_sandbox/credentials;
+ * GET /_sandbox/created/cashouts -> [{cashoutId, externalId}] (the cashouts POST /v3/cashout made).
  */
 export function registerAdminRoutes(app: FastifyInstance, ctx: AdminContext): void {
 	const { store, log, faults } = ctx;
@@ -63,6 +64,12 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AdminContext): vo
 	});
 
 	app.get(`${ADMIN_PREFIX}/log`, async () => log.entries());
+	app.get(`${ADMIN_PREFIX}/created/cashouts`, async () =>
+		store.createdCashouts.map((entry) => ({
+			cashoutId: entry.cashoutId,
+			externalId: entry.request.external_id,
+		})),
+	);
 	app.delete(`${ADMIN_PREFIX}/log`, async () => {
 		log.clear();
 		return { cleared: true };

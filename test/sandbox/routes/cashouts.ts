@@ -215,6 +215,7 @@ export function registerCashoutRoutes(app: FastifyInstance, ctx: RouteContext): 
 			...fields,
 			onHold: c.onHold,
 			notificationUrl: c.notificationUrl,
+			visibleAt: store.clock.now() + store.reportLagMs,
 		});
 		entry.viaApi = true;
 		if (c.comments !== undefined) entry.comments = c.comments;

@@ -236,6 +236,7 @@ export function registerDepositRoutes(app: FastifyInstance, ctx: RouteContext): 
 		const entry = store.addDeposit(
 			{
 				idMerchant: merchant.id,
+				visibleAt: nowMs + store.reportLagMs,
 				country: country.code,
 				paymentMethodCode: method?.code ?? '',
 				paymentMethodName: method?.name ?? '',

@@ -241,6 +241,7 @@ export function registerRefundRoutes(app: FastifyInstance, ctx: RouteContext): v
 				: {};
 		const entry = store.addRefund({
 			idMerchant: account.merchantId,
+			visibleAt: store.clock.now() + store.reportLagMs,
 			idBoleto: deposit.id,
 			status: 'PENDING',
 			amount,

@@ -58,6 +58,10 @@ export function control(store: SandboxStore): SandboxControl {
 		cashoutFunds: (mid) => store.cashoutFunds(mid),
 		setCashoutFunds: (mid, usd) => store.setCashoutFunds(mid, usd),
 		activeSessions: () => store.activeSessions(),
+		setReportLag: (ms) => {
+			if (!Number.isFinite(ms) || ms < 0) throw new Error('the report lag must be a number >= 0');
+			store.reportLagMs = ms;
+		},
 		cashoutRejection: (id) => {
 			const r = store.cashout(id)?.rejection;
 			return r ? { ...r } : undefined;

@@ -80,6 +80,8 @@ export class SandboxStore {
 	>();
 
 	private readonly state: StoreState;
+	/** How long a record created through the API stays out of the lists (ms, sandbox clock). */
+	reportLagMs = 0;
 	readonly deposits: DepositEntry[];
 	readonly cashouts: CashoutEntry[];
 	readonly refunds: RefundEntry[];

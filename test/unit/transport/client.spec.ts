@@ -309,6 +309,139 @@ describe('PaymentsClient retries on its clock', () => {
 		);
 	});
 
+	describe('a request a resend cannot make twice (resendWhenLost): sent again when no answer came back', () => {
+		const creation = {
+			family: 'cashout',
+			method: 'POST',
+			path: '/v3/cashout',
+			body: { external_id: 'payout-7', amount: '250.00' },
+			resendWhenBusy: true,
+			resendWhenLost: true,
+		} as const;
+		const creating = { action: 'Creating the cashout of item 0', itemIndex: 0 };
+		afterEach(() => jest.restoreAllMocks());
+
+		test.each(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE'])(
+			'after %s the same body (the same key) is sent again after 0.5 s, and every sending is counted',
+			async (code) => {
+				const clock = new FakeClock();
+				const { context, sent } = contextAnswering(
+					[{ network: code }, { status: 200, body: { cashout_id: '8405147' } }],
+					clock,
+				);
+				let counted = 0;
+				const answer = await new PaymentsClient(context, 'cashout', { clock }).request(
+					creation,
+					creating,
+					{ onSend: () => counted++ },
+				);
+				expect(answer).toEqual({ cashout_id: '8405147' });
+				expect(sent.map((request) => request.body)).toEqual([creation.body, creation.body]);
+				expect(clock.waits).toEqual([500]);
+				expect(counted).toBe(2);
+			},
+		);
+
+		test('two resends at most, after 0.5 s and then 0.5 to 1 s; the third lost answer fails the request, saying the service may have acted and how many times it was sent', async () => {
+			jest.spyOn(Math, 'random').mockReturnValue(0.9);
+			const clock = new FakeClock();
+			const lost = { network: 'ECONNRESET' };
+			const { context, sent } = contextAnswering([lost, lost, lost, { status: 200 }], clock);
+			const error = (await new PaymentsClient(context, 'cashout', { clock })
+				.request(creation, {
+					...creating,
+					unknownOutcome: () => 'The cashout may or may not have been created.',
+				})
+				.catch((caught: unknown) => caught)) as {
+				message: string;
+				description: string;
+				context: { failure: IDataObject };
+			};
+			expect(sent).toHaveLength(3);
+			expect(clock.waits).toEqual([500, 950]);
+			expect(error.message).toBe(
+				'Creating the cashout of item 0 failed: the payments service could not be reached (ECONNRESET)',
+			);
+			expect(error.description).toBe(
+				'The cashout may or may not have been created. Tried 3 times.',
+			);
+			expect(error.context.failure).toMatchObject({
+				attempts: 3,
+				earlierAttemptMayHaveActed: true,
+			});
+		});
+
+		test('a repeat answer (511) to the resend says the lost attempt may have acted: the flow reads it as its own', async () => {
+			const clock = new FakeClock();
+			const { context } = contextAnswering(
+				[
+					{ network: 'ECONNRESET' },
+					{ status: 400, body: { code: 511, message: 'External ID already used' } },
+				],
+				clock,
+			);
+			const error = (await new PaymentsClient(context, 'cashout', { clock })
+				.request(creation, creating)
+				.catch((caught: unknown) => caught)) as { context: { failure: IDataObject } };
+			expect(error.context.failure).toMatchObject({
+				kind: 'keyAlreadyUsed',
+				attempts: 2,
+				earlierAttemptMayHaveActed: true,
+			});
+		});
+
+		test('an HTTP answer is not a lost one: a 500 is reported at once, not sent again', async () => {
+			const clock = new FakeClock();
+			const { context, sent } = contextAnswering([{ status: 500 }, { status: 200 }], clock);
+			await expect(
+				new PaymentsClient(context, 'cashout', { clock }).request(creation, creating),
+			).rejects.toThrow('Creating the cashout of item 0 failed (HTTP 500)');
+			expect(sent).toHaveLength(1);
+		});
+
+		test('a hold whose answer was lost is sent again; a 503 to it is still reported at once', async () => {
+			const clock = new FakeClock();
+			const hold = { ...change, resendWhenLost: true } as const;
+			const holding = { action: 'Putting cashout 7 on hold', itemIndex: 0 };
+			const lostFirst = contextAnswering(
+				[{ network: 'ECONNRESET' }, { status: 200, body: { cashout_status: 5 } }],
+				clock,
+			);
+			await expect(
+				new PaymentsClient(lostFirst.context, 'cashout', { clock }).request(hold, holding),
+			).resolves.toEqual({ cashout_status: 5 });
+			expect(lostFirst.sent).toHaveLength(2);
+			const busy = contextAnswering([{ status: 503 }, { status: 200 }], clock);
+			await expect(
+				new PaymentsClient(busy.context, 'cashout', { clock }).request(hold, holding),
+			).rejects.toThrow('Putting cashout 7 on hold failed (HTTP 503)');
+			expect(busy.sent).toHaveLength(1);
+		});
+
+		test('a lost answer pauses no other request of the client: the connection failed, not the service', async () => {
+			const clock = new FakeClock();
+			const { context, sent } = contextAnswering(
+				[{ network: 'ECONNRESET' }, { status: 200 }, { status: 200 }],
+				clock,
+			);
+			const client = new PaymentsClient(context, 'cashout', { clock });
+			let second: Promise<unknown> | undefined;
+			clock.sleep = async (ms) => {
+				clock.waits.push(ms);
+				second ??= client.request({ ...creation, body: { external_id: 'payout-8' } }, creating);
+				await second;
+				clock.time += ms;
+			};
+			await client.request(creation, creating);
+			const at = (externalId: string) =>
+				sent
+					.filter((request) => (request.body as IDataObject).external_id === externalId)
+					.map((request) => request.at - sent[0].at);
+			expect(at('payout-8')).toEqual([0]);
+			expect(at('payout-7')).toEqual([0, 500]);
+		});
+	});
+
 	test('a request other than GET never follows a redirect: the 301 is reported with where it pointed and the fix; a GET follows them as n8n does', async () => {
 		const clock = new FakeClock();
 		const { context, sent } = contextAnswering(

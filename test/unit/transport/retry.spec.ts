@@ -2,7 +2,10 @@ import fc from 'fast-check';
 
 import {
 	DEFAULT_RETRY_POLICY,
+	isLostAnswer,
 	isRetryableFailure,
+	LOST_ANSWER_POLICY,
+	lostAnswerDelay,
 	nextRetryDelay,
 } from '../../../nodes/PaymentsService/transport/retry';
 
@@ -78,5 +81,36 @@ describe('nextRetryDelay', () => {
 	test('never retries what may have changed something or cannot succeed', () => {
 		expect(nextRetryDelay({ httpStatus: 400 }, 1, 0, policy)).toBeUndefined();
 		expect(nextRetryDelay({ httpStatus: 412 }, 1, 0, policy)).toBeUndefined();
+	});
+});
+
+describe('lost answers (stripe-node’s network retries)', () => {
+	test('no HTTP answer and a connection code is a lost answer; any HTTP answer, or an unknown failure, is not', () => {
+		for (const networkCode of ['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE'])
+			expect(isLostAnswer({ networkCode })).toBe(true);
+		expect(isLostAnswer({ httpStatus: 500 })).toBe(false);
+		expect(isLostAnswer({ httpStatus: 503, networkCode: 'ECONNRESET' })).toBe(false);
+		expect(isLostAnswer({ networkCode: 'ENOTFOUND' })).toBe(false);
+		expect(isLostAnswer({})).toBe(false);
+	});
+
+	test('the backoff is 0.5 s before the first resend, then doubles to at most 5 s, jittered between half and all of it, never under 0.5 s', () => {
+		expect(LOST_ANSWER_POLICY).toEqual({ maxResends: 2, initialDelayMs: 500, maxDelayMs: 5_000 });
+		fc.assert(
+			fc.property(
+				fc.integer({ min: 1, max: 12 }),
+				fc.double({ min: 0, max: 0.999_999, noNaN: true }),
+				(resend, random) => {
+					const delay = lostAnswerDelay(resend, LOST_ANSWER_POLICY, () => random);
+					const ceiling = Math.min(500 * 2 ** (resend - 1), 5_000);
+					expect(delay).toBeGreaterThanOrEqual(Math.max(500, Math.floor(ceiling / 2)));
+					expect(delay).toBeLessThanOrEqual(ceiling);
+				},
+			),
+		);
+		expect(lostAnswerDelay(1, LOST_ANSWER_POLICY, () => 0.999)).toBe(500);
+		expect(lostAnswerDelay(2, LOST_ANSWER_POLICY, () => 0)).toBe(500);
+		expect(lostAnswerDelay(2, LOST_ANSWER_POLICY, () => 0.5)).toBe(750);
+		expect(lostAnswerDelay(6, LOST_ANSWER_POLICY, () => 0.999)).toBe(4_997);
 	});
 });

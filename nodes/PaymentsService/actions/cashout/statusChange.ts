@@ -55,15 +55,19 @@ export async function changeCashoutStatus(
 	change: CashoutChange,
 ): Promise<INodeExecutionData[]> {
 	const cashoutId = change.body.cashout_id;
+	let timesSent = 0;
+	const counted = () => void timesSent++;
 	try {
 		const failure = {
 			action: change.action,
 			itemIndex: change.itemIndex,
 			explain: explainCashoutRefusal(cashoutId, change.verb, change.allowedFrom),
 		};
-		return 'status' in change.body
-			? await updateCashoutStatus(client, change.body, failure)
-			: await cancelCashout(client, change.body, failure);
+		const [changed] =
+			'status' in change.body
+				? await updateCashoutStatus(client, change.body, failure, counted)
+				: await cancelCashout(client, change.body, failure, counted);
+		return [withTimesSent(changed, timesSent)];
 	} catch (caught) {
 		// The cashout calls fail only with n8n's errors; anything else is wrapped once here.
 		const error = toNodeError(client.context.getNode(), caught, change.itemIndex);
@@ -96,8 +100,14 @@ export async function changeCashoutStatus(
 		}
 		current.json.already_in_status = true;
 		current.json.message = `Cashout ${cashoutId} is already ${status}: nothing was changed. An earlier attempt whose answer was lost (or another change) already did it.`;
-		return [current];
+		return [withTimesSent(current, timesSent)];
 	}
+}
+
+/** `item` with `times_sent` when the change was sent more than once (a lost answer resent). */
+function withTimesSent(item: INodeExecutionData, timesSent: number): INodeExecutionData {
+	if (timesSent > 1) item.json.times_sent = timesSent;
+	return item;
 }
 
 /**

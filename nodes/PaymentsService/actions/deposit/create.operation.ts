@@ -11,11 +11,12 @@ import { IDEMPOTENCY_HEADER } from '../../codes/service';
 import { positiveId } from '../../codes/ids';
 import {
 	duplicateWindowOption,
-	idempotencyKeyCreation,
 	idempotencyKeyOption,
 	unconfirmedRepeatOption,
-} from '../../idempotency/creation';
-import { createOnce, type CreationAdapter } from '../../idempotency/createOnce';
+} from '../../idempotency/options';
+import { idempotencyRequestKey } from '../../idempotency/requestKey';
+import { forgetOutcomes } from '../../idempotency/attempts';
+import { createOnce, type CreateOnceResource } from '../../idempotency/createOnce';
 import { givenKeyProblem } from '../../idempotency/keys';
 import { optionsCollection } from '../../parameters/options';
 import type { PaymentsClient } from '../../transport/client';
@@ -28,13 +29,11 @@ import {
 } from '../common/requestBody';
 import {
 	currentStatus,
-	findDeposit,
-	named,
+	lookUpDeposit,
 	qrCodeBinary,
 	qrCodeOptions,
-	unfound,
 	type PreparedDeposit,
-} from './creation';
+} from './record';
 
 export const properties: INodeProperties[] = [
 	...specifyBodyProperties(
@@ -57,6 +56,9 @@ export const properties: INodeProperties[] = [
 /** The items run at once, up to Options → Concurrency. */
 export const concurrent = true;
 
+/** Once the run ended without an error, the outcomes kept for Retry On Fail go. */
+export const afterRun = forgetOutcomes;
+
 /**
  * Deposit → Create: `POST /v3/deposits` (service rules §5.1, §5.2), signed, through the create-once
  * flow (idempotency/createOnce.ts) with an `X-Idempotency-Key`, given or derived; without an
@@ -68,17 +70,27 @@ export const concurrent = true;
  *   NodeApiError for a refusal or a failure.
  */
 export async function execute(this: IExecuteFunctions, client: PaymentsClient, itemIndex: number) {
-	return await createOnce(this, client, DEPOSIT_CREATION, itemIndex);
+	return await createOnce(this, client, DEPOSIT, itemIndex);
 }
 
-const DEPOSIT_CREATION: CreationAdapter<PreparedDeposit> = {
+/** What a found deposit's output adds: its payment instructions are not read again. */
+const INSTRUCTIONS_LOST =
+	' Its payment instructions (redirect_url, payment_info) came only in the lost answer and cannot be read again: read the deposit with Deposit → Get Status, and if the customer needs instructions, create a new deposit with its own Invoice ID.';
+
+const DEPOSIT: CreateOnceResource<PreparedDeposit> = {
 	noun: 'deposit',
-	thing: 'deposit',
-	keyName: 'idempotency key',
-	repeatCode: 104,
-	distinctField: 'Invoice ID',
-	request: { family: 'payments', method: 'POST', path: '/v3/deposits' },
-	action: 'Creating the deposit',
+	key: {
+		name: 'idempotency key',
+		repeatCode: 104,
+		field: 'Idempotency Key',
+		distinctField: 'Invoice ID',
+	},
+	endpoint: {
+		family: 'payments',
+		method: 'POST',
+		path: '/v3/deposits',
+		action: 'Creating the deposit',
+	},
 	createdField: 'creationDate',
 
 	prepare(context, itemIndex, options) {
@@ -91,76 +103,49 @@ const DEPOSIT_CREATION: CreationAdapter<PreparedDeposit> = {
 		);
 		if (!checked.ok) throw invalidBodyError(context, itemIndex, 'Deposit', checked.problems);
 		const body: IDataObject = { ...checked.value };
-		const creation = idempotencyKeyCreation(context, itemIndex, 'Deposit', body, options);
+		const key = idempotencyRequestKey(context, itemIndex, 'Deposit', body, options);
 		// A given key that is not a valid invoice ID is not sent as one.
-		if (body.invoice_id === undefined && !givenKeyProblem('invoiceId', creation.key))
-			body.invoice_id = creation.key;
+		if (body.invoice_id === undefined && !givenKeyProblem('invoiceId', key.value))
+			body.invoice_id = key.value;
 		const unchecked = checked.unchecked.length ? { unchecked_fields: checked.unchecked } : {};
-		return { body, headers: { [IDEMPOTENCY_HEADER]: creation.key }, creation, unchecked, options };
+		return { body, headers: { [IDEMPOTENCY_HEADER]: key.value }, key, unchecked, options };
 	},
 
-	async inPreviousWindow(context, _client, prepared, previousKey, itemIndex) {
-		// Only a derived invoice ID names the previous window's deposit.
-		if (prepared.body.invoice_id !== prepared.creation.key) return undefined;
-		const earlier = await findDeposit(context, prepared, previousKey, itemIndex, previousKey);
-		if (earlier.outcome !== 'found') return undefined;
-		const { idDeposit, status } = earlier.record;
-		return ` (deposit ${String(idDeposit)}, ${String(status)}, created in the previous Duplicate Window)`;
-	},
-
-	async created(context, _client, prepared, answer) {
-		const json = { ...answer, idempotency_key: prepared.creation.key, ...prepared.unchecked };
+	async created(context, prepared, answer) {
+		const json = { ...answer, idempotency_key: prepared.key.value, ...prepared.unchecked };
 		const binary = await qrCodeBinary(context, answer, prepared.body, prepared.options);
 		return binary ? { json, binary } : { json };
 	},
 
-	async describeRepeat(context, _client, prepared, itemIndex) {
-		const found = await findDeposit(context, prepared, prepared.body.invoice_id, itemIndex);
-		return found.outcome === 'found' ? named(found.record) : '';
-	},
-
-	lookUp: async (context, _client, prepared, itemIndex) => ({
-		recovery: await findDeposit(context, prepared, prepared.body.invoice_id, itemIndex),
-		facts: undefined,
-	}),
+	lookUp: async (context, _client, prepared, target, itemIndex) =>
+		await lookUpDeposit(context, prepared, target, itemIndex),
 
 	compare({ body }, record) {
 		const payer = (body.payer as IDataObject | undefined) ?? {};
 		return [
-			{ field: 'amount', asked: body.amount, found: record.requestedAmount },
+			{ field: 'amount', asked: body.amount, found: record.requestedAmount, amount: true },
 			{ field: 'currency', asked: body.currency, found: record.requestedCurrency },
 			{ field: 'country', asked: body.country, found: record.country },
 			{ field: 'payer.document', asked: payer.document, found: record.clientDocument },
 		];
 	},
 
-	describeRecord: (record) => named(record),
+	whereToLook: ({ body }) =>
+		`Deposit → Get Many by invoice ${String(body.invoice_id ?? 'ID')}, or the merchant panel`,
 
-	anotherRecord: ({ body, creation }, record, differing, itemIndex) => ({
-		message: `Deposit in item ${itemIndex} was not created: idempotency key ${creation.key} was already used for another deposit`,
-		description: `The service refused it (104): deposit ${String(record.idDeposit)} (invoice ${String(body.invoice_id)}) was created with this key and differs from this request (${differing.join('; ')}). No second deposit was made. Give this deposit its own Idempotency Key or Invoice ID.`,
-	}),
-
-	unconfirmedDescription: ({ body }, { recovery }) =>
-		`The service refused a second deposit with this key (104), so no second deposit was made, but the deposit it belongs to could not be found and compared with this request.${unfound(body, recovery)} Look it up (Deposit → Get Many by invoice ${String(body.invoice_id ?? 'ID')}, or the merchant panel): if it is this deposit, read it with Deposit → Get Status; its payment instructions came only in the lost answer, so a customer who needs them needs a new deposit with its own Invoice ID.`,
-
-	async alreadyMade(_context, client, { body, creation, unchecked }, { lookUp, itemIndex }) {
-		const { key } = creation;
-		const invoiceId = body.invoice_id as string | undefined;
-		const found = lookUp.recovery.outcome === 'found' ? lookUp.recovery.record : undefined;
-		const status = found ? await currentStatus(client, found, itemIndex) : null;
-		const compared = found
-			? ` It is deposit ${String(found.idDeposit)} (${String(status)}), with the same amount, currency, country and payer. Its payment instructions (redirect_url, payment_info) came only in the lost answer and cannot be read again: read the deposit with Deposit → Get Status, and if the customer needs instructions, create a new deposit with its own Invoice ID.`
-			: `${unfound(body, lookUp.recovery)} It could not be compared with this request: if it is not this deposit, give this one its own Idempotency Key.`;
+	async alreadyMade(_context, client, { body, key, unchecked }, found, outcome) {
+		const status = found.record
+			? await currentStatus(client, found.record, outcome.itemIndex)
+			: null;
 		return {
 			already_created: true,
-			matches_request: found ? true : null,
-			deposit_id: (found && positiveId(found.idDeposit)) ?? null,
+			matches_request: found.record ? true : null,
+			deposit_id: (found.record && positiveId(found.record.idDeposit)) ?? null,
 			status,
-			merchant_invoice_id: invoiceId ?? null,
-			idempotency_key: key,
+			merchant_invoice_id: (body.invoice_id as string | undefined) ?? null,
+			idempotency_key: key.value,
 			payment_instructions_recovered: false,
-			message: `Deposit already created by an earlier attempt (idempotency key ${key}${invoiceId ? `, invoice ${invoiceId}` : ''}); no second deposit was made.${compared}`,
+			message: `${outcome.message}${INSTRUCTIONS_LOST}`,
 			...unchecked,
 		};
 	},

@@ -9,21 +9,21 @@ import { fieldParameters } from '../../bodies/requestFields';
 import { IDEMPOTENCY_HEADER } from '../../codes/service';
 import {
 	duplicateWindowOption,
-	idempotencyKeyCreation,
 	idempotencyKeyOption,
 	unconfirmedRepeatOption,
-} from '../../idempotency/creation';
+} from '../../idempotency/options';
+import { idempotencyRequestKey } from '../../idempotency/requestKey';
+import { forgetOutcomes } from '../../idempotency/attempts';
 import {
 	createOnce,
-	type CreationAdapter,
-	type PreparedCreation,
+	type CreateOnceResource,
+	type PreparedRequest,
 } from '../../idempotency/createOnce';
-import { recoveryNote } from '../../idempotency/recovery';
 import { optionsCollection } from '../../parameters/options';
 import type { PaymentsClient } from '../../transport/client';
 import { concurrencyOption } from '../common/parameters';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
-import { depositNamed, explainRefusal, findRequestedRefund, refundOutput } from './creation';
+import { depositNamed, explainRefusal, lookUpRefund, refundOutput } from './record';
 
 export const properties: INodeProperties[] = [
 	{
@@ -56,28 +56,37 @@ export const properties: INodeProperties[] = [
 /** The items run at once, up to Options → Concurrency. */
 export const concurrent = true;
 
+/** Once the run ended without an error, the outcomes kept for Retry On Fail go. */
+export const afterRun = forgetOutcomes;
+
 /**
  * Refund → Create: `POST /v3/refunds`, signed like deposits, with an `X-Idempotency-Key` given or
  * derived, through the create-once flow (idempotency/createOnce.ts; service rules §7, §5.2). An
  * Amount expression that resolves to nothing is refused: only an Amount left empty is a full
- * refund. One item per input item, the same fields on both paths (`refundOutput`, creation.ts);
+ * refund. One item per input item, the same fields on both paths (`refundOutput`, record.ts);
  * after a 104 the refund is confirmed only as the newest of the same deposit and amount made since
  * this execution first sent the key (refund records carry no key).
  * @throws NodeOperationError for a bad field (nothing is sent) and the flow's repeat errors;
  *   NodeApiError for a refusal (802 amount, 804 bank account, 208 deposit not found, 300 fields).
  */
 export async function execute(this: IExecuteFunctions, client: PaymentsClient, itemIndex: number) {
-	return await createOnce(this, client, REFUND_CREATION, itemIndex);
+	return await createOnce(this, client, REFUND, itemIndex);
 }
 
-const REFUND_CREATION: CreationAdapter<PreparedCreation> = {
+const REFUND: CreateOnceResource<PreparedRequest> = {
 	noun: 'refund',
-	thing: 'refund',
-	keyName: 'idempotency key',
-	repeatCode: 104,
-	distinctField: 'Idempotency Key',
-	request: { family: 'payments', method: 'POST', path: '/v3/refunds' },
-	action: 'Requesting the refund',
+	key: {
+		name: 'idempotency key',
+		repeatCode: 104,
+		field: 'Idempotency Key',
+		distinctField: 'Idempotency Key',
+	},
+	endpoint: {
+		family: 'payments',
+		method: 'POST',
+		path: '/v3/refunds',
+		action: 'Requesting the refund',
+	},
 	createdField: 'date',
 
 	prepare(context, itemIndex, options) {
@@ -86,44 +95,33 @@ const REFUND_CREATION: CreationAdapter<PreparedCreation> = {
 		);
 		if (!checked.ok) throw invalidBodyError(context, itemIndex, 'Refund', checked.problems);
 		const body = checked.value as IDataObject;
-		const creation = idempotencyKeyCreation(context, itemIndex, 'Refund', body, options);
-		return { body, headers: { [IDEMPOTENCY_HEADER]: creation.key }, creation };
+		const key = idempotencyRequestKey(context, itemIndex, 'Refund', body, options);
+		return { body, headers: { [IDEMPOTENCY_HEADER]: key.value }, key };
 	},
 
-	explain: ({ body }, itemIndex) => explainRefusal(depositNamed(body), itemIndex),
+	refusals: ({ body }, itemIndex) => explainRefusal(depositNamed(body), itemIndex),
 
-	async created(_context, _client, { body, creation }, answer) {
+	async created(_context, { body, key }, answer) {
 		const amount = body.amount !== undefined ? String(body.amount) : 'everything left';
 		const message = `Refund ${String(answer.refund_id)} of ${depositNamed(body)} requested (${amount}).`;
 		return {
-			json: refundOutput(body, creation.key, false, answer.refund_id, answer.refund_info, message),
+			json: refundOutput(body, key.value, false, answer.refund_id, answer.refund_info, message),
 		};
 	},
 
-	lookUp: async (context, _client, { body, creation }, itemIndex) => ({
-		recovery: await findRequestedRefund(context, itemIndex, body, creation),
-		facts: undefined,
-	}),
+	lookUp: async (context, _client, prepared, target, itemIndex) =>
+		await lookUpRefund(context, prepared, target, itemIndex),
 
-	describeRecord: (record) => ` (refund ${String(record.id)}, ${String(record.status)})`,
+	// The look-up matched the deposit and the amount: nothing more to compare.
+	compare: () => [],
 
-	unconfirmedDescription: ({ body }, { recovery }) =>
-		`The service refused a second refund with this key (104), so no second refund was requested, but refund records carry no key: only a refund of ${depositNamed(body)} and this amount made since this execution first sent the key confirms it.${lookedUp(body, recovery) || ' Without a Deposit ID it cannot be looked up.'} Look at the refunds of ${depositNamed(body)} (Refund → Get Many, or the merchant panel): if one is this refund, nothing more is needed; if not, give this refund its own Idempotency Key.`,
+	whereToLook: ({ body }) =>
+		`the refunds of ${depositNamed(body)}: Refund → Get Many, or the merchant panel`,
 
-	async alreadyMade(_context, _client, { body, creation }, { lookUp: { recovery } }) {
-		const found = recovery.outcome === 'found' ? recovery.record : undefined;
-		const compared = found
-			? ` It is refund ${String(found.id ?? null)} (${String(found.status)}), of the same deposit and amount, made since this execution first sent the key.`
-			: `${lookedUp(body, recovery)} It could not be confirmed: if it is not this refund, give this one its own Idempotency Key.`;
-		const message = `Refund of ${depositNamed(body)} already requested by an earlier attempt (idempotency key ${creation.key}); no second refund was made.${compared}`;
+	async alreadyMade(_context, _client, { body, key }, found, { message }) {
 		return {
-			...refundOutput(body, creation.key, true, found?.id ?? null, null, message),
-			matches_request: found ? true : null,
+			...refundOutput(body, key.value, true, found.record?.id ?? null, null, message),
+			matches_request: found.record ? true : null,
 		};
 	},
 };
-
-/** What the refund look-up could not do, for a refund by Deposit ID (by invoice ID it is not read). */
-function lookedUp(body: IDataObject, recovery: Parameters<typeof recoveryNote>[0]): string {
-	return body.deposit_id !== undefined ? recoveryNote(recovery, 'refund', 'refund') : '';
-}

@@ -1,18 +1,14 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { CreationKey } from '../../idempotency/creation';
-import {
-	CLOCK_SLACK_SECONDS,
-	findEarlierRecord,
-	recoveryPeriod,
-	type Recovery,
-} from '../../idempotency/recovery';
+import type { LookUp, LookUpTarget, PreparedRequest } from '../../idempotency/createOnce';
+import { CLOCK_SLACK_SECONDS, lookUpInList, sameAmount } from '../../idempotency/lookUp';
+import { listLookUpNote } from '../../idempotency/messages';
 import { REPORTING_LISTS } from '../../reporting/lists';
 import { isFailureKind, isServiceCode, type ServiceFailure } from '../../transport/errors';
 
 /**
- * What Refund → Create reports (service rules §7): its output, its refusals in words, and the
- * look-up of a refund an earlier attempt requested.
+ * The refund record as Refund → Create sees it (service rules §7): its output, its refusals in
+ * words, and the look-up of a refund an earlier attempt requested.
  */
 
 /** "deposit 123", or "the deposit with invoice ID inv-7": the deposit the refund is for. */
@@ -68,24 +64,29 @@ export function explainRefusal(
 }
 
 /**
- * The refund an attempt of this execution requested, from the refund list (service rules §7):
- * refund records carry no key, so the newest refund of the same deposit and amount (a full refund
- * when no amount was asked) created since this execution first sent the key (less the clock
- * slack). Only by Deposit ID: refund records do not name the invoice. Not found when no attempt of
- * this execution sent the key (nothing ties a refund to it then).
+ * Looks up the refund an attempt of this execution requested, in the refund list (service rules
+ * §7): refund records carry no key, so it is the newest refund of the same deposit and amount (a
+ * full refund when no amount was asked) created since this execution first sent the key (less the
+ * clock slack). Only by Deposit ID (refund records do not name the invoice), and only when an
+ * attempt of this execution sent the key: nothing else ties a refund to it. Never throws.
  */
-export async function findRequestedRefund(
+export async function lookUpRefund(
 	context: IExecuteFunctions,
+	{ body, key }: PreparedRequest,
+	target: LookUpTarget,
 	itemIndex: number,
-	request: IDataObject,
-	creation: CreationKey,
-): Promise<Recovery> {
-	if (request.deposit_id === undefined || creation.earlierAttemptMs === undefined)
-		return { outcome: 'not-found', pagesRead: 0, capped: false };
-	const depositId = Number(request.deposit_id);
-	const asked = request.amount === undefined ? undefined : Number(request.amount);
-	const since = creation.earlierAttemptMs - CLOCK_SLACK_SECONDS * 1000;
-	return await findEarlierRecord(
+): Promise<LookUp> {
+	const why = ` Refund records carry no key: only a refund of ${depositNamed(body)} and this amount made since this execution first sent the key confirms it.`;
+	if (
+		body.deposit_id === undefined ||
+		key.earlierAttemptMs === undefined ||
+		target.key !== key.value
+	)
+		return { exists: false, label: '', note: why, facts: undefined };
+	const depositId = Number(body.deposit_id);
+
+	const since = key.earlierAttemptMs - CLOCK_SLACK_SECONDS * 1000;
+	const result = await lookUpInList(
 		context,
 		itemIndex,
 		{
@@ -94,12 +95,21 @@ export async function findRequestedRefund(
 			match: (record) =>
 				Number(record.idBoleto) === depositId &&
 				Date.parse(String(record.date ?? '')) >= since &&
-				(asked === undefined
+				(body.amount === undefined
 					? record.amountType === 'FULL' || record.amountType === undefined
-					: Math.abs(Number(record.amount) - asked) < 0.005),
+					: sameAmount(body.amount, record.amount) === true),
 			pick: (matches) =>
 				[...matches].sort((a, b) => String(b.date ?? '').localeCompare(String(a.date ?? '')))[0],
 		},
-		recoveryPeriod(creation, Date.now()),
+		target.period,
+		{ reread: target.known },
 	);
+	const record = result.outcome === 'found' ? result.record : undefined;
+	return {
+		exists: record !== undefined,
+		record,
+		label: record ? `refund ${String(record.id)} (${String(record.status)})` : '',
+		note: record ? '' : `${why}${listLookUpNote(result, 'refund')}`,
+		facts: undefined,
+	};
 }

@@ -1,13 +1,17 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import type { LookUp, LookUpTarget } from '../../idempotency/createOnce';
+import { lookUpInList } from '../../idempotency/lookUp';
+import { listLookUpNote } from '../../idempotency/messages';
+import { REPORTING_LISTS } from '../../reporting/lists';
 import { explainCashoutRefusal, readCashoutStatus } from '../../transport/cashouts';
 import type { PaymentsClient } from '../../transport/client';
 import { isFailureKind, isServiceCode, type ServiceFailure } from '../../transport/errors';
 import { toNodeError } from '../common/nodeError';
 
 /**
- * What Cashout → Create reports (service rules §6.1, §6.2): its output, the status it reads and its
- * refusals in words.
+ * The cashout record as Cashout → Create sees it (service rules §6.1, §6.2): its output, its
+ * status read, its look-up by external ID, and the service's refusals in words.
  */
 
 /** A cashout status result's name (`PENDING`), or its number when the name is not known. */
@@ -55,7 +59,7 @@ export async function readStatus(
  * cashout_status_name, [rejection_code, rejection_reason, rejection_code_name], [matches_request],
  * message}` (`matches_request` after a 511: true when confirmed, null when output unconfirmed).
  */
-export function creationOutput(
+export function cashoutOutput(
 	alreadyCreated: boolean,
 	externalId: string,
 	cashoutId: number | null,
@@ -80,7 +84,7 @@ export function creationOutput(
 }
 
 /** Why a creation was refused, in words (service rules §6.2): the refusals that create nothing or a DECLINED cashout. */
-export function explainCreationRefusal(
+export function creationRefusals(
 	request: IDataObject,
 	itemIndex: number,
 ): (failure: ServiceFailure) => string | undefined {
@@ -104,5 +108,52 @@ export function explainCreationRefusal(
 		if (isServiceCode(failure, 300))
 			return `The cashout of item ${itemIndex} was refused: invalid parameters (300)`;
 		return undefined;
+	};
+}
+
+/** What the cashout look-up read beside the list: the cashout's status, when it exists. */
+export interface CashoutFacts {
+	status?: IDataObject;
+}
+
+/**
+ * Looks up the cashout of `target.key` (service rules §5.2, §6.1): its status by external ID (one
+ * read; 509: none exists, and nothing more is read), then, with a Session credential, its record
+ * in the cashout list (narrowed first by the request's country and document) to compare.
+ * @throws NodeApiError when the status read fails other than with 509.
+ */
+export async function lookUpCashout(
+	context: IExecuteFunctions,
+	client: PaymentsClient,
+	request: IDataObject,
+	target: LookUpTarget,
+	itemIndex: number,
+): Promise<LookUp<CashoutFacts>> {
+	const status = await statusIfExists(context, client, target.key, itemIndex);
+	if (!status) {
+		const note = ` The service has no cashout with external ID ${target.key} (509).`;
+		return { exists: false, label: '', note, facts: {} };
+	}
+	const result = await lookUpInList(
+		context,
+		itemIndex,
+		{
+			list: REPORTING_LISTS.cashout,
+			filters: { country: request.country, clientDocument: request.document_id },
+			match: (record) => record.externalId === target.key,
+		},
+		target.period,
+		{ reread: target.known },
+	);
+	const record = result.outcome === 'found' ? result.record : undefined;
+	const label = record
+		? `cashout ${String(record.idCashout)} (${statusName(status)})`
+		: `a cashout in status ${statusName(status)}`;
+	return {
+		exists: true,
+		record,
+		label,
+		note: listLookUpNote(result, 'cashout'),
+		facts: { status },
 	};
 }

@@ -6,13 +6,9 @@ import type {
 } from 'n8n-workflow';
 
 import { positiveId } from '../../codes/ids';
-import type { PreparedCreation } from '../../idempotency/createOnce';
-import {
-	findEarlierRecord,
-	recoveryNote,
-	recoveryPeriod,
-	type Recovery,
-} from '../../idempotency/recovery';
+import type { LookUp, LookUpTarget, PreparedRequest } from '../../idempotency/createOnce';
+import { lookUpInList } from '../../idempotency/lookUp';
+import { listLookUpNote } from '../../idempotency/messages';
 import { REPORTING_LISTS } from '../../reporting/lists';
 import type { PaymentsClient } from '../../transport/client';
 import { readDeposit } from '../../transport/deposits';
@@ -23,7 +19,7 @@ import { readDeposit } from '../../transport/deposits';
  */
 
 /** A deposit request as Deposit → Create built it, with the fields sent unchecked and the options. */
-export interface PreparedDeposit extends PreparedCreation {
+export interface PreparedDeposit extends PreparedRequest {
 	/** `{unchecked_fields: [...]}` when the JSON body had fields the node does not know, else `{}`. */
 	unchecked: IDataObject;
 	options: IDataObject;
@@ -115,33 +111,45 @@ export async function currentStatus(
 	}
 }
 
-/** A look-up that read nothing (no invoice ID to find the deposit by). */
-const NOT_READ = { outcome: 'not-found', pagesRead: 0, capped: false } as const;
-
-/** The deposit as a message names it: " (deposit 3000000001, PENDING)". */
-export const named = (record: IDataObject) =>
-	` (deposit ${String(record.idDeposit)}, ${String(record.status)})`;
-
-/** Finds the deposit of `invoiceId` in the list over the key's window (none without an invoice ID). */
-export const findDeposit = (
+/**
+ * Looks up the deposit of `target.key` (service rules §5.1, §5.2): by its invoice ID in the deposit
+ * list, with a Session credential. A deposit is found by its key only where the invoice ID is the
+ * key (derived, or given as the Idempotency Key without an Invoice ID): another window's key is
+ * looked up only then. Never throws: a failed read is in the note.
+ */
+export async function lookUpDeposit(
 	context: IExecuteFunctions,
 	prepared: PreparedDeposit,
-	invoiceId: unknown,
+	target: LookUpTarget,
 	itemIndex: number,
-	key = prepared.creation.key,
-) =>
-	typeof invoiceId === 'string'
-		? findEarlierRecord(
-				context,
-				itemIndex,
-				depositLookup(prepared.body, invoiceId),
-				recoveryPeriod({ ...prepared.creation, key }, Date.now()),
-			)
-		: Promise.resolve(NOT_READ);
-
-/** Why the deposit was not found: the look-up's note, or that it has no invoice ID to find it by. */
-export function unfound(body: IDataObject, recovery: Recovery): string {
-	return body.invoice_id
-		? recoveryNote(recovery, 'deposit', 'deposit')
-		: ' Without an Invoice ID it cannot be looked up.';
+): Promise<LookUp> {
+	const { body, key } = prepared;
+	const invoiceId =
+		body.invoice_id === key.value
+			? target.key
+			: target.key === key.value
+				? body.invoice_id
+				: undefined;
+	if (typeof invoiceId !== 'string')
+		return {
+			exists: false,
+			label: '',
+			note: ' Without an Invoice ID it cannot be looked up.',
+			facts: undefined,
+		};
+	const result = await lookUpInList(
+		context,
+		itemIndex,
+		depositLookup(body, invoiceId),
+		target.period,
+		{ reread: target.known },
+	);
+	const record = result.outcome === 'found' ? result.record : undefined;
+	return {
+		exists: record !== undefined,
+		record,
+		label: record ? `deposit ${String(record.idDeposit)} (${String(record.status)})` : '',
+		note: listLookUpNote(result, 'deposit'),
+		facts: undefined,
+	};
 }

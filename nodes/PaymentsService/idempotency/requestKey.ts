@@ -1,0 +1,240 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { attemptRecords, earlierAttempt, type AttemptRecord } from './attempts';
+import {
+	DEFAULT_DUPLICATE_WINDOW,
+	deriveRequestKey,
+	duplicateWindowAt,
+	givenKeyProblem,
+	isDuplicateWindow,
+	previousWindowInGrace,
+	attemptKeyOf,
+	type RequestKey,
+	type GivenKeyKind,
+	type WindowSpan,
+} from './keys';
+
+/** n8n's data proxy of one item (`$runIndex`, `$()`). */
+type DataProxy = ReturnType<IExecuteFunctions['getWorkflowDataProxy']>;
+
+/**
+ * The key of one creation request (service rules §5.2): the key the user gave, exactly as given, or
+ * one derived from where the request is made and what it asks; an attempt this execution made
+ * before gives its key back.
+ */
+
+/** What {@link requestKey} needs to know about the creation. */
+export interface RequestKeyInput {
+	/** The key the user gave (trimmed text), or undefined/'' to derive one. */
+	given: unknown;
+	/** What the given key is sent as, for its rule. */
+	kind: GivenKeyKind;
+	/** The field's name in the panel, e.g. "External ID". */
+	label: string;
+	/** What is created, capitalised, for the error message ("Deposit", "Cashout", "Refund"). */
+	noun: string;
+	/** The request body without the key itself. */
+	content: unknown;
+	/** The operation's Options collection (Duplicate Window). */
+	options: IDataObject;
+}
+
+/**
+ * The key of item `itemIndex`'s creation: the given key, exactly as given, or a key derived from the
+ * workflow, the node, the run index (`$runIndex`: each pass of a loop is a run of its own), the
+ * item index, the execution's origin (the trigger item), the request's content and the Duplicate
+ * Window (service rules §5.2). An attempt this execution made before (Retry On Fail, or the failed
+ * execution n8n's Retry continues) gives its key back unchanged, whatever the clock says.
+ * @throws NodeOperationError naming the item, the field and the rule when the given key cannot be
+ *   sent as it is (nothing is sent, nothing is stripped).
+ */
+export function requestKey(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	request: RequestKeyInput,
+): RequestKey {
+	const given =
+		typeof request.given === 'string'
+			? request.given
+			: request.given === undefined || request.given === null
+				? ''
+				: String(request.given);
+	const records = attemptRecords(context);
+	// One data proxy per item serves every read of it (n8n builds a costly one per call).
+	const proxy = context.getWorkflowDataProxy(itemIndex);
+	const slot = `${ranBefore(proxy)}:${itemIndex}`;
+	const key =
+		given !== ''
+			? givenRequestKey(context, itemIndex, request, given, records)
+			: derivedRequestKey(context, itemIndex, request, proxy, records);
+	return { ...key, slot };
+}
+
+/**
+ * The key derived for the request (service rules §5.2): the one an earlier attempt of this
+ * execution recorded, whatever the clock says, or a new one in the Duplicate Window of now (with
+ * the previous window's, in the first hour of a window).
+ */
+function derivedRequestKey(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	request: RequestKeyInput,
+	proxy: DataProxy,
+	records: Record<string, AttemptRecord> | undefined,
+): Omit<RequestKey, 'slot'> {
+	const node = context.getNode();
+	const identity = {
+		workflowId: context.getWorkflow().id,
+		nodeId: node.id ?? node.name,
+		runIndex: runIndexOf(context, proxy),
+		itemIndex,
+		origin: executionOrigin(context, proxy),
+		content: request.content,
+	};
+	const attemptKey = attemptKeyOf(identity);
+	const record = records?.[attemptKey];
+	if (record?.windowStartMs !== undefined && record.windowEndMs !== undefined) {
+		const window = {
+			label: record.windowLabel ?? '',
+			startMs: record.windowStartMs,
+			endMs: record.windowEndMs,
+		};
+		const earlierAttemptMs = earlierAttempt(records, attemptKey);
+		return { value: record.key, derived: true, window, attemptKey, earlierAttemptMs };
+	}
+	const windowKind = isDuplicateWindow(request.options.duplicateWindow)
+		? request.options.duplicateWindow
+		: DEFAULT_DUPLICATE_WINDOW;
+	const now = Date.now();
+	const window = duplicateWindowAt(windowKind, now);
+	const previous = previousWindowInGrace(windowKind, now);
+	const valueIn = (span: WindowSpan) => deriveRequestKey({ ...identity, window: span.label });
+	return {
+		value: valueIn(window),
+		derived: true,
+		window,
+		attemptKey,
+		...(previous ? { previous: { value: valueIn(previous), window: previous } } : {}),
+	};
+}
+
+/**
+ * The key the user gave, exactly as given, with what this execution remembers of it.
+ * @throws NodeOperationError naming the item, the field and the rule when it cannot be sent as it
+ *   is (nothing is sent, nothing is stripped).
+ */
+function givenRequestKey(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	request: RequestKeyInput,
+	given: string,
+	records: Record<string, AttemptRecord> | undefined,
+): Omit<RequestKey, 'slot'> {
+	const problem = givenKeyProblem(request.kind, given);
+	if (problem) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`${request.noun} in item ${itemIndex} is invalid: ${request.label} ${problem}`,
+			{
+				itemIndex,
+				description: `Nothing was sent. Fix the ${request.label}, or leave it empty to have one derived. A key is sent exactly as given, never shortened or stripped.`,
+			},
+		);
+	}
+	const attemptKey = `given-${given}`;
+	return {
+		value: given,
+		derived: false,
+		attemptKey,
+		earlierAttemptMs: earlierAttempt(records, attemptKey),
+	};
+}
+
+/**
+ * What started this execution, for the derived key: the item of the trigger (the node with no
+ * parents that ran) that the item of `proxy` descends from, through n8n's paired items; when the
+ * pairing is broken on the way, the trigger's first item and its item count. Null when the node has
+ * no trigger before it (an AI agent's tool). n8n's Retry of a failed execution keeps the trigger's
+ * stored output, so it finds the same origin.
+ */
+function executionOrigin(context: IExecuteFunctions, proxy: DataProxy): unknown {
+	let roots: string[];
+	try {
+		roots = context
+			.getParentNodes(context.getNode().name)
+			.map((parent) => parent.name)
+			.filter((name) => context.getParentNodes(name).length === 0);
+	} catch {
+		return null;
+	}
+	if (!roots.length) return null;
+	for (const root of roots) {
+		try {
+			const node = proxy.$(root) as {
+				isExecuted?: boolean;
+				item?: { json?: unknown };
+				first(): { json?: unknown } | undefined;
+				all(): unknown[];
+			};
+			if (node.isExecuted === false) continue;
+			try {
+				return { trigger: root, item: node.item?.json ?? null };
+			} catch {
+				return { trigger: root, first: node.first()?.json ?? null, count: node.all().length };
+			}
+		} catch {
+			continue;
+		}
+	}
+	return null;
+}
+
+/**
+ * The `X-Idempotency-Key` of a deposit or refund creation (service rules §5.2): the Idempotency Key
+ * option when filled in (trimmed; sent as given, or refused), else derived from the request.
+ * @param noun "Deposit" or "Refund", for the error message.
+ * @throws NodeOperationError as {@link requestKey}.
+ */
+export function idempotencyRequestKey(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	noun: string,
+	request: IDataObject,
+	options: IDataObject,
+): RequestKey {
+	return requestKey(context, itemIndex, {
+		given: typeof options.idempotencyKey === 'string' ? options.idempotencyKey.trim() : undefined,
+		kind: 'idempotencyKey',
+		label: 'Idempotency Key',
+		noun,
+		content: request,
+		options,
+	});
+}
+
+/**
+ * n8n's `$runIndex` for the running node: how many times it ran before in this execution. As an AI
+ * agent's tool every call is a run of its own, and a model that calls again after a lost answer
+ * asks for the same payment: there the run index is left out (0), so identical calls within the
+ * Duplicate Window are one request.
+ */
+function runIndexOf(context: IExecuteFunctions, proxy: DataProxy): number {
+	return isToolExecution(context) ? 0 : ranBefore(proxy);
+}
+
+/** n8n's `$runIndex`: how many times the running node ran before in this execution (0 when unknown). */
+function ranBefore(proxy: DataProxy): number {
+	const runIndex = proxy.$runIndex as unknown;
+	return typeof runIndex === 'number' && Number.isInteger(runIndex) && runIndex >= 0 ? runIndex : 0;
+}
+
+/**
+ * Whether the node runs as an AI agent's tool: its type is the tool variant n8n makes of it
+ * (`…paymentsServiceTool`), or the context says so (`isToolExecution`, where n8n has it).
+ */
+function isToolExecution(context: IExecuteFunctions): boolean {
+	if (context.getNode().type.endsWith('Tool')) return true;
+	const ask = (context as { isToolExecution?: () => boolean }).isToolExecution;
+	return typeof ask === 'function' && ask.call(context) === true;
+}
