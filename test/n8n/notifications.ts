@@ -355,12 +355,14 @@ interface Figures {
  * Runs the measurements on one workflow: 10 changes each notified twice at the same instant (the
  * copies to different receivers when there are several), then 200 changes notified at once (50 in
  * flight) and each notified again, to another receiver, once they were answered. A burst that
- * loads the machine for minutes: in its turn (turns.ts), so that runs side by side do not overload
- * it together (three at once timed out, load average above 20).
+ * loads the machine for minutes: in the burst turn (turns.ts), so that runs side by side do not
+ * overload it together (three at once timed out, load average above 20).
  */
 async function measure(state: RunState, variant: Variant): Promise<Figures> {
-	return await inTurn(`the Notification Trigger's burst (${variant})`, async () =>
-		measureNow(state, variant),
+	return await inTurn(
+		`the Notification Trigger's burst (${variant})`,
+		async () => await measureNow(state, variant),
+		['burst'],
 	);
 }
 

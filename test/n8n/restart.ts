@@ -54,7 +54,7 @@ export async function restartMain(
 	await main.process.stop();
 	whileDown();
 	const port = Number(new URL(main.url).port);
-	// Starting loads the CPU: in this machine's turn (turns.ts), as the first start.
+	// Starting loads the CPU: in the start turn (turns.ts), as the first start.
 	state.main = await inTurn(
 		'Restart n8n',
 		async () =>
@@ -65,6 +65,7 @@ export async function restartMain(
 				'debug',
 				port,
 			),
+		['start'],
 	);
 	// n8n activates the workflows stored as active after it starts answering HTTP. A workflow
 	// activated over REST before that ends is activated twice (seen on 1.123.81): two pollers, each
