@@ -11,6 +11,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { performance } from 'perf_hooks';
 
+import { payoutFromRow } from '../harness/creations';
 import { createEngine } from '../harness/engine';
 import { paymentsNode, storeSandboxCredentials, WorkflowBuilder } from '../harness/fixtures';
 import type { Sandbox } from '../sandbox';
@@ -85,19 +86,13 @@ export async function lostAnswerBenchmark(tools: BenchTools): Promise<void> {
 			);
 			builder.then({
 				...paymentsNode(
-					{
-						resource: 'cashout',
-						operation: 'create',
-						externalId: '',
+					payoutFromRow({
 						country: { __rl: true, mode: 'id', value: 'BR' },
-						amount: '={{ $json.amount }}',
 						documentId: '84932495016',
-						beneficiaryName: '={{ $json.name }}',
-						notificationUrl: 'https://shop.example.com/payouts/notify',
 						options: { concurrency: 8 },
-					},
+					}),
 					'paymentsServiceCashoutApi',
-					batch.retryOnFail ? { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } : {},
+					batch.retryOnFail ? { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 } : {},
 				),
 				typeVersion: 1.2,
 			});

@@ -406,7 +406,7 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 	);
 	if (!state.options.quick && !state.options.queue) {
 		await steps.run(
-			"Payouts from a 500-row sheet at Concurrency 8: a lost answer, n8n's Retry, each row paid once, time against the bound",
+			"Payouts from a 500-row sheet at Concurrency 8: a lost answer resent in one execution, time against the bound; every answer of a row lost, n8n's Retry sends only what was not made; each row paid once",
 			// Timed against a bound: in both turns, so another run's start or burst does not count.
 			async () =>
 				await inTurn('the 500-row sheet', async () => await spreadsheetStep(state), [

@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { RequestKey } from './keys';
+import { createHash } from 'crypto';
+
+import { canonicalJson, type RequestKey } from './keys';
 
 /**
  * What a node remembers of the creations it sent within one execution (service rules §5.2): in
@@ -125,6 +127,11 @@ export function countSend(context: IExecuteFunctions, key: RequestKey): number {
 export interface RecordedOutcome {
 	/** The key the request was sent with; an item whose key changed is not the same request. */
 	key: string;
+	/**
+	 * A digest of the request's body ({@link requestDigest}): an item whose fields changed (a
+	 * workflow edited before n8n's Retry) is not the same request, whatever its key.
+	 */
+	request: string;
 	/** The service's answer, when the record was made now. */
 	answer?: IDataObject;
 	/** The item output, when the record was one an earlier attempt made. */
@@ -150,23 +157,32 @@ function outcomes(
 	return store[OUTCOMES] as unknown as Record<string, RecordedOutcome>;
 }
 
-/** Records what item `key.slot` got (see {@link RecordedOutcome}). */
+/** 16 hex characters of SHA-256 over the request body's canonical JSON (keys sorted). */
+export function requestDigest(body: unknown): string {
+	return createHash('sha256').update(canonicalJson(body)).digest('hex').slice(0, 16);
+}
+
+/** Records what item `key.slot` got for the request `body` (see {@link RecordedOutcome}). */
 export function recordOutcome(
 	context: IExecuteFunctions,
 	key: RequestKey,
-	outcome: Omit<RecordedOutcome, 'key'>,
+	body: unknown,
+	outcome: Pick<RecordedOutcome, 'answer' | 'json' | 'timesSent'>,
 ): void {
 	const recorded = outcomes(context, true);
-	if (recorded) recorded[key.slot] = { key: key.value, ...outcome };
+	if (recorded) recorded[key.slot] = { key: key.value, request: requestDigest(body), ...outcome };
 }
 
-/** What item `key.slot` got earlier in this execution with the same key, if anything. */
+/** What item `key.slot` got earlier in this execution for the same request `body` and key, if anything. */
 export function recordedOutcome(
 	context: IExecuteFunctions,
 	key: RequestKey,
+	body: unknown,
 ): RecordedOutcome | undefined {
 	const recorded = outcomes(context, false)?.[key.slot];
-	return recorded?.key === key.value ? recorded : undefined;
+	return recorded?.key === key.value && recorded.request === requestDigest(body)
+		? recorded
+		: undefined;
 }
 
 /**

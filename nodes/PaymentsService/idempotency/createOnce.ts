@@ -17,10 +17,12 @@ import {
 	isComparable,
 	lookUpPeriod,
 	type Comparison,
+	type ListLookUpResult,
 } from './lookUp';
 import {
 	alreadyMadeMessage,
 	keyOfAnotherRecord,
+	listLookUpNote,
 	repeatOfAnotherExecution,
 	unconfirmedRepeat,
 	unknownOutcome,
@@ -69,6 +71,23 @@ export interface LookUp<Facts = undefined> {
 	note: string;
 	/** What else the resource read for its output (the cashout's status). */
 	facts: Facts;
+}
+
+/**
+ * A look-up of a record found (or not) in its reporting list only: it exists when found there.
+ * @param name The found record as a noun phrase: "deposit 3000000001 (PENDING)".
+ * @param why What a record not found lacks, said before the list's note (" Refund records carry no key…").
+ */
+export function lookUpOfList(
+	result: ListLookUpResult,
+	noun: string,
+	name: (record: IDataObject) => string,
+	why = '',
+): LookUp {
+	const record = result.outcome === 'found' ? result.record : undefined;
+	return record
+		? { exists: true, record, label: name(record), note: '', facts: undefined }
+		: { exists: false, label: '', note: `${why}${listLookUpNote(result, noun)}`, facts: undefined };
 }
 
 /** What the look-up is for: the key, and the creation dates its record can have. */
@@ -148,11 +167,11 @@ export async function createOnce<P extends PreparedRequest, Facts>(
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const prepared = resource.prepare(context, itemIndex, options);
 	// Retry On Fail or n8n's Retry: what this item already got is output, not sent again.
-	const recorded = recordedOutcome(context, prepared.key);
+	const recorded = recordedOutcome(context, prepared.key, prepared.body);
 	if (recorded) {
 		const item = recorded.answer
 			? await resource.created(context, prepared, recorded.answer)
-			: { json: recorded.json ?? {} };
+			: { json: { ...recorded.json } };
 		return [withTimesSent(item, recorded.timesSent)];
 	}
 	await refuseMadeInPreviousWindow(context, client, resource, prepared, itemIndex);
@@ -163,15 +182,16 @@ export async function createOnce<P extends PreparedRequest, Facts>(
 	};
 	const sent = await send(client, resource, prepared, itemIndex, counted);
 	if ('answer' in sent) {
-		recordOutcome(context, prepared.key, { answer: sent.answer, timesSent });
+		recordOutcome(context, prepared.key, prepared.body, { answer: sent.answer, timesSent });
 		return [withTimesSent(await resource.created(context, prepared, sent.answer), timesSent)];
 	}
 	// A repeat answer to this attempt's own resend (after a 503 or a lost answer): its record may
 	// be this request's.
 	const key = sent.ownResend ? sentBefore(context, prepared.key) : prepared.key;
 	const json = await confirmRepeat(context, client, resource, { ...prepared, key }, itemIndex);
-	recordOutcome(context, prepared.key, { json, timesSent });
-	return [withTimesSent({ json }, timesSent)];
+	const item = withTimesSent({ json }, timesSent);
+	recordOutcome(context, prepared.key, prepared.body, { json: { ...item.json }, timesSent });
+	return [item];
 }
 
 /** `item` with `times_sent` when its request was sent more than once (a lost answer resent). */
@@ -195,8 +215,8 @@ async function send<P extends PreparedRequest, Facts>(
 	onSend: () => void,
 ): Promise<{ answer: IDataObject } | { ownResend: boolean }> {
 	const { action, ...endpoint } = resource.endpoint;
-	try {
-		const answer = await client.request<IDataObject>(
+	const sent = await client
+		.request<IDataObject>(
 			{
 				...endpoint,
 				body: prepared.body,
@@ -212,13 +232,15 @@ async function send<P extends PreparedRequest, Facts>(
 				unknownOutcome: unknownOutcome(resource, prepared.key),
 			},
 			{ onSend },
+		)
+		.then(
+			(answer) => ({ answer: answer ?? {} }),
+			(error: unknown) => ({ error }),
 		);
-		return { answer: answer ?? {} };
-	} catch (error) {
-		// The client throws n8n errors only (NodeApiError, NodeOperationError): passed on as they are.
-		if (!isFailureKind(error, 'keyAlreadyUsed')) throw error;
-		return { ownResend: failureOf(error)?.earlierAttemptMayHaveActed === true };
-	}
+	if ('answer' in sent) return sent;
+	// The client throws n8n errors only (NodeApiError, NodeOperationError): passed on as they are.
+	if (!isFailureKind(sent.error, 'keyAlreadyUsed')) throw sent.error;
+	return { ownResend: failureOf(sent.error)?.earlierAttemptMayHaveActed === true };
 }
 
 /**

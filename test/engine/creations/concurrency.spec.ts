@@ -1,6 +1,8 @@
-import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import type { RequestLogEntry } from '../../sandbox/types';
+import { fakeDate, realDate } from '../../harness/clock';
+import { payoutFromRow } from '../../harness/creations';
 import {
 	paymentsNode,
 	startFixture,
@@ -27,17 +29,7 @@ const payoutRows = (salt: string, count: number) =>
 		document: '84932495016',
 	}));
 
-const payout = (extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'cashout',
-	operation: 'create',
-	externalId: '',
-	country: { __rl: true, mode: 'list', value: 'BR' },
-	amount: '={{ $json.amount }}',
-	documentId: '={{ $json.document }}',
-	beneficiaryName: '={{ $json.name }}',
-	notificationUrl: 'https://shop.example.com/payouts/notify',
-	...extra,
-});
+const payout = payoutFromRow;
 
 /** Rows → `node`. */
 function rowsWorkflow(id: string, rows: IDataObject[], node: INode) {
@@ -296,6 +288,42 @@ describe('creations at concurrency', () => {
 		expect(output.map((item, row) => [row, item.cashout_id])).toEqual(
 			rows.map((_, row) => [row, row === unknown ? null : made.get(row)]),
 		);
+	});
+
+	test('Retry On Fail after a 500 sends only what the first try did not make: the rows answered before are output from the record, not sent again', async () => {
+		// n8n's clock stands still: Retry On Fail's wait ends at once.
+		fakeDate(Date.now());
+		const salt = '#rof';
+		const rows = payoutRows(salt, 12);
+		// The 5th creation is not processed: the node stops after the payouts in flight.
+		fx.sandbox.faults.add({
+			method: 'POST',
+			path: '/v3/cashout',
+			kind: 'status',
+			status: 500,
+			skip: 4,
+		});
+		const run = await fx.engine.run(
+			rowsWorkflow(
+				'wf-rof',
+				rows,
+				paymentsNode(payout({ options: { concurrency: 4 } }), CASHOUT, {
+					retryOnFail: true,
+					maxTries: 2,
+					waitBetweenTries: 1,
+				}),
+			),
+		);
+		expect(run.error).toBeUndefined();
+		expect(paid(salt)).toEqual(rows.map((_, row) => row));
+		const sent = posts().map((entry) => rowOf(JSON.parse(entry.rawBody!).beneficiary_name));
+		// Every row once, and the refused one twice: nothing answered was sent again.
+		expect(sent).toHaveLength(rows.length + 1);
+		expect(new Set(sent).size).toBe(rows.length);
+		const output = run.output('Payments Service').map((item) => item.json);
+		expect(output.map((item) => item.already_created)).toEqual(rows.map(() => false));
+		expect(output.filter((item) => item.times_sent === 2)).toHaveLength(1);
+		realDate();
 	});
 
 	test('a 429 pauses every payout of the run, then the refused one is sent again with its key', async () => {

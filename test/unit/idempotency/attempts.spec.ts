@@ -79,34 +79,39 @@ describe('attempt records', () => {
 });
 
 describe('recorded outcomes', () => {
-	test('an outcome is found again for the same item slot and key only', () => {
+	const body = { amount: '250.00', country: 'BR' };
+
+	test('an outcome is found again for the same item slot, key and request only', () => {
 		const { context } = execution();
-		recordOutcome(context, key(), { answer: { cashout_id: '7' }, timesSent: 2 });
-		expect(recordedOutcome(context, key())).toEqual({
+		recordOutcome(context, key(), body, { answer: { cashout_id: '7' }, timesSent: 2 });
+		expect(recordedOutcome(context, key(), { country: 'BR', amount: '250.00' })).toEqual({
 			key: 'n8n-key',
+			request: expect.stringMatching(/^[0-9a-f]{16}$/),
 			answer: { cashout_id: '7' },
 			timesSent: 2,
 		});
-		expect(recordedOutcome(context, key({ slot: '0:1' }))).toBeUndefined();
-		expect(recordedOutcome(context, key({ slot: '1:0' }))).toBeUndefined();
-		expect(recordedOutcome(context, key({ value: 'n8n-other' }))).toBeUndefined();
+		expect(recordedOutcome(context, key({ slot: '0:1' }), body)).toBeUndefined();
+		expect(recordedOutcome(context, key({ slot: '1:0' }), body)).toBeUndefined();
+		expect(recordedOutcome(context, key({ value: 'n8n-other' }), body)).toBeUndefined();
+		// A workflow edited before n8n's Retry: the same given key, another amount.
+		expect(recordedOutcome(context, key(), { ...body, amount: '300.00' })).toBeUndefined();
 	});
 
 	test('forgetting the outcomes keeps the attempt records; reading creates nothing', () => {
 		const { context, nodeContext } = execution();
-		expect(recordedOutcome(context, key())).toBeUndefined();
+		expect(recordedOutcome(context, key(), body)).toBeUndefined();
 		expect(nodeContext).toEqual({});
 		recordAttempt(context, key());
-		recordOutcome(context, key(), { json: { already_created: true }, timesSent: 1 });
+		recordOutcome(context, key(), body, { json: { already_created: true }, timesSent: 1 });
 		forgetOutcomes(context);
-		expect(recordedOutcome(context, key())).toBeUndefined();
+		expect(recordedOutcome(context, key(), body)).toBeUndefined();
 		expect(Object.keys(nodeContext)).toEqual(['paymentsServiceCreationAttempts']);
 	});
 
 	test('without a node context nothing is recorded, and nothing is found', () => {
 		const context = {} as IExecuteFunctions;
-		recordOutcome(context, key(), { answer: {}, timesSent: 1 });
-		expect(recordedOutcome(context, key())).toBeUndefined();
+		recordOutcome(context, key(), body, { answer: {}, timesSent: 1 });
+		expect(recordedOutcome(context, key(), body)).toBeUndefined();
 		expect(() => forgetOutcomes(context)).not.toThrow();
 	});
 });

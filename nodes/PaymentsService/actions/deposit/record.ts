@@ -6,9 +6,13 @@ import type {
 } from 'n8n-workflow';
 
 import { positiveId } from '../../codes/ids';
-import type { LookUp, LookUpTarget, PreparedRequest } from '../../idempotency/createOnce';
+import {
+	lookUpOfList,
+	type LookUp,
+	type LookUpTarget,
+	type PreparedRequest,
+} from '../../idempotency/createOnce';
 import { lookUpInList } from '../../idempotency/lookUp';
-import { listLookUpNote } from '../../idempotency/messages';
 import { REPORTING_LISTS } from '../../reporting/lists';
 import type { PaymentsClient } from '../../transport/client';
 import { readDeposit } from '../../transport/deposits';
@@ -144,12 +148,9 @@ export async function lookUpDeposit(
 		target.period,
 		{ reread: target.known },
 	);
-	const record = result.outcome === 'found' ? result.record : undefined;
-	return {
-		exists: record !== undefined,
-		record,
-		label: record ? `deposit ${String(record.idDeposit)} (${String(record.status)})` : '',
-		note: listLookUpNote(result, 'deposit'),
-		facts: undefined,
-	};
+	return lookUpOfList(result, 'deposit', named);
 }
+
+/** A deposit as the messages name it: "deposit 3000000001 (PENDING)". */
+const named = (record: IDataObject) =>
+	`deposit ${String(record.idDeposit)} (${String(record.status)})`;

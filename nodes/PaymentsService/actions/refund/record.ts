@@ -1,8 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { LookUp, LookUpTarget, PreparedRequest } from '../../idempotency/createOnce';
+import {
+	lookUpOfList,
+	type LookUp,
+	type LookUpTarget,
+	type PreparedRequest,
+} from '../../idempotency/createOnce';
 import { CLOCK_SLACK_SECONDS, lookUpInList, sameAmount } from '../../idempotency/lookUp';
-import { listLookUpNote } from '../../idempotency/messages';
 import { REPORTING_LISTS } from '../../reporting/lists';
 import { isFailureKind, isServiceCode, type ServiceFailure } from '../../transport/errors';
 
@@ -104,12 +108,10 @@ export async function lookUpRefund(
 		target.period,
 		{ reread: target.known },
 	);
-	const record = result.outcome === 'found' ? result.record : undefined;
-	return {
-		exists: record !== undefined,
-		record,
-		label: record ? `refund ${String(record.id)} (${String(record.status)})` : '',
-		note: record ? '' : `${why}${listLookUpNote(result, 'refund')}`,
-		facts: undefined,
-	};
+	return lookUpOfList(
+		result,
+		'refund',
+		(record) => `refund ${String(record.id)} (${String(record.status)})`,
+		why,
+	);
 }
