@@ -144,7 +144,7 @@ export async function spreadsheetStep(state: RunState): Promise<string> {
 	/** Every answer of one row lost: the execution fails; n8n's Retry sends only what was not made. */
 	async function everyAnswerLost(workflow: Variant): Promise<string> {
 		sandbox.log.clear();
-		lose(3);
+		lose(3, `${marker}-r8-${ROWS / 2 - 1}`);
 		const failed = await run(workflow);
 		sandbox.faults.clear();
 		if (failed.status !== 'error')
@@ -171,14 +171,17 @@ export async function spreadsheetStep(state: RunState): Promise<string> {
 		return `every answer of one row lost: execution ${failed.id} failed after ${answered.size} rows were answered; Retry ${retry.id} sent ${resent.length} creations (the unknown row and the rows never sent), every row paid once`;
 	}
 
-	/** The answer of the 250th creation lost, `times` times in a row (the node resends twice). */
-	function lose(times: number) {
+	/**
+	 * The answer of the 250th creation lost; with `row`, every answer of that row's requests (its
+	 * external ID), `times` times: the first send and the node's two resends.
+	 */
+	function lose(times: number, row?: string) {
 		sandbox.faults.add({
 			method: 'POST',
 			path: '/v3/cashout',
 			kind: 'reset',
 			phase: 'after',
-			skip: ROWS / 2 - 1,
+			...(row === undefined ? { skip: ROWS / 2 - 1 } : { bodyIncludes: `"external_id":"${row}"` }),
 			times,
 		});
 	}

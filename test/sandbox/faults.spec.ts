@@ -75,6 +75,27 @@ describe('sandbox faults, log, latency and admin routes', () => {
 		expect(entry?.rawBody).toBe(JSON.stringify({ amount: 5, country: 'BR', currency: 'BRL' }));
 	});
 
+	it('a fault with bodyIncludes strikes only the requests whose body contains that text', async () => {
+		sb.faults.add({
+			path: '/v3/deposits',
+			kind: 'status',
+			status: 503,
+			bodyIncludes: '"invoice_id":"inv-struck"',
+			times: 2,
+		});
+		const body = (invoice: string) => ({
+			amount: 5,
+			country: 'BR',
+			currency: 'BRL',
+			invoice_id: invoice,
+		});
+		const statuses = [];
+		for (const invoice of ['inv-spared', 'inv-struck', 'inv-spared-2', 'inv-struck'])
+			statuses.push((await createDeposit(sb, body(invoice))).status);
+		expect(statuses).toEqual([201, 503, 201, 503]);
+		expect(sb.faults.pending()).toBe(0);
+	});
+
 	it("'reset' destroys the socket (before: nothing done; after: state changed)", async () => {
 		const c = sb.control.addCashout({ idMerchant: 1001 });
 		sb.faults.add({ path: /^\/v1\/deposits$/, kind: 'reset' });

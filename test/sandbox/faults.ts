@@ -58,10 +58,16 @@ export class FaultRegistry implements FaultInjector {
 	}
 
 	/**
-	 * Called once per incoming request: the first armed fault matching `method` and `path` whose
-	 * `skip` is used up applies (and is consumed); matching faults still skipping count this request.
+	 * Called once per incoming request: the first armed fault matching `method`, `path`, `query` and
+	 * `body` whose `skip` is used up applies (and is consumed); matching faults still skipping count
+	 * this request.
 	 */
-	take(method: string, path: string, query: Record<string, string> = {}): AppliedFault | undefined {
+	take(
+		method: string,
+		path: string,
+		query: Record<string, string> = {},
+		body = '',
+	): AppliedFault | undefined {
 		for (const a of this.armed) {
 			if (a.remaining <= 0) continue;
 			if (a.spec.method !== undefined && a.spec.method.toUpperCase() !== method.toUpperCase())
@@ -72,6 +78,7 @@ export class FaultRegistry implements FaultInjector {
 				Object.entries(a.spec.query).some(([name, value]) => query[name] !== value)
 			)
 				continue;
+			if (a.spec.bodyIncludes !== undefined && !body.includes(a.spec.bodyIncludes)) continue;
 			if (a.skip > 0) {
 				a.skip--;
 				continue;

@@ -81,7 +81,12 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 		if (typeof request.body === 'string' && request.body !== '') state.entry.rawBody = request.body;
 		const latency = deps.latencyMs();
 		if (latency > 0) await sleep(latency);
-		const fault = deps.faults.take(state.entry.method, state.entry.path, state.entry.query);
+		const fault = deps.faults.take(
+			state.entry.method,
+			state.entry.path,
+			state.entry.query,
+			state.entry.rawBody,
+		);
 		if (!fault) return;
 		if (fault.phase === 'after') {
 			state.afterFault = fault;

@@ -137,6 +137,8 @@ export interface FaultSpec {
 	path?: string | RegExp;
 	/** Query parameters the request must carry with these exact values (e.g. `{page: '3'}`); omitted = any. */
 	query?: Record<string, string>;
+	/** Text the request's body must contain (e.g. `"external_id":"payout-7"`), to single out one item's requests; omitted = any. */
+	bodyIncludes?: string;
 	/** 'status' answers with `status` (429 gets a Retry-After header); 'reset' destroys the socket. */
 	kind: 'status' | 'reset';
 	/** HTTP status for kind 'status'; default 500. */
