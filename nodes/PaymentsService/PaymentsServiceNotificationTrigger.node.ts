@@ -1,16 +1,8 @@
-import { NodeConnectionTypes, VersionedNodeType } from 'n8n-workflow';
-import type { INodeType, INodeTypeBaseDescription, INodeTypeDescription } from 'n8n-workflow';
+import { VersionedNodeType } from 'n8n-workflow';
+import type { INodeTypeBaseDescription } from 'n8n-workflow';
 
-import {
-	NOTICE,
-	NOTIFICATION_WEBHOOK_METHODS,
-	NOTIFICATION_WEBHOOKS,
-	OPTIONS,
-	statusFilters,
-	URL_SECRET,
-} from './trigger/notification/description';
-import { handleNotification } from './trigger/notification/handler';
 import { PaymentsServiceNotificationTriggerV1 } from './trigger/notification/v1';
+import { PaymentsServiceNotificationTriggerV2 } from './trigger/notification/v2';
 
 /** What both versions share: name, icon, group, description; new nodes get version 2. */
 const BASE_DESCRIPTION: Readonly<INodeTypeBaseDescription> = {
@@ -27,71 +19,6 @@ const BASE_DESCRIPTION: Readonly<INodeTypeBaseDescription> = {
 };
 
 /**
- * Version 2: one kind per node, so one credential per node. Deposits use the deposit credential,
- * cashouts the cashout credential (whose API signature also verifies each notification's `control`).
- * A merchant with both kinds adds two trigger nodes, each with its own URL.
- */
-class PaymentsServiceNotificationTriggerV2 implements INodeType {
-	description: INodeTypeDescription = {
-		...BASE_DESCRIPTION,
-		icon: {
-			light: 'file:../../icons/payments-service.svg',
-			dark: 'file:../../icons/payments-service.dark.svg',
-		},
-		group: ['trigger'],
-		version: 2,
-		subtitle: '={{"Notifications: " + $parameter["notifications"]}}',
-		defaults: { name: 'Payments Service Notification Trigger' },
-		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{
-				name: 'paymentsServiceDepositApi',
-				displayName: 'Deposit Credential',
-				required: true,
-				displayOptions: { show: { notifications: ['deposits'] } },
-			},
-			{
-				name: 'paymentsServiceCashoutApi',
-				displayName: 'Cashout Credential',
-				required: true,
-				displayOptions: { show: { notifications: ['cashouts'] } },
-			},
-		],
-		webhooks: NOTIFICATION_WEBHOOKS,
-		properties: [
-			NOTICE,
-			{
-				displayName: 'Notifications',
-				name: 'notifications',
-				type: 'options',
-				noDataExpression: true,
-				default: 'deposits',
-				options: [
-					{
-						name: 'Cashouts',
-						value: 'cashouts',
-						description: 'Cashout (payout) status changes, read with the cashout credential',
-					},
-					{
-						name: 'Deposits',
-						value: 'deposits',
-						description: 'Deposit (pay-in) status changes, read with the deposit credential',
-					},
-				],
-			},
-			URL_SECRET,
-			...statusFilters(['deposits'], ['cashouts']),
-			OPTIONS,
-		],
-	};
-
-	webhookMethods = NOTIFICATION_WEBHOOK_METHODS;
-
-	webhook = handleNotification;
-}
-
-/**
  * Payments Service Notification Trigger: a webhook URL for the service's deposit or cashout
  * notifications (service rules §10). It refuses forged ones before anything is read (§10.2–§10.4),
  * reads each record's status (§5.3, §6.1) and starts the workflow with it, and answers 2xx only
@@ -105,7 +32,7 @@ export class PaymentsServiceNotificationTrigger extends VersionedNodeType {
 		super(
 			{
 				1: new PaymentsServiceNotificationTriggerV1(BASE_DESCRIPTION),
-				2: new PaymentsServiceNotificationTriggerV2(),
+				2: new PaymentsServiceNotificationTriggerV2(BASE_DESCRIPTION),
 			},
 			BASE_DESCRIPTION,
 		);

@@ -94,10 +94,15 @@ function readsSince(
 	].join('\n');
 }
 
+/** libfaketime (Debian's package, installed when missing): the library preloaded into n8n. */
+export async function fakeTimeLibrary(): Promise<string> {
+	return await debianBinary('libfaketime', LIBFAKETIME);
+}
+
 export async function clockJumpStep(state: RunState): Promise<string> {
 	const client = need(state.client, 'the REST client');
 	const sandbox = need(state.sandbox, 'the sandbox');
-	const library = await debianBinary('libfaketime', LIBFAKETIME);
+	const library = await fakeTimeLibrary();
 	const offsetFile = path.join(state.runDir, 'faketime-offset');
 	setOffset(offsetFile, '+0');
 	const down = await restartMain(state, () => undefined, {

@@ -187,6 +187,11 @@ export function panelNodes(
 	return [...resources, trigger];
 }
 
+/** Debian's Chromium, installed when missing. */
+async function chromiumBinary(): Promise<string> {
+	return await debianBinary('chromium', CHROMIUM);
+}
+
 /** Console errors and page errors of a page, collected as they happen. */
 function collectErrors(page: Page): string[] {
 	const errors: string[] = [];
@@ -202,7 +207,7 @@ async function signedInContext(state: RunState, userDataDir: string): Promise<Br
 	const client = need(state.client, 'the REST client');
 	const main = need(state.main, 'n8n main');
 	const context = await chromium.launchPersistentContext(userDataDir, {
-		executablePath: await debianBinary('chromium', CHROMIUM),
+		executablePath: await chromiumBinary(),
 		headless: true,
 		chromiumSandbox: false,
 		args: CHROMIUM_FLAGS,
@@ -470,6 +475,11 @@ async function main(): Promise<number> {
 			async () => await installStep(state),
 			critical,
 		);
+		if (state.options.installOnly) {
+			await steps.run('Debian package: chromium', async () => await chromiumBinary());
+			console.log(steps.table(`n8n ${state.options.n8nVersion} and Chromium installed`));
+			return steps.passed() ? 0 : 1;
+		}
 		await steps.run('Build and pack the package', async () => await packStep(state), critical);
 		await steps.run(
 			'Start the sandbox and the SMTP sink',

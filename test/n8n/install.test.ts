@@ -2,7 +2,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import path from 'path';
 
-import { checkSingleRelease, n8nOverrides } from './install';
+import {
+	checkSingleRelease,
+	gypProgress,
+	installFailure,
+	n8nOverrides,
+	npmProgress,
+	retryCommand,
+} from './install';
 
 /** Writes node_modules/<name>/package.json under `dir`. */
 function pkg(
@@ -52,5 +59,56 @@ describe('the n8n install the real-n8n runs test', () => {
 			xlsx: 'npm:@e965/xlsx@0.20.2',
 		});
 		expect(n8nOverrides('2.41.1')).toEqual({ cssomnom: 'npm:cssom@0.5.0' });
+	});
+
+	test("an npm install's progress counts the package documents read and the tarballs downloaded", () => {
+		const log = [
+			'npm http fetch GET 200 https://registry.npmjs.org/n8n 163ms (cache miss)',
+			'npm http fetch GET 200 https://registry.npmjs.org/@n8n%2fconfig 22ms (cache miss)',
+			'npm http cache ms@https://registry.npmjs.org/ms/-/ms-2.1.3.tgz 1ms (cache hit)',
+			'npm http fetch GET 200 https://registry.npmjs.org/ms/-/ms-2.1.3.tgz 180ms (cache miss)',
+			'npm warn deprecated inflight@1.0.6: This module is not supported',
+		].join('\n');
+		expect(npmProgress(log)).toBe('2 package documents read, 1 package downloaded');
+		expect(npmProgress('')).toBe('0 package documents read, 0 packages downloaded');
+	});
+
+	test("node-gyp's progress is the file it compiles or links last, not its compiler warnings", () => {
+		const log = [
+			'gyp info spawn make',
+			'  CC(target) Release/obj.target/sqlite3/gyp/sqlite-autoconf-3440200/sqlite3.o',
+			'../sqlite3.c:1234: warning: unused variable',
+			'  |       ^~~~~~~',
+		].join('\n');
+		expect(gypProgress(log)).toBe('compiling sqlite3.o (build step 1)');
+		expect(
+			gypProgress(`${log}\n  SOLINK_MODULE(target) Release/obj.target/node_sqlite3.node`),
+		).toBe('linking node_sqlite3.node (build step 2)');
+		expect(gypProgress('gyp info it worked if it ends with ok')).toBeUndefined();
+	});
+
+	test('a failed install names the step that failed, keeps nothing, and says how to retry', () => {
+		const error = installFailure(
+			'Installing n8n 2.41.1',
+			'/home/me/.cache/n8n-nodes-payments-service/n8n-2.41.1',
+			new Error(
+				'Building sqlite3 5.1.7 for Node 24.21.0 (node-gyp rebuild) failed (exit 1):\ngyp ERR!',
+			),
+		);
+		expect(error.message).toMatch(
+			/^Installing n8n 2\.41\.1 failed, so n8n-2\.41\.1 is not in the cache \(nothing half-done is kept\):\nBuilding sqlite3 5\.1\.7 for Node 24\.21\.0 \(node-gyp rebuild\) failed \(exit 1\):\ngyp ERR!\nTo retry, run `.+` again/,
+		);
+		expect(
+			retryCommand(['node', 'test/n8n/try.ts', '--check'], { npm_lifecycle_event: 'try' }),
+		).toBe('npm run try -- --check');
+		expect(retryCommand(['node', 'test/n8n/run.ts'], { npm_lifecycle_event: 'test:n8n' })).toBe(
+			'npm run test:n8n',
+		);
+		expect(retryCommand(['node', `${process.cwd()}/test/n8n/run.ts`, '--quick'], {})).toBe(
+			'npx tsx test/n8n/run.ts --quick',
+		);
+		expect(
+			retryCommand(['node', `${process.cwd()}/test/n8n/run.ts`], { npm_lifecycle_event: 'npx' }),
+		).toBe('npx tsx test/n8n/run.ts');
 	});
 });

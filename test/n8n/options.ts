@@ -44,6 +44,18 @@ export interface E2eOptions {
 	 * docs/notifications.md, not a check, so CI leaves it out).
 	 */
 	removeDuplicates: boolean;
+	/**
+	 * Only install what the run needs into the cache (n8n and Node.js; in regular mode verdaccio;
+	 * the Debian packages of its mode: openssl, libfaketime and PostgreSQL, or PostgreSQL and Redis,
+	 * or Chromium for the editor), then stop (`--install-only`). CI runs it early, beside lint and
+	 * the tests, so that the runs start from a warm cache.
+	 */
+	installOnly: boolean;
+	/**
+	 * A packed package (`npm pack`) to install instead of building and packing one (`--tarball`):
+	 * runs side by side then never rebuild `dist/` under each other's feet. CI packs once.
+	 */
+	tarball?: string;
 	/** The port of n8n main (`npm run try` sets it; the test runs take a free one). */
 	mainPort?: number;
 }
@@ -72,7 +84,7 @@ function wholeNumber(flag: string, value: string, min: number): number {
 /**
  * Parses the flags (`--n8n-version 2.41.1`, `--node-version 24.21.0`, `--cache-dir DIR`, `--queue`,
  * `--workers 2`, `--webhook-processes 2`, `--keep`, `--agent-only`, `--triggers-only`, `--quick`,
- * `--remove-duplicates`)
+ * `--remove-duplicates`, `--install-only`, `--tarball FILE`)
  * with Node's `util.parseArgs`; environment variables give the defaults.
  * @throws on an unknown flag, a missing value or a malformed one.
  */
@@ -93,6 +105,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
 			quick: { type: 'boolean', default: false },
 			'webhook-processes': { type: 'string' },
 			'remove-duplicates': { type: 'boolean', default: false },
+			'install-only': { type: 'boolean', default: false },
+			tarball: { type: 'string' },
 		},
 	});
 	return {
@@ -114,6 +128,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
 				? 2
 				: wholeNumber('--webhook-processes', values['webhook-processes'], 0),
 		removeDuplicates: values['remove-duplicates'] === true,
+		installOnly: values['install-only'] === true,
+		tarball: values.tarball === undefined ? undefined : path.resolve(values.tarball),
 	};
 }
 

@@ -6,6 +6,8 @@ import { spawn, type ChildProcess } from 'child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'fs';
 import { createServer } from 'net';
 
+import { progress } from './progress';
+
 /** A started child process. */
 export interface Managed {
 	name: string;
@@ -121,7 +123,46 @@ export function runCommand(
 		what: string;
 		timeoutMs?: number;
 		idleMs?: number;
+		/** How far it got, from its output so far, for the progress lines (default: its last line). */
+		detail?: (output: string) => string | undefined;
 	},
+): Promise<string> {
+	let output = '';
+	const detail = options.detail ?? lastLine;
+	return progress.during(
+		options.what,
+		() => commandRun(command, args, options, (chunk) => (output += chunk)),
+		{
+			detail: () => detail(output),
+		},
+	);
+}
+
+/** The last line a command printed that is not npm's request log, shortened, for progress lines. */
+export function lastLine(output: string): string | undefined {
+	const lines = meaningfulLines(output);
+	const last = lines[lines.length - 1]?.trim();
+	if (!last) return undefined;
+	return last.length > 100 ? `${last.slice(0, 99)}…` : last;
+}
+
+/** The lines of a command's output, without npm's per-request log (`npm http fetch …`). */
+function meaningfulLines(output: string): string[] {
+	return output.split('\n').filter((line) => line.trim() && !/^npm (http|timing) /.test(line));
+}
+
+/** runCommand's process: `collect` receives the output as it comes. */
+function commandRun(
+	command: string,
+	args: string[],
+	options: {
+		env?: NodeJS.ProcessEnv;
+		cwd?: string;
+		what: string;
+		timeoutMs?: number;
+		idleMs?: number;
+	},
+	collect: (chunk: string) => void,
 ): Promise<string> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(command, args, {
@@ -131,8 +172,13 @@ export function runCommand(
 		});
 		let output = '';
 		let idle = false;
-		child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-		child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+		const take = (chunk: Buffer) => {
+			const text = chunk.toString();
+			output += text;
+			collect(text);
+		};
+		child.stdout.on('data', take);
+		child.stderr.on('data', take);
 		const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20 * 60_000);
 		// CPU samples of the last `idleMs`: a stalled download still wakes up now and then (timers),
 		// so "idle" is less than a second of CPU in the whole window.
@@ -168,7 +214,7 @@ export function runCommand(
 			else
 				reject(
 					new Error(
-						`${options.what} failed (${signal ?? `exit ${code}`}):\n${output.trim().split('\n').slice(-25).join('\n')}`,
+						`${options.what} failed (${signal ?? `exit ${code}`}):\n${meaningfulLines(output).slice(-25).join('\n')}`,
 					),
 				);
 		});
@@ -193,6 +239,15 @@ export function freePort(): Promise<number> {
  * `Timed out after Ns waiting for <what>` (with `detail()` appended, e.g. a log tail) otherwise.
  */
 export async function waitFor<T>(
+	what: string,
+	probe: () => Promise<T | undefined | false> | T | undefined | false,
+	options: { timeoutMs: number; intervalMs?: number; detail?: () => string },
+): Promise<T> {
+	return await progress.during(`waiting for ${what}`, async () => await poll(what, probe, options));
+}
+
+/** waitFor's loop. */
+async function poll<T>(
 	what: string,
 	probe: () => Promise<T | undefined | false> | T | undefined | false,
 	options: { timeoutMs: number; intervalMs?: number; detail?: () => string },
@@ -227,6 +282,12 @@ export function tail(text: string, lines = 20): string {
 		.join('\n');
 }
 
+/** apt-get waits up to 5 minutes for dpkg's lock, held by another install, instead of failing. */
+const APT_LOCK_WAIT = '-oDPkg::Lock::Timeout=300';
+
+/** The package lists' update of this process, run before its first install. */
+let aptUpdate: Promise<string> | undefined;
+
 /**
  * Returns `binary`, first installing Debian's `debianPackage` with apt-get when the file is missing
  * and the run is root (this machine reaches Debian's mirrors); otherwise says what to install.
@@ -244,12 +305,18 @@ export async function debianBinary(
 		throw new Error(
 			`${debianPackage} is missing: run \`sudo apt-get install -y ${debianPackage}\``,
 		);
+	console.log(
+		`  ${debianPackage} is not installed: installing Debian's package with apt-get (usually under a minute; once: it stays installed)`,
+	);
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	await runCommand('apt-get', ['update'], { env, what: 'apt-get update' });
-	await runCommand('apt-get', ['install', '-y', '--no-install-recommends', debianPackage], {
-		env,
-		what: `apt-get install ${debianPackage}`,
-	});
+	// Once per run; two installs at once (PostgreSQL and Redis start together) take turns at dpkg's lock.
+	aptUpdate ??= runCommand('apt-get', [APT_LOCK_WAIT, 'update'], { env, what: 'apt-get update' });
+	await aptUpdate;
+	await runCommand(
+		'apt-get',
+		[APT_LOCK_WAIT, 'install', '-y', '--no-install-recommends', debianPackage],
+		{ env, what: `apt-get install ${debianPackage}` },
+	);
 	const installed = find();
 	if (!installed)
 		throw new Error(

@@ -266,9 +266,14 @@ export interface LocalRegistry {
 	requests(): RegistryRequest[];
 }
 
+/** Debian's openssl (installed when missing), which makes the registry's certificate. */
+export async function opensslBinary(): Promise<string> {
+	return await debianBinary('openssl', '/usr/bin/openssl');
+}
+
 /** Makes a self-signed certificate for registry.npmjs.org and 127.0.0.1 (Debian's openssl). */
 async function makeCertificate(dir: string): Promise<Certificate> {
-	const openssl = await debianBinary('openssl', '/usr/bin/openssl');
+	const openssl = await opensslBinary();
 	const certificate = { key: path.join(dir, 'key.pem'), cert: path.join(dir, 'cert.pem') };
 	await runCommand(
 		openssl,

@@ -1,6 +1,7 @@
 /**
  * The steps of an end-to-end run and the summary table printed at its end.
  */
+import { progress } from './progress';
 
 /** The outcome of one step. */
 export interface StepResult {
@@ -23,6 +24,7 @@ export class Steps {
 	/**
 	 * Runs `body` as the step `name`; its resolved string is the step's detail. A failing step is
 	 * recorded with its error message; when `critical`, the run stops (later steps are skipped).
+	 * While it runs, the progress reporter (progress.ts) names it every 10 s.
 	 */
 	async run(
 		name: string,
@@ -36,7 +38,7 @@ export class Steps {
 		const started = Date.now();
 		process.stdout.write(`▶ ${name}\n`);
 		try {
-			const detail = await body();
+			const detail = await progress.during(name, body);
 			this.record({ name, status: 'ok', detail, ms: Date.now() - started });
 			return true;
 		} catch (error) {

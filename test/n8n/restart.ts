@@ -15,6 +15,7 @@ import { startMain } from './n8n-server';
 import { waitFor } from './processes';
 import { pollMark, settleOnePoll, settleStartingPoint, type ScenarioContext } from './scenarios';
 import { EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
+import { inTurn } from './turns';
 
 const WORKFLOW_FILE = path.join(__dirname, '..', 'workflows', 'alert-rejected-cashouts.json');
 const TRIGGER = 'When a cashout is rejected';
@@ -53,12 +54,18 @@ export async function restartMain(
 	await main.process.stop();
 	whileDown();
 	const port = Number(new URL(main.url).port);
-	state.main = await startMain(
-		need(state.install, 'n8n'),
-		{ ...need(state.mainEnv, "main's environment"), ...extraEnv },
-		state.logDir,
-		'debug',
-		port,
+	// Starting loads the CPU: in the start turn (turns.ts), as the first start.
+	state.main = await inTurn(
+		'Restart n8n',
+		async () =>
+			await startMain(
+				need(state.install, 'n8n'),
+				{ ...need(state.mainEnv, "main's environment"), ...extraEnv },
+				state.logDir,
+				'debug',
+				port,
+			),
+		['start'],
 	);
 	// n8n activates the workflows stored as active after it starts answering HTTP. A workflow
 	// activated over REST before that ends is activated twice (seen on 1.123.81): two pollers, each

@@ -33,6 +33,16 @@ function installedPostgresBin(): string | undefined {
 	return newest ? path.join(POSTGRES_ROOT, newest, 'bin') : undefined;
 }
 
+/** PostgreSQL's server binaries (Debian's postgresql, installed when missing). */
+export async function postgresBin(): Promise<string> {
+	return await debianBinary('postgresql', installedPostgresBin);
+}
+
+/** Debian's redis-server (installed when missing). */
+export async function redisBinary(): Promise<string> {
+	return await debianBinary('redis-server', '/usr/bin/redis-server');
+}
+
 /** `[command, args]` running `binary` as the `postgres` system user when we are root (initdb refuses root). */
 function asPostgres(binary: string, args: string[]): [string, string[]] {
 	if (process.getuid?.() !== 0) return [binary, args];
@@ -61,7 +71,7 @@ export async function startPostgres(
 	runDir: string,
 	logDir: string,
 ): Promise<{ process: Managed; port: number }> {
-	const bin = await debianBinary('postgresql', installedPostgresBin);
+	const bin = await postgresBin();
 	const dataDir = path.join(runDir, 'postgres');
 	const socketDir = path.join(runDir, 'postgres-socket');
 	mkdirSync(dataDir, { recursive: true });
@@ -148,7 +158,7 @@ export async function startRedis(
 	runDir: string,
 	logDir: string,
 ): Promise<{ process: Managed; port: number }> {
-	const binary = await debianBinary('redis-server', '/usr/bin/redis-server');
+	const binary = await redisBinary();
 	const port = await freePort();
 	const dir = path.join(runDir, 'redis');
 	mkdirSync(dir, { recursive: true });
@@ -212,7 +222,7 @@ export async function createMerchantDatabase(
 	database: string,
 	sql: string,
 ): Promise<MerchantDatabase> {
-	const bin = await debianBinary('postgresql', installedPostgresBin);
+	const bin = await postgresBin();
 	const [createCommand, createArgs] = asPostgres(path.join(bin, 'createdb'), [
 		'-h',
 		'127.0.0.1',

@@ -14,6 +14,7 @@ import { parseArgs } from 'util';
 
 import { freePort, stopAll } from './processes';
 import { parseOptions } from './options';
+import { progress } from './progress';
 import { OWNER } from './rest';
 import {
 	cleanUp,
@@ -126,24 +127,29 @@ async function main(): Promise<number> {
 	const state = newRunState(parseOptions(tryOptions.shared));
 	state.options.mainPort = await portToUse(tryOptions.port);
 	console.log(
-		`Starting n8n ${state.options.n8nVersion} with the package (the first run installs n8n and Node.js into ${state.options.cacheDir}: a few minutes)…`,
+		`Starting n8n ${state.options.n8nVersion} with the package; n8n and Node.js come from ${state.options.cacheDir} (the first run installs them there)…`,
 	);
 	const steps: Array<[string, (run: RunState) => Promise<string>]> = [
-		['n8n and Node.js', installStep],
-		['the package', packStep],
-		['the sandbox', sandboxStep],
-		['n8n', startN8nStep],
-		['the owner', ownerStep],
-		['the package in n8n', loadedStep],
-		['the credentials', credentialsStep],
-		['the example workflows', importStep],
+		['Install n8n and Node.js (cache)', installStep],
+		['Build and pack the package', packStep],
+		['Start the sandbox and the SMTP sink', sandboxStep],
+		['Start n8n', startN8nStep],
+		['Set up the owner and log in', ownerStep],
+		['n8n loaded the package', loadedStep],
+		['Create the credentials and run their tests', credentialsStep],
+		['Import the example workflows', importStep],
 	];
 	let failed = false;
+	let current = 'the check';
 	try {
 		for (const [what, step] of steps) {
-			const seen = await step(state);
-			console.log(`  ready: ${what}: ${seen.split('\n')[0]}`);
+			current = `"${what}"`;
+			const started = Date.now();
+			const seen = await progress.during(what, async () => await step(state));
+			const seconds = ((Date.now() - started) / 1000).toFixed(1);
+			console.log(`  ✔ ${what} (${seconds}s): ${seen.split('\n')[0]}`);
 		}
+		current = 'the check';
 		console.log(readyText(state));
 		if (tryOptions.check) {
 			const client = need(state.client, 'the REST client');
@@ -166,7 +172,7 @@ async function main(): Promise<number> {
 		return 0;
 	} catch (error) {
 		failed = true;
-		console.error(`npm run try failed: ${(error as Error).message}`);
+		console.error(`npm run try failed at ${current}: ${(error as Error).message}`);
 		return 1;
 	} finally {
 		// A failed start keeps its folder (n8n's log is in logs/).

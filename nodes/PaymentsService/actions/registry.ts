@@ -30,7 +30,7 @@ import { listOperation } from './common/list';
 import { exportToFileOperation } from './report/exportToFile.operation';
 import { summarizeOperation } from './report/summarize.operation';
 import { TOOL_DESCRIPTIONS } from './toolDescriptions';
-import { retryReadsOption } from '../transport/retry';
+import { retryReadsOption } from '../parameters/retryReads';
 import type { OperationModule } from './types';
 import { isOptionsCollection, optionsCollection } from '../parameters/options';
 

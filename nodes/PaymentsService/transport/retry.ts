@@ -1,5 +1,3 @@
-import type { INodeProperties } from 'n8n-workflow';
-
 /**
  * When a safe read is tried again (service rules §11). Pure: the transport asks, then waits.
  *
@@ -147,13 +145,3 @@ export function lostAnswerDelay(
 	const ceiling = Math.min(policy.initialDelayMs * 2 ** (resend - 1), policy.maxDelayMs);
 	return Math.max(policy.initialDelayMs, Math.floor(ceiling * 0.5 * (1 + random())));
 }
-
-/** The option of read operations that turns automatic retries off. */
-export const retryReadsOption: INodeProperties = {
-	displayName: 'Retry Reads Automatically',
-	name: 'retryReads',
-	type: 'boolean',
-	default: true,
-	description:
-		'Whether to repeat a read by itself after a 429 (waiting what the service asks, up to 30 s), a 5xx or a lost connection: up to 4 attempts within 60 seconds. Operations that move money or change state are never repeated.',
-};

@@ -1,5 +1,13 @@
-import { NodeOperationError } from 'n8n-workflow';
-import type { IHookFunctions, INodeProperties, IWebhookDescription } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import type {
+	ICredentialsDisplayOptions,
+	IHookFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+	INodeTypeBaseDescription,
+	INodeTypeDescription,
+	IWebhookDescription,
+} from 'n8n-workflow';
 
 import { CASHOUT_STATUS_BY_CODE } from '../../codes/cashoutStatus';
 import { codeOptions } from '../../reporting/filters';
@@ -27,7 +35,7 @@ const CASHOUT_STATUSES: readonly string[] = Object.values(CASHOUT_STATUS_BY_CODE
  * §10.3). The response mode follows the Respond option: `onReceived` (the node answers itself) or
  * `lastNode` (n8n answers when the workflow ends: 200 with no body, or 500 when it failed).
  */
-export const NOTIFICATION_WEBHOOKS: IWebhookDescription[] = [
+const NOTIFICATION_WEBHOOKS: IWebhookDescription[] = [
 	{
 		name: 'default',
 		httpMethod: 'POST',
@@ -71,7 +79,7 @@ export const NOTIFICATION_WEBHOOK_METHODS = {
 };
 
 /** The notice at the top of the panel. */
-export const NOTICE: INodeProperties = {
+const NOTICE: INodeProperties = {
 	displayName:
 		'Paste this node’s Production URL (above) as the notification_url of your deposits or cashouts, or as the merchant panel’s default notification URL (deposits). With a URL Secret set, the URL includes it. Each notification is checked by reading the status from the service.',
 	name: 'notice',
@@ -79,8 +87,29 @@ export const NOTICE: INodeProperties = {
 	default: '',
 };
 
+/** Notifications: the kind of record a node receives (version 1 adds both kinds on one URL). */
+const NOTIFICATIONS: INodeProperties = {
+	displayName: 'Notifications',
+	name: 'notifications',
+	type: 'options',
+	noDataExpression: true,
+	default: 'deposits',
+	options: [
+		{
+			name: 'Cashouts',
+			value: 'cashouts',
+			description: 'Cashout (payout) status changes, read with the cashout credential',
+		},
+		{
+			name: 'Deposits',
+			value: 'deposits',
+			description: 'Deposit (pay-in) status changes, read with the deposit credential',
+		},
+	],
+};
+
 /** URL Secret: a path segment only the service knows (service rules §10.3). */
-export const URL_SECRET: INodeProperties = {
+const URL_SECRET: INodeProperties = {
 	displayName: 'URL Secret',
 	name: 'urlSecret',
 	type: 'string',
@@ -92,10 +121,7 @@ export const URL_SECRET: INodeProperties = {
 };
 
 /** Deposit and cashout status filters, shown for the kinds selected. */
-export function statusFilters(
-	depositChoices: string[],
-	cashoutChoices: string[],
-): INodeProperties[] {
+function statusFilters(depositChoices: string[], cashoutChoices: string[]): INodeProperties[] {
 	return [
 		{
 			displayName: 'Deposit Statuses',
@@ -121,7 +147,7 @@ export function statusFilters(
 }
 
 /** The Options collection of both versions. */
-export const OPTIONS: INodeProperties = optionsCollection([
+const OPTIONS: INodeProperties = optionsCollection([
 	{
 		displayName: 'Emit Every Notification',
 		name: 'emitEveryNotification',
@@ -160,3 +186,61 @@ export const OPTIONS: INodeProperties = optionsCollection([
 			'Whether a cashout notification must carry the control the service signs with the cashout credential’s API signature; without it, or with a wrong one, it is refused (401) and nothing is read',
 	},
 ]);
+
+/** Where a version differs: its Notifications choices and when each credential shows. */
+export interface NotificationVersion {
+	version: number;
+	/** The Notifications parameter's default. */
+	defaultKind: string;
+	/** Choices after Cashouts and Deposits (version 1: Deposits and Cashouts, on one URL). */
+	moreKinds?: INodePropertyOptions[];
+	/** When each credential is shown, by the Notifications value. */
+	credentialRules: { deposits: ICredentialsDisplayOptions; cashouts: ICredentialsDisplayOptions };
+	/** The Notifications values under which each status filter shows. */
+	statusFilterChoices: { deposits: string[]; cashouts: string[] };
+}
+
+/**
+ * A version's whole description: what both versions share (subtitle, defaults, the webhook, the
+ * notice, the kinds of notification, URL Secret, the status filters, the Options) around what
+ * `version` says differs.
+ */
+export function notificationTriggerDescription(
+	base: INodeTypeBaseDescription,
+	version: NotificationVersion,
+): INodeTypeDescription {
+	return {
+		...base,
+		version: version.version,
+		subtitle: '={{"Notifications: " + $parameter["notifications"]}}',
+		defaults: { name: 'Payments Service Notification Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'paymentsServiceDepositApi',
+				displayName: 'Deposit Credential',
+				required: true,
+				displayOptions: version.credentialRules.deposits,
+			},
+			{
+				name: 'paymentsServiceCashoutApi',
+				displayName: 'Cashout Credential',
+				required: true,
+				displayOptions: version.credentialRules.cashouts,
+			},
+		],
+		webhooks: NOTIFICATION_WEBHOOKS,
+		properties: [
+			NOTICE,
+			{
+				...NOTIFICATIONS,
+				default: version.defaultKind,
+				options: [...(NOTIFICATIONS.options ?? []), ...(version.moreKinds ?? [])],
+			},
+			URL_SECRET,
+			...statusFilters(version.statusFilterChoices.deposits, version.statusFilterChoices.cashouts),
+			OPTIONS,
+		],
+	};
+}

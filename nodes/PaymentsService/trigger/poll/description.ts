@@ -8,7 +8,7 @@ import {
 	type ReportingListDefinition,
 } from '../../reporting/lists';
 import { optionsCollection } from '../../parameters/options';
-import { retryReadsOption } from '../../transport/retry';
+import { retryReadsOption } from '../../parameters/retryReads';
 import { eventsFor, TRIGGER_EVENTS } from './events';
 
 /*
