@@ -129,7 +129,7 @@ export function readFailure(error: unknown): ServiceFailure {
 	// keeps only the code it found on the axios error, in httpCode ('ECONNRESET' for a lost answer).
 	const wrappedCode = (error as { httpCode?: unknown } | undefined)?.httpCode;
 	const network = [current?.code, (error as AxiosLikeError)?.code, wrappedCode].find(
-		(code) => typeof code === 'string' && /^E[A-Z_]+$/.test(code),
+		(code): code is string => typeof code === 'string' && /^E[A-Z_]+$/.test(code),
 	);
 	if (network) failure.networkCode = network;
 	const message = (error as AxiosLikeError)?.message;
