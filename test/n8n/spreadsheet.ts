@@ -4,8 +4,8 @@
  * - One lost answer (the 250th creation is made, its answer lost): the node sends it again with the
  *   same external ID, and the execution completes: every row paid once, at most 510 creation
  *   requests, the lost row read as already created and sent twice. The time of the Create payout
- *   node is checked against the bound ⌈rows ÷ 8⌉ × requests per row × round trip, the round trip
- *   measured on a 20-row run at Concurrency 1 first.
+ *   node is printed against the bound ⌈rows ÷ 8⌉ × requests per row × round trip (the round trip
+ *   measured on a 20-row run at Concurrency 1 first), and must show the rows going 8 at a time.
  * - Every answer of one row lost (the node's resends too): the execution fails there, the rows in
  *   flight finish; n8n's Retry of it sends only what was not made (the unknown row, with its key,
  *   and the rows never sent), outputs the rows answered before from the failed execution's record,
@@ -24,11 +24,13 @@ const NODE = 'Create payout';
 const ROWS = 500;
 const LATENCY_MS = 50;
 /**
- * Time ÷ bound allowed in a real n8n: the server adds its own work per item (measured 1.56 on
- * n8n 2.41.1); one item after another would be about 8. `npm run bench -- creations` holds the
- * package to 1.25 on n8n's engine.
+ * Time ÷ bound above which Concurrency 8 is not in effect: one row after another takes about 8 ×
+ * the bound (more on a loaded machine). Measured: 1.56 on n8n 2.41.1 with nothing else running;
+ * 2.0 to 3.0 in CI, where three real-n8n runs share 2 cores. The step checks that the rows go
+ * 8 at a time and prints the ratio; the pace itself (1.25 × at most) is a benchmark's target,
+ * `npm run bench -- creations`, on n8n's engine.
  */
-const MAX_RATIO = 2;
+const MAX_RATIO = 4;
 
 /** A sheet of `count` valid Brazilian payouts, each its own beneficiary, external IDs `<marker>-<n>`. */
 function sheet(marker: string, count: number): string {
@@ -109,7 +111,9 @@ export async function spreadsheetStep(state: RunState): Promise<string> {
 		const retried = await everyAnswerLost(await variant('r8', ROWS, 8));
 		// The time is judged last, so that every row is checked whatever the machine's load.
 		if (lostAnswer.ratio > MAX_RATIO)
-			throw new Error(`${lostAnswer.summary}; over ${MAX_RATIO} × the bound. ${retried}`);
+			throw new Error(
+				`${lostAnswer.summary}; over ${MAX_RATIO} × the bound: the rows did not go 8 at a time. ${retried}`,
+			);
 		return `${lostAnswer.summary}; ${retried}`;
 	} finally {
 		sandbox.setLatency(0);
