@@ -1,4 +1,10 @@
-import { NodeApiError, type IDataObject, type IHttpRequestOptions, type INode } from 'n8n-workflow';
+import {
+	NodeApiError,
+	type IDataObject,
+	type IHttpRequestOptions,
+	type INode,
+	type JsonObject,
+} from 'n8n-workflow';
 
 import {
 	PaymentsClient,
@@ -25,7 +31,7 @@ type Answer =
  */
 function n8n1LostAnswer(node: INode, code: string): NodeApiError {
 	const axiosError = Object.assign(new Error('socket hang up'), { code, isAxiosError: true });
-	const error = new NodeApiError(node, axiosError as unknown as Error);
+	const error = new NodeApiError(node, axiosError as unknown as JsonObject);
 	Object.defineProperty(error, 'cause', { value: undefined, writable: true });
 	return error;
 }
