@@ -28,7 +28,7 @@ module.exports = {
 	// Largest first on a clean checkout too, a group of specs weighing what its specs weigh.
 	testSequencer: '<rootDir>/test/setup/sequencer.js',
 	// n8n's waits end at once while a test holds n8n's clock still (test/setup/n8nSleep.ts).
-	setupFiles: ['<rootDir>/test/setup/n8nSleep.ts'],
+	setupFiles: ['<rootDir>/test/setup/n8nLogs.ts', '<rootDir>/test/setup/n8nSleep.ts'],
 	// A temporary n8n user folder, so n8n-core writes no ~/.n8n/config (test/setup/userFolder.ts).
 	globalSetup: '<rootDir>/test/setup/globalSetup.ts',
 	globalTeardown: '<rootDir>/test/setup/globalTeardown.ts',
