@@ -151,9 +151,18 @@ export async function reviewStep(state: RunState): Promise<string> {
 				async () => smtp.mails.find((candidate) => candidate.to.includes(reviewer)),
 				{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 250 },
 			);
-			const waiting = await client.execution(id);
-			if (waiting.status !== 'waiting')
-				throw new Error(`execution ${id} is "${waiting.status}" while the review is open`);
+			// n8n sends the e-mail from the node, then saves the execution as waiting: on a loaded
+			// machine the e-mail arrives first.
+			const waiting = await waitFor(
+				`execution ${id} to wait for the review`,
+				async () => {
+					const { status } = await client.execution(id);
+					return status !== 'running' && status !== 'new' && status;
+				},
+				{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 100 },
+			);
+			if (waiting !== 'waiting')
+				throw new Error(`execution ${id} is "${waiting}" while the review is open`);
 			const link = reviewLinks(mail.raw)[answer];
 			// As a reviewer's browser: n8n answers a link opened by a bot (its user agent judged by
 			// isbot, e.g. Node's fetch) with an empty page and leaves the execution waiting.
