@@ -294,15 +294,24 @@ function cashoutForm(cashoutId: number, externalId: string, secret: string, at: 
 	}).toString();
 }
 
-/** POSTs a form to `url`; resolves the HTTP status. */
+/**
+ * POSTs a form to `url`; resolves the HTTP status, or 0 when no answer came (the connection refused,
+ * reset or timed out: n8n under a burst on a loaded machine). The service then delivers the
+ * notification again, as the bursts below do for every one.
+ */
 async function post(url: string, form: string): Promise<number> {
-	return (
-		await fetch(url, {
-			method: 'POST',
-			headers: { 'content-type': 'application/x-www-form-urlencoded' },
-			body: form,
-		})
-	).status;
+	try {
+		return (
+			await fetch(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/x-www-form-urlencoded' },
+				body: form,
+			})
+		).status;
+	} catch (error) {
+		if (error instanceof TypeError && error.message === 'fetch failed') return 0;
+		throw error;
+	}
 }
 
 /** Activates `workflow` and waits until every receiver serves its trigger's production URL; resolves those URLs. */
@@ -455,7 +464,7 @@ async function measureNow(state: RunState, variant: Variant): Promise<Figures> {
 function line(variant: Variant, figures: Figures, receiverCount: number): string {
 	const where = receiverCount > 1 ? ` (spread over ${receiverCount} webhook processes)` : '';
 	const refused = figures.refused
-		? ` (${figures.refused} answered non-2xx by n8n, not seen by the node)`
+		? ` (${figures.refused} answered non-2xx by n8n or not at all, not seen by the node)`
 		: '';
 	return `${LABELS[variant]}${where}: 2 identical at once → handled twice for ${figures.doubles} of 10 changes; 200 at once → handled ${figures.burst} times${refused}, their repeats → ${figures.repeats} more, handled again: ${figures.again} of 200${figures.never ? `, never handled (n8n refused both): ${figures.never}` : ''}; ${figures.executions} executions`;
 }

@@ -8,6 +8,33 @@ import type { IDataObject, IRunExecutionData } from 'n8n-workflow';
 
 import type { WorkflowJson } from '../harness/engine';
 
+/**
+ * Sends a request up to `attempts` times while no answer comes (fetch's "fetch failed": refused,
+ * reset, timed out; n8n on a loaded machine), a second apart: a read is sent again, a change once.
+ * The last failure names the call and its cause.
+ */
+async function untilAnswered(
+	call: string,
+	attempts: number,
+	send: () => Promise<Response>,
+): Promise<Response> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await send();
+		} catch (error) {
+			if (!(error instanceof TypeError && error.message === 'fetch failed')) throw error;
+			if (attempt >= attempts) {
+				const cause = error.cause as { code?: string; message?: string } | undefined;
+				throw new Error(
+					`${call}: no answer from n8n (${cause?.code ?? cause?.message ?? 'fetch failed'})${attempts > 1 ? ` after ${attempts} attempts` : ''}`,
+					{ cause: error },
+				);
+			}
+			await new Promise((resolve) => setTimeout(resolve, 1000));
+		}
+	}
+}
+
 /** The instance owner the runs create. */
 export const OWNER = {
 	email: 'owner@payments-e2e.example',
@@ -96,15 +123,20 @@ export class N8nClient {
 	/** Calls `/rest<path>`; resolves the `data` of n8n's `{data}` envelope. */
 	async request<T>(method: string, restPath: string, body?: unknown): Promise<T> {
 		const call = `${method} /rest${restPath}`;
-		const response = await fetch(`${this.baseUrl}/rest${restPath}`, {
-			method,
-			headers: {
-				'browser-id': this.browserId,
-				...(this.cookie ? { cookie: this.cookie } : {}),
-				...(body === undefined ? {} : { 'content-type': 'application/json' }),
-			},
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
+		const response = await untilAnswered(
+			call,
+			method === 'GET' ? 3 : 1,
+			async () =>
+				await fetch(`${this.baseUrl}/rest${restPath}`, {
+					method,
+					headers: {
+						'browser-id': this.browserId,
+						...(this.cookie ? { cookie: this.cookie } : {}),
+						...(body === undefined ? {} : { 'content-type': 'application/json' }),
+					},
+					body: body === undefined ? undefined : JSON.stringify(body),
+				}),
+		);
 		const authCookie = response.headers
 			.getSetCookie()
 			.find((cookie) => cookie.startsWith('n8n-auth='));
