@@ -113,6 +113,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 	app.addHook('onSend', async (request, reply, payload) => {
 		const state = requestState(request);
 		if (!state) return payload;
+		// The service's clock is the sandbox's (service rules §3.4): answers carry it as `Date`.
+		reply.header('date', new Date(deps.store.clock.now()).toUTCString());
 		deps.log.answered(state.entry);
 		const fault = state.afterFault;
 		if (!fault) {

@@ -610,4 +610,10 @@ export interface SandboxControl {
 	 * the reporting lists (default 0): reports can lag behind creation (service rules §5.2).
 	 */
 	setReportLag(ms: number): void;
+	/**
+	 * Whether a status change moves the record's `lastChangeDate` (default true, service rules
+	 * §3.4); false plays a service that leaves it at what it was, which the polling trigger must
+	 * notice (docs/polling-trigger.md, "Memory").
+	 */
+	setLastChangeMoves(moves: boolean): void;
 }

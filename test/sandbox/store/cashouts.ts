@@ -8,7 +8,7 @@ import { buildCashoutRecord, type CashoutEntry } from '../data';
 import { COUNTRIES, DEFAULT_REJECTION, merchantById } from '../reference';
 import type { AddCashoutInput } from '../types';
 import { notifyCashout } from './notifications';
-import { allocateId, creation, lastChangeIso, requireEntry, type StoreState } from './state';
+import { allocateId, creation, lastChangeIso, requireEntry, touch, type StoreState } from './state';
 
 /** Cashout statuses whose amount no longer counts against the merchant's cashout funds. */
 const RELEASED_CASHOUT_STATUSES: ReadonlySet<string> = new Set([
@@ -111,7 +111,7 @@ export function setCashoutStatus(
 ): void {
 	const previous = entry.rec.status;
 	entry.rec.status = status;
-	entry.rec.lastChangeDate = lastChangeIso(state, entry.createdMs);
+	touch(state, entry);
 	if (status === 'REJECTED') {
 		if (rejection) {
 			entry.rejection = { ...rejection };

@@ -8,7 +8,7 @@ import type { SandboxControl, StatusKind } from '../types';
 import { setCashoutStatus } from './cashouts';
 import { setDepositStatus } from './deposits';
 import type { SandboxStore } from './index';
-import { lastChangeIso, requireEntry, type StoreState } from './state';
+import { requireEntry, touch, type StoreState } from './state';
 
 /** Sets any status (no state machine); throws for an unknown id. */
 export function setStatus(
@@ -34,8 +34,7 @@ export function setStatus(
 	const map: Map<number, Entry<{ status: string; lastChangeDate?: string }>> = state.byId[kind];
 	const entry = requireEntry(map, kind, id);
 	entry.rec.status = status;
-	if ('lastChangeDate' in entry.rec)
-		entry.rec.lastChangeDate = lastChangeIso(state, entry.createdMs);
+	if ('lastChangeDate' in entry.rec) touch(state, entry);
 }
 
 /** The {@link SandboxControl} facade over `store`. */
@@ -62,6 +61,7 @@ export function control(store: SandboxStore): SandboxControl {
 			if (!Number.isFinite(ms) || ms < 0) throw new Error('the report lag must be a number >= 0');
 			store.reportLagMs = ms;
 		},
+		setLastChangeMoves: (moves) => store.setLastChangeMoves(moves),
 		cashoutRejection: (id) => {
 			const r = store.cashout(id)?.rejection;
 			return r ? { ...r } : undefined;

@@ -4,7 +4,7 @@ import { buildDepositRecord, type DepositEntry } from '../data';
 import { COUNTRIES, findMethod, merchantById } from '../reference';
 import type { AddDepositInput } from '../types';
 import { notifyDeposit } from './notifications';
-import { allocateId, creation, lastChangeIso, nowSeconds, type StoreState } from './state';
+import { allocateId, creation, lastChangeIso, nowSeconds, touch, type StoreState } from './state';
 
 /** A deposit by id (any merchant, visible or not). */
 export function deposit(state: StoreState, id: number): DepositEntry | undefined {
@@ -103,6 +103,6 @@ function addDepositTemplate(state: StoreState, merchantId: number): DepositEntry
 export function setDepositStatus(state: StoreState, entry: DepositEntry, status: string): void {
 	const previous = entry.rec.status;
 	entry.rec.status = status;
-	entry.rec.lastChangeDate = lastChangeIso(state, entry.createdMs);
+	touch(state, entry);
 	if (status !== previous) notifyDeposit(state, entry);
 }

@@ -346,6 +346,11 @@ export class SandboxStore {
 		setStatus(this.state, kind, id, status, extra);
 	}
 
+	/** Whether a status write moves `lastChangeDate` (see SandboxControl.setLastChangeMoves). */
+	setLastChangeMoves(moves: boolean): void {
+		this.state.lastChangeMoves = moves;
+	}
+
 	control(): SandboxControl {
 		return control(this);
 	}

@@ -7,7 +7,7 @@ import { buildRefundRecord, type DepositEntry, type RefundEntry } from '../data'
 import { merchantById } from '../reference';
 import type { AddRefundInput, RefundAdvanceTarget } from '../types';
 import { anyDepositOf } from './deposits';
-import { allocateId, creation, lastChangeIso, requireEntry, type StoreState } from './state';
+import { allocateId, creation, lastChangeIso, requireEntry, touch, type StoreState } from './state';
 
 /** Refund statuses whose amount goes back to the refundable remainder of the deposit. */
 const DEAD_REFUND_STATUSES: ReadonlySet<string> = new Set(['CANCELLED', 'REJECTED']);
@@ -84,5 +84,5 @@ export function advanceRefund(state: StoreState, id: number, to: RefundAdvanceTa
 	if (!allowed) throw new Error(`unknown refund status ${String(to)}`);
 	if (!allowed.includes(from)) throw new Error(`refund ${id} cannot move from ${from} to ${to}`);
 	entry.rec.status = to === 'INCORRECT_DETAILS' ? 'WAITING_DETAILS' : to;
-	entry.rec.lastChangeDate = lastChangeIso(state, entry.createdMs);
+	touch(state, entry);
 }

@@ -39,6 +39,11 @@ export type IdKind = keyof typeof ID_BASE;
 export interface StoreState {
 	readonly options: ResolvedOptions;
 	readonly clock: ManualClock;
+	/**
+	 * Whether a status write moves the record's `lastChangeDate` to clock now (the default, service
+	 * rules §3.4); off plays a service that leaves it where it was.
+	 */
+	lastChangeMoves: boolean;
 	readonly deposits: DepositEntry[];
 	readonly cashouts: CashoutEntry[];
 	readonly refunds: RefundEntry[];
@@ -101,6 +106,7 @@ export function createState(options: ResolvedOptions, clock: ManualClock): Store
 			settlement: new Map<number, SettlementEntry>(),
 		},
 		nextId: { ...ID_BASE },
+		lastChangeMoves: true,
 	};
 	index(state, 'deposit', state.deposits);
 	index(state, 'cashout', state.cashouts);
@@ -150,6 +156,14 @@ export function creation(state: StoreState, creationDate: string | undefined): n
 /** `lastChangeDate` of a write: clock now, never before the record's creation. */
 export function lastChangeIso(state: StoreState, createdMs: number): string {
 	return toIsoSeconds(Math.max(createdMs, nowSeconds(state)));
+}
+
+/** Stamps a status write on `rec`: `lastChangeDate` moves to clock now, unless `lastChangeMoves` is off. */
+export function touch(
+	state: StoreState,
+	entry: { createdMs: number; rec: { lastChangeDate?: string } },
+): void {
+	if (state.lastChangeMoves) entry.rec.lastChangeDate = lastChangeIso(state, entry.createdMs);
 }
 
 /** The entry of `id` in `map`; throws `unknown <kind> <id>` when absent. */
