@@ -105,6 +105,12 @@ export interface ClientOptions {
 	retry?: RetryPolicy | false;
 	/** Epoch milliseconds after which no retry starts (e.g. the end of a poll's time budget). */
 	deadline?: number;
+	/**
+	 * Epoch milliseconds by which every answer must have come (e.g. a poll's share of its budget):
+	 * a request still waiting then is abandoned as a timeout. Default: {@link REQUEST_TIMEOUT_MS}
+	 * after it was sent.
+	 */
+	answerBy?: number;
 	/** What the credential is needed for, said when the node has none selected (e.g. "to list the banks"). */
 	purpose?: string;
 	/** The clock retries wait on; default {@link SYSTEM_CLOCK}. */
@@ -124,6 +130,18 @@ interface Tally {
 
 /** Milliseconds to wait for an answer before giving up on a request. */
 const REQUEST_TIMEOUT_MS = 60_000;
+
+/** Shortest wait for an answer, in milliseconds, however close `answerBy` is. */
+const MIN_REQUEST_TIMEOUT_MS = 1_000;
+
+/** The time an HTTP `Date` header gives, in Unix seconds; undefined when absent or unreadable. */
+function headerDate(headers: IN8nHttpFullResponse['headers'] | undefined): number | undefined {
+	const value = headers?.date ?? headers?.Date;
+	const text = Array.isArray(value) ? value[0] : value;
+	if (typeof text !== 'string' || text === '') return undefined;
+	const ms = Date.parse(text);
+	return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
+}
 
 /** An answer of HTTP 401 to a request that carried the session token: the session has ended. */
 class SessionEnded {
@@ -214,6 +232,8 @@ export class PaymentsClient {
 
 	private readonly clock: Clock;
 
+	private earliestDate: number | undefined;
+
 	constructor(
 		readonly context: RequestContext,
 		readonly credential: CredentialKind,
@@ -221,6 +241,15 @@ export class PaymentsClient {
 	) {
 		this.retryPolicy = options.retry ?? DEFAULT_RETRY_POLICY;
 		this.clock = options.clock ?? SYSTEM_CLOCK;
+	}
+
+	/**
+	 * The service's clock as its answers gave it: the earliest `Date` header (Unix seconds) among
+	 * the answers this client received, success or not; undefined before the first answer, or when
+	 * the service sends no `Date`. What a read shows is at least as new as this time.
+	 */
+	get earliestAnswerDate(): number | undefined {
+		return this.earliestDate;
 	}
 
 	/** Turns automatic retries of safe reads on (the default policy) or off, e.g. per item. */
@@ -351,6 +380,16 @@ export class PaymentsClient {
 		}
 	}
 
+	/** How long the next attempt may wait for its answer: until `answerBy`, within bounds. */
+	private timeoutMs(): number {
+		const { answerBy } = this.options;
+		if (answerBy === undefined) return REQUEST_TIMEOUT_MS;
+		return Math.min(
+			REQUEST_TIMEOUT_MS,
+			Math.max(MIN_REQUEST_TIMEOUT_MS, Math.round(answerBy - this.clock.now())),
+		);
+	}
+
 	/** One attempt: the answer, or what went wrong (never throws for a failed request). */
 	private async attempt<T>(
 		baseURL: string,
@@ -361,7 +400,7 @@ export class PaymentsClient {
 			baseURL,
 			url: request.path,
 			json: true,
-			timeout: REQUEST_TIMEOUT_MS,
+			timeout: this.timeoutMs(),
 			returnFullResponse: true,
 		};
 		if (request.qs && Object.keys(request.qs).length) options.qs = request.qs;
@@ -395,6 +434,9 @@ export class PaymentsClient {
 				this.credential === 'session'
 					? await this.gate.run<IN8nHttpFullResponse>(send)
 					: ((await send('follow')) as IN8nHttpFullResponse);
+			const date = headerDate(answer.headers);
+			if (date !== undefined && (this.earliestDate === undefined || date < this.earliestDate))
+				this.earliestDate = date;
 			if (answer.statusCode >= 200 && answer.statusCode < 300)
 				return { ok: true, value: answer.body as T };
 			return { ok: false, failure: readAnswer(answer.statusCode, answer.headers, answer.body) };
