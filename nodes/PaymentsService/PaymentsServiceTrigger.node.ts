@@ -11,7 +11,9 @@ import { handlePoll } from './trigger/poll/handler';
 
 /**
  * Payments Service Trigger: polls the reporting lists and emits new records, status changes or any
- * change, each exactly once (see README, "Trigger"). State lives in the node's workflow static data.
+ * change, each exactly once (see README, "Trigger"). State lives in the node's workflow static data:
+ * version 1 remembers every record of the look-back, version 2 the newest ones and, for the
+ * others, when their part of the look-back was last read (trigger/poll/ranges.ts).
  */
 export class PaymentsServiceTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -22,7 +24,10 @@ export class PaymentsServiceTrigger implements INodeType {
 			dark: 'file:../../icons/payments-service.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// Version 2 remembers the newest records one by one and re-reads older ones less often
+		// (docs/polling-trigger.md, "Versions"); saved workflows keep version 1's behaviour.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["event"] + ": " + $parameter["resource"]}}',
 		description:
 			'Starts the workflow when deposits, cashouts, refunds, chargebacks, settlements or notes appear or change',

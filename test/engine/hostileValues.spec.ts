@@ -100,8 +100,9 @@ function leavesOf(
 	properties: INodeProperties[],
 	parameters: INodeParameters,
 	description: PaymentsService['description'],
+	typeVersion = 1,
 ): Leaf[] {
-	const node = { typeVersion: 1, parameters: {} } as unknown as INode;
+	const node = { typeVersion, parameters: {} } as unknown as INode;
 	const values = NodeHelpers.getNodeParameters(
 		properties,
 		parameters,
@@ -464,12 +465,13 @@ describe('Hostile values in every parameter end in a result or a clear error, an
 				...(event === 'statusChanged' ? { toStatuses: ['REJECTED'] } : {}),
 			};
 			const problems: Problem[] = [];
-			for (const leaf of leavesOf(trigger.properties, base, trigger))
+			// Version 2, what new nodes get: its parameters are version 1's and Max Records Remembered.
+			for (const leaf of leavesOf(trigger.properties, base, trigger, 2))
 				for (const [name, value] of HOSTILE) {
 					const label = `${resource} ${event}: ${leaf.path.join('.')} = ${name}`;
 					const runner = new PollRunner(
 						fx.engine,
-						triggerWorkflow(withValue(base, leaf, value)),
+						triggerWorkflow(withValue(base, leaf, value), undefined, 2),
 						TRIGGER_NODE,
 					);
 					// The activation poll, then one that reads: both must end, each with a clear outcome.

@@ -8,3 +8,4 @@
 import './trigger/poll/trigger.spec';
 import './trigger/poll/edges.spec';
 import './trigger/poll/property.spec';
+import './trigger/poll/memory.spec';

@@ -8,10 +8,14 @@ import { CREDENTIAL_IDS } from './fixtures';
 
 export const TRIGGER_NODE = 'Payments Service Trigger';
 
-/** A workflow with the Payments Service Trigger (session credential) followed by a No Op node. */
+/**
+ * A workflow with the Payments Service Trigger (session credential) followed by a No Op node; the
+ * trigger of `typeVersion` 1 unless told (the version saved workflows have).
+ */
 export function triggerWorkflow(
 	parameters: INodeParameters,
 	credentialId: string = CREDENTIAL_IDS.paymentsServiceSessionApi,
+	typeVersion = 1,
 ): WorkflowJson {
 	return {
 		id: 'wf-trigger',
@@ -21,7 +25,7 @@ export function triggerWorkflow(
 				id: 'trigger',
 				name: TRIGGER_NODE,
 				type: `${PACKAGE_NAME}.paymentsServiceTrigger`,
-				typeVersion: 1,
+				typeVersion,
 				position: [0, 0],
 				parameters,
 				credentials: { paymentsServiceSessionApi: { id: credentialId, name: 'session' } },

@@ -7,13 +7,15 @@ import { recordStatuses, type ReportingListDefinition } from '../../reporting/li
 import {
 	DEFAULT_LOOK_BACK_DAYS,
 	DEFAULT_MAX_ITEMS_PER_POLL,
+	DEFAULT_MAX_REMEMBERED,
 	MAX_LOOK_BACK_DAYS,
+	MAX_MAX_REMEMBERED,
 	TRIGGER_LIST_DEFINITIONS,
 } from './description';
 import { numberOf, showValue } from '../../parameters/values';
 import { TRIGGER_EVENTS } from './events';
 import { narrowedStatuses } from './plan';
-import type { TriggerConfig, TriggerEventName } from './types';
+import type { RereadTier, TriggerConfig, TriggerEventName } from './types';
 
 /**
  * Re-read period of older records when the poll cannot ask for the wanted statuses only, in
@@ -23,6 +25,49 @@ import type { TriggerConfig, TriggerEventName } from './types';
  * Automatic reads all of it every poll. What it saves: docs/polling-trigger.md, "Cost".
  */
 const AUTOMATIC_REREAD_MINUTES = 60;
+
+/**
+ * Version 2 re-reads records older than this (seconds: a day) less often than younger ones: a
+ * record changes most while it is young (a payment completes within minutes, a payout within
+ * hours), so old records are read at {@link OLDER_TIER_FACTOR} times the period, at most daily.
+ */
+const OLDER_TIER_AGE_SECONDS = SECONDS_PER_DAY;
+/** How many times the re-read period records older than {@link OLDER_TIER_AGE_SECONDS} wait. */
+const OLDER_TIER_FACTOR = 6;
+
+/**
+ * How often records older than `rereadSeconds` are read again (docs/polling-trigger.md, "Cost"):
+ * version 1, all once per `rereadSeconds`; version 2, those under a day old once per
+ * `rereadSeconds`, older ones once per six times it, at most a day (and at least `rereadSeconds`).
+ * None when every record is read every poll (`rereadSeconds` 0).
+ */
+export function rereadTiers(rereadSeconds: number, version: number): RereadTier[] {
+	if (rereadSeconds <= 0) return [];
+	const first = { olderThan: rereadSeconds, every: rereadSeconds };
+	if (version < 2 || rereadSeconds >= OLDER_TIER_AGE_SECONDS) return [first];
+	return [
+		first,
+		{
+			olderThan: OLDER_TIER_AGE_SECONDS,
+			every: Math.min(OLDER_TIER_FACTOR * rereadSeconds, SECONDS_PER_DAY),
+		},
+	];
+}
+
+/**
+ * Whether the trigger can remember only the newest records one by one (version 2): the others are
+ * judged by their `lastChangeDate` against when their part of the look-back was read (./ranges.ts),
+ * which needs a `lastChangeDate` and an event that a later one decides. Not Status Changed without
+ * To Status (it needs each record's status), nor New Record with a Status (it needs to know each
+ * record was ever in it, so a record that leaves and comes back is not new again).
+ */
+function boundedMemoryWorks(config: TriggerConfig): boolean {
+	const { list, event } = config;
+	if (!list.hasLastChangeDate) return false;
+	if (event.value === 'statusChanged') return config.toStatuses.length > 0;
+	if (event.value === 'newRecord') return config.status === '';
+	return true;
+}
 
 /**
  * Reads and checks the trigger's parameters: the list and the event resolved to their definitions.
@@ -65,9 +110,18 @@ export function readTriggerConfig(context: IPollFunctions): {
 		lookBackSeconds: Math.round(lookBackDays * SECONDS_PER_DAY),
 		countNewRecords: event.type === 'newRecord' ? false : options.includeFirstSightings !== false,
 		rereadSeconds: 0,
+		rereadTiers: [],
+		memory: 'full',
+		maxRemembered: Number.POSITIVE_INFINITY,
 	};
+	const version = context.getNode().typeVersion;
 	config.rereadSeconds =
 		readRereadMinutes(context, options, narrowedStatuses(config) !== undefined) * 60;
+	config.rereadTiers = rereadTiers(config.rereadSeconds, version);
+	if (version >= 2 && boundedMemoryWorks(config)) {
+		config.memory = 'bounded';
+		config.maxRemembered = readMaxRemembered(context, options);
+	}
 	return { config, maxItems, retryReads: options.retryReads !== false };
 }
 
@@ -158,6 +212,25 @@ function readMaxItems(context: IPollFunctions, options: IDataObject): number {
 		);
 	}
 	return maxItems;
+}
+
+/**
+ * Reads Max Records Remembered (version 2): a whole number from 0 to {@link MAX_MAX_REMEMBERED}.
+ * @throws NodeOperationError naming the option and the value otherwise.
+ */
+function readMaxRemembered(context: IPollFunctions, options: IDataObject): number {
+	const raw = options.maxRemembered ?? DEFAULT_MAX_REMEMBERED;
+	const value = numberOf(raw);
+	if (value === undefined || !Number.isInteger(value) || value < 0 || value > MAX_MAX_REMEMBERED) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Max Records Remembered must be a whole number from 0 to ${MAX_MAX_REMEMBERED.toLocaleString('en')}, got ${showValue(raw)}`,
+			{
+				description: `Set Options → Max Records Remembered to how many of the newest records the trigger remembers one by one, e.g. ${DEFAULT_MAX_REMEMBERED.toLocaleString('en')} (about 4 bytes of state each).`,
+			},
+		);
+	}
+	return value;
 }
 
 /**

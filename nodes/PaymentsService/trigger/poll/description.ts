@@ -26,6 +26,14 @@ export const DEFAULT_LOOK_BACK_DAYS = 7;
 export const MAX_LOOK_BACK_DAYS = 3_650;
 /** Default maximum of items one poll emits. */
 export const DEFAULT_MAX_ITEMS_PER_POLL = 500;
+/**
+ * Default of Max Records Remembered (version 2): the newest 50,000 records, about 0.2 to 0.4 MiB
+ * of the workflow's static data (4 to 8 bytes a record), which n8n saves whole after every poll
+ * that emits (docs/polling-trigger.md, "Memory").
+ */
+export const DEFAULT_MAX_REMEMBERED = 50_000;
+/** Most records Max Records Remembered takes: about 40 to 80 MiB of static data. */
+export const MAX_MAX_REMEMBERED = 10_000_000;
 
 /** The lists the trigger watches, in the order of TRIGGER_LISTS. */
 export const TRIGGER_LIST_DEFINITIONS: ReportingListDefinition[] = TRIGGER_LISTS.map(
@@ -104,6 +112,43 @@ function filterProperties(): INodeProperties[] {
 	}));
 }
 
+/** Re-Read Older Records Every, without its description (each version has its own). */
+const REREAD_OPTION = {
+	displayName: 'Re-Read Older Records Every',
+	name: 'rereadMinutes',
+	type: 'options',
+	default: 'auto',
+	options: [
+		{
+			name: '15 Minutes',
+			value: '15',
+			description: 'Records created in the last 15 minutes every poll, older ones in turn',
+		},
+		{
+			name: '24 Hours',
+			value: '1440',
+			description: 'Records created in the last day every poll, older ones in turn',
+		},
+		{
+			name: '6 Hours',
+			value: '360',
+			description: 'Records created in the last 6 hours every poll, older ones in turn',
+		},
+		{
+			name: 'Automatic',
+			value: 'auto',
+			description:
+				'Every poll when the trigger can ask for the wanted statuses only (To Status, or a Status filter); otherwise 1 hour',
+		},
+		{ name: 'Every Poll', value: '0', description: 'The whole look-back on every poll' },
+		{
+			name: 'Hour',
+			value: '60',
+			description: 'Records created in the last hour every poll, older ones in turn',
+		},
+	],
+} satisfies Omit<INodeProperties, 'description'>;
+
 /** The trigger's parameters: Resource, Event, the event's own parameters, Filters, Options. */
 export const TRIGGER_PROPERTIES: INodeProperties[] = [
 	{
@@ -148,41 +193,26 @@ export const TRIGGER_PROPERTIES: INodeProperties[] = [
 			description: 'Events beyond this number wait for the next poll (oldest first); none is lost',
 		},
 		{
-			displayName: 'Re-Read Older Records Every',
-			name: 'rereadMinutes',
-			type: 'options',
-			default: 'auto',
-			options: [
-				{
-					name: '15 Minutes',
-					value: '15',
-					description: 'Records created in the last 15 minutes every poll, older ones in turn',
-				},
-				{
-					name: '24 Hours',
-					value: '1440',
-					description: 'Records created in the last day every poll, older ones in turn',
-				},
-				{
-					name: '6 Hours',
-					value: '360',
-					description: 'Records created in the last 6 hours every poll, older ones in turn',
-				},
-				{
-					name: 'Automatic',
-					value: 'auto',
-					description:
-						'Every poll when the trigger can ask for the wanted statuses only (To Status, or a Status filter); otherwise 1 hour',
-				},
-				{ name: 'Every Poll', value: '0', description: 'The whole look-back on every poll' },
-				{
-					name: 'Hour',
-					value: '60',
-					description: 'Records created in the last hour every poll, older ones in turn',
-				},
-			],
+			...REREAD_OPTION,
 			description:
 				'Records created within this time are read on every poll; older ones in turn, each at least once per this time. A change to an older record is seen up to this much later; a shorter time costs more requests.',
+			displayOptions: { show: { '@version': [1] } },
+		},
+		{
+			...REREAD_OPTION,
+			description:
+				'Records created within this time are read on every poll; older ones in turn: those under a day old at least once per this time, older ones once per six times it (at most a day). A change is seen up to that much later; a shorter time costs more requests.',
+			displayOptions: { show: { '@version': [2] } },
+		},
+		{
+			displayName: 'Max Records Remembered',
+			name: 'maxRemembered',
+			type: 'number',
+			default: DEFAULT_MAX_REMEMBERED,
+			typeOptions: { minValue: 0, maxValue: MAX_MAX_REMEMBERED, numberPrecision: 0 },
+			displayOptions: { show: { '@version': [2] } },
+			description:
+				'How many of the newest records the trigger remembers one by one (about 4 bytes each in the workflow). A change to an older record is still reported, by its lastChangeDate, with previousStatus empty. Status Changed without To Status, settlements and notes remember every record.',
 		},
 		retryReadsOption,
 	]),

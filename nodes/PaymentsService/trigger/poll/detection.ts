@@ -3,7 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { isoSeconds } from '../../codes/dates';
 import { hasStatus, recordKey, type ReportingListDefinition } from '../../reporting/lists';
 import type { TimeWindow } from '../../reporting/read/windows';
-import { MemoryUpdate, nextKnownFrom, recall, type TriggerState } from './memory';
+import { MemoryUpdate, nextKnownFrom, recall, rememberedCount, type TriggerState } from './memory';
+import { READ_MARGIN_SECONDS, readToAt } from './ranges';
 import type { EmittedEventType, Observation, PreviousObservation, TriggerConfig } from './types';
 
 /**
@@ -94,6 +95,41 @@ function isNewInStatus(config: TriggerConfig): boolean {
 	return event.type === 'newRecord' && event.wantedStatuses(config).length > 0;
 }
 
+/**
+ * What the trigger knows of a record it does not remember one by one (bounded memory, below
+ * `knownFrom`): its status is unknown. Every event takes it for a change (`left`), emitted with
+ * `previousStatus` and `previousLastChangeDate` null.
+ */
+const UNKNOWN_PREVIOUS: PreviousObservation = { status: null, left: true, lastChange: null };
+
+/**
+ * A record below a bounded memory (./ranges.ts): created after its range was last read, it is
+ * seen for the first time; with a `lastChangeDate` after that read, it changed since (its previous
+ * status unknown); otherwise it is as it was. `undefined` range: never read, it joins the
+ * starting point.
+ */
+function judgeByRange(
+	state: TriggerState,
+	config: TriggerConfig,
+	observation: Observation,
+	newInStatus: boolean,
+): { type: EmittedEventType | undefined; previous: PreviousObservation | undefined } {
+	const readTo = readToAt(state.ranges, observation.created);
+	if (readTo === undefined) return { type: undefined, previous: undefined };
+	if (observation.created > readTo) {
+		const counts = newInStatus
+			? observation.created > state.activatedAt
+			: state.baselineDone || observation.created > state.activatedAt;
+		return { type: eventFor(config, undefined, observation, counts), previous: undefined };
+	}
+	if (observation.lastChange === null || observation.lastChange <= readTo)
+		return { type: undefined, previous: undefined };
+	return {
+		type: eventFor(config, UNKNOWN_PREVIOUS, observation, true),
+		previous: UNKNOWN_PREVIOUS,
+	};
+}
+
 /** The event one record raises against the state (undefined: none), and what the state remembers of it. */
 function judge(
 	state: TriggerState,
@@ -102,6 +138,19 @@ function judge(
 	newInStatus: boolean,
 ) {
 	const previous = recall(state, observation.key);
+	if (
+		!previous &&
+		config.memory === 'bounded' &&
+		state.knownFrom !== undefined &&
+		observation.created < state.knownFrom
+	) {
+		const judged = judgeByRange(state, config, observation, newInStatus);
+		return {
+			type:
+				judged.type && matchesWantedStatus(config, observation.status) ? judged.type : undefined,
+			previous: judged.previous,
+		};
+	}
 	// Until the look-back was read once, an unknown record may be part of the starting point; one
 	// created after the activation second cannot be. Below `knownFrom` the memory is not complete
 	// (records forgotten by a clock that jumped ahead, or never read under a shorter Look-Back): a
@@ -120,6 +169,26 @@ function judge(
 }
 
 /**
+ * Whether a record the trigger remembers changed status while its `lastChangeDate` stayed where it
+ * was (service rules §3.4 assumes every change moves it): a bounded memory cannot see such changes.
+ */
+function statusMovedAlone(
+	previous: PreviousObservation | undefined,
+	observation: Observation,
+): boolean {
+	return (
+		previous !== undefined &&
+		!previous.left &&
+		previous.status !== null &&
+		observation.status !== null &&
+		previous.status !== observation.status &&
+		previous.lastChange !== null &&
+		observation.lastChange !== null &&
+		observation.lastChange <= previous.lastChange
+	);
+}
+
+/**
  * Whether `observation` may be emitted by a poll starting from `state`: a reader keeps the whole
  * record only for those (the others need only their key, status and dates), so a poll over
  * hundreds of thousands of records holds little more than the state.
@@ -134,32 +203,61 @@ export function mayEmit(
 	return judge(state, config, observation, newInStatus).type !== undefined;
 }
 
+/** How a poll read, for {@link detectEvents}. Unix seconds. */
+export interface DetectOptions {
+	maxEvents: number;
+	/** Whether the poll read every window it planned (then the starting point, if pending, is complete). */
+	complete: boolean;
+	lookBackStart: number;
+	/** Windows this poll read whole; with `narrowed`, a remembered record missing from them left the wanted statuses. */
+	readWindows?: TimeWindow[];
+	/** Whether the poll asked the service for the wanted statuses only ({@link narrowedStatuses}). */
+	narrowed?: boolean;
+	/** Whether the poll read the whole look-back (then the memory is complete from `lookBackStart` on). */
+	wholeLookBack?: boolean;
+	/** The poll's time (host clock): the end of the look-back. Bounded memory only. */
+	now?: number;
+	/**
+	 * The service's clock when the poll's reads began (its first answer's `Date`; the host clock
+	 * when it sends none). Bounded memory only: what the reads are stamped with (./ranges.ts).
+	 */
+	serviceTime?: number;
+}
+
+/** What {@link detectEvents} found. */
+export interface Detection {
+	/** To emit now, oldest change first. */
+	events: DetectedEvent[];
+	/** To store afterwards. */
+	state: TriggerState;
+	/**
+	 * A remembered record whose status changed while its `lastChangeDate` did not (bounded memory):
+	 * from this poll on the memory is full (`fullMemorySince`).
+	 */
+	statusMovedAlone?: { key: string; from: string | null; to: string | null };
+}
+
 /**
  * Compares what a poll read with what the trigger saw last: `events` to emit now, oldest change
  * first, at most `maxEvents`; `state` to store afterwards. A record whose wanted event did not fit
- * under `maxEvents` keeps its old entry, so the next poll emits it: nothing lost, nothing repeated.
- * Records seen for the first time count once the starting point is complete (and before, for
- * records created after the activation); other first-seen records join the starting point.
+ * under `maxEvents` keeps its old entry (and, below a bounded memory, its range its old `readTo`),
+ * so the next poll emits it: nothing lost, nothing repeated. Records seen for the first time count
+ * once the starting point is complete (and before, for records created after the activation);
+ * other first-seen records join the starting point.
  * @param observations records read by this poll, each key once.
- * @param complete whether the poll read every window it planned (then the starting point, if pending, is complete).
  */
 export function detectEvents(
 	state: TriggerState,
 	config: TriggerConfig,
 	observations: Observation[],
-	options: {
-		maxEvents: number;
-		complete: boolean;
-		lookBackStart: number;
-		/** Windows this poll read whole; with `narrowed`, a remembered record missing from them left the wanted statuses. */
-		readWindows?: TimeWindow[];
-		/** Whether the poll asked the service for the wanted statuses only ({@link narrowedStatuses}). */
-		narrowed?: boolean;
-		/** Whether the poll read the whole look-back (then the memory is complete from `lookBackStart` on). */
-		wholeLookBack?: boolean;
-	},
-): { events: DetectedEvent[]; state: TriggerState } {
-	const { events, update } = decide(state, config, observations, options.maxEvents);
+	options: DetectOptions,
+): Detection {
+	const { events, update, deferred, movedAlone } = decide(
+		state,
+		config,
+		observations,
+		options.maxEvents,
+	);
 	const memory = new MemoryUpdate(state, options.lookBackStart);
 	for (const observation of update) memory.set(observation);
 	if (options.narrowed && options.readWindows?.length) {
@@ -179,35 +277,105 @@ export function detectEvents(
 	// created up to the activation join it, should they be listed again, rather than count as new.
 	if (!state.baselineDone && options.complete && options.lookBackStart > state.activatedAt)
 		knownFrom = Math.max(knownFrom, state.activatedAt + 1);
+	let ranges = state.ranges;
+	const fullMemorySince =
+		state.fullMemorySince ??
+		(config.memory === 'bounded' && movedAlone ? (options.now ?? state.activatedAt) : undefined);
+	if (config.memory === 'bounded') {
+		const now = options.now ?? options.lookBackStart;
+		const serviceTime = options.serviceTime ?? now;
+		const windows = wholeWithout(options.readWindows ?? [], deferred);
+		const bounded = memory.bound(
+			state.ranges,
+			knownFrom,
+			{
+				windows,
+				counts: countsIn(windows, observations),
+				readTo: serviceTime - READ_MARGIN_SECONDS,
+				startedAt: serviceTime,
+				stampUnread:
+					!state.baselineDone && state.ranges.length === 0 && rememberedCount(state) === 0,
+			},
+			now,
+			fullMemorySince === undefined ? config.maxRemembered : Number.POSITIVE_INFINITY,
+		);
+		ranges = bounded.ranges;
+		knownFrom = bounded.knownFrom;
+	}
+	const next: TriggerState = {
+		...state,
+		baselineDone: state.baselineDone || options.complete,
+		knownFrom,
+		...memory.result(),
+		ranges,
+	};
+	if (fullMemorySince !== undefined) next.fullMemorySince = fullMemorySince;
 	return {
 		events,
-		state: {
-			...state,
-			baselineDone: state.baselineDone || options.complete,
-			knownFrom,
-			...memory.result(),
-		},
+		state: next,
+		...(movedAlone && state.fullMemorySince === undefined && config.memory === 'bounded'
+			? { statusMovedAlone: movedAlone }
+			: {}),
 	};
 }
 
+/** `windows` without those holding the creation second of a record in `deferred`. */
+function wholeWithout(windows: TimeWindow[], deferred: readonly Observation[]): TimeWindow[] {
+	return windows.filter(
+		(window) =>
+			!deferred.some(
+				(observation) => observation.created >= window.from && observation.created <= window.to,
+			),
+	);
+}
+
+/** How many of `observations` each window holds, by creation second. */
+function countsIn(windows: TimeWindow[], observations: Observation[]): number[] {
+	const created = Float64Array.from(observations, (observation) => observation.created).sort();
+	const firstAtLeast = (value: number) => {
+		let low = 0;
+		let high = created.length;
+		while (low < high) {
+			const middle = (low + high) >>> 1;
+			if (created[middle] < value) low = middle + 1;
+			else high = middle;
+		}
+		return low;
+	};
+	return windows.map((window) => firstAtLeast(window.to + 1) - firstAtLeast(window.from));
+}
+
 /**
- * The events of `observations` to emit now, oldest change first, at most `maxEvents`, and the
- * observations to remember: those without a wanted event, then those emitted now.
+ * The events of `observations` to emit now, oldest change first, at most `maxEvents`; the
+ * observations to remember (those without a wanted event, then those emitted now); those whose
+ * event waits for the next poll; and the first remembered record whose status moved alone.
  */
 function decide(
 	state: TriggerState,
 	config: TriggerConfig,
 	observations: Observation[],
 	maxEvents: number,
-): { events: DetectedEvent[]; update: Iterable<Observation> } {
+): {
+	events: DetectedEvent[];
+	update: Iterable<Observation>;
+	deferred: Observation[];
+	movedAlone?: { key: string; from: string | null; to: string | null };
+} {
 	const newInStatus = isNewInStatus(config);
 	const considered = newInStatus
 		? observations.filter((observation) => matchesWantedStatus(config, observation.status))
 		: observations;
 	const wanted: DetectedEvent[] = [];
 	const update = new Map<string, Observation>();
+	let movedAlone: { key: string; from: string | null; to: string | null } | undefined;
 	for (const observation of considered) {
 		const judged = judge(state, config, observation, newInStatus);
+		if (!movedAlone && statusMovedAlone(judged.previous, observation))
+			movedAlone = {
+				key: observation.key,
+				from: judged.previous?.status ?? null,
+				to: observation.status,
+			};
 		if (judged.type) {
 			wanted.push({
 				observation,
@@ -225,9 +393,11 @@ function decide(
 			when(a) - when(b) ||
 			(a.observation.key < b.observation.key ? -1 : a.observation.key > b.observation.key ? 1 : 0),
 	);
-	const events = wanted.slice(0, Math.max(0, maxEvents));
+	const cut = Math.max(0, maxEvents);
+	const events = wanted.slice(0, cut);
 	for (const event of events) update.set(event.observation.key, event.observation);
-	return { events, update: update.values() };
+	const deferred = wanted.slice(cut).map((event) => event.observation);
+	return { events, update: update.values(), deferred, movedAlone };
 }
 
 const isoSecondsOrNull = (seconds: number | null) =>

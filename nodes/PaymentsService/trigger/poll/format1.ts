@@ -1,12 +1,23 @@
 import { hasStatus, REPORTING_LISTS, type ReportingListDefinition } from '../../reporting/lists';
-import { LEFT, NO_STATUS, STATE_FORMAT, type SeenEntry, type TriggerState } from './memory';
+import { LEFT, NO_STATUS, type SeenEntry, type TriggerState } from './memory';
 
 /*
- * The trigger's memory as format 1 stored it, read into format 2 (./storage.ts reads both).
+ * The trigger's memory as format 1 stored it, read into format 2 (./storage.ts reads every format
+ * and migrates format 2 on to format 3).
  */
 
+/**
+ * A stored state of format 2: format 3 before tiers and ranges, with one re-reading cursor
+ * (./storage.ts migrates it).
+ */
+export type FormatTwoState = Omit<TriggerState, 'v' | 'sweeps' | 'ranges'> & {
+	v: 2;
+	sweepFrom?: number;
+	sweepClock?: number;
+};
+
 /** A stored state of format 1: `v: 1`, `seen` entries with 0 for "no lastChangeDate". */
-export type FormatOneState = Omit<TriggerState, 'v'> & { v: 1 };
+export type FormatOneState = Omit<FormatTwoState, 'v'> & { v: 1 };
 
 /** Format 1's status remembered for a record that left a narrowed read (a string in `statuses`). */
 const FORMAT1_LEFT_STATUS = '~left';
@@ -72,7 +83,7 @@ function listOfConfig(key: string): ReportingListDefinition | undefined {
  * null, and the status `~left` in `statuses` becomes {@link LEFT} (a service status spelled `~left`
  * could not be told from it). Unpacked entries are already in format 2 (see {@link unpackFormat1}).
  */
-export function migrateFormat1(state: FormatOneState): TriggerState {
+export function migrateFormat1(state: FormatOneState): FormatTwoState {
 	const left = state.statuses.indexOf(FORMAT1_LEFT_STATUS);
 	const statuses = state.statuses.filter((status) => status !== FORMAT1_LEFT_STATUS);
 	const remap = (index: number) =>
@@ -82,5 +93,5 @@ export function migrateFormat1(state: FormatOneState): TriggerState {
 		const lastChange = entry[1] === null || entry[1] <= 0 ? null : entry[1];
 		seen[key] = [remap(entry[0]), lastChange, entry[2]];
 	}
-	return { ...state, v: STATE_FORMAT, statuses, seen };
+	return { ...state, v: 2, statuses, seen };
 }

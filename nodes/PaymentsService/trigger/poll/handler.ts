@@ -6,14 +6,17 @@ import { PaymentsClient } from '../../transport/client';
 import { readPeriodPages, type ListQuery } from '../../reporting/read/period';
 import { readTriggerConfig } from './config';
 import { detectEvents, eventItem, matchesWantedStatus, mayEmit, observe } from './detection';
+import { withPollFailure } from './failure';
 import { loadState } from './load';
 import { advanceAfterPoll, narrowedStatuses, planPoll } from './plan';
 import { readPlannedWindows } from './reads';
 import { packState } from './storage';
 import type { Observation, TriggerConfig } from './types';
 
-/** Share of n8n's poll budget spent on reading; the rest is left for deciding, saving and emitting. */
+/** Share of n8n's poll budget in which requests start; the rest is left for deciding, saving and emitting. */
 const POLL_BUDGET_SHARE = 0.8;
+/** Share of n8n's poll budget by which every answer must have come (a request still waiting is abandoned). */
+const POLL_ANSWER_SHARE = 0.9;
 /** Key of the trigger's state in the node's workflow static data. */
 const STATE_KEY = 'paymentsServiceTrigger';
 
@@ -22,9 +25,18 @@ const STATE_KEY = 'paymentsServiceTrigger';
  * reads the planned windows, detects the events, stores the state and returns the items to emit
  * (null: none). In manual mode, "Fetch Test Event" instead (no state saved).
  * @throws NodeOperationError for a bad parameter; NodeApiError from a read that failed (the stored
- *   state is then left as it was).
+ *   state is then left as it was). Either carries `pollFailure` (./failure.ts), the class n8n's
+ *   durable poll scheduler backs off by.
  */
 export async function handlePoll(context: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	try {
+		return await poll(context);
+	} catch (error) {
+		throw withPollFailure(error);
+	}
+}
+
+async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const { config, maxItems, retryReads } = readTriggerConfig(context);
 	const startedAt = Date.now();
 	const now = Math.floor(startedAt / 1000);
@@ -54,18 +66,28 @@ export async function handlePoll(context: IPollFunctions): Promise<INodeExecutio
 		keep: (observation) => mayEmit(state, config, observation),
 	});
 	const readWindows = plan.windows.slice(0, read.windowsRead);
-	const observations = read.observations;
-	const decided = detectEvents(state, config, observations, {
+	const complete = readWindows.length === plan.windows.length;
+	const decided = detectEvents(state, config, read.observations, {
 		maxEvents: maxItems,
-		complete: readWindows.length === plan.windows.length,
+		complete,
 		lookBackStart,
 		readWindows,
 		narrowed: narrowed !== undefined,
-		wholeLookBack: !plan.slice && readWindows.length === plan.windows.length,
+		wholeLookBack: !plan.slices && complete && (plan.from ?? lookBackStart) <= lookBackStart,
+		now,
+		// The service's clock when the reads began; the host's when it sends no Date header.
+		serviceTime: client.earliestAnswerDate ?? now,
 	});
+	if (decided.statusMovedAlone) {
+		const { key, from, to } = decided.statusMovedAlone;
+		context.logger.warn(
+			`Record ${key} changed status from ${from} to ${to} while its lastChangeDate stayed the same: the trigger can no longer rely on lastChangeDate alone and now remembers every record it reads (its state grows with the look-back); changes made before this to records it did not remember may not have been reported`,
+			{ recordKey: key, previousStatus: from, status: to },
+		);
+	}
 	// Written only here: a poll that failed above threw before touching the stored state.
 	const next = {
-		...advanceAfterPoll(decided.state, plan, readWindows.length, now),
+		...advanceAfterPoll(decided.state, plan, read.windowsRead, now, config.rereadTiers.length),
 		polledAt: now,
 	};
 	staticData[STATE_KEY] = packState(next);
@@ -74,8 +96,11 @@ export async function handlePoll(context: IPollFunctions): Promise<INodeExecutio
 }
 
 /**
- * The client of one poll: its deadline (epoch ms) is {@link POLL_BUDGET_SHARE} of n8n's poll budget
- * when the host has one (feature-detected), none otherwise; `retryReads` from the Retry option.
+ * The client of one poll: it starts no request after {@link POLL_BUDGET_SHARE} of n8n's poll
+ * budget (its `deadline`, epoch ms) and waits for no answer after {@link POLL_ANSWER_SHARE} of it,
+ * when the host has a budget (feature-detected: n8n-workflow 2.38 and later; 5 minutes in n8n's
+ * default scheduler, about 36 s under its durable scheduler, which abandons a poll at 45 s);
+ * `retryReads` from the Retry option.
  */
 function pollClient(
 	context: IPollFunctions,
@@ -84,9 +109,15 @@ function pollClient(
 ): { client: PaymentsClient; deadline: number } {
 	const budgetMs =
 		typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : undefined;
-	const deadline = budgetMs ? startedAt + budgetMs * POLL_BUDGET_SHARE : Number.POSITIVE_INFINITY;
+	if (!budgetMs || !Number.isFinite(budgetMs) || budgetMs <= 0) {
+		const client = new PaymentsClient(context, 'session');
+		client.setRetries(retryReads);
+		return { client, deadline: Number.POSITIVE_INFINITY };
+	}
+	const deadline = startedAt + budgetMs * POLL_BUDGET_SHARE;
 	const client = new PaymentsClient(context, 'session', {
-		deadline: Number.isFinite(deadline) ? deadline : undefined,
+		deadline,
+		answerBy: startedAt + budgetMs * POLL_ANSWER_SHARE,
 	});
 	client.setRetries(retryReads);
 	return { client, deadline };

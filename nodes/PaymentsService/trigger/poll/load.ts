@@ -119,6 +119,10 @@ function keepMemory(
 			activatedAt: since,
 			statuses: memory.statuses,
 			seen: memory.seen,
+			ranges: memory.ranges,
+			...(previous.fullMemorySince === undefined
+				? {}
+				: { fullMemorySince: previous.fullMemorySince }),
 			windowSeconds: previous.windowSeconds,
 			polledAt: previous.polledAt,
 			knownFrom: previous.knownFrom ?? Math.min(now, previous.polledAt ?? previous.activatedAt),

@@ -1,6 +1,7 @@
 import { MAX_WINDOW_SECONDS } from '../../codes/service';
 import type { TimeWindow } from '../../reporting/read/windows';
 import type { PreviousObservation } from './events';
+import { overlay, readToAt, type ReadRange } from './ranges';
 import type { Observation, TriggerConfig } from './types';
 
 /**
@@ -28,8 +29,18 @@ export const NO_STATUS = -1;
  */
 export const LEFT = -2;
 
-/** The current format of {@link TriggerState}; states of format 1 are migrated on load. */
-export const STATE_FORMAT = 2;
+/** The current format of {@link TriggerState}; states of formats 1 and 2 are migrated on load. */
+export const STATE_FORMAT = 3;
+
+/**
+ * Where one tier's re-reading of older records stands (see planPoll, ./plan.ts). Unix seconds.
+ */
+export interface SweepCursor {
+	/** The creation time the tier's next slice starts from, going back; absent: from its newest record. */
+	from?: number;
+	/** Time up to which the tier's round of re-reading is done. */
+	clock?: number;
+}
 
 /** The trigger's state in the node's workflow static data. */
 export interface TriggerState {
@@ -48,13 +59,8 @@ export interface TriggerState {
 	resumeFrom?: number;
 	/** Window span in seconds (shrinks when a single window cannot be read within the poll budget). */
 	windowSeconds: number;
-	/**
-	 * Re-reading older records in turn (see planPoll, ./plan.ts): the creation time (Unix seconds)
-	 * the next slice of older records starts from, going back; absent: from the newest older record.
-	 */
-	sweepFrom?: number;
-	/** Time (Unix seconds) up to which the older records' re-reading is done. */
-	sweepClock?: number;
+	/** Re-reading older records in turn: one cursor per tier of `config.rereadTiers`. */
+	sweeps: SweepCursor[];
 	/**
 	 * Time (Unix seconds, the host's clock) of the last poll that succeeded; absent before the first.
 	 * A later poll whose clock shows an earlier time knows the host clock moved back.
@@ -71,8 +77,21 @@ export interface TriggerState {
 	knownFrom?: number;
 	/** Status dictionary for {@link SeenEntry}. */
 	statuses: string[];
-	/** Records created within the look-back, by key. */
+	/**
+	 * Records created within the look-back, by key: every record from `knownFrom` on; below it
+	 * (bounded memory) only records whose `lastChangeDate` is after their range's `readTo`.
+	 */
 	seen: Record<string, SeenEntry>;
+	/**
+	 * Bounded memory: when each part of the look-back was last read (./ranges.ts); empty for a
+	 * full memory.
+	 */
+	ranges: ReadRange[];
+	/**
+	 * Bounded memory: when (Unix seconds) a record's status was seen to change while its
+	 * `lastChangeDate` did not; from then on the trigger keeps every record it reads one by one.
+	 */
+	fullMemorySince?: number;
 }
 
 /**
@@ -114,17 +133,29 @@ export function configKey(config: TriggerConfig): string {
 	]);
 }
 
-/** A fresh state for `config`, taken at `now` (Unix seconds): nothing seen, starting point to read. */
+/**
+ * A fresh state for `config`, taken at `now` (Unix seconds): nothing seen, starting point to read.
+ * A bounded memory's starting point is what every poll reads, the records created within
+ * `rereadSeconds` (its `knownFrom`); the older ones are stamped with the time of activation by the
+ * first poll (./ranges.ts).
+ */
 export function initialState(config: TriggerConfig, now: number): TriggerState {
-	return {
+	const state: TriggerState = {
 		v: STATE_FORMAT,
 		config: configKey(config),
 		activatedAt: now,
 		baselineDone: false,
 		windowSeconds: MAX_WINDOW_SECONDS,
+		sweeps: [],
 		statuses: [],
 		seen: {},
+		ranges: [],
 	};
+	// What every poll reads (the whole look-back when nothing is re-read in turn).
+	if (config.memory === 'bounded')
+		state.knownFrom =
+			now - (config.rereadTiers.length ? config.rereadSeconds : config.lookBackSeconds);
+	return state;
 }
 
 /** What the state remembers of the record `key`, in the events' terms; undefined: never seen. */
@@ -159,13 +190,31 @@ export function forgetLeft(state: TriggerState): TriggerState {
 	const seen: Record<string, SeenEntry> = {};
 	for (const [id, entry] of Object.entries(state.seen))
 		if (entry[0] !== LEFT) seen[id] = [entry[0], entry[1], entry[2]];
-	return { ...state, statuses: [...state.statuses], seen };
+	return { ...state, statuses: [...state.statuses], seen, ranges: [...state.ranges] };
+}
+
+/** What a poll read whole, for {@link MemoryUpdate.finish}. Unix seconds. */
+export interface ReadWhole {
+	/** Windows read whole whose events were all emitted (none deferred to the next poll). */
+	windows: TimeWindow[];
+	/** Records read in each of `windows`, in the same order. */
+	counts: number[];
+	/**
+	 * `readTo` for them (./ranges.ts): the service's clock at the first answer of the poll less
+	 * the margin; and `startedAt`, that clock without the margin (what the starting point stamps).
+	 */
+	readTo: number;
+	startedAt: number;
+	/** Whether the part of the look-back not read is stamped `startedAt` (a fresh starting point). */
+	stampUnread: boolean;
 }
 
 /**
  * The memory a poll builds for the next one, from a copy of `state`'s (the stored state stays
  * untouched until the poll has succeeded). Records created before `lookBackStart` (Unix seconds)
- * are forgotten: they left the look-back.
+ * are forgotten: they left the look-back. A bounded memory (`maxRemembered` finite, see
+ * `TriggerConfig.memory`) then keeps the newest `maxRemembered` records from `knownFrom` on, and
+ * below it only those changed after their range's `readTo`.
  */
 export class MemoryUpdate {
 	private readonly statuses: string[];
@@ -211,6 +260,88 @@ export class MemoryUpdate {
 			if (listed.has(key)) continue;
 			if (windows.some((window) => entry[2] >= window.from && entry[2] <= window.to))
 				entry[0] = LEFT;
+		}
+	}
+
+	/**
+	 * A bounded memory after a poll: `ranges` stamped with what the poll read whole (`read`), the
+	 * part of the look-back never stamped with the time it started (a starting point), and the
+	 * records kept one by one within `maxRemembered` (see the class). Returns the new ranges and
+	 * `knownFrom`: lowered over ranges read whole just below it while there is room, raised above
+	 * the records that no longer fit. A memory in `full` (`maxRemembered` infinite) keeps every record.
+	 */
+	bound(
+		ranges: readonly ReadRange[],
+		knownFrom: number,
+		read: ReadWhole,
+		now: number,
+		maxRemembered: number,
+	): { ranges: ReadRange[]; knownFrom: number } {
+		let stamped = ranges.filter((range) => range.to >= this.lookBackStart);
+		if (read.stampUnread && now >= this.lookBackStart)
+			stamped = [{ from: this.lookBackStart, to: now, readTo: read.startedAt }];
+		stamped = overlay(
+			stamped,
+			read.windows.map((window, index) => ({
+				from: window.from,
+				to: window.to,
+				readTo: read.readTo,
+				count: read.counts[index],
+			})),
+		).filter((range) => range.to >= this.lookBackStart);
+		if (stamped.length && stamped[0].from < this.lookBackStart)
+			stamped[0] = { ...stamped[0], from: this.lookBackStart };
+		let from = this.lowered(knownFrom, read.windows, maxRemembered);
+		from = this.capped(from, maxRemembered);
+		if (Number.isFinite(maxRemembered)) this.keepChangedBelow(from, stamped);
+		return { ranges: stamped, knownFrom: from };
+	}
+
+	/** The records remembered created at or after `from`. */
+	private countFrom(from: number): number {
+		let count = 0;
+		for (const key in this.seen) if (this.seen[key][2] >= from) count++;
+		return count;
+	}
+
+	/**
+	 * `knownFrom` lowered over the windows read whole that reach down from just below it, as long as
+	 * the records they hold fit within `maxRemembered` (their records were all set by this poll).
+	 */
+	private lowered(knownFrom: number, windows: TimeWindow[], maxRemembered: number): number {
+		const below = windows.filter((window) => window.from < knownFrom).sort((a, b) => b.to - a.to);
+		let from = knownFrom;
+		for (const window of below) {
+			if (window.to < from - 1) break;
+			if (window.from >= from) continue;
+			if (this.countFrom(window.from) > maxRemembered) break;
+			from = window.from;
+		}
+		return Math.max(from, this.lookBackStart);
+	}
+
+	/** `knownFrom` raised above the oldest records until at most `maxRemembered` are at or after it. */
+	private capped(knownFrom: number, maxRemembered: number): number {
+		if (!Number.isFinite(maxRemembered)) return knownFrom;
+		const created: number[] = [];
+		for (const key in this.seen)
+			if (this.seen[key][2] >= knownFrom) created.push(this.seen[key][2]);
+		if (created.length <= maxRemembered) return knownFrom;
+		created.sort((a, b) => b - a);
+		// Records of one second stay together: the boundary is a second.
+		return created[maxRemembered] + 1;
+	}
+
+	/**
+	 * Below `knownFrom`, keeps only the records changed after their range's `readTo` (the ones a
+	 * read of the range would otherwise take for a new change), and those of a part never read.
+	 */
+	private keepChangedBelow(knownFrom: number, ranges: readonly ReadRange[]): void {
+		for (const key of Object.keys(this.seen)) {
+			const entry = this.seen[key];
+			if (entry[2] >= knownFrom) continue;
+			const readTo = readToAt(ranges, entry[2]);
+			if (readTo !== undefined && (entry[1] ?? entry[2]) <= readTo) delete this.seen[key];
 		}
 	}
 

@@ -1,6 +1,7 @@
 import { MAX_WINDOW_SECONDS, SECONDS_PER_DAY } from '../../codes/service';
 import { splitIntoWindows, type TimeWindow } from '../../reporting/read/windows';
-import { creationTimes, type TriggerState } from './memory';
+import { creationTimes, type SweepCursor, type TriggerState } from './memory';
+import { splitByCounts, within } from './ranges';
 import type { TriggerConfig } from './types';
 
 /**
@@ -23,10 +24,7 @@ export const MIN_TRIGGER_WINDOW_SECONDS = 3_600;
  * windows of at most `state.windowSeconds`. Without `resumeFrom` this is simply the look-back.
  */
 export function planWindows(state: TriggerState, lookBackStart: number, now: number): TimeWindow[] {
-	const span = Math.max(
-		MIN_TRIGGER_WINDOW_SECONDS,
-		Math.min(state.windowSeconds, MAX_WINDOW_SECONDS),
-	);
+	const span = windowSpan(state);
 	const resume = state.resumeFrom;
 	if (resume === undefined || resume <= lookBackStart || resume > now)
 		return splitIntoWindows(lookBackStart, now, span);
@@ -54,24 +52,55 @@ export function narrowedStatuses(config: TriggerConfig): string[] | undefined {
 	return wanted.sort();
 }
 
+/** One tier's slice of older records in a {@link PollPlan}. Unix seconds. */
+export interface PlannedSlice {
+	/** Index of the tier in `config.rereadTiers` (and of its cursor in `state.sweeps`). */
+	tier: number;
+	/** How many windows of the plan, in order after the recent ones and the earlier tiers', are this slice. */
+	count: number;
+	/** Oldest creation second the slice reaches. */
+	lowest: number;
+	/** Newest creation second the slice starts from. */
+	top: number;
+}
+
 /** What one poll reads. */
 export interface PollPlan {
 	/** Windows to read, in order; each holds every record it covers once read whole. */
 	windows: TimeWindow[];
 	/**
-	 * Re-reading in turn: how many of `windows`, at the end, are the slice of older records, and
-	 * where that slice reaches (`lowest`, Unix seconds). Absent when the poll reads the whole look-back.
+	 * Re-reading in turn: the slices of older records at the end of `windows`, one per tier with
+	 * something to read, youngest tier first. Absent when the poll reads one range whole (the
+	 * starting point, a poll cut short, or everything every poll).
 	 */
-	slice?: { count: number; lowest: number; top: number };
+	slices?: PlannedSlice[];
+	/** A plan of one range read whole (no `slices`): where the range starts (it ends now). */
+	from?: number;
+}
+
+/** The span of the plan's windows (seconds): the state's, within its bounds. */
+function windowSpan(state: TriggerState): number {
+	return Math.max(MIN_TRIGGER_WINDOW_SECONDS, Math.min(state.windowSeconds, MAX_WINDOW_SECONDS));
+}
+
+/**
+ * Where the range read whole starts: the start of the look-back, except while the starting point
+ * of a bounded memory is read (from `knownFrom`: version 2 takes the records read every poll as its
+ * starting point, and the time of activation for the rest, see ./ranges.ts).
+ */
+function wholeReadStart(state: TriggerState, config: TriggerConfig, lookBackStart: number): number {
+	if (config.memory === 'bounded' && !state.baselineDone && state.knownFrom !== undefined)
+		return Math.max(lookBackStart, state.knownFrom);
+	return lookBackStart;
 }
 
 /**
  * The windows one poll reads (service rules §3.2). Until the starting point is complete, after a
- * poll cut short, or when `rereadSeconds` is 0 or not shorter than the look-back: the whole
- * look-back ({@link planWindows}). Otherwise the records created within the last `rereadSeconds`,
- * then the next slice of older records, newest first, going back to the start of the look-back and
- * round again; a slice is in proportion to the time since the last one, so each older record is
- * re-read at least once every `rereadSeconds` plus one poll interval.
+ * poll cut short, or when nothing is older than the first tier of `config.rereadTiers`: one range
+ * whole ({@link planWindows}). Otherwise the records created within `rereadSeconds`, then, per
+ * tier, the next slice of its older records, newest first, going back to the tier's oldest and
+ * round again; a slice is in proportion to the time since the tier's last one, so each record of a
+ * tier is re-read at least once per the tier's `every` plus one poll interval.
  */
 export function planPoll(
 	state: TriggerState,
@@ -79,37 +108,51 @@ export function planPoll(
 	lookBackStart: number,
 	now: number,
 ): PollPlan {
-	const period = config.rereadSeconds;
-	const olderEnd = now - period;
+	const tiers = config.rereadTiers;
 	const created = creationTimes(state);
+	const countedBelow =
+		state.knownFrom === undefined ? [] : within(state.ranges, lookBackStart, state.knownFrom - 1);
 	const refine = (windows: TimeWindow[]) =>
-		splitByDensity(windows, created, TARGET_RECORDS_PER_WINDOW);
-	const belowMemory = state.knownFrom !== undefined && lookBackStart < state.knownFrom;
+		splitByCounts(
+			splitByDensity(windows, created, TARGET_RECORDS_PER_WINDOW),
+			countedBelow,
+			TARGET_RECORDS_PER_WINDOW,
+		);
+	// A full memory reads what it does not hold whole; a bounded one knows it by ./ranges.ts.
+	const belowMemory =
+		config.memory === 'full' && state.knownFrom !== undefined && lookBackStart < state.knownFrom;
+	const olderEnd = now - config.rereadSeconds;
 	if (
 		!state.baselineDone ||
 		belowMemory ||
 		state.resumeFrom !== undefined ||
-		period <= 0 ||
+		tiers.length === 0 ||
 		olderEnd <= lookBackStart
 	) {
-		return { windows: refine(planWindows(state, lookBackStart, now)) };
+		const from = wholeReadStart(state, config, lookBackStart);
+		return { windows: refine(planWindows(state, from, now)), from };
 	}
-	const span = Math.max(
-		MIN_TRIGGER_WINDOW_SECONDS,
-		Math.min(state.windowSeconds, MAX_WINDOW_SECONDS),
-	);
-	const recent = refine(splitIntoWindows(olderEnd + 1, now, span));
-	const olderLength = olderEnd - lookBackStart + 1;
-	const elapsed = Math.min(period, Math.max(0, now - (state.sweepClock ?? now - period)));
-	const sliceLength = Math.min(olderLength, Math.ceil((olderLength * elapsed) / period));
-	if (sliceLength <= 0) return { windows: recent };
-	const top =
-		state.sweepFrom !== undefined && state.sweepFrom >= lookBackStart && state.sweepFrom <= olderEnd
-			? state.sweepFrom
-			: olderEnd;
-	const lowest = Math.max(lookBackStart, top - sliceLength + 1);
-	const slice = refine(splitIntoWindows(lowest, top, span)).reverse();
-	return { windows: [...recent, ...slice], slice: { count: slice.length, lowest, top } };
+	const span = windowSpan(state);
+	const windows = refine(splitIntoWindows(olderEnd + 1, now, span));
+	const slices: PlannedSlice[] = [];
+	tiers.forEach((tier, index) => {
+		const high = now - tier.olderThan;
+		const next = tiers[index + 1];
+		const low = Math.max(lookBackStart, next ? now - next.olderThan + 1 : lookBackStart);
+		if (high < low) return;
+		const length = high - low + 1;
+		const cursor = state.sweeps[index] ?? {};
+		const elapsed = Math.min(tier.every, Math.max(0, now - (cursor.clock ?? now - tier.every)));
+		const sliceLength = Math.min(length, Math.ceil((length * elapsed) / tier.every));
+		if (sliceLength <= 0) return;
+		const top =
+			cursor.from !== undefined && cursor.from >= low && cursor.from <= high ? cursor.from : high;
+		const lowest = Math.max(low, top - sliceLength + 1);
+		const slice = refine(splitIntoWindows(lowest, top, span)).reverse();
+		windows.push(...slice);
+		slices.push({ tier: index, count: slice.length, lowest, top });
+	});
+	return slices.length ? { windows, slices } : { windows };
 }
 
 /** Index of the first value in `sorted` that is at least `value`. */
@@ -156,41 +199,58 @@ export function splitByDensity(
 
 /**
  * Where the next poll continues after this one read the first `windowsRead` windows of `plan`
- * (see {@link planPoll}; a whole-look-back plan moves on as {@link advanceReadPosition}).
- * A slice of older records read whole moves the re-reading on to just below it (round to the
- * newest older record after the start of the look-back); read in part, it moves on below the last
- * window read, and the time it accounts for in proportion.
+ * (see {@link planPoll}; a plan of one range read whole moves on as {@link advanceReadPosition}).
+ * Each tier's slice read whole moves its re-reading on to just below it (round to the tier's
+ * newest record after its oldest); read in part, below the last window read, and the time it
+ * accounts for in proportion; a slice not reached stays where it was.
  */
 export function advanceAfterPoll(
 	state: TriggerState,
 	plan: PollPlan,
 	windowsRead: number,
 	now: number,
+	tierCount: number,
 ): TriggerState {
-	if (!plan.slice) {
+	if (!plan.slices) {
 		const next = advanceReadPosition(state, plan.windows, windowsRead);
-		// A whole look-back read also counts as a round of re-reading.
+		// A whole range read starts every tier's round of re-reading afresh.
 		return windowsRead >= plan.windows.length
-			? { ...next, sweepClock: now, sweepFrom: undefined }
+			? { ...next, sweeps: Array.from({ length: tierCount }, () => ({ clock: now })) }
 			: next;
 	}
-	const recentCount = plan.windows.length - plan.slice.count;
+	const recentCount =
+		plan.windows.length - plan.slices.reduce((sum, slice) => sum + slice.count, 0);
 	if (windowsRead < recentCount) {
 		const windowSeconds =
 			windowsRead === 0 ? narrowedSpan(state.windowSeconds) : state.windowSeconds;
 		return { ...state, windowSeconds };
 	}
-	const sliceRead = windowsRead - recentCount;
-	const clock = state.sweepClock ?? now;
-	if (sliceRead === 0) return state;
-	const lastRead = plan.windows[recentCount + sliceRead - 1];
-	const share = (plan.slice.top - lastRead.from + 1) / (plan.slice.top - plan.slice.lowest + 1);
-	// Below the start of the look-back, the next slice starts round again at the newest older record.
+	const sweeps: SweepCursor[] = Array.from({ length: tierCount }, (_, index) => ({
+		...state.sweeps[index],
+	}));
+	let first = recentCount;
+	let readAll = true;
+	for (const slice of plan.slices) {
+		const sliceRead = Math.max(0, Math.min(slice.count, windowsRead - first));
+		if (sliceRead > 0) {
+			const lastRead = plan.windows[first + sliceRead - 1];
+			const clock = sweeps[slice.tier].clock ?? now;
+			const share = (slice.top - lastRead.from + 1) / (slice.top - slice.lowest + 1);
+			// Below the tier's oldest, the next slice starts round again at its newest record.
+			sweeps[slice.tier] = {
+				clock: sliceRead === slice.count ? now : Math.round(clock + (now - clock) * share),
+				from: lastRead.from - 1,
+			};
+		}
+		readAll &&= sliceRead === slice.count;
+		first += slice.count;
+	}
 	return {
 		...state,
-		sweepClock: sliceRead === plan.slice.count ? now : Math.round(clock + (now - clock) * share),
-		sweepFrom: lastRead.from - 1,
-		windowSeconds: Math.min(MAX_WINDOW_SECONDS, state.windowSeconds * 2),
+		sweeps,
+		windowSeconds: readAll
+			? Math.min(MAX_WINDOW_SECONDS, state.windowSeconds * 2)
+			: state.windowSeconds,
 	};
 }
 

@@ -38,7 +38,7 @@ interface ReadOptions {
  * @param options.outOfTime asked before each request: once true, no new request starts, and the
  *   windows not finished are not counted as read (the next poll reads them again).
  * @throws NodeApiError from the first request that failed (after the client's retries), once the
- *   reads in flight ended.
+ *   reads in flight ended; after `outOfTime`, a failure ends the read unfinished instead.
  */
 export async function readPlannedWindows(
 	client: PaymentsClient,
@@ -65,21 +65,28 @@ export async function readPlannedWindows(
 		firstPages: true,
 		stop: options.outOfTime,
 	});
-	for await (const event of events) {
-		const planned = event.path[0];
-		if (event.kind === 'split') {
-			// Its parts are read instead; records of its pages already taken are read again in
-			// them, and the collector counts each once.
-			open[planned] += event.into.length - 1;
-			continue;
+	try {
+		for await (const event of events) {
+			const planned = event.path[0];
+			if (event.kind === 'split') {
+				// Its parts are read instead; records of its pages already taken are read again in
+				// them, and the collector counts each once.
+				open[planned] += event.into.length - 1;
+				continue;
+			}
+			for (const record of event.page.records) {
+				const observation = observe(query.list, record);
+				if (!observation) continue;
+				if (!options.keep(observation)) observation.record = {};
+				found[planned].add(observation);
+			}
+			if (event.page.last) open[planned]--;
 		}
-		for (const record of event.page.records) {
-			const observation = observe(query.list, record);
-			if (!observation) continue;
-			if (!options.keep(observation)) observation.record = {};
-			found[planned].add(observation);
-		}
-		if (event.page.last) open[planned]--;
+	} catch (error) {
+		// Once the budget is spent, a request that fails (one abandoned at the answer deadline, a
+		// retry the budget no longer allows) ends the read as the budget does: the windows read
+		// whole count, the others are read again next poll.
+		if (!options.outOfTime()) throw error;
 	}
 	let windowsRead = 0;
 	while (windowsRead < windows.length && open[windowsRead] === 0) windowsRead++;

@@ -1,7 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { migrateFormat1, unpackFormat1, type FormatOneState } from './format1';
-import { LEFT, NO_STATUS, STATE_FORMAT, type SeenEntry, type TriggerState } from './memory';
+import { migrateFormat1, unpackFormat1, type FormatOneState, type FormatTwoState } from './format1';
+import {
+	LEFT,
+	NO_STATUS,
+	STATE_FORMAT,
+	type SeenEntry,
+	type SweepCursor,
+	type TriggerState,
+} from './memory';
+import type { ReadRange } from './ranges';
 
 /**
  * The trigger's memory as stored in the node's workflow static data: packed on save
@@ -9,13 +17,19 @@ import { LEFT, NO_STATUS, STATE_FORMAT, type SeenEntry, type TriggerState } from
  */
 
 /**
- * A stored state, well formed, whatever its configuration, in the current format (a state of
- * format 1 is migrated, see {@link migrateFormat1}); undefined otherwise.
+ * A stored state, well formed, whatever its configuration, in the current format (states of
+ * formats 1 and 2 are migrated: {@link migrateFormat1}, {@link migrateFormat2}); undefined otherwise.
  */
 export function readStoredState(stored: unknown): TriggerState | undefined {
 	if (!stored || typeof stored !== 'object') return undefined;
-	let state = stored as Omit<Partial<TriggerState>, 'v'> & { v?: unknown; packed?: unknown };
-	if (state.v !== 1 && state.v !== STATE_FORMAT) return undefined;
+	let state = stored as Omit<Partial<TriggerState>, 'v' | 'ranges'> & {
+		v?: unknown;
+		packed?: unknown;
+		ranges?: unknown;
+		sweepFrom?: unknown;
+		sweepClock?: unknown;
+	};
+	if (state.v !== 1 && state.v !== 2 && state.v !== STATE_FORMAT) return undefined;
 	if (typeof state.config !== 'string' || !Array.isArray(state.statuses)) return undefined;
 	if (typeof state.packed === 'string' && state.seen === undefined) {
 		const seen =
@@ -26,6 +40,7 @@ export function readStoredState(stored: unknown): TriggerState | undefined {
 		state = { ...state, seen };
 		delete state.packed;
 	}
+	const number = (value: unknown) => value === undefined || typeof value === 'number';
 	// A malformed state would fail every poll; starting over is the way out.
 	const wellFormed =
 		typeof state.activatedAt === 'number' &&
@@ -33,16 +48,67 @@ export function readStoredState(stored: unknown): TriggerState | undefined {
 		typeof state.windowSeconds === 'number' &&
 		Number.isFinite(state.windowSeconds) &&
 		state.windowSeconds > 0 &&
-		(state.resumeFrom === undefined || typeof state.resumeFrom === 'number') &&
-		(state.sweepFrom === undefined || typeof state.sweepFrom === 'number') &&
-		(state.sweepClock === undefined || typeof state.sweepClock === 'number') &&
-		(state.polledAt === undefined || typeof state.polledAt === 'number') &&
-		(state.knownFrom === undefined || typeof state.knownFrom === 'number') &&
+		number(state.resumeFrom) &&
+		number(state.sweepFrom) &&
+		number(state.sweepClock) &&
+		number(state.polledAt) &&
+		number(state.knownFrom) &&
+		number(state.fullMemorySince) &&
 		state.seen !== null &&
 		typeof state.seen === 'object' &&
 		!Array.isArray(state.seen);
 	if (!wellFormed) return undefined;
-	return state.v === 1 ? migrateFormat1(state as FormatOneState) : (state as TriggerState);
+	if (state.v === 1) return migrateFormat2(migrateFormat1(state as FormatOneState));
+	if (state.v === 2) return migrateFormat2(state as FormatTwoState);
+	const sweeps = sweepsOf(state.sweeps);
+	const ranges = rangesOf(state.ranges);
+	if (!sweeps || !ranges) return undefined;
+	return { ...(state as TriggerState), sweeps, ranges };
+}
+
+/**
+ * A format-2 state in format 3: its one re-reading cursor becomes the first tier's, and nothing is
+ * known of when parts of the look-back were read (a bounded memory learns it as its tiers read
+ * them; until then it keeps the records it has, see MemoryUpdate.bound).
+ */
+export function migrateFormat2(state: FormatTwoState): TriggerState {
+	const { sweepFrom, sweepClock, ...rest } = state;
+	const cursor: SweepCursor = {};
+	if (sweepFrom !== undefined) cursor.from = sweepFrom;
+	if (sweepClock !== undefined) cursor.clock = sweepClock;
+	return { ...rest, v: STATE_FORMAT, sweeps: [cursor], ranges: [] };
+}
+
+/**
+ * The ranges of a stored state: packed ({@link packRanges}), or as objects (a state another
+ * writer left unpacked), checked the same way; undefined when they are not well formed.
+ */
+function rangesOf(value: unknown): ReadRange[] | undefined {
+	if (typeof value === 'string') return unpackRanges(value);
+	if (!Array.isArray(value)) return undefined;
+	const wellFormed = value.every((range: unknown) => {
+		if (!range || typeof range !== 'object') return false;
+		const { from, to, readTo, count } = range as Record<string, unknown>;
+		return [from, to, readTo, count ?? 0].every(Number.isSafeInteger);
+	});
+	return wellFormed ? unpackRanges(packRanges(value as ReadRange[])) : undefined;
+}
+
+/** The tier cursors of a stored state; undefined when they are not well formed. */
+function sweepsOf(value: unknown): SweepCursor[] | undefined {
+	if (!Array.isArray(value)) return undefined;
+	const sweeps: SweepCursor[] = [];
+	for (const item of value) {
+		if (!item || typeof item !== 'object') return undefined;
+		const { from, clock } = item as Record<string, unknown>;
+		if (![from, clock].every((field) => field === undefined || Number.isSafeInteger(field)))
+			return undefined;
+		const cursor: SweepCursor = {};
+		if (from !== undefined) cursor.from = from as number;
+		if (clock !== undefined) cursor.clock = clock as number;
+		sweeps.push(cursor);
+	}
+	return sweeps;
 }
 
 /*
@@ -83,7 +149,8 @@ export function packState(state: TriggerState): IDataObject {
 	const entries: Array<readonly [number, SeenEntry]> = [];
 	for (const key in state.seen) {
 		const entry = state.seen[key];
-		if (!CANONICAL_ID.test(key) || !packable(entry)) return state as unknown as IDataObject;
+		if (!CANONICAL_ID.test(key) || !packable(entry))
+			return { ...state, ranges: packRanges(state.ranges) } as unknown as IDataObject;
 		entries.push([Number(key), entry]);
 	}
 	entries.sort((a, b) => a[1][2] - b[1][2] || a[0] - b[0]);
@@ -113,9 +180,64 @@ export function packState(state: TriggerState): IDataObject {
 		previousId = id;
 		previousCreated = created;
 	}
-	const stored: IDataObject = { ...state, packed: parts.join(',') };
+	const stored: IDataObject = {
+		...state,
+		packed: parts.join(','),
+		ranges: packRanges(state.ranges),
+		sweeps: state.sweeps.map((cursor) => ({ ...cursor })),
+	};
 	delete stored.seen;
 	return stored;
+}
+
+/** A range field that is not a count: the range was never read. */
+const PACKED_NO_COUNT = '_';
+const PACKED_RANGE = `${BASE36}\\.${BASE36}\\.${BASE36}\\.(?:${BASE36}|_)`;
+/** A well-formed packed ranges string. */
+const PACKED_RANGES_FORMAT = new RegExp(`^(?:${PACKED_RANGE}(?:,${PACKED_RANGE})*)?$`);
+
+/**
+ * `ranges` (sorted, disjoint) as one string: each `gap.length.readTo.count` in base 36, where
+ * `gap` is `from` less the previous range's `to` (0 before the first), `length` is `to − from`,
+ * `readTo` is relative to `to` (negative for a range read less than the margin after its newest
+ * creation), and `count` is `_` for a range never read. About 15 bytes a range.
+ */
+export function packRanges(ranges: readonly ReadRange[]): string {
+	let previousTo = 0;
+	return ranges
+		.map((range) => {
+			const fields = [
+				(range.from - previousTo).toString(36),
+				(range.to - range.from).toString(36),
+				(range.readTo - range.to).toString(36),
+				range.count === undefined ? PACKED_NO_COUNT : range.count.toString(36),
+			];
+			previousTo = range.to;
+			return fields.join('.');
+		})
+		.join(',');
+}
+
+/** The ranges of a {@link packRanges} string; undefined when it is damaged or out of order. */
+export function unpackRanges(packed: string): ReadRange[] | undefined {
+	if (!PACKED_RANGES_FORMAT.test(packed)) return undefined;
+	if (packed === '') return [];
+	const ranges: ReadRange[] = [];
+	let previousTo = 0;
+	for (const entry of packed.split(',')) {
+		const [gap, length, readTo, count] = entry.split('.');
+		const from = previousTo + parseInt(gap, 36);
+		const to = from + parseInt(length, 36);
+		const range: ReadRange = { from, to, readTo: to + parseInt(readTo, 36) };
+		if (count !== PACKED_NO_COUNT) range.count = parseInt(count, 36);
+		const values = [from, to, range.readTo, range.count ?? 0];
+		if (!values.every(Number.isSafeInteger) || to < from || (range.count ?? 0) < 0)
+			return undefined;
+		if (ranges.length && from <= previousTo) return undefined;
+		ranges.push(range);
+		previousTo = to;
+	}
+	return ranges;
 }
 
 /** The `seen` map of a {@link packState} string; undefined when the string is damaged. */

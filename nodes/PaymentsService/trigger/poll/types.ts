@@ -32,10 +32,31 @@ export interface TriggerConfig {
 	countNewRecords: boolean;
 	/**
 	 * Re-read period of older records, in seconds: records created within the last period are read
-	 * every poll, older ones once per period (0: every record every poll). Not part of
-	 * {@link configKey}: changing it changes only how soon a change is seen.
+	 * every poll, older ones in turn by {@link rereadTiers} (0: every record every poll). Not part
+	 * of {@link configKey}: changing it changes only how soon a change is seen.
 	 */
 	rereadSeconds: number;
+	/**
+	 * How often records older than `rereadSeconds` are read again, by age, youngest first (empty:
+	 * every record every poll). Version 1: one tier, every `rereadSeconds`; version 2: older ones
+	 * less often (./config.ts).
+	 */
+	rereadTiers: RereadTier[];
+	/**
+	 * How the trigger remembers records (docs/polling-trigger.md, "Memory"): `full`, each record of
+	 * the look-back one by one (version 1; lists without `lastChangeDate`; Status Changed without
+	 * To Status, which needs each record's status); `bounded`, the newest `maxRemembered` one by
+	 * one and, for the others, when their part of the look-back was last read (./ranges.ts).
+	 */
+	memory: 'full' | 'bounded';
+	/** Bounded memory: most records remembered one by one (records changed lately come on top). */
+	maxRemembered: number;
+}
+
+/** Records older than `olderThan` seconds are read again at least once per `every` seconds. */
+export interface RereadTier {
+	olderThan: number;
+	every: number;
 }
 
 /** One record as read: its key and the facts the trigger compares. Times in Unix seconds. */

@@ -45,7 +45,7 @@ describe('loadState', () => {
 		const { state: loaded, notes } = loadState(state, cfg, NOW, START);
 		expect(notes.map((note) => note.level)).toEqual(['warn', 'info']);
 		expect(notes[0].metadata).toMatchObject({ clockMovedBackSeconds: 8 * DAY });
-		expect(planPoll(loaded, { ...cfg, rereadSeconds: HOUR }, START, NOW).slice).toBeUndefined(); // the whole look-back
+		expect(planPoll(loaded, config({ rereadSeconds: HOUR }), START, NOW).slices).toBeUndefined(); // the whole look-back
 		const polled = detectEvents(
 			loaded,
 			cfg,

@@ -20,6 +20,7 @@ import {
 	planWindows,
 	splitByDensity,
 } from '../../../../nodes/PaymentsService/trigger/poll/plan';
+import { rereadTiers } from '../../../../nodes/PaymentsService/trigger/poll/config';
 import type { TriggerConfig } from '../../../../nodes/PaymentsService/trigger/poll/types';
 import { HOUR, DAY, NOW, START, config, expectExactCover } from '../../../harness/pollState';
 
@@ -31,8 +32,7 @@ function afterStartingPoint(
 	return {
 		...initialState(cfg, NOW - 30 * DAY),
 		baselineDone: true,
-		sweepClock: reread.clock,
-		sweepFrom: reread.from,
+		sweeps: [{ clock: reread.clock, from: reread.from }],
 	};
 }
 
@@ -87,13 +87,13 @@ describe('narrowedStatuses: the statuses a poll asks the service for', () => {
 describe('planPoll: the windows one poll reads', () => {
 	test('before the starting point is complete, the whole look-back, once', () => {
 		const plan = planPoll(initialState(config(), NOW), config({ rereadSeconds: DAY }), START, NOW);
-		expect(plan.slice).toBeUndefined();
+		expect(plan.slices).toBeUndefined();
 		expect(covered(plan.windows)).toEqual([[START, NOW]]);
 	});
 
 	test('with re-reading off (0), every poll reads the whole look-back', () => {
 		const plan = planPoll(afterStartingPoint(config()), config(), START, NOW);
-		expect([plan.slice, covered(plan.windows)]).toEqual([undefined, [[START, NOW]]]);
+		expect([plan.slices, covered(plan.windows)]).toEqual([undefined, [[START, NOW]]]);
 	});
 
 	test('re-reading every day, an hour after the last slice: the last day, then 1/24 of the older records, newest first', () => {
@@ -101,9 +101,11 @@ describe('planPoll: the windows one poll reads', () => {
 		const plan = planPoll(afterStartingPoint(cfg, { clock: NOW - HOUR }), cfg, START, NOW);
 		const olderEnd = NOW - DAY;
 		const sliceLength = Math.ceil((olderEnd - START + 1) / 24);
-		expect(plan.slice).toEqual({ count: 1, lowest: olderEnd - sliceLength + 1, top: olderEnd });
-		const recent = plan.windows.slice(0, plan.windows.length - plan.slice!.count);
-		const slice = plan.windows.slice(plan.windows.length - plan.slice!.count);
+		expect(plan.slices).toEqual([
+			{ tier: 0, count: 1, lowest: olderEnd - sliceLength + 1, top: olderEnd },
+		]);
+		const recent = plan.windows.slice(0, plan.windows.length - plan.slices![0].count);
+		const slice = plan.windows.slice(plan.windows.length - plan.slices![0].count);
 		expect(covered(recent)).toEqual([[olderEnd + 1, NOW]]);
 		expect(covered(slice)).toEqual([[olderEnd - sliceLength + 1, olderEnd]]);
 	});
@@ -117,10 +119,10 @@ describe('planPoll: the windows one poll reads', () => {
 			START,
 			NOW,
 		);
-		expect(plan.slice?.top).toBe(from);
+		expect(plan.slices?.[0].top).toBe(from);
 		const whole = planPoll(afterStartingPoint(cfg, { clock: NOW - 2 * DAY }), cfg, START, NOW);
-		expect(whole.slice).toMatchObject({ lowest: START, top: NOW - DAY });
-		const slice = whole.windows.slice(whole.windows.length - whole.slice!.count);
+		expect(whole.slices?.[0]).toMatchObject({ lowest: START, top: NOW - DAY });
+		const slice = whole.windows.slice(whole.windows.length - whole.slices![0].count);
 		// Newest first: a slice cut short by the poll budget still moves on.
 		expect(slice.map((window) => window.from)).toEqual(
 			[...slice.map((window) => window.from)].sort((a, b) => b - a),
@@ -130,7 +132,7 @@ describe('planPoll: the windows one poll reads', () => {
 	test('a poll right after a slice reads only the recent records', () => {
 		const cfg = config({ rereadSeconds: DAY });
 		const plan = planPoll(afterStartingPoint(cfg, { clock: NOW }), cfg, START, NOW);
-		expect([plan.slice, covered(plan.windows)]).toEqual([undefined, [[NOW - DAY + 1, NOW]]]);
+		expect([plan.slices, covered(plan.windows)]).toEqual([undefined, [[NOW - DAY + 1, NOW]]]);
 	});
 });
 
@@ -140,46 +142,43 @@ describe('advanceAfterPoll: where the next poll goes on', () => {
 	test('a whole look-back read completely counts as a round of re-reading', () => {
 		const state = afterStartingPoint(config(), { clock: NOW - 5 * DAY, from: NOW - 4 * DAY });
 		const plan = planPoll(state, config(), START, NOW);
-		const next = advanceAfterPoll(state, plan, plan.windows.length, NOW);
-		expect([next.sweepClock, next.sweepFrom, next.resumeFrom]).toEqual([NOW, undefined, undefined]);
+		const next = advanceAfterPoll(state, plan, plan.windows.length, NOW, 1);
+		expect([next.sweeps, next.resumeFrom]).toEqual([[{ clock: NOW }], undefined]);
 	});
 
 	test('a slice read whole moves the re-reading to just below it, its clock to now', () => {
 		const state = afterStartingPoint(cfg, { clock: NOW - HOUR });
 		const plan = planPoll(state, cfg, START, NOW);
-		const next = advanceAfterPoll(state, plan, plan.windows.length, NOW);
-		expect([next.sweepFrom, next.sweepClock]).toEqual([plan.slice!.lowest - 1, NOW]);
+		const next = advanceAfterPoll(state, plan, plan.windows.length, NOW, 1);
+		expect(next.sweeps).toEqual([{ from: plan.slices![0].lowest - 1, clock: NOW }]);
 	});
 
 	test('a slice read in part moves on below the last window read, and its clock in proportion', () => {
 		// Day-long windows, so the slice of six older days is several windows.
 		const state = { ...afterStartingPoint(cfg, { clock: NOW - 2 * DAY }), windowSeconds: DAY };
 		const plan = planPoll(state, cfg, START, NOW);
-		expect(plan.slice!.count).toBeGreaterThan(1);
-		const recentCount = plan.windows.length - plan.slice!.count;
-		const next = advanceAfterPoll(state, plan, recentCount + 1, NOW);
+		const [slice] = plan.slices!;
+		expect(slice.count).toBeGreaterThan(1);
+		const recentCount = plan.windows.length - slice.count;
+		const next = advanceAfterPoll(state, plan, recentCount + 1, NOW, 1);
 		const lastRead = plan.windows[recentCount];
-		expect(next.sweepFrom).toBe(lastRead.from - 1);
-		const share =
-			(plan.slice!.top - lastRead.from + 1) / (plan.slice!.top - plan.slice!.lowest + 1);
-		expect(next.sweepClock).toBe(Math.round(NOW - 2 * DAY + 2 * DAY * share));
-		expect(next.sweepClock!).toBeLessThan(NOW);
+		expect(next.sweeps[0].from).toBe(lastRead.from - 1);
+		const share = (slice.top - lastRead.from + 1) / (slice.top - slice.lowest + 1);
+		expect(next.sweeps[0].clock).toBe(Math.round(NOW - 2 * DAY + 2 * DAY * share));
+		expect(next.sweeps[0].clock!).toBeLessThan(NOW);
 	});
 
 	test('not even the recent records read: the same place next poll, with narrower windows (at least an hour)', () => {
 		const state = { ...afterStartingPoint(cfg, { clock: NOW - HOUR }), windowSeconds: 4 * HOUR };
 		const plan = planPoll(state, cfg, START, NOW);
-		const next = advanceAfterPoll(state, plan, 0, NOW);
-		expect([next.sweepClock, next.sweepFrom, next.windowSeconds]).toEqual([
-			NOW - HOUR,
-			undefined,
-			2 * HOUR,
-		]);
+		const next = advanceAfterPoll(state, plan, 0, NOW, 1);
+		expect([next.sweeps, next.windowSeconds]).toEqual([[{ clock: NOW - HOUR }], 2 * HOUR]);
 		const narrowest = advanceAfterPoll(
 			{ ...state, windowSeconds: MIN_TRIGGER_WINDOW_SECONDS },
 			plan,
 			0,
 			NOW,
+			1,
 		);
 		expect(narrowest.windowSeconds).toBe(MIN_TRIGGER_WINDOW_SECONDS);
 	});
@@ -368,5 +367,66 @@ describe('splitByDensity', () => {
 		const parts = splitByDensity([{ from: START, to: START + 20 }], sorted(times), 2);
 		expectExactCover(parts, START, START + 20);
 		expect(parts).toContainEqual({ from: START + 5, to: START + 5 });
+	});
+});
+
+describe('version 2: records re-read by age (rereadTiers, planPoll, advanceAfterPoll)', () => {
+	test('the tiers: under a day every period, older six times less often and at most daily; one tier for version 1, a day or longer, none for every poll', () => {
+		expect(rereadTiers(HOUR, 2)).toEqual([
+			{ olderThan: HOUR, every: HOUR },
+			{ olderThan: DAY, every: 6 * HOUR },
+		]);
+		expect(rereadTiers(6 * HOUR, 2)).toEqual([
+			{ olderThan: 6 * HOUR, every: 6 * HOUR },
+			{ olderThan: DAY, every: DAY },
+		]);
+		expect(rereadTiers(HOUR, 1)).toEqual([{ olderThan: HOUR, every: HOUR }]);
+		expect(rereadTiers(DAY, 2)).toEqual([{ olderThan: DAY, every: DAY }]);
+		expect(rereadTiers(0, 2)).toEqual([]);
+	});
+
+	test('polls every 10 minutes for two days read each creation second again within its tier’s period plus one poll (a record passing into the older tier: both periods)', () => {
+		const cfg = config({ rereadSeconds: HOUR, version: 2 });
+		const every = (age: number) => (age <= HOUR ? 0 : age <= DAY ? HOUR : 6 * HOUR);
+		const interval = 10 * 60;
+		const samples = Array.from({ length: 60 }, (_, index) => START + 1 + index * 10_000);
+		const lastRead = new Map<number, number>();
+		let state: TriggerState = { ...afterStartingPoint(cfg), windowSeconds: DAY };
+		state.sweeps = [{ clock: NOW }, { clock: NOW }];
+		const failures: string[] = [];
+		for (let now = NOW + interval; now <= NOW + 2 * DAY; now += interval) {
+			const lookBackStart = now - 7 * DAY;
+			const plan = planPoll(state, cfg, lookBackStart, now);
+			for (const second of samples) {
+				if (second < lookBackStart) continue;
+				if (!plan.windows.some((window) => window.from <= second && second <= window.to)) continue;
+				const previous = lastRead.get(second);
+				if (previous !== undefined) {
+					const ageThen = previous - second;
+					const age = now - second;
+					const bound =
+						every(age) + (every(ageThen) === every(age) ? 0 : every(ageThen)) + interval;
+					if (now - previous > bound)
+						failures.push(`second ${second}: read at ${previous} and ${now}, bound ${bound}`);
+				}
+				lastRead.set(second, now);
+			}
+			state = advanceAfterPoll(state, plan, plan.windows.length, now, cfg.rereadTiers.length);
+		}
+		expect(failures).toEqual([]);
+		// Every sample still in the look-back was read in the last 6 hours and 10 minutes.
+		const end = NOW + 2 * DAY;
+		for (const second of samples.filter((second) => second >= end - 7 * DAY))
+			expect(end - lastRead.get(second)!).toBeLessThanOrEqual(6 * HOUR + interval);
+	});
+
+	test('a bounded memory’s starting point is what every poll reads: the last period', () => {
+		const cfg = config({ rereadSeconds: HOUR, version: 2, memory: 'bounded', maxRemembered: 10 });
+		const plan = planPoll(initialState(cfg, NOW), cfg, START, NOW);
+		expect([plan.slices, covered(plan.windows), plan.from]).toEqual([
+			undefined,
+			[[NOW - HOUR, NOW]],
+			NOW - HOUR,
+		]);
 	});
 });

@@ -275,7 +275,7 @@ describe('stored format 1 (saved before issue 24) is migrated, each marker read 
 		});
 	});
 
-	test('property: every format-1 value that was not ambiguous reads back as it was, and saves as format 2', () => {
+	test('property: every format-1 value that was not ambiguous reads back as it was, and saves as the current format', () => {
 		const cfg = config();
 		fc.assert(
 			fc.property(
@@ -306,5 +306,58 @@ describe('stored format 1 (saved before issue 24) is migrated, each marker read 
 			),
 			{ numRuns: 200 },
 		);
+	});
+});
+
+describe('stored format 2 (before version 2 of the node) is carried over into format 3', () => {
+	test('its memory and re-reading cursor are kept as the first tier’s; nothing is known of when parts were read', () => {
+		const cfg = config();
+		const packed = packState({
+			...initialState(cfg, NOW - DAY),
+			baselineDone: true,
+			statuses: ['PENDING'],
+			seen: { '7': [0, START + 60, START + 10] },
+			knownFrom: START,
+		});
+		const { sweeps, ranges, ...rest } = packed;
+		expect([sweeps, ranges]).toEqual([[], '']);
+		const formatTwo = { ...rest, v: 2, sweepFrom: NOW - 2 * DAY, sweepClock: NOW - 600 };
+		const { state, notes } = loadState(JSON.parse(JSON.stringify(formatTwo)), cfg, NOW, START);
+		expect(notes).toEqual([]);
+		expect(state).toMatchObject({
+			v: STATE_FORMAT,
+			sweeps: [{ from: NOW - 2 * DAY, clock: NOW - 600 }],
+			ranges: [],
+			seen: { '7': [0, START + 60, START + 10] },
+			knownFrom: START,
+			baselineDone: true,
+		});
+		expect(state).not.toHaveProperty('sweepFrom');
+	});
+
+	test('ranges and tier cursors of format 3 read back exactly; damaged ones start over', () => {
+		const cfg = config();
+		const state: TriggerState = {
+			...initialState(cfg, NOW),
+			sweeps: [{ clock: NOW - 60, from: NOW - DAY }, { clock: NOW - 600 }],
+			ranges: [
+				{ from: START, to: NOW - DAY, readTo: NOW - 3_600 },
+				{ from: NOW - DAY + 1, to: NOW, readTo: NOW - 900, count: 4_321 },
+			],
+			fullMemorySince: NOW - 30,
+		};
+		const stored = JSON.parse(JSON.stringify(packState(state)));
+		expect(typeof stored.ranges).toBe('string');
+		expect(loadState(stored, cfg, NOW, START).state).toEqual(state);
+		for (const damaged of [
+			{ ...stored, ranges: 'x.y' },
+			{ ...stored, ranges: [{ from: 'a' }] },
+			{ ...stored, sweeps: [{ from: 1.5 }] },
+			{ ...stored, sweeps: 'none' },
+			{ ...stored, fullMemorySince: 'yesterday' },
+		])
+			expect(loadState(damaged, cfg, NOW, START).notes).toEqual([
+				expect.objectContaining({ level: 'warn', message: expect.stringContaining('unreadable') }),
+			]);
 	});
 });

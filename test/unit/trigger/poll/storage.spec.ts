@@ -37,7 +37,7 @@ describe('loadTriggerState', () => {
 	});
 
 	test('a state of another version is rejected', () => {
-		expect(loadTriggerState({ ...initialState(cfg, NOW), v: 3 }, cfg)).toBeUndefined();
+		expect(loadTriggerState({ ...initialState(cfg, NOW), v: 4 }, cfg)).toBeUndefined();
 		expect(loadTriggerState({ ...initialState(cfg, NOW), v: 0 }, cfg)).toBeUndefined();
 	});
 
@@ -117,7 +117,7 @@ describe('stored state', () => {
 			statuses: ['PENDING'],
 			seen: { 'a-1': [0, NOW, NOW], '007': [0, NOW, NOW] },
 		};
-		expect(packState(state)).toEqual(state);
+		expect(packState(state)).toEqual({ ...state, ranges: '' });
 	});
 
 	test('a damaged packed string starts over, with a warning', () => {
