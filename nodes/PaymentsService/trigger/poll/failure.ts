@@ -1,30 +1,16 @@
 import { NodeOperationError } from 'n8n-workflow';
+import type { Failure } from 'n8n-workflow';
 
 import { failureOf, readFailure, type ServiceFailure } from '../../transport/errors';
 
 /*
- * What kind of failure ended a poll, in the terms of n8n's durable poll scheduler (n8n PR #36531):
- * an error a poll throws may carry `pollFailure: { failureClass, retryAfterMs?, resetsAt? }`, which
- * the scheduler reads without `instanceof` (and through `cause` chains) to choose its backoff
- * (5 s doubling to 30 min; a credential or configuration failure waits for the user). n8n versions
- * without that scheduler never read the property, so it changes nothing there.
+ * Why a poll failed, declared the way n8n's durable poll scheduler reads it (n8n 2.41 and later:
+ * packages/cli/src/workflows/triggers/poll-backoff-policy.ts): the error's `failure`,
+ * `{cause, retryAfterMs?}`, found without `instanceof` along the error's `cause` chain. A timed
+ * cause (rate-limited, temporarily-unavailable) backs off 5 s doubling to 30 min, at least the wait
+ * asked for; an actionable one (credential-invalid, configuration-invalid, node-defect) waits for the
+ * user. Versions without that scheduler never read the property.
  */
-
-/** n8n's poll failure classes (PR #36531). */
-export type PollFailureClass =
-	| 'rate-limited'
-	| 'quota-exhausted'
-	| 'credential-invalid'
-	| 'configuration-invalid'
-	| 'node-defect'
-	| 'temporarily-unavailable';
-
-/** The `pollFailure` property of an error a poll throws. */
-export interface PollFailure {
-	failureClass: PollFailureClass;
-	/** How long the service asked to wait before the next request (a 429's Retry-After), ms. */
-	retryAfterMs?: number;
-}
 
 /**
  * Reporting codes that mean the session's API user cannot log in or lacks the right (service rules
@@ -34,56 +20,49 @@ export interface PollFailure {
 const CREDENTIAL_CODES: ReadonlySet<string> = new Set(['11', '26', '83', '96']);
 
 /**
- * The class of a failed request (service rules §4, §11): a 429 is `rate-limited` (with the wait the
- * service asked for); a refused login (its codes, or HTTP 401 or 403) `credential-invalid`; a 5xx
- * or no answer (reset, timeout, refused connection) `temporarily-unavailable`; any other answer
- * (a parameter the service refuses: 400, 404, 412) `configuration-invalid`.
+ * The cause of a failed request (service rules §4, §11): a 429 is `rate-limited` (with the wait the
+ * service asked for, in ms); a refused login (its codes, or HTTP 401 or 403) `credential-invalid`;
+ * a 5xx or no answer (reset, timeout, refused connection) `temporarily-unavailable`; any other
+ * answer (a parameter the service refuses: 400, 404, 412) `configuration-invalid`.
  */
-export function classifyServiceFailure(failure: ServiceFailure): PollFailure {
+export function failureOfRequest(failure: ServiceFailure): Failure {
 	const { httpStatus } = failure;
 	if (httpStatus === 429) {
 		return failure.retryAfterSeconds === undefined
-			? { failureClass: 'rate-limited' }
-			: { failureClass: 'rate-limited', retryAfterMs: failure.retryAfterSeconds * 1000 };
+			? { cause: 'rate-limited' }
+			: { cause: 'rate-limited', retryAfterMs: failure.retryAfterSeconds * 1000 };
 	}
-	if (httpStatus === undefined || httpStatus >= 500)
-		return { failureClass: 'temporarily-unavailable' };
+	if (httpStatus === undefined || httpStatus >= 500) return { cause: 'temporarily-unavailable' };
 	if (
 		httpStatus === 401 ||
 		httpStatus === 403 ||
 		(failure.code !== undefined && CREDENTIAL_CODES.has(String(failure.code)))
 	)
-		return { failureClass: 'credential-invalid' };
-	return { failureClass: 'configuration-invalid' };
+		return { cause: 'credential-invalid' };
+	return { cause: 'configuration-invalid' };
 }
 
 /**
- * The {@link PollFailure} of an error a poll throws: a parameter or credential setting the node
- * refused before sending anything (NodeOperationError) is `configuration-invalid`; a failed request
- * is classed by {@link classifyServiceFailure}; anything else (a fault of the node itself) is
- * `node-defect`.
+ * The {@link Failure} of an error a poll throws: a parameter or credential setting the node refused
+ * before sending anything (NodeOperationError) is `configuration-invalid`; a failed request is
+ * classed by {@link failureOfRequest}; anything else (a fault of the node itself) is `node-defect`.
  */
-export function pollFailureOf(error: unknown): PollFailure {
-	if (error instanceof NodeOperationError) return { failureClass: 'configuration-invalid' };
+export function failureOfPoll(error: unknown): Failure {
+	if (error instanceof NodeOperationError) return { cause: 'configuration-invalid' };
 	const failure = failureOf(error);
-	if (failure) return classifyServiceFailure(failure);
+	if (failure) return failureOfRequest(failure);
 	const read = readFailure(error);
 	if (read.httpStatus !== undefined || read.networkCode !== undefined || read.session)
-		return classifyServiceFailure(read);
-	return { failureClass: 'node-defect' };
+		return failureOfRequest(read);
+	return { cause: 'node-defect' };
 }
 
 /**
- * `error` with its {@link PollFailure} set as `pollFailure` (kept when it already has one); the
- * same object, so n8n shows the same message.
+ * `error` with its {@link Failure} set as `failure` (kept when it already declares one); the same
+ * object, so n8n shows the same message.
  */
-export function withPollFailure(error: unknown): unknown {
-	if (error && typeof error === 'object' && !('pollFailure' in error))
-		Object.defineProperty(error, 'pollFailure', {
-			value: pollFailureOf(error),
-			enumerable: true,
-			configurable: true,
-			writable: true,
-		});
+export function withFailure(error: unknown): unknown {
+	if (error && typeof error === 'object' && !(error as { failure?: unknown }).failure)
+		(error as { failure?: Failure }).failure = failureOfPoll(error);
 	return error;
 }

@@ -6,7 +6,7 @@ import { PaymentsClient } from '../../transport/client';
 import { readPeriodPages, type ListQuery } from '../../reporting/read/period';
 import { readTriggerConfig } from './config';
 import { detectEvents, eventItem, matchesWantedStatus, mayEmit, observe } from './detection';
-import { withPollFailure } from './failure';
+import { withFailure } from './failure';
 import { loadState } from './load';
 import { advanceAfterPoll, narrowedStatuses, planPoll } from './plan';
 import { readPlannedWindows } from './reads';
@@ -25,14 +25,14 @@ const STATE_KEY = 'paymentsServiceTrigger';
  * reads the planned windows, detects the events, stores the state and returns the items to emit
  * (null: none). In manual mode, "Fetch Test Event" instead (no state saved).
  * @throws NodeOperationError for a bad parameter; NodeApiError from a read that failed (the stored
- *   state is then left as it was). Either carries `pollFailure` (./failure.ts), the class n8n's
+ *   state is then left as it was). Either carries `failure` (./failure.ts), the cause n8n's
  *   durable poll scheduler backs off by.
  */
 export async function handlePoll(context: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	try {
 		return await poll(context);
 	} catch (error) {
-		throw withPollFailure(error);
+		throw withFailure(error);
 	}
 }
 

@@ -254,29 +254,29 @@ describe('Payments Service Trigger: a failed poll says what failed, for n8n’s 
 		);
 		const outcome = await trigger.poll();
 		expect(outcome.error).toBeDefined();
-		return (outcome.error as unknown as { pollFailure?: unknown }).pollFailure;
+		return (outcome.error as unknown as { failure?: unknown }).failure;
 	};
 
 	test.each([
 		[
 			'a 429 is rate-limited, with the wait the service asked for',
 			{ kind: 'status', status: 429, retryAfterSeconds: 120 },
-			{ failureClass: 'rate-limited', retryAfterMs: 120_000 },
+			{ cause: 'rate-limited', retryAfterMs: 120_000 },
 		],
 		[
 			'a 503 is temporarily-unavailable',
 			{ kind: 'status', status: 503 },
-			{ failureClass: 'temporarily-unavailable' },
+			{ cause: 'temporarily-unavailable' },
 		],
 		[
 			'a lost connection is temporarily-unavailable',
 			{ kind: 'reset' },
-			{ failureClass: 'temporarily-unavailable' },
+			{ cause: 'temporarily-unavailable' },
 		],
 		[
 			'a parameter the service refuses is configuration-invalid',
 			{ kind: 'status', status: 412, body: { code: 18, description: 'period too long' } },
-			{ failureClass: 'configuration-invalid' },
+			{ cause: 'configuration-invalid' },
 		],
 	] as const)('%s', async (_name, fault, expected) => {
 		fx.sandbox.faults.add({ method: 'GET', path: '/v1/cashouts', ...fault, times: 5 });
@@ -295,12 +295,12 @@ describe('Payments Service Trigger: a failed poll says what failed, for n8n’s 
 				merchantId: String(MID),
 			},
 		});
-		expect(await failure()).toEqual({ failureClass: 'credential-invalid' });
+		expect(await failure()).toEqual({ cause: 'credential-invalid' });
 	});
 
 	test('a parameter the node refuses before sending anything is configuration-invalid', async () => {
 		expect(await failure({ options: { lookBackDays: -1 } })).toEqual({
-			failureClass: 'configuration-invalid',
+			cause: 'configuration-invalid',
 		});
 		expect(fx.sandbox.log.find('GET', '/v1/cashouts')).toHaveLength(0);
 	});

@@ -2,13 +2,13 @@ import { NodeApiError, NodeOperationError, type INode } from 'n8n-workflow';
 
 import { toNodeApiError } from '../../../../nodes/PaymentsService/transport/errors';
 import {
-	classifyServiceFailure,
-	pollFailureOf,
-	withPollFailure,
+	failureOfPoll,
+	failureOfRequest,
+	withFailure,
 } from '../../../../nodes/PaymentsService/trigger/poll/failure';
 
 /*
- * The class of a failed poll, for n8n's durable poll scheduler (trigger/poll/failure.ts). The engine
+ * Why a poll failed, for n8n's durable poll scheduler (trigger/poll/failure.ts). The engine
  * spec (test/engine/trigger/poll/memory.spec.ts) polls against the sandbox's faults; these are the
  * cases the sandbox does not make.
  */
@@ -21,41 +21,41 @@ const node = {
 	parameters: {},
 } as INode;
 
-describe('poll failure classes', () => {
+describe('poll failure causes', () => {
 	test.each([
-		[{ httpStatus: 429 }, { failureClass: 'rate-limited' }],
+		[{ httpStatus: 429 }, { cause: 'rate-limited' }],
 		[
 			{ httpStatus: 429, retryAfterSeconds: 3 },
-			{ failureClass: 'rate-limited', retryAfterMs: 3_000 },
+			{ cause: 'rate-limited', retryAfterMs: 3_000 },
 		],
-		[{ httpStatus: 502 }, { failureClass: 'temporarily-unavailable' }],
-		[{ networkCode: 'ETIMEDOUT' }, { failureClass: 'temporarily-unavailable' }],
-		[{ httpStatus: 401 }, { failureClass: 'credential-invalid' }],
-		[{ httpStatus: 403, code: 83 }, { failureClass: 'credential-invalid' }],
-		[{ httpStatus: 400, code: 11 }, { failureClass: 'credential-invalid' }],
-		[{ httpStatus: 400, code: 17 }, { failureClass: 'configuration-invalid' }],
-		[{ httpStatus: 404 }, { failureClass: 'configuration-invalid' }],
+		[{ httpStatus: 502 }, { cause: 'temporarily-unavailable' }],
+		[{ networkCode: 'ETIMEDOUT' }, { cause: 'temporarily-unavailable' }],
+		[{ httpStatus: 401 }, { cause: 'credential-invalid' }],
+		[{ httpStatus: 403, code: 83 }, { cause: 'credential-invalid' }],
+		[{ httpStatus: 400, code: 11 }, { cause: 'credential-invalid' }],
+		[{ httpStatus: 400, code: 17 }, { cause: 'configuration-invalid' }],
+		[{ httpStatus: 404 }, { cause: 'configuration-invalid' }],
 	])('%j is %j', (failure, expected) => {
-		expect(classifyServiceFailure(failure)).toEqual(expected);
+		expect(failureOfRequest(failure)).toEqual(expected);
 	});
 
 	test('a NodeApiError the client built carries its failure; a fault of the node itself is node-defect', () => {
 		const error = toNodeApiError(node, { httpStatus: 503 }, 'reporting', { action: 'Listing' });
-		expect(pollFailureOf(error)).toEqual({ failureClass: 'temporarily-unavailable' });
-		expect(pollFailureOf(new NodeOperationError(node, 'bad'))).toEqual({
-			failureClass: 'configuration-invalid',
+		expect(failureOfPoll(error)).toEqual({ cause: 'temporarily-unavailable' });
+		expect(failureOfPoll(new NodeOperationError(node, 'bad'))).toEqual({
+			cause: 'configuration-invalid',
 		});
-		expect(pollFailureOf(new TypeError('x is not a function'))).toEqual({
-			failureClass: 'node-defect',
+		expect(failureOfPoll(new TypeError('x is not a function'))).toEqual({
+			cause: 'node-defect',
 		});
 	});
 
-	test('withPollFailure sets it once, enumerable, on the same error', () => {
+	test('withFailure sets it on the same error, and keeps a failure the error already declares', () => {
 		const error = new NodeApiError(node, { message: 'x' }, { httpCode: '500' });
-		const marked = withPollFailure(error) as { pollFailure?: unknown };
+		const marked = withFailure(error) as { failure?: unknown };
 		expect(marked).toBe(error);
-		expect(Object.keys(marked)).toContain('pollFailure');
-		const set = { pollFailure: { failureClass: 'quota-exhausted' } };
-		expect(withPollFailure(set)).toEqual({ pollFailure: { failureClass: 'quota-exhausted' } });
+		expect(marked.failure).toEqual({ cause: 'node-defect' });
+		const declared = { failure: { cause: 'quota-exhausted' } };
+		expect(withFailure(declared)).toEqual({ failure: { cause: 'quota-exhausted' } });
 	});
 });
