@@ -317,7 +317,7 @@ export class MemoryUpdate {
 			if (this.countFrom(window.from) > maxRemembered) break;
 			from = window.from;
 		}
-		return Math.max(from, this.lookBackStart);
+		return from;
 	}
 
 	/** `knownFrom` raised above the oldest records until at most `maxRemembered` are at or after it. */
