@@ -45,6 +45,7 @@ import { Rng } from '../sandbox/data';
 import { demoCredentials } from '../sandbox/demo';
 import { N8N_SUMMARIZE_NODE } from './baselineRoute';
 import { lostAnswerBenchmark } from './lostAnswers';
+import { triggerMillionBenchmark } from './triggerVolume';
 import { reportSandboxReady } from './reportSandboxProcess';
 
 interface Result {
@@ -1512,7 +1513,9 @@ async function reportBenchmark(
 /**
  * `npm run bench -- <name>` runs one group: pure, engine, concurrency (360 days, one-day reads and
  * the 100,000-deposit day) or trigger; or part of concurrency: 360, day or large; or the trigger at
- * volume: trigger-volume (20,000 a day), trigger-volume-100k, trigger-volume-2k; or notifications;
+ * volume: trigger-volume (20,000 a day), trigger-volume-100k, trigger-volume-2k, trigger-volume-1m
+ * (version 2 at 100,000 and 1,000,000 a day under n8n's durable poll budget: test/bench/triggerVolume.ts,
+ * about 40 minutes); or notifications;
  * or creations (1,000 payouts, 1,000 deposits, 500 refunds at concurrency 1 and 8, then
  * lost-answers), creations-small (a tenth of them), lost-answers (payouts on a network that loses
  * answers, beside a clean batch: test/bench/lostAnswers.ts);
@@ -1549,6 +1552,7 @@ async function main() {
 		await triggerVolumeBenchmark(20_000);
 	if (only === 'trigger-volume-100k') await triggerVolumeBenchmark(100_000, 10);
 	if (only === 'trigger-volume-2k') await triggerVolumeBenchmark(2_000, 30);
+	if (only === 'trigger-volume-1m') await triggerMillionBenchmark({ record });
 	if (!only || only === 'notifications') await notificationBenchmark();
 	if (!only || only === 'report')
 		await reportBenchmark(

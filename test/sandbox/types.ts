@@ -616,4 +616,13 @@ export interface SandboxControl {
 	 * notice (docs/polling-trigger.md, "Memory").
 	 */
 	setLastChangeMoves(moves: boolean): void;
+	/**
+	 * Makes the merchant's cashouts a compact series for the volume benchmarks
+	 * (store/series.ts): from `fromMs`, one every `everyMs`, created by {@link extendCashoutSeries};
+	 * GET /v1/cashouts then lists the series instead, and setStatus changes its records. Returns
+	 * the first id.
+	 */
+	addCashoutSeries(spec: { idMerchant: number; fromMs: number; everyMs: number }): number;
+	/** Creates the series' records due by `untilMs`; returns how many it holds. */
+	extendCashoutSeries(merchantId: number, untilMs: number): number;
 }

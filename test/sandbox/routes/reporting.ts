@@ -165,13 +165,22 @@ export function registerReportingRoutes(app: FastifyInstance, ctx: RouteContext)
 		path: string,
 		entries: () => ReadonlyArray<Entry<T>>,
 		filters: (request: FastifyRequest) => Array<Predicate<T> | undefined>,
+		compact?: (
+			merchantId: number,
+			request: FastifyRequest,
+			period: { from: number; to: number; page: number },
+		) => unknown,
 	): void {
 		app.get(path, async (request: FastifyRequest, reply: FastifyReply) => {
 			const session: Session | undefined = requireSession(ctx, request, reply, 'reporting');
 			if (!session) return reply;
 			try {
-				const { from, to, page } = parsePeriod(request);
+				const period = parsePeriod(request);
+				const { from, to, page } = period;
 				const predicate = all(filters(request));
+				// A merchant whose records are a compact series (store/series.ts) lists those.
+				const series = compact?.(session.merchantId, request, period);
+				if (series) return series;
 				return store.listPage(entries(), session.merchantId, from, to, page, predicate);
 			} catch (error) {
 				if (error instanceof ParamError)
@@ -199,6 +208,15 @@ export function registerReportingRoutes(app: FastifyInstance, ctx: RouteContext)
 			enumFilter(request, options.statusParamName, CASHOUT_STATUSES, (rec) => rec.status),
 			clientDocumentFilter(request),
 		],
+		(merchantId, request, period) =>
+			store
+				.cashoutSeriesOf(merchantId)
+				?.page(
+					period.from,
+					period.to,
+					period.page,
+					optional(request, options.statusParamName)?.toUpperCase(),
+				),
 	);
 	list(
 		'/v1/notes',

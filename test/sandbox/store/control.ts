@@ -19,6 +19,11 @@ export function setStatus(
 	extra?: { rejectionCode?: number; rejectionReason?: string },
 ): void {
 	if (kind === 'cashout') {
+		const series = [...state.cashoutSeries.values()].find((candidate) => candidate.has(id));
+		if (series) {
+			series.setStatus(id, status, state.clock.now(), state.lastChangeMoves);
+			return;
+		}
 		const entry = requireEntry(state.byId.cashout, kind, id);
 		const rejection =
 			extra && (extra.rejectionCode !== undefined || extra.rejectionReason !== undefined)
@@ -62,6 +67,8 @@ export function control(store: SandboxStore): SandboxControl {
 			store.reportLagMs = ms;
 		},
 		setLastChangeMoves: (moves) => store.setLastChangeMoves(moves),
+		addCashoutSeries: (spec) => store.addCashoutSeries(spec),
+		extendCashoutSeries: (merchantId, untilMs) => store.extendCashoutSeries(merchantId, untilMs),
 		cashoutRejection: (id) => {
 			const r = store.cashout(id)?.rejection;
 			return r ? { ...r } : undefined;

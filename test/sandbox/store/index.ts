@@ -57,6 +57,7 @@ import {
 	type StoreState,
 } from './state';
 
+import { CashoutSeries } from './series';
 export type { LoginResult, Session } from './sessions';
 export type { ResolvedOptions } from './state';
 
@@ -344,6 +345,32 @@ export class SandboxStore {
 		extra?: { rejectionCode?: number; rejectionReason?: string },
 	): void {
 		setStatus(this.state, kind, id, status, extra);
+	}
+
+	/**
+	 * Makes `idMerchant`'s cashouts a compact series (./series.ts) from `fromMs`, one every
+	 * `everyMs`; returns the first id. Ordinary cashout ids continue a billion above it.
+	 */
+	addCashoutSeries(spec: { idMerchant: number; fromMs: number; everyMs: number }): number {
+		if (!(spec.everyMs > 0) || !Number.isFinite(spec.fromMs))
+			throw new Error('a series needs a finite fromMs and everyMs > 0');
+		const firstId = Math.max(this.state.nextId.cashout, 10_000_000);
+		this.state.nextId.cashout = firstId + 1_000_000_000;
+		this.state.cashoutSeries.set(spec.idMerchant, new CashoutSeries({ ...spec, firstId }));
+		return firstId;
+	}
+
+	/** Creates the records of `merchantId`'s series due by `untilMs`; returns the series' size. */
+	extendCashoutSeries(merchantId: number, untilMs: number): number {
+		const series = this.state.cashoutSeries.get(merchantId);
+		if (!series) throw new Error(`merchant ${merchantId} has no cashout series`);
+		series.extend(untilMs);
+		return series.count;
+	}
+
+	/** The compact cashout series of `merchantId`, if it has one. */
+	cashoutSeriesOf(merchantId: number): CashoutSeries | undefined {
+		return this.state.cashoutSeries.get(merchantId);
 	}
 
 	/** Whether a status write moves `lastChangeDate` (see SandboxControl.setLastChangeMoves). */

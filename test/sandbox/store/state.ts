@@ -15,6 +15,7 @@ import {
 	type SettlementEntry,
 } from '../data';
 import { NotificationCenter } from '../notifications';
+import type { CashoutSeries } from './series';
 import type { CreatedCashout, CreatedDeposit, CreatedRefund, TicketRecord } from '../types';
 import type { Session } from './sessions';
 
@@ -44,6 +45,8 @@ export interface StoreState {
 	 * rules §3.4); off plays a service that leaves it where it was.
 	 */
 	lastChangeMoves: boolean;
+	/** Merchants whose cashouts are a compact series (./series.ts), by merchant id. */
+	readonly cashoutSeries: Map<number, CashoutSeries>;
 	readonly deposits: DepositEntry[];
 	readonly cashouts: CashoutEntry[];
 	readonly refunds: RefundEntry[];
@@ -107,6 +110,7 @@ export function createState(options: ResolvedOptions, clock: ManualClock): Store
 		},
 		nextId: { ...ID_BASE },
 		lastChangeMoves: true,
+		cashoutSeries: new Map<number, CashoutSeries>(),
 	};
 	index(state, 'deposit', state.deposits);
 	index(state, 'cashout', state.cashouts);
