@@ -140,8 +140,9 @@ export function listsOf(rule: ReconciliationRule): RecordListResource[] {
 }
 
 /**
- * The rule as the output shows it: the formulas, each term's list, amounts and statuses, and a
- * word that it is inferred (service rules §3.6).
+ * The rule as the output shows it: the formulas, each term's list, amounts, statuses (null: every
+ * record, the list has no status) and whether it adds to the net or subtracts, and a word that it
+ * is inferred (service rules §3.6).
  */
 export function ruleJson(rule: ReconciliationRule): IDataObject {
 	const terms: IDataObject = {};
@@ -151,9 +152,10 @@ export function ruleJson(rule: ReconciliationRule): IDataObject {
 		terms[term] = {
 			list: REPORTING_LISTS[list].plural,
 			sums: signedBy
-				? `${sums}: ${signedBy.field} ${signedBy.plus} adds, ${signedBy.minus} subtracts`
+				? `${sums}: ${signedBy.field} ${signedBy.plus} adds, ${signedBy.minus} subtracts; every record (no status)`
 				: sums,
-			statuses: statuses ? [...statuses] : 'every record (no status)',
+			statuses: statuses ? [...statuses] : null,
+			net: TERM_SIGNS[term] > 0 ? 'adds' : 'subtracts',
 		};
 	}
 	return {

@@ -195,7 +195,12 @@ describe('Balance → Reconcile through the n8n engine (generated data)', () => 
 					sums: 'merchantAmount (in merchantCurrency) + fee (in feeCurrency)',
 					statuses: ['ON_HOLD', 'PENDING', 'DELIVERED', 'COMPLETED'],
 				},
-				noteTotal: { statuses: 'every record (no status)' },
+				noteTotal: {
+					sums: 'amount (in currency): category CREDIT adds, DEBIT subtracts; every record (no status)',
+					statuses: null,
+				},
+				cancelledSettlementTotal: { net: 'adds' },
+				settlementTotal: { net: 'subtracts' },
 			},
 		});
 	});

@@ -18,7 +18,11 @@ import {
 } from '../../reporting/lists';
 import { FIRST_CREATION_SECOND } from '../../reporting/periodParameter';
 import { completedWindows } from '../../reporting/read/period';
-import { splitIntoBalancedWindows, type TimeWindow } from '../../reporting/read/windows';
+import {
+	splitIntoBalancedWindows,
+	splitIntoWindows,
+	type TimeWindow,
+} from '../../reporting/read/windows';
 import {
 	DEFAULT_STATUSES,
 	ListSums,
@@ -247,7 +251,8 @@ async function readReport(
 ): Promise<ReportRows> {
 	const list = REPORTING_LISTS.balanceReport;
 	const from = Math.max(FIRST_CREATION_SECOND, plan.window.from - LOOK_BACK_DAYS * SECONDS_PER_DAY);
-	const windows = splitIntoBalancedWindows(from, plan.window.to, plan.concurrency).reverse();
+	// A row a day and currency: the fewest windows (each of one or two pages), newest first.
+	const windows = splitIntoWindows(from, plan.window.to).reverse();
 	const records: Array<Record<string, unknown>> = [];
 	for await (const completed of completedWindows(client, { list, filters: {} }, windows, {
 		concurrency: plan.concurrency,
