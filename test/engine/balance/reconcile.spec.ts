@@ -308,6 +308,28 @@ describe('Balance → Reconcile through the n8n engine (generated data)', () => 
 		expect(LIST_PATHS.flatMap((path) => fx.sandbox.log.find('GET', path))).toEqual([]);
 	});
 
+	test('a list record whose date is no date fails the node naming the list, the record and the date: it cannot be put on a day', async () => {
+		fx.sandbox.faults.add({
+			method: 'GET',
+			path: '/v1/deposits',
+			kind: 'status',
+			status: 200,
+			body: {
+				data: [
+					{ idDeposit: 77, creationDate: 'soon', status: 'COMPLETED', amount: 1, currency: 'USD' },
+				],
+				page: 0,
+				rows: 1,
+				maxRows: 50,
+			},
+		});
+		const run = await fx.engine.run(reconcileWorkflow({}));
+		expect(run.error?.message).toBe(
+			'1 deposit of the period has a creationDate that is not a date (idDeposit "77": "soon"), so it cannot be put on a day (item 0)',
+		);
+		expect(run.output(NODE)).toEqual([]);
+	});
+
 	test('a report row whose date is not the start of a UTC day is refused: its days are not the UTC days the lists are summed by', async () => {
 		fx.sandbox.faults.add({
 			method: 'GET',
