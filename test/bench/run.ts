@@ -46,6 +46,7 @@ import { demoCredentials } from '../sandbox/demo';
 import { N8N_SUMMARIZE_NODE } from './baselineRoute';
 import { lostAnswerBenchmark } from './lostAnswers';
 import { triggerMillionBenchmark } from './triggerVolume';
+import { reconcileBenchmark } from './reconcile';
 import { reportSandboxReady } from './reportSandboxProcess';
 
 interface Result {
@@ -1520,7 +1521,8 @@ async function reportBenchmark(
  * lost-answers), creations-small (a tenth of them), lost-answers (payouts on a network that loses
  * answers, beside a clean batch: test/bench/lostAnswers.ts);
  * or report (Summarize, Export to File, and Summarize with Write Records to File at 100,000 and
- * 1,000,000 deposits), report-100k, report-file (Summarize with Write Records to File alone).
+ * 1,000,000 deposits), report-100k, report-file (Summarize with Write Records to File alone); reconcile
+ * (Balance → Reconcile over 30 days at 100,000 deposits a day: test/bench/reconcile.ts).
  */
 async function main() {
 	const only = process.argv[2];
@@ -1572,6 +1574,7 @@ async function main() {
 			false,
 			'Summarize with Write Records to File',
 		);
+	if (only === 'reconcile') await reconcileBenchmark(record);
 	const missed = results.filter((result) =>
 		result.better === 'lower' ? result.value > result.target : result.value < result.target,
 	);

@@ -113,6 +113,39 @@ function firstJson(run: WorkflowRun, node: string): IDataObject {
 	return item.json;
 }
 
+/** What {@link disagreeYesterday} made the sandbox's balance report get wrong, per sandbox. */
+const disagreements = new WeakMap<
+	Sandbox,
+	{ day: string; deposit: { idDeposit: number; amount: number; fee: number }; shift: number }
+>();
+
+/**
+ * Makes the sandbox's daily balance report of yesterday (UTC) disagree with the lists, once per
+ * sandbox: a completed deposit of the day left out of it, and its totalBalance 25.00 USD above what
+ * the day before and its net carry. Returns what it did (the same on a second call).
+ */
+function disagreeYesterday(sandbox: Sandbox) {
+	const known = disagreements.get(sandbox);
+	if (known) return known;
+	const day = new Date(sandbox.clock.now() - 86_400_000).toISOString().slice(0, 10);
+	const deposit = sandbox.control
+		.deposits(1001)
+		.find(
+			(candidate) => candidate.status === 'COMPLETED' && candidate.creationDate.startsWith(day),
+		);
+	check(deposit, `the sandbox holds no completed deposit of ${day}`);
+	sandbox.control.omitFromBalanceReport(deposit.idDeposit);
+	const shift = 25;
+	sandbox.control.shiftBalanceReport(1001, day, shift);
+	const made = {
+		day,
+		deposit: { idDeposit: deposit.idDeposit, amount: deposit.amount, fee: deposit.fee },
+		shift,
+	};
+	disagreements.set(sandbox, made);
+	return made;
+}
+
 /** The demos, in the order `npm run demo` runs and numbers them. */
 export const DEMOS: Demo[] = [
 	{
@@ -229,6 +262,101 @@ export const DEMOS: Demo[] = [
 				`  Subject: ${mail.subject}`,
 				...tables.flatMap((table) => cells(table).map((row) => `  | ${row.join(' | ')}`)),
 				`  Attached: ${attachment.fileName}, ${rows.length} rows, ${attachment.content.length} bytes`,
+			];
+		},
+	},
+	{
+		title:
+			'Daily reconciliation: yesterday’s balance report beside its deposits, cashouts, notes and settlements, every difference marked in an e-mail; a second e-mail when the balance did not carry over',
+		file: 'reconcile-daily-balance.json',
+		prepare(workflow, { sandbox }) {
+			disagreeYesterday(sandbox);
+			return workflow;
+		},
+		summarize(run, { mails, sandbox }) {
+			check(!run.error, `the workflow failed: ${run.error?.message}`);
+			const made = disagreeYesterday(sandbox);
+			const items = run.output('Reconcile yesterday').map((item) => item.json);
+			check(
+				items.length === 1 && items[0].day === made.day && items[0].currency === 'USD',
+				`Reconcile gave ${items.map((item) => `${String(item.day)} ${String(item.currency)}`).join(', ') || 'nothing'}, not yesterday in USD`,
+			);
+			const day = items[0];
+			const terms = day.terms as Record<string, IDataObject>;
+			const balance = day.balance as IDataObject;
+			const cents = (value: unknown) => Math.round(Number(value) * 100);
+			check(
+				day.reconciled === false &&
+					(day.differences as string[]).join() === 'depositTotal,depositFeeTotal,totalBalance',
+				`the differences found are ${(day.differences as string[]).join(', ') || 'none'}`,
+			);
+			check(
+				cents(terms.depositTotal.difference) === cents(made.deposit.amount) &&
+					cents(terms.depositFeeTotal.difference) === cents(made.deposit.fee) &&
+					cents(balance.difference) === -cents(made.shift),
+				'the differences are not the deposit left out and the balance shifted, to the cent',
+			);
+			// Every list read once: each page of yesterday requested once, its windows covering it. The
+			// run reads the report first, then the lists: its requests follow its last report request
+			// (other workflows read days that overlap yesterday).
+			const from = Date.parse(`${made.day}T00:00:00Z`) / 1000;
+			const log = sandbox.log.entries();
+			const reportRead = Math.max(
+				...log.filter((entry) => entry.path === '/v1/balance/report').map((entry) => entry.seq),
+			);
+			const reads = ['/v1/deposits', '/v1/cashouts', '/v1/notes', '/v1/settlements'].map(
+				(path) =>
+					[
+						path,
+						periodRead(
+							log.filter((entry) => entry.seq > reportRead),
+							path,
+							from,
+							from + 86_399,
+						),
+					] as const,
+			);
+			for (const [path, read] of reads)
+				check(
+					read.covers && read.repeated.length === 0 && read.unfinished.length === 0,
+					`${path} was not read once over yesterday`,
+				);
+			check(
+				(run.run.data.resultData.runData['Reconcile yesterday'] ?? []).length === 1,
+				'Reconcile ran more than once',
+			);
+			const mail = lastMailTo(mails, 'finance@acme-store.example');
+			check(
+				mail?.subject === `Reconciliation ${made.day}: 3 difference(s)`,
+				`the reconciliation e-mail was not received (${mail?.subject ?? 'none'})`,
+			);
+			const html = mimePart(mail.raw, /^text\/html$/i)?.content.toString('utf8') ?? '';
+			const rows = (html.match(/<tr[^>]*>.*?<\/tr>/gs) ?? []).slice(1).map((row) => ({
+				marked: row.includes('✗'),
+				cells: row.split(/<\/td><td>/).map((cell) => cell.replace(/<[^>]+>/g, '').trim()),
+			}));
+			check(
+				rows.length === 8 &&
+					rows
+						.filter((row) => row.marked)
+						.map((row) => row.cells[0].replace('✗ ', '').split(' ')[0])
+						.join() === 'depositTotal,depositFeeTotal,totalBalance',
+				'the e-mail’s table does not mark exactly the three differences',
+			);
+			const alert = lastMailTo(mails, 'treasury@acme-store.example');
+			check(
+				alert?.subject === `Balance did not carry over on ${made.day} (USD)` &&
+					alert.text.includes(
+						`Difference (expected minus report): ${String(balance.difference)} USD`,
+					),
+				'the balance alert was not received',
+			);
+			return [
+				`made to disagree: deposit ${made.deposit.idDeposit} (${made.deposit.amount} USD, fee ${made.deposit.fee}) left out of ${made.day}’s report, its balance shifted by ${made.shift} USD`,
+				`requests: ${reads.map(([path, read]) => `${path.slice(4)} ${read.requests}`).join(', ')}, and the report’s; each list read once over the day, each page once`,
+				`e-mail to ${mail.to.join(', ')}: ${mail.subject}`,
+				...rows.map((row) => `  | ${row.cells.join(' | ')}`),
+				`alert to ${alert.to.join(', ')}: ${alert.subject}`,
 			];
 		},
 	},

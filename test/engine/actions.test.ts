@@ -5,6 +5,7 @@
  * for each test file, and n8n's engine takes about a second to load. Each spec keeps its hooks inside
  * its own `describe`; a spec also runs by itself (`npx jest test/engine/cashout/create.spec.ts`).
  */
+import './balance/reconcile.spec';
 import './bank/getMany.spec';
 import './cashout/create.spec';
 import './cashout/status.spec';

@@ -180,7 +180,7 @@ function baseOf(resource: string, operation: string, ids: Ids, run: number): INo
 	const now = Math.floor(Date.now() / 1000);
 	// Ends an hour ago: the records the creations make meanwhile stay out of the reads.
 	const period = { period: 'custom', createdFrom: iso(now - 3 * DAY), createdTo: iso(now - 3_600) };
-	if (['getMany', 'summarize', 'exportToFile', 'getDailyReport'].includes(operation))
+	if (['getMany', 'summarize', 'exportToFile', 'getDailyReport', 'reconcile'].includes(operation))
 		return operation === 'getMany' && ['bank', 'paymentMethod'].includes(resource)
 			? { country: picked('BR'), limit: 5 }
 			: { ...period, limit: 5 };

@@ -36,8 +36,12 @@ function dayStartOf(ms: number): number {
 	return Math.floor(ms / MS_PER_DAY) * MS_PER_DAY;
 }
 
-/** Per-day totals of `merchantId` (only days with a movement), oldest first. */
-function dailyTotals(store: SandboxStore, merchantId: number): DayTotals[] {
+/**
+ * Per-day totals of `merchantId` (only days with a movement), oldest first. With `forReport`, the
+ * deposits {@link SandboxStore.omittedFromBalanceReport} names are left out of the amounts (their
+ * day keeps its row): the report disagrees with the lists, the balance does not.
+ */
+function dailyTotals(store: SandboxStore, merchantId: number, forReport = false): DayTotals[] {
 	const days = new Map<number, DayTotals>();
 	const day = (ms: number): DayTotals => {
 		const start = dayStartOf(ms);
@@ -60,6 +64,7 @@ function dailyTotals(store: SandboxStore, merchantId: number): DayTotals[] {
 		entries.filter((e) => e.merchantId === merchantId && store.isVisible(e));
 	for (const d of visible(store.deposits)) {
 		const t = day(d.createdMs);
+		if (forReport && store.omittedFromBalanceReport.has(d.id)) continue;
 		if (CREDITED_DEPOSIT.has(d.rec.status)) {
 			t.depositTotal += d.rec.amount;
 			t.depositFeeTotal += d.rec.fee;
@@ -95,15 +100,20 @@ function net(t: DayTotals): number {
  * Balance report of `merchantId`: one record per UTC day with at least one movement, oldest first;
  * netAmount = deposits - deposit fees - cashouts (incl. fees, not rejected/cancelled/declined)
  * + credit notes - debit notes - settlements + cancelled/failed settlements; totalBalance = running sum.
+ * Made to disagree on purpose (control.omitFromBalanceReport, control.shiftBalanceReport): a
+ * deposit left out of its day's amounts, and a totalBalance that from a day on is higher (or lower)
+ * than the nets carry.
  */
 export function balanceReport(
 	store: SandboxStore,
 	merchantId: number,
 ): Array<{ dayStart: number; rec: BalanceReportRecord }> {
 	let running = 0;
-	return dailyTotals(store, merchantId).map((t) => {
+	const shifts = store.balanceReportShifts.get(merchantId) ?? [];
+	return dailyTotals(store, merchantId, true).map((t) => {
 		const netAmount = net(t);
 		running += netAmount;
+		for (const shift of shifts) if (shift.dayStart === t.dayStart) running += shift.amount;
 		return {
 			dayStart: t.dayStart,
 			rec: {

@@ -229,6 +229,73 @@ describe('sandbox reporting lists', () => {
 	});
 });
 
+describe('sandbox balance report made to disagree', () => {
+	it('a deposit left out of the report leaves its day’s amounts and every later balance; a shifted balance breaks only its own day’s carry; the admin routes do the same and refuse bad bodies', async () => {
+		const sb = await startSandbox({ now: NOW, days: 180, depositsPerDay: 12, cashoutsPerDay: 8 });
+		try {
+			const token = await login(sb);
+			const rows = async () => {
+				const { from, to } = windowEndingNow(sb, 20);
+				const answer = await client(sb).get('/v1/balance/report', {
+					params: { from, to },
+					headers: bearer(token),
+				});
+				return answer.data.data as Array<Record<string, number | string>>;
+			};
+			const before = await rows();
+			const day = String(before[10].date).slice(0, 10);
+			const deposit = sb.control
+				.deposits(1001)
+				.find((d) => d.status === 'COMPLETED' && d.creationDate.startsWith(day))!;
+			const balanceBefore = sb.control.balances(1001);
+			expect(
+				(await client(sb).post(`/_sandbox/deposits/${deposit.idDeposit}/omit-from-balance-report`))
+					.status,
+			).toBe(200);
+			const cents = (value: unknown) => Math.round(Number(value) * 100);
+			const omitted = await rows();
+			const changed = (field: string) =>
+				omitted.map((row, index) => cents(before[index][field]) - cents(row[field]));
+			const at = (dayOf: string) => before.findIndex((row) => String(row.date).startsWith(dayOf));
+			const net = cents(deposit.amount) - cents(deposit.fee);
+			expect(changed('depositTotal')).toEqual(
+				before.map((_, index) => (index === at(day) ? cents(deposit.amount) : 0)),
+			);
+			// Newest first: the day and every later one hold a balance lower by the deposit's net.
+			expect(changed('totalBalance')).toEqual(
+				before.map((_, index) => (index <= at(day) ? net : 0)),
+			);
+			expect(sb.control.balances(1001)).toEqual(balanceBefore);
+			const jump = String(before[5].date).slice(0, 10);
+			sb.control.shiftBalanceReport(1001, jump, -7.5);
+			const shifted = await rows();
+			expect(
+				shifted.map((row, index) => cents(omitted[index].totalBalance) - cents(row.totalBalance)),
+			).toEqual(before.map((_, index) => (index <= at(jump) ? 750 : 0)));
+			expect(shifted.map((row) => row.netAmount)).toEqual(omitted.map((row) => row.netAmount));
+			for (const [route, body] of [
+				['/_sandbox/deposits/1/omit-from-balance-report', {}],
+				['/_sandbox/merchants/1001/balance-report/shift', { day: jump, amount: 0 }],
+				['/_sandbox/merchants/1001/balance-report/shift', { day: jump, amount: 1.005 }],
+				['/_sandbox/merchants/1001/balance-report/shift', { day: '2025-13-01', amount: 1 }],
+				['/_sandbox/merchants/1001/balance-report/shift', { day: '2020-01-01', amount: 1 }],
+				['/_sandbox/merchants/9999/balance-report/shift', { day: jump, amount: 1 }],
+			] as const)
+				expect([route, (await client(sb).post(route, body)).status]).toEqual([route, 400]);
+			expect(
+				(
+					await client(sb).post('/_sandbox/merchants/1001/balance-report/shift', {
+						day: jump,
+						amount: 1,
+					})
+				).data,
+			).toEqual({ merchantId: 1001, day: jump, amount: 1 });
+		} finally {
+			await sb.close();
+		}
+	});
+});
+
 describe('sandbox reporting options', () => {
 	it('statusParamName "status" and plural refund/chargeback paths', async () => {
 		const sb = await startSandbox({

@@ -625,4 +625,17 @@ export interface SandboxControl {
 	addCashoutSeries(spec: { idMerchant: number; fromMs: number; everyMs: number }): number;
 	/** Creates the series' records due by `untilMs`; returns how many it holds. */
 	extendCashoutSeries(merchantId: number, untilMs: number): number;
+	/**
+	 * Makes the daily balance report leave deposit `id` out (its amount and fee, so its day's net and
+	 * every later balance): a deposit missing from the report, which the lists still hold. Throws for
+	 * an unknown deposit.
+	 */
+	omitFromBalanceReport(depositId: number): void;
+	/**
+	 * From UTC day `day` (`yyyy-MM-dd`, a day with a row) on, the report's totalBalance of `merchantId`
+	 * is `amount` USD higher (lower when negative) than its nets carry: that day's balance does not
+	 * carry over. Throws for an unknown merchant, a day without a row, or an amount that is 0, not
+	 * finite or has more than 2 decimals.
+	 */
+	shiftBalanceReport(merchantId: number, day: string, amount: number): void;
 }

@@ -14,5 +14,6 @@ import './reporting/read/pages.spec';
 import './reporting/read/period.completedWindows.spec';
 import './reporting/read/period.spec';
 import './reporting/read/windows.spec';
+import './reporting/reconciliation.spec';
 import './reporting/summary.spec';
 import './reporting/timeZones.spec';

@@ -8,6 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { CREDENTIAL_TYPES, type CredentialKind } from '../transport/client';
 import { type RecordListResource, REPORTING_LISTS } from '../reporting/lists';
 import * as balanceGet from './balance/get.operation';
+import * as balanceReconcile from './balance/reconcile.operation';
 import * as bankGetMany from './bank/getMany.operation';
 import * as cashoutCancel from './cashout/cancel.operation';
 import * as cashoutCreate from './cashout/create.operation';
@@ -145,6 +146,16 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				credential: 'session',
 				reads: true,
 				module: listOperation('balanceReport'),
+			},
+			{
+				value: 'reconcile',
+				name: 'Reconcile',
+				description:
+					'Set the daily balance report beside the deposits, cashouts, notes and settlements of each day, and name every difference',
+				action: 'Reconcile the daily balance report',
+				credential: 'session',
+				reads: true,
+				module: balanceReconcile,
 			},
 		],
 	},

@@ -30,6 +30,8 @@ export const TOOL_DESCRIPTIONS: Readonly<Record<string, string>> = {
 	'balance.get':
 		'Reads the merchant’s total available balance. Takes nothing. Returns one item per balance entry (one per currency and type).',
 	'balance.getDailyReport': `Reads the balance report, one item per day of the period. ${PERIOD}.`,
+	'balance.reconcile':
+		'Checks whether the money adds up: sets each day’s balance report beside the deposits, cashouts, credit/debit notes and settlements of that day. Period picks UTC days (yesterday by default, today, thisMonth, lastMonth, or custom with Created From/To as ISO 8601 dates). Returns one item per day and currency with reconciled (true or false), differences (the names of the checks that failed), and per term (depositTotal, depositFeeTotal, cashoutTotal, noteTotal, settlementTotal, cancelledSettlementTotal) the report’s value, the lists’ sum and the difference (lists minus report) as exact decimal texts; net (the report’s terms against its netAmount) and balance (the previous totalBalance plus netAmount against totalBalance). The rule is inferred from the field names and is in the output.',
 	'bank.getMany':
 		'Lists the bank codes a cashout to a country can use. Takes Country (2-letter ISO code, e.g. BR). Returns one item per bank with its code and name; use the code as Bank Code of Create a cashout.',
 	'cashout.cancel':

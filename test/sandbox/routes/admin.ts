@@ -46,6 +46,9 @@ function jsonBody(raw: string): Record<string, unknown> | undefined {
  * POST /_sandbox/cashouts/:id/advance {to, rejectionCode?, rejectionReason?};
  * POST /_sandbox/refunds/:id/advance {to} (answers the refund record);
  * POST /_sandbox/deposits/:id/status {status} (no state machine; answers the deposit record);
+ * POST /_sandbox/deposits/:id/omit-from-balance-report (the daily balance report leaves it out);
+ * POST /_sandbox/merchants/:id/balance-report/shift {day, amount} (from that UTC day on, the
+ * report's totalBalance is `amount` USD off what its nets carry);
  * GET/DELETE /_sandbox/notifications; POST /_sandbox/notifications/deliver-due -> {attempts};
  * POST /_sandbox/notifications/settle; POST /_sandbox/notifications/duplicate {n};
  * POST /_sandbox/notifications/hold; POST /_sandbox/notifications/release {order?} -> {released};
@@ -156,6 +159,34 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AdminContext): vo
 				return bad(reply, error instanceof Error ? error.message : String(error));
 			}
 			return structuredClone(store.deposit(Number(request.params.id))?.rec);
+		},
+	);
+
+	app.post<{ Params: { id: string } }>(
+		`${ADMIN_PREFIX}/deposits/:id/omit-from-balance-report`,
+		async (request, reply) => {
+			try {
+				store.omitFromBalanceReport(Number(request.params.id));
+			} catch (error) {
+				return bad(reply, error instanceof Error ? error.message : String(error));
+			}
+			return { depositId: Number(request.params.id), omittedFromBalanceReport: true };
+		},
+	);
+
+	app.post<{ Params: { id: string } }>(
+		`${ADMIN_PREFIX}/merchants/:id/balance-report/shift`,
+		async (request, reply) => {
+			const body = jsonBody(rawBodyOf(request));
+			if (typeof body?.day !== 'string' || typeof body.amount !== 'number')
+				return bad(reply, 'body must be {"day": "yyyy-MM-dd", "amount": <USD, not 0>}');
+			const merchantId = Number(request.params.id);
+			try {
+				store.shiftBalanceReport(merchantId, body.day, body.amount);
+			} catch (error) {
+				return bad(reply, error instanceof Error ? error.message : String(error));
+			}
+			return { merchantId, day: body.day, amount: body.amount };
 		},
 	);
 

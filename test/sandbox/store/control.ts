@@ -62,6 +62,8 @@ export function control(store: SandboxStore): SandboxControl {
 		cashoutFunds: (mid) => store.cashoutFunds(mid),
 		setCashoutFunds: (mid, usd) => store.setCashoutFunds(mid, usd),
 		activeSessions: () => store.activeSessions(),
+		omitFromBalanceReport: (id) => store.omitFromBalanceReport(id),
+		shiftBalanceReport: (mid, day, amount) => store.shiftBalanceReport(mid, day, amount),
 		setReportLag: (ms) => {
 			if (!Number.isFinite(ms) || ms < 0) throw new Error('the report lag must be a number >= 0');
 			store.reportLagMs = ms;

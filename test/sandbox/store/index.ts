@@ -8,7 +8,7 @@
  * - control.ts: the {@link SandboxControl} facade the tests use, and setStatus.
  * This file keeps the reporting page read: visibility, newest-first order, pages.
  */
-import { balanceBody } from '../balance';
+import { balanceBody, balanceReport } from '../balance';
 import { plainCopy } from '../copy';
 import type { ManualClock } from '../clock';
 import { MAX_ROWS_PER_PAGE } from '../constants';
@@ -83,6 +83,13 @@ export class SandboxStore {
 	private readonly state: StoreState;
 	/** How long a record created through the API stays out of the lists (ms, sandbox clock). */
 	reportLagMs = 0;
+	/** Deposits the daily balance report leaves out (balance.ts): a report that disagrees with the lists. */
+	readonly omittedFromBalanceReport = new Set<number>();
+	/**
+	 * Per merchant, the days (UTC day start, ms) from which the report's totalBalance is `amount`
+	 * USD higher than its nets carry (balance.ts): a balance that does not carry over.
+	 */
+	readonly balanceReportShifts = new Map<number, Array<{ dayStart: number; amount: number }>>();
 	readonly deposits: DepositEntry[];
 	readonly cashouts: CashoutEntry[];
 	readonly refunds: RefundEntry[];
@@ -198,6 +205,38 @@ export class SandboxStore {
 		const balances = this.state.localBalances.get(merchantId) ?? new Map<string, number>();
 		balances.set(currency, Math.round(amount * 100) / 100);
 		this.state.localBalances.set(merchantId, balances);
+	}
+
+	/**
+	 * Leaves deposit `id` out of the daily balance report: its amount and fee leave its day's
+	 * depositTotal, depositFeeTotal and netAmount, and every later totalBalance (its day keeps its
+	 * row). The lists and GET /v1/balance still hold it. Throws for an unknown deposit.
+	 */
+	omitFromBalanceReport(id: number): void {
+		if (!this.deposit(id)) throw new Error(`unknown deposit ${id}`);
+		this.omittedFromBalanceReport.add(id);
+	}
+
+	/**
+	 * From UTC day `day` (`yyyy-MM-dd`) on, the daily balance report's totalBalance of `merchantId`
+	 * is `amount` USD higher (lower when negative) than its nets carry: that day's balance does not
+	 * carry over from the day before; the later days carry it on. The day must have a row (a
+	 * movement). Throws for an unknown merchant, a day that is not a date, a day without a row, or
+	 * an amount that is not a finite number of at most 2 decimals other than 0.
+	 */
+	shiftBalanceReport(merchantId: number, day: string, amount: number): void {
+		merchantById(merchantId);
+		const dayStart = /^\d{4}-\d{2}-\d{2}$/.test(day) ? Date.parse(`${day}T00:00:00Z`) : Number.NaN;
+		if (Number.isNaN(dayStart)) throw new Error(`a day must be written yyyy-MM-dd, got ${day}`);
+		if (!Number.isFinite(amount) || amount === 0 || Math.round(amount * 100) / 100 !== amount)
+			throw new Error(
+				`a shift must be a number other than 0 with at most 2 decimals, got ${amount}`,
+			);
+		if (!balanceReport(this, merchantId).some((row) => row.dayStart === dayStart))
+			throw new Error(`merchant ${merchantId} has no balance report row on ${day}`);
+		const shifts = this.balanceReportShifts.get(merchantId) ?? [];
+		shifts.push({ dayStart, amount });
+		this.balanceReportShifts.set(merchantId, shifts);
 	}
 
 	// ---- cashouts (cashouts.ts) ----

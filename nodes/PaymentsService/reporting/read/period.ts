@@ -15,7 +15,8 @@ export { describeWindow, fetchPage, type ListPage, type ListQuery, type PeriodEv
 
 /**
  * Reading the reporting lists (service rules §3): one reader, {@link readPeriodPages}, for Get
- * Many, the reports, the polling trigger and the recovery lookups; an async iterator over pages, so
+ * Many, the reports (and Balance → Reconcile), the polling trigger and the recovery lookups; an
+ * async iterator over pages, so
  * the consumer decides what to keep and when to stop (`for await … break`). De-duplication, status
  * filtering and limits are the consumer's steps ({@link completedWindows} for a streamed read).
  */
