@@ -267,6 +267,10 @@ describe('Balance → Reconcile through the n8n engine (generated data)', () => 
 			{ period: 'custom', createdFrom: '2030-01-01' },
 			/^Invalid period in item 0: Created From \(2030-01-01T00:00:00\.000Z\) is after now/,
 		],
+		[
+			{ period: 'custom', createdFrom: '1970-01-01', createdTo: '2026-01-01' },
+			/^Reconcile takes at most 366 days, the period has 20455 \(1970-01-01 to 2026-01-01, item 0\)$/,
+		],
 	])('bad input %j is refused naming it, and nothing is read', async (parameters, message) => {
 		const run = await fx.engine.run(reconcileWorkflow(parameters as IDataObject));
 		expect(run.error?.message).toMatch(message);

@@ -57,6 +57,12 @@ import { readAll, type RecordSink, type ReportRead } from '../report/read';
  */
 export const LOOK_BACK_DAYS = 59;
 
+/**
+ * Most days one item reconciles: a year and a day. Each day is an output item, and a period from
+ * 1970 (a date any period takes) would be 20,000 of them; a longer span is reconciled in parts.
+ */
+export const MAX_RECONCILE_DAYS = 366;
+
 /** The Options that choose each term's statuses, their labels and what they say. */
 const STATUS_OPTIONS: ReadonlyArray<{
 	term: StatusTerm;
@@ -219,6 +225,15 @@ function planReconcile(context: IExecuteFunctions, itemIndex: number): Reconcile
 		statuses[option.term] = readStatuses(context, itemIndex, options, option);
 	const concurrency = readWindowConcurrency(context, itemIndex);
 	const days = utcDays(period.from, period.to);
+	if (days.length > MAX_RECONCILE_DAYS)
+		throw new NodeOperationError(
+			context.getNode(),
+			`Reconcile takes at most ${MAX_RECONCILE_DAYS} days, the period has ${days.length} (${days[0].day} to ${days[days.length - 1].day}, item ${itemIndex})`,
+			{
+				itemIndex,
+				description: `Nothing was read. Each day is an output item: choose a shorter period (Last Month, or Created From and Created To within ${MAX_RECONCILE_DAYS} days) and reconcile a longer span in parts.`,
+			},
+		);
 	const now = Math.floor(nowMs / 1000);
 	return {
 		days,
