@@ -27,31 +27,34 @@ import type { RereadTier, TriggerConfig, TriggerEventName } from './types';
 const AUTOMATIC_REREAD_MINUTES = 60;
 
 /**
- * Version 2 re-reads records older than this (seconds: a day) less often than younger ones: a
- * record changes most while it is young (a payment completes within minutes, a payout within
- * hours), so old records are read at {@link OLDER_TIER_FACTOR} times the period, at most daily.
+ * Version 2 re-reads a record less often the older it is, each step of age six times less often
+ * (docs/polling-trigger.md, "Cost"): a record changes most while it is young (a payment completes
+ * within minutes, a payout within hours), and at a million records a day the records of the last
+ * hour alone would cost 870 requests a poll.
  */
-const OLDER_TIER_AGE_SECONDS = SECONDS_PER_DAY;
-/** How many times the re-read period records older than {@link OLDER_TIER_AGE_SECONDS} wait. */
-const OLDER_TIER_FACTOR = 6;
+const AGE_STEP_FACTOR = 6;
+/** Age (seconds: a day) from which version 2 re-reads records at its slowest. */
+const OLDEST_STEP_AGE_SECONDS = SECONDS_PER_DAY;
 
 /**
- * How often records older than `rereadSeconds` are read again (docs/polling-trigger.md, "Cost"):
- * version 1, all once per `rereadSeconds`; version 2, those under a day old once per
- * `rereadSeconds`, older ones once per six times it, at most a day (and at least `rereadSeconds`).
- * None when every record is read every poll (`rereadSeconds` 0).
+ * How often records are read again by age (docs/polling-trigger.md, "Cost"), youngest first; the
+ * first tier's `olderThan` is where the records read every poll end. With P = `rereadSeconds`:
+ * version 1, every record older than P once per P; version 2, records under P/6 old every poll,
+ * under P once per P/6, under a day once per P, older once per 6 × P (at most daily, at least P).
+ * None when every record is read every poll (P = 0).
  */
 export function rereadTiers(rereadSeconds: number, version: number): RereadTier[] {
 	if (rereadSeconds <= 0) return [];
-	const first = { olderThan: rereadSeconds, every: rereadSeconds };
-	if (version < 2 || rereadSeconds >= OLDER_TIER_AGE_SECONDS) return [first];
-	return [
-		first,
-		{
-			olderThan: OLDER_TIER_AGE_SECONDS,
-			every: Math.min(OLDER_TIER_FACTOR * rereadSeconds, SECONDS_PER_DAY),
-		},
-	];
+	const period = { olderThan: rereadSeconds, every: rereadSeconds };
+	if (version < 2) return [period];
+	const young = Math.round(rereadSeconds / AGE_STEP_FACTOR);
+	const tiers = [{ olderThan: young, every: young }];
+	if (rereadSeconds < OLDEST_STEP_AGE_SECONDS) tiers.push(period);
+	tiers.push({
+		olderThan: Math.max(rereadSeconds, OLDEST_STEP_AGE_SECONDS),
+		every: Math.max(rereadSeconds, Math.min(AGE_STEP_FACTOR * rereadSeconds, SECONDS_PER_DAY)),
+	});
+	return tiers;
 }
 
 /**

@@ -135,9 +135,9 @@ export function configKey(config: TriggerConfig): string {
 
 /**
  * A fresh state for `config`, taken at `now` (Unix seconds): nothing seen, starting point to read.
- * A bounded memory's starting point is what every poll reads, the records created within
- * `rereadSeconds` (its `knownFrom`); the older ones are stamped with the time of activation by the
- * first poll (./ranges.ts).
+ * A bounded memory's starting point is what every poll reads, the records younger than the first
+ * tier of `rereadTiers` (its `knownFrom`); the older ones are stamped with the time of activation
+ * by the first poll (./ranges.ts).
  */
 export function initialState(config: TriggerConfig, now: number): TriggerState {
 	const state: TriggerState = {
@@ -153,8 +153,7 @@ export function initialState(config: TriggerConfig, now: number): TriggerState {
 	};
 	// What every poll reads (the whole look-back when nothing is re-read in turn).
 	if (config.memory === 'bounded')
-		state.knownFrom =
-			now - (config.rereadTiers.length ? config.rereadSeconds : config.lookBackSeconds);
+		state.knownFrom = now - (config.rereadTiers[0]?.olderThan ?? config.lookBackSeconds);
 	return state;
 }
 

@@ -97,7 +97,7 @@ function wholeReadStart(state: TriggerState, config: TriggerConfig, lookBackStar
 /**
  * The windows one poll reads (service rules §3.2). Until the starting point is complete, after a
  * poll cut short, or when nothing is older than the first tier of `config.rereadTiers`: one range
- * whole ({@link planWindows}). Otherwise the records created within `rereadSeconds`, then, per
+ * whole ({@link planWindows}). Otherwise the records younger than the first tier, then, per
  * tier, the next slice of its older records, newest first, going back to the tier's oldest and
  * round again; a slice is in proportion to the time since the tier's last one, so each record of a
  * tier is re-read at least once per the tier's `every` plus one poll interval.
@@ -121,7 +121,8 @@ export function planPoll(
 	// A full memory reads what it does not hold whole; a bounded one knows it by ./ranges.ts.
 	const belowMemory =
 		config.memory === 'full' && state.knownFrom !== undefined && lookBackStart < state.knownFrom;
-	const olderEnd = now - config.rereadSeconds;
+	// The records read every poll: those younger than the first tier.
+	const olderEnd = now - (tiers[0]?.olderThan ?? 0);
 	if (
 		!state.baselineDone ||
 		belowMemory ||

@@ -31,15 +31,15 @@ export interface TriggerConfig {
 	/** Status Changed / Any Change: a record first seen after activation counts as a change. */
 	countNewRecords: boolean;
 	/**
-	 * Re-read period of older records, in seconds: records created within the last period are read
-	 * every poll, older ones in turn by {@link rereadTiers} (0: every record every poll). Not part
-	 * of {@link configKey}: changing it changes only how soon a change is seen.
+	 * Re-Read Older Records Every, in seconds (P; 0: every record every poll): what
+	 * {@link rereadTiers} are made of. Not part of {@link configKey}: changing it changes only how
+	 * soon a change is seen.
 	 */
 	rereadSeconds: number;
 	/**
-	 * How often records older than `rereadSeconds` are read again, by age, youngest first (empty:
-	 * every record every poll). Version 1: one tier, every `rereadSeconds`; version 2: older ones
-	 * less often (./config.ts).
+	 * How often records are read again, by age, youngest first; records younger than the first
+	 * tier are read every poll (empty: every record every poll). Version 1: one tier, older than P,
+	 * every P; version 2: each step of age six times less often (./config.ts).
 	 */
 	rereadTiers: RereadTier[];
 	/**

@@ -371,24 +371,30 @@ describe('splitByDensity', () => {
 });
 
 describe('version 2: records re-read by age (rereadTiers, planPoll, advanceAfterPoll)', () => {
-	test('the tiers: under a day every period, older six times less often and at most daily; one tier for version 1, a day or longer, none for every poll', () => {
+	test('the tiers: each step of age six times less often (a sixth of the period, the period, a day at most); one tier for version 1, none for every poll', () => {
 		expect(rereadTiers(HOUR, 2)).toEqual([
+			{ olderThan: 10 * 60, every: 10 * 60 },
 			{ olderThan: HOUR, every: HOUR },
 			{ olderThan: DAY, every: 6 * HOUR },
 		]);
 		expect(rereadTiers(6 * HOUR, 2)).toEqual([
+			{ olderThan: HOUR, every: HOUR },
 			{ olderThan: 6 * HOUR, every: 6 * HOUR },
 			{ olderThan: DAY, every: DAY },
 		]);
+		expect(rereadTiers(DAY, 2)).toEqual([
+			{ olderThan: 4 * HOUR, every: 4 * HOUR },
+			{ olderThan: DAY, every: DAY },
+		]);
 		expect(rereadTiers(HOUR, 1)).toEqual([{ olderThan: HOUR, every: HOUR }]);
-		expect(rereadTiers(DAY, 2)).toEqual([{ olderThan: DAY, every: DAY }]);
 		expect(rereadTiers(0, 2)).toEqual([]);
 	});
 
-	test('polls every 10 minutes for two days read each creation second again within its tier’s period plus one poll (a record passing into the older tier: both periods)', () => {
+	test('polls every 5 minutes for two days read each creation second again within its tier’s period plus one poll (a record passing into the older tier: both periods)', () => {
 		const cfg = config({ rereadSeconds: HOUR, version: 2 });
-		const every = (age: number) => (age <= HOUR ? 0 : age <= DAY ? HOUR : 6 * HOUR);
-		const interval = 10 * 60;
+		const every = (age: number) =>
+			age <= 10 * 60 ? 0 : age <= HOUR ? 10 * 60 : age <= DAY ? HOUR : 6 * HOUR;
+		const interval = 5 * 60;
 		const samples = Array.from({ length: 60 }, (_, index) => START + 1 + index * 10_000);
 		const lastRead = new Map<number, number>();
 		let state: TriggerState = { ...afterStartingPoint(cfg), windowSeconds: DAY };
@@ -420,13 +426,13 @@ describe('version 2: records re-read by age (rereadTiers, planPoll, advanceAfter
 			expect(end - lastRead.get(second)!).toBeLessThanOrEqual(6 * HOUR + interval);
 	});
 
-	test('a bounded memory’s starting point is what every poll reads: the last period', () => {
+	test('a bounded memory’s starting point is what every poll reads: the youngest records (10 minutes)', () => {
 		const cfg = config({ rereadSeconds: HOUR, version: 2, memory: 'bounded', maxRemembered: 10 });
 		const plan = planPoll(initialState(cfg, NOW), cfg, START, NOW);
 		expect([plan.slices, covered(plan.windows), plan.from]).toEqual([
 			undefined,
-			[[NOW - HOUR, NOW]],
-			NOW - HOUR,
+			[[NOW - 600, NOW]],
+			NOW - 600,
 		]);
 	});
 });
