@@ -201,7 +201,7 @@ export const TRIGGER_PROPERTIES: INodeProperties[] = [
 		{
 			...REREAD_OPTION,
 			description:
-				'Records created within this time are read on every poll; older ones in turn: those under a day old at least once per this time, older ones once per six times it (at most a day). A change is seen up to that much later; a shorter time costs more requests.',
+				'How soon a change to an older record is seen. Each step of age is re-read six times less often: records under a sixth of this time old on every poll, under this time once per a sixth of it, under a day once per this time, older ones once per six times it (at most a day). Shorter costs more requests.',
 			displayOptions: { show: { '@version': [2] } },
 		},
 		{
