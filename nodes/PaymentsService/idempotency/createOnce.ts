@@ -221,9 +221,7 @@ async function send<P extends PreparedRequest, Facts>(
 				...endpoint,
 				body: prepared.body,
 				...(prepared.headers ? { headers: prepared.headers } : {}),
-				safeToRepeat: false,
-				resendWhenBusy: true,
-				resendWhenLost: true,
+				repeat: 'keyed',
 			},
 			{
 				action: `${action} of item ${itemIndex}`,

@@ -153,9 +153,7 @@ describe('createOnce', () => {
 			method: 'POST',
 			path: '/v3/cashout',
 			body: { external_id: 'n8n-key', amount: '250.00' },
-			safeToRepeat: false,
-			resendWhenBusy: true,
-			resendWhenLost: true,
+			repeat: 'keyed',
 		});
 		expect(recordedBeforeSend).toEqual({
 			'slot-1': expect.objectContaining({ key: 'n8n-key', sentMs: expect.any(Number) }),
