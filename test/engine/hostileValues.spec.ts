@@ -14,7 +14,8 @@ import {
 
 import { PaymentsService } from '../../nodes/PaymentsService/PaymentsService.node';
 import { PaymentsServiceTrigger } from '../../nodes/PaymentsService/PaymentsServiceTrigger.node';
-import { RESOURCES } from '../../nodes/PaymentsService/actions/registry';
+import { optionalCredentialsOf, RESOURCES } from '../../nodes/PaymentsService/actions/registry';
+import type { CredentialKind } from '../../nodes/PaymentsService/transport/client';
 import {
 	CREDENTIAL_IDS,
 	paymentsNode,
@@ -417,16 +418,14 @@ describe('Hostile values in every parameter end in a result or a clear error, an
 					builder.then(
 						paymentsNode(
 							{ resource, operation, ...parameters },
-							credentialOf(definition.credential),
+							credentialOf(definition.run.credential),
 							{
 								credentials: Object.fromEntries(
 									['session', 'readOnly', 'deposit', 'cashout']
 										.filter(
 											(kind) =>
-												kind === definition.credential ||
-												kind === definition.pickerCredential ||
-												kind === definition.lookupCredential ||
-												kind === definition.rateCredential,
+												kind === definition.run.credential ||
+												optionalCredentialsOf(definition).includes(kind as CredentialKind),
 										)
 										.map((kind) => {
 											const type = credentialOf(kind);
@@ -440,7 +439,7 @@ describe('Hostile values in every parameter end in a result or a clear error, an
 						...(await attempt(
 							label,
 							async () => (await fx.engine.run(builder.build())).error,
-							(error) => judgeAction(fx, label, error, definition.reads),
+							(error) => judgeAction(fx, label, error, definition.run.repeat === 'safe'),
 						)),
 					);
 				}

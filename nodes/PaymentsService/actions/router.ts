@@ -106,9 +106,10 @@ export function planRun(this: IExecuteFunctions): RunPlan {
 			`The operation "${operation}" is not supported for resource "${resource}"`,
 		);
 	}
-	const client = new PaymentsClient(this, definition.credential);
-	const count = definition.module.oncePerRun ? Math.min(items.length, 1) : items.length;
-	const concurrency = definition.module.concurrent ? readConcurrency(this) : 1;
+	const { run } = definition;
+	const client = new PaymentsClient(this, run.credential);
+	const count = run.items === 'oncePerRun' ? Math.min(items.length, 1) : items.length;
+	const concurrency = run.items === 'concurrent' ? readConcurrency(this) : 1;
 	const errorOutput =
 		this.getNode().onError === 'continueErrorOutput' ? errorOutputShape(this) : false;
 	return {
@@ -131,7 +132,7 @@ export function planRun(this: IExecuteFunctions): RunPlan {
 		asTool: this.getNode().type.endsWith('Tool'),
 		afterRun: () => definition.module.afterRun?.(this),
 		runItem: async (itemIndex) => {
-			if (definition.reads) {
+			if (run.repeat === 'safe') {
 				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 				client.setRetries(options.retryReads !== false);
 			}

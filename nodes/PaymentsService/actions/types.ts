@@ -15,13 +15,6 @@ export interface OperationModule {
 		client: PaymentsClient,
 		itemIndex: number,
 	): Promise<INodeExecutionData[]>;
-	/** True for operations that act once per node run whatever the number of items (Log Out). */
-	oncePerRun?: boolean;
-	/**
-	 * True for operations whose items run at once, up to Options → Concurrency (the creations):
-	 * their `properties` offer `concurrencyOption` (actions/common/parameters.ts), and the router reads it.
-	 */
-	concurrent?: boolean;
 	/**
 	 * Called once when a run of the node ended without an error (nothing runs it again then): the
 	 * creations forget the outcomes they kept for Retry On Fail (idempotency/attempts.ts).

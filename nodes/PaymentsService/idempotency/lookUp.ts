@@ -3,7 +3,12 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { parseDecimal } from '../reporting/decimal';
 import type { ReportingListDefinition } from '../reporting/lists';
 import { splitIntoWindows } from '../reporting/read/windows';
-import { CREDENTIAL_TYPES, PaymentsClient, SYSTEM_CLOCK } from '../transport/client';
+import {
+	CREDENTIAL_TYPES,
+	PaymentsClient,
+	SYSTEM_CLOCK,
+	type CredentialKind,
+} from '../transport/client';
 import { readPeriodPages } from '../reporting/read/period';
 import type { WindowSpan } from './keys';
 
@@ -13,6 +18,12 @@ import type { WindowSpan } from './keys';
  * record is looked up in the reporting list with the node's Session credential, when one is
  * selected, found by its key alone and then compared with what this item asks for.
  */
+
+/**
+ * The credential a look-up reads the reporting lists with: the Session credential, optional on the
+ * creations (the registry offers it to every `keyed` operation).
+ */
+export const LOOK_UP_CREDENTIAL: CredentialKind = 'session';
 
 /** Most pages one look-up reads (50 records each): a look-up never turns into a long read. */
 export const MAX_LOOK_UP_PAGES = 40;
@@ -66,9 +77,9 @@ export function lookUpPeriod(
 	return { from: from - CLOCK_SLACK_SECONDS, to: now + CLOCK_SLACK_SECONDS };
 }
 
-/** Whether the node has a Session credential selected (it is optional on the creations). */
+/** Whether the node has the look-up's credential selected (it is optional on the creations). */
 export function hasSessionCredential(context: IExecuteFunctions): boolean {
-	return Boolean(context.getNode().credentials?.[CREDENTIAL_TYPES.session]);
+	return Boolean(context.getNode().credentials?.[CREDENTIAL_TYPES[LOOK_UP_CREDENTIAL]]);
 }
 
 /**
@@ -95,7 +106,7 @@ export async function lookUpInList(
 	options: { reread?: boolean } = {},
 ): Promise<ListLookUpResult> {
 	if (!hasSessionCredential(context)) return { outcome: 'no-credential' };
-	const client = new PaymentsClient(context, 'session');
+	const client = new PaymentsClient(context, LOOK_UP_CREDENTIAL);
 	const filters: IDataObject = {};
 	for (const [name, value] of Object.entries(lookup.filters))
 		if (value !== undefined && value !== null && value !== '') filters[name] = value;

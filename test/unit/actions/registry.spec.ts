@@ -7,12 +7,13 @@ import {
 } from 'n8n-workflow';
 
 import { PaymentsService } from '../../../nodes/PaymentsService/PaymentsService.node';
-import { RESOURCES } from '../../../nodes/PaymentsService/actions/registry';
-import { LIST_SEARCH_METHODS } from '../../../nodes/PaymentsService/reference/pickers';
 import {
-	CREDENTIAL_TYPES,
-	type CredentialKind,
-} from '../../../nodes/PaymentsService/transport/client';
+	optionalCredentialsOf,
+	RESOURCES,
+	type OperationDefinition,
+} from '../../../nodes/PaymentsService/actions/registry';
+import { LIST_SEARCH_METHODS } from '../../../nodes/PaymentsService/reference/pickers';
+import { CREDENTIAL_TYPES } from '../../../nodes/PaymentsService/transport/client';
 
 const description = new PaymentsService().description;
 const everyOperation = RESOURCES.flatMap((resource) =>
@@ -45,25 +46,16 @@ function credentialsShown(
 
 /**
  * The credentials an operation uses with its default parameters: the one it runs with, the one its
- * pickers read with, the one it looks records up with (and, with `converting`, the one Summarize reads
- * exchange rates with when Convert Totals To is set).
+ * pickers read with, the one a creation looks records up with (and, with `converting`, the one
+ * Summarize reads exchange rates with when Convert Totals To is set).
  */
-function credentialsOf(
-	operation: {
-		credential: CredentialKind;
-		pickerCredential?: CredentialKind;
-		lookupCredential?: CredentialKind;
-		rateCredential?: CredentialKind;
-	},
-	converting = false,
-): string[] {
+function credentialsOf(operation: OperationDefinition, converting = false): string[] {
 	return [
-		operation.credential,
-		operation.pickerCredential,
-		operation.lookupCredential,
-		converting ? operation.rateCredential : undefined,
+		operation.run.credential,
+		...optionalCredentialsOf(operation).filter(
+			(kind) => converting || kind !== operation.rateCredential,
+		),
 	]
-		.filter((kind): kind is CredentialKind => kind !== undefined)
 		.map((kind) => CREDENTIAL_TYPES[kind])
 		.sort();
 }
@@ -71,9 +63,7 @@ function credentialsOf(
 /** Credentials some operation uses optionally: n8n keeps one entry per type, so they are optional everywhere. */
 const optionalCredentials = new Set<string>(
 	everyOperation.flatMap(({ operation }) =>
-		[operation.pickerCredential, operation.lookupCredential, operation.rateCredential]
-			.filter((kind): kind is CredentialKind => kind !== undefined)
-			.map((kind) => CREDENTIAL_TYPES[kind]),
+		optionalCredentialsOf(operation).map((kind) => CREDENTIAL_TYPES[kind]),
 	),
 );
 
@@ -200,7 +190,7 @@ describe('the operation registry builds the node description', () => {
 				'resource',
 				'operation',
 				...own.map((property) => property.name),
-				...(operation.reads ? ['options'] : []),
+				...(operation.run.repeat === 'safe' ? ['options'] : []),
 			]);
 			expect([
 				resource.value,
@@ -221,7 +211,7 @@ describe('the operation registry builds the node description', () => {
 			expect([resource.value, operation.value, retry]).toEqual([
 				resource.value,
 				operation.value,
-				operation.reads,
+				operation.run.repeat === 'safe',
 			]);
 		}
 	});

@@ -18,17 +18,13 @@ import {
 } from '../../idempotency/createOnce';
 import { optionsCollection } from '../../parameters/options';
 import type { PaymentsClient } from '../../transport/client';
-import { concurrencyOption } from '../common/parameters';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 import { cashoutOutput, creationRefusals, lookUpCashout, type CashoutFacts } from './record';
 
 export const properties: INodeProperties[] = [
 	...fieldParameters(CASHOUT_FIELDS, CASHOUT_COLLECTIONS),
-	optionsCollection([concurrencyOption, duplicateWindowOption, unconfirmedRepeatOption]),
+	optionsCollection([duplicateWindowOption, unconfirmedRepeatOption]),
 ];
-
-/** The items run at once, up to Options → Concurrency. */
-export const concurrent = true;
 
 /** Once the run ended without an error, the outcomes kept for Retry On Fail go. */
 export const afterRun = forgetOutcomes;

@@ -20,7 +20,6 @@ import { createOnce, type CreateOnceResource } from '../../idempotency/createOnc
 import { givenKeyProblem } from '../../idempotency/keys';
 import { optionsCollection } from '../../parameters/options';
 import type { PaymentsClient } from '../../transport/client';
-import { concurrencyOption } from '../common/parameters';
 import {
 	bodyFromFields,
 	bodyFromJson,
@@ -45,16 +44,12 @@ export const properties: INodeProperties[] = [
 		fieldParameters(DEPOSIT_FIELDS, DEPOSIT_COLLECTIONS),
 	),
 	optionsCollection([
-		concurrencyOption,
 		duplicateWindowOption,
 		idempotencyKeyOption('the same deposit being created twice'),
 		unconfirmedRepeatOption,
 		...qrCodeOptions,
 	]),
 ];
-
-/** The items run at once, up to Options → Concurrency. */
-export const concurrent = true;
 
 /** Once the run ended without an error, the outcomes kept for Retry On Fail go. */
 export const afterRun = forgetOutcomes;

@@ -21,7 +21,6 @@ import {
 } from '../../idempotency/createOnce';
 import { optionsCollection } from '../../parameters/options';
 import type { PaymentsClient } from '../../transport/client';
-import { concurrencyOption } from '../common/parameters';
 import { bodyFromFields, invalidBodyError } from '../common/requestBody';
 import { depositNamed, explainRefusal, lookUpRefund, refundOutput } from './record';
 
@@ -46,15 +45,11 @@ export const properties: INodeProperties[] = [
 	},
 	...fieldParameters(REFUND_FIELDS, REFUND_COLLECTIONS),
 	optionsCollection([
-		concurrencyOption,
 		duplicateWindowOption,
 		idempotencyKeyOption('the same refund being requested twice'),
 		unconfirmedRepeatOption,
 	]),
 ];
-
-/** The items run at once, up to Options → Concurrency. */
-export const concurrent = true;
 
 /** Once the run ended without an error, the outcomes kept for Retry On Fail go. */
 export const afterRun = forgetOutcomes;
