@@ -200,7 +200,7 @@ describe('Refund → Create through the n8n engine', () => {
 			/^Requesting the refund of item 0 failed: the payments service could not be reached/,
 		);
 		expect(error.description).toMatch(
-			/^No answer came back, so the refund may or may not have been created\. The idempotency key of this refund is n8n-[0-9a-f]{40} \(derived\)\. Retry On Fail and n8n's Retry of this execution send the same one at any time: the service recognises the repeat \(104\) and this node reports the existing refund instead of making a second one\. A new execution on the same input before \d{4}-\d{2}-\d{2} 00:00 UTC sends it too, and fails as a repeat without making a second refund\..* Tried 3 times\.$/,
+			/^No answer came back, so the refund of deposit \d+ may or may not have been created\. The idempotency key of this refund is n8n-[0-9a-f]{40} \(derived\)\. Retry On Fail and n8n's Retry of this execution send the same one at any time: the service recognises the repeat \(104\) and this node reports the existing refund instead of making a second one\. A new execution on the same input before \d{4}-\d{2}-\d{2} 00:00 UTC sends it too, and fails as a repeat without making a second refund\..* Tried 3 times\.$/,
 		);
 		expect(calls()).toEqual(['POST /v3/refunds 0', 'POST /v3/refunds 0', 'POST /v3/refunds 0']);
 		expect(refundsOf(deposit.idDeposit)).toHaveLength(1);

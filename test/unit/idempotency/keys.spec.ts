@@ -9,7 +9,7 @@ import {
 	MAX_IDEMPOTENCY_KEY_LENGTH,
 	PREVIOUS_WINDOW_GRACE_MS,
 	previousWindowInGrace,
-	attemptKeyOf,
+	historyKeyOf,
 	type RequestIdentity,
 } from '../../../nodes/PaymentsService/idempotency/keys';
 
@@ -67,27 +67,21 @@ describe('deriveRequestKey (service rules §5.2)', () => {
 		);
 	});
 
+	const anyIdentity = fc.record({
+		workflowId: fc.string(),
+		nodeId: fc.string(),
+		runIndex: fc.nat(5),
+		itemIndex: fc.nat(5),
+		origin: fc.option(fc.dictionary(fc.string(), fc.string()), { nil: null }),
+		window: fc.constantFrom('2026-11-23', '2026-11-24'),
+		content: fc.dictionary(fc.string(), fc.string()),
+	});
+
 	test('distinct identities never share a key (fields do not run into each other)', () => {
 		fc.assert(
 			fc.property(
-				fc.record({
-					workflowId: fc.string(),
-					nodeId: fc.string(),
-					runIndex: fc.nat(5),
-					itemIndex: fc.nat(5),
-					origin: fc.option(fc.dictionary(fc.string(), fc.string()), { nil: null }),
-					window: fc.constantFrom('2026-11-23', '2026-11-24'),
-					content: fc.dictionary(fc.string(), fc.string()),
-				}),
-				fc.record({
-					workflowId: fc.string(),
-					nodeId: fc.string(),
-					runIndex: fc.nat(5),
-					itemIndex: fc.nat(5),
-					origin: fc.option(fc.dictionary(fc.string(), fc.string()), { nil: null }),
-					window: fc.constantFrom('2026-11-23', '2026-11-24'),
-					content: fc.dictionary(fc.string(), fc.string()),
-				}),
+				anyIdentity,
+				anyIdentity,
 				(a, b) =>
 					(canonicalJson(a) === canonicalJson(b)) === (deriveRequestKey(a) === deriveRequestKey(b)),
 			),
@@ -130,7 +124,7 @@ describe('previousWindowInGrace: a first attempt just after a boundary also look
 	});
 });
 
-describe('attemptKeyOf: the attempt key a request is remembered by', () => {
+describe('historyKeyOf: the name a request’s history is kept under', () => {
 	const attemptIdentity: Omit<RequestIdentity, 'window'> = {
 		workflowId: identity.workflowId,
 		nodeId: identity.nodeId,
@@ -139,14 +133,14 @@ describe('attemptKeyOf: the attempt key a request is remembered by', () => {
 		origin: identity.origin,
 		content: identity.content,
 	};
-	test('the same request in another window has the same attempt key; another item or origin another', () => {
-		expect(attemptKeyOf(attemptIdentity)).toMatch(/^slot-[0-9a-f]{24}$/);
-		expect(attemptKeyOf({ ...attemptIdentity })).toBe(attemptKeyOf(attemptIdentity));
-		expect(attemptKeyOf({ ...attemptIdentity, itemIndex: 1 })).not.toBe(
-			attemptKeyOf(attemptIdentity),
+	test('the same request in another window has the same history key; another item or origin another', () => {
+		expect(historyKeyOf(attemptIdentity)).toMatch(/^slot-[0-9a-f]{24}$/);
+		expect(historyKeyOf({ ...attemptIdentity })).toBe(historyKeyOf(attemptIdentity));
+		expect(historyKeyOf({ ...attemptIdentity, itemIndex: 1 })).not.toBe(
+			historyKeyOf(attemptIdentity),
 		);
-		expect(attemptKeyOf({ ...attemptIdentity, origin: { other: true } })).not.toBe(
-			attemptKeyOf(attemptIdentity),
+		expect(historyKeyOf({ ...attemptIdentity, origin: { other: true } })).not.toBe(
+			historyKeyOf(attemptIdentity),
 		);
 	});
 });
