@@ -13,6 +13,7 @@ import { failureOf, isFailureKind, type ServiceFailure } from '../transport/erro
 import {
 	firstSentMs,
 	keepOutcome,
+	madeNow,
 	markReported,
 	outcomeOf,
 	requestHistories,
@@ -385,7 +386,7 @@ async function confirmRepeat(
 	item: ItemState,
 	sent: { history: RequestHistory; sentMs: number | undefined },
 ): Promise<IDataObject> {
-	const { request } = item;
+	const { request, place } = item;
 	const { key, body, itemIndex } = request;
 	const names = namesOf(creation);
 	const lookUp = { body, noun: creation.noun, itemIndex };
@@ -426,8 +427,8 @@ async function confirmRepeat(
 			: 'unconfirmed';
 	if (confirmation === 'unconfirmed' && request.options.unconfirmedRepeat !== 'output')
 		throw unconfirmedRepeat(context, itemIndex, names, key, found, creation.whereToLook(body));
-	// Every repeat answer reads as a record an earlier attempt made.
-	const already = true;
+	// Made now when this execution's own request made it and no run of the node has output it.
+	const already = sent.sentMs === undefined || !madeNow(sent.history, place.runItem);
 	const fields = compared.filter(isComparable).map((comparison) => comparison.field);
 	const message = repeatMessage(names, key, { ...found, confirmation, compared: fields }, !already);
 	return await creation.found(context, client, request, {

@@ -162,10 +162,10 @@ export function unconfirmedRepeat(
 
 /**
  * The message of an item whose key the service already knew (104, 511), and how it was confirmed.
- * Made now (this execution's own request, its answer lost): "Cashout created (external ID payout-7):
- * its answer was lost, and the service recognised the request sent again (511); no second cashout
- * was made."; otherwise "Cashout already created by an earlier attempt (external ID payout-7); no
- * second cashout was made.".
+ * Made now (this execution's own request, its outcome unknown until the repeat answer): "Cashout
+ * created (external ID payout-7): this execution sent it before without learning the outcome, and
+ * the service recognised it sent again (511); no second cashout was made."; otherwise "Cashout
+ * already created by an earlier attempt (external ID payout-7); no second cashout was made.".
  * @param found How it was confirmed; the record as a noun phrase ("cashout 8405147 (PENDING)", or
  *   ""); the look-up's note; the fields compared with the found record.
  */
@@ -188,7 +188,7 @@ export function repeatMessage(
 				? ` It is ${found.label || `the ${noun} of this key`}: its ${names.key.name} was derived from this request's fields, and this execution sent it before (that answer was lost), so it is this ${noun}.${found.note}`
 				: `${found.label ? ` It is ${found.label}.` : ''}${found.note} It could not be compared with this request: if it is not this ${noun}, give this one its own ${fieldToChange(names, key)}.`;
 	const what = madeNow
-		? `${capitalised(noun)} created (${names.key.name} ${key.value}): an answer to its request was lost, and the service recognised the request sent again (${names.key.repeatCode}); no second ${noun} was made.`
+		? `${capitalised(noun)} created (${names.key.name} ${key.value}): this execution sent it before without learning the outcome, and the service recognised it sent again (${names.key.repeatCode}); no second ${noun} was made.`
 		: `${capitalised(noun)} already created by an earlier attempt (${names.key.name} ${key.value}); no second ${noun} was made.`;
 	return `${what}${how}`;
 }

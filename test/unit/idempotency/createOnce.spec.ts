@@ -232,7 +232,7 @@ describe('createOnceOperation', () => {
 			" It is a cashout in status PENDING: its external ID was derived from this request's fields, and this execution sent it before (that answer was lost), so it is this cashout. It was not found in the cashout list (4 pages read in 4 reads); the list may show it a little later.",
 		],
 	] as const)(
-		'a repeat answer to the request’s own resend, %s, is the record it made',
+		'a repeat answer to the request’s own resend, %s, is the record it made now',
 		async (_case, inList, confirmation, how) => {
 			fakeDate(Date.parse('2026-11-27T10:00:00Z'));
 			const service = client(answered(LOST_THEN_REPEAT), 2);
@@ -245,9 +245,9 @@ describe('createOnceOperation', () => {
 				service.client,
 				run({}, {}, list),
 			);
-			expect(item.json).toMatchObject({ confirmation, times_sent: 2 });
+			expect(item.json).toMatchObject({ already_created: false, confirmation, times_sent: 2 });
 			expect(item.json.message).toBe(
-				`Cashout already created by an earlier attempt (external ID ${String(sentKeys()[0])}); no second cashout was made.${how}`,
+				`Cashout created (external ID ${String(sentKeys()[0])}): this execution sent it before without learning the outcome, and the service recognised it sent again (511); no second cashout was made.${how}`,
 			);
 		},
 	);
@@ -327,6 +327,42 @@ describe('createOnceOperation', () => {
 	test('any other failure is passed on as the client built it', async () => {
 		const refusal = answered({ httpStatus: 400, code: 514, message: 'Insufficient funds' });
 		await expect(create(cashout(), client(refusal).client)).rejects.toBe(refusal);
+	});
+
+	describe('already_created: whether the nodes after this one may have seen the record made', () => {
+		/** A history of `payout-7` as an execution carries it. */
+		const history = (extra: IDataObject = {}) => ({
+			[STORE]: { 'given-payout-7': { key: 'payout-7', sentMs: Date.now(), ...extra } },
+		});
+		test.each([
+			['sent by this item before (Retry On Fail, n8n’s Retry)', history(), 0, false],
+			[
+				'sent by another item of this run, which outputs it',
+				history({ outcome: { runItem: '0:1', request: '', json: {} } }),
+				0,
+				true,
+			],
+			[
+				'output by an earlier run of the node (a loop, an AI agent’s call)',
+				history({ reported: true }),
+				1,
+				true,
+			],
+			['never sent by this execution (a re-run with the key given)', {}, 0, true],
+		] as const)('%s', async (_case, carried, runIndex, already) => {
+			const execution = run(
+				{},
+				structuredClone(carried),
+				[listed('payout-7', new Date().toISOString())],
+				runIndex,
+			);
+			const [item] = await create(
+				cashout('payout-7', { status: 'PENDING' }),
+				client(answered(REPEAT)).client,
+				execution,
+			);
+			expect(item.json).toMatchObject({ already_created: already, confirmation: 'found' });
+		});
 	});
 
 	describe('Retry On Fail and n8n’s Retry send only what this execution has not made', () => {

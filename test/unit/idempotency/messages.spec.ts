@@ -120,7 +120,7 @@ describe('messages of the create-once flow', () => {
 				`Deposit already created by an earlier attempt (idempotency key n8n-key); no second deposit was made.${how}`,
 			);
 			expect(message(true)).toBe(
-				`Deposit created (idempotency key n8n-key): an answer to its request was lost, and the service recognised the request sent again (104); no second deposit was made.${how}`,
+				`Deposit created (idempotency key n8n-key): this execution sent it before without learning the outcome, and the service recognised it sent again (104); no second deposit was made.${how}`,
 			);
 		},
 	);

@@ -126,7 +126,7 @@ const DEPOSIT: Creation = {
 		`Deposit → Get Many by invoice ${String(body.invoice_id ?? 'ID')}, or the merchant panel`,
 
 	async made(context, { body, key, options }, answer) {
-		const json = { ...answer, idempotency_key: key.value };
+		const json = { already_created: false, ...answer, idempotency_key: key.value };
 		const binary = await qrCodeBinary(context, answer, body, options);
 		return binary ? { json, binary } : { json };
 	},
