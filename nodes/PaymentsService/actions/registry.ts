@@ -498,16 +498,13 @@ function usesOf(kind: CredentialKind): CredentialUse[] {
 }
 
 /**
- * Where hiding by resource and by operation is not enough, written out: n8n's `hide` rule hides a
- * credential when any one parameter matches, so a credential used by Deposit → Create and Bank →
- * Get Many would still show on Deposit → Get Many (resource and operation each used elsewhere).
- * The read-only credential is therefore also hidden
- * - wherever the reporting lists' Get Many has Simplify (no operation of the read-only key has it);
- * - on Summarize while Convert Totals To is empty (it reads the exchange rates only to convert);
- * - on Refund → Create, by its Deposit Identified By (Refund counts as a read-only resource through
- *   Summarize, and Create through Deposit → Create's pickers).
- * A test checks, with n8n's display logic, that every operation shows exactly its credentials, so an
- * operation added to one of these pairs without its rule here fails it.
+ * Where hiding by resource and by operation is not enough (n8n's `hide` hides a credential when any
+ * one parameter matches: one used by Deposit → Create and Bank → Get Many would still show on
+ * Deposit → Get Many), the read-only credential is also hidden wherever Get Many has Simplify (no
+ * read-only operation has it), on Summarize while Convert Totals To is empty, and on Refund →
+ * Create by its Deposit Identified By (Refund is a read-only resource through Summarize, Create
+ * through Deposit → Create's pickers). A test checks with n8n's display logic that every operation shows
+ * exactly its credentials, so an operation added to one of these pairs without its rule fails it.
  */
 const EXTRA_HIDE: Partial<Record<CredentialKind, Record<string, Array<string | boolean>>>> = {
 	readOnly: { simplify: [true, false], convertTo: [''], identifyBy: ['depositId', 'invoiceId'] },

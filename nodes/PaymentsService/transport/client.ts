@@ -65,16 +65,13 @@ export interface ServiceRequest {
 }
 
 /**
- * How a request may be sent again (service rules §11), one word per kind of request:
- * - `safe`: a read, which changes nothing: sent again after a 429, a 5xx or a lost answer, within
- *   the client's retry policy (Options → Retry Reads Automatically);
- * - `keyed`: a creation that carries its key (§5.2): after a 429 or a 503 (every request of the
- *   client paused meanwhile) and after a lost answer, the same request with the same key, so the
- *   service answers a repeat with 104 or 511 instead of making a second record;
- * - `targetStatus`: a hold, release or cancel, which names the status it leads to (§6.1): sent
- *   again only after a lost answer (a resend that finds the change made is refused with 510);
- * - `once`: never sent again.
- * A later attempt's failure says when an earlier one may have acted (`earlierAttemptMayHaveActed`).
+ * How a request may be sent again (service rules §11). `safe`: a read, after a 429, a 5xx or a lost
+ * answer, by the client's retry policy (Options → Retry Reads Automatically). `keyed`: a creation
+ * with its key (§5.2), after a 429 or a 503 (every request of the client paused meanwhile) and a
+ * lost answer; a repeat is answered 104 or 511, never made twice. `targetStatus`: a hold, release
+ * or cancel (§6.1), after a lost answer only; a resend that finds the change made is refused with
+ * 510. `once`: never. A later failure says when an earlier attempt may have acted
+ * (`earlierAttemptMayHaveActed`).
  */
 export type Repeat = 'safe' | 'keyed' | 'targetStatus' | 'once';
 
