@@ -14,8 +14,7 @@ import {
 
 import { PaymentsService } from '../../nodes/PaymentsService/PaymentsService.node';
 import { PaymentsServiceTrigger } from '../../nodes/PaymentsService/PaymentsServiceTrigger.node';
-import { optionalCredentialsOf, RESOURCES } from '../../nodes/PaymentsService/actions/registry';
-import type { CredentialKind } from '../../nodes/PaymentsService/transport/client';
+import { RESOURCES } from '../../nodes/PaymentsService/actions/registry';
 import {
 	CREDENTIAL_IDS,
 	paymentsNode,
@@ -425,7 +424,10 @@ describe('Hostile values in every parameter end in a result or a clear error, an
 										.filter(
 											(kind) =>
 												kind === definition.run.credential ||
-												optionalCredentialsOf(definition).includes(kind as CredentialKind),
+												kind === definition.pickerCredential ||
+												kind === definition.rateCredential ||
+												// A creation looks its earlier records up with it.
+												(kind === 'session' && definition.run.repeat === 'keyed'),
 										)
 										.map((kind) => {
 											const type = credentialOf(kind);

@@ -478,7 +478,7 @@ interface CredentialUse {
  * The credentials an operation may use besides the one it runs with, each optional: its pickers',
  * a creation's look-ups' (`repeat: 'keyed'`: idempotency/lookUp.ts) and Summarize's rates'.
  */
-export function optionalCredentialsOf(operation: OperationDefinition): CredentialKind[] {
+function optionalCredentialsOf(operation: OperationDefinition): CredentialKind[] {
 	const lookUps = operation.run.repeat === 'keyed' ? LOOK_UP_CREDENTIAL : undefined;
 	return [operation.pickerCredential, lookUps, operation.rateCredential].filter(
 		(kind): kind is CredentialKind => kind !== undefined,

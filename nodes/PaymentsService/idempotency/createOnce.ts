@@ -55,8 +55,6 @@ import { requestKey, type ItemKey } from './requestKey';
  * a repeat answer (104, 511) is looked up and compared; what the item got is kept for Retry On Fail.
  */
 
-export type { Comparison, CreationLookUp, LookUpTarget, RecordMatch } from './lookUp';
-
 /** One creation, as its operation declares it. */
 export interface Creation {
 	/** The record: "cashout", "deposit" or "refund". */

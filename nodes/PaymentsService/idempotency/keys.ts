@@ -158,7 +158,7 @@ export function historyKeyOf(identity: Omit<RequestIdentity, 'window'>): string 
  * of the boundary is found instead of paid again (service rules §5.2, our choice). With the hourly
  * window that is every attempt.
  */
-export const PREVIOUS_WINDOW_GRACE_MS = 3_600_000;
+const PREVIOUS_WINDOW_GRACE_MS = 3_600_000;
 
 /**
  * The window before the one holding `nowMs`, when `nowMs` is less than
@@ -180,7 +180,7 @@ export type GivenKeyKind = 'idempotencyKey' | 'invoiceId' | 'externalId';
  * Longest idempotency key accepted. The service publishes no limit; 128 matches `invoice_id`, so
  * a key can also serve as the invoice id, and keeps a header far below any server's limit.
  */
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 128;
+const MAX_IDEMPOTENCY_KEY_LENGTH = 128;
 /** Longest `invoice_id` (service rules §5.1). */
 export const MAX_INVOICE_ID_LENGTH = 128;
 

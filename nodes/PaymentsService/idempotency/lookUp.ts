@@ -31,7 +31,7 @@ export const LOOK_UP_CREDENTIAL: CredentialKind = 'session';
 export const MAX_LOOK_UP_PAGES = 40;
 
 /** How far back a look-up reads for a key the user gave (derived keys: their Duplicate Window). */
-export const GIVEN_KEY_LOOKBACK_SECONDS = 7 * 86_400;
+const GIVEN_KEY_LOOKBACK_SECONDS = 7 * 86_400;
 
 /** Slack on both ends of a look-up, for clocks of the service and of n8n that differ. */
 export const CLOCK_SLACK_SECONDS = 600;
@@ -41,7 +41,7 @@ export const CLOCK_SLACK_SECONDS = 600;
  * said exists (a repeat answer): the lists can lag behind creation (service rules §5.2). 1 s, 2 s
  * and 4 s: three reads more, 7 s of waiting in all at most.
  */
-export const REREAD_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000];
+const REREAD_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000];
 
 /** What is looked up: a key, and what this execution knows of it. */
 export interface LookUpTarget {
@@ -257,7 +257,7 @@ async function readForRecord(
 }
 
 /** A sentence on what a list read could not do, starting with a space; "" when it found the record. */
-export function listReadNote(result: ListRead, noun: string): string {
+function listReadNote(result: ListRead, noun: string): string {
 	switch (result.outcome) {
 		case 'no-credential':
 			return ` Select a Session credential on this node to have the existing ${noun} looked up and compared.`;

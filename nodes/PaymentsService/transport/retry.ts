@@ -62,7 +62,7 @@ export interface AttemptFailure {
 }
 
 /** Whether the retry policy may repeat a failed attempt: HTTP 429, 5xx or a lost connection. */
-export function isRetryableFailure(failure: AttemptFailure): boolean {
+function isRetryableFailure(failure: AttemptFailure): boolean {
 	if (failure.httpStatus !== undefined)
 		return failure.httpStatus === 429 || failure.httpStatus >= 500;
 	return failure.networkCode !== undefined && RETRYABLE_NETWORK_CODES.has(failure.networkCode);

@@ -8,7 +8,6 @@ import {
 
 import { PaymentsService } from '../../../nodes/PaymentsService/PaymentsService.node';
 import {
-	optionalCredentialsOf,
 	RESOURCES,
 	type OperationDefinition,
 } from '../../../nodes/PaymentsService/actions/registry';
@@ -45,6 +44,17 @@ function credentialsShown(
 }
 
 /**
+ * The credentials an operation may use besides the one it runs with: its pickers', a creation's
+ * look-ups' (every `keyed` operation: the Session credential) and Summarize's rates'.
+ */
+const optionalOf = (operation: OperationDefinition) =>
+	[
+		operation.pickerCredential,
+		operation.run.repeat === 'keyed' ? ('session' as const) : undefined,
+		operation.rateCredential,
+	].filter((kind) => kind !== undefined);
+
+/**
  * The credentials an operation uses with its default parameters: the one it runs with, the one its
  * pickers read with, the one a creation looks records up with (and, with `converting`, the one
  * Summarize reads exchange rates with when Convert Totals To is set).
@@ -52,9 +62,7 @@ function credentialsShown(
 function credentialsOf(operation: OperationDefinition, converting = false): string[] {
 	return [
 		operation.run.credential,
-		...optionalCredentialsOf(operation).filter(
-			(kind) => converting || kind !== operation.rateCredential,
-		),
+		...optionalOf(operation).filter((kind) => converting || kind !== operation.rateCredential),
 	]
 		.map((kind) => CREDENTIAL_TYPES[kind])
 		.sort();
@@ -63,7 +71,7 @@ function credentialsOf(operation: OperationDefinition, converting = false): stri
 /** Credentials some operation uses optionally: n8n keeps one entry per type, so they are optional everywhere. */
 const optionalCredentials = new Set<string>(
 	everyOperation.flatMap(({ operation }) =>
-		optionalCredentialsOf(operation).map((kind) => CREDENTIAL_TYPES[kind]),
+		optionalOf(operation).map((kind) => CREDENTIAL_TYPES[kind]),
 	),
 );
 

@@ -6,12 +6,9 @@ import {
 	CLOCK_SLACK_SECONDS,
 	createdBeforeSent,
 	differences,
-	GIVEN_KEY_LOOKBACK_SECONDS,
 	isComparable,
-	listReadNote,
 	lookUpPeriod,
 	lookUpRecord,
-	REREAD_DELAYS_MS,
 	type CreationLookUp,
 } from '../../../nodes/PaymentsService/idempotency/lookUp';
 import type { PaymentsClient } from '../../../nodes/PaymentsService/transport/client';
@@ -86,9 +83,7 @@ describe('comparing a found record with the request', () => {
 			from: window.startMs / 1000 - CLOCK_SLACK_SECONDS,
 			to: now / 1000 + CLOCK_SLACK_SECONDS,
 		});
-		expect(lookUpPeriod(undefined, now).from).toBe(
-			now / 1000 - GIVEN_KEY_LOOKBACK_SECONDS - CLOCK_SLACK_SECONDS,
-		);
+		expect(lookUpPeriod(undefined, now).from).toBe(now / 1000 - 7 * 86_400 - CLOCK_SLACK_SECONDS);
 	});
 });
 
@@ -169,7 +164,6 @@ describe('lookUpRecord', () => {
 		const { context, queries } = listAnswering([[], [], [], [deposit]]);
 		expect(await lookUpRecord(context, client, deposits, request, target(true))).toEqual(found);
 		expect(queries.map((query) => query.country)).toEqual(['BR', undefined, 'BR', 'BR']);
-		expect(REREAD_DELAYS_MS).toEqual([1_000, 2_000, 4_000]);
 	});
 
 	test.each([
@@ -224,15 +218,17 @@ describe('lookUpRecord', () => {
 		});
 	});
 
-	test('a list read’s note says what it could not do', () => {
-		expect(listReadNote({ outcome: 'found', record: {} }, 'refund')).toBe('');
-		expect(
-			listReadNote({ outcome: 'not-found', pagesRead: 80, reads: 5, capped: true }, 'refund'),
-		).toBe(
-			' It was not found in the refund list (80 pages read in 5 reads, the most a look-up reads); the list may show it a little later.',
+	test('a list read that fails or stops at the page cap says so in the note', async () => {
+		const failing = listAnswering([]);
+		(failing.context.helpers as unknown as IDataObject).httpRequestWithAuthentication = async () =>
+			await Promise.reject(Object.assign(new Error('socket hang up'), { code: 'EPROTO' }));
+		expect((await lookUpRecord(failing.context, client, deposits, request, target())).note).toMatch(
+			/^ Looking it up failed \(.+\)\.$/,
 		);
-		expect(listReadNote({ outcome: 'failed', message: 'HTTP 500' }, 'refund')).toBe(
-			' Looking it up failed (HTTP 500).',
+		const other = { idDeposit: 1, externalId: 'inv-other', creationDate: '2027-01-15T08:00:00Z' };
+		const full = listAnswering(Array.from({ length: 45 }, () => Array(50).fill(other)));
+		expect((await lookUpRecord(full.context, client, deposits, request, target())).note).toBe(
+			' It was not found in the deposit list (40 pages read, the most a look-up reads); the list may show it a little later.',
 		);
 	});
 });

@@ -68,7 +68,7 @@ export const STREAM_WINDOW_PAGES = 40;
 /**
  * Reads a period as {@link readPeriodPages} does and yields each window once it was read to its
  * end, in the order they end, with one value per record (service rules §3.1, §3.2): of a record's
- * copies within a window the newer `lastChangeDate` wins and only it is passed to `valueOf`; a
+ * copies within a window the newer `lastChangeDate` wins and only it is passed to `keep`; a
  * divided window yields nothing (its parts do). Nothing of a window is held after it is yielded;
  * the windows being read are capped at about `windowPages` pages ({@link STREAM_WINDOW_PAGES}).
  * The next pages are read while the consumer works, one page ahead per worker.
@@ -83,7 +83,7 @@ export async function* completedWindows<V>(
 		itemIndex?: number;
 		windowPages?: number;
 		keyOf: (record: Record<string, unknown>) => string | undefined;
-		valueOf: (record: Record<string, unknown>) => V | undefined;
+		keep: (record: Record<string, unknown>) => V | undefined;
 	},
 ): AsyncGenerator<CompletedWindow<V>> {
 	const reading = new Map<string, { records: WindowRecords<V>; copies: number }>();
@@ -101,7 +101,7 @@ export async function* completedWindows<V>(
 		}
 		let entry = reading.get(key);
 		if (!entry) {
-			entry = { records: new WindowRecords<V>(options.keyOf, options.valueOf), copies: 0 };
+			entry = { records: new WindowRecords<V>(options.keyOf, options.keep), copies: 0 };
 			reading.set(key, entry);
 		}
 		for (const record of event.page.records) entry.records.add(record);
