@@ -113,6 +113,20 @@ const PAYEES = [
 const payeeRows = (salt: string, count = PAYEES.length) =>
 	PAYEES.slice(0, count).map((row) => ({ ...row, name: `${row.name} ${salt}` }));
 
+/** The records made whose name contains `salt`, each as its name, key and id (`parts` reads them). */
+function named<T>(
+	made: T[],
+	salt: string,
+	parts: (entry: T) => [unknown, unknown, number],
+): Array<{ name: string; key: string; id: number }> {
+	return made
+		.map((entry) => {
+			const [name, key, id] = parts(entry);
+			return { name: String(name), key: String(key), id };
+		})
+		.filter((entry) => entry.name.includes(salt));
+}
+
 /** Payouts, deposits and refunds, as the engine tests drive them. */
 export const CREATIONS: Record<'cashout' | 'deposit' | 'refund', CreationKind> = {
 	cashout: {
@@ -122,14 +136,11 @@ export const CREATIONS: Record<'cashout' | 'deposit' | 'refund', CreationKind> =
 		node: (extra, settings) => withSession(paymentsNode(payoutFromRow(extra), CASHOUT, settings)),
 		rows: (_sandbox, salt, count) => payeeRows(salt, count),
 		made: (sandbox, salt) =>
-			sandbox.control
-				.createdCashouts()
-				.map((entry) => ({
-					name: String(entry.request.beneficiary_name),
-					key: String(entry.request.external_id),
-					id: entry.cashoutId,
-				}))
-				.filter((entry) => entry.name.includes(salt)),
+			named(sandbox.control.createdCashouts(), salt, (entry) => [
+				entry.request.beneficiary_name,
+				entry.request.external_id,
+				entry.cashoutId,
+			]),
 		reported: (item) => ({ key: item.external_id, id: item.cashout_id }),
 	},
 	deposit: {
@@ -139,14 +150,11 @@ export const CREATIONS: Record<'cashout' | 'deposit' | 'refund', CreationKind> =
 		node: (extra, settings) => withSession(paymentsNode(depositFromRow(extra), DEPOSIT, settings)),
 		rows: (_sandbox, salt, count) => payeeRows(salt, count),
 		made: (sandbox, salt) =>
-			sandbox.control
-				.createdDeposits()
-				.map((entry) => ({
-					name: String(entry.request.description),
-					key: entry.idempotencyKey,
-					id: entry.depositId,
-				}))
-				.filter((entry) => entry.name.includes(salt)),
+			named(sandbox.control.createdDeposits(), salt, (entry) => [
+				entry.request.description,
+				entry.idempotencyKey,
+				entry.depositId,
+			]),
 		reported: (item) => ({ key: item.idempotency_key, id: item.deposit_id }),
 	},
 	refund: {
@@ -180,14 +188,11 @@ export const CREATIONS: Record<'cashout' | 'deposit' | 'refund', CreationKind> =
 			].slice(0, count);
 		},
 		made: (sandbox, salt) =>
-			sandbox.control
-				.createdRefunds()
-				.map((entry) => ({
-					name: String(entry.request.comments),
-					key: entry.idempotencyKey,
-					id: entry.refundId,
-				}))
-				.filter((entry) => entry.name.includes(salt)),
+			named(sandbox.control.createdRefunds(), salt, (entry) => [
+				entry.request.comments,
+				entry.idempotencyKey,
+				entry.refundId,
+			]),
 		reported: (item) => ({ key: item.idempotency_key, id: item.refund_id }),
 	},
 };
