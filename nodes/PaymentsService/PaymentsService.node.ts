@@ -50,9 +50,9 @@ export class PaymentsService implements INodeType {
 	 * and in input order. The creations run up to Options → Concurrency items at once; every other
 	 * operation one after another. With Continue On Fail, or as an AI agent's tool, a failed item
 	 * yields an error item (router.ts, RunPlan.errorItem, RunPlan.asTool) and the other items
-	 * proceed. Otherwise the node stops: no further item starts, the items already sent finish (their
-	 * attempts are recorded, so n8n's Retry reads them as sent), and the first failing item's error,
-	 * carrying its item index, is thrown.
+	 * proceed. Otherwise the node stops: no further item starts, the items already sent finish (each
+	 * key's history was started before it was sent, so n8n's Retry reads them as sent), and the
+	 * first failing item's error, carrying its item index, is thrown.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const run = planRun.call(this);

@@ -418,16 +418,17 @@ describe('Hostile values in every parameter end in a result or a clear error, an
 					builder.then(
 						paymentsNode(
 							{ resource, operation, ...parameters },
-							credentialOf(definition.credential),
+							credentialOf(definition.run.credential),
 							{
 								credentials: Object.fromEntries(
 									['session', 'readOnly', 'deposit', 'cashout']
 										.filter(
 											(kind) =>
-												kind === definition.credential ||
+												kind === definition.run.credential ||
 												kind === definition.pickerCredential ||
-												kind === definition.lookupCredential ||
-												kind === definition.rateCredential,
+												kind === definition.rateCredential ||
+												// A creation looks its earlier records up with it.
+												(kind === 'session' && definition.run.repeat === 'keyed'),
 										)
 										.map((kind) => {
 											const type = credentialOf(kind);
@@ -441,7 +442,7 @@ describe('Hostile values in every parameter end in a result or a clear error, an
 						...(await attempt(
 							label,
 							async () => (await fx.engine.run(builder.build())).error,
-							(error) => judgeAction(fx, label, error, definition.reads),
+							(error) => judgeAction(fx, label, error, definition.run.repeat === 'safe'),
 						)),
 					);
 				}

@@ -2,7 +2,7 @@
  * n8n's Retry of a failed execution, in a real n8n: the executions list's Retry button
  * (`POST /rest/executions/:id/retry`) starts a new execution from the failed one's data. A payout
  * run whose second creation answer is lost, and the answers to the node's two resends too, fails
- * there; the retry must make the remaining payouts and report the lost one as already made, so the
+ * there; the retry must make the remaining payouts and report the lost one as found, so the
  * sandbox holds one payout per row.
  */
 import type { INode } from 'n8n-workflow';

@@ -5,7 +5,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPES, type CredentialKind } from '../transport/client';
+import { CREDENTIAL_TYPES, type CredentialKind, type Repeat } from '../transport/client';
+import { LOOK_UP_CREDENTIAL } from '../idempotency/lookUp';
 import { type RecordListResource, REPORTING_LISTS } from '../reporting/lists';
 import * as balanceGet from './balance/get.operation';
 import * as balanceReconcile from './balance/reconcile.operation';
@@ -32,15 +33,34 @@ import { exportToFileOperation } from './report/exportToFile.operation';
 import { summarizeOperation } from './report/summarize.operation';
 import { TOOL_DESCRIPTIONS } from './toolDescriptions';
 import { retryReadsOption } from '../parameters/retryReads';
+import { concurrencyOption } from './common/parameters';
 import type { OperationModule } from './types';
 import { isOptionsCollection, optionsCollection } from '../parameters/options';
 
 /**
- * The operation registry: every resource of the action node, its operations, their action texts,
- * the credential each uses and whether it only reads. The node description (resource and operation
- * options, parameters, which credential shows for which operation) and the router are built from
- * it, so adding an operation is an entry here plus its `<operation>.operation.ts` file.
+ * The operation registry: every resource of the action node, its operations, their action texts
+ * and how each runs ({@link RunPolicy}). The node description (resource and operation options,
+ * parameters, which credential shows for which operation) and the router are built from it, so
+ * adding an operation is an entry here plus its `<operation>.operation.ts` file.
  */
+
+/**
+ * How an operation runs, declared once in its entry: the router and the node description read it.
+ * An operation other than a creation declares `{ credential, repeat }`; a creation adds
+ * `items: 'concurrent'`.
+ */
+export interface RunPolicy {
+	/** The credential its client is bound to (one client, and one login, serves every item). */
+	credential: CredentialKind;
+	/**
+	 * How its request may be sent again (transport/client.ts, service rules §11). `safe`: a read,
+	 * offered Options → Retry Reads Automatically; `keyed`: a creation, offered the Session credential
+	 * to look an earlier record up with ({@link LOOK_UP_CREDENTIAL}); `targetStatus`, `once`.
+	 */
+	repeat: Repeat;
+	/** Its items: one after another (unset), up to Options → Concurrency at once, or once per run. */
+	items?: 'concurrent' | 'oncePerRun';
+}
 
 /** One operation: what the user picks and sees, and what runs. */
 export interface OperationDefinition {
@@ -51,31 +71,18 @@ export interface OperationDefinition {
 	description: string;
 	/** What the operation does, for the AI agent and the node's subtitle (e.g. "Get many deposits"). */
 	action: string;
-	/** The credential the operation runs with. */
-	credential: CredentialKind;
+	run: RunPolicy;
 	/**
 	 * The credential its pickers read lists with (Payment Method and Bank read with the read-only
-	 * key), when that is another one. It is offered as an optional second credential: the
-	 * operation runs without it, and its pickers then take a typed code (see {@link buildCredentials}).
+	 * key), when that is another one: offered as an optional second credential (the operation runs
+	 * without it, and its pickers then take a typed code; see {@link buildCredentials}).
 	 */
 	pickerCredential?: CredentialKind;
-	/**
-	 * The credential a creation looks its earlier record up with, after the service answered that
-	 * the key was already used (the Session credential reads the reporting lists; service rules
-	 * §5.2). Optional like a picker credential: without it the creation runs and reports the
-	 * earlier record without its id.
-	 */
-	lookupCredential?: CredentialKind;
 	/**
 	 * The credential Summarize reads exchange rates with when Convert Totals To is set (the
 	 * read-only key; service rules §9.1). Optional like a picker credential, and shown only then.
 	 */
 	rateCredential?: CredentialKind;
-	/**
-	 * True when the operation only reads (service rules §11): its requests are retried automatically
-	 * after a 429, a 5xx or a lost connection, and it offers the option to turn that off.
-	 */
-	reads: boolean;
 	module: OperationModule;
 }
 
@@ -97,8 +104,7 @@ function reportingOperations(resource: RecordListResource): OperationDefinition[
 			name: 'Get Many',
 			description: `List ${plural} created in a period`,
 			action: `Get many ${plural}`,
-			credential: 'session',
-			reads: true,
+			run: { credential: 'session', repeat: 'safe' },
 			module: listOperation(resource),
 		},
 		{
@@ -106,9 +112,8 @@ function reportingOperations(resource: RecordListResource): OperationDefinition[
 			name: 'Summarize',
 			description: `Count and total the ${plural} of a period by status, currency, country, method, day or hour, optionally with them in a CSV file from the same read`,
 			action: `Summarize ${plural}`,
-			credential: 'session',
+			run: { credential: 'session', repeat: 'safe' },
 			rateCredential: 'readOnly',
-			reads: true,
 			module: summarizeOperation(resource),
 		},
 		{
@@ -116,8 +121,7 @@ function reportingOperations(resource: RecordListResource): OperationDefinition[
 			name: 'Export to File',
 			description: `Write the ${plural} of a period to a CSV file, streamed`,
 			action: `Export ${plural} to a CSV file`,
-			credential: 'session',
-			reads: true,
+			run: { credential: 'session', repeat: 'safe' },
 			module: exportToFileOperation(resource),
 		},
 	];
@@ -134,8 +138,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				name: 'Get',
 				description: 'Get the total available balance',
 				action: 'Get the balance',
-				credential: 'session',
-				reads: true,
+				run: { credential: 'session', repeat: 'safe' },
 				module: balanceGet,
 			},
 			{
@@ -143,8 +146,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				name: 'Get Daily Report',
 				description: 'Get the balance report, one entry per day of a period',
 				action: 'Get the daily balance report',
-				credential: 'session',
-				reads: true,
+				run: { credential: 'session', repeat: 'safe' },
 				module: listOperation('balanceReport'),
 			},
 			{
@@ -169,8 +171,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				name: 'Get Many',
 				description: 'List the bank codes accepted for cashouts in a country',
 				action: 'Get many banks',
-				credential: 'readOnly',
-				reads: true,
+				run: { credential: 'readOnly', repeat: 'safe' },
 				module: bankGetMany,
 			},
 		],
@@ -185,8 +186,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				name: 'Cancel',
 				description: 'Cancel a cashout that has not been sent to the bank',
 				action: 'Cancel a cashout',
-				credential: 'cashout',
-				reads: false,
+				run: { credential: 'cashout', repeat: 'targetStatus' },
 				module: cashoutCancel,
 			},
 			{
@@ -195,10 +195,8 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				description:
 					'Create a cashout (payout); a repeat with the same external ID reads it instead of paying twice',
 				action: 'Create a cashout',
-				credential: 'cashout',
+				run: { credential: 'cashout', repeat: 'keyed', items: 'concurrent' },
 				pickerCredential: 'readOnly',
-				lookupCredential: 'session',
-				reads: false,
 				module: cashoutCreate,
 			},
 			...reportingOperations('cashout'),
@@ -207,8 +205,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				name: 'Get Status',
 				description: 'Read the status of a cashout, with the bank’s rejection reason if any',
 				action: 'Get the status of a cashout',
-				credential: 'cashout',
-				reads: true,
+				run: { credential: 'cashout', repeat: 'safe' },
 				module: cashoutGetStatus,
 			},
 			{
@@ -216,8 +213,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				name: 'Put On Hold',
 				description: 'Stop a pending cashout from being processed',
 				action: 'Put a cashout on hold',
-				credential: 'cashout',
-				reads: false,
+				run: { credential: 'cashout', repeat: 'targetStatus' },
 				module: cashoutPutOnHold,
 			},
 			{
@@ -225,8 +221,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				name: 'Release Hold',
 				description: 'Let a cashout on hold be processed again',
 				action: 'Release a cashout from hold',
-				credential: 'cashout',
-				reads: false,
+				run: { credential: 'cashout', repeat: 'targetStatus' },
 				module: cashoutReleaseHold,
 			},
 		],
@@ -253,10 +248,8 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				name: 'Create',
 				description: 'Create a deposit (pay-in), ONE_SHOT or HOSTED',
 				action: 'Create a deposit',
-				credential: 'deposit',
+				run: { credential: 'deposit', repeat: 'keyed', items: 'concurrent' },
 				pickerCredential: 'readOnly',
-				lookupCredential: 'session',
-				reads: false,
 				module: depositCreate,
 			},
 			{
@@ -264,8 +257,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				name: 'Flag for Review',
 				description: 'Open a review ticket for a deposit, optionally with files, and confirm it',
 				action: 'Flag a deposit for review',
-				credential: 'session',
-				reads: false,
+				run: { credential: 'session', repeat: 'once' },
 				module: depositFlagForReview,
 			},
 			{
@@ -274,8 +266,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				description:
 					'Open a review ticket for a deposit reversal, optionally with files, and confirm it',
 				action: 'Flag a deposit reversal for review',
-				credential: 'session',
-				reads: false,
+				run: { credential: 'session', repeat: 'once' },
 				module: depositFlagReversalForReview,
 			},
 			...reportingOperations('deposit'),
@@ -284,8 +275,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				name: 'Get Status',
 				description: 'Read the current status of a created deposit',
 				action: 'Get the status of a deposit',
-				credential: 'deposit',
-				reads: true,
+				run: { credential: 'deposit', repeat: 'safe' },
 				module: depositGetStatus,
 			},
 		],
@@ -301,8 +291,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				description:
 					'Get the rate of a country’s local currency against USD, and an amount converted',
 				action: 'Get an exchange rate',
-				credential: 'readOnly',
-				reads: true,
+				run: { credential: 'readOnly', repeat: 'safe' },
 				module: exchangeRateGet,
 			},
 		],
@@ -317,8 +306,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				name: 'Get Many',
 				description: 'List the payment methods deposits can use in a country',
 				action: 'Get many payment methods',
-				credential: 'readOnly',
-				reads: true,
+				run: { credential: 'readOnly', repeat: 'safe' },
 				module: paymentMethodGetMany,
 			},
 		],
@@ -334,9 +322,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				description:
 					'Refund a deposit, in full or in part; a repeat with the same idempotency key requests nothing new',
 				action: 'Create a refund',
-				credential: 'deposit',
-				lookupCredential: 'session',
-				reads: false,
+				run: { credential: 'deposit', repeat: 'keyed', items: 'concurrent' },
 				module: refundCreate,
 			},
 			...reportingOperations('refund'),
@@ -345,8 +331,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				name: 'Get Status',
 				description: 'Read the current status of a refund, optionally with its voucher',
 				action: 'Get the status of a refund',
-				credential: 'deposit',
-				reads: true,
+				run: { credential: 'deposit', repeat: 'safe' },
 				module: refundGetStatus,
 			},
 		],
@@ -361,8 +346,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				name: 'Log Out',
 				description: 'End the stored session at once; the next request logs in again',
 				action: 'Log out of the session',
-				credential: 'session',
-				reads: false,
+				run: { credential: 'session', repeat: 'once', items: 'oncePerRun' },
 				module: sessionLogOut,
 			},
 		],
@@ -383,8 +367,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				name: 'Add Attachment',
 				description: 'Attach a file to a draft ticket',
 				action: 'Add an attachment to a ticket',
-				credential: 'session',
-				reads: false,
+				run: { credential: 'session', repeat: 'once' },
 				module: ticketAddAttachment,
 			},
 			{
@@ -392,8 +375,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				name: 'Confirm',
 				description: 'Submit a draft ticket to the support team',
 				action: 'Confirm a ticket',
-				credential: 'session',
-				reads: false,
+				run: { credential: 'session', repeat: 'once' },
 				module: ticketConfirm,
 			},
 			{
@@ -401,8 +383,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				name: 'Create Draft',
 				description: 'Create a support ticket in draft state',
 				action: 'Create a draft ticket',
-				credential: 'session',
-				reads: false,
+				run: { credential: 'session', repeat: 'once' },
 				module: ticketCreateDraft,
 			},
 		],
@@ -419,17 +400,19 @@ export function findOperation(
 	);
 }
 
-/** An operation's parameters, with the retry option added to (or as) its Options collection. */
+/**
+ * An operation's parameters, with the options its run policy offers in its Options collection
+ * (added to it, or as it): Concurrency first for concurrent items, Retry Reads last for reads.
+ */
 function parametersOf(operation: OperationDefinition): INodeProperties[] {
 	const properties = [...operation.module.properties];
-	if (!operation.reads) return properties;
+	const first = operation.run.items === 'concurrent' ? [concurrencyOption] : [];
+	const last = operation.run.repeat === 'safe' ? [retryReadsOption] : [];
+	if (!first.length && !last.length) return properties;
 	const at = properties.findIndex(isOptionsCollection);
-	if (at >= 0) {
-		const options = properties[at];
-		properties[at] = { ...options, options: [...(options.options ?? []), retryReadsOption] };
-	} else {
-		properties.push(optionsCollection([retryReadsOption]));
-	}
+	if (at < 0) return [...properties, optionsCollection([...first, ...last])];
+	const own = (properties[at].options ?? []) as INodeProperties[];
+	properties[at] = { ...properties[at], options: [...first, ...own, ...last] };
 	return properties;
 }
 
@@ -502,16 +485,23 @@ interface CredentialUse {
 	optional: boolean;
 }
 
+/**
+ * The credentials an operation may use besides the one it runs with, each optional: its pickers',
+ * a creation's look-ups' (`repeat: 'keyed'`: idempotency/lookUp.ts) and Summarize's rates'.
+ */
+function optionalCredentialsOf(operation: OperationDefinition): CredentialKind[] {
+	const lookUps = operation.run.repeat === 'keyed' ? LOOK_UP_CREDENTIAL : undefined;
+	return [operation.pickerCredential, lookUps, operation.rateCredential].filter(
+		(kind): kind is CredentialKind => kind !== undefined,
+	);
+}
+
 function usesOf(kind: CredentialKind): CredentialUse[] {
 	return RESOURCES.flatMap((resource) =>
 		resource.operations.flatMap((operation): CredentialUse[] => {
-			if (operation.credential === kind)
+			if (operation.run.credential === kind)
 				return [{ resource: resource.value, operation, optional: false }];
-			if (
-				operation.pickerCredential === kind ||
-				operation.lookupCredential === kind ||
-				operation.rateCredential === kind
-			)
+			if (optionalCredentialsOf(operation).includes(kind))
 				return [{ resource: resource.value, operation, optional: true }];
 			return [];
 		}),
@@ -519,16 +509,13 @@ function usesOf(kind: CredentialKind): CredentialUse[] {
 }
 
 /**
- * Where hiding by resource and by operation is not enough, written out: n8n's `hide` rule hides a
- * credential when any one parameter matches, so a credential used by Deposit → Create and Bank →
- * Get Many would still show on Deposit → Get Many (resource and operation each used elsewhere).
- * The read-only credential is therefore also hidden
- * - wherever the reporting lists' Get Many has Simplify (no operation of the read-only key has it);
- * - on Summarize while Convert Totals To is empty (it reads the exchange rates only to convert);
- * - on Refund → Create, by its Deposit Identified By (Refund counts as a read-only resource through
- *   Summarize, and Create through Deposit → Create's pickers).
- * A test checks, with n8n's display logic, that every operation shows exactly its credentials, so an
- * operation added to one of these pairs without its rule here fails it.
+ * Where hiding by resource and by operation is not enough (n8n's `hide` hides a credential when any
+ * one parameter matches: one used by Deposit → Create and Bank → Get Many would still show on
+ * Deposit → Get Many), the read-only credential is also hidden wherever Get Many has Simplify (no
+ * read-only operation has it), on Summarize while Convert Totals To is empty, and on Refund →
+ * Create by its Deposit Identified By (Refund is a read-only resource through Summarize, Create
+ * through Deposit → Create's pickers). A test checks with n8n's display logic that every operation shows
+ * exactly its credentials, so an operation added to one of these pairs without its rule fails it.
  */
 const EXTRA_HIDE: Partial<Record<CredentialKind, Record<string, Array<string | boolean>>>> = {
 	readOnly: { simplify: [true, false], convertTo: [''], identifyBy: ['depositId', 'invoiceId'] },

@@ -7,16 +7,13 @@ import { readConcurrency } from './common/parameters';
 import { findOperation } from './registry';
 
 /**
- * The error item Continue On Fail emits: the message, what it means, and the service's code —
- * `{error, description?, code?, httpCode?, retryAfterSeconds?}`. Under On Error "Continue (using
- * error output)" n8n sends an item to the error output only by the shape of its json, and n8n's two
- * lines differ: n8n-core 2.x takes any json whose fields are among `error`, `message` and `details`,
- * so there the same facts are `{error, details: {description?, code?, httpCode?, retryAfterSeconds?}}`;
- * n8n-core 1.x takes only `{error}` or `{error, message}`, so there they are `{error, message}` with
- * the description as the message (the error text already ends with the service's code). Setting
- * `item.error` instead routes on both lines, but n8n then replaces the json with `{error}`, dropping
- * the facts and the input item's fields, so the node does not use it. n8n then adds the fields of
- * the input item (e.g. the spreadsheet row that failed).
+ * The error item Continue On Fail emits: `{error, description?, code?, httpCode?,
+ * retryAfterSeconds?}`. The error output takes an item by the shape of its json, and n8n's lines
+ * differ: 2.x takes fields among `error`, `message` and `details`, so there the facts go in
+ * `{error, details}`; 1.x only `{error}` or `{error, message}`, so there it is `{error, message}`
+ * with the description as the message (the error already ends with the service's code). Setting
+ * `item.error` routes on both, but n8n then replaces the json with `{error}`, dropping the facts
+ * and the input item's fields (which n8n adds otherwise, e.g. the row that failed).
  */
 function errorJson(
 	error: NodeApiError | NodeOperationError,
@@ -106,9 +103,10 @@ export function planRun(this: IExecuteFunctions): RunPlan {
 			`The operation "${operation}" is not supported for resource "${resource}"`,
 		);
 	}
-	const client = new PaymentsClient(this, definition.credential);
-	const count = definition.module.oncePerRun ? Math.min(items.length, 1) : items.length;
-	const concurrency = definition.module.concurrent ? readConcurrency(this) : 1;
+	const { run } = definition;
+	const client = new PaymentsClient(this, run.credential);
+	const count = run.items === 'oncePerRun' ? Math.min(items.length, 1) : items.length;
+	const concurrency = run.items === 'concurrent' ? readConcurrency(this) : 1;
 	const errorOutput =
 		this.getNode().onError === 'continueErrorOutput' ? errorOutputShape(this) : false;
 	return {
@@ -131,7 +129,7 @@ export function planRun(this: IExecuteFunctions): RunPlan {
 		asTool: this.getNode().type.endsWith('Tool'),
 		afterRun: () => definition.module.afterRun?.(this),
 		runItem: async (itemIndex) => {
-			if (definition.reads) {
+			if (run.repeat === 'safe') {
 				const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 				client.setRetries(options.retryReads !== false);
 			}

@@ -6,7 +6,7 @@ import type { PaymentsClient } from '../transport/client';
  * What an `<operation>.operation.ts` file exports: its parameters (the registry shows them only for
  * its resource and operation) and what it does for one input item. The router loops over items,
  * pairs outputs with their input item and handles Continue On Fail; an operation only handles
- * `itemIndex`, with a client bound to the credential the registry names for it.
+ * `itemIndex`, with a client bound to the credential of its run policy (actions/registry.ts).
  */
 export interface OperationModule {
 	properties: INodeProperties[];
@@ -15,16 +15,9 @@ export interface OperationModule {
 		client: PaymentsClient,
 		itemIndex: number,
 	): Promise<INodeExecutionData[]>;
-	/** True for operations that act once per node run whatever the number of items (Log Out). */
-	oncePerRun?: boolean;
-	/**
-	 * True for operations whose items run at once, up to Options → Concurrency (the creations):
-	 * their `properties` offer `concurrencyOption` (actions/common/parameters.ts), and the router reads it.
-	 */
-	concurrent?: boolean;
 	/**
 	 * Called once when a run of the node ended without an error (nothing runs it again then): the
-	 * creations forget the outcomes they kept for Retry On Fail (idempotency/attempts.ts).
+	 * creations mark the outcomes they kept for Retry On Fail as reported (idempotency/history.ts).
 	 */
 	afterRun?(context: IExecuteFunctions): void;
 }

@@ -67,8 +67,7 @@ export const CASHOUT_FIELDS: readonly RequestField[] = [
 			'Your unique ID of this payout, up to 100 characters; it is the idempotency key: a repeat with the same ID creates nothing and reads the cashout instead. Empty: one is derived from the workflow, node, run, item, the payout and the Duplicate Window, so every re-run of the same payout (Retry On Fail, Retry of the execution) sends the same one. Give your own to pay the same payout twice on purpose.',
 		placeholder: 'payout-2026-0001',
 		input: 'text',
-		// Required in the body: when left empty the operation derives it before the check.
-		required: true,
+		// Optional here: the create-once flow sends the one given, or one it derives (always valid).
 		rule: z
 			.string({ invalid_type_error: 'must be text' })
 			.min(1, 'must not be empty')

@@ -1,237 +1,324 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
+import { IDEMPOTENCY_HEADER } from '../codes/service';
+import { REPORTING_LISTS } from '../reporting/lists';
+import { optionsCollection } from '../parameters/options';
 import type { PaymentsClient, ServiceRequest } from '../transport/client';
 import { failureOf, isFailureKind, type ServiceFailure } from '../transport/errors';
 import {
-	countSend,
-	recordAttempt,
-	recordedOutcome,
-	recordOutcome,
-	recordRefusedRepeat,
-	sentBefore,
-} from './attempts';
-import type { RequestKey } from './keys';
+	firstSentMs,
+	keepOutcome,
+	madeNow,
+	markReported,
+	outcomeOf,
+	requestHistories,
+	startHistory,
+	type RequestHistory,
+} from './history';
+import { givenKeyProblem, type RequestKey } from './keys';
 import {
-	createdBeforeAttempt,
+	CLOCK_SLACK_SECONDS,
+	createdBeforeSent,
 	differences,
 	isComparable,
 	lookUpPeriod,
+	lookUpRecord,
 	type Comparison,
-	type ListLookUpResult,
+	type CreationLookUp,
+	type LookUpResult,
 } from './lookUp';
 import {
-	alreadyMadeMessage,
 	keyOfAnotherRecord,
-	listLookUpNote,
+	repeatMessage,
 	repeatOfAnotherExecution,
 	unconfirmedRepeat,
 	unknownOutcome,
 	type Confirmation,
 	type CreationNames,
 } from './messages';
+import { duplicateWindowOption, idempotencyKeyOption, unconfirmedRepeatOption } from './options';
+import { requestKey, type ItemKey } from './requestKey';
 
 /**
  * The create-once flow of Deposit, Cashout and Refund → Create (service rules §5.2,
- * docs/money-moves-once.md), one item at a time:
- * 1. the resource builds and checks the request and its key (nothing is sent on a bad field);
- * 2. in the first hour of a Duplicate Window, the previous window's key is looked up: a record
- *    there is a re-run's, and nothing is sent;
- * 3. the attempt is recorded in the execution before it is sent, so an item in flight when the
- *    node stops reads as sent to Retry On Fail and n8n's Retry;
- * 4. it is sent once: the client resends it with the same key after a 429 or 503 (every request
- *    paused) and after a lost answer (a reset, a hang-up, a timeout), a bounded number of times;
- * 5. a repeat answer (104, 511) is looked up, compared and reported as the record an earlier
- *    attempt made, or the item fails saying why;
- * 6. what the item got is recorded in the execution: Retry On Fail and n8n's Retry of a failed
- *    execution output it again instead of sending the request again.
- * Before 1, an item whose outcome this execution recorded is output from the record.
- * The flow decides; the resource ({@link CreateOnceResource}) says what its record is.
+ * docs/money-moves-once.md). Each operation declares its creation ({@link Creation}: its request,
+ * its key, how its record is looked up and compared, its items) and is built from it
+ * ({@link createOnceOperation}), the way the reporting lists' operations are built from their
+ * entries. The flow decides, one item at a time: the body is checked and the key taken; an item
+ * this execution already made is output again; in the first hour of a Duplicate Window the previous
+ * window's key is looked up; the request is sent, its history started first (idempotency/history.ts);
+ * a repeat answer (104, 511) is looked up and compared; what the item got is kept for Retry On Fail.
  */
 
-export type { Confirmation } from './messages';
-
-/** A creation request as the resource built it: the body to send, its headers and its key. */
-export interface PreparedRequest {
-	/** The request body exactly as it is sent (the cashout's key is its `external_id`). */
-	body: IDataObject;
-	/** Headers beside the credential's (the deposit and refund `X-Idempotency-Key`). */
-	headers?: IDataObject;
-	key: RequestKey;
-}
-
-/** What a resource's look-up of one key found (service rules §5.2). */
-export interface LookUp<Facts = undefined> {
-	/** Whether a record with this key is known to exist (found in the list, or read by its key). */
-	exists: boolean;
-	/** The reporting list's record of the key, to compare with the request; undefined when not found. */
-	record?: IDataObject;
-	/** The record as a noun phrase for messages, "cashout 8405147 (PENDING)"; "" when nothing is known. */
-	label: string;
-	/** What the look-up could not do, a sentence starting with a space; "" when it found the record. */
-	note: string;
-	/** What else the resource read for its output (the cashout's status). */
-	facts: Facts;
-}
-
-/**
- * A look-up of a record found (or not) in its reporting list only: it exists when found there.
- * @param name The found record as a noun phrase: "deposit 3000000001 (PENDING)".
- * @param why What a record not found lacks, said before the list's note (" Refund records carry no key…").
- */
-export function lookUpOfList(
-	result: ListLookUpResult,
-	noun: string,
-	name: (record: IDataObject) => string,
-	why = '',
-): LookUp {
-	const record = result.outcome === 'found' ? result.record : undefined;
-	return record
-		? { exists: true, record, label: name(record), note: '', facts: undefined }
-		: { exists: false, label: '', note: `${why}${listLookUpNote(result, noun)}`, facts: undefined };
-}
-
-/** What the look-up is for: the key, and the creation dates its record can have. */
-export interface LookUpTarget {
-	key: string;
-	/** Unix seconds. */
-	period: { from: number; to: number };
-	/**
-	 * True when the service said a record with this key exists (a repeat answer to this execution's
-	 * own key): a list that does not show it yet is read again (lookUp.ts, `REREAD_DELAYS_MS`).
-	 */
-	known: boolean;
-}
-
-/**
- * What one resource is to the create-once flow: its names, its request, its record in the reporting
- * list and its output. The flow decides when each is used.
- */
-export interface CreateOnceResource<
-	P extends PreparedRequest,
-	Facts = undefined,
-> extends CreationNames {
+/** One creation, as its operation declares it. */
+export interface Creation {
+	/** The record: "cashout", "deposit" or "refund". */
+	noun: 'cashout' | 'deposit' | 'refund';
+	key: {
+		/**
+		 * `externalId`: the body's `external_id`, given in the External ID field or derived
+		 * (cashouts); `idempotencyKey`: the `X-Idempotency-Key` header, given in Options →
+		 * Idempotency Key or derived (deposits, refunds).
+		 */
+		sentAs: 'externalId' | 'idempotencyKey';
+		/** The service's answer to a key sent again: 511 (cashouts) or 104 (deposits, refunds). */
+		repeatCode: 511 | 104;
+		/** The field that makes two requests with derived keys distinct ("External ID", "Invoice ID"). */
+		distinctField: string;
+		/**
+		 * Without an `invoice_id` in the body, the key is sent as it too, when it is a valid one
+		 * (deposits: every deposit can then be found again by its key).
+		 */
+		asInvoiceId?: true;
+	};
 	/** Where the creation goes, and what it does in words ("Creating the cashout"). */
 	endpoint: Pick<ServiceRequest, 'family' | 'method' | 'path'> & { action: string };
-	/** The record's creation-date field in the reporting list ("creationDate", "date"). */
-	createdField: string;
+	/** Its parameters before the Options collection, and its own options after the flow's. */
+	parameters: INodeProperties[];
+	options?: INodeProperties[];
 	/**
-	 * Builds item `itemIndex`'s request and its key.
+	 * Item `itemIndex`'s body, read from its parameters and checked once; a key to derive is not in
+	 * it yet. `unchecked`: fields of a JSON body the node does not know, sent as they are.
 	 * @throws NodeOperationError naming every broken field (nothing is sent).
 	 */
-	prepare(context: IExecuteFunctions, itemIndex: number, options: IDataObject): P;
-	/** The service's refusals in the resource's words (514 insufficient funds, 802 amount…). */
-	refusals?(prepared: P, itemIndex: number): (failure: ServiceFailure) => string | undefined;
+	body(context: IExecuteFunctions, itemIndex: number): { value: IDataObject; unchecked: string[] };
+	lookUp: CreationLookUp;
+	/** The request's fields and the found record's, to compare (none: the look-up matched them). */
+	compare(body: IDataObject, record: IDataObject): Comparison[];
+	/** A refusal in the creation's words (514 insufficient funds, 802 amount…). */
+	refusal?(failure: ServiceFailure, body: IDataObject, itemIndex: number): string | undefined;
+	/** The record asked for, in the unknown-outcome message: "refund of deposit 123". */
+	subject?(body: IDataObject): string;
+	/** Where the user finds the record: "Cashout → Get Many, or the merchant panel". */
+	whereToLook(body: IDataObject): string;
 	/** The item of a record made now, from the service's answer. */
-	created(
+	made(
 		context: IExecuteFunctions,
-		prepared: P,
+		request: CreationRequest,
 		answer: IDataObject,
 	): Promise<INodeExecutionData>;
-	/** Looks up the record of `target.key`; a read that fails throws only where nothing was sent yet. */
-	lookUp(
+	/** The item of a record the service already had (a repeat answer), found or confirmed. */
+	found(
 		context: IExecuteFunctions,
 		client: PaymentsClient,
-		prepared: P,
-		target: LookUpTarget,
-		itemIndex: number,
-	): Promise<LookUp<Facts>>;
-	/** The request's fields and the found record's, to compare (none: the look-up matched them). */
-	compare(prepared: P, record: IDataObject): Comparison[];
-	/** Whether the key alone names this request (a cashout's derived external ID). */
-	keyNamesRequest?(prepared: P): boolean;
-	/** Where the user finds the record: "Cashout → Get Many, or the merchant panel". */
-	whereToLook(prepared: P): string;
-	/** The item of a record an earlier attempt made, with the flow's message. */
-	alreadyMade(
-		context: IExecuteFunctions,
-		client: PaymentsClient,
-		prepared: P,
-		found: LookUp<Facts>,
-		outcome: { confirmation: Confirmation; message: string; itemIndex: number },
+		request: CreationRequest,
+		found: FoundRecord,
 	): Promise<IDataObject>;
+}
+
+/** One item's request, as sent. */
+export interface CreationRequest {
+	itemIndex: number;
+	/** The body exactly as it is sent, its key in it where it carries one. */
+	body: IDataObject;
+	key: RequestKey;
+	options: IDataObject;
+}
+
+/** A record the service already had, as the flow confirmed it. */
+export interface FoundRecord extends LookUpResult {
+	confirmation: Confirmation;
+	/**
+	 * What `already_created` (`already_requested`) says: false when this execution's own request
+	 * made it and no run of the node has output it yet (docs/money-moves-once.md).
+	 */
+	already: boolean;
+	/** The flow's message for the item. */
+	message: string;
+}
+
+/** What an operation module of a creation is (actions/types.ts, OperationModule). */
+export interface CreationOperation {
+	properties: INodeProperties[];
+	execute(
+		this: IExecuteFunctions,
+		client: PaymentsClient,
+		itemIndex: number,
+	): Promise<INodeExecutionData[]>;
+	/** Once the node's run ended without an error: the kept outcomes were output. */
+	afterRun(context: IExecuteFunctions): void;
+}
+
+/**
+ * The operation of `creation`: its parameters with the flow's options (Duplicate Window, the
+ * Idempotency Key where the key is a header, Unconfirmed Repeat), and one item per input item
+ * through the flow ({@link createOnce}).
+ */
+export function createOnceOperation(creation: Creation): CreationOperation {
+	const keyOption =
+		creation.key.sentAs === 'idempotencyKey'
+			? [
+					idempotencyKeyOption(
+						`the same ${creation.noun} being ${creation.noun === 'refund' ? 'requested' : 'created'} twice`,
+					),
+				]
+			: [];
+	return {
+		properties: [
+			...creation.parameters,
+			optionsCollection([
+				duplicateWindowOption,
+				...keyOption,
+				unconfirmedRepeatOption,
+				...(creation.options ?? []),
+			]),
+		],
+		async execute(this: IExecuteFunctions, client: PaymentsClient, itemIndex: number) {
+			return [await createOnce(this, client, creation, itemIndex)];
+		},
+		afterRun: markReported,
+	};
+}
+
+/** The names messages give a creation's record and key. */
+function namesOf(creation: Creation): CreationNames {
+	const external = creation.key.sentAs === 'externalId';
+	return {
+		noun: creation.noun,
+		key: {
+			name: external ? 'external ID' : 'idempotency key',
+			field: external ? 'External ID' : 'Idempotency Key',
+			repeatCode: creation.key.repeatCode,
+			distinctField: creation.key.distinctField,
+		},
+	};
+}
+
+/** One item on its way through the flow: its request, its key's place and its history. */
+interface ItemState {
+	request: CreationRequest;
+	place: ItemKey;
+	histories: Record<string, RequestHistory>;
+	/** Fields of a JSON body sent unchecked (`unchecked_fields` on the item). */
+	unchecked: string[];
 }
 
 /**
  * Runs one creation through the flow for item `itemIndex` (see the module comment).
- * @returns One item: the record made, or the one an earlier attempt made.
+ * @returns The item: the record made, or the one the service already had.
  * @throws NodeOperationError for a bad field (nothing sent), a repeat of another execution's
  *   request, a key that belongs to another record, or an unconfirmed repeat; NodeApiError for a
  *   refusal or a failure, whose description says how to retry safely when the outcome is unknown.
  */
-export async function createOnce<P extends PreparedRequest, Facts>(
+async function createOnce(
 	context: IExecuteFunctions,
 	client: PaymentsClient,
-	resource: CreateOnceResource<P, Facts>,
+	creation: Creation,
 	itemIndex: number,
-): Promise<INodeExecutionData[]> {
-	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const prepared = resource.prepare(context, itemIndex, options);
+): Promise<INodeExecutionData> {
+	const item = prepare(context, creation, itemIndex);
+	const { request, place, histories } = item;
 	// Retry On Fail or n8n's Retry: what this item already got is output, not sent again.
-	const recorded = recordedOutcome(context, prepared.key, prepared.body);
-	if (recorded) {
-		const item = recorded.answer
-			? await resource.created(context, prepared, recorded.answer)
-			: { json: { ...recorded.json } };
-		return [withTimesSent(item, recorded.timesSent)];
+	const kept = outcomeOf(histories[place.historyKey], place.runItem, request.key, request.body);
+	if (kept) {
+		const output = kept.answer
+			? await creation.made(context, request, kept.answer)
+			: { json: { ...kept.json } };
+		return finished(item, output, histories[place.historyKey]);
 	}
-	await refuseMadeInPreviousWindow(context, client, resource, prepared, itemIndex);
-	recordAttempt(context, prepared.key);
-	let timesSent = 0;
-	const counted = () => {
-		timesSent = Math.max(timesSent + 1, countSend(context, prepared.key));
-	};
-	const sent = await send(client, resource, prepared, itemIndex, counted);
+	const sentBefore = firstSentMs(histories[place.historyKey]);
+	if (place.previous && sentBefore === undefined)
+		await refuseMadeInPreviousWindow(context, client, creation, item, place.previous);
+	const history = startHistory(histories, place.historyKey, request.key);
+	const sent = await send(client, creation, request, history);
 	if ('answer' in sent) {
-		recordOutcome(context, prepared.key, prepared.body, { answer: sent.answer, timesSent });
-		return [withTimesSent(await resource.created(context, prepared, sent.answer), timesSent)];
+		keepOutcome(history, place.runItem, request.body, { answer: sent.answer });
+		return finished(item, await creation.made(context, request, sent.answer), history);
 	}
-	// A repeat answer to this attempt's own resend (after a 503 or a lost answer): its record may
-	// be this request's.
-	const key = sent.ownResend ? sentBefore(context, prepared.key) : prepared.key;
-	const json = await confirmRepeat(context, client, resource, { ...prepared, key }, itemIndex);
-	const item = withTimesSent({ json }, timesSent);
-	recordOutcome(context, prepared.key, prepared.body, { json: { ...item.json }, timesSent });
-	return [item];
-}
-
-/** `item` with `times_sent` when its request was sent more than once (a lost answer resent). */
-function withTimesSent(item: INodeExecutionData, timesSent: number): INodeExecutionData {
-	if (timesSent > 1) item.json.times_sent = timesSent;
-	return item;
+	// A repeat answer names this execution's request when it sent the key before, or when it
+	// answered the request's own resend (after a lost answer or a 503).
+	const sentMs = sentBefore ?? (sent.ownResend ? firstSentMs(history) : undefined);
+	const json = await confirmRepeat(context, client, creation, item, { history, sentMs });
+	keepOutcome(history, place.runItem, request.body, { json: { ...json } });
+	return finished(item, { json }, history);
 }
 
 /**
- * Sends the request through the client, which resends it with the same key after a 429 or 503
- * (every request paused) and after a lost answer (service rules §11).
- * @returns The service's answer, or a repeat answer (104, 511) and whether it answered a resend
- *   of this very attempt.
+ * Item `itemIndex`'s request: its body checked once, its key (given, or derived from the checked
+ * body), the body with the key in it.
+ * @throws NodeOperationError for a bad field or a key that cannot be sent as given.
+ */
+function prepare(context: IExecuteFunctions, creation: Creation, itemIndex: number): ItemState {
+	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const { value, unchecked } = creation.body(context, itemIndex);
+	const external = creation.key.sentAs === 'externalId';
+	const { external_id: givenId, ...withoutId } = value;
+	const givenKey = typeof options.idempotencyKey === 'string' ? options.idempotencyKey.trim() : '';
+	const histories = requestHistories(context);
+	const place = requestKey(
+		context,
+		itemIndex,
+		{
+			given: external ? givenId : givenKey,
+			kind: creation.key.sentAs,
+			label: external ? 'External ID' : 'Idempotency Key',
+			noun: creation.noun,
+			content: external ? withoutId : value,
+			options,
+		},
+		histories,
+	);
+	// The cashout's external ID stands first, where the body's table has it.
+	const body: IDataObject = external
+		? { external_id: place.key.value, ...withoutId }
+		: { ...value };
+	// A given key that is not a valid invoice ID is not sent as one.
+	if (
+		creation.key.asInvoiceId &&
+		body.invoice_id === undefined &&
+		!givenKeyProblem('invoiceId', place.key.value)
+	)
+		body.invoice_id = place.key.value;
+	return { request: { itemIndex, body, key: place.key, options }, place, histories, unchecked };
+}
+
+/** `output` with `unchecked_fields`, and `times_sent` when the key was sent more than once. */
+function finished(
+	item: ItemState,
+	output: INodeExecutionData,
+	history: RequestHistory | undefined,
+): INodeExecutionData {
+	if (item.unchecked.length) output.json.unchecked_fields = item.unchecked;
+	const sends = history?.sends ?? 1;
+	if (sends > 1) output.json.times_sent = sends;
+	return output;
+}
+
+/**
+ * Sends the request through the client, which sends it again as `repeat: 'keyed'` allows (service
+ * rules §11), each sending counted in the request's history.
+ * @returns The service's answer, or a repeat answer (104, 511) and whether it answered a resend of
+ *   this very request.
  * @throws the client's n8n error for any other failure.
  */
-async function send<P extends PreparedRequest, Facts>(
+async function send(
 	client: PaymentsClient,
-	resource: CreateOnceResource<P, Facts>,
-	prepared: P,
-	itemIndex: number,
-	onSend: () => void,
+	creation: Creation,
+	request: CreationRequest,
+	history: RequestHistory,
 ): Promise<{ answer: IDataObject } | { ownResend: boolean }> {
-	const { action, ...endpoint } = resource.endpoint;
+	const { action, ...endpoint } = creation.endpoint;
+	const { body, itemIndex } = request;
+	const headers =
+		creation.key.sentAs === 'idempotencyKey'
+			? { [IDEMPOTENCY_HEADER]: request.key.value }
+			: undefined;
+	const refusal = creation.refusal;
 	const sent = await client
 		.request<IDataObject>(
-			{
-				...endpoint,
-				body: prepared.body,
-				...(prepared.headers ? { headers: prepared.headers } : {}),
-				safeToRepeat: false,
-				resendWhenBusy: true,
-				resendWhenLost: true,
-			},
+			{ ...endpoint, body, ...(headers ? { headers } : {}), repeat: 'keyed' },
 			{
 				action: `${action} of item ${itemIndex}`,
 				itemIndex,
-				explain: resource.refusals?.(prepared, itemIndex),
-				unknownOutcome: unknownOutcome(resource, prepared.key),
+				explain: refusal ? (failure) => refusal(failure, body, itemIndex) : undefined,
+				unknownOutcome: unknownOutcome(namesOf(creation), request.key, creation.subject?.(body)),
 			},
-			{ onSend },
+			{ onSend: () => void (history.sends = (history.sends ?? 0) + 1) },
 		)
 		.then(
 			(answer) => ({ answer: answer ?? {} }),
@@ -243,110 +330,109 @@ async function send<P extends PreparedRequest, Facts>(
 	return { ownResend: failureOf(sent.error)?.earlierAttemptMayHaveActed === true };
 }
 
+/** What the look-up of `key` needs besides the creation: the body, the period, whether it is known to exist. */
+function target(item: ItemState, key: RequestKey, sentMs: number | undefined, known: boolean) {
+	return {
+		key: key.value,
+		requestKey: item.request.key.value,
+		...(sentMs !== undefined ? { sinceMs: sentMs - CLOCK_SLACK_SECONDS * 1000 } : {}),
+		period: lookUpPeriod(key.window, Date.now()),
+		known,
+	};
+}
+
 /**
  * On a first attempt just after a Duplicate Window boundary, looks up the previous window's key: a
  * re-run of a request whose answer was lost before the boundary sent that key.
  * @throws NodeOperationError ({@link repeatOfAnotherExecution}) when its record exists.
  */
-async function refuseMadeInPreviousWindow<P extends PreparedRequest, Facts>(
+async function refuseMadeInPreviousWindow(
 	context: IExecuteFunctions,
 	client: PaymentsClient,
-	resource: CreateOnceResource<P, Facts>,
-	prepared: P,
-	itemIndex: number,
+	creation: Creation,
+	item: ItemState,
+	previous: RequestKey,
 ): Promise<void> {
-	const previous = prepared.key.previous;
-	if (!previous) return;
-	const target = {
-		key: previous.value,
-		period: lookUpPeriod(previous.window, Date.now()),
-		known: false,
-	};
-	const found = await resource.lookUp(context, client, prepared, target, itemIndex);
-	if (!found.exists) return;
-	const label = `${found.label || `the ${resource.noun}`}, created in the previous Duplicate Window`;
-	throw refuseRepeat(
+	const { body, itemIndex } = item.request;
+	const request = { body, noun: creation.noun, itemIndex };
+	const found = await lookUpRecord(
 		context,
-		resource,
-		{ ...prepared.key, value: previous.value },
-		itemIndex,
-		label,
+		client,
+		creation.lookUp,
+		request,
+		target(item, previous, undefined, false),
 	);
-}
-
-/** The error of a key another execution's request holds; later attempts here remember it. */
-function refuseRepeat(
-	context: IExecuteFunctions,
-	names: CreationNames,
-	key: RequestKey,
-	itemIndex: number,
-	label: string,
-) {
-	recordRefusedRepeat(context, key);
-	return repeatOfAnotherExecution(context, itemIndex, names, key.value, label);
+	if (!found.exists) return;
+	const label = `${found.label || `the ${creation.noun}`}, created in the previous Duplicate Window`;
+	throw repeatOfAnotherExecution(context, itemIndex, namesOf(creation), previous.value, label);
 }
 
 /**
  * The item of a repeat answer (104, 511): nothing new was made (service rules §5.2).
- * - A derived key no attempt of this execution sent: another execution's record; the item fails.
+ * - A derived key this execution never sent: another execution's record; the item fails, and the
+ *   key is remembered as refused.
  * - Otherwise the record is looked up and, when found, compared: a field that differs fails the
  *   item (the key belongs to another record), and a derived key's record made before this
- *   execution first sent it is another execution's. Found and equal, or named by its key alone:
- *   confirmed. Neither: the item fails as unconfirmed, unless Options → Unconfirmed Repeat says to
- *   output it.
+ *   execution first sent it is another execution's. Found and equal, or a derived key the service
+ *   has a record of: confirmed. Neither: the item fails as unconfirmed, unless Options →
+ *   Unconfirmed Repeat says to output it.
  */
-async function confirmRepeat<P extends PreparedRequest, Facts>(
+async function confirmRepeat(
 	context: IExecuteFunctions,
 	client: PaymentsClient,
-	resource: CreateOnceResource<P, Facts>,
-	prepared: P,
-	itemIndex: number,
+	creation: Creation,
+	item: ItemState,
+	sent: { history: RequestHistory; sentMs: number | undefined },
 ): Promise<IDataObject> {
-	const { key } = prepared;
-	const target = { key: key.value, period: lookUpPeriod(key.window, Date.now()), known: false };
-	if (key.derived && key.earlierAttemptMs === undefined) {
-		const found = await resource
-			.lookUp(context, client, prepared, target, itemIndex)
-			.catch(() => undefined);
-		throw refuseRepeat(context, resource, key, itemIndex, found?.label ?? '');
+	const { request, place } = item;
+	const { key, body, itemIndex } = request;
+	const names = namesOf(creation);
+	const lookUp = { body, noun: creation.noun, itemIndex };
+	const refuse = (label: string) => {
+		sent.history.refused = true;
+		return repeatOfAnotherExecution(context, itemIndex, names, key.value, label);
+	};
+	if (key.derived && sent.sentMs === undefined) {
+		const found = await lookUpRecord(
+			context,
+			client,
+			creation.lookUp,
+			lookUp,
+			target(item, key, undefined, false),
+		).catch(() => undefined);
+		throw refuse(found?.label ?? '');
 	}
-	const found = await resource.lookUp(
+	const found = await lookUpRecord(
 		context,
 		client,
-		prepared,
-		{ ...target, known: true },
-		itemIndex,
+		creation.lookUp,
+		lookUp,
+		target(item, key, sent.sentMs, true),
 	);
-	const compared = found.record ? resource.compare(prepared, found.record) : [];
+	const compared = found.record ? creation.compare(body, found.record) : [];
 	if (found.record) {
-		const differing = differences(compared, resource.noun);
+		const differing = differences(compared, creation.noun);
 		if (differing.length)
-			throw keyOfAnotherRecord(context, itemIndex, resource, key, found.label, differing);
-		if (
-			key.derived &&
-			createdBeforeAttempt(found.record, resource.createdField, key.earlierAttemptMs)
-		)
-			throw refuseRepeat(context, resource, key, itemIndex, found.label);
+			throw keyOfAnotherRecord(context, itemIndex, names, key, found.label, differing);
+		const dateField = REPORTING_LISTS[creation.lookUp.list].recordDateField;
+		if (key.derived && createdBeforeSent(found.record, dateField, sent.sentMs))
+			throw refuse(found.label);
 	}
 	const confirmation: Confirmation = found.record
 		? 'found'
-		: found.exists && resource.keyNamesRequest?.(prepared)
+		: found.exists && key.derived
 			? 'byKey'
 			: 'unconfirmed';
-	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	if (confirmation === 'unconfirmed' && options.unconfirmedRepeat !== 'output') {
-		const where = resource.whereToLook(prepared);
-		throw unconfirmedRepeat(context, itemIndex, resource, key, found, where);
-	}
+	if (confirmation === 'unconfirmed' && request.options.unconfirmedRepeat !== 'output')
+		throw unconfirmedRepeat(context, itemIndex, names, key, found, creation.whereToLook(body));
+	// Made now when this execution's own request made it and no run of the node has output it.
+	const already = sent.sentMs === undefined || !madeNow(sent.history, place.runItem);
 	const fields = compared.filter(isComparable).map((comparison) => comparison.field);
-	const message = alreadyMadeMessage(resource, key, {
+	const message = repeatMessage(names, key, { ...found, confirmation, compared: fields }, !already);
+	return await creation.found(context, client, request, {
 		...found,
 		confirmation,
-		compared: fields,
-	});
-	return await resource.alreadyMade(context, client, prepared, found, {
-		confirmation,
+		already,
 		message,
-		itemIndex,
 	});
 }

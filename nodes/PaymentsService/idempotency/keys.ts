@@ -128,13 +128,13 @@ export function deriveRequestKey(identity: RequestIdentity): string {
 }
 
 /**
- * The attempt key of one request: its name in the node's record of its attempts
- * ({@link deriveRequestKey} without the window), `slot-` + 24 hex characters (the stored form, kept
- * so an execution recorded before is still found). An attempt remembers the key it sent under it,
- * so a later attempt of the same request (Retry On Fail, n8n's Retry) sends that key again whatever
- * the clock says (service rules §5.2).
+ * The history key of a request with a derived key: its name in the execution's store of request
+ * histories (idempotency/history.ts), {@link deriveRequestKey} without the window, so a later
+ * attempt of the same request (Retry On Fail, n8n's Retry) finds the key it sent whatever the clock
+ * says (service rules §5.2). `slot-` + 24 hex characters: the stored form, kept so an execution
+ * saved before is still found. A given key's history key is `given-` + the key.
  */
-export function attemptKeyOf(identity: Omit<RequestIdentity, 'window'>): string {
+export function historyKeyOf(identity: Omit<RequestIdentity, 'window'>): string {
 	const digest = createHash('sha256')
 		.update(
 			canonicalJson([
@@ -158,7 +158,7 @@ export function attemptKeyOf(identity: Omit<RequestIdentity, 'window'>): string 
  * of the boundary is found instead of paid again (service rules §5.2, our choice). With the hourly
  * window that is every attempt.
  */
-export const PREVIOUS_WINDOW_GRACE_MS = 3_600_000;
+const PREVIOUS_WINDOW_GRACE_MS = 3_600_000;
 
 /**
  * The window before the one holding `nowMs`, when `nowMs` is less than
@@ -180,7 +180,7 @@ export type GivenKeyKind = 'idempotencyKey' | 'invoiceId' | 'externalId';
  * Longest idempotency key accepted. The service publishes no limit; 128 matches `invoice_id`, so
  * a key can also serve as the invoice id, and keeps a header far below any server's limit.
  */
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 128;
+const MAX_IDEMPOTENCY_KEY_LENGTH = 128;
 /** Longest `invoice_id` (service rules §5.1). */
 export const MAX_INVOICE_ID_LENGTH = 128;
 
@@ -248,25 +248,6 @@ export interface RequestKey {
 	value: string;
 	/** True when the key was derived ({@link deriveRequestKey}); false when the user gave it. */
 	derived: boolean;
-	/** The duplicate window a derived key belongs to (undefined for a given key). */
+	/** The Duplicate Window a derived key belongs to (undefined for a given key). */
 	window?: WindowSpan;
-	/** The attempt key: where this request's attempts are recorded in the execution (idempotency/attempts.ts). */
-	attemptKey: string;
-	/**
-	 * When this execution (or the failed one n8n's Retry continues) first sent this key, epoch
-	 * milliseconds; undefined when this is the first attempt, or when an earlier attempt was refused
-	 * as a repeat of another execution's request.
-	 */
-	earlierAttemptMs?: number;
-	/**
-	 * The key the same request had in the previous Duplicate Window, and that window, on a first
-	 * attempt within an hour ({@link PREVIOUS_WINDOW_GRACE_MS}) of a window's start (derived keys
-	 * only): looked up before creating, so a re-run just after a boundary does not pay again.
-	 */
-	previous?: { value: string; window: WindowSpan };
-	/**
-	 * The item's place in this execution, `<run index>:<item index>`: where its outcome is recorded,
-	 * so that Retry On Fail and n8n's Retry output what it made instead of sending it again.
-	 */
-	slot: string;
 }

@@ -2,14 +2,13 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { RequestKey } from './keys';
-import type { ListLookUpResult } from './lookUp';
 import type { ServiceFailure } from '../transport/errors';
 
 /**
  * Everything the create-once flow tells the user (service rules §5.2), in one voice for the three
  * creations: what a repeat answer (104, 511) turned out to be, why a record could not be confirmed,
- * and how to retry safely when the outcome is unknown. Each message names the item, the key and
- * what to do; none names a secret.
+ * and how to retry safely when the outcome is unknown (the look-up's own notes are in lookUp.ts).
+ * Each message names the item, the key and what to do; none names a secret.
  */
 
 /** How a creation's record and key are named in messages. */
@@ -55,10 +54,12 @@ function utcMinute(ms: number): string {
  * What a creation's failure says when its outcome is unknown (no answer came back, or the service
  * answered 5xx): that the service may have acted, the key used, and how to retry without making a
  * second record. Given to the client as the request's `unknownOutcome`, so the error is built once.
+ * @param subject The record asked for, when more than its noun says: "refund of deposit 123".
  */
 export function unknownOutcome(
 	names: CreationNames,
 	key: RequestKey,
+	subject = names.noun,
 ): (failure: ServiceFailure) => string {
 	const { noun } = names;
 	const field = names.key.name;
@@ -71,8 +72,8 @@ export function unknownOutcome(
 	return (failure) => {
 		const cause =
 			failure.httpStatus === undefined
-				? `No answer came back, so the ${noun} may or may not have been created.`
-				: `The service failed (HTTP ${failure.httpStatus}) and may or may not have created the ${noun}.`;
+				? `No answer came back, so the ${subject} may or may not have been created.`
+				: `The service failed (HTTP ${failure.httpStatus}) and may or may not have created the ${subject}.`;
 		return `${cause} ${advice}`;
 	};
 }
@@ -160,15 +161,19 @@ export function unconfirmedRepeat(
 }
 
 /**
- * The message of an item whose record an earlier attempt made: "Cashout already created by an
- * earlier attempt (external ID payout-7); no second cashout was made." and how it was confirmed.
+ * The message of an item whose key the service already knew (104, 511), and how it was confirmed.
+ * Made now (this execution's own request, its outcome unknown until the repeat answer): "Cashout
+ * created (external ID payout-7): this execution sent it before without learning the outcome, and
+ * the service recognised it sent again (511); no second cashout was made."; otherwise "Cashout
+ * already created by an earlier attempt (external ID payout-7); no second cashout was made.".
  * @param found How it was confirmed; the record as a noun phrase ("cashout 8405147 (PENDING)", or
  *   ""); the look-up's note; the fields compared with the found record.
  */
-export function alreadyMadeMessage(
+export function repeatMessage(
 	names: CreationNames,
 	key: RequestKey,
 	found: { confirmation: Confirmation; label: string; note: string; compared: string[] },
+	madeNow: boolean,
 ): string {
 	const { noun } = names;
 	const fields = found.compared.length
@@ -182,23 +187,8 @@ export function alreadyMadeMessage(
 			: found.confirmation === 'byKey'
 				? ` It is ${found.label || `the ${noun} of this key`}: its ${names.key.name} was derived from this request's fields, and this execution sent it before (that answer was lost), so it is this ${noun}.${found.note}`
 				: `${found.label ? ` It is ${found.label}.` : ''}${found.note} It could not be compared with this request: if it is not this ${noun}, give this one its own ${fieldToChange(names, key)}.`;
-	return `${capitalised(noun)} already created by an earlier attempt (${names.key.name} ${key.value}); no second ${noun} was made.${how}`;
-}
-
-/** A sentence on what a list look-up could not do, starting with a space; "" when it found the record. */
-export function listLookUpNote(result: ListLookUpResult, noun: string): string {
-	switch (result.outcome) {
-		case 'no-credential':
-			return ` Select a Session credential on this node to have the existing ${noun} looked up and compared.`;
-		case 'not-found': {
-			const pages = `${result.pagesRead} page${result.pagesRead === 1 ? '' : 's'} read`;
-			const reads = result.reads > 2 ? ` in ${result.reads} reads` : '';
-			const cap = result.capped ? ', the most a look-up reads' : '';
-			return ` It was not found in the ${noun} list (${pages}${reads}${cap}); the list may show it a little later.`;
-		}
-		case 'failed':
-			return ` Looking it up failed (${result.message}).`;
-		default:
-			return '';
-	}
+	const what = madeNow
+		? `${capitalised(noun)} created (${names.key.name} ${key.value}): this execution sent it before without learning the outcome, and the service recognised it sent again (${names.key.repeatCode}); no second ${noun} was made.`
+		: `${capitalised(noun)} already created by an earlier attempt (${names.key.name} ${key.value}); no second ${noun} was made.`;
+	return `${what}${how}`;
 }

@@ -61,7 +61,7 @@ export const unconfirmedRepeatOption: INodeProperties = {
 		{
 			name: 'Output It Unconfirmed',
 			value: 'output',
-			description: 'The item is output with already_created true and matches_request null',
+			description: 'The item is output with matches_request null',
 		},
 	],
 	description:

@@ -1,28 +1,28 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { attemptRecords, earlierAttempt, type AttemptRecord } from './attempts';
+import type { RequestHistory } from './history';
 import {
 	DEFAULT_DUPLICATE_WINDOW,
 	deriveRequestKey,
 	duplicateWindowAt,
 	givenKeyProblem,
+	historyKeyOf,
 	isDuplicateWindow,
 	previousWindowInGrace,
-	attemptKeyOf,
-	type RequestKey,
 	type GivenKeyKind,
+	type RequestKey,
 	type WindowSpan,
 } from './keys';
 
-/** n8n's data proxy of one item (`$runIndex`, `$()`). */
-type DataProxy = ReturnType<IExecuteFunctions['getWorkflowDataProxy']>;
-
 /**
  * The key of one creation request (service rules §5.2): the key the user gave, exactly as given, or
- * one derived from where the request is made and what it asks; an attempt this execution made
- * before gives its key back.
+ * one derived from where the request is made and what it asks; a request this execution sent
+ * before gives its key back (idempotency/history.ts).
  */
+
+/** n8n's data proxy of one item (`$runIndex`, `$()`). */
+type DataProxy = ReturnType<IExecuteFunctions['getWorkflowDataProxy']>;
 
 /** What {@link requestKey} needs to know about the creation. */
 export interface RequestKeyInput {
@@ -32,7 +32,7 @@ export interface RequestKeyInput {
 	kind: GivenKeyKind;
 	/** The field's name in the panel, e.g. "External ID". */
 	label: string;
-	/** What is created, capitalised, for the error message ("Deposit", "Cashout", "Refund"). */
+	/** What is created, for the error message ("cashout"). */
 	noun: string;
 	/** The request body without the key itself. */
 	content: unknown;
@@ -40,11 +40,26 @@ export interface RequestKeyInput {
 	options: IDataObject;
 }
 
+/** An item's key and where it stands in the execution. */
+export interface ItemKey {
+	key: RequestKey;
+	/** The name of its history in the execution (idempotency/history.ts). */
+	historyKey: string;
+	/** The item's place in the execution, `<run index>:<item index>`: whose outcome it is. */
+	runItem: string;
+	/**
+	 * On a first attempt within an hour of a Duplicate Window's start (derived keys only): the key
+	 * the same request had in the previous window, looked up before creating, so a re-run just
+	 * after a boundary does not pay again.
+	 */
+	previous?: RequestKey;
+}
+
 /**
  * The key of item `itemIndex`'s creation: the given key, exactly as given, or a key derived from the
  * workflow, the node, the run index (`$runIndex`: each pass of a loop is a run of its own), the
  * item index, the execution's origin (the trigger item), the request's content and the Duplicate
- * Window (service rules §5.2). An attempt this execution made before (Retry On Fail, or the failed
+ * Window (service rules §5.2). A request this execution sent before (Retry On Fail, or the failed
  * execution n8n's Retry continues) gives its key back unchanged, whatever the clock says.
  * @throws NodeOperationError naming the item, the field and the rule when the given key cannot be
  *   sent as it is (nothing is sent, nothing is stripped).
@@ -53,36 +68,21 @@ export function requestKey(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	request: RequestKeyInput,
-): RequestKey {
+	histories: Record<string, RequestHistory>,
+): ItemKey {
 	const given =
 		typeof request.given === 'string'
 			? request.given
 			: request.given === undefined || request.given === null
 				? ''
 				: String(request.given);
-	const records = attemptRecords(context);
 	// One data proxy per item serves every read of it (n8n builds a costly one per call).
 	const proxy = context.getWorkflowDataProxy(itemIndex);
-	const slot = `${ranBefore(proxy)}:${itemIndex}`;
-	const key =
-		given !== ''
-			? givenRequestKey(context, itemIndex, request, given, records)
-			: derivedRequestKey(context, itemIndex, request, proxy, records);
-	return { ...key, slot };
-}
-
-/**
- * The key derived for the request (service rules §5.2): the one an earlier attempt of this
- * execution recorded, whatever the clock says, or a new one in the Duplicate Window of now (with
- * the previous window's, in the first hour of a window).
- */
-function derivedRequestKey(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	request: RequestKeyInput,
-	proxy: DataProxy,
-	records: Record<string, AttemptRecord> | undefined,
-): Omit<RequestKey, 'slot'> {
+	const runItem = `${ranBefore(proxy)}:${itemIndex}`;
+	if (given !== '') {
+		refuseGivenKey(context, itemIndex, request, given);
+		return { key: { value: given, derived: false }, historyKey: `given-${given}`, runItem };
+	}
 	const node = context.getNode();
 	const identity = {
 		workflowId: context.getWorkflow().id,
@@ -92,63 +92,52 @@ function derivedRequestKey(
 		origin: executionOrigin(context, proxy),
 		content: request.content,
 	};
-	const attemptKey = attemptKeyOf(identity);
-	const record = records?.[attemptKey];
-	if (record?.windowStartMs !== undefined && record.windowEndMs !== undefined) {
+	const historyKey = historyKeyOf(identity);
+	const sent = histories[historyKey];
+	if (sent?.windowStartMs !== undefined && sent.windowEndMs !== undefined) {
 		const window = {
-			label: record.windowLabel ?? '',
-			startMs: record.windowStartMs,
-			endMs: record.windowEndMs,
+			label: sent.windowLabel ?? '',
+			startMs: sent.windowStartMs,
+			endMs: sent.windowEndMs,
 		};
-		const earlierAttemptMs = earlierAttempt(records, attemptKey);
-		return { value: record.key, derived: true, window, attemptKey, earlierAttemptMs };
+		return { key: { value: sent.key, derived: true, window }, historyKey, runItem };
 	}
 	const windowKind = isDuplicateWindow(request.options.duplicateWindow)
 		? request.options.duplicateWindow
 		: DEFAULT_DUPLICATE_WINDOW;
 	const now = Date.now();
-	const window = duplicateWindowAt(windowKind, now);
-	const previous = previousWindowInGrace(windowKind, now);
-	const valueIn = (span: WindowSpan) => deriveRequestKey({ ...identity, window: span.label });
-	return {
-		value: valueIn(window),
+	const keyIn = (window: WindowSpan): RequestKey => ({
+		value: deriveRequestKey({ ...identity, window: window.label }),
 		derived: true,
 		window,
-		attemptKey,
-		...(previous ? { previous: { value: valueIn(previous), window: previous } } : {}),
-	};
+	});
+	const previous = previousWindowInGrace(windowKind, now);
+	const key = keyIn(duplicateWindowAt(windowKind, now));
+	return { key, historyKey, runItem, ...(previous ? { previous: keyIn(previous) } : {}) };
 }
 
 /**
- * The key the user gave, exactly as given, with what this execution remembers of it.
- * @throws NodeOperationError naming the item, the field and the rule when it cannot be sent as it
- *   is (nothing is sent, nothing is stripped).
+ * Refuses a given key that cannot be sent exactly as given.
+ * @throws NodeOperationError naming the item, the field and the rule (nothing is sent, nothing is
+ *   stripped).
  */
-function givenRequestKey(
+function refuseGivenKey(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	request: RequestKeyInput,
 	given: string,
-	records: Record<string, AttemptRecord> | undefined,
-): Omit<RequestKey, 'slot'> {
+): void {
 	const problem = givenKeyProblem(request.kind, given);
-	if (problem) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`${request.noun} in item ${itemIndex} is invalid: ${request.label} ${problem}`,
-			{
-				itemIndex,
-				description: `Nothing was sent. Fix the ${request.label}, or leave it empty to have one derived. A key is sent exactly as given, never shortened or stripped.`,
-			},
-		);
-	}
-	const attemptKey = `given-${given}`;
-	return {
-		value: given,
-		derived: false,
-		attemptKey,
-		earlierAttemptMs: earlierAttempt(records, attemptKey),
-	};
+	if (!problem) return;
+	const noun = `${request.noun.charAt(0).toUpperCase()}${request.noun.slice(1)}`;
+	throw new NodeOperationError(
+		context.getNode(),
+		`${noun} in item ${itemIndex} is invalid: ${request.label} ${problem}`,
+		{
+			itemIndex,
+			description: `Nothing was sent. Fix the ${request.label}, or leave it empty to have one derived. A key is sent exactly as given, never shortened or stripped.`,
+		},
+	);
 }
 
 /**
@@ -188,29 +177,6 @@ function executionOrigin(context: IExecuteFunctions, proxy: DataProxy): unknown 
 		}
 	}
 	return null;
-}
-
-/**
- * The `X-Idempotency-Key` of a deposit or refund creation (service rules §5.2): the Idempotency Key
- * option when filled in (trimmed; sent as given, or refused), else derived from the request.
- * @param noun "Deposit" or "Refund", for the error message.
- * @throws NodeOperationError as {@link requestKey}.
- */
-export function idempotencyRequestKey(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	noun: string,
-	request: IDataObject,
-	options: IDataObject,
-): RequestKey {
-	return requestKey(context, itemIndex, {
-		given: typeof options.idempotencyKey === 'string' ? options.idempotencyKey.trim() : undefined,
-		kind: 'idempotencyKey',
-		label: 'Idempotency Key',
-		noun,
-		content: request,
-		options,
-	});
 }
 
 /**

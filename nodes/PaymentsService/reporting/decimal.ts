@@ -88,3 +88,15 @@ export function divideRounded(numerator: bigint, denominator: bigint): bigint {
 	const quotient = (magnitude * 2n + denominator) / (denominator * 2n);
 	return negative ? -quotient : quotient;
 }
+
+/**
+ * Whether two amounts are the same amount, exactly: decimal texts or JSON numbers read as exact
+ * decimals (`250` = `250.00` = `"250.0"`; `250.004` ≠ `250`), never through a double (service
+ * rules §3.5). Undefined when either is not an amount.
+ */
+export function sameAmount(asked: unknown, found: unknown): boolean | undefined {
+	const a = parseDecimal(asked);
+	const b = parseDecimal(found);
+	if (!a || !b) return undefined;
+	return a.units === b.units && a.scale === b.scale;
+}

@@ -87,7 +87,7 @@ async function cashoutCall(
 	// again only when no answer came back: each names the status it leads to (service rules §11).
 	const read = method === 'POST';
 	const result = await client.request<IDataObject>(
-		{ family: 'cashout', method, path, body, safeToRepeat: read, resendWhenLost: !read },
+		{ family: 'cashout', method, path, body, repeat: read ? 'safe' : 'targetStatus' },
 		failure,
 		{ onSend },
 	);

@@ -60,30 +60,20 @@ export interface ServiceRequest {
 	/** JSON object, an already-serialised string, or a multipart Buffer. */
 	body?: IDataObject | string | Buffer;
 	headers?: IDataObject;
-	/**
-	 * Whether the request changes nothing, so it may be sent again after a 429, a 5xx or a lost
-	 * connection (service rules §11). Default: true for GET, false otherwise. Money-moving and
-	 * state-changing calls must leave it false.
-	 */
-	safeToRepeat?: boolean;
-	/**
-	 * For a creation that carries its idempotency key (service rules §5.2, §11): a 429 (the service
-	 * made nothing) or a 503 pauses every request of this client, then the same request is sent
-	 * again with the same key, within the retry policy. A 503 may have been acted on: the service
-	 * then answers the resend with its repeat code (104, 511), and the failure says so
-	 * (`earlierAttemptMayHaveActed`). Other failures are never sent again.
-	 */
-	resendWhenBusy?: boolean;
-	/**
-	 * For a request that a resend cannot make twice: a creation that carries its key, or a hold,
-	 * release or cancel, which names the status it leads to (service rules §5.2, §6.1, §11). When no
-	 * answer came back (connection reset, closed, refused or timed out), it is sent again as it is,
-	 * up to {@link LOST_ANSWER_POLICY}'s resends, after its backoff; the failure of a later attempt
-	 * says an earlier one may have acted (`earlierAttemptMayHaveActed`). Other requests of the
-	 * client are not paused: the connection failed, not the service.
-	 */
-	resendWhenLost?: boolean;
+	/** How the request may be sent again ({@link Repeat}); default `safe` for GET, `once` otherwise. */
+	repeat?: Repeat;
 }
+
+/**
+ * How a request may be sent again (service rules §11). `safe`: a read, after a 429, a 5xx or a lost
+ * answer, by the client's retry policy (Options → Retry Reads Automatically). `keyed`: a creation
+ * with its key (§5.2), after a 429 or a 503 (every request of the client paused meanwhile) and a
+ * lost answer; a repeat is answered 104 or 511, never made twice. `targetStatus`: a hold, release
+ * or cancel (§6.1), after a lost answer only; a resend that finds the change made is refused with
+ * 510. `once`: never. A later failure says when an earlier attempt may have acted
+ * (`earlierAttemptMayHaveActed`).
+ */
+export type Repeat = 'safe' | 'keyed' | 'targetStatus' | 'once';
 
 /**
  * Where a client reads the time and how it waits: the real clock in n8n; a test gives its own, so
@@ -215,10 +205,9 @@ class SessionGate {
 /**
  * Sends requests through n8n's `httpRequestWithAuthentication`, so the credential signs or logs in
  * by itself, and turns failures into NodeApiErrors a merchant can act on. One client per credential
- * and node run (or poll, or webhook call); nothing kept across runs. Safe reads are retried on 429,
- * 5xx and lost connections (service rules §11); creations that carry their key (`resendWhenBusy`)
- * are sent again after a 429 or 503. A 429 (and a busy creation) pauses every request of the
- * client. Session requests share one login per lost session ({@link SessionGate}).
+ * and node run (or poll, or webhook call); nothing kept across runs. A request is sent again as its
+ * {@link Repeat} allows (service rules §11); a 429 (and a busy creation) pauses every request of
+ * the client. Session requests share one login per lost session ({@link SessionGate}).
  */
 export class PaymentsClient {
 	private baseUrlValue: string | undefined;
@@ -295,17 +284,12 @@ export class PaymentsClient {
 	}
 
 	/**
-	 * Sends `request` and returns the parsed answer. A safe read is retried by the client's policy;
-	 * a creation (`resendWhenBusy`) is sent again after a 429 or 503, every request of the client
-	 * paused meanwhile; a request that a resend cannot make twice (`resendWhenLost`) is sent again
-	 * when no answer came back ({@link LOST_ANSWER_POLICY}).
-	 *
+	 * Sends `request` and returns the parsed answer, sending it again as its {@link Repeat} allows.
+	 * @param control `stop()` is asked before each retry: once true, no further attempt starts.
+	 *   `onSend()` is called as each attempt is sent (to count them).
 	 * @throws NodeApiError (built once, here) naming `failure.action`, the service's code and
-	 *   message, with the item index; a failure while opening the session carries the credential's
-	 *   own message; a 429 carries the wait the service asked for (`context.retryAfterSeconds`).
-	 * @throws NodeOperationError when the credential is missing or its Base URL is not a URL.
-	 * @param control `stop()` is asked before each retry: once it says true, no further attempt
-	 *   starts. `onSend()` is called as each attempt is sent (to count them).
+	 *   message, with the item index (a session failure: the credential's own message; a 429: the
+	 *   wait asked, `context.retryAfterSeconds`). NodeOperationError: no credential, or a bad Base URL.
 	 */
 	async request<T = unknown>(
 		request: ServiceRequest,
@@ -344,10 +328,11 @@ export class PaymentsClient {
 		const now = this.clock.now();
 		if (problem.httpStatus === 429 && problem.retryAfterSeconds !== undefined)
 			this.notBefore = Math.max(this.notBefore, now + problem.retryAfterSeconds * 1000);
-		const safe = request.safeToRepeat ?? request.method === 'GET';
-		const lost = !safe && request.resendWhenLost === true && isLostAnswer(problem);
+		const repeat = request.repeat ?? (request.method === 'GET' ? 'safe' : 'once');
+		const safe = repeat === 'safe';
+		const lost = (repeat === 'keyed' || repeat === 'targetStatus') && isLostAnswer(problem);
 		const busy = problem.httpStatus === 429 || problem.httpStatus === 503;
-		const resendBusy = !safe && request.resendWhenBusy === true && busy;
+		const resendBusy = repeat === 'keyed' && busy;
 		let delay: number | undefined;
 		if (lost) {
 			delay =

@@ -30,9 +30,9 @@ export interface ServiceFailure {
 	/** Attempts made, when the request was retried (service rules §11). */
 	attempts?: number;
 	/**
-	 * True when an earlier attempt of the same request answered 503 and was sent again: that attempt
-	 * may have been acted on, so a repeat answer (104, 511) to the resend may name this request's
-	 * own record (service rules §11).
+	 * True when an earlier attempt of the same request was sent again after a 503 or a lost answer:
+	 * that attempt may have been acted on, so a repeat answer (104, 511) to the resend may name this
+	 * request's own record (service rules §11).
 	 */
 	earlierAttemptMayHaveActed?: boolean;
 	/** What kind of failure it is ({@link classifyFailure}); set when the error is built. */

@@ -1,16 +1,17 @@
 /**
- * When a safe read is tried again (service rules §11). Pure: the transport asks, then waits.
- *
- * Safe reads change nothing on the service, so repeating one is harmless; money-moving and
- * state-changing calls never come here. A read is retried on HTTP 429, on HTTP 5xx and when the
- * connection failed, a bounded number of times within an overall time budget:
- * - after a 429 with `Retry-After`, it waits what the service asked, unless that is longer than
- *   {@link RetryPolicy.maxRetryAfterMs} (then waiting less would only be refused again, so it stops);
- * - otherwise it waits an exponential backoff with full jitter: a random time between 0 and
- *   `baseDelayMs × 2^(failures − 1)`, at most `maxDelayMs`.
+ * When a request is sent again, and after how long (service rules §11). Pure: the client asks by
+ * the request's `repeat` (transport/client.ts), then waits. A safe read is retried on HTTP 429, 5xx
+ * and a lost connection, and a creation (`keyed`) on a 429 or 503, by {@link nextRetryDelay}; a
+ * creation, hold, release or cancel whose answer was lost is sent again by {@link lostAnswerDelay}.
+ * Nothing else is ever sent twice.
  */
 
-/** The numbers of automatic retries; all times in milliseconds. */
+/**
+ * The numbers of automatic retries; all times in milliseconds. After a 429 with `Retry-After` the
+ * wait is what the service asked, unless longer than `maxRetryAfterMs` (then it stops: waiting less
+ * would only be refused again); otherwise an exponential backoff with full jitter, a random time
+ * between 0 and `baseDelayMs × 2^(failures − 1)`, at most `maxDelayMs`.
+ */
 export interface RetryPolicy {
 	/** Attempts in all, the first one included (at least 1). */
 	maxAttempts: number;
@@ -60,8 +61,8 @@ export interface AttemptFailure {
 	retryAfterSeconds?: number;
 }
 
-/** Whether a failed attempt of a safe read may be repeated: HTTP 429, 5xx or a lost connection. */
-export function isRetryableFailure(failure: AttemptFailure): boolean {
+/** Whether the retry policy may repeat a failed attempt: HTTP 429, 5xx or a lost connection. */
+function isRetryableFailure(failure: AttemptFailure): boolean {
 	if (failure.httpStatus !== undefined)
 		return failure.httpStatus === 429 || failure.httpStatus >= 500;
 	return failure.networkCode !== undefined && RETRYABLE_NETWORK_CODES.has(failure.networkCode);

@@ -1,90 +1,20 @@
 import fc from 'fast-check';
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { fakeDate, realDate, setDate } from '../../harness/clock';
-import {
-	CASHOUT,
-	DEPOSIT,
-	depositFromRow,
-	itemsWorkflow,
-	loopWorkflow,
-	payoutFromRow,
-	refundFromRow,
-	withSession,
-} from '../../harness/creations';
-import { paymentsNode, startFixture, type Fixture } from '../../harness/fixtures';
-import type { Sandbox } from '../../sandbox/types';
+import { CREATIONS, itemsWorkflow, loopWorkflow } from '../../harness/creations';
+import { startFixture, type Fixture } from '../../harness/fixtures';
 
 /**
  * Money moves once, as a property (service rules §5.2, §11): over random sequences of separate
  * requests, Loop Over Items, lost answers (resent by the node, or lost on every resend), 429s and
  * 503s, Retry On Fail, n8n's Retry and re-runs, on both sides of midnight, at Concurrency 1 and 8,
  * for payouts, deposits and refunds alike: the records the sandbox holds are the distinct requests
- * made — none twice, every request of an execution that ends without error made — and no item
- * reports a record that does not exist.
+ * made — none twice, every request of an execution that ends without error made — no item
+ * reports a record that does not exist, and no record is reported made now twice. The nodes have
+ * the Session credential: a re-run just after midnight finds the previous day's deposit only in
+ * the deposit list (without it, that is a documented limit: docs/money-moves-once.md).
  */
-
-/** One creation as the property drives it. */
-interface Kind {
-	path: string;
-	/** The Create node, its fields from the row (`name` marks the request). */
-	node(concurrency: number, settings: IDataObject): INode;
-	/** The records the sandbox made for requests whose names contain `salt`: each one's name and key. */
-	made(sandbox: Sandbox, salt: string): Array<{ name: string; key: string }>;
-	/** The key an output item reports, and whether it says it made the record now. */
-	reported(item: IDataObject): { key: unknown; madeNow: boolean };
-}
-
-const KINDS: Record<'payout' | 'deposit' | 'refund', Kind> = {
-	payout: {
-		path: '/v3/cashout',
-		node: (concurrency, settings) =>
-			paymentsNode(payoutFromRow({ options: { concurrency } }), CASHOUT, settings),
-		made: (sandbox, salt) =>
-			sandbox.control
-				.createdCashouts()
-				.map((entry) => ({
-					name: String(entry.request.beneficiary_name),
-					key: String(entry.request.external_id),
-				}))
-				.filter((entry) => entry.name.includes(salt)),
-		reported: (item) => ({ key: item.external_id, madeNow: item.already_created === false }),
-	},
-	deposit: {
-		path: '/v3/deposits',
-		// With the Session credential: a re-run just after midnight finds the previous day's deposit
-		// only in the deposit list (without it, that is a documented limit: docs/money-moves-once.md).
-		node: (concurrency, settings) =>
-			withSession(paymentsNode(depositFromRow({ options: { concurrency } }), DEPOSIT, settings)),
-		made: (sandbox, salt) =>
-			sandbox.control
-				.createdDeposits()
-				.map((entry) => ({ name: String(entry.request.description), key: entry.idempotencyKey }))
-				.filter((entry) => entry.name.includes(salt)),
-		reported: (item) => ({
-			key: item.idempotency_key,
-			madeNow: item.already_created === undefined,
-		}),
-	},
-	refund: {
-		path: '/v3/refunds',
-		node: (concurrency, settings) =>
-			paymentsNode(
-				refundFromRow({
-					additionalFields: { comments: '={{ $json.name }}' },
-					options: { concurrency },
-				}),
-				DEPOSIT,
-				settings,
-			),
-		made: (sandbox, salt) =>
-			sandbox.control
-				.createdRefunds()
-				.map((entry) => ({ name: String(entry.request.comments), key: entry.idempotencyKey }))
-				.filter((entry) => entry.name.includes(salt)),
-		reported: (item) => ({ key: item.idempotency_key, madeNow: item.already_requested === false }),
-	},
-};
 
 const invocation = fc.record({
 	/** Which trigger event starts it: the same one again is a re-run on the same input. */
@@ -143,10 +73,10 @@ describe('money moves once, as a property', () => {
 		let iteration = 0;
 		await fc.assert(
 			fc.asyncProperty(
-				fc.constantFrom('payout' as const, 'deposit' as const, 'refund' as const),
+				fc.constantFrom('cashout' as const, 'deposit' as const, 'refund' as const),
 				fc.array(invocation, { minLength: 1, maxLength: 3 }),
 				async (kindName, invocations) => {
-					const kind = KINDS[kindName];
+					const kind = CREATIONS[kindName];
 					const salt = `#p${++iteration}`;
 					const day = new Date(Date.UTC(2026, 0, 1 + 2 * iteration)).toISOString().slice(0, 10);
 					const midnight = Date.parse(`${day}T00:00:00Z`) + 86_400_000;
@@ -171,10 +101,25 @@ describe('money moves once, as a property', () => {
 					}));
 					/** Each request's name: its origin, its workflow, its position and its row. */
 					const requests = new Set<string>();
+					/** The step each request was first asked for in. */
+					const firstAsked = new Map<string, number>();
 					/** The requests of executions that ended without error: each must be made. */
 					const mustBeMade = new Set<string>();
-					const outputs: IDataObject[] = [];
-					for (const step of invocations) {
+					/** The items output, each with its step and whether its execution re-ran the step's. */
+					const outputs: Array<{ json: IDataObject; step: number; rerun: boolean }> = [];
+					const output = (
+						run: { output(node: string): Array<{ json: IDataObject }> },
+						step: number,
+						rerun = false,
+						from = 0,
+					) =>
+						outputs.push(
+							...run
+								.output('Payments Service')
+								.slice(from)
+								.map(({ json }) => ({ json, step, rerun })),
+						);
+					for (const [index, step] of invocations.entries()) {
 						// Refund records carry no key, so a refund re-run in a new execution after its
 						// Duplicate Window ended is made again: a documented limit (docs/money-moves-once.md).
 						// After midnight a refund's requests are named anew: such a re-run is the distinct
@@ -184,7 +129,10 @@ describe('money moves once, as a property', () => {
 							...pool[index],
 							name: `${pool[index].name} ${salt} ${step.origin}-${step.mode}-p${position}${nextWindow}`,
 						}));
-						data.forEach((row) => requests.add(row.name));
+						data.forEach((row) => {
+							requests.add(row.name);
+							if (!firstAsked.has(row.name)) firstAsked.set(row.name, index);
+						});
 						armFaults(kind.path, step);
 						const settings =
 							step.recovery === 'retryOnFail'
@@ -192,7 +140,7 @@ describe('money moves once, as a property', () => {
 								: step.recovery === 'rerun'
 									? { continueOnFail: true }
 									: {};
-						const node = kind.node(step.concurrency, settings);
+						const node = kind.node({ options: { concurrency: step.concurrency } }, settings);
 						const workflow =
 							step.mode === 'loop'
 								? loopWorkflow(`wf-${kindName}-loop`, data, node)
@@ -202,7 +150,7 @@ describe('money moves once, as a property', () => {
 							mode: 'webhook' as const,
 						};
 						let last = await fx.engine.run(workflow, start);
-						outputs.push(...last.output('Payments Service').map((item) => item.json));
+						output(last, index);
 						// The same limit for a re-run within the step (its recovery): it stays before midnight.
 						const crossMidnight =
 							step.crossMidnight && !(kindName === 'refund' && step.recovery === 'rerun');
@@ -214,15 +162,10 @@ describe('money moves once, as a property', () => {
 							const failedItems = last.output('Payments Service').length;
 							last = await fx.engine.retry(last, workflow);
 							// The retry carries the failed execution's items over: count only its own.
-							outputs.push(
-								...last
-									.output('Payments Service')
-									.slice(failedItems)
-									.map((item) => item.json),
-							);
+							output(last, index, false, failedItems);
 						} else if (step.recovery === 'rerun' && step.lost) {
 							last = await fx.engine.run(workflow, start);
-							outputs.push(...last.output('Payments Service').map((item) => item.json));
+							output(last, index, true);
 						}
 						const settled = last.output('Payments Service').map((item) => item.json);
 						if (!last.error && settled.every((json) => json.error === undefined))
@@ -236,13 +179,25 @@ describe('money moves once, as a property', () => {
 					expect(names.filter((name) => !requests.has(name))).toEqual([]);
 					// Never lost where all reads as well: every request of a clean execution is made.
 					expect([...mustBeMade].filter((name) => !names.includes(name))).toEqual([]);
-					// Nothing reported that does not exist, and no more made now than the sandbox holds.
+					// Nothing reported that does not exist.
 					const keys = new Set(made.map((entry) => entry.key));
-					const reported = outputs
-						.filter((json) => json.error === undefined)
-						.map((json) => kind.reported(json));
-					expect(reported.filter(({ key }) => !keys.has(String(key)))).toEqual([]);
-					expect(reported.filter(({ madeNow }) => madeNow).length).toBeLessThanOrEqual(made.length);
+					const reported = outputs.filter(({ json }) => json.error === undefined);
+					const keyOf = ({ json }: { json: IDataObject }) => String(kind.reported(json).key);
+					expect(reported.map(keyOf).filter((key) => !keys.has(key))).toEqual([]);
+					// No record reported made now twice; but a re-run of a request already made, in a new
+					// execution, whose own answer was lost or a 503 cannot be told from that request (a
+					// documented limit, docs/money-moves-once.md): it may read as made now too.
+					const nameOf = new Map(made.map((entry) => [entry.key, entry.name]));
+					const madeNow = reported
+						.filter(({ json }) => json[kind.already] === false)
+						.filter((entry) => {
+							const asked = firstAsked.get(nameOf.get(keyOf(entry)) ?? '') ?? entry.step;
+							const reRun = entry.rerun || asked < entry.step;
+							const { lost, busy } = invocations[entry.step];
+							return !(reRun && (lost || busy?.answer.startsWith('503')));
+						})
+						.map(keyOf);
+					expect(madeNow.length).toBe(new Set(madeNow).size);
 				},
 			),
 			{ numRuns: 15 },

@@ -1,9 +1,9 @@
 /** Deposit → Create through n8n's engine against the sandbox. */
+import { creationsFixture } from '../../harness/creations';
 import { createHmac } from 'crypto';
 import {
 	CREDENTIAL_IDS,
 	paymentsNode,
-	startFixture,
 	WorkflowBuilder,
 	type Fixture,
 } from '../../harness/fixtures';
@@ -34,16 +34,9 @@ function createWorkflow(
 const depositPosts = (fx: Fixture) => fx.sandbox.log.find('POST', '/v3/deposits');
 
 describe('Deposit → Create through the n8n engine', () => {
+	const fixture = creationsFixture();
 	let fx: Fixture;
-
-	beforeAll(async () => {
-		fx = await startFixture();
-	});
-	afterAll(async () => await fx.close());
-	beforeEach(() => {
-		fx.sandbox.log.clear();
-		fx.sandbox.faults.clear();
-	});
+	beforeEach(() => (fx = fixture()));
 
 	test('a Pix deposit with every field the method needs is ONE_SHOT, with its QR code as a PNG binary', async () => {
 		const run = await fx.engine.run(
@@ -222,7 +215,7 @@ describe('Deposit → Create through the n8n engine', () => {
 		expect(depositPosts(fx)).toHaveLength(1);
 	});
 
-	test('Retry On Fail resends the same idempotency key, and the 104 answer is reported as already created once the deposit is found (Session credential)', async () => {
+	test('a 502 with Retry On Fail: the same idempotency key again, and the 104 answer is the deposit this execution made, once found (Session credential)', async () => {
 		// The first creation is processed, but its answer is lost.
 		fx.sandbox.faults.add({
 			method: 'POST',
@@ -257,11 +250,13 @@ describe('Deposit → Create through the n8n engine', () => {
 		expect(posts[1].headers['x-idempotency-key']).toBe(posts[0].headers['x-idempotency-key']);
 		const [item] = run.output('Payments Service');
 		expect(item.json).toMatchObject({
-			already_created: true,
+			already_created: false,
 			matches_request: true,
 			idempotency_key: posts[0].headers['x-idempotency-key'],
 			merchant_invoice_id: posts[0].headers['x-idempotency-key'],
-			message: expect.stringMatching(/already created by an earlier attempt/),
+			message: expect.stringMatching(
+				/^Deposit created \(idempotency key n8n-[0-9a-f]{40}\): this execution sent it before without learning the outcome/,
+			),
 		});
 		expect(
 			fx.sandbox.control

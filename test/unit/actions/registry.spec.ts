@@ -7,12 +7,12 @@ import {
 } from 'n8n-workflow';
 
 import { PaymentsService } from '../../../nodes/PaymentsService/PaymentsService.node';
-import { RESOURCES } from '../../../nodes/PaymentsService/actions/registry';
-import { LIST_SEARCH_METHODS } from '../../../nodes/PaymentsService/reference/pickers';
 import {
-	CREDENTIAL_TYPES,
-	type CredentialKind,
-} from '../../../nodes/PaymentsService/transport/client';
+	RESOURCES,
+	type OperationDefinition,
+} from '../../../nodes/PaymentsService/actions/registry';
+import { LIST_SEARCH_METHODS } from '../../../nodes/PaymentsService/reference/pickers';
+import { CREDENTIAL_TYPES } from '../../../nodes/PaymentsService/transport/client';
 
 const description = new PaymentsService().description;
 const everyOperation = RESOURCES.flatMap((resource) =>
@@ -44,26 +44,26 @@ function credentialsShown(
 }
 
 /**
- * The credentials an operation uses with its default parameters: the one it runs with, the one its
- * pickers read with, the one it looks records up with (and, with `converting`, the one Summarize reads
- * exchange rates with when Convert Totals To is set).
+ * The credentials an operation may use besides the one it runs with: its pickers', a creation's
+ * look-ups' (every `keyed` operation: the Session credential) and Summarize's rates'.
  */
-function credentialsOf(
-	operation: {
-		credential: CredentialKind;
-		pickerCredential?: CredentialKind;
-		lookupCredential?: CredentialKind;
-		rateCredential?: CredentialKind;
-	},
-	converting = false,
-): string[] {
-	return [
-		operation.credential,
+const optionalOf = (operation: OperationDefinition) =>
+	[
 		operation.pickerCredential,
-		operation.lookupCredential,
-		converting ? operation.rateCredential : undefined,
+		operation.run.repeat === 'keyed' ? ('session' as const) : undefined,
+		operation.rateCredential,
+	].filter((kind) => kind !== undefined);
+
+/**
+ * The credentials an operation uses with its default parameters: the one it runs with, the one its
+ * pickers read with, the one a creation looks records up with (and, with `converting`, the one
+ * Summarize reads exchange rates with when Convert Totals To is set).
+ */
+function credentialsOf(operation: OperationDefinition, converting = false): string[] {
+	return [
+		operation.run.credential,
+		...optionalOf(operation).filter((kind) => converting || kind !== operation.rateCredential),
 	]
-		.filter((kind): kind is CredentialKind => kind !== undefined)
 		.map((kind) => CREDENTIAL_TYPES[kind])
 		.sort();
 }
@@ -71,9 +71,7 @@ function credentialsOf(
 /** Credentials some operation uses optionally: n8n keeps one entry per type, so they are optional everywhere. */
 const optionalCredentials = new Set<string>(
 	everyOperation.flatMap(({ operation }) =>
-		[operation.pickerCredential, operation.lookupCredential, operation.rateCredential]
-			.filter((kind): kind is CredentialKind => kind !== undefined)
-			.map((kind) => CREDENTIAL_TYPES[kind]),
+		optionalOf(operation).map((kind) => CREDENTIAL_TYPES[kind]),
 	),
 );
 
@@ -200,7 +198,7 @@ describe('the operation registry builds the node description', () => {
 				'resource',
 				'operation',
 				...own.map((property) => property.name),
-				...(operation.reads ? ['options'] : []),
+				...(operation.run.repeat === 'safe' ? ['options'] : []),
 			]);
 			expect([
 				resource.value,
@@ -221,7 +219,7 @@ describe('the operation registry builds the node description', () => {
 			expect([resource.value, operation.value, retry]).toEqual([
 				resource.value,
 				operation.value,
-				operation.reads,
+				operation.run.repeat === 'safe',
 			]);
 		}
 	});

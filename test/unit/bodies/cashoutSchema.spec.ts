@@ -50,9 +50,8 @@ describe('validateCashoutRequest (service rules §6.2)', () => {
 		expect(deriveRequestKey({ ...identity, itemIndex: 4 })).not.toBe(key);
 	});
 
-	test('every required field is named when missing', () => {
+	test('every required field is named when missing; the external ID is not one: the create-once flow derives it when none is given', () => {
 		expect(problemsOf({}).map((problem) => `${problem.field} ${problem.problem}`)).toEqual([
-			'external_id is required',
 			'country is required',
 			'amount is required',
 			'document_id is required',

@@ -1,13 +1,16 @@
-import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INode,
+	INodeProperties,
+} from 'n8n-workflow';
 
+import { fakeDate, realDate } from '../../harness/clock';
 import {
-	createOnce,
-	type CreateOnceResource,
-	type LookUp,
-	type PreparedRequest,
+	createOnceOperation,
+	type Creation,
 } from '../../../nodes/PaymentsService/idempotency/createOnce';
-import { forgetOutcomes } from '../../../nodes/PaymentsService/idempotency/attempts';
-import type { RequestKey } from '../../../nodes/PaymentsService/idempotency/keys';
 import type { PaymentsClient } from '../../../nodes/PaymentsService/transport/client';
 import {
 	toNodeApiError,
@@ -16,37 +19,66 @@ import {
 
 /**
  * The create-once flow's decisions (idempotency/createOnce.ts, service rules §5.2) with a scripted
- * resource and client: what is sent, what is recorded before it is sent, and which item or error
- * each answer gives. The engine tests run the three real resources against the sandbox.
+ * creation, client and list: what is sent, what is kept before it is sent, and which item or error
+ * each answer gives. The engine tests run the three real creations against the sandbox.
  */
 
 const NODE = {
+	id: 'node-1',
 	name: 'Payments Service',
 	type: 'n8n-nodes-payments-service.paymentsService',
-} as INode;
-const ATTEMPTS = 'paymentsServiceCreationAttempts';
-const OUTCOMES = 'paymentsServiceCreationOutcomes';
+	credentials: { paymentsServiceSessionApi: { id: '1', name: 'session' } },
+} as unknown as INode;
+const STORE = 'paymentsServiceCreationAttempts';
 
-/** An execution's node context and options, as n8n gives them to one run. */
-function context(options: IDataObject = {}, nodeContext: IDataObject = {}) {
-	return {
+/**
+ * An execution's node context, the options, and the cashout list the look-ups read (its records,
+ * one page; each read recorded).
+ */
+function run(
+	options: IDataObject = {},
+	nodeContext: IDataObject = {},
+	listed: IDataObject[] | (() => IDataObject[]) = [],
+	runIndex = 0,
+) {
+	const reads: IDataObject[] = [];
+	const context = {
 		getNode: () => NODE,
 		getNodeParameter: (name: string) => (name === 'options' ? options : undefined),
 		getContext: () => nodeContext,
-		nodeContext,
-	} as unknown as IExecuteFunctions & { nodeContext: IDataObject };
+		getWorkflow: () => ({ id: 'wf-1' }),
+		getParentNodes: () => [],
+		getWorkflowDataProxy: () => ({ $runIndex: runIndex }),
+		getCredentials: async () => ({ baseUrl: 'https://reports.example.com' }),
+		helpers: {
+			async httpRequestWithAuthentication(_type: string, request: IHttpRequestOptions) {
+				reads.push({ ...(request.qs as IDataObject) });
+				const data = typeof listed === 'function' ? listed() : listed;
+				return {
+					statusCode: 200,
+					headers: {},
+					body: { data, page: 0, rows: data.length, maxRows: 50 },
+				};
+			},
+		},
+	} as unknown as IExecuteFunctions;
+	return { context, nodeContext, reads };
 }
 
 /** A failure as the client throws it. */
-const answered = (failure: ServiceFailure, family: 'cashout' | 'payments' = 'cashout') =>
-	toNodeApiError(NODE, failure, family, { action: 'Creating the thing of item 0', itemIndex: 0 });
+const answered = (failure: ServiceFailure) =>
+	toNodeApiError(NODE, failure, 'cashout', {
+		action: 'Creating the cashout of item 0',
+		itemIndex: 0,
+	});
 const REPEAT = { httpStatus: 400, code: 511, message: 'External ID already used' };
+const LOST_THEN_REPEAT = { ...REPEAT, attempts: 2, earlierAttemptMayHaveActed: true };
 
 /**
- * A client whose creation request answers `answer` (a value, or an error to throw) after sending it
- * `times` times (resends after lost answers, as the real client counts them through `onSend`).
+ * A client whose creation request answers `answer` (a value, or an error to throw) after sending
+ * it `times` times (resends after lost answers, counted as the real client counts them).
  */
-function client(answer: unknown, onSend: () => void = () => undefined, times = 1) {
+function client(answer: unknown, times = 1, onSend: () => void = () => undefined) {
 	const sent: IDataObject[] = [];
 	return {
 		sent,
@@ -62,157 +94,174 @@ function client(answer: unknown, onSend: () => void = () => undefined, times = 1
 	};
 }
 
-const derived = (extra: Partial<RequestKey> = {}): RequestKey => ({
-	value: 'n8n-key',
-	derived: true,
-	window: { label: '2026-11-27', startMs: 0, endMs: 86_400_000 },
-	attemptKey: 'slot-1',
-	slot: '0:0',
-	...extra,
-});
-const given = (extra: Partial<RequestKey> = {}): RequestKey => ({
-	value: 'payout-7',
-	derived: false,
-	attemptKey: 'given-payout-7',
-	slot: '0:0',
-	...extra,
-});
-
-/** What the scripted look-up finds. */
-type Found = Pick<LookUp<{ status: string }>, 'exists' | 'record' | 'label'>;
-
-/** A scripted resource: what the look-up finds (by key), and what it compares and reports. */
-function resource(
-	key: RequestKey,
-	options: { found?: Found; differs?: boolean; byKey?: boolean; previous?: Found } = {},
-) {
-	const calls: string[] = [];
-	const record: CreateOnceResource<PreparedRequest, { status: string }> = {
+/**
+ * A scripted cashout creation: the body (with `external_id` when given), what the read by key
+ * finds (`status`, or none), how a found record compares.
+ */
+function cashout(given?: string, script: { status?: string; differs?: boolean } = {}) {
+	const creation: Creation = {
 		noun: 'cashout',
-		key: {
-			name: 'external ID',
-			repeatCode: 511,
-			field: 'External ID',
-			distinctField: 'External ID',
-		},
+		key: { sentAs: 'externalId', repeatCode: 511, distinctField: 'External ID' },
 		endpoint: {
 			family: 'cashout',
 			method: 'POST',
 			path: '/v3/cashout',
 			action: 'Creating the cashout',
 		},
-		createdField: 'creationDate',
-		prepare: () => ({ body: { external_id: key.value, amount: '250.00' }, key }),
-		created: async (_context, prepared, answer) => ({
-			json: { made: true, key: prepared.key.value, ...answer },
+		parameters: [{ displayName: 'Amount', name: 'amount', type: 'string', default: '' }],
+		body: () => ({
+			value: { ...(given ? { external_id: given } : {}), amount: '250.00' },
+			unchecked: [],
 		}),
-		lookUp: async (_context, _client, prepared, target) => {
-			calls.push(`look up ${target.key} since ${String(prepared.key.earlierAttemptMs)}`);
-			const found =
-				target.key === prepared.key.value
-					? (options.found ?? { exists: options.byKey === true, label: '' })
-					: (options.previous ?? { exists: false, label: '' });
-			return {
-				...found,
-				note: found.record ? '' : ' Not in the list.',
-				facts: { status: 'PENDING' },
-			};
+		lookUp: {
+			list: 'cashout',
+			filters: {},
+			match: (_body, { key }) => ({ matches: (record) => record.externalId === key }),
+			byKey: {
+				read: async () =>
+					script.status
+						? { state: { cashout_status_name: script.status }, status: script.status }
+						: undefined,
+				none: (key) => ` No cashout ${key}.`,
+			},
 		},
 		compare: () => [
-			{ field: 'amount', asked: '250.00', found: options.differs ? '300.00' : '250.00' },
+			{ field: 'amount', asked: '250.00', found: script.differs ? '300.00' : '250.00' },
 		],
-		keyNamesRequest: () => options.byKey === true,
 		whereToLook: () => 'Cashout → Get Many',
-		alreadyMade: async (_context, _client, _prepared, _found, { confirmation, message }) => ({
-			already_created: true,
-			confirmation,
-			message,
+		made: async (_context, { key }, answer) => ({
+			json: { made: true, key: key.value, ...answer },
+		}),
+		found: async (_context, _client, _request, found) => ({
+			already_created: found.already,
+			confirmation: found.confirmation,
+			message: found.message,
 		}),
 	};
-	return { resource: record, calls };
+	return createOnceOperation(creation);
 }
 
-const found = (creationDate: string): Found => ({
-	exists: true,
-	record: { idCashout: 8405147, creationDate },
-	label: 'cashout 8405147 (PENDING)',
+/** The creation of item 0, in the run `execution` (a new one unless given). */
+const create = async (
+	operation: ReturnType<typeof cashout>,
+	service: PaymentsClient,
+	execution = run(),
+) => await operation.execute.call(execution.context, service, 0);
+
+/** A listed cashout of `key`, created at `creationDate`. */
+const listed = (key: string, creationDate: string) => ({
+	idCashout: 8405147,
+	externalId: key,
+	creationDate,
 });
 
-describe('createOnce', () => {
-	test('a first success sends once, after recording the attempt, and outputs what the resource made of the answer', async () => {
-		const run = context();
-		let recordedBeforeSend: unknown;
-		const { client: service, sent } = client({ cashout_id: '8405147' }, () => {
-			recordedBeforeSend = structuredClone(run.nodeContext[ATTEMPTS]);
+describe('createOnceOperation', () => {
+	afterEach(() => realDate());
+
+	test('the operation’s parameters, then the flow’s options; the key a header adds the Idempotency Key option', () => {
+		const names = (properties: INodeProperties[]) =>
+			properties.map((property) =>
+				property.name === 'options'
+					? `options: ${(property.options as INodeProperties[]).map((option) => option.name).join(', ')}`
+					: property.name,
+			);
+		expect(names(cashout().properties)).toEqual([
+			'amount',
+			'options: duplicateWindow, unconfirmedRepeat',
+		]);
+	});
+
+	test('a first success sends once, after starting the history, and outputs what the creation made of the answer', async () => {
+		const execution = run();
+		let keptBeforeSend: unknown;
+		const service = client({ cashout_id: '8405147' }, 1, () => {
+			keptBeforeSend = structuredClone(execution.nodeContext[STORE]);
 		});
-		const { resource: cashout, calls } = resource(derived());
-		const items = await createOnce(run, service, cashout, 0);
-		expect(items).toEqual([{ json: { made: true, key: 'n8n-key', cashout_id: '8405147' } }]);
-		expect(sent).toHaveLength(1);
-		expect(sent[0]).toMatchObject({
-			method: 'POST',
-			path: '/v3/cashout',
-			body: { external_id: 'n8n-key', amount: '250.00' },
-			safeToRepeat: false,
-			resendWhenBusy: true,
-			resendWhenLost: true,
+		const [item] = await create(cashout('payout-7'), service.client, execution);
+		expect(item.json).toEqual({ made: true, key: 'payout-7', cashout_id: '8405147' });
+		expect(service.sent).toEqual([
+			{
+				family: 'cashout',
+				method: 'POST',
+				path: '/v3/cashout',
+				body: { external_id: 'payout-7', amount: '250.00' },
+				repeat: 'keyed',
+			},
+		]);
+		expect(keptBeforeSend).toEqual({
+			'given-payout-7': { key: 'payout-7', sentMs: expect.any(Number) },
 		});
-		expect(recordedBeforeSend).toEqual({
-			'slot-1': expect.objectContaining({ key: 'n8n-key', sentMs: expect.any(Number) }),
-		});
-		expect(calls).toEqual([]);
+		expect(execution.reads).toEqual([]);
+	});
+
+	test('a derived key is sent first in the body, and kept with its window', async () => {
+		const execution = run();
+		const service = client({ cashout_id: '1' });
+		await create(cashout(), service.client, execution);
+		const body = service.sent[0].body as IDataObject;
+		expect(Object.keys(body)).toEqual(['external_id', 'amount']);
+		const [history] = Object.values(execution.nodeContext[STORE] as IDataObject);
+		expect(history).toMatchObject({ key: body.external_id, windowLabel: expect.any(String) });
 	});
 
 	test('a repeat answer to a derived key this execution never sent fails as another execution’s request, remembered as refused', async () => {
-		const run = context();
-		const { resource: cashout, calls } = resource(derived(), {
-			found: { exists: true, label: 'a cashout in status PENDING' },
-		});
+		const execution = run();
 		await expect(
-			createOnce(run, client(answered(REPEAT)).client, cashout, 0),
+			create(cashout(undefined, { status: 'PENDING' }), client(answered(REPEAT)).client, execution),
 		).rejects.toMatchObject({
 			message:
 				'Cashout in item 0 was not created: it repeats a cashout an earlier execution requested from the same input',
-			description: expect.stringContaining('(n8n-key): a cashout in status PENDING. '),
+			description: expect.stringMatching(/\(n8n-[0-9a-f]{40}\): a cashout in status PENDING\. /),
 		});
-		expect(calls).toEqual(['look up n8n-key since undefined']);
-		expect(run.nodeContext[ATTEMPTS]).toEqual({
-			'slot-1': expect.objectContaining({ refused: true }),
-		});
+		expect(Object.values(execution.nodeContext[STORE] as IDataObject)).toEqual([
+			expect.objectContaining({ refused: true }),
+		]);
 	});
 
 	test.each([
 		[
-			'found and equal',
-			{ found: found('2026-11-27T10:00:00Z') },
+			'found in the list and equal',
+			true,
 			'found',
-			'Cashout already created by an earlier attempt (external ID n8n-key); no second cashout was made. It is cashout 8405147 (PENDING), with the same amount.',
+			' It is cashout 8405147 (PENDING), with the same amount.',
 		],
 		[
-			'not found, but named by its key',
-			{ byKey: true },
+			'read by its key, not listed',
+			false,
 			'byKey',
-			"Cashout already created by an earlier attempt (external ID n8n-key); no second cashout was made. It is the cashout of this key: its external ID was derived from this request's fields, and this execution sent it before (that answer was lost), so it is this cashout. Not in the list.",
+			" It is a cashout in status PENDING: its external ID was derived from this request's fields, and this execution sent it before (that answer was lost), so it is this cashout. It was not found in the cashout list (4 pages read in 4 reads); the list may show it a little later.",
 		],
 	] as const)(
-		'a repeat answer to this execution’s own attempt, %s, is already made, with the flow’s message',
-		async (_name, options, confirmation, message) => {
-			const { resource: cashout } = resource(
-				derived({ earlierAttemptMs: Date.parse('2026-11-27T10:00:05Z') }),
-				options,
+		'a repeat answer to the request’s own resend, %s, is the record it made now',
+		async (_case, inList, confirmation, how) => {
+			fakeDate(Date.parse('2026-11-27T10:00:00Z'));
+			const service = client(answered(LOST_THEN_REPEAT), 2);
+			const sentKeys = () =>
+				service.sent.map((request) => (request.body as IDataObject).external_id);
+			const list = () =>
+				inList ? sentKeys().map((key) => listed(String(key), '2026-11-27T10:00:00Z')) : [];
+			const [item] = await create(
+				cashout(undefined, { status: 'PENDING' }),
+				service.client,
+				run({}, {}, list),
 			);
-			const items = await createOnce(context(), client(answered(REPEAT)).client, cashout, 0);
-			expect(items).toEqual([{ json: { already_created: true, confirmation, message } }]);
+			expect(item.json).toMatchObject({ already_created: false, confirmation, times_sent: 2 });
+			expect(item.json.message).toBe(
+				`Cashout created (external ID ${String(sentKeys()[0])}): this execution sent it before without learning the outcome, and the service recognised it sent again (511); no second cashout was made.${how}`,
+			);
 		},
 	);
 
 	test('a found record that differs fails the item naming the field: the key belongs to another record', async () => {
-		const { resource: cashout } = resource(given({ earlierAttemptMs: 1 }), {
-			found: found('2026-11-27T10:00:00Z'),
-			differs: true,
-		});
+		const execution = run({}, { [STORE]: { 'given-payout-7': { key: 'payout-7', sentMs: 1 } } }, [
+			listed('payout-7', '2026-11-27T10:00:00Z'),
+		]);
 		await expect(
-			createOnce(context(), client(answered(REPEAT)).client, cashout, 0),
+			create(
+				cashout('payout-7', { status: 'PENDING', differs: true }),
+				client(answered(REPEAT)).client,
+				execution,
+			),
 		).rejects.toMatchObject({
 			message:
 				'Cashout in item 0 was not created: external ID payout-7 already belongs to another cashout',
@@ -222,191 +271,199 @@ describe('createOnce', () => {
 	});
 
 	test('a derived key’s record made before this execution first sent the key is another execution’s', async () => {
-		const { resource: cashout } = resource(
-			derived({ earlierAttemptMs: Date.parse('2026-11-27T12:00:00Z') }),
-			{ found: found('2026-11-27T09:00:00Z') },
-		);
+		fakeDate(Date.parse('2026-11-27T12:00:00Z'));
+		const service = client(answered({ networkCode: 'ECONNRESET', attempts: 3 }), 3);
+		const key = () => String((service.sent[0].body as IDataObject).external_id);
+		const execution = run({}, {}, () => [listed(key(), '2026-11-27T09:00:00Z')]);
+		await expect(create(cashout(), service.client, execution)).rejects.toThrow();
 		await expect(
-			createOnce(context(), client(answered(REPEAT)).client, cashout, 0),
+			create(cashout(undefined, { status: 'PENDING' }), client(answered(REPEAT)).client, execution),
 		).rejects.toMatchObject({
 			message: expect.stringContaining('repeats a cashout an earlier execution requested'),
-			description: expect.stringContaining('(n8n-key): cashout 8405147 (PENDING). '),
+			description: expect.stringContaining('): cashout 8405147 (PENDING). '),
 		});
 	});
 
 	test('a repeat that cannot be confirmed fails the item, or is output unconfirmed when the option says so', async () => {
-		const { resource: cashout } = resource(given({ earlierAttemptMs: 1 }));
+		fakeDate(Date.now());
+		const sent = { [STORE]: { 'given-payout-7': { key: 'payout-7', sentMs: 1 } } };
 		await expect(
-			createOnce(context(), client(answered(REPEAT)).client, cashout, 0),
+			create(
+				cashout('payout-7', { status: 'PENDING' }),
+				client(answered(REPEAT)).client,
+				run({}, structuredClone(sent)),
+			),
 		).rejects.toMatchObject({
 			message:
 				'Cashout in item 0: external ID payout-7 was already used, and the cashout it belongs to could not be confirmed',
-			description:
-				'The service refused a second cashout with this external ID (511), so no second cashout was made, but the cashout it belongs to could not be found and compared with this request. Not in the list. Look it up (Cashout → Get Many): if it is this cashout, nothing more is needed; if not, give this cashout its own External ID. To output such items instead, set Options → Unconfirmed Repeat to "Output It Unconfirmed".',
-		});
-		const items = await createOnce(
-			context({ unconfirmedRepeat: 'output' }),
-			client(answered(REPEAT)).client,
-			cashout,
-			0,
-		);
-		expect(items).toEqual([
-			{
-				json: {
-					already_created: true,
-					confirmation: 'unconfirmed',
-					message:
-						'Cashout already created by an earlier attempt (external ID payout-7); no second cashout was made. Not in the list. It could not be compared with this request: if it is not this cashout, give this one its own External ID.',
-				},
-			},
-		]);
-	});
-
-	test('a repeat answer to a resend after a 503 reads as this execution’s attempt: looked up since it was sent', async () => {
-		const run = context();
-		const { resource: cashout, calls } = resource(derived(), { byKey: true });
-		const items = await createOnce(
-			run,
-			client(answered({ ...REPEAT, attempts: 2, earlierAttemptMayHaveActed: true })).client,
-			cashout,
-			0,
-		);
-		expect(items).toEqual([
-			{ json: expect.objectContaining({ already_created: true, confirmation: 'byKey' }) },
-		]);
-		const sentMs = (run.nodeContext[ATTEMPTS] as Record<string, { sentMs: number }>)['slot-1']
-			.sentMs;
-		expect(calls).toEqual([`look up n8n-key since ${sentMs}`]);
-	});
-
-	test('a record under the previous window’s key fails the item before anything is sent', async () => {
-		const window = { label: '2026-11-26', startMs: 0, endMs: 1 };
-		const { resource: cashout, calls } = resource(
-			derived({ previous: { value: 'n8n-yesterday', window } }),
-			{ previous: { exists: true, label: 'a cashout in status PENDING' } },
-		);
-		const service = client({ cashout_id: '1' });
-		await expect(createOnce(context(), service.client, cashout, 0)).rejects.toMatchObject({
 			description: expect.stringContaining(
-				'(n8n-yesterday): a cashout in status PENDING, created in the previous Duplicate Window. ',
+				'(the service has a cashout in status PENDING). It was not found in the cashout list (4 pages read in 4 reads); the list may show it a little later. Look it up (Cashout → Get Many): ',
 			),
 		});
-		expect(calls).toEqual(['look up n8n-yesterday since undefined']);
-		expect(service.sent).toHaveLength(0);
+		const [item] = await create(
+			cashout('payout-7', { status: 'PENDING' }),
+			client(answered(REPEAT)).client,
+			run({ unconfirmedRepeat: 'output' }, structuredClone(sent)),
+		);
+		expect(item.json).toMatchObject({ confirmation: 'unconfirmed' });
 	});
 
-	test('no record under the previous window’s key: the request is sent', async () => {
-		const window = { label: '2026-11-26', startMs: 0, endMs: 1 };
-		const { resource: cashout } = resource(
-			derived({ previous: { value: 'n8n-yesterday', window } }),
-		);
+	test('in the first hour of a window, a record under the previous window’s key fails the item before anything is sent', async () => {
+		fakeDate(Date.UTC(2026, 10, 28, 0, 20));
 		const service = client({ cashout_id: '1' });
-		await createOnce(context(), service.client, cashout, 0);
-		expect(service.sent).toHaveLength(1);
+		await expect(
+			create(cashout(undefined, { status: 'PENDING' }), service.client),
+		).rejects.toMatchObject({
+			description: expect.stringMatching(
+				/\(n8n-[0-9a-f]{40}\): a cashout in status PENDING, created in the previous Duplicate Window\. /,
+			),
+		});
+		expect(service.sent).toHaveLength(0);
+		const none = client({ cashout_id: '1' });
+		await create(cashout(), none.client);
+		expect(none.sent).toHaveLength(1);
 	});
 
 	test('any other failure is passed on as the client built it', async () => {
 		const refusal = answered({ httpStatus: 400, code: 514, message: 'Insufficient funds' });
-		const { resource: cashout } = resource(derived());
-		await expect(createOnce(context(), client(refusal).client, cashout, 0)).rejects.toBe(refusal);
+		await expect(create(cashout(), client(refusal).client)).rejects.toBe(refusal);
+	});
+
+	describe('already_created: whether the nodes after this one may have seen the record made', () => {
+		/** A history of `payout-7` as an execution carries it. */
+		const history = (extra: IDataObject = {}) => ({
+			[STORE]: { 'given-payout-7': { key: 'payout-7', sentMs: Date.now(), ...extra } },
+		});
+		test.each([
+			['sent by this item before (Retry On Fail, n8n’s Retry)', history(), 0, false],
+			[
+				'sent by another item of this run, which outputs it',
+				history({ outcome: { runItem: '0:1', request: '', json: {} } }),
+				0,
+				true,
+			],
+			[
+				'output by an earlier run of the node (a loop, an AI agent’s call)',
+				history({ reported: true }),
+				1,
+				true,
+			],
+			['never sent by this execution (a re-run with the key given)', {}, 0, true],
+		] as const)('%s', async (_case, carried, runIndex, already) => {
+			const execution = run(
+				{},
+				structuredClone(carried),
+				[listed('payout-7', new Date().toISOString())],
+				runIndex,
+			);
+			const [item] = await create(
+				cashout('payout-7', { status: 'PENDING' }),
+				client(answered(REPEAT)).client,
+				execution,
+			);
+			expect(item.json).toMatchObject({ already_created: already, confirmation: 'found' });
+		});
 	});
 
 	describe('Retry On Fail and n8n’s Retry send only what this execution has not made', () => {
-		test('an item created earlier in the execution is output from its record, not sent again', async () => {
-			const run = context();
-			const first = client({ cashout_id: '8405147' });
-			const { resource: cashout } = resource(derived());
-			const made = await createOnce(run, first.client, cashout, 0);
-			const again = client({ cashout_id: 'never' });
-			const replayed = await createOnce(run, again.client, cashout, 0);
-			expect(again.sent).toHaveLength(0);
-			expect(replayed).toEqual(made);
-		});
-
-		test('an item whose repeat answer was confirmed is output from its record, without a look-up', async () => {
-			const run = context();
-			const { resource: cashout, calls } = resource(given({ earlierAttemptMs: 1 }), {
-				found: found('2026-11-27T10:00:00Z'),
-			});
-			const made = await createOnce(run, client(answered(REPEAT)).client, cashout, 0);
-			const again = client({ cashout_id: 'never' });
-			expect(await createOnce(run, again.client, cashout, 0)).toEqual(made);
-			expect(again.sent).toHaveLength(0);
-			expect(calls).toHaveLength(1);
-		});
+		test.each([
+			['created', () => client({ cashout_id: '8405147' }), 'payout-8'],
+			['confirmed after a repeat answer', () => client(answered(LOST_THEN_REPEAT), 2), 'payout-7'],
+		])(
+			'an item %s earlier in the execution is output as it was, not sent again',
+			async (_case, first, key) => {
+				fakeDate(Date.now());
+				const execution = run({}, {}, [listed('payout-7', new Date().toISOString())]);
+				const operation = cashout(key, { status: 'PENDING' });
+				const made = await create(operation, first().client, execution);
+				const again = client({ cashout_id: 'never' });
+				expect(await create(operation, again.client, execution)).toEqual(made);
+				expect(again.sent).toHaveLength(0);
+			},
+		);
 
 		test('another item, another run of the node, or another key is another request: it is sent', async () => {
-			const run = context();
-			await createOnce(run, client({ cashout_id: '1' }).client, resource(derived()).resource, 0);
-			for (const key of [
-				derived({ slot: '0:1' }),
-				derived({ slot: '1:0' }),
-				derived({ value: 'n8n-other' }),
-			]) {
+			const execution = run();
+			await create(cashout('payout-7'), client({ cashout_id: '1' }).client, execution);
+			const others = [
+				async (service: PaymentsClient) =>
+					await cashout('payout-7').execute.call(execution.context, service, 1),
+				async (service: PaymentsClient) =>
+					await create(cashout('payout-7'), service, run({}, execution.nodeContext, [], 1)),
+				async (service: PaymentsClient) => await create(cashout('payout-9'), service, execution),
+			];
+			for (const other of others) {
 				const again = client({ cashout_id: '2' });
-				await createOnce(run, again.client, resource(key).resource, 0);
+				await other(again.client);
 				expect(again.sent).toHaveLength(1);
 			}
 		});
 
-		test('a failed item records nothing: it is sent again, with its key', async () => {
-			const run = context();
-			const { resource: cashout } = resource(derived());
-			const refusal = answered({ httpStatus: 400, code: 514, message: 'Insufficient funds' });
-			await expect(createOnce(run, client(refusal).client, cashout, 0)).rejects.toBe(refusal);
+		test('a failed item keeps no outcome: it is sent again, with its key, and every sending is counted', async () => {
+			const execution = run();
+			const lost = answered({ networkCode: 'ECONNRESET', attempts: 3 });
+			await expect(create(cashout(), client(lost, 3).client, execution)).rejects.toBe(lost);
 			const again = client({ cashout_id: '1' });
-			await createOnce(run, again.client, cashout, 0);
+			const [item] = await create(cashout(), again.client, execution);
 			expect(again.sent).toHaveLength(1);
+			expect(item.json.times_sent).toBe(4);
 		});
 
-		test('once the node’s run ended without an error the records go, and the execution’s data with them', async () => {
-			const run = context();
-			await createOnce(run, client({ cashout_id: '1' }).client, resource(derived()).resource, 0);
-			expect(run.nodeContext[OUTCOMES]).toBeDefined();
-			forgetOutcomes(run);
-			expect(run.nodeContext[OUTCOMES]).toBeUndefined();
-			expect(run.nodeContext[ATTEMPTS]).toBeDefined();
+		test('once the node’s run ended without an error the outcomes go, and the execution’s data with them', async () => {
+			const execution = run();
+			const operation = cashout('payout-7');
+			await create(operation, client({ cashout_id: '1' }).client, execution);
+			operation.afterRun(execution.context);
+			expect(execution.nodeContext[STORE]).toEqual({
+				'given-payout-7': { key: 'payout-7', sentMs: expect.any(Number), sends: 1, reported: true },
+			});
 		});
 	});
 
-	describe('times_sent: how many times the request was sent, when more than once', () => {
-		test('a request sent once has no times_sent', async () => {
-			const [item] = await createOnce(
-				context(),
-				client({ cashout_id: '1' }).client,
-				resource(derived()).resource,
+	test('a key sent as a header: the Idempotency Key option, trimmed, and the invoice ID too where none is given and it is a valid one', async () => {
+		const deposit = (unchecked: string[] = []) =>
+			createOnceOperation({
+				...({} as Creation),
+				noun: 'deposit',
+				key: {
+					sentAs: 'idempotencyKey',
+					repeatCode: 104,
+					distinctField: 'Invoice ID',
+					asInvoiceId: true,
+				},
+				endpoint: {
+					family: 'payments',
+					method: 'POST',
+					path: '/v3/deposits',
+					action: 'Creating the deposit',
+				},
+				parameters: [],
+				body: () => ({ value: { amount: '10.00' }, unchecked }),
+				made: async (_context, request) => ({ json: { body: request.body } }),
+			});
+		expect(
+			(deposit().properties[0].options as INodeProperties[]).map((option) => option.name),
+		).toEqual(['duplicateWindow', 'idempotencyKey', 'unconfirmedRepeat']);
+		const sent = async (idempotencyKey: string, unchecked?: string[]) => {
+			const service = client({});
+			const [item] = await deposit(unchecked).execute.call(
+				run({ idempotencyKey }).context,
+				service.client,
 				0,
 			);
-			expect(item.json.times_sent).toBeUndefined();
+			return { request: service.sent[0], item: item.json };
+		};
+		expect((await sent(' order-7 ')).request).toMatchObject({
+			headers: { 'X-Idempotency-Key': 'order-7' },
+			body: { amount: '10.00', invoice_id: 'order-7' },
 		});
+		expect((await sent('order.7')).request.body).toEqual({ amount: '10.00' });
+		expect((await sent('order-8', ['extra'])).item).toMatchObject({ unchecked_fields: ['extra'] });
+	});
 
-		test('resends after lost answers are counted on the item, made or already made', async () => {
-			const [made] = await createOnce(
-				context(),
-				client({ cashout_id: '1' }, undefined, 3).client,
-				resource(derived()).resource,
-				0,
-			);
-			expect(made.json).toMatchObject({ made: true, times_sent: 3 });
-			const lostThenRepeat = answered({ ...REPEAT, attempts: 2, earlierAttemptMayHaveActed: true });
-			const [repeat] = await createOnce(
-				context(),
-				client(lostThenRepeat, undefined, 2).client,
-				resource(derived(), { byKey: true }).resource,
-				0,
-			);
-			expect(repeat.json).toMatchObject({ confirmation: 'byKey', times_sent: 2 });
-		});
-
-		test('over the attempts of one execution: a request whose answers were lost, then resent by Retry On Fail, counts every sending', async () => {
-			const run = context();
-			const { resource: cashout } = resource(derived());
-			const lost = answered({ networkCode: 'ECONNRESET', attempts: 3 });
-			await expect(createOnce(run, client(lost, undefined, 3).client, cashout, 0)).rejects.toBe(
-				lost,
-			);
-			const [item] = await createOnce(run, client({ cashout_id: '1' }).client, cashout, 0);
-			expect(item.json.times_sent).toBe(4);
-		});
+	test('times_sent: how many times the key was sent, only when more than once', async () => {
+		const once = await create(cashout(), client({ cashout_id: '1' }).client);
+		const thrice = await create(cashout(), client({ cashout_id: '1' }, 3).client);
+		expect([once[0].json.times_sent, thrice[0].json.times_sent]).toEqual([undefined, 3]);
 	});
 });

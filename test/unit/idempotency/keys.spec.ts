@@ -6,10 +6,8 @@ import {
 	deriveRequestKey,
 	duplicateWindowAt,
 	givenKeyProblem,
-	MAX_IDEMPOTENCY_KEY_LENGTH,
-	PREVIOUS_WINDOW_GRACE_MS,
 	previousWindowInGrace,
-	attemptKeyOf,
+	historyKeyOf,
 	type RequestIdentity,
 } from '../../../nodes/PaymentsService/idempotency/keys';
 
@@ -67,27 +65,21 @@ describe('deriveRequestKey (service rules §5.2)', () => {
 		);
 	});
 
+	const anyIdentity = fc.record({
+		workflowId: fc.string(),
+		nodeId: fc.string(),
+		runIndex: fc.nat(5),
+		itemIndex: fc.nat(5),
+		origin: fc.option(fc.dictionary(fc.string(), fc.string()), { nil: null }),
+		window: fc.constantFrom('2026-11-23', '2026-11-24'),
+		content: fc.dictionary(fc.string(), fc.string()),
+	});
+
 	test('distinct identities never share a key (fields do not run into each other)', () => {
 		fc.assert(
 			fc.property(
-				fc.record({
-					workflowId: fc.string(),
-					nodeId: fc.string(),
-					runIndex: fc.nat(5),
-					itemIndex: fc.nat(5),
-					origin: fc.option(fc.dictionary(fc.string(), fc.string()), { nil: null }),
-					window: fc.constantFrom('2026-11-23', '2026-11-24'),
-					content: fc.dictionary(fc.string(), fc.string()),
-				}),
-				fc.record({
-					workflowId: fc.string(),
-					nodeId: fc.string(),
-					runIndex: fc.nat(5),
-					itemIndex: fc.nat(5),
-					origin: fc.option(fc.dictionary(fc.string(), fc.string()), { nil: null }),
-					window: fc.constantFrom('2026-11-23', '2026-11-24'),
-					content: fc.dictionary(fc.string(), fc.string()),
-				}),
+				anyIdentity,
+				anyIdentity,
 				(a, b) =>
 					(canonicalJson(a) === canonicalJson(b)) === (deriveRequestKey(a) === deriveRequestKey(b)),
 			),
@@ -123,14 +115,13 @@ describe('previousWindowInGrace: a first attempt just after a boundary also look
 	});
 
 	test('from one hour after the start on, none', () => {
-		expect(previousWindowInGrace('day', Date.UTC(2026, 10, 25) + PREVIOUS_WINDOW_GRACE_MS)).toBe(
-			undefined,
-		);
+		// The grace is one hour.
+		expect(previousWindowInGrace('day', Date.UTC(2026, 10, 25) + 3_600_000)).toBe(undefined);
 		expect(previousWindowInGrace('month', Date.UTC(2026, 10, 25, 12))).toBeUndefined();
 	});
 });
 
-describe('attemptKeyOf: the attempt key a request is remembered by', () => {
+describe('historyKeyOf: the name a request’s history is kept under', () => {
 	const attemptIdentity: Omit<RequestIdentity, 'window'> = {
 		workflowId: identity.workflowId,
 		nodeId: identity.nodeId,
@@ -139,14 +130,14 @@ describe('attemptKeyOf: the attempt key a request is remembered by', () => {
 		origin: identity.origin,
 		content: identity.content,
 	};
-	test('the same request in another window has the same attempt key; another item or origin another', () => {
-		expect(attemptKeyOf(attemptIdentity)).toMatch(/^slot-[0-9a-f]{24}$/);
-		expect(attemptKeyOf({ ...attemptIdentity })).toBe(attemptKeyOf(attemptIdentity));
-		expect(attemptKeyOf({ ...attemptIdentity, itemIndex: 1 })).not.toBe(
-			attemptKeyOf(attemptIdentity),
+	test('the same request in another window has the same history key; another item or origin another', () => {
+		expect(historyKeyOf(attemptIdentity)).toMatch(/^slot-[0-9a-f]{24}$/);
+		expect(historyKeyOf({ ...attemptIdentity })).toBe(historyKeyOf(attemptIdentity));
+		expect(historyKeyOf({ ...attemptIdentity, itemIndex: 1 })).not.toBe(
+			historyKeyOf(attemptIdentity),
 		);
-		expect(attemptKeyOf({ ...attemptIdentity, origin: { other: true } })).not.toBe(
-			attemptKeyOf(attemptIdentity),
+		expect(historyKeyOf({ ...attemptIdentity, origin: { other: true } })).not.toBe(
+			historyKeyOf(attemptIdentity),
 		);
 	});
 });
@@ -154,7 +145,7 @@ describe('attemptKeyOf: the attempt key a request is remembered by', () => {
 describe('givenKeyProblem: a key is sent as given, or refused with the rule', () => {
 	test.each([
 		['order-2026-0001', 'idempotencyKey'],
-		['a'.repeat(MAX_IDEMPOTENCY_KEY_LENGTH), 'idempotencyKey'],
+		['a'.repeat(128), 'idempotencyKey'],
 		['order-Łukasz-1', 'externalId'],
 		['注文-1', 'externalId'],
 		['order_1-A', 'invoiceId'],

@@ -4,31 +4,32 @@ import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, INode } from 
 import { fakeDate, realDate } from '../../harness/clock';
 import {
 	CLOCK_SLACK_SECONDS,
-	createdBeforeAttempt,
+	createdBeforeSent,
 	differences,
-	GIVEN_KEY_LOOKBACK_SECONDS,
 	isComparable,
-	lookUpInList,
 	lookUpPeriod,
-	REREAD_DELAYS_MS,
-	sameAmount,
+	lookUpRecord,
+	type CreationLookUp,
 } from '../../../nodes/PaymentsService/idempotency/lookUp';
-import { REPORTING_LISTS } from '../../../nodes/PaymentsService/reporting/lists';
+import type { PaymentsClient } from '../../../nodes/PaymentsService/transport/client';
 
 /**
  * The look-up of the record a key made (idempotency/lookUp.ts, service rules §5.2): the period it
- * reads, how a found record is compared (amounts exactly), and the reads of the list, again while
- * the list has not caught up with a record the service said exists.
+ * reads, how a found record is compared (amounts exactly), the read by key, and the reads of the
+ * list, again while the list has not caught up with a record the service said exists.
  */
 
 describe('comparing a found record with the request', () => {
 	test('amounts are compared exactly: 250 = 250.00 = "250.0", 250.004 ≠ 250, whatever their form', () => {
-		expect(sameAmount(250, '250.00')).toBe(true);
-		expect(sameAmount('250.0', 250)).toBe(true);
-		expect(sameAmount('250.004', 250)).toBe(false);
-		expect(sameAmount('0.1', 0.1)).toBe(true);
-		expect(sameAmount('12345678901234567.89', '12345678901234567.88')).toBe(false);
-		expect(sameAmount('BR', 'BR')).toBeUndefined();
+		const differs = (asked: unknown, found: unknown) =>
+			differences([{ field: 'amount', asked, found, amount: true }], 'cashout').length > 0;
+		expect([
+			differs(250, '250.00'),
+			differs('250.0', 250),
+			differs('250.004', 250),
+			differs('0.1', 0.1),
+			differs('12345678901234567.89', '12345678901234567.88'),
+		]).toEqual([false, false, true, false, true]);
 		/** `units` hundredths as decimal text: -1234 is "-12.34". */
 		const text = (units: bigint) => {
 			const magnitude = units < 0n ? -units : units;
@@ -37,8 +38,8 @@ describe('comparing a found record with the request', () => {
 		};
 		fc.assert(
 			fc.property(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), fc.nat(6), (units, zeros) => {
-				expect(sameAmount(text(units), `${text(units)}${'0'.repeat(zeros)}`)).toBe(true);
-				expect(sameAmount(text(units), text(units + 1n))).toBe(false);
+				expect(differs(text(units), `${text(units)}${'0'.repeat(zeros)}`)).toBe(false);
+				expect(differs(text(units), text(units + 1n))).toBe(true);
 			}),
 		);
 	});
@@ -67,12 +68,12 @@ describe('comparing a found record with the request', () => {
 	test('a record made before this execution first sent the key (less the clock slack) is another execution’s', () => {
 		const sent = Date.parse('2026-11-27T12:00:00Z');
 		const record = (at: string) => ({ creationDate: at });
-		expect(createdBeforeAttempt(record('2026-11-27T11:49:59Z'), 'creationDate', sent)).toBe(true);
-		expect(createdBeforeAttempt(record('2026-11-27T11:50:01Z'), 'creationDate', sent)).toBe(false);
-		expect(createdBeforeAttempt(record('2026-11-27T09:00:00Z'), 'creationDate', undefined)).toBe(
-			false,
-		);
-		expect(createdBeforeAttempt(record('not a date'), 'creationDate', sent)).toBe(false);
+		expect([
+			createdBeforeSent(record('2026-11-27T11:49:59Z'), 'creationDate', sent),
+			createdBeforeSent(record('2026-11-27T11:50:01Z'), 'creationDate', sent),
+			createdBeforeSent(record('2026-11-27T09:00:00Z'), 'creationDate', undefined),
+			createdBeforeSent(record('not a date'), 'creationDate', sent),
+		]).toEqual([true, false, false, false]);
 	});
 
 	test('the period read: from the key’s window start, or 7 days back for a given key, to now, with the slack on both ends', () => {
@@ -82,13 +83,11 @@ describe('comparing a found record with the request', () => {
 			from: window.startMs / 1000 - CLOCK_SLACK_SECONDS,
 			to: now / 1000 + CLOCK_SLACK_SECONDS,
 		});
-		expect(lookUpPeriod(undefined, now).from).toBe(
-			now / 1000 - GIVEN_KEY_LOOKBACK_SECONDS - CLOCK_SLACK_SECONDS,
-		);
+		expect(lookUpPeriod(undefined, now).from).toBe(now / 1000 - 7 * 86_400 - CLOCK_SLACK_SECONDS);
 	});
 });
 
-describe('lookUpInList', () => {
+describe('lookUpRecord', () => {
 	afterEach(() => realDate());
 
 	/**
@@ -118,53 +117,118 @@ describe('lookUpInList', () => {
 		} as unknown as IExecuteFunctions;
 		return { context, queries };
 	}
-	const lookup = {
-		list: REPORTING_LISTS.deposit,
-		filters: { country: 'BR', clientDocument: '' },
-		match: (record: IDataObject) => record.externalId === 'inv-7',
+	/** Deposits, found by their invoice ID (the key), narrowed first by country and document. */
+	const deposits: CreationLookUp = {
+		list: 'deposit',
+		filters: { country: 'country', clientDocument: 'payer.document' },
+		match: (_body, { key }) => ({ matches: (record) => record.externalId === key }),
 	};
-	const period = { from: 1_800_000_000, to: 1_800_003_600 };
-	const deposit = { idDeposit: 9, externalId: 'inv-7', creationDate: '2027-01-15T08:00:00Z' };
+	const request = {
+		body: { country: 'BR', payer: { document: '' } },
+		noun: 'deposit',
+		itemIndex: 0,
+	};
+	const target = (known = false) => ({
+		key: 'inv-7',
+		requestKey: 'inv-7',
+		period: { from: 1_800_000_000, to: 1_800_003_600 },
+		known,
+	});
+	const deposit = {
+		idDeposit: 9,
+		externalId: 'inv-7',
+		creationDate: '2027-01-15T08:00:00Z',
+		status: 'PENDING',
+	};
+	const found = { exists: true, record: deposit, label: 'deposit 9 (PENDING)', note: '' };
+	const client = {} as PaymentsClient;
 
-	test('without a Session credential nothing is read', async () => {
+	test('without a Session credential nothing is read, and the note says what to select', async () => {
 		const { context, queries } = listAnswering([[deposit]], false);
-		expect(await lookUpInList(context, 0, lookup, period)).toEqual({ outcome: 'no-credential' });
+		expect(await lookUpRecord(context, client, deposits, request, target())).toEqual({
+			exists: false,
+			label: '',
+			note: ' Select a Session credential on this node to have the existing deposit looked up and compared.',
+		});
 		expect(queries).toEqual([]);
 	});
 
 	test('the filtered read first, then without the filters; found: nothing more is read', async () => {
 		const { context, queries } = listAnswering([[], [deposit]]);
-		expect(await lookUpInList(context, 0, lookup, period)).toEqual({
-			outcome: 'found',
-			record: deposit,
-		});
+		expect(await lookUpRecord(context, client, deposits, request, target())).toEqual(found);
 		expect(queries.map((query) => query.country)).toEqual(['BR', undefined]);
 	});
 
 	test('a record the service said exists is read for again after 1, 2 and 4 s, with the filters, until the list shows it', async () => {
 		fakeDate(Date.now());
 		const { context, queries } = listAnswering([[], [], [], [deposit]]);
-		expect(await lookUpInList(context, 0, lookup, period, { reread: true })).toEqual({
-			outcome: 'found',
-			record: deposit,
-		});
+		expect(await lookUpRecord(context, client, deposits, request, target(true))).toEqual(found);
 		expect(queries.map((query) => query.country)).toEqual(['BR', undefined, 'BR', 'BR']);
-		expect(REREAD_DELAYS_MS).toEqual([1_000, 2_000, 4_000]);
 	});
 
-	test('not shown within the reads again: not found, after 5 reads; without reread, after 2', async () => {
+	test.each([
+		[true, ' (5 pages read in 5 reads)'],
+		[false, ' (2 pages read)'],
+	])('not shown, known to exist %s: the note counts what was read%s', async (known, read) => {
 		fakeDate(Date.now());
-		const again = listAnswering([]);
-		expect(await lookUpInList(again.context, 0, lookup, period, { reread: true })).toEqual({
-			outcome: 'not-found',
-			pagesRead: 5,
-			reads: 5,
-			capped: false,
+		const { context } = listAnswering([]);
+		expect(await lookUpRecord(context, client, deposits, request, target(known))).toEqual({
+			exists: false,
+			label: '',
+			note: ` It was not found in the deposit list${read}; the list may show it a little later.`,
 		});
-		const once = listAnswering([]);
-		expect(await lookUpInList(once.context, 0, lookup, period)).toMatchObject({
-			outcome: 'not-found',
-			reads: 2,
+	});
+
+	test('a record nothing tells apart is not read for; its reason is the note', async () => {
+		const { context, queries } = listAnswering([[deposit]]);
+		const unmatched = {
+			...deposits,
+			match: () => ({ note: ' Without an Invoice ID it cannot be looked up.' }),
+		};
+		expect(await lookUpRecord(context, client, unmatched, request, target())).toEqual({
+			exists: false,
+			label: '',
+			note: ' Without an Invoice ID it cannot be looked up.',
 		});
+		expect(queries).toEqual([]);
+	});
+
+	test('a read by key comes first: none there, the list is not read; read but not listed, the record exists by its key', async () => {
+		const byKey = (status: string | undefined): CreationLookUp => ({
+			...deposits,
+			byKey: {
+				read: async () => (status ? { state: { status }, status } : undefined),
+				none: (key) => ` No deposit ${key}.`,
+			},
+		});
+		const none = listAnswering([[deposit]]);
+		expect(await lookUpRecord(none.context, client, byKey(undefined), request, target())).toEqual({
+			exists: false,
+			label: '',
+			note: ' No deposit inv-7.',
+		});
+		expect(none.queries).toEqual([]);
+		const unlisted = listAnswering([], false);
+		expect(
+			await lookUpRecord(unlisted.context, client, byKey('PENDING'), request, target()),
+		).toMatchObject({
+			exists: true,
+			read: { status: 'PENDING' },
+			label: 'a deposit in status PENDING',
+		});
+	});
+
+	test('a list read that fails or stops at the page cap says so in the note', async () => {
+		const failing = listAnswering([]);
+		(failing.context.helpers as unknown as IDataObject).httpRequestWithAuthentication = async () =>
+			await Promise.reject(Object.assign(new Error('socket hang up'), { code: 'EPROTO' }));
+		expect((await lookUpRecord(failing.context, client, deposits, request, target())).note).toMatch(
+			/^ Looking it up failed \(.+\)\.$/,
+		);
+		const other = { idDeposit: 1, externalId: 'inv-other', creationDate: '2027-01-15T08:00:00Z' };
+		const full = listAnswering(Array.from({ length: 45 }, () => Array(50).fill(other)));
+		expect((await lookUpRecord(full.context, client, deposits, request, target())).note).toBe(
+			' It was not found in the deposit list (40 pages read, the most a look-up reads); the list may show it a little later.',
+		);
 	});
 });

@@ -2,9 +2,8 @@ import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
 import type { RequestKey } from '../../../nodes/PaymentsService/idempotency/keys';
 import {
-	alreadyMadeMessage,
 	keyOfAnotherRecord,
-	listLookUpNote,
+	repeatMessage,
 	repeatOfAnotherExecution,
 	unconfirmedRepeat,
 	unknownOutcome,
@@ -31,20 +30,16 @@ const derived: RequestKey = {
 	value: 'n8n-key',
 	derived: true,
 	window: { label: '2026-11-27', startMs: 0, endMs: Date.UTC(2026, 10, 28) },
-	attemptKey: 'slot-1',
-	slot: '0:0',
 };
-const given: RequestKey = {
-	value: 'order-7',
-	derived: false,
-	attemptKey: 'given-order-7',
-	slot: '0:2',
-};
+const given: RequestKey = { value: 'order-7', derived: false };
 
 describe('messages of the create-once flow', () => {
 	test('an unknown outcome says the service may have acted, the key and how to retry: any time for a given key, within the window for a derived one', () => {
 		expect(unknownOutcome(DEPOSIT, given)({})).toBe(
 			'No answer came back, so the deposit may or may not have been created. The idempotency key of this deposit is order-7. Retrying with the same idempotency key is safe at any time: the service recognises the repeat (104) and this node reports the existing deposit instead of making a second one.',
+		);
+		expect(unknownOutcome(DEPOSIT, given, 'refund of deposit 9')({})).toMatch(
+			/^No answer came back, so the refund of deposit 9 may or may not have been created\. /,
 		);
 		expect(unknownOutcome(DEPOSIT, derived)({ httpStatus: 500 })).toBe(
 			"The service failed (HTTP 500) and may or may not have created the deposit. The idempotency key of this deposit is n8n-key (derived). Retry On Fail and n8n's Retry of this execution send the same one at any time: the service recognises the repeat (104) and this node reports the existing deposit instead of making a second one. A new execution on the same input before 2026-11-28 00:00 UTC sends it too, and fails as a repeat without making a second deposit. To retry it any other way, look the deposit up first, or give it this idempotency key yourself.",
@@ -111,35 +106,22 @@ describe('messages of the create-once flow', () => {
 			{ label: '', note: ' Not listed yet.', compared: [] },
 			' Not listed yet. It could not be compared with this request: if it is not this deposit, give this one its own Invoice ID.',
 		],
-	] as const)('an item made by an earlier attempt, %s', (confirmation, found, how) => {
-		expect(
-			alreadyMadeMessage(DEPOSIT, derived, {
-				confirmation,
-				...found,
-				compared: [...found.compared],
-			}),
-		).toBe(
-			`Deposit already created by an earlier attempt (idempotency key n8n-key); no second deposit was made.${how}`,
-		);
-	});
-
-	test('a list look-up’s note says what it could not do', () => {
-		expect(listLookUpNote({ outcome: 'found', record: {} }, 'refund')).toBe('');
-		expect(listLookUpNote({ outcome: 'no-credential' }, 'refund')).toBe(
-			' Select a Session credential on this node to have the existing refund looked up and compared.',
-		);
-		expect(
-			listLookUpNote({ outcome: 'not-found', pagesRead: 1, reads: 1, capped: false }, 'refund'),
-		).toBe(
-			' It was not found in the refund list (1 page read); the list may show it a little later.',
-		);
-		expect(
-			listLookUpNote({ outcome: 'not-found', pagesRead: 80, reads: 5, capped: true }, 'refund'),
-		).toBe(
-			' It was not found in the refund list (80 pages read in 5 reads, the most a look-up reads); the list may show it a little later.',
-		);
-		expect(listLookUpNote({ outcome: 'failed', message: 'HTTP 500' }, 'refund')).toBe(
-			' Looking it up failed (HTTP 500).',
-		);
-	});
+	] as const)(
+		'a repeat answer, %s: made now by this execution, or already made',
+		(confirmation, found, how) => {
+			const message = (madeNow: boolean) =>
+				repeatMessage(
+					DEPOSIT,
+					derived,
+					{ confirmation, ...found, compared: [...found.compared] },
+					madeNow,
+				);
+			expect(message(false)).toBe(
+				`Deposit already created by an earlier attempt (idempotency key n8n-key); no second deposit was made.${how}`,
+			);
+			expect(message(true)).toBe(
+				`Deposit created (idempotency key n8n-key): this execution sent it before without learning the outcome, and the service recognised it sent again (104); no second deposit was made.${how}`,
+			);
+		},
+	);
 });

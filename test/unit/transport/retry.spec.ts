@@ -3,7 +3,6 @@ import fc from 'fast-check';
 import {
 	DEFAULT_RETRY_POLICY,
 	isLostAnswer,
-	isRetryableFailure,
 	LOST_ANSWER_POLICY,
 	lostAnswerDelay,
 	nextRetryDelay,
@@ -11,21 +10,26 @@ import {
 
 const policy = DEFAULT_RETRY_POLICY;
 
-describe('isRetryableFailure', () => {
-	test('429, 5xx and lost connections are retried; other answers are not', () => {
-		expect(isRetryableFailure({ httpStatus: 429 })).toBe(true);
-		expect(isRetryableFailure({ httpStatus: 500 })).toBe(true);
-		expect(isRetryableFailure({ httpStatus: 503 })).toBe(true);
-		expect(isRetryableFailure({ networkCode: 'ECONNRESET' })).toBe(true);
-		expect(isRetryableFailure({ networkCode: 'ETIMEDOUT' })).toBe(true);
-		for (const httpStatus of [400, 401, 403, 404, 412])
-			expect(isRetryableFailure({ httpStatus })).toBe(false);
-		expect(isRetryableFailure({ networkCode: 'ENOTFOUND' })).toBe(false);
-		expect(isRetryableFailure({})).toBe(false);
-	});
-});
-
 describe('nextRetryDelay', () => {
+	test('429, 5xx and lost connections are retried; other answers are not', () => {
+		const retried = (failure: Parameters<typeof nextRetryDelay>[0]) =>
+			nextRetryDelay(failure, 1, 0, policy, () => 0.5) !== undefined;
+		for (const failure of [
+			{ httpStatus: 429 },
+			{ httpStatus: 500 },
+			{ httpStatus: 503 },
+			{ networkCode: 'ECONNRESET' },
+			{ networkCode: 'ETIMEDOUT' },
+		])
+			expect([failure, retried(failure)]).toEqual([failure, true]);
+		for (const failure of [
+			...[400, 401, 403, 404, 412].map((httpStatus) => ({ httpStatus })),
+			{ networkCode: 'ENOTFOUND' },
+			{},
+		])
+			expect([failure, retried(failure)]).toEqual([failure, false]);
+	});
+
 	test('a 429 waits what Retry-After asks, within the cap', () => {
 		expect(nextRetryDelay({ httpStatus: 429, retryAfterSeconds: 7 }, 1, 0, policy, () => 0.5)).toBe(
 			7_000,

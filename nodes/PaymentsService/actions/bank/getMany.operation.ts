@@ -1,4 +1,4 @@
-import { countryListOperation } from '../common/countryList';
+import { countryListOperation } from '../common/getManyByCountry';
 
 /**
  * Bank → Get Many: `GET /v3/banks?country=` with the read-only key, the bank codes accepted for

@@ -43,11 +43,11 @@ export interface CashoutChange {
 
 /**
  * Sends a hold, release or cancel, and reads the result back when the service refuses it as an
- * invalid transition (510): when the cashout already is where the change wanted it (an earlier
- * attempt whose answer was lost, e.g. under Retry On Fail, or someone else's change), the item is
- * its current status with `already_in_status: true` and a message, not an error; otherwise the
- * refusal names the cashout's actual status (read, not guessed from the message). Nothing is ever
- * sent twice: the status read changes nothing.
+ * invalid transition (510): when the cashout already is where the change wanted it, the item is its
+ * current status and a message, not an error, with `already_in_status` false when this call's own
+ * first sending made it (its answer lost, the resend refused) and true otherwise (an earlier attempt,
+ * e.g. under Retry On Fail, or someone else's change); otherwise the refusal names the cashout's
+ * actual status (read, not guessed from the message). The status read changes nothing.
  * @throws NodeApiError for a refusal (509 not found, 510 from another status) or a failure.
  */
 export async function changeCashoutStatus(
@@ -98,8 +98,13 @@ export async function changeCashoutStatus(
 					`Cashout ${cashoutId} can no longer be ${change.verb}: it is not ${change.allowedFrom} (it is ${status}) (510)`,
 			});
 		}
-		current.json.already_in_status = true;
-		current.json.message = `Cashout ${cashoutId} is already ${status}: nothing was changed. An earlier attempt whose answer was lost (or another change) already did it.`;
+		// Sent again after a lost answer: the first sending made the change, and nothing after this
+		// node has seen it made (docs/money-moves-once.md).
+		const resent = timesSent > 1;
+		current.json.already_in_status = !resent;
+		current.json.message = resent
+			? `Cashout ${cashoutId} is ${status}: the answer to the change was lost, and the service refused it sent again as made already (510).`
+			: `Cashout ${cashoutId} is already ${status}: nothing was changed. An earlier attempt whose answer was lost (or another change) already did it.`;
 		return [withTimesSent(current, timesSent)];
 	}
 }

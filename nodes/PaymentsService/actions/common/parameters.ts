@@ -5,7 +5,7 @@ import {
 	DEFAULT_CREATION_CONCURRENCY,
 	DEFAULT_WINDOW_CONCURRENCY,
 	MAX_CREATION_CONCURRENCY,
-} from '../../codes/defaults';
+} from '../../codes/limits';
 import { isCountryCode } from '../../reference/countries';
 import { locatorValue } from '../../reference/pickers';
 import { positiveId } from '../../codes/ids';

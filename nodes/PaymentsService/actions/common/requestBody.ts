@@ -11,7 +11,7 @@ import {
 /**
  * Builds a request body from the node's fields for item `itemIndex`, one row of `fields` each
  * (bodies/requestFields.ts): parameters of their own, and the collections they sit in.
- * @param noun what the body creates, capitalised, for the error message ("Deposit", "Cashout").
+ * @param noun what the body creates, for the error message ("deposit", "cashout").
  * @throws NodeOperationError for a JSON field that is not a JSON object, or a field marked
  *   `refuseEmptyExpression` whose expression resolved to nothing; nothing is sent.
  */
@@ -36,7 +36,7 @@ export function bodyFromFields(
 	if ('body' in built) return built.body;
 	throw new NodeOperationError(
 		context.getNode(),
-		`${noun} in item ${itemIndex} is invalid: ${built.field.displayName} ${built.problem}`,
+		`${capitalised(noun)} in item ${itemIndex} is invalid: ${built.field.displayName} ${built.problem}`,
 		{
 			itemIndex,
 			description: `Nothing was sent. Write ${built.field.displayName} as a JSON object, e.g. {"account_number": "123"}.`,
@@ -45,8 +45,9 @@ export function bodyFromFields(
 }
 
 /**
- * The error for a body that broke rules: `<noun> in item <n> is invalid: <field> <rule>` naming
+ * The error for a body that broke rules: `<Noun> in item <n> is invalid: <field> <rule>` naming
  * the first problem, every problem in the description, and that nothing was sent.
+ * @param noun what the body creates ("deposit").
  */
 export function invalidBodyError(
 	context: IExecuteFunctions,
@@ -57,13 +58,16 @@ export function invalidBodyError(
 	const lines = problems.map((problem) => `${problem.field} ${problem.problem}`);
 	return new NodeOperationError(
 		context.getNode(),
-		`${noun} in item ${itemIndex} is invalid: ${lines[0]}`,
+		`${capitalised(noun)} in item ${itemIndex} is invalid: ${lines[0]}`,
 		{
 			itemIndex,
 			description: `Nothing was sent. Fix ${lines.length === 1 ? 'this field' : `these ${lines.length} fields`}: ${lines.join('; ')}.`,
 		},
 	);
 }
+
+/** `noun` as a sentence starts it: "deposit" → "Deposit". */
+const capitalised = (noun: string) => `${noun.charAt(0).toUpperCase()}${noun.slice(1)}`;
 
 /** Whether a parameter's value is empty: nothing, or text of spaces only. */
 function isEmptyValue(value: unknown): boolean {
@@ -104,7 +108,7 @@ function refuseEmptyExpressions(
 		const got = value === undefined ? 'undefined' : value === null ? 'null' : 'empty text';
 		throw new NodeOperationError(
 			context.getNode(),
-			`${noun} in item ${itemIndex} is invalid: ${field.displayName} is an expression that resolved to nothing`,
+			`${capitalised(noun)} in item ${itemIndex} is invalid: ${field.displayName} is an expression that resolved to nothing`,
 			{
 				itemIndex,
 				description:

@@ -1,4 +1,4 @@
-import { countryListOperation } from '../common/countryList';
+import { countryListOperation } from '../common/getManyByCountry';
 
 /**
  * Payment Method → Get Many: `GET /v3/payment_methods?country=` with the read-only key (service

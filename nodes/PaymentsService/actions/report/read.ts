@@ -190,7 +190,7 @@ export async function* readIntoSinks(
 		itemIndex,
 		windowPages,
 		keyOf: read.keyOf,
-		valueOf: (record) => {
+		keep: (record) => {
 			if (!hasRecordStatus(record, read.status)) return undefined;
 			return single ? single.keep(record) : sinks.map((sink) => sink.keep(record));
 		},

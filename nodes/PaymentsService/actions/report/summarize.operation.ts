@@ -222,7 +222,7 @@ export async function executeSummarize(
 		timeZone: read.timeZone,
 		groupBy,
 		windowsRead: counts.windows,
-		recordCopiesRead: counts.copies,
+		recordsRead: counts.copies,
 	};
 	if (!written || !file) return [...items, { json }];
 	json.file = { fileName: file.fileName, rows: written.rows, columns: file.columns };

@@ -14,8 +14,6 @@ import type { PaymentsClient } from '../../transport/client';
  */
 export const properties: INodeProperties[] = [];
 
-export const oncePerRun = true;
-
 export async function execute(
 	this: IExecuteFunctions,
 	client: PaymentsClient,

@@ -20,12 +20,9 @@ export interface Channel<T> {
 
 /**
  * Runs `producers` copies of `produce` at once and yields what they hand over, in the order it was
- * offered.
- *
- * Stops at the first failure: no value is yielded after it, producers see `halted()` and the
- * offers in wait are released, every producer is awaited (requests in flight end), then the
+ * offered. Stops at the first failure: no value is yielded after it, producers see `halted()` and
+ * the offers in wait are released, every producer is awaited (requests in flight end), then the
  * failure is thrown. A consumer that breaks out of its loop stops the producers the same way.
- *
  * @param onChange called when a producer ends and when the hand-off stops, for producers that
  *   wait on a condition of their own (e.g. more work) to look again.
  * @throws the first error a producer threw.

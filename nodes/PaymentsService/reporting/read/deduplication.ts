@@ -77,21 +77,21 @@ export class WindowRecords<V> {
 
 	constructor(
 		private readonly keyOf: (record: Record<string, unknown>) => string | undefined,
-		private readonly valueOf: (record: Record<string, unknown>) => V | undefined,
+		private readonly keep: (record: Record<string, unknown>) => V | undefined,
 	) {}
 
 	/** Adds one copy of a record read in this window. */
 	add(record: Record<string, unknown>): void {
 		const key = this.keyOf(record);
 		if (key === undefined) {
-			const value = this.valueOf(record);
+			const value = this.keep(record);
 			if (value !== undefined) this.unkeyed.push(value);
 			return;
 		}
 		const change = changeTime(record);
 		const held = this.byKey.get(key);
 		if (held && !(change > held.change)) return;
-		this.byKey.set(key, { change, value: this.valueOf(record) });
+		this.byKey.set(key, { change, value: this.keep(record) });
 	}
 
 	/** Records held (each key once, plus the records without a key). */

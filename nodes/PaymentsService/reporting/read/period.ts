@@ -15,23 +15,22 @@ export { describeWindow, fetchPage, type ListPage, type ListQuery, type PeriodEv
 
 /**
  * Reading the reporting lists (service rules §3): one reader, {@link readPeriodPages}, for Get
- * Many, the reports (and Balance → Reconcile), the polling trigger and the recovery lookups; an
- * async iterator over pages, so
- * the consumer decides what to keep and when to stop (`for await … break`). De-duplication, status
- * filtering and limits are the consumer's steps ({@link completedWindows} for a streamed read).
+ * Many, the reports (and Balance → Reconcile), the polling trigger and the creations' look-ups of the record a key made
+ * (idempotency/lookUp.ts); an async iterator over pages, so the consumer decides what to keep and
+ * when to stop (`for await … break`). De-duplication, status filtering and limits are the
+ * consumer's steps ({@link completedWindows} for a streamed read).
  */
 
 /**
  * Reads a period with windows that follow the data (service rules §3.2; docs/reading-lists.md):
- * up to `concurrency` windows at once, newest first; after a full page the window being read may be
- * divided (`planSplit`), a `split` event says so, and its parts are read instead. Every second of
- * the period is in exactly one window read to its end, so a consumer that drops split windows sees
- * each record once per window. Without usable creation dates a window is only halved, at
- * `MAX_PAGES_PER_WINDOW` full pages. At `concurrency` 1 a window's next page is requested only once
- * the previous one was taken, so a consumer that stops early sends no extra request.
- * With `firstPages` (the polling trigger) each request is a first page (see windowReader.ts).
- * @throws NodeApiError at the first failed request (in-flight pages are discarded; it names the
- *   window and the page), or when a one-second window returns `MAX_PAGES_PER_WINDOW` full pages.
+ * up to `concurrency` windows at once, newest first; a window with a full page may be divided
+ * (`planSplit`, a `split` event) and its parts read instead, every second in exactly one window
+ * read to its end. Without usable creation dates a window is only halved, at `MAX_PAGES_PER_WINDOW` full
+ * pages. At `concurrency` 1 a next page is requested only once the previous one was taken (a
+ * consumer that stops early sends no extra request); with `firstPages` (the polling trigger) each
+ * request is a first page (windowReader.ts).
+ * @throws NodeApiError at the first failed request (naming the window and the page; pages in flight
+ *   are dropped), or when a one-second window returns `MAX_PAGES_PER_WINDOW` full pages.
  */
 export async function* readPeriodPages(
 	client: PaymentsClient,
@@ -69,7 +68,7 @@ export const STREAM_WINDOW_PAGES = 40;
 /**
  * Reads a period as {@link readPeriodPages} does and yields each window once it was read to its
  * end, in the order they end, with one value per record (service rules §3.1, §3.2): of a record's
- * copies within a window the newer `lastChangeDate` wins and only it is passed to `valueOf`; a
+ * copies within a window the newer `lastChangeDate` wins and only it is passed to `keep`; a
  * divided window yields nothing (its parts do). Nothing of a window is held after it is yielded;
  * the windows being read are capped at about `windowPages` pages ({@link STREAM_WINDOW_PAGES}).
  * The next pages are read while the consumer works, one page ahead per worker.
@@ -84,7 +83,7 @@ export async function* completedWindows<V>(
 		itemIndex?: number;
 		windowPages?: number;
 		keyOf: (record: Record<string, unknown>) => string | undefined;
-		valueOf: (record: Record<string, unknown>) => V | undefined;
+		keep: (record: Record<string, unknown>) => V | undefined;
 	},
 ): AsyncGenerator<CompletedWindow<V>> {
 	const reading = new Map<string, { records: WindowRecords<V>; copies: number }>();
@@ -102,7 +101,7 @@ export async function* completedWindows<V>(
 		}
 		let entry = reading.get(key);
 		if (!entry) {
-			entry = { records: new WindowRecords<V>(options.keyOf, options.valueOf), copies: 0 };
+			entry = { records: new WindowRecords<V>(options.keyOf, options.keep), copies: 0 };
 			reading.set(key, entry);
 		}
 		for (const record of event.page.records) entry.records.add(record);

@@ -2,7 +2,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { FIRST_PAGE, MAX_ROWS_PER_PAGE } from '../../codes/service';
-import { MAX_PAGES_PER_WINDOW } from '../../codes/defaults';
+import { MAX_PAGES_PER_WINDOW } from '../../codes/limits';
 import {
 	estimateRemainingPages,
 	planSplit,

@@ -178,7 +178,7 @@ async function readRecordState(
 	const client = new PaymentsClient(context, 'cashout', { retry: NOTIFICATION_READ_RETRY });
 	const body = cashoutBody ?? {};
 	const answer = await client.request<IDataObject>(
-		{ family: 'cashout', method: 'POST', path: '/v3/cashout/status', body, safeToRepeat: true },
+		{ family: 'cashout', method: 'POST', path: '/v3/cashout/status', body, repeat: 'safe' },
 		{
 			action: `Reading the status of notified ${what}`,
 			itemIndex: 0,

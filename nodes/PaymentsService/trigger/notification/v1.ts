@@ -23,8 +23,9 @@ export class PaymentsServiceNotificationTriggerV1 implements INodeType {
 					description: 'Both kinds, on the same URL',
 				},
 			],
-			// Rules on `hide`, never `show`: n8n's editor takes a parameter named in a credential's
-			// `show` rule for the node's authentication selector and removes it from the panel.
+			// Rules on `hide`: n8n's editor takes a parameter named in a credential's `show` rule for
+			// the node's authentication selector and removes it from the panel. Version 2 wants that
+			// (v2.ts: one credential per kind); here "Deposits and Cashouts" takes both credentials.
 			credentialRules: {
 				deposits: { hide: { notifications: ['cashouts'] } },
 				cashouts: { hide: { notifications: ['deposits'] } },

@@ -1,6 +1,6 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { DEFAULT_WINDOW_CONCURRENCY } from '../../codes/defaults';
+import { DEFAULT_WINDOW_CONCURRENCY } from '../../codes/limits';
 import { splitIntoWindows, type TimeWindow } from '../../reporting/read/windows';
 import { PaymentsClient } from '../../transport/client';
 import { readPeriodPages, type ListQuery } from '../../reporting/read/period';

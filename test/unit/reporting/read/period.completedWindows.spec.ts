@@ -56,14 +56,14 @@ async function readAll(
 	client: PaymentsClient,
 	concurrency: number,
 	windowPages?: number,
-	valueOf: (record: Record<string, unknown>) => unknown = (record) => record,
+	keep: (record: Record<string, unknown>) => unknown = (record) => record,
 ) {
 	const windows = [];
 	for await (const window of completedWindows(client, { list }, [{ from: 0, to: DAY - 1 }], {
 		concurrency,
 		windowPages,
 		keyOf: (record) => recordKey(list, record),
-		valueOf,
+		keep,
 	}))
 		windows.push(window);
 	return windows;
@@ -179,7 +179,7 @@ describe('completedWindows: each record once, holding one window at a time', () 
 					{
 						concurrency: 1,
 						keyOf: (record) => recordKey(list, record),
-						valueOf: (record) => record,
+						keep: (record) => record,
 					},
 				))
 					yielded.push(window.values.length);

@@ -1,6 +1,6 @@
 /**
- * The package's own defaults and limits (not the service's): how many items or windows run at once,
- * and the safety stop of one window's paging.
+ * The package's own limits and defaults (the service's are in service.ts): how many items or
+ * windows run at once, and the safety stop of one window's paging.
  */
 
 /**
