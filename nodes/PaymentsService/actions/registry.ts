@@ -155,8 +155,7 @@ export const RESOURCES: readonly ResourceDefinition[] = [
 				description:
 					'Set the daily balance report beside the deposits, cashouts, notes and settlements of each day, and name every difference',
 				action: 'Reconcile the daily balance report',
-				credential: 'session',
-				reads: true,
+				run: { credential: 'session', repeat: 'safe' },
 				module: balanceReconcile,
 			},
 		],

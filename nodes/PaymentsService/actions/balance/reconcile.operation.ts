@@ -273,7 +273,7 @@ async function readReport(
 		concurrency: plan.concurrency,
 		itemIndex,
 		keyOf: (record) => recordKey(list, record),
-		valueOf: (record) => record,
+		keep: (record) => record,
 	}))
 		records.push(...completed.values);
 	try {
