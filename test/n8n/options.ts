@@ -28,12 +28,16 @@ export interface E2eOptions {
 	keep: boolean;
 	/** Only the AI Agent check after the setup steps, no workflows or alerts (`--agent-only`). */
 	agentOnly: boolean;
-	/** Only the trigger checks after the setup steps: notifications, and in regular mode restart and clock (`--triggers-only`). */
+	/**
+	 * Only the trigger checks after the setup steps: notifications, and in regular mode restart, clock
+	 * and durable poll scheduler (`--triggers-only`).
+	 */
 	triggersOnly: boolean;
 	/**
 	 * Skip the steps that wait for polls or measure load (`--quick`): the polling alert scenarios,
-	 * the Notification Trigger measurements, the restart and clock steps. What stays checks that the
-	 * package installs, loads and runs every operation, example workflow and tool on that release.
+	 * the Notification Trigger measurements, the restart, clock and durable-scheduler steps. What
+	 * stays checks that the package installs, loads and runs every operation, example workflow and
+	 * tool on that release.
 	 */
 	quick: boolean;
 	/** Queue mode: number of `n8n webhook` processes (`--webhook-processes`, default 2). */

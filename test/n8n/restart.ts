@@ -9,26 +9,87 @@ import { readFileSync } from 'fs';
 import path from 'path';
 
 import type { WorkflowJson } from '../harness/engine';
+import type { Sandbox } from '../sandbox';
 import { mapCredentials } from './catalogue';
 import { toWorkflowRun } from './execution';
 import { startMain } from './n8n-server';
 import { waitFor } from './processes';
+import type { ExecutionSummary, N8nClient } from './rest';
 import { pollMark, settleOnePoll, settleStartingPoint, type ScenarioContext } from './scenarios';
 import { EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
 import { inTurn } from './turns';
 
 const WORKFLOW_FILE = path.join(__dirname, '..', 'workflows', 'alert-rejected-cashouts.json');
-const TRIGGER = 'When a cashout is rejected';
+/** The name of the polling trigger in test/workflows/alert-rejected-cashouts.json. */
+export const TRIGGER = 'When a cashout is rejected';
 
-/** The rejected-cashout alert with Count New Records as Changes off, under its own name. */
-function restartWorkflow(): WorkflowJson {
+/** The rejected-cashout alert with Count New Records as Changes off, under the name `name`. */
+export function restartWorkflow(name = 'Rejected cashout alert across a restart'): WorkflowJson {
 	const workflow = JSON.parse(readFileSync(WORKFLOW_FILE, 'utf8')) as WorkflowJson;
 	const nodes = workflow.nodes.map((node) =>
 		node.name === TRIGGER
 			? { ...node, parameters: { ...node.parameters, options: { includeFirstSightings: false } } }
 			: node,
 	);
-	return { ...workflow, name: 'Rejected cashout alert across a restart', nodes };
+	return { ...workflow, name, nodes };
+}
+
+/**
+ * Moves a cashout PENDING → DELIVERED → REJECTED (801, "Beneficiary account closed") in the
+ * sandbox, its clock first moved on (never past n8n's clock): the sandbox's clock stands still
+ * between moves, and a real rejection is dated after the creation.
+ */
+export function rejectCashout(sandbox: Sandbox, idCashout: number): void {
+	sandbox.clock.set(
+		Math.max(sandbox.clock.now() + 1000, Math.floor(Date.now() / 1000) * 1000 - 1000),
+	);
+	sandbox.control.advanceCashout(idCashout, 'DELIVERED');
+	sandbox.control.advanceCashout(idCashout, 'REJECTED', {
+		code: 801,
+		reason: 'Beneficiary account closed',
+	});
+}
+
+/** Waits until every execution of the workflow has a final status; resolves them, newest first. */
+export async function finishedExecutions(
+	client: N8nClient,
+	workflowId: string,
+): Promise<ExecutionSummary[]> {
+	return await waitFor(
+		'the executions to finish',
+		async () => {
+			const list = await client.executions(workflowId);
+			return (
+				list.every((execution) =>
+					['success', 'error', 'crashed', 'canceled'].includes(execution.status),
+				) && list
+			);
+		},
+		{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 500 },
+	);
+}
+
+/**
+ * Requires that the execution succeeded and that its trigger emitted exactly one item: cashout
+ * `idCashout` REJECTED. @throws naming what it reported instead.
+ */
+export async function requireRejectionReported(
+	client: N8nClient,
+	execution: ExecutionSummary,
+	idCashout: number,
+): Promise<void> {
+	if (execution.status !== 'success')
+		throw new Error(`execution ${execution.id} ended "${execution.status}"`);
+	const run = await toWorkflowRun(
+		client,
+		await client.waitForExecution(execution.id, EXECUTION_TIMEOUT_MS),
+	);
+	const items = run.output(TRIGGER).map((item) => item.json);
+	if (items.length !== 1 || items[0].idCashout !== idCashout || items[0].status !== 'REJECTED') {
+		throw new Error(
+			`execution ${execution.id} reported ${JSON.stringify(items.map((item) => [item.idCashout, item.status]))}, expected cashout ${idCashout} REJECTED`,
+		);
+	}
 }
 
 /**
@@ -111,18 +172,7 @@ export async function pollRestartStep(state: RunState): Promise<string> {
 		const before = (await client.executions(workflow.id)).length;
 		if (before !== 0) throw new Error(`the starting point started ${before} execution(s)`);
 		// The cashout is rejected while n8n is down.
-		const seconds = await restartMain(state, () => {
-			// The sandbox's clock stands still between moves: move it on (never past n8n's clock) so
-			// the rejection is dated after the creation, as a real one is.
-			sandbox.clock.set(
-				Math.max(sandbox.clock.now() + 1000, Math.floor(Date.now() / 1000) * 1000 - 1000),
-			);
-			sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
-			sandbox.control.advanceCashout(payout.idCashout, 'REJECTED', {
-				code: 801,
-				reason: 'Beneficiary account closed',
-			});
-		});
+		const seconds = await restartMain(state, () => rejectCashout(sandbox, payout.idCashout));
 		await waitFor(
 			`"${workflow.name}" to start an execution after the restart`,
 			async () => (await client.executions(workflow.id)).length > 0,
@@ -136,37 +186,13 @@ export async function pollRestartStep(state: RunState): Promise<string> {
 			'/v1/cashouts',
 			'after the alert (nothing repeated)',
 		);
-		const executions = await waitFor(
-			'the executions to finish',
-			async () => {
-				const list = await client.executions(workflow.id);
-				return (
-					list.every((execution) =>
-						['success', 'error', 'crashed', 'canceled'].includes(execution.status),
-					) && list
-				);
-			},
-			{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 500 },
-		);
+		const executions = await finishedExecutions(client, workflow.id);
 		if (executions.length !== 1 || executions[0].status !== 'success') {
 			throw new Error(
 				`expected 1 successful execution after the restart, n8n has ${executions.map((execution) => `${execution.id} ${execution.status}`).join(', ') || 'none'}`,
 			);
 		}
-		const run = await toWorkflowRun(
-			client,
-			await client.waitForExecution(executions[0].id, EXECUTION_TIMEOUT_MS),
-		);
-		const items = run.output(TRIGGER).map((item) => item.json);
-		if (
-			items.length !== 1 ||
-			items[0].idCashout !== payout.idCashout ||
-			items[0].status !== 'REJECTED'
-		) {
-			throw new Error(
-				`the execution reported ${JSON.stringify(items.map((item) => [item.idCashout, item.status]))}, expected cashout ${payout.idCashout} REJECTED`,
-			);
-		}
+		await requireRejectionReported(client, executions[0], payout.idCashout);
 		return `${start}; n8n stopped, cashout ${payout.idCashout} PENDING → REJECTED meanwhile, n8n back in ${seconds}s; execution ${executions[0].id} reported it once; ${after}`;
 	} finally {
 		await client.deactivate(workflow);

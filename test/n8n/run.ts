@@ -51,6 +51,7 @@ import {
 import { n8nRegistryEnv, opensslBinary, VERDACCIO_VERSION } from './registry';
 import { postgresBin, redisBinary, startQueueBackends } from './services';
 import { clockJumpStep, fakeTimeLibrary } from './clock';
+import { durablePollStep, hasDurablePollScheduler } from './durable';
 import { demoContext } from './stubs';
 import { inTurn } from './turns';
 
@@ -272,7 +273,10 @@ async function reloginStep(state: RunState): Promise<string> {
 	return `${file}: 401 answered ${refused}×, then 1 login (${before} → ${before + added}); execution ${run.executionId} succeeded`;
 }
 
-/** The polling trigger across a restart of n8n, then under a host clock that jumps (each restarts main). */
+/**
+ * The polling trigger across a restart of n8n, under a host clock that jumps, then (n8n 2.41 and
+ * later) under n8n's durable poll scheduler; each restarts main.
+ */
 async function pollingRestartSteps(steps: Steps, state: RunState): Promise<void> {
 	await steps.run(
 		'Polling trigger: a change made while n8n was down is reported once after the restart',
@@ -282,6 +286,12 @@ async function pollingRestartSteps(steps: Steps, state: RunState): Promise<void>
 		"Polling trigger: n8n's clock 8 days ahead and back re-emits nothing",
 		async () => await clockJumpStep(state),
 	);
+	if (hasDurablePollScheduler(state.options.n8nVersion)) {
+		await steps.run(
+			"Polling trigger under n8n's durable poll scheduler: each rejection reported once, across a restart",
+			async () => await durablePollStep(state),
+		);
+	}
 }
 
 /**

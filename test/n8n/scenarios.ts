@@ -30,6 +30,11 @@ export interface ScenarioContext {
 	n8nUrl: string;
 	/** n8n main's log so far (it logs each poll of a trigger at debug level). */
 	mainLog(): string;
+	/**
+	 * How many polls of the workflow `log` (main's log) shows; default {@link countPolls} by the
+	 * workflow's name. n8n's durable poll scheduler logs its polls with other lines (durable.ts).
+	 */
+	countPolls?: (log: string) => number;
 	/** The workflow as imported (credentials mapped). */
 	workflow: StoredWorkflow & WorkflowJson;
 	/** Scenario-private values passed between its phases. */
@@ -113,12 +118,15 @@ function lastSeq(sandbox: Sandbox): number {
 	return sandbox.log.entries().at(-1)?.seq ?? 0;
 }
 
+/** How many polls of the context's workflow main has logged so far. */
+function pollsLogged(context: ScenarioContext): number {
+	const log = context.mainLog();
+	return context.countPolls ? context.countPolls(log) : countPolls(log, context.workflow.name);
+}
+
 /** Where the workflow's polls and the sandbox's requests stand now. */
 export function pollMark(context: ScenarioContext): PollMark {
-	return {
-		polls: countPolls(context.mainLog(), context.workflow.name),
-		seq: lastSeq(context.sandbox),
-	};
+	return { polls: pollsLogged(context), seq: lastSeq(context.sandbox) };
 }
 
 /**
@@ -137,7 +145,7 @@ export async function settleOnePoll(
 	await waitFor(
 		`one more complete poll of "${name}"`,
 		() => {
-			if (countPolls(context.mainLog(), name) <= polls) return false;
+			if (pollsLogged(context) <= polls) return false;
 			return context.sandbox.log.find('GET', listPath).some((entry) => {
 				const page = entry.responseBody as { rows?: number; maxRows?: number } | undefined;
 				return (
@@ -150,7 +158,7 @@ export async function settleOnePoll(
 		},
 		{ timeoutMs: 150_000, intervalMs: 500 },
 	);
-	return `poll ${countPolls(context.mainLog(), name)} ${what} read ${listPath} to its end`;
+	return `poll ${pollsLogged(context)} ${what} read ${listPath} to its end`;
 }
 
 /**
