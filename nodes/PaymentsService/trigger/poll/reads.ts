@@ -65,6 +65,8 @@ export async function readPlannedWindows(
 		firstPages: true,
 		stop: options.outOfTime,
 	});
+	// The NodeApiError of a request that failed (the client built it), decided on below.
+	let failed: { error: unknown } | undefined;
 	try {
 		for await (const event of events) {
 			const planned = event.path[0];
@@ -83,11 +85,12 @@ export async function readPlannedWindows(
 			if (event.page.last) open[planned]--;
 		}
 	} catch (error) {
-		// Once the budget is spent, a request that fails (one abandoned at the answer deadline, a
-		// retry the budget no longer allows) ends the read as the budget does: the windows read
-		// whole count, the others are read again next poll.
-		if (!options.outOfTime()) throw error;
+		failed = { error };
 	}
+	// Once the budget is spent, a request that fails (one abandoned at the answer deadline, a retry
+	// the budget no longer allows) ends the read as the budget does: the windows read whole count,
+	// the others are read again next poll.
+	if (failed && !options.outOfTime()) throw failed.error;
 	let windowsRead = 0;
 	while (windowsRead < windows.length && open[windowsRead] === 0) windowsRead++;
 	const observations = found.slice(0, windowsRead).flatMap((collector) => collector.records());
