@@ -1,4 +1,4 @@
-import type { INode, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INode, INodeCredentials, INodeParameters } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox';
 import { createEngine, type Engine, type PackageSource, type WorkflowJson } from './engine';
@@ -31,6 +31,40 @@ export async function startFixture(
 	const engine = await createEngine({ source: options.source });
 	storeSandboxCredentials(engine, sandbox);
 	return { sandbox, engine, close: async () => await sandbox.close() };
+}
+
+/**
+ * A describe block's fixture: started before its first test (with `options`) and closed after its
+ * last, or, with `shared`, the file's {@link sharedFixture} (not closed here). Before each test the
+ * sandbox's request log and injected faults are cleared, so a test asserts only the requests it
+ * caused. Call inside the `describe`; the object returned reads the fixture at each use (`fx.sandbox`,
+ * `fx.engine`), and throws when used outside the block's tests.
+ */
+export function useFixture(
+	options: { sandbox?: SandboxOptions; shared?: () => Fixture } = {},
+): Fixture {
+	let started: Fixture | undefined;
+	const fixture = (): Fixture => {
+		if (!started) throw new Error('useFixture: used outside the tests of its describe block');
+		return started;
+	};
+	beforeAll(async () => {
+		started = options.shared ? options.shared() : await startFixture({ sandbox: options.sandbox });
+	});
+	if (!options.shared) afterAll(async () => await started?.close());
+	beforeEach(() => {
+		fixture().sandbox.log.clear();
+		fixture().sandbox.faults.clear();
+	});
+	return {
+		get sandbox() {
+			return fixture().sandbox;
+		},
+		get engine() {
+			return fixture().engine;
+		},
+		close: async () => await fixture().close(),
+	};
 }
 
 /** Stores one credential of each type of this package, pointing at `sandbox`. */
@@ -76,6 +110,27 @@ export function storeSandboxCredentials(engine: Engine, sandbox: Sandbox, mercha
 	});
 }
 
+/**
+ * Stores under `id` a copy of the fixture's credential of `type` (or of the stored credential
+ * `from`) with `change` applied and no session token; returns a node's `credentials` field that
+ * selects it (for `paymentsNode`'s `extra`).
+ */
+export function storeCredentialCopy(
+	fx: Fixture,
+	type: CredentialTypeName,
+	id: string,
+	change: IDataObject,
+	from: string = CREDENTIAL_IDS[type],
+): { credentials: INodeCredentials } {
+	fx.engine.addCredential({
+		id,
+		name: id,
+		type,
+		data: { ...fx.engine.credentials.stored(from), ...change, sessionToken: '' },
+	});
+	return { credentials: { [type]: { id, name: id } } };
+}
+
 /** A Payments Service node using the stored credential of `credentialType`. */
 export function paymentsNode(
 	parameters: INodeParameters,
@@ -92,6 +147,35 @@ export function paymentsNode(
 		credentials: { [credentialType]: { id: CREDENTIAL_IDS[credentialType], name: credentialType } },
 		...extra,
 	};
+}
+
+/**
+ * A workflow of a Manual Trigger and one Payments Service node (`parameters`, the stored credential
+ * of `credentialType`, `extra` node fields), after nodes that output `items` (Edit Fields and Split
+ * Out, named `itemsName`) or one item with `files` (named `filesName`) when given; named `name`
+ * (default: resource and operation).
+ */
+export function nodeWorkflow(
+	parameters: INodeParameters,
+	credentialType: CredentialTypeName,
+	options: {
+		extra?: Partial<INode>;
+		items?: IDataObject[];
+		itemsName?: string;
+		files?: FileSpec[];
+		filesName?: string;
+		name?: string;
+		settings?: WorkflowJson['settings'];
+	} = {},
+): WorkflowJson {
+	const builder = new WorkflowBuilder(
+		options.name ?? `${String(parameters.resource)} ${String(parameters.operation)}`,
+	);
+	if (options.items) builder.items(options.itemsName ?? 'Items', options.items);
+	if (options.files) builder.files(options.filesName ?? 'Files', options.files);
+	builder.then(paymentsNode(parameters, credentialType, options.extra));
+	const built = builder.build();
+	return options.settings ? { ...built, settings: options.settings } : built;
 }
 
 /** A file for {@link WorkflowBuilder.files}. */
