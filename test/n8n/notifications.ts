@@ -511,12 +511,10 @@ async function atLeastOnce(state: RunState, database?: MerchantDatabase): Promis
 			const key = `cashout:${payout.idCashout}:DELIVERED:`;
 			const rows = async () =>
 				database
-					? (
-							await database.query(
-								`SELECT count(*) FROM handled_notifications WHERE change_key LIKE '${key}%'`,
-							)
-						).trim()
-					: 'n/a';
+					? await database.count(
+							`SELECT count(*) FROM handled_notifications WHERE change_key LIKE '${key}%'`,
+						)
+					: undefined;
 			sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
 			await sandbox.control.notifications.settle();
 			const mine = () =>
@@ -532,7 +530,7 @@ async function atLeastOnce(state: RunState, database?: MerchantDatabase): Promis
 					`the first delivery was answered ${JSON.stringify(answers())}, expected [500] (the workflow failed)`,
 				);
 			const rowsAfterFailure = await rows();
-			if (database && rowsAfterFailure !== '0')
+			if (database && rowsAfterFailure !== 0)
 				throw new Error(
 					`the failed attempt left ${rowsAfterFailure} row(s) for ${key}; its claim should be released`,
 				);
@@ -568,7 +566,7 @@ async function atLeastOnce(state: RunState, database?: MerchantDatabase): Promis
 					`the workflow's call ran ${calls} times, expected 2 (failed, then succeeded)`,
 				);
 			const rowsAtEnd = await rows();
-			if (database && rowsAtEnd !== '1')
+			if (database && rowsAtEnd !== 1)
 				throw new Error(`the table holds ${rowsAtEnd} row(s) for ${key}, expected 1`);
 			const recipe = database
 				? `; the recipe released the failed attempt's claim (0 rows) and holds 1 row at the end`

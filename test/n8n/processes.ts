@@ -221,6 +221,19 @@ function commandRun(
 	});
 }
 
+/**
+ * The whole number a command printed as its only output (`psql -At`'s `count(*)`, `id -u`), for a
+ * check to compare. Anything else, a warning beside the number included, throws an error that
+ * names the command (`what`) and quotes what it printed, so the check fails with the command's own
+ * message instead of reading it as a number.
+ */
+export function numberPrinted(what: string, output: string): number {
+	const text = output.trim();
+	if (/^\d+$/.test(text)) return Number(text);
+	const shown = meaningfulLines(output).slice(-10).join('\n') || '(nothing)';
+	throw new Error(`${what} printed, where a whole number was expected:\n${shown}`);
+}
+
 /** A TCP port free on 127.0.0.1 right now (the OS picks it). */
 export function freePort(): Promise<number> {
 	return new Promise((resolve, reject) => {

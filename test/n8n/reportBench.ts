@@ -63,7 +63,7 @@ import { runDataOf } from './execution';
 import { ensureN8n, ensureNode, installCommunityPackage, type N8nInstall } from './install';
 import { baseEnv, startMain, type N8nProcess } from './n8n-server';
 import { parseBenchOptions, type BenchOptions, type Mode, type Route } from './options';
-import { freePort, runCommand, stopAll, waitFor } from './processes';
+import { freePort, numberPrinted, runCommand, stopAll, waitFor } from './processes';
 import { N8nClient, type StoredWorkflow } from './rest';
 import { N8N_SUMMARIZE_NODE } from '../bench/baselineRoute';
 import { reportSandboxReady } from '../bench/reportSandboxProcess';
@@ -640,17 +640,16 @@ async function measure(bench: Bench, route: Route, mode: Mode): Promise<Measurem
 		const afterGcMiB = memoryOf(pid).rss;
 		const output = (node: string) =>
 			(runData[node] ?? []).flatMap((task) => task.data?.main?.[0] ?? []);
-		const sqliteDataBytes = Number(
-			(
-				await runCommand(
-					'sqlite3',
-					[
-						path.join(bench.userFolder, '.n8n', 'database.sqlite'),
-						`SELECT length(CAST(data AS BLOB)) FROM execution_data WHERE executionId = ${Number(executionId)};`,
-					],
-					{ what: 'sqlite3 (the saved execution)' },
-				)
-			).trim(),
+		const sqliteDataBytes = numberPrinted(
+			'sqlite3 (the saved execution)',
+			await runCommand(
+				'sqlite3',
+				[
+					path.join(bench.userFolder, '.n8n', 'database.sqlite'),
+					`SELECT length(CAST(data AS BLOB)) FROM execution_data WHERE executionId = ${Number(executionId)};`,
+				],
+				{ what: 'sqlite3 (the saved execution)' },
+			),
 		);
 		let checks: string[];
 		if (route === 'A') {
