@@ -1,8 +1,15 @@
-import type { IDataObject, INode, INodeCredentials, INodeParameters } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INode,
+	INodeCredentials,
+	INodeParameters,
+} from 'n8n-workflow';
 
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox';
 import { createEngine, type Engine, type PackageSource, type WorkflowJson } from './engine';
 import { PACKAGE_NAME } from './packageInfo';
+import type { StoredCredential } from './credentials-helper';
 
 /** Ids of the credentials the fixtures store, one per credential type. */
 export const CREDENTIAL_IDS = {
@@ -35,13 +42,14 @@ export async function startFixture(
 
 /**
  * A describe block's fixture: started before its first test (with `options`) and closed after its
- * last, or, with `shared`, the file's {@link sharedFixture} (not closed here). Before each test the
+ * last, or, with `shared`, the file's {@link sharedFixture} (not closed here); with `merchantId`,
+ * its Session credential works under that merchant ID. Before each test the
  * sandbox's request log and injected faults are cleared, so a test asserts only the requests it
  * caused. Call inside the `describe`; the object returned reads the fixture at each use (`fx.sandbox`,
  * `fx.engine`), and throws when used outside the block's tests.
  */
 export function useFixture(
-	options: { sandbox?: SandboxOptions; shared?: () => Fixture } = {},
+	options: { sandbox?: SandboxOptions; shared?: () => Fixture; merchantId?: string } = {},
 ): Fixture {
 	let started: Fixture | undefined;
 	const fixture = (): Fixture => {
@@ -50,6 +58,8 @@ export function useFixture(
 	};
 	beforeAll(async () => {
 		started = options.shared ? options.shared() : await startFixture({ sandbox: options.sandbox });
+		if (options.merchantId)
+			storeSandboxCredentials(started.engine, started.sandbox, options.merchantId);
 	});
 	if (!options.shared) afterAll(async () => await started?.close());
 	beforeEach(() => {
@@ -67,47 +77,58 @@ export function useFixture(
 	};
 }
 
+/**
+ * One credential of each type of this package, with `sandbox`'s demo values, under
+ * {@link CREDENTIAL_IDS}; the Session credential with `merchantId` ('' = the user's default MID).
+ */
+export function sandboxCredentials(sandbox: Sandbox, merchantId = ''): StoredCredential[] {
+	const { readOnlyKey, session, deposit, cashout } = sandbox.credentials;
+	const api = sandbox.apiUrl;
+	const credential = (
+		type: CredentialTypeName,
+		name: string,
+		data: ICredentialDataDecryptedObject,
+	) => ({
+		id: CREDENTIAL_IDS[type],
+		name,
+		type,
+		data,
+	});
+	const { accessKey, secretKey } = session;
+	return [
+		credential('paymentsServiceSessionApi', 'Sandbox session', {
+			baseUrl: sandbox.baseUrl,
+			...{ accessKey, secretKey, merchantId },
+		}),
+		credential('paymentsServiceReadOnlyApi', 'Sandbox read-only key', {
+			baseUrl: api,
+			readOnlyKey,
+		}),
+		credential('paymentsServiceDepositApi', 'Sandbox deposit API', {
+			baseUrl: api,
+			...{ apiKey: deposit.apiKey, apiSignature: deposit.apiSignature },
+		}),
+		credential('paymentsServiceCashoutApi', 'Sandbox cashout API', {
+			baseUrl: api,
+			...{ login: cashout.login, pass: cashout.pass, apiSignature: cashout.apiSignature },
+		}),
+	];
+}
+
+/** The data of an SMTP credential for the local SMTP sink on `port` (no TLS, no login). */
+export const smtpSinkData = (port: number): ICredentialDataDecryptedObject => ({
+	host: '127.0.0.1',
+	port,
+	secure: false,
+	disableStartTls: true,
+	user: '',
+	password: '',
+});
+
 /** Stores one credential of each type of this package, pointing at `sandbox`. */
 export function storeSandboxCredentials(engine: Engine, sandbox: Sandbox, merchantId = ''): void {
-	const { credentials } = sandbox;
-	engine.addCredential({
-		id: CREDENTIAL_IDS.paymentsServiceSessionApi,
-		name: 'Sandbox session',
-		type: 'paymentsServiceSessionApi',
-		data: {
-			baseUrl: sandbox.baseUrl,
-			accessKey: credentials.session.accessKey,
-			secretKey: credentials.session.secretKey,
-			merchantId,
-		},
-	});
-	engine.addCredential({
-		id: CREDENTIAL_IDS.paymentsServiceReadOnlyApi,
-		name: 'Sandbox read-only key',
-		type: 'paymentsServiceReadOnlyApi',
-		data: { baseUrl: sandbox.apiUrl, readOnlyKey: credentials.readOnlyKey },
-	});
-	engine.addCredential({
-		id: CREDENTIAL_IDS.paymentsServiceDepositApi,
-		name: 'Sandbox deposit API',
-		type: 'paymentsServiceDepositApi',
-		data: {
-			baseUrl: sandbox.apiUrl,
-			apiKey: credentials.deposit.apiKey,
-			apiSignature: credentials.deposit.apiSignature,
-		},
-	});
-	engine.addCredential({
-		id: CREDENTIAL_IDS.paymentsServiceCashoutApi,
-		name: 'Sandbox cashout API',
-		type: 'paymentsServiceCashoutApi',
-		data: {
-			baseUrl: sandbox.apiUrl,
-			login: credentials.cashout.login,
-			pass: credentials.cashout.pass,
-			apiSignature: credentials.cashout.apiSignature,
-		},
-	});
+	for (const credential of sandboxCredentials(sandbox, merchantId))
+		engine.addCredential(credential);
 }
 
 /**
@@ -129,6 +150,16 @@ export function storeCredentialCopy(
 		data: { ...fx.engine.credentials.stored(from), ...change, sessionToken: '' },
 	});
 	return { credentials: { [type]: { id, name: id } } };
+}
+
+/** Stores the fixture's Session credential again without its session token: the next request logs in. */
+export function dropSessionToken(fx: Fixture): void {
+	storeCredentialCopy(
+		fx,
+		'paymentsServiceSessionApi',
+		CREDENTIAL_IDS.paymentsServiceSessionApi,
+		{},
+	);
 }
 
 /** A Payments Service node using the stored credential of `credentialType`. */

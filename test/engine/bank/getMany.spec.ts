@@ -1,14 +1,12 @@
 /** Bank → Get Many through n8n's engine against the sandbox. */
-import { nodeWorkflow, useFixture } from '../../harness/fixtures';
+import { nodeWorkflow, storeCredentialCopy, useFixture } from '../../harness/fixtures';
 import { sharedFixture } from '../../harness/sharedFixture';
 
 const READ_ONLY = 'paymentsServiceReadOnlyApi';
 
-const banksOf = (country: string, parameters: Record<string, unknown>, credentialId?: string) =>
+const banksOf = (country: string, parameters: Record<string, unknown>, extra = {}) =>
 	nodeWorkflow({ resource: 'bank', operation: 'getMany', country, ...parameters }, READ_ONLY, {
-		extra: credentialId
-			? { credentials: { [READ_ONLY]: { id: credentialId, name: credentialId } } }
-			: {},
+		extra,
 	});
 
 // The read-only blocks share one fixture; the Session block starts its own (it logs out).
@@ -29,13 +27,10 @@ describe('Bank → Get Many through the n8n engine', () => {
 	});
 
 	test('a wrong read-only key is reported with code 100 and its meaning, without the key', async () => {
-		fx.engine.addCredential({
-			id: 'ro-wrong',
-			name: 'wrong',
-			type: READ_ONLY,
-			data: { baseUrl: fx.sandbox.apiUrl, readOnlyKey: 'ro_wrong_key_SECRET' },
+		const wrong = storeCredentialCopy(fx, READ_ONLY, 'ro-wrong', {
+			readOnlyKey: 'ro_wrong_key_SECRET',
 		});
-		const failed = await fx.engine.run(banksOf('BR', { returnAll: true }, 'ro-wrong'));
+		const failed = await fx.engine.run(banksOf('BR', { returnAll: true }, wrong));
 		expect(failed.nodeError('Payments Service')).toMatchObject({
 			message: expect.stringMatching(/^Listing the banks of BR failed: .*\(100\)$/),
 			description: expect.stringMatching(/read-only key is not valid/),

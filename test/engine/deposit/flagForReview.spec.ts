@@ -1,9 +1,28 @@
 /** Deposit → Flag for Review and Flag Reversal for Review through n8n's engine against the sandbox. */
-import { nodeWorkflow, useFixture } from '../../harness/fixtures';
+import { nodeWorkflow, useFixture, type FileSpec } from '../../harness/fixtures';
 import { sha256, STATEMENT, statementFile, voucherFile } from '../../harness/files';
 import { iso } from '../../harness/records';
 
 const SESSION = 'paymentsServiceSessionApi';
+
+/** `operation` of the deposit `depositId` with `files` (Evidence), each attached as its document type. */
+const reviewOf = (operation: string, depositId: number, files: FileSpec[], parameters = {}) =>
+	nodeWorkflow(
+		{
+			resource: 'deposit',
+			operation,
+			depositId: String(depositId),
+			attachments: {
+				file: files.map((file) => ({
+					binaryPropertyName: file.property,
+					documentType: file.property === 'voucher' ? 'VOUCHER' : 'BANK_STATEMENT',
+				})),
+			},
+			...parameters,
+		},
+		SESSION,
+		{ files, filesName: 'Evidence' },
+	);
 
 describe('Deposit → Flag for Review, Flag Reversal for Review through the n8n engine', () => {
 	const fx = useFixture();
@@ -20,27 +39,11 @@ describe('Deposit → Flag for Review, Flag Reversal for Review through the n8n 
 	test('Flag for Review skips the voucher the service attached, uploads the statement and confirms', async () => {
 		const deposit = oldDeposit(true);
 		const run = await fx.engine.run(
-			nodeWorkflow(
-				{
-					resource: 'deposit',
-					operation: 'flagForReview',
-					depositId: String(deposit.idDeposit),
-					attachments: {
-						file: [
-							{ binaryPropertyName: 'voucher', documentType: 'VOUCHER' },
-							{ binaryPropertyName: 'statement', documentType: 'BANK_STATEMENT' },
-						],
-					},
-					confirm: true,
-				},
-				SESSION,
-				{
-					files: [
-						voucherFile('voucher', 'my-voucher.pdf'),
-						statementFile('statement', 'statement.png'),
-					],
-					filesName: 'Evidence',
-				},
+			reviewOf(
+				'flagForReview',
+				deposit.idDeposit,
+				[voucherFile('voucher', 'my-voucher.pdf'), statementFile('statement', 'statement.png')],
+				{ confirm: true },
 			),
 		);
 		expect(run.error).toBeUndefined();
@@ -79,16 +82,7 @@ describe('Deposit → Flag for Review, Flag Reversal for Review through the n8n 
 	test('Flag Reversal for Review opens a reversal ticket and uploads a voucher when the deposit has none', async () => {
 		const deposit = oldDeposit(false);
 		const run = await fx.engine.run(
-			nodeWorkflow(
-				{
-					resource: 'deposit',
-					operation: 'flagReversalForReview',
-					depositId: String(deposit.idDeposit),
-					attachments: { file: [{ binaryPropertyName: 'voucher', documentType: 'VOUCHER' }] },
-				},
-				SESSION,
-				{ files: [voucherFile('voucher', 'voucher.pdf')], filesName: 'Evidence' },
-			),
+			reviewOf('flagReversalForReview', deposit.idDeposit, [voucherFile('voucher', 'voucher.pdf')]),
 		);
 		const [item] = run.output('Payments Service');
 		expect(item.json).toMatchObject({

@@ -1,5 +1,6 @@
 /** Session → Log Out through n8n's engine against the sandbox. */
 import { CREDENTIAL_IDS, nodeWorkflow, useFixture } from '../../harness/fixtures';
+import { listWorkflow } from '../../harness/lists';
 
 const SESSION = 'paymentsServiceSessionApi';
 
@@ -7,16 +8,7 @@ describe('Session → Log Out through the n8n engine', () => {
 	const fx = useFixture();
 
 	test('Log Out ends the stored session once per run; the next run logs in again by itself', async () => {
-		const list = nodeWorkflow(
-			{
-				resource: 'deposit',
-				operation: 'getMany',
-				returnAll: false,
-				limit: 1,
-				period: 'last7Days',
-			},
-			SESSION,
-		);
+		const list = listWorkflow('deposit', { limit: 1, period: 'last7Days', returnAll: false });
 		await fx.engine.run(list);
 		const token = fx.engine.credentials.stored(
 			CREDENTIAL_IDS.paymentsServiceSessionApi,
