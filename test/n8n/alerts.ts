@@ -6,11 +6,8 @@ import { toWorkflowRun } from './execution';
 import { waitFor } from './processes';
 import type { ExecutionSummary } from './rest';
 import { pollMark, type AlertScenario, type ScenarioContext } from './scenarios';
-import { EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
+import { EXECUTION_TIMEOUT_MS, finishedExecutions, need, type RunState } from './state';
 import { demoContext } from './stubs';
-
-/** Statuses of an execution that will not change any more. */
-const FINAL_STATUSES = ['success', 'error', 'crashed', 'canceled'];
 
 /**
  * What runs while the scenario's trigger is live, after it took its starting point and before the
@@ -60,13 +57,10 @@ async function activateAndDrive(
 		);
 		const firstSeconds = Math.round((Date.now() - activatedAt) / 1000);
 		const settled = await scenario.settle(context);
-		const executions = await waitFor(
+		const executions = await finishedExecutions(
+			client,
+			workflow.id,
 			`the executions of "${workflow.name}" to finish`,
-			async () => {
-				const list = await client.executions(workflow.id);
-				return list.every((execution) => FINAL_STATUSES.includes(execution.status)) && list;
-			},
-			{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 500 },
 		);
 		return {
 			executions,

@@ -19,22 +19,13 @@ import {
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 import { readWorkflow, type WorkflowJson } from '../harness/engine';
+import { manualTrigger, paymentsServiceNode } from '../harness/nodes';
 import { PACKAGE_NAME, PACKAGE_ROOT } from '../harness/packageInfo';
 import { mapCredentials } from './catalogue';
 import { parseOptions } from './options';
 import { debianBinary } from './processes';
 import { Steps } from './report';
-import {
-	cleanUp,
-	credentialsStep,
-	installStep,
-	loadedStep,
-	newRunState,
-	ownerStep,
-	packStep,
-	sandboxStep,
-	startN8nStep,
-} from './run';
+import { cleanUp, installStep, newRunState, SETUP_STEPS } from './run';
 import { need, type RunState } from './state';
 
 /** Where the screenshots go (git-ignored). */
@@ -287,14 +278,7 @@ async function nodesPanelStep(page: Page, state: RunState): Promise<string> {
 	await creator.getByText(notification).first().waitFor({ timeout: UI_TIMEOUT_MS });
 	await page.screenshot({ path: path.join(SCREENSHOTS, 'nodes-panel-trigger.png') });
 
-	const manual: INode = {
-		id: 'manual',
-		name: 'Manual',
-		type: 'n8n-nodes-base.manualTrigger',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
+	const manual = manualTrigger();
 	const stored = await need(state.client, 'the REST client').createWorkflow({
 		name: 'Editor: nodes panel',
 		nodes: [manual],
@@ -421,19 +405,17 @@ async function readmePicturesStep(page: Page, state: RunState): Promise<string> 
 	const canvas = path.join(SCREENSHOTS, 'readme-alert-workflow.png');
 	await page.screenshot({ path: canvas });
 
-	const cashoutCreate: INode = {
-		id: 'cashout-create',
-		name: 'Create cashout',
-		type: `${PACKAGE_NAME}.paymentsService`,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { resource: 'cashout', operation: 'create' },
-		credentials: shownCredentials(
-			actionNodeDescription(),
-			{ resource: 'cashout', operation: 'create' },
-			state.credentialIds,
-		),
-	};
+	const cashoutCreate = paymentsServiceNode(
+		'Create cashout',
+		{ resource: 'cashout', operation: 'create' },
+		{
+			credentials: shownCredentials(
+				actionNodeDescription(),
+				{ resource: 'cashout', operation: 'create' },
+				state.credentialIds,
+			),
+		},
+	);
 	const panelWorkflow = await client.createWorkflow({
 		name: 'Editor: Cashout Create',
 		nodes: [cashoutCreate],
@@ -480,20 +462,8 @@ async function main(): Promise<number> {
 			console.log(steps.table(`n8n ${state.options.n8nVersion} and Chromium installed`));
 			return steps.passed() ? 0 : 1;
 		}
-		await steps.run('Build and pack the package', async () => await packStep(state), critical);
-		await steps.run(
-			'Start the sandbox and the SMTP sink',
-			async () => await sandboxStep(state),
-			critical,
-		);
-		await steps.run('Start n8n', async () => await startN8nStep(state), critical);
-		await steps.run('Set up the owner and log in', async () => await ownerStep(state), critical);
-		await steps.run('n8n loaded the package', async () => await loadedStep(state), critical);
-		await steps.run(
-			'Create the credentials and run their tests',
-			async () => await credentialsStep(state),
-			critical,
-		);
+		for (const [what, step] of SETUP_STEPS)
+			await steps.run(what, async () => await step(state), critical);
 		await steps.run(
 			'Start Chromium signed in',
 			async () => {

@@ -31,7 +31,7 @@ import { PACKAGE_NAME } from '../harness/packageInfo';
 import { mapCredentials } from './catalogue';
 import { waitFor } from './processes';
 import type { Steps } from './report';
-import type { N8nClient, ExecutionSummary, StoredWorkflow } from './rest';
+import { isFinished, type N8nClient, type ExecutionSummary, type StoredWorkflow } from './rest';
 import { createMerchantDatabase, startPostgres, type MerchantDatabase } from './services';
 import { need, type RunState } from './state';
 import { inTurn } from './turns';
@@ -260,9 +260,7 @@ async function quiet(
 		'the executions to finish',
 		async () => {
 			const page = await newestExecutions(client, workflowId);
-			const done = page.results.every((execution) =>
-				['success', 'error', 'crashed', 'canceled'].includes(execution.status),
-			);
+			const done = page.results.every(isFinished);
 			const stable = done && page.count === seen;
 			seen = done ? page.count : -1;
 			return stable && page;

@@ -234,6 +234,20 @@ export function numberPrinted(what: string, output: string): number {
 	throw new Error(`${what} printed, where a whole number was expected:\n${shown}`);
 }
 
+/**
+ * Runs a tool's `main` and exits with the code it resolves, or with 1 after printing what it threw.
+ * Call it under `if (require.main === module)`.
+ */
+export function exitWith(main: () => Promise<number>): void {
+	main().then(
+		(code) => process.exit(code),
+		(error: unknown) => {
+			console.error(error);
+			process.exit(1);
+		},
+	);
+}
+
 /** A TCP port free on 127.0.0.1 right now (the OS picks it). */
 export function freePort(): Promise<number> {
 	return new Promise((resolve, reject) => {

@@ -14,7 +14,7 @@ import { toWorkflowRun } from './execution';
 import { startMain } from './n8n-server';
 import { waitFor } from './processes';
 import { pollMark, settleOnePoll, settleStartingPoint, type ScenarioContext } from './scenarios';
-import { EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
+import { addPayout, EXECUTION_TIMEOUT_MS, finishedExecutions, need, type RunState } from './state';
 import { inTurn } from './turns';
 
 const WORKFLOW_FILE = path.join(__dirname, '..', 'workflows', 'alert-rejected-cashouts.json');
@@ -97,13 +97,7 @@ export async function pollRestartStep(state: RunState): Promise<string> {
 		workflow,
 		state: {},
 	};
-	const payout = sandbox.control.addCashout({
-		idMerchant: 1001,
-		externalId: `payout-e2e-restart-${Date.now()}`,
-		country: 'MX',
-		amount: 700,
-		currency: 'MXN',
-	});
+	const payout = addPayout(sandbox, 'payout-e2e-restart', ['MX', 700, 'MXN']);
 	context.activation = pollMark(context);
 	await client.activate(workflow);
 	try {
@@ -136,18 +130,7 @@ export async function pollRestartStep(state: RunState): Promise<string> {
 			'/v1/cashouts',
 			'after the alert (nothing repeated)',
 		);
-		const executions = await waitFor(
-			'the executions to finish',
-			async () => {
-				const list = await client.executions(workflow.id);
-				return (
-					list.every((execution) =>
-						['success', 'error', 'crashed', 'canceled'].includes(execution.status),
-					) && list
-				);
-			},
-			{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 500 },
-		);
+		const executions = await finishedExecutions(client, workflow.id, 'the executions to finish');
 		if (executions.length !== 1 || executions[0].status !== 'success') {
 			throw new Error(
 				`expected 1 successful execution after the restart, n8n has ${executions.map((execution) => `${execution.id} ${execution.status}`).join(', ') || 'none'}`,

@@ -29,7 +29,7 @@ import {
 } from './install';
 import { baseEnv, startMain, startWebhookProcess, startWorker } from './n8n-server';
 import { parseOptions, type E2eOptions } from './options';
-import { stopAll } from './processes';
+import { exitWith, stopAll } from './processes';
 import { notificationSteps } from './notifications';
 import { executionsByWorker, workerChecks, workerChecksAfterRelogin } from './queue';
 import { logins, need, runOnce, sessionWorkflow, type RunState } from './state';
@@ -128,32 +128,23 @@ async function startN8n(state: RunState): Promise<string> {
 		state.options.mainPort,
 	);
 	const mainSeconds = Math.round((Date.now() - started) / 1000);
-	for (let index = 1; index <= (state.options.queue ? state.options.workers : 0); index++) {
-		const folder = await userFolderWithPackage(state, `worker-${index}`);
-		state.workers.push(
-			await startWorker(
-				install,
-				baseEnv(install, folder, encryptionKey, state.backends),
-				`worker-${index}`,
-				state.logDir,
-			),
-		);
-	}
-	for (
-		let index = 1;
-		index <= (state.options.queue ? state.options.webhookProcesses : 0);
-		index++
-	) {
-		const folder = await userFolderWithPackage(state, `webhook-${index}`);
-		state.webhooks.push(
-			await startWebhookProcess(
-				install,
-				baseEnv(install, folder, encryptionKey, state.backends),
-				`webhook-${index}`,
-				state.logDir,
-			),
-		);
-	}
+	// Queue mode: the workers, then the webhook processes, each with its own user folder.
+	const others = [
+		{ kind: 'worker', count: state.options.workers, start: startWorker, into: state.workers },
+		{
+			kind: 'webhook',
+			count: state.options.webhookProcesses,
+			start: startWebhookProcess,
+			into: state.webhooks,
+		},
+	];
+	for (const { kind, count, start, into } of state.options.queue ? others : [])
+		for (let index = 1; index <= count; index++) {
+			const name = `${kind}-${index}`;
+			const folder = await userFolderWithPackage(state, name);
+			const env = baseEnv(install, folder, encryptionKey, state.backends);
+			into.push(await start(install, env, name, state.logDir));
+		}
 	state.client = new N8nClient(state.main.url);
 	const backends = state.backends
 		? `, PostgreSQL :${state.backends.postgres.port}, Redis :${state.backends.redis.port}`
@@ -217,6 +208,19 @@ export async function credentialsStep(state: RunState): Promise<string> {
 	}
 	return `${specs.length} created, ${results.length} tests passed\n${results.join('\n')}`;
 }
+
+/**
+ * The steps from a packed package to n8n running it with the sandbox's credentials, by name, as
+ * `npm run try` and `npm run test:editor` run them (regular mode, the package installed by hand).
+ */
+export const SETUP_STEPS: ReadonlyArray<[string, (state: RunState) => Promise<string>]> = [
+	['Build and pack the package', packStep],
+	['Start the sandbox and the SMTP sink', sandboxStep],
+	['Start n8n', startN8nStep],
+	['Set up the owner and log in', ownerStep],
+	['n8n loaded the package', loadedStep],
+	['Create the credentials and run their tests', credentialsStep],
+];
 
 /** Imports every workflow of test/workflows, credentials mapped and sandbox ids prepared. */
 export async function importStep(state: RunState): Promise<string> {
@@ -570,12 +574,4 @@ async function main(): Promise<number> {
 	return steps.passed() ? 0 : 1;
 }
 
-if (require.main === module) {
-	main().then(
-		(code) => process.exit(code),
-		(error: unknown) => {
-			console.error(error);
-			process.exit(1);
-		},
-	);
-}
+if (require.main === module) exitWith(main);

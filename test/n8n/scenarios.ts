@@ -20,6 +20,7 @@ import type { Sandbox } from '../sandbox';
 import { waitFor } from './processes';
 import type { N8nClient, StoredWorkflow } from './rest';
 import { demoContext } from './stubs';
+import { addPayout } from './state';
 
 /** What a scenario works with. */
 export interface ScenarioContext {
@@ -181,13 +182,7 @@ export const ALERT_SCENARIOS: AlertScenario[] = [
 		async beforeActivation({ sandbox, state }) {
 			// Created before activation, PENDING: the trigger (asking for REJECTED cashouts only) must
 			// report it once when it is rejected.
-			const payout = sandbox.control.addCashout({
-				idMerchant: 1001,
-				externalId: `payout-e2e-${Date.now()}`,
-				country: 'MX',
-				amount: 1500,
-				currency: 'MXN',
-			});
+			const payout = addPayout(sandbox, 'payout-e2e', ['MX', 1500, 'MXN']);
 			state.cashoutId = payout.idCashout;
 		},
 		async drive({ sandbox, state }) {
@@ -239,12 +234,7 @@ export const ALERT_SCENARIOS: AlertScenario[] = [
 				},
 				{ timeoutMs: 60_000, intervalMs: 500 },
 			);
-			const payout = sandbox.control.addCashout({
-				idMerchant: 1001,
-				externalId: `payout-e2e-hook-${Date.now()}`,
-				country: 'CO',
-				amount: 90,
-				currency: 'USD',
+			const payout = addPayout(sandbox, 'payout-e2e-hook', ['CO', 90, 'USD'], {
 				notificationUrl: url,
 			});
 			state.cashoutId = payout.idCashout;
@@ -361,12 +351,7 @@ export const ALERT_SCENARIOS: AlertScenario[] = [
 		kind: 'polling',
 		watches: '/v1/cashouts',
 		async beforeActivation({ sandbox, state }) {
-			const payout = sandbox.control.addCashout({
-				idMerchant: 1001,
-				externalId: `payout-e2e-reissue-${Date.now()}`,
-				country: 'BR',
-				amount: 320,
-				currency: 'BRL',
+			const payout = addPayout(sandbox, 'payout-e2e-reissue', ['BR', 320, 'BRL'], {
 				clientDocument: '52998224725',
 			});
 			state.cashoutId = payout.idCashout;
