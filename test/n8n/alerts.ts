@@ -15,16 +15,19 @@ import { demoContext } from './stubs';
  */
 export type WhileLive = (context: ScenarioContext) => Promise<string>;
 
-/** The context an alert scenario works in. */
-export function scenarioContext(state: RunState, scenario: AlertScenario): ScenarioContext {
-	const main = need(state.main, 'n8n main');
+/** The context a scenario with the imported `workflow` works in. */
+export function scenarioContext(
+	state: RunState,
+	workflow: ScenarioContext['workflow'],
+): ScenarioContext {
 	return {
 		client: need(state.client, 'the REST client'),
 		sandbox: need(state.sandbox, 'the sandbox'),
 		mails: need(state.smtp, 'the SMTP sink').mails,
-		n8nUrl: main.url,
-		mainLog: () => main.process.log(),
-		workflow: need(state.workflows.get(scenario.file), `the imported ${scenario.file}`),
+		n8nUrl: need(state.main, 'n8n main').url,
+		// Read at each call: a restart of main (restart.ts, clock.ts) replaces its process.
+		mainLog: () => need(state.main, 'n8n main').process.log(),
+		workflow,
 		state: {},
 	};
 }
@@ -80,7 +83,10 @@ export async function alertStep(
 	scenario: AlertScenario,
 	whileLive?: WhileLive,
 ): Promise<string> {
-	const context = scenarioContext(state, scenario);
+	const context = scenarioContext(
+		state,
+		need(state.workflows.get(scenario.file), `the imported ${scenario.file}`),
+	);
 	const { executions, seen } = await activateAndDrive(scenario, context, whileLive);
 	const listed = executions
 		.map((execution) => `${execution.id} ${execution.mode} ${execution.status}`)

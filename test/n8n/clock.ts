@@ -21,6 +21,7 @@ import {
 	settleStartingPoint,
 	type ScenarioContext,
 } from './scenarios';
+import { scenarioContext } from './alerts';
 import { addPayout, EXECUTION_TIMEOUT_MS, finishedExecutions, need, type RunState } from './state';
 
 /** Debian's libfaketime (package `libfaketime`), the thread-safe build. */
@@ -113,15 +114,7 @@ export async function clockJumpStep(state: RunState): Promise<string> {
 	});
 	const stored = mapCredentials(clockWorkflow(), state.credentialIds);
 	const workflow = { ...stored, ...(await client.createWorkflow(stored)) };
-	const context: ScenarioContext = {
-		client,
-		sandbox,
-		mails: need(state.smtp, 'the SMTP sink').mails,
-		n8nUrl: need(state.main, 'n8n main').url,
-		mainLog: () => need(state.main, 'n8n main').process.log(),
-		workflow,
-		state: {},
-	};
+	const context = scenarioContext(state, workflow);
 	const warningsBefore = (context.mainLog().match(new RegExp(BACKWARD_WARNING.source, 'g')) ?? [])
 		.length;
 	context.activation = pollMark(context);

@@ -25,7 +25,7 @@ import { mapCredentials } from './catalogue';
 import { parseOptions } from './options';
 import { debianBinary } from './processes';
 import { Steps } from './report';
-import { cleanUp, installStep, newRunState, SETUP_STEPS } from './run';
+import { cleanUp, installStep, newRunState, runSteps, SETUP_STEPS } from './run';
 import { need, type RunState } from './state';
 
 /** Where the screenshots go (git-ignored). */
@@ -462,8 +462,7 @@ async function main(): Promise<number> {
 			console.log(steps.table(`n8n ${state.options.n8nVersion} and Chromium installed`));
 			return steps.passed() ? 0 : 1;
 		}
-		for (const [what, step] of SETUP_STEPS)
-			await steps.run(what, async () => await step(state), critical);
+		await runSteps(steps, state, SETUP_STEPS, critical);
 		await steps.run(
 			'Start Chromium signed in',
 			async () => {
@@ -474,34 +473,27 @@ async function main(): Promise<number> {
 		);
 		const page = await need(context, 'the browser').newPage();
 		const errors = collectErrors(page);
-		await steps.run(
-			'Nodes panel lists both nodes',
-			async () =>
-				await withScreenshot(page, 'nodes-panel', async () => await nodesPanelStep(page, state)),
-		);
-		await steps.run(
-			'Each resource’s panel and the notification trigger’s show their parameters and credentials, without console errors',
-			async () =>
-				await withScreenshot(
-					page,
-					'parameters',
-					async () => await parameterPanelsStep(page, errors, state),
-				),
-		);
-		await steps.run(
-			'The README’s pictures: the alert workflow on the canvas, the Cashout Create panel',
-			async () =>
-				await withScreenshot(page, 'readme', async () => await readmePicturesStep(page, state)),
-		);
-		await steps.run(
-			'A credential test passes in the credential dialog',
-			async () =>
-				await withScreenshot(
-					page,
-					'credential-test',
-					async () => await credentialTestStep(page, state),
-				),
-		);
+		// Each check in the page, by its step name and the name of the screenshot taken when it fails.
+		const checks: Array<[string, string, () => Promise<string>]> = [
+			['Nodes panel lists both nodes', 'nodes-panel', () => nodesPanelStep(page, state)],
+			[
+				'Each resource’s panel and the notification trigger’s show their parameters and credentials, without console errors',
+				'parameters',
+				() => parameterPanelsStep(page, errors, state),
+			],
+			[
+				'The README’s pictures: the alert workflow on the canvas, the Cashout Create panel',
+				'readme',
+				() => readmePicturesStep(page, state),
+			],
+			[
+				'A credential test passes in the credential dialog',
+				'credential-test',
+				() => credentialTestStep(page, state),
+			],
+		];
+		for (const [name, screenshot, check] of checks)
+			await steps.run(name, async () => await withScreenshot(page, screenshot, check));
 	} catch (error) {
 		if (!Steps.isAbort(error))
 			await steps.run('Unexpected error', async () => Promise.reject(error));

@@ -13,7 +13,8 @@ import { mapCredentials } from './catalogue';
 import { toWorkflowRun } from './execution';
 import { startMain } from './n8n-server';
 import { waitFor } from './processes';
-import { pollMark, settleOnePoll, settleStartingPoint, type ScenarioContext } from './scenarios';
+import { pollMark, settleOnePoll, settleStartingPoint } from './scenarios';
+import { scenarioContext } from './alerts';
 import { addPayout, EXECUTION_TIMEOUT_MS, finishedExecutions, need, type RunState } from './state';
 import { inTurn } from './turns';
 
@@ -88,15 +89,7 @@ export async function pollRestartStep(state: RunState): Promise<string> {
 	const sandbox = need(state.sandbox, 'the sandbox');
 	const stored = { ...mapCredentials(restartWorkflow(), state.credentialIds) };
 	const workflow = { ...stored, ...(await client.createWorkflow(stored)) };
-	const context: ScenarioContext = {
-		client,
-		sandbox,
-		mails: need(state.smtp, 'the SMTP sink').mails,
-		n8nUrl: need(state.main, 'n8n main').url,
-		mainLog: () => need(state.main, 'n8n main').process.log(),
-		workflow,
-		state: {},
-	};
+	const context = scenarioContext(state, workflow);
 	const payout = addPayout(sandbox, 'payout-e2e-restart', ['MX', 700, 'MXN']);
 	context.activation = pollMark(context);
 	await client.activate(workflow);

@@ -7,6 +7,7 @@
  */
 import type { INode } from 'n8n-workflow';
 
+import { lostCashoutAnswers } from '../sandbox/faults';
 import { mapCredentials } from './catalogue';
 import { catalogueEntry, EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
 import { waitFor } from './processes';
@@ -38,14 +39,7 @@ export async function executionRetryStep(state: RunState): Promise<string> {
 
 	// The service makes the second payout, but its answer is lost, and so are the answers to the
 	// node's two resends.
-	sandbox.faults.add({
-		method: 'POST',
-		path: '/v3/cashout',
-		kind: 'reset',
-		phase: 'after',
-		skip: 1,
-		times: 3,
-	});
+	sandbox.faults.add(lostCashoutAnswers(3, { skip: 1 }));
 	const failedId = await client.runManually(
 		{ ...workflow, ...stored },
 		need(entry.manualTrigger, 'the manual trigger'),

@@ -209,11 +209,24 @@ export async function credentialsStep(state: RunState): Promise<string> {
 	return `${specs.length} created, ${results.length} tests passed\n${results.join('\n')}`;
 }
 
+/** A step of a run: its name in the report, and what it does (resolving what it saw). */
+export type NamedStep = [string, (state: RunState) => Promise<string>];
+
+/** Runs each of `list` in order as a step of `steps` (critical ones stop the run when they fail). */
+export async function runSteps(
+	steps: Steps,
+	state: RunState,
+	list: ReadonlyArray<NamedStep>,
+	options: { critical?: boolean } = {},
+): Promise<void> {
+	for (const [name, step] of list) await steps.run(name, async () => await step(state), options);
+}
+
 /**
  * The steps from a packed package to n8n running it with the sandbox's credentials, by name, as
  * `npm run try` and `npm run test:editor` run them (regular mode, the package installed by hand).
  */
-export const SETUP_STEPS: ReadonlyArray<[string, (state: RunState) => Promise<string>]> = [
+export const SETUP_STEPS: ReadonlyArray<NamedStep> = [
 	['Build and pack the package', packStep],
 	['Start the sandbox and the SMTP sink', sandboxStep],
 	['Start n8n', startN8nStep],
@@ -278,14 +291,13 @@ async function reloginStep(state: RunState): Promise<string> {
 
 /** The polling trigger across a restart of n8n, then under a host clock that jumps (each restarts main). */
 async function pollingRestartSteps(steps: Steps, state: RunState): Promise<void> {
-	await steps.run(
-		'Polling trigger: a change made while n8n was down is reported once after the restart',
-		async () => await pollRestartStep(state),
-	);
-	await steps.run(
-		"Polling trigger: n8n's clock 8 days ahead and back re-emits nothing",
-		async () => await clockJumpStep(state),
-	);
+	await runSteps(steps, state, [
+		[
+			'Polling trigger: a change made while n8n was down is reported once after the restart',
+			pollRestartStep,
+		],
+		["Polling trigger: n8n's clock 8 days ahead and back re-emits nothing", clockJumpStep],
+	]);
 }
 
 /**
@@ -317,7 +329,7 @@ function startPollingAlerts(
 }
 
 /** All steps of a run, in order. */
-async function runSteps(steps: Steps, state: RunState): Promise<void> {
+async function allSteps(steps: Steps, state: RunState): Promise<void> {
 	const critical = { critical: true };
 	await steps.run(
 		'Install n8n and Node.js (cache)',
@@ -420,14 +432,13 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 		);
 	}
 	if (!state.options.queue) {
-		await steps.run(
-			"Two webhook calls for the same payout make two payouts; n8n's Retry of a third makes none",
-			async () => await separateRequestsStep(state),
-		);
-		await steps.run(
-			'The Session credential is refused to the HTTP Request node',
-			async () => await credentialRestrictionStep(state),
-		);
+		await runSteps(steps, state, [
+			[
+				"Two webhook calls for the same payout make two payouts; n8n's Retry of a third makes none",
+				separateRequestsStep,
+			],
+			['The Session credential is refused to the HTTP Request node', credentialRestrictionStep],
+		]);
 	}
 	if (state.options.queue) await workerChecks(steps, state);
 	await steps.run(
@@ -558,7 +569,7 @@ async function main(): Promise<number> {
 	);
 	try {
 		if (options.installOnly) await installOnlySteps(steps, state);
-		else await runSteps(steps, state);
+		else await allSteps(steps, state);
 	} catch (error) {
 		if (!Steps.isAbort(error))
 			await steps.run('Unexpected error', async () => Promise.reject(error));

@@ -90,6 +90,19 @@ export function countPolls(mainLog: string, workflowName: string): number {
 	).length;
 }
 
+/**
+ * Moves the sandbox's cashout `id` to `to` through its admin API (as the service's back office
+ * would), with the bank's rejection code and reason for REJECTED.
+ */
+async function advanceCashout(
+	sandbox: Sandbox,
+	id: unknown,
+	to: 'DELIVERED' | 'REJECTED',
+	rejection: { rejectionCode?: number; rejectionReason?: string } = {},
+): Promise<void> {
+	await sandboxAdmin(sandbox, `/cashouts/${String(id)}/advance`, { to, ...rejection });
+}
+
 /** Sends an admin request to the sandbox (`/_sandbox/...`), as a person driving it would. */
 export async function sandboxAdmin(
 	sandbox: Sandbox,
@@ -186,10 +199,9 @@ export const ALERT_SCENARIOS: AlertScenario[] = [
 			state.cashoutId = payout.idCashout;
 		},
 		async drive({ sandbox, state }) {
-			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, { to: 'DELIVERED' });
+			await advanceCashout(sandbox, state.cashoutId, 'DELIVERED');
 			// A code and no reason from the bank: the e-mail must not end the line with a dangling dash.
-			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, {
-				to: 'REJECTED',
+			await advanceCashout(sandbox, state.cashoutId, 'REJECTED', {
 				rejectionCode: 801,
 				rejectionReason: '',
 			});
@@ -268,11 +280,10 @@ export const ALERT_SCENARIOS: AlertScenario[] = [
 			if (readsAfter !== readsBefore)
 				throw new Error(`forged notifications cost ${readsAfter - readsBefore} status reads`);
 			// DELIVERED is notified, read and filtered out; REJECTED is notified twice (a duplicate).
-			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, { to: 'DELIVERED' });
+			await advanceCashout(sandbox, state.cashoutId, 'DELIVERED');
 			await sandbox.control.notifications.settle();
 			sandbox.control.notifications.duplicate(1);
-			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, {
-				to: 'REJECTED',
+			await advanceCashout(sandbox, state.cashoutId, 'REJECTED', {
 				rejectionCode: 801,
 				rejectionReason: 'Beneficiary account closed',
 			});
@@ -359,9 +370,8 @@ export const ALERT_SCENARIOS: AlertScenario[] = [
 		},
 		afterActivation: async (context) => await settleStartingPoint(context, '/v1/cashouts'),
 		async drive({ sandbox, state }) {
-			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, { to: 'DELIVERED' });
-			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, {
-				to: 'REJECTED',
+			await advanceCashout(sandbox, state.cashoutId, 'DELIVERED');
+			await advanceCashout(sandbox, state.cashoutId, 'REJECTED', {
 				rejectionCode: 800,
 				rejectionReason: 'Invalid bank account',
 			});

@@ -10,6 +10,7 @@ import { randomUUID } from 'crypto';
 
 import type { WorkflowJson } from '../harness/engine';
 import { manualTrigger, paymentsServiceNode, workflowNode } from '../harness/nodes';
+import { lostCashoutAnswers } from '../sandbox/faults';
 import { mapCredentials } from './catalogue';
 import { waitFor } from './processes';
 import { isFinished } from './rest';
@@ -96,13 +97,7 @@ export async function separateRequestsStep(state: RunState): Promise<string> {
 
 		const before = new Set((await client.executions(stored.id)).map((execution) => execution.id));
 		// Every answer lost: the first and the node's two resends.
-		sandbox.faults.add({
-			method: 'POST',
-			path: '/v3/cashout',
-			kind: 'reset',
-			phase: 'after',
-			times: 3,
-		});
+		sandbox.faults.add(lostCashoutAnswers(3));
 		await call({ withdrawalId: 'W-1003', amount: '250.00' });
 		sandbox.faults.clear();
 		const failed = await waitFor(

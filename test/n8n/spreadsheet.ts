@@ -13,6 +13,7 @@
  */
 import type { INode, IRunExecutionData } from 'n8n-workflow';
 
+import { lostCashoutAnswers } from '../sandbox/faults';
 import { mapCredentials } from './catalogue';
 import { runDataOf, toWorkflowRun } from './execution';
 import { isFinished, type ExecutionRecord } from './rest';
@@ -176,14 +177,12 @@ export async function spreadsheetStep(state: RunState): Promise<string> {
 	 * external ID), `times` times: the first send and the node's two resends.
 	 */
 	function lose(times: number, row?: string) {
-		sandbox.faults.add({
-			method: 'POST',
-			path: '/v3/cashout',
-			kind: 'reset',
-			phase: 'after',
-			...(row === undefined ? { skip: ROWS / 2 - 1 } : { bodyIncludes: `"external_id":"${row}"` }),
-			times,
-		});
+		sandbox.faults.add(
+			lostCashoutAnswers(
+				times,
+				row === undefined ? { skip: ROWS / 2 - 1 } : { bodyIncludes: `"external_id":"${row}"` },
+			),
+		);
 	}
 
 	/** n8n's Retry of execution `failedId` (the executions list's button), once it has finished. */

@@ -16,7 +16,7 @@ import { exitWith, freePort, stopAll } from './processes';
 import { parseOptions, strictFlags } from './options';
 import { progress } from './progress';
 import { OWNER } from './rest';
-import { cleanUp, importStep, installStep, newRunState, SETUP_STEPS } from './run';
+import { cleanUp, importStep, installStep, newRunState, SETUP_STEPS, type NamedStep } from './run';
 import { need, type RunState } from './state';
 
 /** n8n's own default port. */
@@ -115,7 +115,7 @@ async function main(): Promise<number> {
 	console.log(
 		`Starting n8n ${state.options.n8nVersion} with the package; n8n and Node.js come from ${state.options.cacheDir} (the first run installs them there)…`,
 	);
-	const steps: Array<[string, (run: RunState) => Promise<string>]> = [
+	const steps: NamedStep[] = [
 		['Install n8n and Node.js (cache)', installStep],
 		...SETUP_STEPS,
 		['Import the example workflows', importStep],
