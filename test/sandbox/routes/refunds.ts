@@ -10,7 +10,6 @@ import { decimalText } from '../depositValidation';
 import {
 	apiError,
 	isPlainObject,
-	parseJson,
 	queryParam,
 	rawBodyOf,
 	type RouteContext,
@@ -18,7 +17,7 @@ import {
 import { tinyPdf } from '../pdf';
 import { COUNTRIES, findMethod } from '../reference';
 import type { SandboxStore } from '../store';
-import { authenticateDepositApi, DEPOSIT_VALIDATION_CODE } from './deposits';
+import { authenticateDepositApi, DEPOSIT_VALIDATION_CODE, startKeyedCreation } from './deposits';
 
 /** Deposit statuses that can be refunded (service rules §7). */
 const REFUNDABLE_DEPOSIT_STATUSES: ReadonlySet<string> = new Set(['COMPLETED', 'APPROVED']);
@@ -99,23 +98,9 @@ export function registerRefundRoutes(app: FastifyInstance, ctx: RouteContext): v
 		apiError(reply, 400, DEPOSIT_VALIDATION_CODE, 'Invalid request', 'INVALID_REQUEST', details);
 
 	app.post('/v3/refunds', async (request, reply) => {
-		const auth = authenticateDepositApi(request, reply, true);
-		if (!auth) return reply;
-		const { account, idempotencyKey } = auth;
-		if (store.isIdempotencyKeyUsed(account.merchantId, idempotencyKey)) {
-			return apiError(
-				reply,
-				400,
-				104,
-				`Idempotency key '${idempotencyKey}' was already used`,
-				'IDEMPOTENCY_KEY_ALREADY_USED',
-			);
-		}
-		const raw = rawBodyOf(request);
-		const parsed = parseJson(raw);
-		if (!parsed.ok || !isPlainObject(parsed.value))
-			return invalid(reply, ['body: must be a JSON object']);
-		const body = parsed.value;
+		const started = startKeyedCreation(request, reply, store);
+		if (!started) return reply;
+		const { account, idempotencyKey, body } = started;
 		const value = (key: string): unknown => (body[key] === null ? undefined : body[key]);
 
 		const details: string[] = [];
@@ -276,7 +261,7 @@ export function registerRefundRoutes(app: FastifyInstance, ctx: RouteContext): v
 			merchantId: account.merchantId,
 			idempotencyKey,
 			request: structuredClone(body),
-			rawBody: raw,
+			rawBody: rawBodyOf(request),
 			response: structuredClone(response),
 			createdAt: nowMs,
 		});
