@@ -38,3 +38,23 @@ export const requestLines = (fx: Fixture) =>
 /** The windows `requests` asked for, as `from-to` texts (Unix seconds), each once. */
 export const windowsOf = (requests: RequestLogEntry[]) =>
 	new Set(requests.map((entry) => `${String(entry.query.from)}-${String(entry.query.to)}`));
+
+/**
+ * Each reporting list of records: the path it is read from, its records in the sandbox (MID
+ * 1001), and their date and id fields.
+ */
+export const SANDBOX_LISTS = {
+	deposit: ['/v1/deposits', 'deposits', 'creationDate', 'idDeposit'],
+	cashout: ['/v1/cashouts', 'cashouts', 'creationDate', 'idCashout'],
+	refund: ['/v1/refund', 'refunds', 'date', 'id'],
+	chargeback: ['/v1/chargeback', 'chargebacks', 'creationDate', 'idChargeback'],
+	settlement: ['/v1/settlements', 'settlements', 'creationDate', 'id'],
+	note: ['/v1/notes', 'notes', 'date', 'id'],
+} as const;
+
+/** A list of {@link SANDBOX_LISTS}. */
+export type SandboxList = keyof typeof SANDBOX_LISTS;
+
+/** The sandbox's records of `list` of MID 1001, as plain records. */
+export const sandboxRecords = (fx: Fixture, list: SandboxList): Array<Record<string, unknown>> =>
+	fx.sandbox.control[SANDBOX_LISTS[list][1]](1001) as unknown as Array<Record<string, unknown>>;

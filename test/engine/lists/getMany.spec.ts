@@ -7,7 +7,10 @@ import {
 	listWorkflow,
 	nowSeconds,
 	requestLines,
+	SANDBOX_LISTS,
+	sandboxRecords,
 	windowsOf,
+	type SandboxList,
 } from '../../harness/lists';
 import { expectedList, iso } from '../../harness/records';
 
@@ -20,23 +23,13 @@ describe('reporting lists through the n8n engine', () => {
 	let now: number;
 	beforeAll(() => (now = nowSeconds(fx)));
 
-	/** Each list of MID 1001: its path, the sandbox's control that gives its records, their date and id fields. */
-	const LISTS = {
-		deposit: ['/v1/deposits', 'deposits', 'creationDate', 'idDeposit'],
-		cashout: ['/v1/cashouts', 'cashouts', 'creationDate', 'idCashout'],
-		refund: ['/v1/refund', 'refunds', 'date', 'id'],
-		chargeback: ['/v1/chargeback', 'chargebacks', 'creationDate', 'idChargeback'],
-		settlement: ['/v1/settlements', 'settlements', 'creationDate', 'id'],
-		note: ['/v1/notes', 'notes', 'date', 'id'],
-	} as const;
-
 	/**
 	 * Get Many of `resource` over [from, to] with Return All and `options`: expects the run to emit
 	 * exactly the sandbox's records of the period, newest first, once each; resolves their ids and
 	 * the list requests the sandbox received.
 	 */
 	async function readsThePeriod(
-		resource: keyof typeof LISTS,
+		resource: SandboxList,
 		from: number,
 		to: number,
 		options?: IDataObject,
@@ -49,8 +42,8 @@ describe('reporting lists through the n8n engine', () => {
 			}),
 		);
 		expect(run.error).toBeUndefined();
-		const [path, control, date, id] = LISTS[resource];
-		const all = fx.sandbox.control[control](1001) as unknown as Array<Record<string, unknown>>;
+		const [path, , date, id] = SANDBOX_LISTS[resource];
+		const all = sandboxRecords(fx, resource);
 		const expected = expectedList(all, date, id, from, to).map((record) => record[id]);
 		expect(run.output('Payments Service').map((item) => item.json[id])).toEqual(expected);
 		return { expected, requests: fx.sandbox.log.find('GET', path) };
