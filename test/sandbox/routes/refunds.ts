@@ -7,13 +7,7 @@ import { toSpaceDateTime } from '../clock';
 import { INVOICE_ID_MAX_LENGTH, REFUND_COMMENTS_MAX_LENGTH, URL_MAX_LENGTH } from '../constants';
 import { refundTypeOf, type DepositEntry, type RefundEntry } from '../data';
 import { decimalText } from '../depositValidation';
-import {
-	apiError,
-	isPlainObject,
-	queryParam,
-	rawBodyOf,
-	type RouteContext,
-} from '../http';
+import { apiError, isPlainObject, queryParam, rawBodyOf, type RouteContext } from '../http';
 import { tinyPdf } from '../pdf';
 import { COUNTRIES, findMethod } from '../reference';
 import type { SandboxStore } from '../store';
