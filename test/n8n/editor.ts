@@ -10,7 +10,6 @@ import { copyFileSync, mkdirSync, rmSync } from 'fs';
 import os from 'os';
 import path from 'path';
 import {
-	NodeHelpers,
 	type INode,
 	type INodeParameters,
 	type INodeProperties,
@@ -19,6 +18,7 @@ import {
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 import { readWorkflow, type WorkflowJson } from '../harness/engine';
+import { credentialsShown } from '../harness/credentialsShown';
 import { manualTrigger, paymentsServiceNode } from '../harness/nodes';
 import { PACKAGE_NAME, PACKAGE_ROOT } from '../harness/packageInfo';
 import { mapCredentials } from './catalogue';
@@ -92,21 +92,10 @@ function shownCredentials(
 	parameters: INodeParameters,
 	credentialIds: Map<string, string>,
 ): INode['credentials'] {
-	const node = { typeVersion: newestVersion(description), parameters: {} } as unknown as INode;
-	const values =
-		NodeHelpers.getNodeParameters(
-			description.properties,
-			parameters,
-			true,
-			false,
-			node,
-			description,
-		) ?? parameters;
 	const credentials: NonNullable<INode['credentials']> = {};
-	for (const credential of description.credentials ?? []) {
-		const id = credentialIds.get(EXPORTED_CREDENTIALS[credential.name]);
-		if (id && NodeHelpers.displayParameter(values, credential, node, description))
-			credentials[credential.name] = { id, name: credential.name };
+	for (const name of credentialsShown(description, parameters, newestVersion(description))) {
+		const id = credentialIds.get(EXPORTED_CREDENTIALS[name]);
+		if (id) credentials[name] = { id, name };
 	}
 	return credentials;
 }
