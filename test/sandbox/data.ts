@@ -319,19 +319,23 @@ const SETTLEMENT_STATUS_WEIGHTS: ReadonlyArray<readonly [string, number]> = [
 ];
 const OPEN_STATUSES = new Set(['PENDING', 'CREATED', 'ON_HOLD', 'WAITING_DETAILS']);
 
-/** Fields of a deposit record derived from country, method, USD amount and customer. */
-export interface DepositBasics {
+/** What deposit and cashout records are built from: the record, its merchant, times and status, its country and USD amount. */
+interface PaymentBasics {
 	id: number;
 	merchant: MerchantInfo;
 	createdMs: number;
 	lastChangeMs: number;
 	status: string;
 	country: CountryInfo;
-	method: PaymentMethodInfo | undefined;
 	usd: number;
 	externalId: string;
-	clientId: string;
 	clientDocument: string;
+}
+
+/** Fields of a deposit record derived from country, method, USD amount and customer. */
+export interface DepositBasics extends PaymentBasics {
+	method: PaymentMethodInfo | undefined;
+	clientId: string;
 	idUser: string;
 }
 
@@ -374,16 +378,7 @@ export function buildDepositRecord(b: DepositBasics): DepositRecord {
 }
 
 /** Fields of a cashout record. */
-export interface CashoutBasics {
-	id: number;
-	merchant: MerchantInfo;
-	createdMs: number;
-	lastChangeMs: number;
-	status: string;
-	country: CountryInfo;
-	usd: number;
-	externalId: string;
-	clientDocument: string;
+export interface CashoutBasics extends PaymentBasics {
 	reason: string;
 	existVoucher: boolean;
 }
