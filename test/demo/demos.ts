@@ -2,6 +2,7 @@ import { parse } from 'csv-parse/sync';
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import type { Sandbox } from '../sandbox';
+import { lostCashoutAnswers } from '../sandbox/faults';
 import type { Engine, WorkflowJson, WorkflowRun } from '../harness/engine';
 import { readWorkflow } from '../harness/engine';
 import { PollRunner } from '../harness/poll';
@@ -103,6 +104,51 @@ export function check(condition: unknown, message: string): asserts condition {
  */
 export function lastMailTo(mails: ReceivedMail[], address: string): ReceivedMail | undefined {
 	return mails.filter((mail) => mail.to.includes(address)).at(-1);
+}
+
+/** An e-mail as the demo prints it: its subject, then its text, each line indented. */
+function mailLines(mail: ReceivedMail): string[] {
+	const text = mail.text.trim().split(/\r?\n/);
+	return [`  Subject: ${mail.subject}`, ...text.map((line) => `  | ${line}`)];
+}
+
+/**
+ * The polling trigger `trigger` of `workflow`, activated: its first poll, which must only take a
+ * starting point (no items, no error).
+ */
+async function activatedTrigger(
+	engine: Engine,
+	workflow: WorkflowJson,
+	trigger: string,
+): Promise<PollRunner> {
+	const runner = new PollRunner(engine, workflow, trigger);
+	const activation = await runner.poll();
+	check(
+		!activation.error && activation.items === null,
+		`the first poll should only take a starting point: ${activation.error?.message}`,
+	);
+	return runner;
+}
+
+/** The next poll of `trigger`, which must report exactly the record whose `field` is `id` (`what`). */
+async function pollReporting(trigger: PollRunner, field: string, id: number, what: string) {
+	const polled = await trigger.poll();
+	check(!polled.error, `the poll failed: ${polled.error?.message}`);
+	check(
+		polled.items?.length === 1 && polled.items[0].json[field] === id,
+		`the poll did not report exactly ${what}`,
+	);
+	return polled.items;
+}
+
+/** Sends `payout` to the bank (DELIVERED), which then rejects it with `rejection`. */
+function rejectedPayout(
+	sandbox: Sandbox,
+	payout: { idCashout: number },
+	rejection: { code: number; reason: string },
+): void {
+	sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
+	sandbox.control.advanceCashout(payout.idCashout, 'REJECTED', rejection);
 }
 
 function firstJson(run: WorkflowRun, node: string): IDataObject {
@@ -465,12 +511,7 @@ export const DEMOS: Demo[] = [
 			'Alert on rejected cashouts: the trigger polls, the bank rejects a cashout, an alert e-mail goes out',
 		file: 'alert-rejected-cashouts.json',
 		async run(workflow, { engine, sandbox }) {
-			const trigger = new PollRunner(engine, workflow, 'When a cashout is rejected');
-			const activation = await trigger.poll();
-			check(
-				!activation.error && activation.items === null,
-				`the first poll should only take a starting point: ${activation.error?.message}`,
-			);
+			const trigger = await activatedTrigger(engine, workflow, 'When a cashout is rejected');
 			// A payout is created after activation: PENDING is not an alert (the trigger asks the
 			// service for REJECTED cashouts only, so it is not even read).
 			const payout = sandbox.control.addCashout({
@@ -483,17 +524,16 @@ export const DEMOS: Demo[] = [
 			const pending = await trigger.poll();
 			check(!pending.error && pending.items === null, 'a new pending payout raised an alert');
 			// The bank then rejects it, with a code and no reason.
-			sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
-			sandbox.control.advanceCashout(payout.idCashout, 'REJECTED', { code: 801, reason: '' });
-			const polled = await trigger.poll();
-			check(!polled.error, `the poll failed: ${polled.error?.message}`);
-			check(
-				polled.items?.length === 1 && polled.items[0].json.idCashout === payout.idCashout,
-				'the poll did not report exactly the rejected cashout',
+			rejectedPayout(sandbox, payout, { code: 801, reason: '' });
+			const items = await pollReporting(
+				trigger,
+				'idCashout',
+				payout.idCashout,
+				'the rejected cashout',
 			);
 			const quiet = await trigger.poll();
 			check(quiet.items === null, 'a third poll reported the rejection again');
-			return await engine.run(workflow, { triggerItems: polled.items });
+			return await engine.run(workflow, { triggerItems: items });
 		},
 		summarize(run, { mails }) {
 			check(!run.error, `the workflow failed: ${run.error?.message}`);
@@ -523,11 +563,7 @@ export const DEMOS: Demo[] = [
 				'4 polls asking for REJECTED cashouts only: starting point, nothing while the payout is pending, rejection detected, nothing repeated; alert sent to ' +
 					mail.to.join(', ') +
 					':',
-				`  Subject: ${mail.subject}`,
-				...mail.text
-					.trim()
-					.split(/\r?\n/)
-					.map((line) => `  | ${line}`),
+				...mailLines(mail),
 			];
 		},
 	},
@@ -603,11 +639,7 @@ export const DEMOS: Demo[] = [
 			);
 			return [
 				`3 notifications answered: ${answered.join('; ')}; one alert sent to ${mail.to.join(', ')}:`,
-				`  Subject: ${mail.subject}`,
-				...mail.text
-					.trim()
-					.split(/\r?\n/)
-					.map((line) => `  | ${line}`),
+				...mailLines(mail),
 			];
 		},
 	},
@@ -616,12 +648,7 @@ export const DEMOS: Demo[] = [
 			'Alert on new chargebacks: the trigger polls, a customer’s bank opens a chargeback on a deposit, an e-mail names the deposit, the amount and the status',
 		file: 'alert-new-chargebacks.json',
 		async run(workflow, { engine, sandbox }) {
-			const trigger = new PollRunner(engine, workflow, 'When a chargeback arrives');
-			const activation = await trigger.poll();
-			check(
-				!activation.error && activation.items === null,
-				`the first poll should only take a starting point: ${activation.error?.message}`,
-			);
+			const trigger = await activatedTrigger(engine, workflow, 'When a chargeback arrives');
 			const quiet = await trigger.poll();
 			check(
 				!quiet.error && quiet.items === null,
@@ -636,15 +663,15 @@ export const DEMOS: Demo[] = [
 				idMerchant: 1001,
 				idDeposit: deposit.idDeposit,
 			});
-			const polled = await trigger.poll();
-			check(!polled.error, `the poll failed: ${polled.error?.message}`);
-			check(
-				polled.items?.length === 1 && polled.items[0].json.idChargeback === chargeback.idChargeback,
-				'the poll did not report exactly the new chargeback',
+			const items = await pollReporting(
+				trigger,
+				'idChargeback',
+				chargeback.idChargeback,
+				'the new chargeback',
 			);
 			const again = await trigger.poll();
 			check(again.items === null, 'a later poll reported the chargeback again');
-			return await engine.run(workflow, { triggerItems: polled.items });
+			return await engine.run(workflow, { triggerItems: items });
 		},
 		summarize(run, { mails, sandbox }) {
 			check(!run.error, `the workflow failed: ${run.error?.message}`);
@@ -668,11 +695,7 @@ export const DEMOS: Demo[] = [
 				check(mail.text.split(/\r?\n/).includes(line), `the alert e-mail lacks the line "${line}"`);
 			return [
 				`chargeback ${chargeback.idChargeback} on deposit ${chargeback.idDeposit} reported once; alert sent to ${mail.to.join(', ')}:`,
-				`  Subject: ${mail.subject}`,
-				...mail.text
-					.trim()
-					.split(/\r?\n/)
-					.map((line) => `  | ${line}`),
+				...mailLines(mail),
 			];
 		},
 	},
@@ -728,12 +751,7 @@ export const DEMOS: Demo[] = [
 			'Re-issue a rejected payout: the trigger sees the rejection, a new cashout goes out with corrected bank details',
 		file: 'reissue-rejected-payout.json',
 		async run(workflow, { engine, sandbox }) {
-			const trigger = new PollRunner(engine, workflow, 'When a payout is rejected');
-			const activation = await trigger.poll();
-			check(
-				!activation.error && activation.items === null,
-				`the first poll should only take a starting point: ${activation.error?.message}`,
-			);
+			const trigger = await activatedTrigger(engine, workflow, 'When a payout is rejected');
 			const payout = sandbox.control.addCashout({
 				idMerchant: 1001,
 				externalId: 'payout-demo-0003',
@@ -742,20 +760,16 @@ export const DEMOS: Demo[] = [
 				currency: 'BRL',
 				clientDocument: '52998224725',
 			});
-			sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
-			sandbox.control.advanceCashout(payout.idCashout, 'REJECTED', {
-				code: 800,
-				reason: 'Invalid bank account',
-			});
-			const polled = await trigger.poll();
-			check(!polled.error, `the poll failed: ${polled.error?.message}`);
-			check(
-				polled.items?.length === 1 && polled.items[0].json.idCashout === payout.idCashout,
-				'the poll did not report exactly the rejected payout',
+			rejectedPayout(sandbox, payout, { code: 800, reason: 'Invalid bank account' });
+			const items = await pollReporting(
+				trigger,
+				'idCashout',
+				payout.idCashout,
+				'the rejected payout',
 			);
-			const first = await engine.run(workflow, { triggerItems: polled.items });
+			const first = await engine.run(workflow, { triggerItems: items });
 			// The same event once more (a replay, or a second worker): the re-issue is read back, not paid again.
-			const replay = await engine.run(workflow, { triggerItems: polled.items });
+			const replay = await engine.run(workflow, { triggerItems: items });
 			const again = replay.output('Re-issue payout')[0]?.json;
 			check(
 				again?.already_created === true && again.external_id === 'payout-demo-0003-R1',
@@ -817,14 +831,7 @@ export const DEMOS: Demo[] = [
 		async run(workflow, { engine, sandbox }) {
 			// The service makes the second payout, but its answer is lost, and so are the answers to the
 			// node's two resends (the same external ID): the execution fails there.
-			sandbox.faults.add({
-				method: 'POST',
-				path: '/v3/cashout',
-				kind: 'reset',
-				phase: 'after',
-				skip: 1,
-				times: 3,
-			});
+			sandbox.faults.add(lostCashoutAnswers(3, { skip: 1 }));
 			const failed = await engine.run(workflow);
 			check(failed.error, 'the execution should fail on the lost answer');
 			// n8n's Retry from the executions list: a new execution that resumes at the failed node.

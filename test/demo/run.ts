@@ -10,7 +10,7 @@ import { Container } from '@n8n/di';
 import { ErrorReporter } from 'n8n-core';
 import { startSandbox } from '../sandbox';
 import { createEngine } from '../harness/engine';
-import { storeSandboxCredentials } from '../harness/fixtures';
+import { smtpSinkData, storeSandboxCredentials } from '../harness/fixtures';
 import { DEMOS, runDemo } from './demos';
 import { startSmtpSink } from './smtp-sink';
 
@@ -37,14 +37,7 @@ async function main(): Promise<number> {
 		id: 'cred-smtp',
 		name: 'SMTP (finance mailbox)',
 		type: 'smtp',
-		data: {
-			host: '127.0.0.1',
-			port: smtp.port,
-			secure: false,
-			disableStartTls: true,
-			user: '',
-			password: '',
-		},
+		data: smtpSinkData(smtp.port),
 	});
 	console.log(
 		`Sandbox payments service on ${sandbox.baseUrl}; SMTP sink on 127.0.0.1:${smtp.port}\n`,

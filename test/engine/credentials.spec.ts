@@ -1,62 +1,47 @@
 /** The four credentials through n8n's engine: sessions per merchant ID, refused logins, and the tests n8n's Test button runs. */
-import {
-	CREDENTIAL_IDS,
-	paymentsNode,
-	startFixture,
-	WorkflowBuilder,
-	type Fixture,
-} from '../harness/fixtures';
+import { CREDENTIAL_IDS, nodeWorkflow, useFixture } from '../harness/fixtures';
 import { sharedFixture } from '../harness/sharedFixture';
 import { testCredential } from '../harness/credential-tester';
 
 const SESSION = 'paymentsServiceSessionApi';
 
-function single(
-	resource: string,
-	operation: string,
-	parameters: Record<string, unknown>,
-	credential: 'paymentsServiceSessionApi' | 'paymentsServiceReadOnlyApi',
-	extra = {},
-) {
-	const builder = new WorkflowBuilder(`${resource} ${operation}`);
-	builder.then(paymentsNode({ resource, operation, ...parameters }, credential, extra));
-	return builder.build();
-}
+/** `resource` → `operation` with the stored Session credential `id`. */
+const withSession = (id: string, resource: string, operation: string, parameters = {}) =>
+	nodeWorkflow({ resource, operation, ...parameters }, SESSION, {
+		extra: { credentials: { [SESSION]: { id, name: id } } },
+	});
+
+/** Stores a copy of the credential `id` with `change` (and no session token) as `newId`. */
+const storeCopy = (
+	fx: ReturnType<typeof useFixture>,
+	id: string,
+	newId: string,
+	type: string,
+	change: Record<string, unknown>,
+) =>
+	fx.engine.addCredential({
+		id: newId,
+		name: newId,
+		type,
+		data: { ...fx.engine.credentials.stored(id), ...change, sessionToken: '' },
+	});
 
 // The read-only blocks share one fixture; the Session block starts its own (it logs out).
 const shared = sharedFixture();
 
 describe('Session credentials through the n8n engine', () => {
-	let fx: Fixture;
-	beforeAll(async () => (fx = await startFixture()));
-	afterAll(async () => await fx.close());
-	beforeEach(() => fx.sandbox.log.clear());
+	const fx = useFixture();
 
 	test('two credentials of one user with different merchant IDs each keep their own session', async () => {
-		const base = fx.engine.credentials.stored(CREDENTIAL_IDS.paymentsServiceSessionApi);
-		fx.engine.addCredential({
-			id: 'mid-1001',
-			name: 'MID 1001',
-			type: SESSION,
-			data: { ...base, sessionToken: '', merchantId: '1001' },
-		});
-		fx.engine.addCredential({
-			id: 'mid-1002',
-			name: 'MID 1002',
-			type: SESSION,
-			data: { ...base, sessionToken: '', merchantId: '1002' },
-		});
+		for (const mid of ['1001', '1002'])
+			storeCopy(fx, CREDENTIAL_IDS[SESSION], `mid-${mid}`, SESSION, { merchantId: mid });
 		const marker = fx.sandbox.control.addDeposit({ idMerchant: 1002, status: 'COMPLETED' });
-		const listWith = (id: string) => {
-			const workflow = single(
-				'deposit',
-				'getMany',
-				{ returnAll: false, limit: 5, period: 'last24Hours' },
-				SESSION,
-			);
-			workflow.nodes[1].credentials = { [SESSION]: { id, name: id } };
-			return workflow;
-		};
+		const listWith = (id: string) =>
+			withSession(id, 'deposit', 'getMany', {
+				returnAll: false,
+				limit: 5,
+				period: 'last24Hours',
+			});
 		const first1002 = await fx.engine.run(listWith('mid-1002'));
 		const then1001 = await fx.engine.run(listWith('mid-1001'));
 		const again1002 = await fx.engine.run(listWith('mid-1002'));
@@ -86,18 +71,8 @@ describe('Session credentials through the n8n engine', () => {
 				merchantId: '',
 			},
 		});
-		const base = fx.engine.credentials.stored(CREDENTIAL_IDS.paymentsServiceSessionApi);
-		fx.engine.addCredential({
-			id: 'foreign-mid',
-			name: 'foreign',
-			type: SESSION,
-			data: { ...base, sessionToken: '', merchantId: '2001' },
-		});
-		const withCredential = (id: string) => {
-			const workflow = single('balance', 'get', {}, SESSION);
-			workflow.nodes[1].credentials = { [SESSION]: { id, name: id } };
-			return workflow;
-		};
+		storeCopy(fx, CREDENTIAL_IDS[SESSION], 'foreign-mid', SESSION, { merchantId: '2001' });
+		const withCredential = (id: string) => withSession(id, 'balance', 'get');
 		const refused = await fx.engine.run(withCredential('refused'));
 		// The credential's own message reaches the user; the description says what was being done.
 		expect(refused.nodeError('Payments Service')).toMatchObject({
@@ -125,87 +100,64 @@ describe('Session credentials through the n8n engine', () => {
 });
 
 describe('Credential tests, as n8n’s Test button runs them', () => {
-	let fx: Fixture;
-	beforeAll(() => (fx = shared()));
+	const fx = useFixture({ shared });
+	const ALL = Object.entries(CREDENTIAL_IDS);
 
-	test('each stored sandbox credential passes its test', async () => {
-		for (const [type, id] of Object.entries(CREDENTIAL_IDS)) {
-			expect([type, await testCredential(fx.engine, id, type)]).toEqual([
-				type,
-				{ status: 'OK', message: 'Connection successful!' },
-			]);
+	test.each(ALL)('the stored sandbox credential %s passes its test', async (type, id) => {
+		expect(await testCredential(fx.engine, id, type)).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
+		if (type === SESSION) {
+			// Testing the session credential logs in (n8n always does when testing) and reads the balance.
+			expect(fx.sandbox.log.find('POST', '/v1/auth/login').length).toBeGreaterThan(0);
+			expect(fx.sandbox.log.find('GET', '/v1/balance').at(-1)?.status).toBe(200);
 		}
-		// Testing the session credential logs in (n8n always does when testing) and reads the balance.
-		expect(fx.sandbox.log.find('POST', '/v1/auth/login').length).toBeGreaterThan(0);
-		expect(fx.sandbox.log.find('GET', '/v1/balance').at(-1)?.status).toBe(200);
 	});
 
-	test('a Base URL typed with spaces and a trailing slash is read the same way by every credential test', async () => {
-		for (const [type, id] of Object.entries(CREDENTIAL_IDS)) {
+	test.each(ALL)(
+		'%s: a Base URL typed with spaces and a trailing slash is read the same way by its credential test',
+		async (type, id) => {
 			const stored = fx.engine.credentials.stored(id);
-			fx.engine.addCredential({
-				id: `${id}-padded`,
-				name: 'padded',
-				type,
-				data: { ...stored, baseUrl: `  ${String(stored.baseUrl)}//  `, sessionToken: '' },
+			storeCopy(fx, id, `${id}-padded`, type, { baseUrl: `  ${String(stored.baseUrl)}//  ` });
+			expect(await testCredential(fx.engine, `${id}-padded`, type)).toEqual({
+				status: 'OK',
+				message: 'Connection successful!',
 			});
-			expect([type, await testCredential(fx.engine, `${id}-padded`, type)]).toEqual([
-				type,
-				{ status: 'OK', message: 'Connection successful!' },
-			]);
-		}
-	});
+		},
+	);
 
-	test('wrong secrets fail with a message naming what is wrong', async () => {
-		const stored = (id: string) => fx.engine.credentials.stored(id);
-		const cases: Array<[string, string, Record<string, unknown>, RegExp]> = [
-			[
-				'paymentsServiceSessionApi',
-				CREDENTIAL_IDS.paymentsServiceSessionApi,
-				{ secretKey: 'wrong' },
-				/Login failed \(HTTP 401, code 11\)/,
-			],
-			[
-				'paymentsServiceReadOnlyApi',
-				CREDENTIAL_IDS.paymentsServiceReadOnlyApi,
-				{ readOnlyKey: 'wrong' },
-				/Read-Only Key is not valid \(code 100\)/,
-			],
-			[
-				'paymentsServiceDepositApi',
-				CREDENTIAL_IDS.paymentsServiceDepositApi,
-				{ apiSignature: 'wrong' },
-				/signature does not match.*\(code 102\)/,
-			],
-			[
-				'paymentsServiceDepositApi',
-				CREDENTIAL_IDS.paymentsServiceDepositApi,
-				{ apiKey: 'wrong' },
-				/API Key \(X-Login\) is not valid \(code 100\)/,
-			],
-			[
-				'paymentsServiceCashoutApi',
-				CREDENTIAL_IDS.paymentsServiceCashoutApi,
-				{ pass: 'wrong' },
-				/Login or Pass is not valid \(code 401\)/,
-			],
-			[
-				'paymentsServiceCashoutApi',
-				CREDENTIAL_IDS.paymentsServiceCashoutApi,
-				{ apiSignature: 'wrong' },
-				/payload signature does not match.*\(code 302\)/,
-			],
-		];
-		for (const [type, id, change, message] of cases) {
-			fx.engine.addCredential({
-				id: `${id}-broken`,
-				name: 'broken',
-				type,
-				data: { ...stored(id), ...change, sessionToken: '' },
-			});
+	test.each<[keyof typeof CREDENTIAL_IDS, Record<string, unknown>, RegExp]>([
+		['paymentsServiceSessionApi', { secretKey: 'wrong' }, /Login failed \(HTTP 401, code 11\)/],
+		[
+			'paymentsServiceReadOnlyApi',
+			{ readOnlyKey: 'wrong' },
+			/Read-Only Key is not valid \(code 100\)/,
+		],
+		[
+			'paymentsServiceDepositApi',
+			{ apiSignature: 'wrong' },
+			/signature does not match.*\(code 102\)/,
+		],
+		[
+			'paymentsServiceDepositApi',
+			{ apiKey: 'wrong' },
+			/API Key \(X-Login\) is not valid \(code 100\)/,
+		],
+		['paymentsServiceCashoutApi', { pass: 'wrong' }, /Login or Pass is not valid \(code 401\)/],
+		[
+			'paymentsServiceCashoutApi',
+			{ apiSignature: 'wrong' },
+			/payload signature does not match.*\(code 302\)/,
+		],
+	])(
+		'%s with a wrong secret %j fails with a message naming what is wrong',
+		async (type, change, message) => {
+			const id = CREDENTIAL_IDS[type];
+			storeCopy(fx, id, `${id}-broken`, type, change);
 			const result = await testCredential(fx.engine, `${id}-broken`, type);
-			expect([type, change, result.status]).toEqual([type, change, 'Error']);
+			expect(result.status).toBe('Error');
 			expect(result.message).toMatch(message);
-		}
-	});
+		},
+	);
 });

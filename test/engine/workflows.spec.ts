@@ -1,6 +1,6 @@
 import { DEMOS, runDemo, type DemoContext } from '../demo/demos';
 import { startSmtpSink } from '../demo/smtp-sink';
-import { startFixture, type Fixture } from '../harness/fixtures';
+import { smtpSinkData, startFixture, type Fixture } from '../harness/fixtures';
 
 // The example workflows of test/workflows (the ones `npm run demo` shows), run as files, exactly as
 // a user would import them into n8n, with each demo's own checks.
@@ -16,14 +16,7 @@ describe('the example workflows', () => {
 			id: 'cred-smtp',
 			name: 'SMTP',
 			type: 'smtp',
-			data: {
-				host: '127.0.0.1',
-				port: smtp.port,
-				secure: false,
-				disableStartTls: true,
-				user: '',
-				password: '',
-			},
+			data: smtpSinkData(smtp.port),
 		});
 		context = { engine: fx.engine, sandbox: fx.sandbox, mails: smtp.mails };
 	});

@@ -1,8 +1,15 @@
-import type { INode, INodeParameters } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INode,
+	INodeCredentials,
+	INodeParameters,
+} from 'n8n-workflow';
 
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox';
 import { createEngine, type Engine, type PackageSource, type WorkflowJson } from './engine';
 import { PACKAGE_NAME } from './packageInfo';
+import type { StoredCredential } from './credentials-helper';
 
 /** Ids of the credentials the fixtures store, one per credential type. */
 export const CREDENTIAL_IDS = {
@@ -33,47 +40,126 @@ export async function startFixture(
 	return { sandbox, engine, close: async () => await sandbox.close() };
 }
 
+/**
+ * A describe block's fixture: started before its first test (with `options`) and closed after its
+ * last, or, with `shared`, the file's {@link sharedFixture} (not closed here); with `merchantId`,
+ * its Session credential works under that merchant ID. Before each test the
+ * sandbox's request log and injected faults are cleared, so a test asserts only the requests it
+ * caused. Call inside the `describe`; the object returned reads the fixture at each use (`fx.sandbox`,
+ * `fx.engine`), and throws when used outside the block's tests.
+ */
+export function useFixture(
+	options: { sandbox?: SandboxOptions; shared?: () => Fixture; merchantId?: string } = {},
+): Fixture {
+	let started: Fixture | undefined;
+	const fixture = (): Fixture => {
+		if (!started) throw new Error('useFixture: used outside the tests of its describe block');
+		return started;
+	};
+	beforeAll(async () => {
+		started = options.shared ? options.shared() : await startFixture({ sandbox: options.sandbox });
+		if (options.merchantId)
+			storeSandboxCredentials(started.engine, started.sandbox, options.merchantId);
+	});
+	if (!options.shared) afterAll(async () => await started?.close());
+	beforeEach(() => {
+		fixture().sandbox.log.clear();
+		fixture().sandbox.faults.clear();
+	});
+	return {
+		get sandbox() {
+			return fixture().sandbox;
+		},
+		get engine() {
+			return fixture().engine;
+		},
+		close: async () => await fixture().close(),
+	};
+}
+
+/**
+ * One credential of each type of this package, with `sandbox`'s demo values, under
+ * {@link CREDENTIAL_IDS}; the Session credential with `merchantId` ('' = the user's default MID).
+ */
+export function sandboxCredentials(sandbox: Sandbox, merchantId = ''): StoredCredential[] {
+	const { readOnlyKey, session, deposit, cashout } = sandbox.credentials;
+	const api = sandbox.apiUrl;
+	const credential = (
+		type: CredentialTypeName,
+		name: string,
+		data: ICredentialDataDecryptedObject,
+	) => ({
+		id: CREDENTIAL_IDS[type],
+		name,
+		type,
+		data,
+	});
+	const { accessKey, secretKey } = session;
+	return [
+		credential('paymentsServiceSessionApi', 'Sandbox session', {
+			baseUrl: sandbox.baseUrl,
+			...{ accessKey, secretKey, merchantId },
+		}),
+		credential('paymentsServiceReadOnlyApi', 'Sandbox read-only key', {
+			baseUrl: api,
+			readOnlyKey,
+		}),
+		credential('paymentsServiceDepositApi', 'Sandbox deposit API', {
+			baseUrl: api,
+			...{ apiKey: deposit.apiKey, apiSignature: deposit.apiSignature },
+		}),
+		credential('paymentsServiceCashoutApi', 'Sandbox cashout API', {
+			baseUrl: api,
+			...{ login: cashout.login, pass: cashout.pass, apiSignature: cashout.apiSignature },
+		}),
+	];
+}
+
+/** The data of an SMTP credential for the local SMTP sink on `port` (no TLS, no login). */
+export const smtpSinkData = (port: number): ICredentialDataDecryptedObject => ({
+	host: '127.0.0.1',
+	port,
+	secure: false,
+	disableStartTls: true,
+	user: '',
+	password: '',
+});
+
 /** Stores one credential of each type of this package, pointing at `sandbox`. */
 export function storeSandboxCredentials(engine: Engine, sandbox: Sandbox, merchantId = ''): void {
-	const { credentials } = sandbox;
-	engine.addCredential({
-		id: CREDENTIAL_IDS.paymentsServiceSessionApi,
-		name: 'Sandbox session',
-		type: 'paymentsServiceSessionApi',
-		data: {
-			baseUrl: sandbox.baseUrl,
-			accessKey: credentials.session.accessKey,
-			secretKey: credentials.session.secretKey,
-			merchantId,
-		},
+	for (const credential of sandboxCredentials(sandbox, merchantId))
+		engine.addCredential(credential);
+}
+
+/**
+ * Stores under `id` a copy of the fixture's credential of `type` (or of the stored credential
+ * `from`) with `change` applied and no session token; returns a node's `credentials` field that
+ * selects it (for `paymentsNode`'s `extra`).
+ */
+export function storeCredentialCopy(
+	fx: Fixture,
+	type: CredentialTypeName,
+	id: string,
+	change: IDataObject,
+	from: string = CREDENTIAL_IDS[type],
+): { credentials: INodeCredentials } {
+	fx.engine.addCredential({
+		id,
+		name: id,
+		type,
+		data: { ...fx.engine.credentials.stored(from), ...change, sessionToken: '' },
 	});
-	engine.addCredential({
-		id: CREDENTIAL_IDS.paymentsServiceReadOnlyApi,
-		name: 'Sandbox read-only key',
-		type: 'paymentsServiceReadOnlyApi',
-		data: { baseUrl: sandbox.apiUrl, readOnlyKey: credentials.readOnlyKey },
-	});
-	engine.addCredential({
-		id: CREDENTIAL_IDS.paymentsServiceDepositApi,
-		name: 'Sandbox deposit API',
-		type: 'paymentsServiceDepositApi',
-		data: {
-			baseUrl: sandbox.apiUrl,
-			apiKey: credentials.deposit.apiKey,
-			apiSignature: credentials.deposit.apiSignature,
-		},
-	});
-	engine.addCredential({
-		id: CREDENTIAL_IDS.paymentsServiceCashoutApi,
-		name: 'Sandbox cashout API',
-		type: 'paymentsServiceCashoutApi',
-		data: {
-			baseUrl: sandbox.apiUrl,
-			login: credentials.cashout.login,
-			pass: credentials.cashout.pass,
-			apiSignature: credentials.cashout.apiSignature,
-		},
-	});
+	return { credentials: { [type]: { id, name: id } } };
+}
+
+/** Stores the fixture's Session credential again without its session token: the next request logs in. */
+export function dropSessionToken(fx: Fixture): void {
+	storeCredentialCopy(
+		fx,
+		'paymentsServiceSessionApi',
+		CREDENTIAL_IDS.paymentsServiceSessionApi,
+		{},
+	);
 }
 
 /** A Payments Service node using the stored credential of `credentialType`. */
@@ -92,6 +178,35 @@ export function paymentsNode(
 		credentials: { [credentialType]: { id: CREDENTIAL_IDS[credentialType], name: credentialType } },
 		...extra,
 	};
+}
+
+/**
+ * A workflow of a Manual Trigger and one Payments Service node (`parameters`, the stored credential
+ * of `credentialType`, `extra` node fields), after nodes that output `items` (Edit Fields and Split
+ * Out, named `itemsName`) or one item with `files` (named `filesName`) when given; named `name`
+ * (default: resource and operation).
+ */
+export function nodeWorkflow(
+	parameters: INodeParameters,
+	credentialType: CredentialTypeName,
+	options: {
+		extra?: Partial<INode>;
+		items?: IDataObject[];
+		itemsName?: string;
+		files?: FileSpec[];
+		filesName?: string;
+		name?: string;
+		settings?: WorkflowJson['settings'];
+	} = {},
+): WorkflowJson {
+	const builder = new WorkflowBuilder(
+		options.name ?? `${String(parameters.resource)} ${String(parameters.operation)}`,
+	);
+	if (options.items) builder.items(options.itemsName ?? 'Items', options.items);
+	if (options.files) builder.files(options.filesName ?? 'Files', options.files);
+	builder.then(paymentsNode(parameters, credentialType, options.extra));
+	const built = builder.build();
+	return options.settings ? { ...built, settings: options.settings } : built;
 }
 
 /** A file for {@link WorkflowBuilder.files}. */

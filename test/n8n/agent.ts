@@ -10,13 +10,14 @@ import Fastify from 'fastify';
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import type { WorkflowJson } from '../harness/engine';
+import { manualTrigger } from '../harness/nodes';
 import { PACKAGE_NAME } from '../harness/packageInfo';
 import { CREDENTIAL_IDS } from '../harness/fixtures';
 import { TOOL_DESCRIPTIONS } from '../../nodes/PaymentsService/actions/toolDescriptions';
 import { toWorkflowRun } from './execution';
 import { waitFor } from './processes';
 import { sandboxAdmin } from './scenarios';
-import { EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
+import { addPayout, EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
 
 /** One tool call the mock makes: the tool's name as n8n gives it and the arguments. */
 interface ScriptedCall {
@@ -181,14 +182,7 @@ export function agentNodes(
 	agentVersion: number,
 ): INode[] {
 	return [
-		{
-			id: 'start',
-			name: 'Start',
-			type: 'n8n-nodes-base.manualTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		},
+		manualTrigger('Start'),
 		{
 			id: 'agent',
 			name: 'AI Agent',
@@ -314,20 +308,8 @@ async function ask(state: RunState, prompt: string, openAiCredentialId: string):
 export async function agentStep(state: RunState): Promise<string> {
 	const sandbox = need(state.sandbox, 'the sandbox');
 	const client = need(state.client, 'the REST client');
-	const pending = sandbox.control.addCashout({
-		idMerchant: 1001,
-		externalId: `payout-agent-${Date.now()}`,
-		country: 'MX',
-		amount: 900,
-		currency: 'MXN',
-	});
-	const delivered = sandbox.control.addCashout({
-		idMerchant: 1001,
-		externalId: `payout-agent-done-${Date.now()}`,
-		country: 'MX',
-		amount: 700,
-		currency: 'MXN',
-	});
+	const pending = addPayout(sandbox, 'payout-agent', ['MX', 900, 'MXN']);
+	const delivered = addPayout(sandbox, 'payout-agent-done', ['MX', 700, 'MXN']);
 	await sandboxAdmin(sandbox, `/cashouts/${delivered.idCashout}/advance`, { to: 'DELIVERED' });
 	const scripts = new Map<string, ScriptedCall[]>([
 		[PROMPTS.rate, [{ tool: 'Exchange_rate', args: { country: 'MX', amountUsd: 100 } }]],

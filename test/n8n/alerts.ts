@@ -6,11 +6,8 @@ import { toWorkflowRun } from './execution';
 import { waitFor } from './processes';
 import type { ExecutionSummary } from './rest';
 import { pollMark, type AlertScenario, type ScenarioContext } from './scenarios';
-import { EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
+import { EXECUTION_TIMEOUT_MS, finishedExecutions, need, type RunState } from './state';
 import { demoContext } from './stubs';
-
-/** Statuses of an execution that will not change any more. */
-const FINAL_STATUSES = ['success', 'error', 'crashed', 'canceled'];
 
 /**
  * What runs while the scenario's trigger is live, after it took its starting point and before the
@@ -18,16 +15,19 @@ const FINAL_STATUSES = ['success', 'error', 'crashed', 'canceled'];
  */
 export type WhileLive = (context: ScenarioContext) => Promise<string>;
 
-/** The context an alert scenario works in. */
-export function scenarioContext(state: RunState, scenario: AlertScenario): ScenarioContext {
-	const main = need(state.main, 'n8n main');
+/** The context a scenario with the imported `workflow` works in. */
+export function scenarioContext(
+	state: RunState,
+	workflow: ScenarioContext['workflow'],
+): ScenarioContext {
 	return {
 		client: need(state.client, 'the REST client'),
 		sandbox: need(state.sandbox, 'the sandbox'),
 		mails: need(state.smtp, 'the SMTP sink').mails,
-		n8nUrl: main.url,
-		mainLog: () => main.process.log(),
-		workflow: need(state.workflows.get(scenario.file), `the imported ${scenario.file}`),
+		n8nUrl: need(state.main, 'n8n main').url,
+		// Read at each call: a restart of main (restart.ts, clock.ts) replaces its process.
+		mainLog: () => need(state.main, 'n8n main').process.log(),
+		workflow,
 		state: {},
 	};
 }
@@ -60,13 +60,10 @@ async function activateAndDrive(
 		);
 		const firstSeconds = Math.round((Date.now() - activatedAt) / 1000);
 		const settled = await scenario.settle(context);
-		const executions = await waitFor(
+		const executions = await finishedExecutions(
+			client,
+			workflow.id,
 			`the executions of "${workflow.name}" to finish`,
-			async () => {
-				const list = await client.executions(workflow.id);
-				return list.every((execution) => FINAL_STATUSES.includes(execution.status)) && list;
-			},
-			{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 500 },
 		);
 		return {
 			executions,
@@ -86,7 +83,10 @@ export async function alertStep(
 	scenario: AlertScenario,
 	whileLive?: WhileLive,
 ): Promise<string> {
-	const context = scenarioContext(state, scenario);
+	const context = scenarioContext(
+		state,
+		need(state.workflows.get(scenario.file), `the imported ${scenario.file}`),
+	);
 	const { executions, seen } = await activateAndDrive(scenario, context, whileLive);
 	const listed = executions
 		.map((execution) => `${execution.id} ${execution.mode} ${execution.status}`)

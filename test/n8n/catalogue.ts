@@ -14,7 +14,7 @@ import path from 'path';
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { DEMOS, type Demo } from '../demo/demos';
-import { CREDENTIAL_IDS } from '../harness/fixtures';
+import { sandboxCredentials, smtpSinkData } from '../harness/fixtures';
 import { readWorkflow, type WorkflowJson } from '../harness/engine';
 import { PACKAGE_ROOT } from '../harness/packageInfo';
 import type { Sandbox } from '../sandbox';
@@ -49,62 +49,19 @@ export interface CredentialSpec {
 
 /** The four credentials of this package pointing at `sandbox`, and an SMTP credential for `smtpPort`. */
 export function credentialSpecs(sandbox: Sandbox, smtpPort: number): CredentialSpec[] {
-	const { credentials } = sandbox;
 	return [
-		{
-			exportedId: CREDENTIAL_IDS.paymentsServiceSessionApi,
-			name: 'Sandbox session',
-			type: 'paymentsServiceSessionApi',
-			data: {
-				baseUrl: sandbox.baseUrl,
-				accessKey: credentials.session.accessKey,
-				secretKey: credentials.session.secretKey,
-				merchantId: '',
-			},
+		...sandboxCredentials(sandbox).map(({ id, name, type, data }) => ({
+			exportedId: id,
+			name,
+			type,
+			data,
 			test: true,
-		},
-		{
-			exportedId: CREDENTIAL_IDS.paymentsServiceReadOnlyApi,
-			name: 'Sandbox read-only key',
-			type: 'paymentsServiceReadOnlyApi',
-			data: { baseUrl: sandbox.apiUrl, readOnlyKey: credentials.readOnlyKey },
-			test: true,
-		},
-		{
-			exportedId: CREDENTIAL_IDS.paymentsServiceDepositApi,
-			name: 'Sandbox deposit API',
-			type: 'paymentsServiceDepositApi',
-			data: {
-				baseUrl: sandbox.apiUrl,
-				apiKey: credentials.deposit.apiKey,
-				apiSignature: credentials.deposit.apiSignature,
-			},
-			test: true,
-		},
-		{
-			exportedId: CREDENTIAL_IDS.paymentsServiceCashoutApi,
-			name: 'Sandbox cashout API',
-			type: 'paymentsServiceCashoutApi',
-			data: {
-				baseUrl: sandbox.apiUrl,
-				login: credentials.cashout.login,
-				pass: credentials.cashout.pass,
-				apiSignature: credentials.cashout.apiSignature,
-			},
-			test: true,
-		},
+		})),
 		{
 			exportedId: SMTP_CREDENTIAL_ID,
 			name: 'SMTP (local sink)',
 			type: 'smtp',
-			data: {
-				host: '127.0.0.1',
-				port: smtpPort,
-				secure: false,
-				disableStartTls: true,
-				user: '',
-				password: '',
-			},
+			data: smtpSinkData(smtpPort),
 			test: false,
 		},
 	];

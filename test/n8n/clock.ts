@@ -21,7 +21,8 @@ import {
 	settleStartingPoint,
 	type ScenarioContext,
 } from './scenarios';
-import { EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
+import { scenarioContext } from './alerts';
+import { addPayout, EXECUTION_TIMEOUT_MS, finishedExecutions, need, type RunState } from './state';
 
 /** Debian's libfaketime (package `libfaketime`), the thread-safe build. */
 const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1';
@@ -113,15 +114,7 @@ export async function clockJumpStep(state: RunState): Promise<string> {
 	});
 	const stored = mapCredentials(clockWorkflow(), state.credentialIds);
 	const workflow = { ...stored, ...(await client.createWorkflow(stored)) };
-	const context: ScenarioContext = {
-		client,
-		sandbox,
-		mails: need(state.smtp, 'the SMTP sink').mails,
-		n8nUrl: need(state.main, 'n8n main').url,
-		mainLog: () => need(state.main, 'n8n main').process.log(),
-		workflow,
-		state: {},
-	};
+	const context = scenarioContext(state, workflow);
 	const warningsBefore = (context.mainLog().match(new RegExp(BACKWARD_WARNING.source, 'g')) ?? [])
 		.length;
 	context.activation = pollMark(context);
@@ -156,13 +149,7 @@ export async function clockJumpStep(state: RunState): Promise<string> {
 		sandbox.clock.set(
 			Math.max(sandbox.clock.now() + 1000, Math.floor(Date.now() / 1000) * 1000 - 1000),
 		);
-		const payout = sandbox.control.addCashout({
-			idMerchant: 1001,
-			externalId: `payout-e2e-clock-${Date.now()}`,
-			country: 'MX',
-			amount: 250,
-			currency: 'MXN',
-		});
+		const payout = addPayout(sandbox, 'payout-e2e-clock', ['MX', 250, 'MXN']);
 		const createdAfterSeq = sandbox.log.entries().at(-1)?.seq ?? 0;
 		const pollsBefore = countPolls(context.mainLog(), workflow.name);
 		// Up to five polls; it is reported by the next one. A timeout says what each poll read.
@@ -176,18 +163,7 @@ export async function clockJumpStep(state: RunState): Promise<string> {
 					readsSince(context, createdAfterSeq, pollsBefore, payout.idCashout, payout.creationDate),
 			},
 		);
-		const executions = await waitFor(
-			'the execution to finish',
-			async () => {
-				const list = await client.executions(workflow.id);
-				return (
-					list.every((execution) =>
-						['success', 'error', 'crashed', 'canceled'].includes(execution.status),
-					) && list
-				);
-			},
-			{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 500 },
-		);
+		const executions = await finishedExecutions(client, workflow.id, 'the execution to finish');
 		const run = await toWorkflowRun(
 			client,
 			await client.waitForExecution(executions[0].id, EXECUTION_TIMEOUT_MS),

@@ -25,7 +25,6 @@ import { mapCredentials } from './catalogue';
 import type { N8nInstall } from './install';
 import { waitFor } from './processes';
 import {
-	finishedExecutions,
 	rejectCashout,
 	requireRejectionReported,
 	restartMain,
@@ -39,7 +38,7 @@ import {
 	settleStartingPoint,
 	type ScenarioContext,
 } from './scenarios';
-import { need, type RunState } from './state';
+import { finishedExecutions, need, type RunState } from './state';
 
 /**
  * n8n's durable poll scheduler and durable poll cursors (`@n8n/config`, `SchedulerConfig`): the

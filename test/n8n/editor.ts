@@ -10,7 +10,6 @@ import { copyFileSync, mkdirSync, rmSync } from 'fs';
 import os from 'os';
 import path from 'path';
 import {
-	NodeHelpers,
 	type INode,
 	type INodeParameters,
 	type INodeProperties,
@@ -19,22 +18,14 @@ import {
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 import { readWorkflow, type WorkflowJson } from '../harness/engine';
+import { credentialsShown } from '../harness/credentialsShown';
+import { manualTrigger, paymentsServiceNode } from '../harness/nodes';
 import { PACKAGE_NAME, PACKAGE_ROOT } from '../harness/packageInfo';
 import { mapCredentials } from './catalogue';
 import { parseOptions } from './options';
 import { debianBinary } from './processes';
 import { Steps } from './report';
-import {
-	cleanUp,
-	credentialsStep,
-	installStep,
-	loadedStep,
-	newRunState,
-	ownerStep,
-	packStep,
-	sandboxStep,
-	startN8nStep,
-} from './run';
+import { cleanUp, installStep, newRunState, runSteps, SETUP_STEPS } from './run';
 import { need, type RunState } from './state';
 
 /** Where the screenshots go (git-ignored). */
@@ -101,21 +92,10 @@ function shownCredentials(
 	parameters: INodeParameters,
 	credentialIds: Map<string, string>,
 ): INode['credentials'] {
-	const node = { typeVersion: newestVersion(description), parameters: {} } as unknown as INode;
-	const values =
-		NodeHelpers.getNodeParameters(
-			description.properties,
-			parameters,
-			true,
-			false,
-			node,
-			description,
-		) ?? parameters;
 	const credentials: NonNullable<INode['credentials']> = {};
-	for (const credential of description.credentials ?? []) {
-		const id = credentialIds.get(EXPORTED_CREDENTIALS[credential.name]);
-		if (id && NodeHelpers.displayParameter(values, credential, node, description))
-			credentials[credential.name] = { id, name: credential.name };
+	for (const name of credentialsShown(description, parameters, newestVersion(description))) {
+		const id = credentialIds.get(EXPORTED_CREDENTIALS[name]);
+		if (id) credentials[name] = { id, name };
 	}
 	return credentials;
 }
@@ -287,14 +267,7 @@ async function nodesPanelStep(page: Page, state: RunState): Promise<string> {
 	await creator.getByText(notification).first().waitFor({ timeout: UI_TIMEOUT_MS });
 	await page.screenshot({ path: path.join(SCREENSHOTS, 'nodes-panel-trigger.png') });
 
-	const manual: INode = {
-		id: 'manual',
-		name: 'Manual',
-		type: 'n8n-nodes-base.manualTrigger',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
+	const manual = manualTrigger();
 	const stored = await need(state.client, 'the REST client').createWorkflow({
 		name: 'Editor: nodes panel',
 		nodes: [manual],
@@ -421,19 +394,17 @@ async function readmePicturesStep(page: Page, state: RunState): Promise<string> 
 	const canvas = path.join(SCREENSHOTS, 'readme-alert-workflow.png');
 	await page.screenshot({ path: canvas });
 
-	const cashoutCreate: INode = {
-		id: 'cashout-create',
-		name: 'Create cashout',
-		type: `${PACKAGE_NAME}.paymentsService`,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { resource: 'cashout', operation: 'create' },
-		credentials: shownCredentials(
-			actionNodeDescription(),
-			{ resource: 'cashout', operation: 'create' },
-			state.credentialIds,
-		),
-	};
+	const cashoutCreate = paymentsServiceNode(
+		'Create cashout',
+		{ resource: 'cashout', operation: 'create' },
+		{
+			credentials: shownCredentials(
+				actionNodeDescription(),
+				{ resource: 'cashout', operation: 'create' },
+				state.credentialIds,
+			),
+		},
+	);
 	const panelWorkflow = await client.createWorkflow({
 		name: 'Editor: Cashout Create',
 		nodes: [cashoutCreate],
@@ -480,20 +451,7 @@ async function main(): Promise<number> {
 			console.log(steps.table(`n8n ${state.options.n8nVersion} and Chromium installed`));
 			return steps.passed() ? 0 : 1;
 		}
-		await steps.run('Build and pack the package', async () => await packStep(state), critical);
-		await steps.run(
-			'Start the sandbox and the SMTP sink',
-			async () => await sandboxStep(state),
-			critical,
-		);
-		await steps.run('Start n8n', async () => await startN8nStep(state), critical);
-		await steps.run('Set up the owner and log in', async () => await ownerStep(state), critical);
-		await steps.run('n8n loaded the package', async () => await loadedStep(state), critical);
-		await steps.run(
-			'Create the credentials and run their tests',
-			async () => await credentialsStep(state),
-			critical,
-		);
+		await runSteps(steps, state, SETUP_STEPS, critical);
 		await steps.run(
 			'Start Chromium signed in',
 			async () => {
@@ -504,34 +462,27 @@ async function main(): Promise<number> {
 		);
 		const page = await need(context, 'the browser').newPage();
 		const errors = collectErrors(page);
-		await steps.run(
-			'Nodes panel lists both nodes',
-			async () =>
-				await withScreenshot(page, 'nodes-panel', async () => await nodesPanelStep(page, state)),
-		);
-		await steps.run(
-			'Each resource’s panel and the notification trigger’s show their parameters and credentials, without console errors',
-			async () =>
-				await withScreenshot(
-					page,
-					'parameters',
-					async () => await parameterPanelsStep(page, errors, state),
-				),
-		);
-		await steps.run(
-			'The README’s pictures: the alert workflow on the canvas, the Cashout Create panel',
-			async () =>
-				await withScreenshot(page, 'readme', async () => await readmePicturesStep(page, state)),
-		);
-		await steps.run(
-			'A credential test passes in the credential dialog',
-			async () =>
-				await withScreenshot(
-					page,
-					'credential-test',
-					async () => await credentialTestStep(page, state),
-				),
-		);
+		// Each check in the page, by its step name and the name of the screenshot taken when it fails.
+		const checks: Array<[string, string, () => Promise<string>]> = [
+			['Nodes panel lists both nodes', 'nodes-panel', () => nodesPanelStep(page, state)],
+			[
+				'Each resource’s panel and the notification trigger’s show their parameters and credentials, without console errors',
+				'parameters',
+				() => parameterPanelsStep(page, errors, state),
+			],
+			[
+				'The README’s pictures: the alert workflow on the canvas, the Cashout Create panel',
+				'readme',
+				() => readmePicturesStep(page, state),
+			],
+			[
+				'A credential test passes in the credential dialog',
+				'credential-test',
+				() => credentialTestStep(page, state),
+			],
+		];
+		for (const [name, screenshot, check] of checks)
+			await steps.run(name, async () => await withScreenshot(page, screenshot, check));
 	} catch (error) {
 		if (!Steps.isAbort(error))
 			await steps.run('Unexpected error', async () => Promise.reject(error));

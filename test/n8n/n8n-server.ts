@@ -123,6 +123,36 @@ function checkAlive(managed: Managed): void {
 }
 
 /**
+ * Starts n8n with `args` as `n8n <name>` (its output in `<logDir>/n8n-<name>.log`, its task
+ * runners' broker on a free port) with `env`; resolves once `ready(url)` holds.
+ * @throws when it exits first, or is not ready within START_TIMEOUT_MS (with its log's tail).
+ */
+async function startN8nProcess(
+	install: N8nInstall,
+	args: string[],
+	env: NodeJS.ProcessEnv,
+	where: { name: string; logDir: string; url: string; waitingFor: string },
+	ready: (url: string) => Promise<boolean>,
+): Promise<N8nProcess> {
+	const managed = startProcess(`n8n ${where.name}`, install.node.bin, [install.bin, ...args], {
+		env: { ...env, N8N_RUNNERS_BROKER_PORT: String(await freePort()) },
+		logFile: path.join(where.logDir, `n8n-${where.name}.log`),
+	});
+	await waitFor(
+		where.waitingFor,
+		async () => {
+			checkAlive(managed);
+			return await ready(where.url);
+		},
+		{ timeoutMs: START_TIMEOUT_MS, intervalMs: 500, detail: () => tail(managed.log()) },
+	);
+	return { process: managed, url: where.url, userFolder: env.N8N_USER_FOLDER as string };
+}
+
+/** Whether `<url>/healthz/readiness` answers. */
+const readiness = async (url: string) => await answers(`${url}/healthz/readiness`);
+
+/**
  * Starts `n8n start` (main) on `port` (default: a free one) with `env`; resolves once
  * `/healthz/readiness` answers and the editor's REST API is up. `logLevel` debug makes main log each
  * poll of a trigger. Started again with the same `env` and port, it is the same n8n restarted.
@@ -135,30 +165,21 @@ export async function startMain(
 	port?: number,
 ): Promise<N8nProcess> {
 	port ??= await freePort();
-	const brokerPort = await freePort();
-	const userFolder = env.N8N_USER_FOLDER as string;
-	mkdirSync(userFolder, { recursive: true });
+	mkdirSync(env.N8N_USER_FOLDER as string, { recursive: true });
 	const url = `http://127.0.0.1:${port}`;
-	const managed = startProcess('n8n main', install.node.bin, [install.bin, 'start'], {
-		env: {
+	return await startN8nProcess(
+		install,
+		['start'],
+		{
 			...env,
 			N8N_PORT: String(port),
 			WEBHOOK_URL: `${url}/`,
 			N8N_EDITOR_BASE_URL: url,
-			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
 			N8N_LOG_LEVEL: logLevel,
 		},
-		logFile: path.join(logDir, 'n8n-main.log'),
-	});
-	await waitFor(
-		`n8n ${install.version} (main) to answer on ${url}`,
-		async () => {
-			checkAlive(managed);
-			return (await answers(`${url}/healthz/readiness`)) && (await answers(`${url}/rest/settings`));
-		},
-		{ timeoutMs: START_TIMEOUT_MS, intervalMs: 500, detail: () => tail(managed.log()) },
+		{ name: 'main', logDir, url, waitingFor: `n8n ${install.version} (main) to answer on ${url}` },
+		async () => (await readiness(url)) && (await answers(`${url}/rest/settings`)),
 	);
-	return { process: managed, url, userFolder };
 }
 
 /**
@@ -173,34 +194,20 @@ export async function startWorker(
 	concurrency = 1,
 ): Promise<N8nProcess> {
 	const healthPort = await freePort();
-	const brokerPort = await freePort();
-	const userFolder = env.N8N_USER_FOLDER as string;
 	const url = `http://127.0.0.1:${healthPort}`;
-	const managed = startProcess(
-		`n8n ${name}`,
-		install.node.bin,
-		[install.bin, 'worker', `--concurrency=${concurrency}`],
+	return await startN8nProcess(
+		install,
+		['worker', `--concurrency=${concurrency}`],
 		{
-			env: {
-				...env,
-				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-				QUEUE_HEALTH_CHECK_PORT: String(healthPort),
-				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
-				N8N_RUNNERS_BROKER_PORT: String(brokerPort),
-				N8N_LOG_LEVEL: 'info',
-			},
-			logFile: path.join(logDir, `n8n-${name}.log`),
+			...env,
+			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+			QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+			N8N_LOG_LEVEL: 'info',
 		},
+		{ name, logDir, url, waitingFor: `n8n ${name} to report ready on ${url}` },
+		readiness,
 	);
-	await waitFor(
-		`n8n ${name} to report ready on ${url}`,
-		async () => {
-			checkAlive(managed);
-			return await answers(`${url}/healthz/readiness`);
-		},
-		{ timeoutMs: START_TIMEOUT_MS, intervalMs: 500, detail: () => tail(managed.log()) },
-	);
-	return { process: managed, url, userFolder };
 }
 
 /**
@@ -214,26 +221,12 @@ export async function startWebhookProcess(
 	logDir: string,
 ): Promise<N8nProcess> {
 	const port = await freePort();
-	const brokerPort = await freePort();
-	const userFolder = env.N8N_USER_FOLDER as string;
 	const url = `http://127.0.0.1:${port}`;
-	const managed = startProcess(`n8n ${name}`, install.node.bin, [install.bin, 'webhook'], {
-		env: {
-			...env,
-			N8N_PORT: String(port),
-			WEBHOOK_URL: `${url}/`,
-			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
-			N8N_LOG_LEVEL: 'info',
-		},
-		logFile: path.join(logDir, `n8n-${name}.log`),
-	});
-	await waitFor(
-		`n8n ${name} to answer on ${url}`,
-		async () => {
-			checkAlive(managed);
-			return await answers(`${url}/healthz/readiness`);
-		},
-		{ timeoutMs: START_TIMEOUT_MS, intervalMs: 500, detail: () => tail(managed.log()) },
+	return await startN8nProcess(
+		install,
+		['webhook'],
+		{ ...env, N8N_PORT: String(port), WEBHOOK_URL: `${url}/`, N8N_LOG_LEVEL: 'info' },
+		{ name, logDir, url, waitingFor: `n8n ${name} to answer on ${url}` },
+		readiness,
 	);
-	return { process: managed, url, userFolder };
 }

@@ -31,7 +31,7 @@ import { PACKAGE_NAME } from '../harness/packageInfo';
 import { mapCredentials } from './catalogue';
 import { waitFor } from './processes';
 import type { Steps } from './report';
-import type { N8nClient, ExecutionSummary, StoredWorkflow } from './rest';
+import { isFinished, type N8nClient, type ExecutionSummary, type StoredWorkflow } from './rest';
 import { createMerchantDatabase, startPostgres, type MerchantDatabase } from './services';
 import { need, type RunState } from './state';
 import { inTurn } from './turns';
@@ -260,9 +260,7 @@ async function quiet(
 		'the executions to finish',
 		async () => {
 			const page = await newestExecutions(client, workflowId);
-			const done = page.results.every((execution) =>
-				['success', 'error', 'crashed', 'canceled'].includes(execution.status),
-			);
+			const done = page.results.every(isFinished);
 			const stable = done && page.count === seen;
 			seen = done ? page.count : -1;
 			return stable && page;
@@ -511,12 +509,10 @@ async function atLeastOnce(state: RunState, database?: MerchantDatabase): Promis
 			const key = `cashout:${payout.idCashout}:DELIVERED:`;
 			const rows = async () =>
 				database
-					? (
-							await database.query(
-								`SELECT count(*) FROM handled_notifications WHERE change_key LIKE '${key}%'`,
-							)
-						).trim()
-					: 'n/a';
+					? await database.count(
+							`SELECT count(*) FROM handled_notifications WHERE change_key LIKE '${key}%'`,
+						)
+					: undefined;
 			sandbox.control.advanceCashout(payout.idCashout, 'DELIVERED');
 			await sandbox.control.notifications.settle();
 			const mine = () =>
@@ -532,7 +528,7 @@ async function atLeastOnce(state: RunState, database?: MerchantDatabase): Promis
 					`the first delivery was answered ${JSON.stringify(answers())}, expected [500] (the workflow failed)`,
 				);
 			const rowsAfterFailure = await rows();
-			if (database && rowsAfterFailure !== '0')
+			if (database && rowsAfterFailure !== 0)
 				throw new Error(
 					`the failed attempt left ${rowsAfterFailure} row(s) for ${key}; its claim should be released`,
 				);
@@ -568,7 +564,7 @@ async function atLeastOnce(state: RunState, database?: MerchantDatabase): Promis
 					`the workflow's call ran ${calls} times, expected 2 (failed, then succeeded)`,
 				);
 			const rowsAtEnd = await rows();
-			if (database && rowsAtEnd !== '1')
+			if (database && rowsAtEnd !== 1)
 				throw new Error(`the table holds ${rowsAtEnd} row(s) for ${key}, expected 1`);
 			const recipe = database
 				? `; the recipe released the failed attempt's claim (0 rows) and holds 1 row at the end`

@@ -5,7 +5,7 @@
  */
 import os from 'os';
 import path from 'path';
-import { parseArgs } from 'util';
+import { parseArgs, type ParseArgsConfig } from 'util';
 
 /** The n8n release tested unless told otherwise (the one the package is built and checked against). */
 export const DEFAULT_N8N_VERSION = '2.41.1';
@@ -86,6 +86,17 @@ function wholeNumber(flag: string, value: string, min: number): number {
 }
 
 /**
+ * `util.parseArgs`'s configuration for the flags `options` in `argv`: strict (no flag it does not
+ * know, none without its value), no positional arguments.
+ */
+export function strictFlags<T extends NonNullable<ParseArgsConfig['options']>>(
+	argv: string[],
+	options: T,
+) {
+	return { args: argv, strict: true as const, allowPositionals: false as const, options };
+}
+
+/**
  * Parses the flags (`--n8n-version 2.41.1`, `--node-version 24.21.0`, `--cache-dir DIR`, `--queue`,
  * `--workers 2`, `--webhook-processes 2`, `--keep`, `--agent-only`, `--triggers-only`, `--quick`,
  * `--remove-duplicates`, `--install-only`, `--tarball FILE`)
@@ -93,11 +104,8 @@ function wholeNumber(flag: string, value: string, min: number): number {
  * @throws on an unknown flag, a missing value or a malformed one.
  */
 export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): E2eOptions {
-	const { values } = parseArgs({
-		args: argv,
-		strict: true,
-		allowPositionals: false,
-		options: {
+	const { values } = parseArgs(
+		strictFlags(argv, {
 			'n8n-version': { type: 'string' },
 			'node-version': { type: 'string' },
 			'cache-dir': { type: 'string' },
@@ -111,8 +119,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
 			'remove-duplicates': { type: 'boolean', default: false },
 			'install-only': { type: 'boolean', default: false },
 			tarball: { type: 'string' },
-		},
-	});
+		}),
+	);
 	return {
 		n8nVersion: values['n8n-version']
 			? checkVersion('--n8n-version', values['n8n-version'])
@@ -166,11 +174,8 @@ export interface BenchOptions {
 
 /** Parses `npm run bench:n8n`'s command line with Node's `util.parseArgs`; throws on an unknown flag or a malformed value. */
 export function parseBenchOptions(argv: string[]): BenchOptions {
-	const { values } = parseArgs({
-		args: argv,
-		strict: true,
-		allowPositionals: false,
-		options: {
+	const { values } = parseArgs(
+		strictFlags(argv, {
 			records: { type: 'string' },
 			'n8n-version': { type: 'string' },
 			'node-version': { type: 'string' },
@@ -180,8 +185,8 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
 			live: { type: 'boolean', default: false },
 			keep: { type: 'boolean', default: false },
 			'max-old-space': { type: 'string' },
-		},
-	});
+		}),
+	);
 	const modes = (values.modes ?? 'unset,filesystem,default').split(',') as Mode[];
 	if (!modes.every((mode) => ['unset', 'filesystem', 'default'].includes(mode)))
 		throw new Error('--modes takes a comma-separated list of unset, filesystem, default');

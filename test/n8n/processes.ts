@@ -109,6 +109,19 @@ const IDLE_TICKS = 100;
 /** Thrown when a command was stopped because it used no CPU for `idleMs` (a stalled download). */
 export class IdleError extends Error {}
 
+/** How {@link runCommand} runs a command. */
+interface CommandOptions {
+	env?: NodeJS.ProcessEnv;
+	/** Its working folder (default: this process's). */
+	cwd?: string;
+	/** What it does, for progress lines and errors (`npm pack`, `psql (merchant_…)`). */
+	what: string;
+	/** Killed after this long; default 20 minutes. */
+	timeoutMs?: number;
+	/** Killed when it used under a second of CPU in this long (a stalled download). */
+	idleMs?: number;
+}
+
 /**
  * Runs a command to completion; resolves its output, rejects with the output's tail on failure.
  * `idleMs`: stop it (IdleError) when it used under a second of CPU in that long, i.e. it waits on a
@@ -117,12 +130,7 @@ export class IdleError extends Error {}
 export function runCommand(
 	command: string,
 	args: string[],
-	options: {
-		env?: NodeJS.ProcessEnv;
-		cwd?: string;
-		what: string;
-		timeoutMs?: number;
-		idleMs?: number;
+	options: CommandOptions & {
 		/** How far it got, from its output so far, for the progress lines (default: its last line). */
 		detail?: (output: string) => string | undefined;
 	},
@@ -155,13 +163,7 @@ function meaningfulLines(output: string): string[] {
 function commandRun(
 	command: string,
 	args: string[],
-	options: {
-		env?: NodeJS.ProcessEnv;
-		cwd?: string;
-		what: string;
-		timeoutMs?: number;
-		idleMs?: number;
-	},
+	options: CommandOptions,
 	collect: (chunk: string) => void,
 ): Promise<string> {
 	return new Promise((resolve, reject) => {
@@ -219,6 +221,33 @@ function commandRun(
 				);
 		});
 	});
+}
+
+/**
+ * The whole number a command printed as its only output (`psql -At`'s `count(*)`, `id -u`), for a
+ * check to compare. Anything else, a warning beside the number included, throws an error that
+ * names the command (`what`) and quotes what it printed, so the check fails with the command's own
+ * message instead of reading it as a number.
+ */
+export function numberPrinted(what: string, output: string): number {
+	const text = output.trim();
+	if (/^\d+$/.test(text)) return Number(text);
+	const shown = meaningfulLines(output).slice(-10).join('\n') || '(nothing)';
+	throw new Error(`${what} printed, where a whole number was expected:\n${shown}`);
+}
+
+/**
+ * Runs a tool's `main` and exits with the code it resolves, or with 1 after printing what it threw.
+ * Call it under `if (require.main === module)`.
+ */
+export function exitWith(main: () => Promise<number>): void {
+	main().then(
+		(code) => process.exit(code),
+		(error: unknown) => {
+			console.error(error);
+			process.exit(1);
+		},
+	);
 }
 
 /** A TCP port free on 127.0.0.1 right now (the OS picks it). */

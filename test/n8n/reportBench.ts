@@ -57,13 +57,14 @@ import path from 'path';
 import type { IConnections, INode, ITaskData } from 'n8n-workflow';
 
 import type { WorkflowJson } from '../harness/engine';
+import { manualTrigger } from '../harness/nodes';
 import { PACKAGE_NAME, PACKAGE_ROOT } from '../harness/packageInfo';
 import { demoCredentials } from '../sandbox/demo';
 import { runDataOf } from './execution';
 import { ensureN8n, ensureNode, installCommunityPackage, type N8nInstall } from './install';
 import { baseEnv, startMain, type N8nProcess } from './n8n-server';
 import { parseBenchOptions, type BenchOptions, type Mode, type Route } from './options';
-import { freePort, runCommand, stopAll, waitFor } from './processes';
+import { exitWith, freePort, numberPrinted, runCommand, stopAll, waitFor } from './processes';
 import { N8nClient, type StoredWorkflow } from './rest';
 import { N8N_SUMMARIZE_NODE } from '../bench/baselineRoute';
 import { reportSandboxReady } from '../bench/reportSandboxProcess';
@@ -382,14 +383,7 @@ function benchWorkflows(
 	credentialId: string,
 ): Record<Route, WorkflowJson> {
 	const credentials = { paymentsServiceSessionApi: { id: credentialId, name: 'Bench session' } };
-	const trigger: INode = {
-		id: 'trigger',
-		name: 'Manual',
-		type: 'n8n-nodes-base.manualTrigger',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
+	const trigger = manualTrigger();
 	const payments = (name: string, y: number, parameters: INode['parameters']): INode => ({
 		id: name.toLowerCase().replace(/\W+/g, '-'),
 		name,
@@ -640,17 +634,16 @@ async function measure(bench: Bench, route: Route, mode: Mode): Promise<Measurem
 		const afterGcMiB = memoryOf(pid).rss;
 		const output = (node: string) =>
 			(runData[node] ?? []).flatMap((task) => task.data?.main?.[0] ?? []);
-		const sqliteDataBytes = Number(
-			(
-				await runCommand(
-					'sqlite3',
-					[
-						path.join(bench.userFolder, '.n8n', 'database.sqlite'),
-						`SELECT length(CAST(data AS BLOB)) FROM execution_data WHERE executionId = ${Number(executionId)};`,
-					],
-					{ what: 'sqlite3 (the saved execution)' },
-				)
-			).trim(),
+		const sqliteDataBytes = numberPrinted(
+			'sqlite3 (the saved execution)',
+			await runCommand(
+				'sqlite3',
+				[
+					path.join(bench.userFolder, '.n8n', 'database.sqlite'),
+					`SELECT length(CAST(data AS BLOB)) FROM execution_data WHERE executionId = ${Number(executionId)};`,
+				],
+				{ what: 'sqlite3 (the saved execution)' },
+			),
 		);
 		let checks: string[];
 		if (route === 'A') {
@@ -827,12 +820,4 @@ async function main(): Promise<number> {
 	return failed ? 1 : 0;
 }
 
-if (require.main === module) {
-	main().then(
-		(code) => process.exit(code),
-		(error: unknown) => {
-			console.error(error);
-			process.exit(1);
-		},
-	);
-}
+if (require.main === module) exitWith(main);

@@ -91,6 +91,11 @@ export interface InstalledPackage {
 /** Statuses of an execution that will not change any more. */
 const FINAL_STATUSES = new Set(['success', 'error', 'crashed', 'canceled']);
 
+/** Whether `execution` has finished: its status (success, error, crashed, canceled) will not change. */
+export function isFinished(execution: { status: string }): boolean {
+	return FINAL_STATUSES.has(execution.status);
+}
+
 /** Whether an execution's saved data holds the run's result (not only its start data). */
 function hasRunData(execution: ExecutionRecord): boolean {
 	if (typeof execution.data !== 'string') return false;

@@ -16,7 +16,7 @@ import { startMain } from './n8n-server';
 import { waitFor } from './processes';
 import type { ExecutionSummary, N8nClient } from './rest';
 import { pollMark, settleOnePoll, settleStartingPoint, type ScenarioContext } from './scenarios';
-import { EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
+import { EXECUTION_TIMEOUT_MS, finishedExecutions, need, type RunState } from './state';
 import { inTurn } from './turns';
 
 const WORKFLOW_FILE = path.join(__dirname, '..', 'workflows', 'alert-rejected-cashouts.json');
@@ -48,25 +48,6 @@ export function rejectCashout(sandbox: Sandbox, idCashout: number): void {
 		code: 801,
 		reason: 'Beneficiary account closed',
 	});
-}
-
-/** Waits until every execution of the workflow has a final status; resolves them, newest first. */
-export async function finishedExecutions(
-	client: N8nClient,
-	workflowId: string,
-): Promise<ExecutionSummary[]> {
-	return await waitFor(
-		'the executions to finish',
-		async () => {
-			const list = await client.executions(workflowId);
-			return (
-				list.every((execution) =>
-					['success', 'error', 'crashed', 'canceled'].includes(execution.status),
-				) && list
-			);
-		},
-		{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 500 },
-	);
 }
 
 /**

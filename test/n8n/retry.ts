@@ -7,9 +7,11 @@
  */
 import type { INode } from 'n8n-workflow';
 
+import { lostCashoutAnswers } from '../sandbox/faults';
 import { mapCredentials } from './catalogue';
-import { EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
+import { catalogueEntry, EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
 import { waitFor } from './processes';
+import { isFinished } from './rest';
 
 /** The example workflow the check runs, and the comment that marks this check's payouts. */
 const FILE = 'payouts-loop-over-items.json';
@@ -19,10 +21,7 @@ const COMMENT = 'Payroll 2026-11, retried execution (real n8n)';
 export async function executionRetryStep(state: RunState): Promise<string> {
 	const client = need(state.client, 'the REST client');
 	const sandbox = need(state.sandbox, 'the sandbox');
-	const entry = need(
-		state.catalogue.find((candidate) => candidate.file === FILE),
-		FILE,
-	);
+	const entry = catalogueEntry(state, FILE);
 	// Its own comment, so its requests differ from the plain run's (derived keys follow the request).
 	const nodes = entry.workflow.nodes.map((node): INode =>
 		node.name === 'Pay out'
@@ -40,14 +39,7 @@ export async function executionRetryStep(state: RunState): Promise<string> {
 
 	// The service makes the second payout, but its answer is lost, and so are the answers to the
 	// node's two resends.
-	sandbox.faults.add({
-		method: 'POST',
-		path: '/v3/cashout',
-		kind: 'reset',
-		phase: 'after',
-		skip: 1,
-		times: 3,
-	});
+	sandbox.faults.add(lostCashoutAnswers(3, { skip: 1 }));
 	const failedId = await client.runManually(
 		{ ...workflow, ...stored },
 		need(entry.manualTrigger, 'the manual trigger'),
@@ -68,7 +60,7 @@ export async function executionRetryStep(state: RunState): Promise<string> {
 			const retry = list.find(
 				(execution) => execution.id !== failedId && execution.mode === 'retry',
 			);
-			return retry && ['success', 'error', 'crashed', 'canceled'].includes(retry.status) && retry;
+			return retry && isFinished(retry) && retry;
 		},
 		{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 250 },
 	);

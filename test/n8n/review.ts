@@ -16,7 +16,7 @@ import { AGENT_CONNECTIONS, agentNodes, holdCashoutTool, startOpenAiMock } from 
 import { SMTP_CREDENTIAL_ID } from './catalogue';
 import { toWorkflowRun } from './execution';
 import { waitFor } from './processes';
-import { EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
+import { addPayout, EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
 
 /** The node type n8n derives from Send Email's Send and Wait operation for reviewing tool calls. */
 export const EMAIL_REVIEW_TOOL = 'n8n-nodes-base.emailSendHitlTool';
@@ -96,13 +96,7 @@ export async function reviewStep(state: RunState): Promise<string> {
 	if (!types.includes(EMAIL_REVIEW_TOOL))
 		throw new Error(`n8n ${state.options.n8nVersion} offers no ${EMAIL_REVIEW_TOOL}`);
 	const newCashout = (label: string) =>
-		sandbox.control.addCashout({
-			idMerchant: 1001,
-			externalId: `payout-review-${label}-${Date.now()}`,
-			country: 'MX',
-			amount: 800,
-			currency: 'MXN',
-		});
+		addPayout(sandbox, `payout-review-${label}`, ['MX', 800, 'MXN']);
 	const declined = newCashout('declined');
 	const approved = newCashout('approved');
 	const prompts = { declined: 'Hold the first payout', approved: 'Hold the second payout' };

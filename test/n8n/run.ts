@@ -29,7 +29,7 @@ import {
 } from './install';
 import { baseEnv, startMain, startWebhookProcess, startWorker } from './n8n-server';
 import { parseOptions, type E2eOptions } from './options';
-import { stopAll } from './processes';
+import { exitWith, stopAll } from './processes';
 import { notificationSteps } from './notifications';
 import { executionsByWorker, workerChecks, workerChecksAfterRelogin } from './queue';
 import { logins, need, runOnce, sessionWorkflow, type RunState } from './state';
@@ -129,32 +129,23 @@ async function startN8n(state: RunState): Promise<string> {
 		state.options.mainPort,
 	);
 	const mainSeconds = Math.round((Date.now() - started) / 1000);
-	for (let index = 1; index <= (state.options.queue ? state.options.workers : 0); index++) {
-		const folder = await userFolderWithPackage(state, `worker-${index}`);
-		state.workers.push(
-			await startWorker(
-				install,
-				baseEnv(install, folder, encryptionKey, state.backends),
-				`worker-${index}`,
-				state.logDir,
-			),
-		);
-	}
-	for (
-		let index = 1;
-		index <= (state.options.queue ? state.options.webhookProcesses : 0);
-		index++
-	) {
-		const folder = await userFolderWithPackage(state, `webhook-${index}`);
-		state.webhooks.push(
-			await startWebhookProcess(
-				install,
-				baseEnv(install, folder, encryptionKey, state.backends),
-				`webhook-${index}`,
-				state.logDir,
-			),
-		);
-	}
+	// Queue mode: the workers, then the webhook processes, each with its own user folder.
+	const others = [
+		{ kind: 'worker', count: state.options.workers, start: startWorker, into: state.workers },
+		{
+			kind: 'webhook',
+			count: state.options.webhookProcesses,
+			start: startWebhookProcess,
+			into: state.webhooks,
+		},
+	];
+	for (const { kind, count, start, into } of state.options.queue ? others : [])
+		for (let index = 1; index <= count; index++) {
+			const name = `${kind}-${index}`;
+			const folder = await userFolderWithPackage(state, name);
+			const env = baseEnv(install, folder, encryptionKey, state.backends);
+			into.push(await start(install, env, name, state.logDir));
+		}
 	state.client = new N8nClient(state.main.url);
 	const backends = state.backends
 		? `, PostgreSQL :${state.backends.postgres.port}, Redis :${state.backends.redis.port}`
@@ -219,6 +210,32 @@ export async function credentialsStep(state: RunState): Promise<string> {
 	return `${specs.length} created, ${results.length} tests passed\n${results.join('\n')}`;
 }
 
+/** A step of a run: its name in the report, and what it does (resolving what it saw). */
+export type NamedStep = [string, (state: RunState) => Promise<string>];
+
+/** Runs each of `list` in order as a step of `steps` (critical ones stop the run when they fail). */
+export async function runSteps(
+	steps: Steps,
+	state: RunState,
+	list: ReadonlyArray<NamedStep>,
+	options: { critical?: boolean } = {},
+): Promise<void> {
+	for (const [name, step] of list) await steps.run(name, async () => await step(state), options);
+}
+
+/**
+ * The steps from a packed package to n8n running it with the sandbox's credentials, by name, as
+ * `npm run try` and `npm run test:editor` run them (regular mode, the package installed by hand).
+ */
+export const SETUP_STEPS: ReadonlyArray<NamedStep> = [
+	['Build and pack the package', packStep],
+	['Start the sandbox and the SMTP sink', sandboxStep],
+	['Start n8n', startN8nStep],
+	['Set up the owner and log in', ownerStep],
+	['n8n loaded the package', loadedStep],
+	['Create the credentials and run their tests', credentialsStep],
+];
+
 /** Imports every workflow of test/workflows, credentials mapped and sandbox ids prepared. */
 export async function importStep(state: RunState): Promise<string> {
 	const client = need(state.client, 'the REST client');
@@ -278,14 +295,13 @@ async function reloginStep(state: RunState): Promise<string> {
  * later) under n8n's durable poll scheduler; each restarts main.
  */
 async function pollingRestartSteps(steps: Steps, state: RunState): Promise<void> {
-	await steps.run(
-		'Polling trigger: a change made while n8n was down is reported once after the restart',
-		async () => await pollRestartStep(state),
-	);
-	await steps.run(
-		"Polling trigger: n8n's clock 8 days ahead and back re-emits nothing",
-		async () => await clockJumpStep(state),
-	);
+	await runSteps(steps, state, [
+		[
+			'Polling trigger: a change made while n8n was down is reported once after the restart',
+			pollRestartStep,
+		],
+		["Polling trigger: n8n's clock 8 days ahead and back re-emits nothing", clockJumpStep],
+	]);
 	if (hasDurablePollScheduler(state.options.n8nVersion)) {
 		await steps.run(
 			"Polling trigger under n8n's durable poll scheduler: each rejection reported once, across a restart",
@@ -323,7 +339,7 @@ function startPollingAlerts(
 }
 
 /** All steps of a run, in order. */
-async function runSteps(steps: Steps, state: RunState): Promise<void> {
+async function allSteps(steps: Steps, state: RunState): Promise<void> {
 	const critical = { critical: true };
 	await steps.run(
 		'Install n8n and Node.js (cache)',
@@ -426,14 +442,13 @@ async function runSteps(steps: Steps, state: RunState): Promise<void> {
 		);
 	}
 	if (!state.options.queue) {
-		await steps.run(
-			"Two webhook calls for the same payout make two payouts; n8n's Retry of a third makes none",
-			async () => await separateRequestsStep(state),
-		);
-		await steps.run(
-			'The Session credential is refused to the HTTP Request node',
-			async () => await credentialRestrictionStep(state),
-		);
+		await runSteps(steps, state, [
+			[
+				"Two webhook calls for the same payout make two payouts; n8n's Retry of a third makes none",
+				separateRequestsStep,
+			],
+			['The Session credential is refused to the HTTP Request node', credentialRestrictionStep],
+		]);
 	}
 	if (state.options.queue) await workerChecks(steps, state);
 	await steps.run(
@@ -564,7 +579,7 @@ async function main(): Promise<number> {
 	);
 	try {
 		if (options.installOnly) await installOnlySteps(steps, state);
-		else await runSteps(steps, state);
+		else await allSteps(steps, state);
 	} catch (error) {
 		if (!Steps.isAbort(error))
 			await steps.run('Unexpected error', async () => Promise.reject(error));
@@ -580,12 +595,4 @@ async function main(): Promise<number> {
 	return steps.passed() ? 0 : 1;
 }
 
-if (require.main === module) {
-	main().then(
-		(code) => process.exit(code),
-		(error: unknown) => {
-			console.error(error);
-			process.exit(1);
-		},
-	);
-}
+if (require.main === module) exitWith(main);

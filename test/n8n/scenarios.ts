@@ -20,6 +20,7 @@ import type { Sandbox } from '../sandbox';
 import { waitFor } from './processes';
 import type { N8nClient, StoredWorkflow } from './rest';
 import { demoContext } from './stubs';
+import { addPayout } from './state';
 
 /** What a scenario works with. */
 export interface ScenarioContext {
@@ -92,6 +93,19 @@ export function countPolls(mainLog: string, workflowName: string): number {
 	return (
 		mainLog.match(new RegExp(`Poll(?:ing)? trigger initiated for workflow "${quoted}"`, 'g')) ?? []
 	).length;
+}
+
+/**
+ * Moves the sandbox's cashout `id` to `to` through its admin API (as the service's back office
+ * would), with the bank's rejection code and reason for REJECTED.
+ */
+async function advanceCashout(
+	sandbox: Sandbox,
+	id: unknown,
+	to: 'DELIVERED' | 'REJECTED',
+	rejection: { rejectionCode?: number; rejectionReason?: string } = {},
+): Promise<void> {
+	await sandboxAdmin(sandbox, `/cashouts/${String(id)}/advance`, { to, ...rejection });
 }
 
 /** Sends an admin request to the sandbox (`/_sandbox/...`), as a person driving it would. */
@@ -189,20 +203,13 @@ export const ALERT_SCENARIOS: AlertScenario[] = [
 		async beforeActivation({ sandbox, state }) {
 			// Created before activation, PENDING: the trigger (asking for REJECTED cashouts only) must
 			// report it once when it is rejected.
-			const payout = sandbox.control.addCashout({
-				idMerchant: 1001,
-				externalId: `payout-e2e-${Date.now()}`,
-				country: 'MX',
-				amount: 1500,
-				currency: 'MXN',
-			});
+			const payout = addPayout(sandbox, 'payout-e2e', ['MX', 1500, 'MXN']);
 			state.cashoutId = payout.idCashout;
 		},
 		async drive({ sandbox, state }) {
-			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, { to: 'DELIVERED' });
+			await advanceCashout(sandbox, state.cashoutId, 'DELIVERED');
 			// A code and no reason from the bank: the e-mail must not end the line with a dangling dash.
-			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, {
-				to: 'REJECTED',
+			await advanceCashout(sandbox, state.cashoutId, 'REJECTED', {
 				rejectionCode: 801,
 				rejectionReason: '',
 			});
@@ -247,12 +254,7 @@ export const ALERT_SCENARIOS: AlertScenario[] = [
 				},
 				{ timeoutMs: 60_000, intervalMs: 500 },
 			);
-			const payout = sandbox.control.addCashout({
-				idMerchant: 1001,
-				externalId: `payout-e2e-hook-${Date.now()}`,
-				country: 'CO',
-				amount: 90,
-				currency: 'USD',
+			const payout = addPayout(sandbox, 'payout-e2e-hook', ['CO', 90, 'USD'], {
 				notificationUrl: url,
 			});
 			state.cashoutId = payout.idCashout;
@@ -286,11 +288,10 @@ export const ALERT_SCENARIOS: AlertScenario[] = [
 			if (readsAfter !== readsBefore)
 				throw new Error(`forged notifications cost ${readsAfter - readsBefore} status reads`);
 			// DELIVERED is notified, read and filtered out; REJECTED is notified twice (a duplicate).
-			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, { to: 'DELIVERED' });
+			await advanceCashout(sandbox, state.cashoutId, 'DELIVERED');
 			await sandbox.control.notifications.settle();
 			sandbox.control.notifications.duplicate(1);
-			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, {
-				to: 'REJECTED',
+			await advanceCashout(sandbox, state.cashoutId, 'REJECTED', {
 				rejectionCode: 801,
 				rejectionReason: 'Beneficiary account closed',
 			});
@@ -369,12 +370,7 @@ export const ALERT_SCENARIOS: AlertScenario[] = [
 		kind: 'polling',
 		watches: '/v1/cashouts',
 		async beforeActivation({ sandbox, state }) {
-			const payout = sandbox.control.addCashout({
-				idMerchant: 1001,
-				externalId: `payout-e2e-reissue-${Date.now()}`,
-				country: 'BR',
-				amount: 320,
-				currency: 'BRL',
+			const payout = addPayout(sandbox, 'payout-e2e-reissue', ['BR', 320, 'BRL'], {
 				clientDocument: '52998224725',
 			});
 			state.cashoutId = payout.idCashout;
@@ -382,9 +378,8 @@ export const ALERT_SCENARIOS: AlertScenario[] = [
 		},
 		afterActivation: async (context) => await settleStartingPoint(context, '/v1/cashouts'),
 		async drive({ sandbox, state }) {
-			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, { to: 'DELIVERED' });
-			await sandboxAdmin(sandbox, `/cashouts/${state.cashoutId}/advance`, {
-				to: 'REJECTED',
+			await advanceCashout(sandbox, state.cashoutId, 'DELIVERED');
+			await advanceCashout(sandbox, state.cashoutId, 'REJECTED', {
 				rejectionCode: 800,
 				rejectionReason: 'Invalid bank account',
 			});

@@ -7,12 +7,13 @@
  *   running n8n supports `restrictToSupportedNodes` (2.x; checked from 2.35.3).
  */
 import { randomUUID } from 'crypto';
-import type { INode } from 'n8n-workflow';
 
 import type { WorkflowJson } from '../harness/engine';
-import { PACKAGE_NAME } from '../harness/packageInfo';
+import { manualTrigger, paymentsServiceNode, workflowNode } from '../harness/nodes';
+import { lostCashoutAnswers } from '../sandbox/faults';
 import { mapCredentials } from './catalogue';
 import { waitFor } from './processes';
+import { isFinished } from './rest';
 import { EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
 
 /** Marks this check's payouts in the sandbox (the beneficiary's name). */
@@ -20,22 +21,16 @@ const BENEFICIARY = 'Ana Souza (separate requests, real n8n)';
 
 /** Webhook (POST /webhook/<path>) → Payments Service: Cashout → Create with fixed fields. */
 function withdrawalWorkflow(path: string): WorkflowJson {
-	const webhook: INode = {
-		id: 'webhook',
-		name: 'Withdrawal request',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		position: [0, 0],
-		webhookId: randomUUID(),
-		parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', options: {} },
-	};
-	const payout: INode = {
-		id: 'pay-out',
-		name: 'Pay out',
-		type: `${PACKAGE_NAME}.paymentsService`,
-		typeVersion: 1,
-		position: [220, 0],
-		parameters: {
+	const webhook = workflowNode(
+		'Withdrawal request',
+		'n8n-nodes-base.webhook',
+		2,
+		{ httpMethod: 'POST', path, responseMode: 'lastNode', options: {} },
+		{ webhookId: randomUUID() },
+	);
+	const payout = paymentsServiceNode(
+		'Pay out',
+		{
 			resource: 'cashout',
 			operation: 'create',
 			externalId: '',
@@ -46,10 +41,13 @@ function withdrawalWorkflow(path: string): WorkflowJson {
 			beneficiaryName: BENEFICIARY,
 			notificationUrl: 'https://shop.example.com/payouts/notify',
 		},
-		credentials: {
-			paymentsServiceCashoutApi: { id: 'cred-cashout', name: 'Payments Service Cashout API' },
+		{
+			position: [220, 0],
+			credentials: {
+				paymentsServiceCashoutApi: { id: 'cred-cashout', name: 'Payments Service Cashout API' },
+			},
 		},
-	};
+	);
 	return {
 		name: 'Withdrawal requests (separate requests check)',
 		nodes: [webhook, payout],
@@ -99,13 +97,7 @@ export async function separateRequestsStep(state: RunState): Promise<string> {
 
 		const before = new Set((await client.executions(stored.id)).map((execution) => execution.id));
 		// Every answer lost: the first and the node's two resends.
-		sandbox.faults.add({
-			method: 'POST',
-			path: '/v3/cashout',
-			kind: 'reset',
-			phase: 'after',
-			times: 3,
-		});
+		sandbox.faults.add(lostCashoutAnswers(3));
 		await call({ withdrawalId: 'W-1003', amount: '250.00' });
 		sandbox.faults.clear();
 		const failed = await waitFor(
@@ -121,9 +113,7 @@ export async function separateRequestsStep(state: RunState): Promise<string> {
 			'the retried execution to finish',
 			async () =>
 				(await client.executions(stored.id)).find(
-					(execution) =>
-						execution.mode === 'retry' &&
-						['success', 'error', 'crashed', 'canceled'].includes(execution.status),
+					(execution) => execution.mode === 'retry' && isFinished(execution),
 				),
 			{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 250 },
 		);
@@ -160,14 +150,7 @@ export async function credentialRestrictionStep(state: RunState): Promise<string
 		{
 			name: 'HTTP Request with the Session credential (restriction check)',
 			nodes: [
-				{
-					id: 'start',
-					name: 'Start',
-					type: 'n8n-nodes-base.manualTrigger',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {},
-				},
+				manualTrigger('Start'),
 				{
 					id: 'http',
 					name: 'HTTP Request',

@@ -9,6 +9,7 @@ import path from 'path';
 import {
 	debianBinary,
 	freePort,
+	numberPrinted,
 	runCommand,
 	startProcess,
 	tail,
@@ -43,10 +44,32 @@ export async function redisBinary(): Promise<string> {
 	return await debianBinary('redis-server', '/usr/bin/redis-server');
 }
 
-/** `[command, args]` running `binary` as the `postgres` system user when we are root (initdb refuses root). */
-function asPostgres(binary: string, args: string[]): [string, string[]] {
-	if (process.getuid?.() !== 0) return [binary, args];
-	return ['runuser', ['-u', 'postgres', '--', binary, ...args]];
+/** A PostgreSQL command as {@link postgresCommand} gives it: what to run, and in which folder. */
+export interface PostgresCommand {
+	command: string;
+	args: string[];
+	/** `/`: the `postgres` user cannot enter a checkout in root's home folder (mode 700). */
+	cwd: string;
+}
+
+/**
+ * `binary` with `args`, run as the `postgres` system user when `uid` is root's (initdb refuses
+ * root), in `/`: a command inherits its working folder, and PostgreSQL's tools run as `postgres`
+ * in a folder it cannot enter print `could not change directory to "…": Permission denied`.
+ */
+export function postgresCommand(
+	binary: string,
+	args: string[],
+	uid: number | undefined = process.getuid?.(),
+): PostgresCommand {
+	if (uid !== 0) return { command: binary, args, cwd: '/' };
+	return { command: 'runuser', args: ['-u', 'postgres', '--', binary, ...args], cwd: '/' };
+}
+
+/** Runs a PostgreSQL tool as {@link postgresCommand} says; resolves its output. */
+async function runPostgres(binary: string, args: string[], what: string): Promise<string> {
+	const { command, args: commandArgs, cwd } = postgresCommand(binary, args);
+	return await runCommand(command, commandArgs, { cwd, what });
 }
 
 /** Whether a TCP connect to 127.0.0.1:`port` succeeds. */
@@ -83,19 +106,13 @@ export async function startPostgres(
 		chownSync(dataDir, uid, gid);
 		chownSync(socketDir, uid, gid);
 	}
-	const [initCommand, initArgs] = asPostgres(path.join(bin, 'initdb'), [
-		'-D',
-		dataDir,
-		'-U',
-		DB_USER,
-		'--auth=trust',
-		'-E',
-		'UTF8',
-		'--no-sync',
-	]);
-	await runCommand(initCommand, initArgs, { what: 'initdb (PostgreSQL)' });
+	await runPostgres(
+		path.join(bin, 'initdb'),
+		['-D', dataDir, '-U', DB_USER, '--auth=trust', '-E', 'UTF8', '--no-sync'],
+		'initdb (PostgreSQL)',
+	);
 	const port = await freePort();
-	const [command, args] = asPostgres(path.join(bin, 'postgres'), [
+	const server = postgresCommand(path.join(bin, 'postgres'), [
 		'-D',
 		dataDir,
 		'-p',
@@ -111,8 +128,9 @@ export async function startPostgres(
 		'-c',
 		'full_page_writes=off',
 	]);
-	const managed = startProcess('PostgreSQL', command, args, {
+	const managed = startProcess('PostgreSQL', server.command, server.args, {
 		env: process.env,
+		cwd: server.cwd,
 		logFile: path.join(logDir, 'postgres.log'),
 	});
 	await waitFor(
@@ -123,18 +141,10 @@ export async function startPostgres(
 			detail: () => tail(managed.log()),
 		},
 	);
-	const [createCommand, createArgs] = asPostgres(path.join(bin, 'createdb'), [
-		'-h',
-		'127.0.0.1',
-		'-p',
-		String(port),
-		'-U',
-		DB_USER,
-		DATABASE,
-	]);
+	const createArgs = ['-h', '127.0.0.1', '-p', String(port), '-U', DB_USER, DATABASE];
 	await waitFor(
 		'the n8n database to be created',
-		async () => (await runCommand(createCommand, createArgs, { what: 'createdb' }), true),
+		async () => (await runPostgres(path.join(bin, 'createdb'), createArgs, 'createdb'), true),
 		{
 			timeoutMs: 15_000,
 		},
@@ -144,13 +154,12 @@ export async function startPostgres(
 
 /** uid and gid of the `postgres` system user. */
 async function postgresIds(): Promise<{ uid: number; gid: number }> {
-	const uid = Number(
-		(await runCommand('id', ['-u', 'postgres'], { what: 'id -u postgres' })).trim(),
-	);
-	const gid = Number(
-		(await runCommand('id', ['-g', 'postgres'], { what: 'id -g postgres' })).trim(),
-	);
-	return { uid, gid };
+	const id = async (flag: string) =>
+		numberPrinted(
+			`id ${flag} postgres`,
+			await runCommand('id', [flag, 'postgres'], { what: `id ${flag} postgres` }),
+		);
+	return { uid: await id('-u'), gid: await id('-g') };
 }
 
 /** Starts Redis on a free loopback port, in memory only (no snapshots, no append-only file). */
@@ -210,6 +219,11 @@ export interface MerchantDatabase {
 	user: string;
 	/** Runs `sql` with `psql` (unaligned, tuples only); resolves its output. */
 	query(sql: string): Promise<string>;
+	/**
+	 * Runs `sql`, a query of one number (`SELECT count(*) …`); resolves it.
+	 * @throws when psql printed anything but the number, with what it printed.
+	 */
+	count(sql: string): Promise<number>;
 }
 
 /**
@@ -223,34 +237,33 @@ export async function createMerchantDatabase(
 	sql: string,
 ): Promise<MerchantDatabase> {
 	const bin = await postgresBin();
-	const [createCommand, createArgs] = asPostgres(path.join(bin, 'createdb'), [
-		'-h',
-		'127.0.0.1',
-		'-p',
-		String(port),
-		'-U',
-		DB_USER,
-		database,
-	]);
-	await runCommand(createCommand, createArgs, { what: `createdb ${database}` });
-	const query = async (statement: string) => {
-		const [psql, psqlArgs] = asPostgres(path.join(bin, 'psql'), [
-			'-h',
-			'127.0.0.1',
-			'-p',
-			String(port),
-			'-U',
-			DB_USER,
-			'-d',
-			database,
-			'-v',
-			'ON_ERROR_STOP=1',
-			'-At',
-			'-c',
-			statement,
-		]);
-		return await runCommand(psql, psqlArgs, { what: `psql (${database})` });
-	};
+	await runPostgres(
+		path.join(bin, 'createdb'),
+		['-h', '127.0.0.1', '-p', String(port), '-U', DB_USER, database],
+		`createdb ${database}`,
+	);
+	const what = `psql (${database})`;
+	const query = async (statement: string) =>
+		await runPostgres(
+			path.join(bin, 'psql'),
+			[
+				'-h',
+				'127.0.0.1',
+				'-p',
+				String(port),
+				'-U',
+				DB_USER,
+				'-d',
+				database,
+				'-v',
+				'ON_ERROR_STOP=1',
+				'-At',
+				'-c',
+				statement,
+			],
+			what,
+		);
+	const count = async (statement: string) => numberPrinted(what, await query(statement));
 	await query(sql);
-	return { port, database, user: DB_USER, query };
+	return { port, database, user: DB_USER, query, count };
 }

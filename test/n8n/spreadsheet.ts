@@ -13,11 +13,12 @@
  */
 import type { INode, IRunExecutionData } from 'n8n-workflow';
 
+import { lostCashoutAnswers } from '../sandbox/faults';
 import { mapCredentials } from './catalogue';
 import { runDataOf, toWorkflowRun } from './execution';
-import type { ExecutionRecord } from './rest';
+import { isFinished, type ExecutionRecord } from './rest';
 import { waitFor } from './processes';
-import { EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
+import { catalogueEntry, EXECUTION_TIMEOUT_MS, need, type RunState } from './state';
 
 const FILE = 'payouts-from-spreadsheet.json';
 const NODE = 'Create payout';
@@ -53,10 +54,7 @@ function nodeTime(data: IRunExecutionData): number {
 export async function spreadsheetStep(state: RunState): Promise<string> {
 	const client = need(state.client, 'the REST client');
 	const sandbox = need(state.sandbox, 'the sandbox');
-	const entry = need(
-		state.catalogue.find((candidate) => candidate.file === FILE),
-		FILE,
-	);
+	const entry = catalogueEntry(state, FILE);
 	const marker = `sheet-${Date.now()}`;
 	/** The example with `count` rows, its node at `concurrency`, stopping the workflow on an error. */
 	const variant = async (name: string, count: number, concurrency: number) => {
@@ -183,14 +181,12 @@ export async function spreadsheetStep(state: RunState): Promise<string> {
 	 * external ID), `times` times: the first send and the node's two resends.
 	 */
 	function lose(times: number, row?: string) {
-		sandbox.faults.add({
-			method: 'POST',
-			path: '/v3/cashout',
-			kind: 'reset',
-			phase: 'after',
-			...(row === undefined ? { skip: ROWS / 2 - 1 } : { bodyIncludes: `"external_id":"${row}"` }),
-			times,
-		});
+		sandbox.faults.add(
+			lostCashoutAnswers(
+				times,
+				row === undefined ? { skip: ROWS / 2 - 1 } : { bodyIncludes: `"external_id":"${row}"` },
+			),
+		);
 	}
 
 	/** n8n's Retry of execution `failedId` (the executions list's button), once it has finished. */
@@ -203,7 +199,7 @@ export async function spreadsheetStep(state: RunState): Promise<string> {
 				const retry = list.find(
 					(execution) => execution.id !== failedId && execution.mode === 'retry',
 				);
-				return retry && ['success', 'error', 'crashed', 'canceled'].includes(retry.status) && retry;
+				return retry && isFinished(retry) && retry;
 			},
 			{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 250 },
 		);

@@ -4,13 +4,15 @@
 import type { startSmtpSink } from '../demo/smtp-sink';
 import type { WorkflowJson, WorkflowRun } from '../harness/engine';
 import type { Sandbox } from '../sandbox';
+import type { AddCashoutInput, CashoutRecord } from '../sandbox/types';
 import type { CatalogueEntry } from './catalogue';
 import { toWorkflowRun } from './execution';
 import type { N8nInstall } from './install';
 import type { N8nProcess, QueueBackends } from './n8n-server';
 import type { E2eOptions } from './options';
 import type { LocalRegistry } from './registry';
-import type { N8nClient, StoredWorkflow } from './rest';
+import { waitFor } from './processes';
+import { isFinished, type ExecutionSummary, type N8nClient, type StoredWorkflow } from './rest';
 
 /** How long one manual execution may take. */
 export const EXECUTION_TIMEOUT_MS = 120_000;
@@ -55,6 +57,54 @@ export function need<T>(value: T | undefined, what: string): T {
 	return value;
 }
 
+/** The catalogue entry of the example workflow `file` (test/workflows). */
+export function catalogueEntry(state: RunState, file: string): CatalogueEntry {
+	return need(
+		state.catalogue.find((candidate) => candidate.file === file),
+		file,
+	);
+}
+
+/**
+ * Adds a PENDING payout of MID 1001 to the sandbox: `amount` in `currency` to `country`, its
+ * external ID `<label>-<now in ms>` (unique per run), with `extra` fields; returns the record.
+ */
+export function addPayout(
+	sandbox: Sandbox,
+	label: string,
+	[country, amount, currency]: [string, number, string],
+	extra: Partial<AddCashoutInput> = {},
+): CashoutRecord {
+	const externalId = `${label}-${Date.now()}`;
+	return sandbox.control.addCashout({
+		idMerchant: 1001,
+		externalId,
+		country,
+		amount,
+		currency,
+		...extra,
+	});
+}
+
+/**
+ * The executions of the workflow `workflowId` once every one has finished (asked every 500 ms).
+ * @throws when one is still running after {@link EXECUTION_TIMEOUT_MS}; `what` names the wait.
+ */
+export async function finishedExecutions(
+	client: N8nClient,
+	workflowId: string,
+	what = 'the executions to finish',
+): Promise<ExecutionSummary[]> {
+	return await waitFor(
+		what,
+		async () => {
+			const list = await client.executions(workflowId);
+			return list.every(isFinished) && list;
+		},
+		{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 500 },
+	);
+}
+
 /** Number of session logins the sandbox received. */
 export function logins(sandbox: Sandbox): number {
 	return sandbox.log.find('POST', '/v1/auth/login').length;
@@ -64,10 +114,7 @@ export function logins(sandbox: Sandbox): number {
 export async function runOnce(state: RunState, file: string): Promise<WorkflowRun> {
 	const client = need(state.client, 'the REST client');
 	const workflow = need(state.workflows.get(file), `the imported ${file}`);
-	const entry = need(
-		state.catalogue.find((candidate) => candidate.file === file),
-		file,
-	);
+	const entry = catalogueEntry(state, file);
 	const executionId = await client.runManually(
 		workflow,
 		need(entry.manualTrigger, `the manual trigger of ${file}`),

@@ -12,22 +12,11 @@
  */
 import { parseArgs } from 'util';
 
-import { freePort, stopAll } from './processes';
-import { parseOptions } from './options';
+import { exitWith, freePort, stopAll } from './processes';
+import { parseOptions, strictFlags } from './options';
 import { progress } from './progress';
 import { OWNER } from './rest';
-import {
-	cleanUp,
-	credentialsStep,
-	importStep,
-	installStep,
-	loadedStep,
-	newRunState,
-	ownerStep,
-	packStep,
-	sandboxStep,
-	startN8nStep,
-} from './run';
+import { cleanUp, importStep, installStep, newRunState, SETUP_STEPS, type NamedStep } from './run';
 import { need, type RunState } from './state';
 
 /** n8n's own default port. */
@@ -43,17 +32,14 @@ interface TryOptions {
 
 /** Parses `--port`, `--check`, `--n8n-version` and `--cache-dir`. @throws on anything else. */
 export function parseTryOptions(argv: string[]): TryOptions {
-	const { values } = parseArgs({
-		args: argv,
-		strict: true,
-		allowPositionals: false,
-		options: {
+	const { values } = parseArgs(
+		strictFlags(argv, {
 			port: { type: 'string' },
 			check: { type: 'boolean', default: false },
 			'n8n-version': { type: 'string' },
 			'cache-dir': { type: 'string' },
-		},
-	});
+		}),
+	);
 	const port = values.port === undefined ? N8N_DEFAULT_PORT : Number(values.port);
 	if (!Number.isInteger(port) || port < 1 || port > 65_535)
 		throw new Error(`--port must be a port number, got "${values.port}"`);
@@ -129,14 +115,9 @@ async function main(): Promise<number> {
 	console.log(
 		`Starting n8n ${state.options.n8nVersion} with the package; n8n and Node.js come from ${state.options.cacheDir} (the first run installs them there)…`,
 	);
-	const steps: Array<[string, (run: RunState) => Promise<string>]> = [
+	const steps: NamedStep[] = [
 		['Install n8n and Node.js (cache)', installStep],
-		['Build and pack the package', packStep],
-		['Start the sandbox and the SMTP sink', sandboxStep],
-		['Start n8n', startN8nStep],
-		['Set up the owner and log in', ownerStep],
-		['n8n loaded the package', loadedStep],
-		['Create the credentials and run their tests', credentialsStep],
+		...SETUP_STEPS,
 		['Import the example workflows', importStep],
 	];
 	let failed = false;
@@ -181,12 +162,4 @@ async function main(): Promise<number> {
 	}
 }
 
-if (require.main === module) {
-	main().then(
-		(code) => process.exit(code),
-		(error: unknown) => {
-			console.error(error);
-			process.exit(1);
-		},
-	);
-}
+if (require.main === module) exitWith(main);

@@ -1,17 +1,10 @@
-import { SESSION_IDLE_TIMEOUT_MS, startSandbox, type Sandbox } from './index';
-import { bearer, client, login, windowEndingNow } from './testHelpers';
+import { SESSION_IDLE_TIMEOUT_MS } from './index';
+import { bearer, client, login, windowEndingNow, useSandbox } from './testHelpers';
+
+const NOW = Date.UTC(2025, 0, 15, 12);
 
 describe('sandbox sessions', () => {
-	let sb: Sandbox;
-	beforeAll(async () => {
-		sb = await startSandbox({
-			days: 180,
-			depositsPerDay: 4,
-			cashoutsPerDay: 3,
-			now: Date.UTC(2025, 0, 15, 12),
-		});
-	});
-	afterAll(async () => sb.close());
+	const sb = useSandbox({ now: NOW, days: 180, depositsPerDay: 4, cashoutsPerDay: 3 });
 
 	const list = (token: string, path = '/v1/deposits', extra = {}) =>
 		client(sb).get(path, {

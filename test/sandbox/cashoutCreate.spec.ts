@@ -1,4 +1,3 @@
-import { startSandbox, type Sandbox } from './index';
 import {
 	bearer,
 	cashoutRequest,
@@ -6,17 +5,14 @@ import {
 	createCashout,
 	login,
 	windowEndingNow,
+	useSandbox,
 } from './testHelpers';
 
 const NOW = Date.UTC(2025, 6, 1, 14, 30, 0);
 
 describe('sandbox cashout creation (POST /v3/cashout)', () => {
-	let sb: Sandbox;
+	const sb = useSandbox({ now: NOW, days: 180, depositsPerDay: 2, cashoutsPerDay: 2 });
 	let seq = 0;
-	beforeAll(async () => {
-		sb = await startSandbox({ now: NOW, days: 180, depositsPerDay: 2, cashoutsPerDay: 2 });
-	});
-	afterAll(async () => sb.close());
 
 	/** A valid BR body with a fresh external_id. */
 	const body = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({

@@ -1,17 +1,9 @@
-import { startSandbox, type Sandbox } from './index';
-import { cashoutRequest } from './testHelpers';
+import { cashoutRequest, useSandbox } from './testHelpers';
+
+const NOW = Date.UTC(2025, 4, 20, 8);
 
 describe('sandbox cashout API', () => {
-	let sb: Sandbox;
-	beforeAll(async () => {
-		sb = await startSandbox({
-			now: Date.UTC(2025, 4, 20, 8),
-			days: 180,
-			depositsPerDay: 2,
-			cashoutsPerDay: 6,
-		});
-	});
-	afterAll(async () => sb.close());
+	const sb = useSandbox({ now: NOW, days: 180, depositsPerDay: 2, cashoutsPerDay: 6 });
 
 	const put = (fields: Record<string, unknown>) =>
 		cashoutRequest(sb, 'PUT', '/v3/cashout/status', fields);
@@ -22,15 +14,7 @@ describe('sandbox cashout API', () => {
 
 	it('seeds cashouts in every state, REJECTED ones with a rejection code', () => {
 		const all = sb.control.cashouts(1001);
-		for (const s of [
-			'ON_HOLD',
-			'PENDING',
-			'DELIVERED',
-			'COMPLETED',
-			'REJECTED',
-			'CANCELLED',
-			'DECLINED',
-		])
+		for (const s of 'ON_HOLD PENDING DELIVERED COMPLETED REJECTED CANCELLED DECLINED'.split(' '))
 			expect(all.some((c) => c.status === s)).toBe(true);
 		const rejected = all.find((c) => c.status === 'REJECTED');
 		expect(sb.control.cashoutRejection(rejected?.idCashout ?? 0)?.code).toBeGreaterThanOrEqual(800);

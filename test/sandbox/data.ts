@@ -319,19 +319,23 @@ const SETTLEMENT_STATUS_WEIGHTS: ReadonlyArray<readonly [string, number]> = [
 ];
 const OPEN_STATUSES = new Set(['PENDING', 'CREATED', 'ON_HOLD', 'WAITING_DETAILS']);
 
-/** Fields of a deposit record derived from country, method, USD amount and customer. */
-export interface DepositBasics {
+/** What deposit and cashout records are built from: the record, its merchant, times and status, its country and USD amount. */
+interface PaymentBasics {
 	id: number;
 	merchant: MerchantInfo;
 	createdMs: number;
 	lastChangeMs: number;
 	status: string;
 	country: CountryInfo;
-	method: PaymentMethodInfo | undefined;
 	usd: number;
 	externalId: string;
-	clientId: string;
 	clientDocument: string;
+}
+
+/** Fields of a deposit record derived from country, method, USD amount and customer. */
+export interface DepositBasics extends PaymentBasics {
+	method: PaymentMethodInfo | undefined;
+	clientId: string;
 	idUser: string;
 }
 
@@ -374,16 +378,7 @@ export function buildDepositRecord(b: DepositBasics): DepositRecord {
 }
 
 /** Fields of a cashout record. */
-export interface CashoutBasics {
-	id: number;
-	merchant: MerchantInfo;
-	createdMs: number;
-	lastChangeMs: number;
-	status: string;
-	country: CountryInfo;
-	usd: number;
-	externalId: string;
-	clientDocument: string;
+export interface CashoutBasics extends PaymentBasics {
 	reason: string;
 	existVoucher: boolean;
 }
@@ -577,104 +572,106 @@ export function generateDataset(opts: GenerateOptions): Dataset {
 	const randomTimeOfDay = (day: number): number =>
 		floorToSecond(start + day * MS_PER_DAY + rng.int(0, 86399) * MS_PER_SECOND);
 
+	/**
+	 * Calls `make` for each record of a kind made `perDay` times a day on average: merchant after
+	 * merchant, day after day, its creation time and customer drawn in that order; `seq` counts the
+	 * merchant's records from 1.
+	 */
+	const eachRecord = (
+		perDay: number,
+		make: (merchant: MerchantInfo, seq: number, createdMs: number, customer: Customer) => void,
+	): void => {
+		for (const merchant of generated) {
+			let seq = 0;
+			const pool = customers.get(merchant.id) ?? [];
+			for (let day = 0; day < opts.days; day++) {
+				const n = rng.count(perDay * factor(merchant));
+				for (let i = 0; i < n; i++) {
+					const createdMs = randomTimeOfDay(day);
+					make(merchant, ++seq, createdMs, rng.pick(pool));
+				}
+			}
+		}
+	};
+
 	// Deposits.
 	type DepositDraft = { id: number; createdMs: number; build: (id: number) => DepositEntry };
 	const depositDrafts: DepositDraft[] = [];
-	for (const merchant of generated) {
-		let seq = 0;
-		const pool = customers.get(merchant.id) ?? [];
-		for (let day = 0; day < opts.days; day++) {
-			const n = rng.count(opts.depositsPerDay * factor(merchant));
-			for (let i = 0; i < n; i++) {
-				const createdMs = randomTimeOfDay(day);
-				const customer = rng.pick(pool);
-				const country = COUNTRIES[customer.country];
-				const method = rng.pick(country.methods);
-				const status = rng.weighted(DEPOSIT_STATUS_WEIGHTS);
-				const lastChangeMs = lastChange(rng, createdMs, nowMs, OPEN_STATUSES.has(status));
-				const usd = usdAmount(rng, 40);
-				seq++;
-				const externalId = `inv-${merchant.id}-${String(seq).padStart(6, '0')}`;
-				depositDrafts.push({
-					id: 0,
+	eachRecord(opts.depositsPerDay, (merchant, seq, createdMs, customer) => {
+		const country = COUNTRIES[customer.country];
+		const method = rng.pick(country.methods);
+		const status = rng.weighted(DEPOSIT_STATUS_WEIGHTS);
+		const lastChangeMs = lastChange(rng, createdMs, nowMs, OPEN_STATUSES.has(status));
+		const usd = usdAmount(rng, 40);
+		const externalId = `inv-${merchant.id}-${String(seq).padStart(6, '0')}`;
+		depositDrafts.push({
+			id: 0,
+			createdMs,
+			build: (id) => ({
+				id,
+				merchantId: merchant.id,
+				createdMs,
+				visibleAt: createdMs,
+				hasVoucher: method.hasVoucher,
+				paymentType: method.kind,
+				payer: {
+					id: customer.clientId,
+					document: customer.document,
+					document_type: customer.documentType,
+					email: customer.email,
+					first_name: customer.firstName,
+					last_name: customer.lastName,
+				},
+				rec: buildDepositRecord({
+					id,
+					merchant,
 					createdMs,
-					build: (id) => ({
-						id,
-						merchantId: merchant.id,
-						createdMs,
-						visibleAt: createdMs,
-						hasVoucher: method.hasVoucher,
-						paymentType: method.kind,
-						payer: {
-							id: customer.clientId,
-							document: customer.document,
-							document_type: customer.documentType,
-							email: customer.email,
-							first_name: customer.firstName,
-							last_name: customer.lastName,
-						},
-						rec: buildDepositRecord({
-							id,
-							merchant,
-							createdMs,
-							lastChangeMs,
-							status,
-							country,
-							method,
-							usd,
-							externalId,
-							clientId: customer.clientId,
-							clientDocument: customer.document,
-							idUser: customer.idUser,
-						}),
-					}),
-				});
-			}
-		}
-	}
+					lastChangeMs,
+					status,
+					country,
+					method,
+					usd,
+					externalId,
+					clientId: customer.clientId,
+					clientDocument: customer.document,
+					idUser: customer.idUser,
+				}),
+			}),
+		});
+	});
 	assignIds(depositDrafts, ID_BASE.deposit);
 	const deposits = depositDrafts.map((d) => d.build(d.id));
 
 	// Cashouts.
 	const cashouts: CashoutEntry[] = [];
-	for (const merchant of generated) {
-		let seq = 0;
-		const pool = customers.get(merchant.id) ?? [];
-		for (let day = 0; day < opts.days; day++) {
-			const n = rng.count(opts.cashoutsPerDay * factor(merchant));
-			for (let i = 0; i < n; i++) {
-				const createdMs = randomTimeOfDay(day);
-				const customer = rng.pick(pool);
-				const status = rng.weighted(CASHOUT_STATUS_WEIGHTS);
-				const rejection = status === 'REJECTED' ? rng.pick(REJECTION_CODES) : undefined;
-				const lastChangeMs = lastChange(rng, createdMs, nowMs, OPEN_STATUSES.has(status));
-				const usd = usdAmount(rng, 20);
-				const existVoucher = status === 'COMPLETED' && rng.chance(0.6);
-				seq++;
-				const entry: CashoutEntry = {
-					id: 0,
-					merchantId: merchant.id,
-					createdMs,
-					visibleAt: createdMs,
-					rec: buildCashoutRecord({
-						id: 0,
-						merchant,
-						createdMs,
-						lastChangeMs,
-						status,
-						country: COUNTRIES[customer.country],
-						usd,
-						externalId: `co-${merchant.id}-${String(seq).padStart(6, '0')}`,
-						clientDocument: customer.document,
-						reason: rejection?.reason ?? '',
-						existVoucher,
-					}),
-				};
-				if (rejection) entry.rejection = { ...rejection };
-				cashouts.push(entry);
-			}
-		}
-	}
+	eachRecord(opts.cashoutsPerDay, (merchant, seq, createdMs, customer) => {
+		const status = rng.weighted(CASHOUT_STATUS_WEIGHTS);
+		const rejection = status === 'REJECTED' ? rng.pick(REJECTION_CODES) : undefined;
+		const lastChangeMs = lastChange(rng, createdMs, nowMs, OPEN_STATUSES.has(status));
+		const usd = usdAmount(rng, 20);
+		const existVoucher = status === 'COMPLETED' && rng.chance(0.6);
+		const entry: CashoutEntry = {
+			id: 0,
+			merchantId: merchant.id,
+			createdMs,
+			visibleAt: createdMs,
+			rec: buildCashoutRecord({
+				id: 0,
+				merchant,
+				createdMs,
+				lastChangeMs,
+				status,
+				country: COUNTRIES[customer.country],
+				usd,
+				externalId: `co-${merchant.id}-${String(seq).padStart(6, '0')}`,
+				clientDocument: customer.document,
+				reason: rejection?.reason ?? '',
+				existVoucher,
+			}),
+		};
+		if (rejection) entry.rejection = { ...rejection };
+		cashouts.push(entry);
+	});
 	assignIds(cashouts, ID_BASE.cashout);
 	for (const c of cashouts) c.rec.idCashout = c.id;
 

@@ -1,4 +1,3 @@
-import { startSandbox, type Sandbox } from './index';
 import {
 	bearer,
 	client,
@@ -7,7 +6,10 @@ import {
 	login,
 	windowEndingNow,
 	xDateNow,
+	useSandbox,
 } from './testHelpers';
+
+const NOW = Date.UTC(2025, 4, 5, 10);
 
 const PIX_BODY = {
 	invoice_id: 'order-1001_A',
@@ -26,16 +28,7 @@ const PIX_BODY = {
 };
 
 describe('sandbox deposit API', () => {
-	let sb: Sandbox;
-	beforeAll(async () => {
-		sb = await startSandbox({
-			now: Date.UTC(2025, 4, 5, 10),
-			days: 180,
-			depositsPerDay: 4,
-			cashoutsPerDay: 2,
-		});
-	});
-	afterAll(async () => sb.close());
+	const sb = useSandbox({ now: NOW, days: 180, depositsPerDay: 4, cashoutsPerDay: 2 });
 
 	it('ONE_SHOT Pix: 201 with payment_info and a real PNG QR code', async () => {
 		const res = await createDeposit(sb, PIX_BODY);

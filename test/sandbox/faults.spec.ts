@@ -1,19 +1,13 @@
-import { startSandbox, type Sandbox } from './index';
-import { bearer, client, createDeposit, login, windowEndingNow } from './testHelpers';
+import { bearer, client, createDeposit, login, windowEndingNow, useSandbox } from './testHelpers';
+
+const NOW = Date.UTC(2025, 5, 1);
 
 describe('sandbox faults, log, latency and admin routes', () => {
-	let sb: Sandbox;
+	const sb = useSandbox({ now: NOW, days: 180, depositsPerDay: 3, cashoutsPerDay: 2 });
 	let token: string;
 	beforeAll(async () => {
-		sb = await startSandbox({
-			now: Date.UTC(2025, 5, 1),
-			days: 180,
-			depositsPerDay: 3,
-			cashoutsPerDay: 2,
-		});
 		token = await login(sb);
 	});
-	afterAll(async () => sb.close());
 	beforeEach(() => {
 		sb.faults.clear();
 		sb.log.clear();

@@ -26,6 +26,18 @@ export interface AppliedFault {
 /** Default HTTP status of a 'status' fault without one. */
 const DEFAULT_FAULT_STATUS = 500;
 
+/**
+ * A lost answer of Cashout → Create: the next `times` `POST /v3/cashout` requests that match
+ * (`skip` let through first, or only those whose body includes `bodyIncludes`) are processed, the
+ * cashout made, and their connection reset before the answer.
+ */
+export function lostCashoutAnswers(
+	times: number,
+	match: Pick<FaultSpec, 'skip' | 'bodyIncludes'> = {},
+): FaultSpec {
+	return { method: 'POST', path: '/v3/cashout', kind: 'reset', phase: 'after', times, ...match };
+}
+
 /** In-memory {@link FaultInjector}. Faults are tried in the order they were added. */
 export class FaultRegistry implements FaultInjector {
 	private armed: ArmedFault[] = [];

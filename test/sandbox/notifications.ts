@@ -15,16 +15,11 @@ import {
 } from './constants';
 import type { NotificationAttempt, NotificationControl, SandboxNotification } from './types';
 
-/** What a status change contributes to a notification. */
-export interface NotificationInput {
-	kind: 'deposit' | 'cashout';
-	merchantId: number;
-	recordId: number;
-	recordStatus: string;
-	url: string;
-	contentType: string;
-	body: string;
-}
+/** What a status change contributes to a notification (the fields of {@link SandboxNotification}). */
+export type NotificationInput = Pick<
+	SandboxNotification,
+	'kind' | 'merchantId' | 'recordId' | 'recordStatus' | 'url' | 'contentType' | 'body'
+>;
 
 /** Outcome of one HTTP POST: an answer or a network error. */
 type PostResult = { status: number; body: string } | { error: string };

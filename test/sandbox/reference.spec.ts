@@ -1,17 +1,10 @@
-import { COUNTRIES, startSandbox, type Sandbox } from './index';
-import { bearer, client, createDeposit } from './testHelpers';
+import { COUNTRIES } from './index';
+import { bearer, client, createDeposit, useSandbox } from './testHelpers';
+
+const NOW = Date.UTC(2025, 3, 2, 12);
 
 describe('sandbox reference data: payment methods and states', () => {
-	let sb: Sandbox;
-	beforeAll(async () => {
-		sb = await startSandbox({
-			now: Date.UTC(2025, 3, 2, 12),
-			days: 180,
-			depositsPerDay: 6,
-			cashoutsPerDay: 1,
-		});
-	});
-	afterAll(async () => sb.close());
+	const sb = useSandbox({ now: NOW, days: 180, depositsPerDay: 6, cashoutsPerDay: 1 });
 
 	const get = (path: string, params: Record<string, unknown>, key = sb.credentials.readOnlyKey) =>
 		client(sb).get(path, { params, headers: bearer(key) });

@@ -36,9 +36,26 @@ export interface StateEntry {
 	name: string;
 }
 
-/** Builds state entries from [code, name] pairs. */
-function entries(...pairs: Array<[string, string]>): StateEntry[] {
-	return pairs.map(([code, name]) => ({ code, name }));
+/** `code name` pairs of `text`, separated by semicolons or line breaks, in order. */
+function codedNames(text: string): Array<[string, string]> {
+	return text
+		.split(/[;\n]/)
+		.map((entry) => entry.trim())
+		.filter(Boolean)
+		.map((entry) => {
+			const space = entry.indexOf(' ');
+			return [entry.slice(0, space), entry.slice(space + 1)];
+		});
+}
+
+/** State entries of `text`: `code name` pairs (`AC Acre; AL Alagoas`). */
+function entries(text: string): StateEntry[] {
+	return codedNames(text).map(([code, name]) => ({ code, name }));
+}
+
+/** Bank entries of `text`: `code name` pairs (`1 Banco do Brasil; 33 …`), codes numbers. */
+function banks(text: string): BankEntry[] {
+	return codedNames(text).map(([code, name]) => ({ code: Number(code), name }));
 }
 
 /** A supported country. */
@@ -73,6 +90,28 @@ const ADDRESS = [
 	'payer.address.zip_code',
 ] as const;
 
+/**
+ * A payment method: a VOUCHER method's deposits carry a voucher, no other's; `oneShotRequired` as
+ * in {@link PaymentMethodInfo} (absent: HOSTED only).
+ */
+function method(
+	code: string,
+	name: string,
+	kind: PaymentKind,
+	defaultExpirationMinutes: number,
+	oneShotRequired?: readonly string[],
+): PaymentMethodInfo {
+	const hasVoucher = kind === 'VOUCHER';
+	return {
+		code,
+		name,
+		kind,
+		defaultExpirationMinutes,
+		hasVoucher,
+		...(oneShotRequired && { oneShotRequired }),
+	};
+}
+
 /** Countries with generated data and deposit/cashout support. */
 export const COUNTRIES: Readonly<Record<string, CountryInfo>> = {
 	BR: {
@@ -82,69 +121,22 @@ export const COUNTRIES: Readonly<Record<string, CountryInfo>> = {
 		fxRate: 5.43,
 		documentTypes: ['CPF', 'CNPJ'],
 		documentDigits: 11,
-		states: entries(
-			['AC', 'Acre'],
-			['AL', 'Alagoas'],
-			['AP', 'Amapá'],
-			['AM', 'Amazonas'],
-			['BA', 'Bahia'],
-			['CE', 'Ceará'],
-			['DF', 'Distrito Federal'],
-			['ES', 'Espírito Santo'],
-			['GO', 'Goiás'],
-			['MA', 'Maranhão'],
-			['MT', 'Mato Grosso'],
-			['MS', 'Mato Grosso do Sul'],
-			['MG', 'Minas Gerais'],
-			['PA', 'Pará'],
-			['PB', 'Paraíba'],
-			['PR', 'Paraná'],
-			['PE', 'Pernambuco'],
-			['PI', 'Piauí'],
-			['RJ', 'Rio de Janeiro'],
-			['RN', 'Rio Grande do Norte'],
-			['RS', 'Rio Grande do Sul'],
-			['RO', 'Rondônia'],
-			['RR', 'Roraima'],
-			['SC', 'Santa Catarina'],
-			['SP', 'São Paulo'],
-			['SE', 'Sergipe'],
-			['TO', 'Tocantins'],
-		),
+		states: entries(`
+			AC Acre; AL Alagoas; AP Amapá; AM Amazonas; BA Bahia; CE Ceará; DF Distrito Federal
+			ES Espírito Santo; GO Goiás; MA Maranhão; MT Mato Grosso; MS Mato Grosso do Sul
+			MG Minas Gerais; PA Pará; PB Paraíba; PR Paraná; PE Pernambuco; PI Piauí
+			RJ Rio de Janeiro; RN Rio Grande do Norte; RS Rio Grande do Sul; RO Rondônia; RR Roraima
+			SC Santa Catarina; SP São Paulo; SE Sergipe; TO Tocantins
+		`),
 		methods: [
-			{
-				code: 'PX',
-				name: 'Pix',
-				kind: 'BANK_TRANSFER',
-				defaultExpirationMinutes: 60,
-				hasVoucher: false,
-				oneShotRequired: [...PAYER_CORE],
-			},
-			{
-				code: 'BL',
-				name: 'Boleto',
-				kind: 'VOUCHER',
-				defaultExpirationMinutes: 4320,
-				hasVoucher: true,
-				oneShotRequired: [...PAYER_CORE, ...ADDRESS],
-			},
-			{
-				code: 'VI',
-				name: 'Visa',
-				kind: 'CREDIT_CARD',
-				defaultExpirationMinutes: 60,
-				hasVoucher: false,
-			},
+			method('PX', 'Pix', 'BANK_TRANSFER', 60, [...PAYER_CORE]),
+			method('BL', 'Boleto', 'VOUCHER', 4320, [...PAYER_CORE, ...ADDRESS]),
+			method('VI', 'Visa', 'CREDIT_CARD', 60),
 		],
-		banks: [
-			{ code: 1, name: 'Banco do Brasil' },
-			{ code: 33, name: 'Banco Santander (Brasil)' },
-			{ code: 77, name: 'Banco Inter' },
-			{ code: 104, name: 'Caixa Econômica Federal' },
-			{ code: 237, name: 'Banco Bradesco' },
-			{ code: 260, name: 'Nu Pagamentos' },
-			{ code: 341, name: 'Itaú Unibanco' },
-		],
+		banks: banks(`
+			1 Banco do Brasil; 33 Banco Santander (Brasil); 77 Banco Inter
+			104 Caixa Econômica Federal; 237 Banco Bradesco; 260 Nu Pagamentos; 341 Itaú Unibanco
+		`),
 	},
 	MX: {
 		code: 'MX',
@@ -153,66 +145,21 @@ export const COUNTRIES: Readonly<Record<string, CountryInfo>> = {
 		fxRate: 17.12,
 		documentTypes: ['CURP', 'RFC', 'INE'],
 		documentDigits: 18,
-		states: entries(
-			['AGU', 'Aguascalientes'],
-			['BCN', 'Baja California'],
-			['BCS', 'Baja California Sur'],
-			['CAM', 'Campeche'],
-			['CHP', 'Chiapas'],
-			['CHH', 'Chihuahua'],
-			['CMX', 'Ciudad de México'],
-			['COA', 'Coahuila'],
-			['COL', 'Colima'],
-			['DUR', 'Durango'],
-			['GUA', 'Guanajuato'],
-			['GRO', 'Guerrero'],
-			['HID', 'Hidalgo'],
-			['JAL', 'Jalisco'],
-			['MEX', 'Estado de México'],
-			['MIC', 'Michoacán'],
-			['MOR', 'Morelos'],
-			['NAY', 'Nayarit'],
-			['NLE', 'Nuevo León'],
-			['OAX', 'Oaxaca'],
-			['PUE', 'Puebla'],
-			['QUE', 'Querétaro'],
-			['ROO', 'Quintana Roo'],
-			['SLP', 'San Luis Potosí'],
-			['SIN', 'Sinaloa'],
-			['SON', 'Sonora'],
-			['TAB', 'Tabasco'],
-			['TAM', 'Tamaulipas'],
-			['TLA', 'Tlaxcala'],
-			['VER', 'Veracruz'],
-			['YUC', 'Yucatán'],
-			['ZAC', 'Zacatecas'],
-		),
+		states: entries(`
+			AGU Aguascalientes; BCN Baja California; BCS Baja California Sur; CAM Campeche
+			CHP Chiapas; CHH Chihuahua; CMX Ciudad de México; COA Coahuila; COL Colima; DUR Durango
+			GUA Guanajuato; GRO Guerrero; HID Hidalgo; JAL Jalisco; MEX Estado de México
+			MIC Michoacán; MOR Morelos; NAY Nayarit; NLE Nuevo León; OAX Oaxaca; PUE Puebla
+			QUE Querétaro; ROO Quintana Roo; SLP San Luis Potosí; SIN Sinaloa; SON Sonora
+			TAB Tabasco; TAM Tamaulipas; TLA Tlaxcala; VER Veracruz; YUC Yucatán; ZAC Zacatecas
+		`),
 		methods: [
-			{
-				code: 'SE',
-				name: 'SPEI',
-				kind: 'BANK_TRANSFER',
-				defaultExpirationMinutes: 1440,
-				hasVoucher: false,
-				oneShotRequired: [...PAYER_NAMES],
-			},
-			{
-				code: 'OX',
-				name: 'OXXO',
-				kind: 'VOUCHER',
-				defaultExpirationMinutes: 4320,
-				hasVoucher: true,
-				oneShotRequired: [...PAYER_NAMES],
-			},
+			method('SE', 'SPEI', 'BANK_TRANSFER', 1440, [...PAYER_NAMES]),
+			method('OX', 'OXXO', 'VOUCHER', 4320, [...PAYER_NAMES]),
 		],
-		banks: [
-			{ code: 2, name: 'Banamex' },
-			{ code: 12, name: 'BBVA México' },
-			{ code: 14, name: 'Santander México' },
-			{ code: 21, name: 'HSBC México' },
-			{ code: 72, name: 'Banorte' },
-			{ code: 646, name: 'STP' },
-		],
+		banks: banks(
+			'2 Banamex; 12 BBVA México; 14 Santander México; 21 HSBC México; 72 Banorte; 646 STP',
+		),
 	},
 	CO: {
 		code: 'CO',
@@ -221,65 +168,21 @@ export const COUNTRIES: Readonly<Record<string, CountryInfo>> = {
 		fxRate: 3950.5,
 		documentTypes: ['CC', 'CE', 'NIT', 'PP'],
 		documentDigits: 10,
-		states: entries(
-			['AMA', 'Amazonas'],
-			['ANT', 'Antioquia'],
-			['ARA', 'Arauca'],
-			['ATL', 'Atlántico'],
-			['BOL', 'Bolívar'],
-			['BOY', 'Boyacá'],
-			['CAL', 'Caldas'],
-			['CAQ', 'Caquetá'],
-			['CAS', 'Casanare'],
-			['CAU', 'Cauca'],
-			['CES', 'Cesar'],
-			['CHO', 'Chocó'],
-			['COR', 'Córdoba'],
-			['CUN', 'Cundinamarca'],
-			['DC', 'Bogotá D.C.'],
-			['GUA', 'Guainía'],
-			['GUV', 'Guaviare'],
-			['HUI', 'Huila'],
-			['LAG', 'La Guajira'],
-			['MAG', 'Magdalena'],
-			['MET', 'Meta'],
-			['NAR', 'Nariño'],
-			['NSA', 'Norte de Santander'],
-			['PUT', 'Putumayo'],
-			['QUI', 'Quindío'],
-			['RIS', 'Risaralda'],
-			['SAP', 'San Andrés y Providencia'],
-			['SAN', 'Santander'],
-			['SUC', 'Sucre'],
-			['TOL', 'Tolima'],
-			['VAC', 'Valle del Cauca'],
-			['VAU', 'Vaupés'],
-			['VID', 'Vichada'],
-		),
+		states: entries(`
+			AMA Amazonas; ANT Antioquia; ARA Arauca; ATL Atlántico; BOL Bolívar; BOY Boyacá
+			CAL Caldas; CAQ Caquetá; CAS Casanare; CAU Cauca; CES Cesar; CHO Chocó; COR Córdoba
+			CUN Cundinamarca; DC Bogotá D.C.; GUA Guainía; GUV Guaviare; HUI Huila; LAG La Guajira
+			MAG Magdalena; MET Meta; NAR Nariño; NSA Norte de Santander; PUT Putumayo; QUI Quindío
+			RIS Risaralda; SAP San Andrés y Providencia; SAN Santander; SUC Sucre; TOL Tolima
+			VAC Valle del Cauca; VAU Vaupés; VID Vichada
+		`),
 		methods: [
-			{
-				code: 'PC',
-				name: 'PSE',
-				kind: 'BANK_TRANSFER',
-				defaultExpirationMinutes: 60,
-				hasVoucher: false,
-				oneShotRequired: [...PAYER_CORE, 'payer.phone', 'client_ip'],
-			},
-			{
-				code: 'EF',
-				name: 'Efecty',
-				kind: 'VOUCHER',
-				defaultExpirationMinutes: 2880,
-				hasVoucher: true,
-			},
+			method('PC', 'PSE', 'BANK_TRANSFER', 60, [...PAYER_CORE, 'payer.phone', 'client_ip']),
+			method('EF', 'Efecty', 'VOUCHER', 2880),
 		],
-		banks: [
-			{ code: 1001, name: 'Banco de Bogotá' },
-			{ code: 1007, name: 'Bancolombia' },
-			{ code: 1013, name: 'BBVA Colombia' },
-			{ code: 1051, name: 'Davivienda' },
-			{ code: 1507, name: 'Nequi' },
-		],
+		banks: banks(
+			'1001 Banco de Bogotá; 1007 Bancolombia; 1013 BBVA Colombia; 1051 Davivienda; 1507 Nequi',
+		),
 	},
 	CL: {
 		code: 'CL',
@@ -288,47 +191,19 @@ export const COUNTRIES: Readonly<Record<string, CountryInfo>> = {
 		fxRate: 940.2,
 		documentTypes: ['RUT'],
 		documentDigits: 9,
-		states: entries(
-			['AI', 'Aysén'],
-			['AN', 'Antofagasta'],
-			['AP', 'Arica y Parinacota'],
-			['AR', 'Araucanía'],
-			['AT', 'Atacama'],
-			['BI', 'Biobío'],
-			['CO', 'Coquimbo'],
-			['LI', "Libertador General Bernardo O'Higgins"],
-			['LL', 'Los Lagos'],
-			['LR', 'Los Ríos'],
-			['MA', 'Magallanes'],
-			['ML', 'Maule'],
-			['NB', 'Ñuble'],
-			['RM', 'Región Metropolitana de Santiago'],
-			['TA', 'Tarapacá'],
-			['VS', 'Valparaíso'],
-		),
+		states: entries(`
+			AI Aysén; AN Antofagasta; AP Arica y Parinacota; AR Araucanía; AT Atacama; BI Biobío
+			CO Coquimbo; LI Libertador General Bernardo O'Higgins; LL Los Lagos; LR Los Ríos
+			MA Magallanes; ML Maule; NB Ñuble; RM Región Metropolitana de Santiago; TA Tarapacá
+			VS Valparaíso
+		`),
 		methods: [
-			{
-				code: 'WP',
-				name: 'Webpay',
-				kind: 'CREDIT_CARD',
-				defaultExpirationMinutes: 60,
-				hasVoucher: false,
-			},
-			{
-				code: 'KH',
-				name: 'Khipu',
-				kind: 'BANK_TRANSFER',
-				defaultExpirationMinutes: 120,
-				hasVoucher: false,
-			},
+			method('WP', 'Webpay', 'CREDIT_CARD', 60),
+			method('KH', 'Khipu', 'BANK_TRANSFER', 120),
 		],
-		banks: [
-			{ code: 1, name: 'Banco de Chile' },
-			{ code: 12, name: 'BancoEstado' },
-			{ code: 16, name: 'Banco BCI' },
-			{ code: 37, name: 'Banco Santander Chile' },
-			{ code: 39, name: 'Itaú Chile' },
-		],
+		banks: banks(
+			'1 Banco de Chile; 12 BancoEstado; 16 Banco BCI; 37 Banco Santander Chile; 39 Itaú Chile',
+		),
 	},
 	PE: {
 		code: 'PE',
@@ -337,56 +212,18 @@ export const COUNTRIES: Readonly<Record<string, CountryInfo>> = {
 		fxRate: 3.74,
 		documentTypes: ['DNI', 'CE', 'RUC'],
 		documentDigits: 8,
-		states: entries(
-			['AMA', 'Amazonas'],
-			['ANC', 'Áncash'],
-			['APU', 'Apurímac'],
-			['ARE', 'Arequipa'],
-			['AYA', 'Ayacucho'],
-			['CAJ', 'Cajamarca'],
-			['CAL', 'Callao'],
-			['CUS', 'Cusco'],
-			['HUC', 'Huánuco'],
-			['HUV', 'Huancavelica'],
-			['ICA', 'Ica'],
-			['JUN', 'Junín'],
-			['LAL', 'La Libertad'],
-			['LAM', 'Lambayeque'],
-			['LIM', 'Lima'],
-			['LMA', 'Municipalidad Metropolitana de Lima'],
-			['LOR', 'Loreto'],
-			['MDD', 'Madre de Dios'],
-			['MOQ', 'Moquegua'],
-			['PAS', 'Pasco'],
-			['PIU', 'Piura'],
-			['PUN', 'Puno'],
-			['SAM', 'San Martín'],
-			['TAC', 'Tacna'],
-			['TUM', 'Tumbes'],
-			['UCA', 'Ucayali'],
-		),
+		states: entries(`
+			AMA Amazonas; ANC Áncash; APU Apurímac; ARE Arequipa; AYA Ayacucho; CAJ Cajamarca
+			CAL Callao; CUS Cusco; HUC Huánuco; HUV Huancavelica; ICA Ica; JUN Junín
+			LAL La Libertad; LAM Lambayeque; LIM Lima; LMA Municipalidad Metropolitana de Lima
+			LOR Loreto; MDD Madre de Dios; MOQ Moquegua; PAS Pasco; PIU Piura; PUN Puno
+			SAM San Martín; TAC Tacna; TUM Tumbes; UCA Ucayali
+		`),
 		methods: [
-			{
-				code: 'BC',
-				name: 'BCP',
-				kind: 'BANK_TRANSFER',
-				defaultExpirationMinutes: 1440,
-				hasVoucher: false,
-			},
-			{
-				code: 'PF',
-				name: 'PagoEfectivo',
-				kind: 'VOUCHER',
-				defaultExpirationMinutes: 2880,
-				hasVoucher: true,
-			},
+			method('BC', 'BCP', 'BANK_TRANSFER', 1440),
+			method('PF', 'PagoEfectivo', 'VOUCHER', 2880),
 		],
-		banks: [
-			{ code: 2, name: 'Banco de Crédito del Perú' },
-			{ code: 3, name: 'Interbank' },
-			{ code: 9, name: 'Scotiabank Perú' },
-			{ code: 11, name: 'BBVA Perú' },
-		],
+		banks: banks('2 Banco de Crédito del Perú; 3 Interbank; 9 Scotiabank Perú; 11 BBVA Perú'),
 	},
 	AR: {
 		code: 'AR',
@@ -395,55 +232,20 @@ export const COUNTRIES: Readonly<Record<string, CountryInfo>> = {
 		fxRate: 1015.3,
 		documentTypes: ['DNI', 'CUIT', 'CUIL'],
 		documentDigits: 8,
-		states: entries(
-			['A', 'Salta'],
-			['B', 'Buenos Aires'],
-			['C', 'Ciudad Autónoma de Buenos Aires'],
-			['D', 'San Luis'],
-			['E', 'Entre Ríos'],
-			['F', 'La Rioja'],
-			['G', 'Santiago del Estero'],
-			['H', 'Chaco'],
-			['J', 'San Juan'],
-			['K', 'Catamarca'],
-			['L', 'La Pampa'],
-			['M', 'Mendoza'],
-			['N', 'Misiones'],
-			['P', 'Formosa'],
-			['Q', 'Neuquén'],
-			['R', 'Río Negro'],
-			['S', 'Santa Fe'],
-			['T', 'Tucumán'],
-			['U', 'Chubut'],
-			['V', 'Tierra del Fuego'],
-			['W', 'Corrientes'],
-			['X', 'Córdoba'],
-			['Y', 'Jujuy'],
-			['Z', 'Santa Cruz'],
-		),
+		states: entries(`
+			A Salta; B Buenos Aires; C Ciudad Autónoma de Buenos Aires; D San Luis; E Entre Ríos
+			F La Rioja; G Santiago del Estero; H Chaco; J San Juan; K Catamarca; L La Pampa
+			M Mendoza; N Misiones; P Formosa; Q Neuquén; R Río Negro; S Santa Fe; T Tucumán
+			U Chubut; V Tierra del Fuego; W Corrientes; X Córdoba; Y Jujuy; Z Santa Cruz
+		`),
 		methods: [
-			{
-				code: 'RP',
-				name: 'Rapipago',
-				kind: 'VOUCHER',
-				defaultExpirationMinutes: 4320,
-				hasVoucher: true,
-			},
-			{
-				code: 'MP',
-				name: 'Mercado Pago',
-				kind: 'WALLET',
-				defaultExpirationMinutes: 60,
-				hasVoucher: false,
-			},
+			method('RP', 'Rapipago', 'VOUCHER', 4320),
+			method('MP', 'Mercado Pago', 'WALLET', 60),
 		],
-		banks: [
-			{ code: 7, name: 'Banco de Galicia' },
-			{ code: 11, name: 'Banco de la Nación Argentina' },
-			{ code: 17, name: 'BBVA Argentina' },
-			{ code: 72, name: 'Banco Santander Argentina' },
-			{ code: 285, name: 'Banco Macro' },
-		],
+		banks: banks(`
+			7 Banco de Galicia; 11 Banco de la Nación Argentina; 17 BBVA Argentina
+			72 Banco Santander Argentina; 285 Banco Macro
+		`),
 	},
 };
 

@@ -1,4 +1,4 @@
-import { startSandbox, type Sandbox } from './index';
+import { startSandbox } from './index';
 import {
 	bearer,
 	client,
@@ -7,6 +7,7 @@ import {
 	getRefund,
 	login,
 	windowEndingNow,
+	useSandbox,
 } from './testHelpers';
 
 const NOW = Date.UTC(2025, 7, 12, 9, 0, 0);
@@ -21,12 +22,8 @@ const BANK = {
 };
 
 describe('sandbox refunds (POST /v3/refunds, GET /v3/refunds/:id)', () => {
-	let sb: Sandbox;
+	const sb = useSandbox({ now: NOW, days: 180, depositsPerDay: 3, cashoutsPerDay: 1 });
 	let invoice = 0;
-	beforeAll(async () => {
-		sb = await startSandbox({ now: NOW, days: 180, depositsPerDay: 3, cashoutsPerDay: 1 });
-	});
-	afterAll(async () => sb.close());
 
 	/** A deposit created through the API (BRL, method `method`), then set to `status`. */
 	const deposit = async (

@@ -1,16 +1,14 @@
-import { MAX_PERIOD_SECONDS, startSandbox, type Sandbox } from './index';
-import { bearer, client, login, windowEndingNow } from './testHelpers';
+import { MAX_PERIOD_SECONDS, startSandbox } from './index';
+import { bearer, client, login, windowEndingNow, useSandbox } from './testHelpers';
 
 const NOW = Date.UTC(2025, 2, 10, 9, 30);
 
 describe('sandbox reporting lists', () => {
-	let sb: Sandbox;
+	const sb = useSandbox({ now: NOW, days: 180, depositsPerDay: 12, cashoutsPerDay: 8 });
 	let token: string;
 	beforeAll(async () => {
-		sb = await startSandbox({ now: NOW, days: 180, depositsPerDay: 12, cashoutsPerDay: 8 });
 		token = await login(sb);
 	});
-	afterAll(async () => sb.close());
 
 	const get = (path: string, params: Record<string, unknown>, t = token) =>
 		client(sb).get(path, { params, headers: bearer(t) });

@@ -4,7 +4,28 @@
  */
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
 import { createHmac } from 'node:crypto';
-import type { Sandbox } from './types';
+import { startSandbox } from './index';
+import type { Sandbox, SandboxOptions } from './types';
+
+/**
+ * Inside a describe: a sandbox started with `options` before the block's first test and closed
+ * after its last. The object returned reads that sandbox at each use (`sb.control`, `sb.log`…) and
+ * throws when used outside the block's tests.
+ */
+export function useSandbox(options: SandboxOptions): Sandbox {
+	let started: Sandbox | undefined;
+	beforeAll(async () => {
+		started = await startSandbox(options);
+	});
+	afterAll(async () => await started?.close());
+	return new Proxy({} as Sandbox, {
+		get(_, key) {
+			if (!started) throw new Error('useSandbox: used outside the tests of its describe block');
+			const value: unknown = Reflect.get(started, key);
+			return typeof value === 'function' ? (value as () => unknown).bind(started) : value;
+		},
+	});
+}
 
 /** axios instance on the sandbox that resolves for every HTTP status. */
 export function client(sandbox: Sandbox): AxiosInstance {
@@ -73,34 +94,36 @@ export function depositHeaders(
 	return headers;
 }
 
-/** POSTs a signed create-deposit request (body serialised once, signed, sent as is). */
-export function createDeposit(
+/**
+ * POSTs `body` to the deposit API's `path`, serialised once, signed over those exact bytes and sent
+ * as is, with an X-Idempotency-Key (random unless `opts.idempotencyKey` is given; `null` omits it).
+ */
+function depositApiPost(
 	sandbox: Sandbox,
+	path: string,
 	body: unknown,
-	opts: Parameters<typeof depositHeaders>[2] = {},
+	opts: Parameters<typeof depositHeaders>[2],
 ): Promise<AxiosResponse> {
 	const raw = typeof body === 'string' ? body : JSON.stringify(body);
-	return client(sandbox).post('/v3/deposits', raw, {
+	return client(sandbox).post(path, raw, {
 		headers: depositHeaders(sandbox, raw, opts),
 		transformRequest: [(d: unknown) => d],
 	});
 }
 
-/**
- * POSTs a signed create-refund request (POST /v3/refunds): signed like deposit creation over the exact
- * body, with an X-Idempotency-Key (random unless `opts.idempotencyKey` is given; `null` omits it).
- */
-export function createRefund(
+/** POSTs a signed create-deposit request (POST /v3/deposits); see {@link depositApiPost}. */
+export const createDeposit = (
 	sandbox: Sandbox,
 	body: unknown,
 	opts: Parameters<typeof depositHeaders>[2] = {},
-): Promise<AxiosResponse> {
-	const raw = typeof body === 'string' ? body : JSON.stringify(body);
-	return client(sandbox).post('/v3/refunds', raw, {
-		headers: depositHeaders(sandbox, raw, opts),
-		transformRequest: [(d: unknown) => d],
-	});
-}
+): Promise<AxiosResponse> => depositApiPost(sandbox, '/v3/deposits', body, opts);
+
+/** POSTs a signed create-refund request (POST /v3/refunds), signed like deposit creation. */
+export const createRefund = (
+	sandbox: Sandbox,
+	body: unknown,
+	opts: Parameters<typeof depositHeaders>[2] = {},
+): Promise<AxiosResponse> => depositApiPost(sandbox, '/v3/refunds', body, opts);
 
 /** GET /v3/refunds/:id signed with an empty body (no idempotency key); `voucher` adds `?voucher=true`. */
 export function getRefund(

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { startSandbox, type Sandbox } from './index';
-import { bearer, client, login } from './testHelpers';
+
+import { bearer, client, login, useSandbox } from './testHelpers';
 
 const NOW = Date.UTC(2025, 3, 1, 12);
 
@@ -15,13 +15,11 @@ function form(
 }
 
 describe('sandbox tickets', () => {
-	let sb: Sandbox;
+	const sb = useSandbox({ now: NOW, days: 180, depositsPerDay: 4, cashoutsPerDay: 2 });
 	let token: string;
 	beforeAll(async () => {
-		sb = await startSandbox({ now: NOW, days: 180, depositsPerDay: 4, cashoutsPerDay: 2 });
 		token = await login(sb);
 	});
-	afterAll(async () => sb.close());
 
 	const post = (path: string, data: unknown, t = token) =>
 		client(sb).post(path, data, { headers: bearer(t) });

@@ -16,6 +16,7 @@ import './bodies/cashoutSchema.spec';
 import './bodies/depositSchema.spec';
 import './bodies/jsonNumbers.spec';
 import './bodies/refundSchema.spec';
+import './bodies/requestFields.spec';
 import './codes/cashoutStatus.spec';
 import './codes/dates.spec';
 import './codes/ids.spec';

@@ -1,5 +1,6 @@
-import { NodeHelpers, type INode, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
+import { credentialsShown } from '../harness/credentialsShown';
 import { PaymentsService } from '../../nodes/PaymentsService/PaymentsService.node';
 import { PaymentsServiceNotificationTrigger } from '../../nodes/PaymentsService/PaymentsServiceNotificationTrigger.node';
 import { PaymentsServiceTrigger } from '../../nodes/PaymentsService/PaymentsServiceTrigger.node';
@@ -28,21 +29,8 @@ function authFields(node: INodeTypeDescription): string[] {
 	);
 }
 
-function notificationCredentials(notifications: string, version = 1): string[] {
-	const description = notificationTrigger(version);
-	const node = { typeVersion: version, parameters: {} } as unknown as INode;
-	const values = NodeHelpers.getNodeParameters(
-		description.properties,
-		{ notifications },
-		true,
-		false,
-		node,
-		description,
-	)!;
-	return (description.credentials ?? [])
-		.filter((credential) => NodeHelpers.displayParameter(values, credential, node, description))
-		.map((credential) => credential.name);
-}
+const notificationCredentials = (notifications: string, version = 1): string[] =>
+	credentialsShown(notificationTrigger(version), { notifications }, version);
 
 describe('credentials as the n8n editor reads them', () => {
 	test.each(NODES.map((node) => [node.displayName, node]))(

@@ -1,6 +1,12 @@
 /** Cashout → Get Status, Put On Hold, Release Hold and Cancel (the status of a cashout) through n8n's engine against the sandbox. */
-import { createHmac } from 'crypto';
-import { paymentsNode, startFixture, WorkflowBuilder, type Fixture } from '../../harness/fixtures';
+import {
+	nodeWorkflow,
+	paymentsNode,
+	storeCredentialCopy,
+	useFixture,
+	WorkflowBuilder,
+} from '../../harness/fixtures';
+import { cashoutPayloadSignature } from '../../harness/signatures';
 
 const CASHOUT = 'paymentsServiceCashoutApi';
 
@@ -22,13 +28,19 @@ function cashoutWorkflow(
 }
 
 describe('Cashout → Get Status, Put On Hold, Release Hold, Cancel through the n8n engine', () => {
-	let fx: Fixture;
+	const fx = useFixture();
 
-	beforeAll(async () => {
-		fx = await startFixture();
-	});
-	afterAll(async () => await fx.close());
-	beforeEach(() => fx.sandbox.log.clear());
+	/** Put On Hold for each of `ids`, one item each; `extra` node fields. */
+	const holdEach = (ids: number[], extra = {}, row?: (index: number) => string) =>
+		nodeWorkflow(
+			{ resource: 'cashout', operation: 'putOnHold', cashoutId: '={{ $json.id }}' },
+			CASHOUT,
+			{
+				items: ids.map((id, index) => (row ? { id, row: row(index) } : { id })),
+				itemsName: 'Cashouts',
+				extra,
+			},
+		);
 
 	const newPending = (externalId: string) =>
 		fx.sandbox.control.addCashout({
@@ -97,9 +109,7 @@ describe('Cashout → Get Status, Put On Hold, Release Hold, Cancel through the 
 			expect(Object.keys(body).slice(0, 2)).toEqual(['login', 'pass']);
 			expect(body.login).toBe(fx.sandbox.credentials.cashout.login);
 			expect(call.headers['payload-signature']).toBe(
-				createHmac('sha256', fx.sandbox.credentials.cashout.apiSignature)
-					.update(call.rawBody!)
-					.digest('hex'),
+				cashoutPayloadSignature(call, fx.sandbox.credentials.cashout.apiSignature),
 			);
 		}
 	});
@@ -108,16 +118,9 @@ describe('Cashout → Get Status, Put On Hold, Release Hold, Cancel through the 
 		const done = newPending('payout-done');
 		fx.sandbox.control.advanceCashout(done.idCashout, 'DELIVERED');
 		const pending = newPending('payout-fresh');
-		const builder = new WorkflowBuilder('Hold two');
-		builder.items('Cashouts', [{ id: done.idCashout }, { id: pending.idCashout }]);
-		builder.then(
-			paymentsNode(
-				{ resource: 'cashout', operation: 'putOnHold', cashoutId: '={{ $json.id }}' },
-				CASHOUT,
-				{ continueOnFail: true },
-			),
+		const run = await fx.engine.run(
+			holdEach([done.idCashout, pending.idCashout], { continueOnFail: true }),
 		);
-		const run = await fx.engine.run(builder.build());
 		const [refused, held] = run.output('Payments Service');
 		expect(refused.json).toMatchObject({
 			error: `Cashout ${done.idCashout} can no longer be put on hold: it is not PENDING (it is DELIVERED) (510)`,
@@ -141,19 +144,13 @@ describe('Cashout → Get Status, Put On Hold, Release Hold, Cancel through the 
 		const done = newPending('payout-error-output-done');
 		fx.sandbox.control.advanceCashout(done.idCashout, 'DELIVERED');
 		const pending = newPending('payout-error-output-fresh');
-		const builder = new WorkflowBuilder('Hold two, error output');
-		builder.items('Cashouts', [
-			{ id: done.idCashout, row: 'first' },
-			{ id: pending.idCashout, row: 'second' },
-		]);
-		builder.then({
-			...paymentsNode(
-				{ resource: 'cashout', operation: 'putOnHold', cashoutId: '={{ $json.id }}' },
-				CASHOUT,
+		const run = await fx.engine.run(
+			holdEach(
+				[done.idCashout, pending.idCashout],
+				{ onError: 'continueErrorOutput' },
+				(index) => ['first', 'second'][index],
 			),
-			onError: 'continueErrorOutput',
-		});
-		const run = await fx.engine.run(builder.build());
+		);
 		expect(run.error).toBeUndefined();
 		expect(run.output('Payments Service', 0).map((item) => item.json.cashout_status_name)).toEqual([
 			'ON_HOLD',
@@ -245,18 +242,13 @@ describe('Cashout → Get Status, Put On Hold, Release Hold, Cancel through the 
 	});
 
 	test('wrong cashout credentials give the meaning of code 401 and never show the pass', async () => {
-		fx.engine.addCredential({
-			id: 'cred-cashout-wrong',
-			name: 'wrong',
-			type: CASHOUT,
-			data: { ...fx.engine.credentials.stored('cred-cashout'), pass: 'Wrong-Pass-Secret-42' },
-		});
-		const builder = new WorkflowBuilder('wrong pass');
-		builder.then({
-			...paymentsNode({ resource: 'cashout', operation: 'getStatus', cashoutId: '1' }, CASHOUT),
-			credentials: { [CASHOUT]: { id: 'cred-cashout-wrong', name: 'wrong' } },
-		});
-		const run = await fx.engine.run(builder.build());
+		const run = await fx.engine.run(
+			nodeWorkflow({ resource: 'cashout', operation: 'getStatus', cashoutId: '1' }, CASHOUT, {
+				extra: storeCredentialCopy(fx, CASHOUT, 'cred-cashout-wrong', {
+					pass: 'Wrong-Pass-Secret-42',
+				}),
+			}),
+		);
 		const error = run.nodeError('Payments Service') as unknown as {
 			message: string;
 			description: string;

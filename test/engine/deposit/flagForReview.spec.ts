@@ -1,30 +1,31 @@
 /** Deposit → Flag for Review and Flag Reversal for Review through n8n's engine against the sandbox. */
-import { createHash } from 'crypto';
-import { paymentsNode, startFixture, WorkflowBuilder, type Fixture } from '../../harness/fixtures';
+import { nodeWorkflow, useFixture, type FileSpec } from '../../harness/fixtures';
+import { sha256, STATEMENT, statementFile, voucherFile } from '../../harness/files';
 import { iso } from '../../harness/records';
 
 const SESSION = 'paymentsServiceSessionApi';
 
-const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
-
-const STATEMENT = Buffer.from([
-	0x89,
-	0x50,
-	0x4e,
-	0x47,
-	...Array.from({ length: 300 }, (_, index) => index % 256),
-]);
-
-const VOUCHER = Buffer.from('%PDF-1.4\n% customer voucher\n');
+/** `operation` of the deposit `depositId` with `files` (Evidence), each attached as its document type. */
+const reviewOf = (operation: string, depositId: number, files: FileSpec[], parameters = {}) =>
+	nodeWorkflow(
+		{
+			resource: 'deposit',
+			operation,
+			depositId: String(depositId),
+			attachments: {
+				file: files.map((file) => ({
+					binaryPropertyName: file.property,
+					documentType: file.property === 'voucher' ? 'VOUCHER' : 'BANK_STATEMENT',
+				})),
+			},
+			...parameters,
+		},
+		SESSION,
+		{ files, filesName: 'Evidence' },
+	);
 
 describe('Deposit → Flag for Review, Flag Reversal for Review through the n8n engine', () => {
-	let fx: Fixture;
-
-	beforeAll(async () => {
-		fx = await startFixture();
-	});
-	afterAll(async () => await fx.close());
-	beforeEach(() => fx.sandbox.log.clear());
+	const fx = useFixture();
 
 	/** A deposit of merchant 1001 created two days ago, with or without a voucher. */
 	const oldDeposit = (hasVoucher: boolean) =>
@@ -37,34 +38,14 @@ describe('Deposit → Flag for Review, Flag Reversal for Review through the n8n 
 
 	test('Flag for Review skips the voucher the service attached, uploads the statement and confirms', async () => {
 		const deposit = oldDeposit(true);
-		const builder = new WorkflowBuilder('Review');
-		builder.files('Evidence', [
-			{
-				property: 'voucher',
-				fileName: 'my-voucher.pdf',
-				mimeType: 'application/pdf',
-				data: VOUCHER,
-			},
-			{ property: 'statement', fileName: 'statement.png', mimeType: 'image/png', data: STATEMENT },
-		]);
-		builder.then(
-			paymentsNode(
-				{
-					resource: 'deposit',
-					operation: 'flagForReview',
-					depositId: String(deposit.idDeposit),
-					attachments: {
-						file: [
-							{ binaryPropertyName: 'voucher', documentType: 'VOUCHER' },
-							{ binaryPropertyName: 'statement', documentType: 'BANK_STATEMENT' },
-						],
-					},
-					confirm: true,
-				},
-				SESSION,
+		const run = await fx.engine.run(
+			reviewOf(
+				'flagForReview',
+				deposit.idDeposit,
+				[voucherFile('voucher', 'my-voucher.pdf'), statementFile('statement', 'statement.png')],
+				{ confirm: true },
 			),
 		);
-		const run = await fx.engine.run(builder.build());
 		expect(run.error).toBeUndefined();
 		const [item] = run.output('Payments Service');
 		expect(item.json).toMatchObject({
@@ -100,22 +81,9 @@ describe('Deposit → Flag for Review, Flag Reversal for Review through the n8n 
 
 	test('Flag Reversal for Review opens a reversal ticket and uploads a voucher when the deposit has none', async () => {
 		const deposit = oldDeposit(false);
-		const builder = new WorkflowBuilder('Reversal');
-		builder.files('Evidence', [
-			{ property: 'voucher', fileName: 'voucher.pdf', mimeType: 'application/pdf', data: VOUCHER },
-		]);
-		builder.then(
-			paymentsNode(
-				{
-					resource: 'deposit',
-					operation: 'flagReversalForReview',
-					depositId: String(deposit.idDeposit),
-					attachments: { file: [{ binaryPropertyName: 'voucher', documentType: 'VOUCHER' }] },
-				},
-				SESSION,
-			),
+		const run = await fx.engine.run(
+			reviewOf('flagReversalForReview', deposit.idDeposit, [voucherFile('voucher', 'voucher.pdf')]),
 		);
-		const run = await fx.engine.run(builder.build());
 		const [item] = run.output('Payments Service');
 		expect(item.json).toMatchObject({
 			type: 'FLAG_FOR_REVIEW_DEPOSIT_REVERSAL',
@@ -129,16 +97,16 @@ describe('Deposit → Flag for Review, Flag Reversal for Review through the n8n 
 	test('the service’s three review checks come back in plain language', async () => {
 		const recent = fx.sandbox.control.addDeposit({ idMerchant: 1001, status: 'PENDING' });
 		const foreign = fx.sandbox.control.deposits(2001)[0];
-		const builder = new WorkflowBuilder('Checks');
-		builder.items('Deposits', [{ id: recent.idDeposit }, { id: foreign.idDeposit }, { id: 1 }]);
-		builder.then(
-			paymentsNode(
+		const run = await fx.engine.run(
+			nodeWorkflow(
 				{ resource: 'deposit', operation: 'flagForReview', depositId: '={{ $json.id }}' },
 				SESSION,
-				{ continueOnFail: true },
+				{
+					items: [{ id: recent.idDeposit }, { id: foreign.idDeposit }, { id: 1 }],
+					extra: { continueOnFail: true },
+				},
 			),
 		);
-		const run = await fx.engine.run(builder.build());
 		const errors = run.output('Payments Service').map((item) => String(item.json.error));
 		expect(errors[0]).toMatch(
 			new RegExp(`^Deposit ${recent.idDeposit} cannot be flagged for review: .*created less than`),

@@ -1,33 +1,21 @@
 /** Exchange Rate → Get through n8n's engine against the sandbox. */
-import { paymentsNode, WorkflowBuilder, type Fixture } from '../../harness/fixtures';
+import { nodeWorkflow, useFixture } from '../../harness/fixtures';
 import { sharedFixture } from '../../harness/sharedFixture';
 
-const READ_ONLY = 'paymentsServiceReadOnlyApi';
-
-function single(
-	resource: string,
-	operation: string,
-	parameters: Record<string, unknown>,
-	credential: 'paymentsServiceSessionApi' | 'paymentsServiceReadOnlyApi',
-	extra = {},
-) {
-	const builder = new WorkflowBuilder(`${resource} ${operation}`);
-	builder.then(paymentsNode({ resource, operation, ...parameters }, credential, extra));
-	return builder.build();
-}
+const rateOf = (country: string, amount: number) =>
+	nodeWorkflow(
+		{ resource: 'exchangeRate', operation: 'get', country, amount },
+		'paymentsServiceReadOnlyApi',
+	);
 
 // The read-only blocks share one fixture; the Session block starts its own (it logs out).
 const shared = sharedFixture();
 
 describe('Exchange Rate → Get through the n8n engine', () => {
-	let fx: Fixture;
-	beforeAll(() => (fx = shared()));
-	beforeEach(() => fx.sandbox.log.clear());
+	const fx = useFixture({ shared });
 
 	test('Exchange Rate Get converts a USD amount with the read-only key', async () => {
-		const run = await fx.engine.run(
-			single('exchangeRate', 'get', { country: 'br', amount: 100 }, READ_ONLY),
-		);
+		const run = await fx.engine.run(rateOf('br', 100));
 		expect(run.error).toBeUndefined();
 		expect(run.output('Payments Service')[0].json).toEqual({
 			fx_rate: 5.43,
@@ -40,9 +28,7 @@ describe('Exchange Rate → Get through the n8n engine', () => {
 	});
 
 	test('an invalid country fails before any request', async () => {
-		const run = await fx.engine.run(
-			single('exchangeRate', 'get', { country: 'Brasil', amount: 1 }, READ_ONLY),
-		);
+		const run = await fx.engine.run(rateOf('Brasil', 1));
 		expect(run.nodeError('Payments Service')).toMatchObject({
 			message: 'Country must be a 2-letter country code, got "Brasil" (item 0)',
 		});

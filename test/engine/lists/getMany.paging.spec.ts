@@ -1,43 +1,39 @@
+import { useFixture, type Fixture } from '../../harness/fixtures';
 import {
-	paymentsNode,
-	startFixture,
-	storeSandboxCredentials,
-	WorkflowBuilder,
-	type Fixture,
-} from '../../harness/fixtures';
+	customPeriod,
+	DAY,
+	listWorkflow as anyList,
+	nowSeconds,
+	requestLines,
+	windowsOf,
+} from '../../harness/lists';
 import { iso } from '../../harness/records';
 
-const SESSION = 'paymentsServiceSessionApi';
-const DAY = 86_400;
+/** Get Many of `resource` with Return All and `parameters`. */
+const listWorkflow = (resource: string, parameters: Record<string, unknown>) =>
+	anyList(resource, { returnAll: true, ...parameters });
 
-function listWorkflow(resource: string, parameters: Record<string, unknown>) {
-	const builder = new WorkflowBuilder(`List ${resource}`);
-	builder.then(
-		paymentsNode({ resource, operation: 'getMany', returnAll: true, ...parameters }, SESSION),
+/** Adds a COMPLETED deposit of MID 1002 at each of `seconds`; returns their ids. */
+const addDeposits = (fx: Fixture, seconds: number[]) =>
+	seconds.map(
+		(second) =>
+			fx.sandbox.control.addDeposit({
+				idMerchant: 1002,
+				creationDate: iso(second),
+				status: 'COMPLETED',
+			}).idDeposit,
 	);
-	return builder.build();
-}
 
 describe('paging on an empty merchant account (MID 1002) filled by the test', () => {
-	let fx: Fixture;
+	// The session credential works under MID 1002, which has no generated data.
+	const fx = useFixture({ merchantId: '1002' });
 	let now: number;
-
-	beforeAll(async () => {
-		fx = await startFixture();
-		now = Math.floor(fx.sandbox.clock.now() / 1000);
-		// The session credential works under MID 1002, which has no generated data.
-		storeSandboxCredentials(fx.engine, fx.sandbox, '1002');
-	});
-	afterAll(async () => await fx.close());
-	beforeEach(() => fx.sandbox.log.clear());
+	beforeAll(() => (now = nowSeconds(fx)));
 
 	test('the credential’s merchant ID switches the new session to that MID right after login', async () => {
 		const run = await fx.engine.run(listWorkflow('deposit', { period: 'last7Days' }));
 		expect(run.error).toBeUndefined();
-		const sequence = fx.sandbox.log
-			.entries()
-			.map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
-		expect(sequence.slice(0, 2)).toEqual([
+		expect(requestLines(fx).slice(0, 2)).toEqual([
 			'POST /v1/auth/login 200',
 			'POST /v1/auth/1002/switchContext 200',
 		]);
@@ -48,19 +44,12 @@ describe('paging on an empty merchant account (MID 1002) filled by the test', ()
 
 	test('a window of exactly 50 records asks for a second page, which is empty', async () => {
 		const base = now - 3 * DAY;
-		for (let index = 0; index < 50; index++) {
-			fx.sandbox.control.addDeposit({
-				idMerchant: 1002,
-				creationDate: iso(base + index * 60),
-				status: 'COMPLETED',
-			});
-		}
+		addDeposits(
+			fx,
+			Array.from({ length: 50 }, (_, index) => base + index * 60),
+		);
 		const run = await fx.engine.run(
-			listWorkflow('deposit', {
-				period: 'custom',
-				createdFrom: iso(base - 60),
-				createdTo: iso(base + 50 * 60),
-			}),
+			listWorkflow('deposit', customPeriod(base - 60, base + 50 * 60)),
 		);
 		expect(run.error).toBeUndefined();
 		expect(run.output('Payments Service')).toHaveLength(50);
@@ -79,13 +68,7 @@ describe('paging on an empty merchant account (MID 1002) filled by the test', ()
 			fx.sandbox.control.addCashout({ idMerchant: 1002, creationDate: iso(base + index * 60) });
 		}
 		fx.sandbox.setLatency(150);
-		const running = fx.engine.run(
-			listWorkflow('cashout', {
-				period: 'custom',
-				createdFrom: iso(base - 60),
-				createdTo: iso(base + 2 * DAY),
-			}),
-		);
+		const running = fx.engine.run(listWorkflow('cashout', customPeriod(base - 60, base + 2 * DAY)));
 		// As soon as page 0 was answered, a newer cashout arrives: every record shifts one place down.
 		while (
 			!fx.sandbox.log
@@ -116,24 +99,14 @@ describe('paging on an empty merchant account (MID 1002) filled by the test', ()
 });
 
 describe('a service that ignores the interface’s status parameter', () => {
-	let fx: Fixture;
-
-	beforeAll(async () => {
-		// This sandbox honours only `status`, so the interface's `Status` on cashouts is ignored.
-		fx = await startFixture({ sandbox: { statusParamName: 'status' } });
-	});
-	afterAll(async () => await fx.close());
+	// This sandbox honours only `status`, so the interface's `Status` on cashouts is ignored.
+	const fx = useFixture({ sandbox: { statusParamName: 'status' } });
 
 	test('the cashout status filter is still applied to the returned records', async () => {
-		const now = Math.floor(fx.sandbox.clock.now() / 1000);
+		const now = nowSeconds(fx);
 		const from = now - 30 * DAY;
 		const run = await fx.engine.run(
-			listWorkflow('cashout', {
-				period: 'custom',
-				createdFrom: iso(from),
-				createdTo: iso(now),
-				filters: { status: 'REJECTED' },
-			}),
+			listWorkflow('cashout', { ...customPeriod(from, now), filters: { status: 'REJECTED' } }),
 		);
 		expect(run.error).toBeUndefined();
 		const requests = fx.sandbox.log.find('GET', '/v1/cashouts');
@@ -161,12 +134,7 @@ describe('a service that ignores the interface’s status parameter', () => {
 });
 
 describe('a service that serves refunds at the plural path of newer docs', () => {
-	let fx: Fixture;
-
-	beforeAll(async () => {
-		fx = await startFixture({ sandbox: { pluralRefundChargebackPaths: true } });
-	});
-	afterAll(async () => await fx.close());
+	const fx = useFixture({ sandbox: { pluralRefundChargebackPaths: true } });
 
 	test('the 404 on /v1/refund names /v1/refunds', async () => {
 		const run = await fx.engine.run(listWorkflow('refund', { period: 'last7Days' }));
@@ -178,19 +146,10 @@ describe('a service that serves refunds at the plural path of newer docs', () =>
 });
 
 describe('a day read with windows that follow the data (MID 1002, filled by the test)', () => {
-	let fx: Fixture;
+	const fx = useFixture({ merchantId: '1002' });
 	let now: number;
-
-	beforeAll(async () => {
-		fx = await startFixture();
-		now = Math.floor(fx.sandbox.clock.now() / 1000);
-		storeSandboxCredentials(fx.engine, fx.sandbox, '1002');
-	});
-	afterAll(async () => await fx.close());
-	beforeEach(() => {
-		fx.sandbox.log.clear();
-		fx.sandbox.setLatency(0);
-	});
+	beforeAll(() => (now = nowSeconds(fx)));
+	beforeEach(() => fx.sandbox.setLatency(0));
 
 	/** Creation seconds of `count` deposits in [start, start + DAY): evenly, or 80% in the 2 hours from 10:00. */
 	const shapes = {
@@ -221,20 +180,11 @@ describe('a day read with windows that follow the data (MID 1002, filled by the 
 		async ({ shape, concurrency, daysBack }) => {
 			const end = now - daysBack * DAY;
 			const start = end - DAY + 1;
-			const before = shapes[shape](start, 1_500).map(
-				(second) =>
-					fx.sandbox.control.addDeposit({
-						idMerchant: 1002,
-						creationDate: iso(second),
-						status: 'COMPLETED',
-					}).idDeposit,
-			);
+			const before = addDeposits(fx, shapes[shape](start, 1_500));
 			fx.sandbox.setLatency(3);
 			const running = fx.engine.run(
 				listWorkflow('deposit', {
-					period: 'custom',
-					createdFrom: iso(start),
-					createdTo: iso(end),
+					...customPeriod(start, end),
 					options: { windowConcurrency: concurrency },
 				}),
 			);
@@ -245,13 +195,7 @@ describe('a day read with windows that follow the data (MID 1002, filled by the 
 				fx.sandbox.log.find('GET', '/v1/deposits').filter((entry) => entry.status === 200).length;
 			for (const after of shape === 'empty' ? [] : [1, 5, 12]) {
 				while (answered() < after) await new Promise((resolve) => setTimeout(resolve, 1));
-				late.push(
-					fx.sandbox.control.addDeposit({
-						idMerchant: 1002,
-						creationDate: iso(end - late.length),
-						status: 'COMPLETED',
-					}).idDeposit,
-				);
+				late.push(...addDeposits(fx, [end - late.length]));
 			}
 			const run = await running;
 			fx.sandbox.setLatency(0);
@@ -262,7 +206,7 @@ describe('a day read with windows that follow the data (MID 1002, filled by the 
 			expect(before.filter((id) => !emittedSet.has(id))).toEqual([]);
 			expect(emitted.filter((id) => !before.includes(id) && !late.includes(id))).toEqual([]);
 			const requests = fx.sandbox.log.find('GET', '/v1/deposits');
-			const windows = new Set(requests.map((entry) => `${entry.query.from}-${entry.query.to}`));
+			const windows = windowsOf(requests);
 			if (shape === 'empty') expect(requests).toHaveLength(1);
 			else if (concurrency === 1) expect(windows.size).toBe(1);
 			else expect(windows.size).toBeGreaterThanOrEqual(concurrency);
@@ -277,35 +221,19 @@ describe('a day read with windows that follow the data (MID 1002, filled by the 
 	test('a Limit on a busy day stops as early as before: one window, the pages that hold the records asked for', async () => {
 		const end = now - 40 * DAY;
 		const start = end - DAY + 1;
-		for (const second of shapes.uniform(start, 1_500))
-			fx.sandbox.control.addDeposit({
-				idMerchant: 1002,
-				creationDate: iso(second),
-				status: 'COMPLETED',
-			});
-		const builder = new WorkflowBuilder('Limit');
-		builder.then(
-			paymentsNode(
-				{
-					resource: 'deposit',
-					operation: 'getMany',
-					returnAll: false,
-					limit: 120,
-					period: 'custom',
-					createdFrom: iso(start),
-					createdTo: iso(end),
-					options: { windowConcurrency: 8 },
-				},
-				SESSION,
-			),
+		addDeposits(fx, shapes.uniform(start, 1_500));
+		const run = await fx.engine.run(
+			anyList('deposit', {
+				returnAll: false,
+				limit: 120,
+				...customPeriod(start, end),
+				options: { windowConcurrency: 8 },
+			}),
 		);
-		const run = await fx.engine.run(builder.build());
 		expect(run.error).toBeUndefined();
 		expect(run.output('Payments Service')).toHaveLength(120);
 		const requests = fx.sandbox.log.find('GET', '/v1/deposits');
 		expect(requests.map((entry) => entry.query.page)).toEqual(['0', '1', '2']);
-		expect(new Set(requests.map((entry) => `${entry.query.from}-${entry.query.to}`))).toEqual(
-			new Set([`${start}-${end}`]),
-		);
+		expect(windowsOf(requests)).toEqual(new Set([`${start}-${end}`]));
 	});
 });

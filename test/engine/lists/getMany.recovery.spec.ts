@@ -1,29 +1,24 @@
 import type { FaultSpec } from '../../sandbox';
 import { Rng } from '../../sandbox/data';
 import {
-	CREDENTIAL_IDS,
-	paymentsNode,
-	startFixture,
+	dropSessionToken,
 	storeSandboxCredentials,
-	WorkflowBuilder,
+	useFixture,
 	type Fixture,
 } from '../../harness/fixtures';
 import { fakeDate, realDate } from '../../harness/clock';
-import { expectedList, iso } from '../../harness/records';
+import {
+	customPeriod,
+	DAY,
+	listWorkflow as anyList,
+	nowSeconds,
+	requestLines,
+} from '../../harness/lists';
+import { expectedList } from '../../harness/records';
 
-const SESSION = 'paymentsServiceSessionApi';
-const DAY = 86_400;
-
-function listWorkflow(parameters: Record<string, unknown>) {
-	const builder = new WorkflowBuilder('Year of deposits');
-	builder.then(
-		paymentsNode(
-			{ resource: 'deposit', operation: 'getMany', returnAll: true, ...parameters },
-			SESSION,
-		),
-	);
-	return builder.build();
-}
+/** Deposit → Get Many with Return All and `parameters`. */
+const listWorkflow = (parameters: Record<string, unknown>) =>
+	anyList('deposit', { returnAll: true, ...parameters });
 
 const listRequests = (fx: Fixture) => fx.sandbox.log.find('GET', '/v1/deposits');
 const logins = (fx: Fixture) => fx.sandbox.log.find('POST', '/v1/auth/login');
@@ -34,21 +29,15 @@ async function listRequestsReached(fx: Fixture, count: number): Promise<void> {
 }
 
 describe('list reads that recover by themselves', () => {
-	let fx: Fixture;
+	const fx = useFixture({ sandbox: { days: 370 } });
 	let now: number;
 	let yearWorkflow: ReturnType<typeof listWorkflow>;
 	let yearOfDeposits: number[];
 
-	beforeAll(async () => {
-		fx = await startFixture({ sandbox: { days: 370 } });
-		now = Math.floor(fx.sandbox.clock.now() / 1000);
+	beforeAll(() => {
+		now = nowSeconds(fx);
 		const from = now - 360 * DAY;
-		yearWorkflow = listWorkflow({
-			period: 'custom',
-			createdFrom: iso(from),
-			createdTo: iso(now),
-			options: { windowConcurrency: 4 },
-		});
+		yearWorkflow = listWorkflow({ ...customPeriod(from, now), options: { windowConcurrency: 4 } });
 		yearOfDeposits = expectedList(
 			fx.sandbox.control.deposits(1001),
 			'creationDate',
@@ -57,12 +46,7 @@ describe('list reads that recover by themselves', () => {
 			now,
 		).map((deposit) => deposit.idDeposit);
 	});
-	afterAll(async () => await fx.close());
-	beforeEach(() => {
-		fx.sandbox.log.clear();
-		fx.sandbox.faults.clear();
-		fx.sandbox.setLatency(0);
-	});
+	beforeEach(() => fx.sandbox.setLatency(0));
 
 	test('a year-long read with 429s, 503s and resets on random pages returns exactly the dataset', async () => {
 		expect(yearOfDeposits.length).toBeGreaterThan(8_000);
@@ -149,9 +133,7 @@ describe('list reads that recover by themselves', () => {
 			skip: 20,
 		});
 		const workflow = listWorkflow({
-			period: 'custom',
-			createdFrom: iso(now - 360 * DAY),
-			createdTo: iso(now),
+			...customPeriod(now - 360 * DAY, now),
 			options: { windowConcurrency: 4, retryReads: false },
 		});
 
@@ -191,28 +173,19 @@ describe('list reads that recover by themselves', () => {
 });
 
 describe('login and merchant-switch failures reach the user with their own message', () => {
-	let fx: Fixture;
+	const fx = useFixture();
 	let now: number;
 
-	beforeAll(async () => {
-		fx = await startFixture();
-		now = Math.floor(fx.sandbox.clock.now() / 1000);
+	beforeAll(() => {
+		now = nowSeconds(fx);
 		// n8n's clock stands at the sandbox's: the login retries' backoffs end at once
 		// (test/setup/n8nSleep.ts). The reads above keep real time: which requests start while a
 		// failure is on its way back depends on how long the backoffs last.
 		fakeDate(fx.sandbox.clock.now());
 	});
-	afterAll(async () => {
-		realDate();
-		await fx.close();
-	});
-	beforeEach(() => {
-		fx.sandbox.log.clear();
-		fx.sandbox.faults.clear();
-	});
+	afterAll(() => realDate());
 
-	const ninetyDays = () =>
-		listWorkflow({ period: 'custom', createdFrom: iso(now - 90 * DAY), createdTo: iso(now) });
+	const ninetyDays = () => listWorkflow(customPeriod(now - 90 * DAY, now));
 
 	test('a Merchant ID the API user does not belong to names the merchant switch and the fix', async () => {
 		storeSandboxCredentials(fx.engine, fx.sandbox, '9999');
@@ -226,17 +199,15 @@ describe('login and merchant-switch failures reach the user with their own messa
 			),
 		});
 		// One login, one refused switch; the read stopped there.
-		expect(
-			fx.sandbox.log.entries().map((entry) => `${entry.method} ${entry.path} ${entry.status}`),
-		).toEqual(['POST /v1/auth/login 200', 'POST /v1/auth/9999/switchContext 403']);
+		expect(requestLines(fx)).toEqual([
+			'POST /v1/auth/login 200',
+			'POST /v1/auth/9999/switchContext 403',
+		]);
 		storeSandboxCredentials(fx.engine, fx.sandbox);
 	});
 
 	test('a login answered with a 5xx says the login failed, and is retried', async () => {
-		fx.engine.addCredential({
-			...sessionCredential(fx),
-			data: { ...sessionCredential(fx).data, sessionToken: '' },
-		});
+		dropSessionToken(fx);
 		fx.sandbox.faults.add({
 			method: 'POST',
 			path: '/v1/auth/login',
@@ -262,23 +233,14 @@ describe('login and merchant-switch failures reach the user with their own messa
 		fx.sandbox.faults.add({ method: 'POST', path: '/v1/auth/login', kind: 'status', status: 503 });
 		const recovered = await fx.engine.run(singleBalanceRead());
 		expect(recovered.error).toBeUndefined();
-		expect(
-			fx.sandbox.log.entries().map((entry) => `${entry.method} ${entry.path} ${entry.status}`),
-		).toEqual(['POST /v1/auth/login 503', 'POST /v1/auth/login 200', 'GET /v1/balance 200']);
+		expect(requestLines(fx)).toEqual([
+			'POST /v1/auth/login 503',
+			'POST /v1/auth/login 200',
+			'GET /v1/balance 200',
+		]);
 	});
 });
 
 function singleBalanceRead() {
-	const builder = new WorkflowBuilder('Balance');
-	builder.then(paymentsNode({ resource: 'balance', operation: 'get' }, SESSION));
-	return builder.build();
-}
-
-function sessionCredential(fx: Fixture) {
-	return {
-		id: CREDENTIAL_IDS.paymentsServiceSessionApi,
-		name: 'Sandbox session',
-		type: SESSION,
-		data: fx.engine.credentials.stored(CREDENTIAL_IDS.paymentsServiceSessionApi),
-	};
+	return anyList('balance', {}, 'get');
 }

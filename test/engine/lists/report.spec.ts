@@ -5,9 +5,19 @@ import {
 	paymentsNode,
 	startFixture,
 	storeSandboxCredentials,
+	useFixture,
 	WorkflowBuilder,
 	type Fixture,
 } from '../../harness/fixtures';
+import {
+	customPeriod,
+	DAY,
+	listWorkflow,
+	nowSeconds,
+	SANDBOX_LISTS,
+	sandboxRecords,
+	type SandboxList,
+} from '../../harness/lists';
 import { useFilesystemBinaryData } from '../../harness/binaryData';
 import { periodRead } from '../../harness/reads';
 import { iso } from '../../harness/records';
@@ -17,20 +27,15 @@ import {
 } from '../../../nodes/PaymentsService/reporting/lists';
 
 const SESSION = 'paymentsServiceSessionApi';
-const DAY = 86_400;
 const NODE = 'Payments Service';
 
 /** A workflow with one Payments Service node: `resource` → `operation` with `parameters`. */
-function reportWorkflow(
+const reportWorkflow = (
 	resource: string,
 	operation: string,
 	parameters: Record<string, unknown>,
 	settings: Record<string, unknown> = {},
-) {
-	const builder = new WorkflowBuilder(`Report ${resource}`);
-	builder.then(paymentsNode({ resource, operation, ...parameters }, SESSION));
-	return { ...builder.build(), settings };
-}
+) => listWorkflow(resource, parameters, operation, settings);
 
 type Rec = Record<string, unknown>;
 const seconds = (text: unknown) => Math.floor(Date.parse(String(text)) / 1000);
@@ -152,24 +157,20 @@ const listRequests = (fx: Fixture, path: string) =>
 	fx.sandbox.log.entries().filter((entry) => entry.method === 'GET' && entry.path === path);
 
 describe('Report → Summarize and Export to File through the n8n engine (generated data)', () => {
-	let fx: Fixture;
+	const fx = useFixture();
 	let now: number;
 	let from: number;
 	let to: number;
-
-	beforeAll(async () => {
-		fx = await startFixture();
-		now = Math.floor(fx.sandbox.clock.now() / 1000);
+	beforeAll(() => {
+		now = nowSeconds(fx);
 		from = now - 12 * DAY;
 		to = now - 2 * DAY;
 	});
-	afterAll(async () => await fx.close());
-	beforeEach(() => {
-		fx.sandbox.log.clear();
-		fx.sandbox.faults.clear();
-	});
 
-	const custom = () => ({ period: 'custom', createdFrom: iso(from), createdTo: iso(to) });
+	const custom = () => customPeriod(from, to);
+	/** The sandbox's deposits of MID 1001 created in the period of {@link custom}. */
+	const periodDeposits = () =>
+		inPeriod(fx.sandbox.control.deposits(1001) as unknown as Rec[], 'creationDate', from, to);
 
 	const GROUPINGS: Array<[string, (record: Rec) => string, (json: IDataObject) => string]> = [
 		['status', (record) => String(record.status), (json) => String(json.status)],
@@ -199,12 +200,7 @@ describe('Report → Summarize and Export to File through the n8n engine (genera
 				}),
 			);
 			expect(run.error).toBeUndefined();
-			const records = inPeriod(
-				fx.sandbox.control.deposits(1001) as unknown as Rec[],
-				'creationDate',
-				from,
-				to,
-			);
+			const records = periodDeposits();
 			expect(records.length).toBeGreaterThan(200);
 			const items = run.output(NODE);
 			for (const [field, currencyField] of [
@@ -228,90 +224,37 @@ describe('Report → Summarize and Export to File through the n8n engine (genera
 		},
 	);
 
-	test('every reporting list: counts and sums per currency of each group equal the sandbox’s, and totals never add two currencies', async () => {
-		const cases: Array<[string, string, Rec[], string, string, string, string]> = [
-			[
-				'cashout',
-				'country',
-				fx.sandbox.control.cashouts(1001) as unknown as Rec[],
-				'creationDate',
-				'country',
-				'amount',
-				'currency',
-			],
-			[
-				'refund',
-				'paymentMethod',
-				fx.sandbox.control.refunds(1001) as unknown as Rec[],
-				'date',
-				'paymentMethod',
-				'amount',
-				'refundCurrency',
-			],
-			[
-				'chargeback',
-				'status',
-				fx.sandbox.control.chargebacks(1001) as unknown as Rec[],
-				'creationDate',
-				'status',
-				'merchantAmount',
-				'merchantCurrency',
-			],
-			[
-				'settlement',
-				'status',
-				fx.sandbox.control.settlements(1001) as unknown as Rec[],
-				'creationDate',
-				'status',
-				'amountToTransfer',
-				'currency',
-			],
-			[
-				'note',
-				'currency',
-				fx.sandbox.control.notes(1001) as unknown as Rec[],
-				'date',
-				'currency',
-				'amount',
-				'currency',
-			],
-		];
-		const wide = { period: 'custom', createdFrom: iso(now - 150 * DAY), createdTo: iso(now) };
-		for (const [
-			resource,
-			groupBy,
-			all,
-			dateField,
-			recordField,
-			amountField,
-			currencyField,
-		] of cases) {
+	test.each<[SandboxList, string, string, string]>([
+		['cashout', 'country', 'amount', 'currency'],
+		['refund', 'paymentMethod', 'amount', 'refundCurrency'],
+		['chargeback', 'status', 'merchantAmount', 'merchantCurrency'],
+		['settlement', 'status', 'amountToTransfer', 'currency'],
+		['note', 'currency', 'amount', 'currency'],
+	])(
+		'%s grouped by %s: counts and sums per currency of each group equal the sandbox’s, and totals never add two currencies',
+		async (resource, groupBy, amountField, currencyField) => {
 			const run = await fx.engine.run(
 				reportWorkflow(resource, 'summarize', {
-					...wide,
+					...customPeriod(now - 150 * DAY, now),
 					groupBy: [groupBy],
 					options: { timeZone: 'UTC' },
 				}),
 			);
 			expect(run.error).toBeUndefined();
-			const records = inPeriod(all, dateField, now - 150 * DAY, now);
+			const dateField = SANDBOX_LISTS[resource][2];
+			const records = inPeriod(sandboxRecords(fx, resource), dateField, now - 150 * DAY, now);
 			expect(records.length).toBeGreaterThan(0);
 			const items = run.output(NODE);
 			expect(outputGroups(items, (json) => String(json[groupBy]), amountField)).toEqual(
-				expectedGroups(
-					records,
-					(record) => String(record[recordField]),
-					amountField,
-					currencyField,
-				),
+				expectedGroups(records, (record) => String(record[groupBy]), amountField, currencyField),
 			);
 			const totals = items[items.length - 1].json;
 			expect(totals.count).toBe(records.length);
 			expect(Object.keys(totals[amountField] as IDataObject).sort()).toEqual(
 				[...new Set(records.map((record) => String(record[currencyField])))].sort(),
 			);
-		}
-	});
+		},
+	);
 
 	test('the Status filter counts only that status, judged on the records; the status is not sent, so a record changing status while read cannot shift a page', async () => {
 		const run = await fx.engine.run(
@@ -323,12 +266,9 @@ describe('Report → Summarize and Export to File through the n8n engine (genera
 			}),
 		);
 		expect(run.error).toBeUndefined();
-		const records = inPeriod(
-			fx.sandbox.control.deposits(1001) as unknown as Rec[],
-			'creationDate',
-			from,
-			to,
-		).filter((record) => record.status === 'COMPLETED' && record.country === 'BR');
+		const records = periodDeposits().filter(
+			(record) => record.status === 'COMPLETED' && record.country === 'BR',
+		);
 		const items = run.output(NODE);
 		expect(items.map((item) => [item.json.status, item.json.count])).toEqual([
 			['COMPLETED', records.length],
@@ -379,69 +319,115 @@ describe('Report → Summarize and Export to File through the n8n engine (genera
 		expect(listRequests(fx, '/v1/deposits')).toHaveLength(1);
 	});
 
-	test.each([
+	test.each<[string, string, IDataObject, string | RegExp, RegExp | undefined]>([
 		[
+			'deposit',
 			'summarize',
 			{ groupBy: ['merchantName'] },
 			/Group By "merchantName" is not a field of deposits/,
+			undefined,
 		],
 		[
+			'deposit',
 			'summarize',
 			{ groupBy: ['status'], amountFields: ['amount', 'tip'] },
 			/Amount Fields "tip" is not a field of deposits/,
+			undefined,
 		],
 		[
+			'deposit',
 			'summarize',
 			{ groupBy: ['day'], options: { timeZone: 'Mars/Olympus' } },
 			/Time Zone "Mars\/Olympus" is not a time zone/,
+			undefined,
 		],
 		[
+			'deposit',
 			'exportToFile',
 			{ columns: ['idDeposit', 'iban'] },
 			/Columns "iban" is not a field of deposits/,
+			undefined,
 		],
 		[
+			'deposit',
 			'summarize',
 			{ period: 'custom', createdFrom: '2026-03-01', createdTo: '2026-02-01' },
 			/Invalid period in item 0/,
+			undefined,
 		],
-		['exportToFile', { period: 'custom', createdFrom: '2026-02-30' }, /Invalid period in item 0/],
-		['summarize', { filters: { status: 'SETTLED' } }, /Filter "Status"/],
 		[
+			'deposit',
+			'exportToFile',
+			{ period: 'custom', createdFrom: '2026-02-30' },
+			/Invalid period in item 0/,
+			undefined,
+		],
+		['deposit', 'summarize', { filters: { status: 'SETTLED' } }, /Filter "Status"/, undefined],
+		[
+			'deposit',
 			'exportToFile',
 			{ options: { fileName: '../../etc/deposits.csv' } },
 			/^File Name must be a file's name, got "\.\.\/\.\.\/etc\/deposits\.csv" \(item 0\)$/,
+			undefined,
 		],
 		[
+			'deposit',
 			'exportToFile',
 			{ options: { fileName: 'deposits.csv\r\nBcc: someone@example.com' } },
 			/^File Name must be a file's name, got "deposits\.csv\\r\\nBcc/,
+			undefined,
+		],
+		// A list grouped by a field it does not have.
+		[
+			'settlement',
+			'summarize',
+			{ groupBy: ['country'] },
+			/Group By "country" is not a field of settlements/,
+			/status, currency|day, hour/,
+		],
+		// Write Records to File: the error names the item, the field and the fix.
+		[
+			'deposit',
+			'summarize',
+			{ writeFile: true, columns: ['idDeposit', 'iban'] },
+			'Columns "iban" is not a field of deposits (item 0)',
+			/^Use idDeposit, externalId, .* for Columns of deposits\.$/,
+		],
+		[
+			'deposit',
+			'summarize',
+			{ writeFile: true, binaryPropertyName: '  ' },
+			'Put Output File in Field is empty (item 0)',
+			/^Name the binary field for the file, e\.g\. data\.$/,
+		],
+		[
+			'deposit',
+			'summarize',
+			{ writeFile: '={{ "yes" }}' },
+			'Write Records to File must be true or false, got "yes" (item 0)',
+			/^Turn Write Records to File on or off/,
 		],
 	])(
-		'bad input to %s (%j) fails with a clear error before any request',
-		async (operation, parameters, message) => {
+		'bad input to %s → %s (%j) fails with a clear error before any request',
+		async (resource, operation, parameters, message, description) => {
 			const run = await fx.engine.run(
-				reportWorkflow('deposit', operation, { ...custom(), ...parameters }),
+				reportWorkflow(resource, operation, { ...custom(), ...parameters }),
 			);
-			expect(run.error?.message).toMatch(message);
+			expect(run.error).toMatchObject({
+				message: typeof message === 'string' ? message : expect.stringMatching(message),
+				...(description && { description: expect.stringMatching(description) }),
+			});
 			expect(fx.sandbox.log.entries()).toHaveLength(0);
 		},
 	);
 
-	test('grouping a list by a field it does not have (settlements by country) is refused before any request', async () => {
-		const run = await fx.engine.run(
-			reportWorkflow('settlement', 'summarize', { ...custom(), groupBy: ['country'] }),
-		);
-		expect(run.error?.message).toMatch(/Group By "country" is not a field of settlements/);
-		expect((run.error as { description?: string } | undefined)?.description).toMatch(
-			/status, currency|day, hour/,
-		);
-		expect(fx.sandbox.log.entries()).toHaveLength(0);
-	});
-
-	test.each(['summarize', 'exportToFile'])(
-		'%s: a request failing mid-read fails the node: no totals, no file, nothing presented as complete',
-		async (operation) => {
+	test.each<[string, IDataObject]>([
+		['summarize', { groupBy: ['status'] }],
+		['exportToFile', { groupBy: ['status'] }],
+		['summarize', { writeFile: true }],
+	])(
+		'%s (%j): a request failing mid-read fails the node: no totals, no file, nothing presented as complete',
+		async (operation, parameters) => {
 			fx.sandbox.faults.add({
 				method: 'GET',
 				path: '/v1/deposits',
@@ -454,7 +440,7 @@ describe('Report → Summarize and Export to File through the n8n engine (genera
 			const run = await fx.engine.run(
 				reportWorkflow('deposit', operation, {
 					...custom(),
-					groupBy: ['status'],
+					...parameters,
 					options: { retryReads: false, windowConcurrency: 2 },
 				}),
 			);
@@ -479,12 +465,7 @@ describe('Report → Summarize and Export to File through the n8n engine (genera
 		};
 		const run = await fx.engine.run(reportWorkflow('deposit', 'summarize', parameters));
 		expect(run.error).toBeUndefined();
-		const records = inPeriod(
-			fx.sandbox.control.deposits(1001) as unknown as Rec[],
-			'creationDate',
-			from,
-			to,
-		);
+		const records = periodDeposits();
 		expect(records.length).toBeGreaterThan(200);
 		// One read: every page of the period once, its windows read to their end covering it.
 		const once = periodRead(fx.sandbox.log.entries(), '/v1/deposits', from, to);
@@ -577,50 +558,23 @@ describe('Report → Summarize and Export to File through the n8n engine (genera
 		}
 	});
 
-	test('Write Records to File on every reporting list: the file holds the period’s records, each once, and the totals count them, from one read', async () => {
-		const cases: Array<[string, string, Rec[], string, string]> = [
-			[
-				'cashout',
-				'/v1/cashouts',
-				fx.sandbox.control.cashouts(1001) as unknown as Rec[],
-				'creationDate',
-				'idCashout',
-			],
-			['refund', '/v1/refund', fx.sandbox.control.refunds(1001) as unknown as Rec[], 'date', 'id'],
-			[
-				'chargeback',
-				'/v1/chargeback',
-				fx.sandbox.control.chargebacks(1001) as unknown as Rec[],
-				'creationDate',
-				'idChargeback',
-			],
-			[
-				'settlement',
-				'/v1/settlements',
-				fx.sandbox.control.settlements(1001) as unknown as Rec[],
-				'creationDate',
-				'id',
-			],
-			['note', '/v1/notes', fx.sandbox.control.notes(1001) as unknown as Rec[], 'date', 'id'],
-		];
-		const start = now - 150 * DAY;
-		for (const [resource, path, all, dateField, idField] of cases) {
-			fx.sandbox.log.clear();
+	test.each<SandboxList>(['cashout', 'refund', 'chargeback', 'settlement', 'note'])(
+		'Write Records to File on %s: the file holds the period’s records, each once, and the totals count them, from one read',
+		async (resource) => {
+			const start = now - 150 * DAY;
 			const run = await fx.engine.run(
 				reportWorkflow(resource, 'summarize', {
-					period: 'custom',
-					createdFrom: iso(start),
-					createdTo: iso(now),
+					...customPeriod(start, now),
 					writeFile: true,
 					options: { timeZone: 'UTC' },
 				}),
 			);
-			expect([resource, run.error]).toEqual([resource, undefined]);
-			const records = inPeriod(all, dateField, start, now);
+			expect(run.error).toBeUndefined();
+			const [path, , dateField, idField] = SANDBOX_LISTS[resource];
+			const records = inPeriod(sandboxRecords(fx, resource), dateField, start, now);
 			expect(records.length).toBeGreaterThan(0);
 			const totals = run.output(NODE).at(-1)!;
-			expect([resource, totals.json.count, (totals.json.file as IDataObject).rows]).toEqual([
-				resource,
+			expect([totals.json.count, (totals.json.file as IDataObject).rows]).toEqual([
 				records.length,
 				records.length,
 			]);
@@ -634,9 +588,9 @@ describe('Report → Summarize and Export to File through the n8n engine (genera
 				columns,
 			);
 			const read = periodRead(fx.sandbox.log.entries(), path, start, now);
-			expect([resource, read.repeated, read.covers]).toEqual([resource, [], true]);
-		}
-	});
+			expect([read.repeated, read.covers]).toEqual([[], true]);
+		},
+	);
 
 	test('Write Records to File with chosen columns, a status filter and a file name: the same records in the totals and the file', async () => {
 		const run = await fx.engine.run(
@@ -682,55 +636,6 @@ describe('Report → Summarize and Export to File through the n8n engine (genera
 		);
 	});
 
-	test.each([
-		[
-			{ columns: ['idDeposit', 'iban'] },
-			'Columns "iban" is not a field of deposits (item 0)',
-			/^Use idDeposit, externalId, .* for Columns of deposits\.$/,
-		],
-		[
-			{ binaryPropertyName: '  ' },
-			'Put Output File in Field is empty (item 0)',
-			/^Name the binary field for the file, e\.g\. data\.$/,
-		],
-		[
-			{ writeFile: '={{ "yes" }}' },
-			'Write Records to File must be true or false, got "yes" (item 0)',
-			/^Turn Write Records to File on or off/,
-		],
-	])(
-		'Summarize with Write Records to File and bad input (%j) fails naming the item, the field and the fix, before any request',
-		async (parameters, message, fix) => {
-			const run = await fx.engine.run(
-				reportWorkflow('deposit', 'summarize', { ...custom(), writeFile: true, ...parameters }),
-			);
-			expect(run.error?.message).toBe(message);
-			expect((run.error as { description?: string } | undefined)?.description).toMatch(fix);
-			expect(fx.sandbox.log.entries()).toHaveLength(0);
-		},
-	);
-
-	test('Summarize with Write Records to File: a request failing mid-read fails the node, no totals and no file', async () => {
-		fx.sandbox.faults.add({
-			method: 'GET',
-			path: '/v1/deposits',
-			query: { page: '1' },
-			skip: 1,
-			kind: 'status',
-			status: 500,
-			times: 1_000,
-		});
-		const run = await fx.engine.run(
-			reportWorkflow('deposit', 'summarize', {
-				...custom(),
-				writeFile: true,
-				options: { retryReads: false, windowConcurrency: 2 },
-			}),
-		);
-		expect(run.error?.message).toMatch(/page 1/);
-		expect(run.output(NODE)).toEqual([]);
-	});
-
 	test('Export to File: an RFC 4180 file that csv-parse reads back as the sandbox’s records, each once, values as sent', async () => {
 		const run = await fx.engine.run(
 			reportWorkflow('deposit', 'exportToFile', {
@@ -742,12 +647,7 @@ describe('Report → Summarize and Export to File through the n8n engine (genera
 		);
 		expect(run.error).toBeUndefined();
 		const [item] = run.output(NODE);
-		const records = inPeriod(
-			fx.sandbox.control.deposits(1001) as unknown as Rec[],
-			'creationDate',
-			from,
-			to,
-		);
+		const records = periodDeposits();
 		const binary = item.binary!.data;
 		expect(binary.mimeType).toBe('text/csv');
 		expect(binary.fileName).toBe(`deposits_${iso(from).slice(0, 10)}_${iso(to).slice(0, 10)}.csv`);
@@ -892,11 +792,9 @@ describe('Report → Summarize with Write Records to File on a busy day (n8n’s
 });
 
 describe('Report → Summarize: days and hours in a time zone (deposits placed around clock changes)', () => {
-	let fx: Fixture;
+	const fx = useFixture({ merchantId: '1002' });
 
-	beforeAll(async () => {
-		fx = await startFixture();
-		storeSandboxCredentials(fx.engine, fx.sandbox, '1002');
+	beforeAll(() => {
 		const add = (creationDate: string, amount: number) =>
 			fx.sandbox.control.addDeposit({
 				idMerchant: 1002,
@@ -915,7 +813,6 @@ describe('Report → Summarize: days and hours in a time zone (deposits placed a
 		add('2018-11-04T03:00:00Z', 20); // 4 November 01:00 -02:00
 		add('2018-11-05T01:59:59Z', 30); // 4 November 23:59:59 -02:00
 	});
-	afterAll(async () => await fx.close());
 
 	test('by day in the workflow’s time zone (America/New_York): the 25-hour day holds four deposits; in UTC the days differ', async () => {
 		const period = { period: 'custom', createdFrom: '2026-10-31', createdTo: '2026-11-02' };

@@ -3,9 +3,9 @@ import type { INodeCredentials, INodeParameters } from 'n8n-workflow';
 import { COUNTRIES } from '../../../nodes/PaymentsService/reference/countries';
 import {
 	CREDENTIAL_IDS,
-	paymentsNode,
-	WorkflowBuilder,
-	type Fixture,
+	nodeWorkflow,
+	storeCredentialCopy,
+	useFixture,
 } from '../../harness/fixtures';
 import { sharedFixture } from '../../harness/sharedFixture';
 
@@ -31,9 +31,7 @@ const depositCreate = (country: unknown): INodeParameters =>
 const shared = sharedFixture();
 
 describe('the pickers, called the way n8n’s editor calls them', () => {
-	let fx: Fixture;
-	beforeAll(() => (fx = shared()));
-	beforeEach(() => fx.sandbox.log.clear());
+	const fx = useFixture({ shared });
 
 	test('the Country picker lists the country table with names and currencies, without any credential or request', async () => {
 		const all = await fx.engine.listSearch('searchCountries', {
@@ -115,19 +113,13 @@ describe('the pickers, called the way n8n’s editor calls them', () => {
 	);
 
 	test('a wrong read-only key reaches the picker as the service’s code 100 and its meaning', async () => {
-		fx.engine.addCredential({
-			id: 'ro-wrong-picker',
-			name: 'wrong',
-			type: READ_ONLY,
-			data: { baseUrl: fx.sandbox.apiUrl, readOnlyKey: 'wrong' },
+		const { credentials: wrong } = storeCredentialCopy(fx, READ_ONLY, 'ro-wrong-picker', {
+			readOnlyKey: 'wrong',
 		});
 		await expect(
 			fx.engine.listSearch('searchPaymentMethods', {
 				parameters: depositCreate(picked('BR')),
-				credentials: {
-					...credentialsOf(DEPOSIT),
-					[READ_ONLY]: { id: 'ro-wrong-picker', name: 'wrong' },
-				},
+				credentials: { ...credentialsOf(DEPOSIT), ...wrong },
 			}),
 		).rejects.toMatchObject({
 			message: expect.stringMatching(/^Listing the payment methods of BR failed: .*\(100\)$/),
@@ -138,19 +130,10 @@ describe('the pickers, called the way n8n’s editor calls them', () => {
 });
 
 describe('operations with Country and Payment Method pickers through the n8n engine', () => {
-	let fx: Fixture;
-	beforeAll(() => (fx = shared()));
-	beforeEach(() => fx.sandbox.log.clear());
+	const fx = useFixture({ shared });
 
-	const single = (
-		parameters: INodeParameters,
-		credential: keyof typeof CREDENTIAL_IDS,
-		extra = {},
-	) => {
-		const builder = new WorkflowBuilder('picker');
-		builder.then(paymentsNode(parameters, credential, extra));
-		return builder.build();
-	};
+	const single = (parameters: INodeParameters, credential: keyof typeof CREDENTIAL_IDS) =>
+		nodeWorkflow(parameters, credential);
 
 	test('Payment Method Get Many lists a country’s methods, one item per method, with Limit', async () => {
 		const run = await fx.engine.run(
@@ -208,10 +191,8 @@ describe('operations with Country and Payment Method pickers through the n8n eng
 			message: expect.stringMatching(/Enter a 2-letter country code, e\.g\. BR/),
 		});
 
-		const builder = new WorkflowBuilder('mapped country');
-		builder.items('Rows', [{ country: 'Brazil' }, { country: '' }]);
-		builder.then(
-			paymentsNode(
+		const mapped = await fx.engine.run(
+			nodeWorkflow(
 				{
 					resource: 'paymentMethod',
 					operation: 'getMany',
@@ -219,12 +200,9 @@ describe('operations with Country and Payment Method pickers through the n8n eng
 					returnAll: true,
 				},
 				READ_ONLY,
-				{
-					continueOnFail: true,
-				},
+				{ items: [{ country: 'Brazil' }, { country: '' }], extra: { continueOnFail: true } },
 			),
 		);
-		const mapped = await fx.engine.run(builder.build());
 		expect(mapped.output('Payments Service').map((item) => item.json)).toEqual([
 			{
 				error: 'Country must be a 2-letter country code, got "Brazil" (item 0)',
@@ -239,19 +217,17 @@ describe('operations with Country and Payment Method pickers through the n8n eng
 	});
 
 	test('pickers take expressions: the country and the payment method mapped from the input item', async () => {
-		const builder = new WorkflowBuilder('mapped');
-		builder.items('Orders', [{ country: 'MX', method: 'SE' }]);
-		builder.then(
-			paymentsNode(
+		const run = await fx.engine.run(
+			nodeWorkflow(
 				{
 					...depositCreate(picked('={{ $json.country }}', 'id')),
 					currency: 'MXN',
 					paymentMethod: picked('={{ $json.method }}', 'id'),
 				},
 				DEPOSIT,
+				{ items: [{ country: 'MX', method: 'SE' }] },
 			),
 		);
-		const run = await fx.engine.run(builder.build());
 		expect(run.error).toBeUndefined();
 		expect(JSON.parse(fx.sandbox.log.find('POST', '/v3/deposits')[0].rawBody!)).toMatchObject({
 			country: 'MX',

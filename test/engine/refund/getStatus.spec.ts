@@ -1,58 +1,38 @@
 /** Refund → Get Status through n8n's engine against the sandbox. */
-import { createHmac } from 'crypto';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { paymentsNode, startFixture, WorkflowBuilder, type Fixture } from '../../harness/fixtures';
+import { nodeWorkflow, useFixture } from '../../harness/fixtures';
+import { depositAuthorization } from '../../harness/signatures';
 
 const DEPOSIT = 'paymentsServiceDepositApi';
 
-function refundWorkflow(
-	parameters: INodeParameters,
-	extra: IDataObject = {},
-	items?: IDataObject[],
-) {
-	const builder = new WorkflowBuilder('Refund');
-	if (items) builder.items('Deposits', items);
-	builder.then(
-		paymentsNode({ resource: 'refund', operation: 'create', ...parameters }, DEPOSIT, extra),
-	);
-	return builder.build();
-}
-
 describe('Refund → Get Status through the n8n engine', () => {
-	let fx: Fixture;
-
-	beforeAll(async () => {
-		fx = await startFixture();
-	});
-	afterAll(async () => await fx.close());
-	beforeEach(() => {
-		fx.sandbox.log.clear();
-		fx.sandbox.faults.clear();
-	});
-
-	/** A COMPLETED deposit of the demo merchant, 100 USD (543.00 BRL for Brazil). */
-	const completedDeposit = (paymentMethodCode = 'PX', country = 'BR') =>
-		fx.sandbox.control.addDeposit({
-			idMerchant: 1001,
-			status: 'COMPLETED',
-			country,
-			paymentMethodCode,
-			amount: 100,
-		});
+	const fx = useFixture();
 
 	test('Get Status reads a refund with a signed GET, follows its status, writes its voucher as a PDF and names an unknown one', async () => {
-		const deposit = completedDeposit();
+		// A COMPLETED deposit of the demo merchant, 100 USD (543.00 BRL for Brazil).
+		const deposit = fx.sandbox.control.addDeposit({
+			idMerchant: 1001,
+			status: 'COMPLETED',
+			country: 'BR',
+			paymentMethodCode: 'PX',
+			amount: 100,
+		});
 		const created = await fx.engine.run(
-			refundWorkflow({ depositId: String(deposit.idDeposit), amount: '10' }),
+			nodeWorkflow(
+				{
+					resource: 'refund',
+					operation: 'create',
+					depositId: String(deposit.idDeposit),
+					amount: '10',
+				},
+				DEPOSIT,
+			),
 		);
 		const refundId = created.output('Payments Service')[0].json.refund_id as number;
 		fx.sandbox.control.advanceRefund(refundId, 'DELIVERED');
 		fx.sandbox.log.clear();
 
-		const builder = new WorkflowBuilder('Refund status');
-		builder.items('Refunds', [{ id: refundId }, { id: 999999 }]);
-		builder.then(
-			paymentsNode(
+		const run = await fx.engine.run(
+			nodeWorkflow(
 				{
 					resource: 'refund',
 					operation: 'getStatus',
@@ -60,10 +40,9 @@ describe('Refund → Get Status through the n8n engine', () => {
 					options: { voucherToBinary: true },
 				},
 				DEPOSIT,
-				{ continueOnFail: true },
+				{ items: [{ id: refundId }, { id: 999999 }], extra: { continueOnFail: true } },
 			),
 		);
-		const run = await fx.engine.run(builder.build());
 		const [found, missing] = run.output('Payments Service');
 		expect(found.json).toEqual({
 			refund_id: refundId,
@@ -88,10 +67,7 @@ describe('Refund → Get Status through the n8n engine', () => {
 		const [get] = fx.sandbox.log.find('GET', `/v3/refunds/${refundId}`);
 		expect(get.query).toEqual({ voucher: 'true' });
 		expect(get.headers.authorization).toBe(
-			'D24 ' +
-				createHmac('sha256', fx.sandbox.credentials.deposit.apiSignature)
-					.update(get.headers['x-date'] + get.headers['x-login'])
-					.digest('hex'),
+			depositAuthorization(get, fx.sandbox.credentials.deposit.apiSignature),
 		);
 	});
 });

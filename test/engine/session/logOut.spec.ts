@@ -1,47 +1,23 @@
 /** Session → Log Out through n8n's engine against the sandbox. */
-import {
-	CREDENTIAL_IDS,
-	paymentsNode,
-	startFixture,
-	WorkflowBuilder,
-	type Fixture,
-} from '../../harness/fixtures';
+import { CREDENTIAL_IDS, nodeWorkflow, useFixture } from '../../harness/fixtures';
+import { listWorkflow } from '../../harness/lists';
 
 const SESSION = 'paymentsServiceSessionApi';
 
-function single(
-	resource: string,
-	operation: string,
-	parameters: Record<string, unknown>,
-	credential: 'paymentsServiceSessionApi' | 'paymentsServiceReadOnlyApi',
-	extra = {},
-) {
-	const builder = new WorkflowBuilder(`${resource} ${operation}`);
-	builder.then(paymentsNode({ resource, operation, ...parameters }, credential, extra));
-	return builder.build();
-}
-
 describe('Session → Log Out through the n8n engine', () => {
-	let fx: Fixture;
-	beforeAll(async () => (fx = await startFixture()));
-	afterAll(async () => await fx.close());
-	beforeEach(() => fx.sandbox.log.clear());
+	const fx = useFixture();
 
 	test('Log Out ends the stored session once per run; the next run logs in again by itself', async () => {
-		const list = single(
-			'deposit',
-			'getMany',
-			{ returnAll: false, limit: 1, period: 'last7Days' },
-			SESSION,
-		);
+		const list = listWorkflow('deposit', { limit: 1, period: 'last7Days', returnAll: false });
 		await fx.engine.run(list);
 		const token = fx.engine.credentials.stored(
 			CREDENTIAL_IDS.paymentsServiceSessionApi,
 		).sessionToken;
-		const builder = new WorkflowBuilder('Log out');
-		builder.items('Items', [{ n: 1 }, { n: 2 }]);
-		builder.then(paymentsNode({ resource: 'session', operation: 'logOut' }, SESSION));
-		const logout = await fx.engine.run(builder.build());
+		const logout = await fx.engine.run(
+			nodeWorkflow({ resource: 'session', operation: 'logOut' }, SESSION, {
+				items: [{ n: 1 }, { n: 2 }],
+			}),
+		);
 		expect(logout.output('Payments Service').map((item) => item.json)).toEqual([
 			{ loggedOut: true, message: 'Session destroyed successfully.' },
 		]);

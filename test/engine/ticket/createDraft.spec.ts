@@ -1,38 +1,29 @@
 /** Ticket → Create Draft, Add Attachment and Confirm through n8n's engine against the sandbox. */
-import { createHash } from 'crypto';
-import { paymentsNode, startFixture, WorkflowBuilder, type Fixture } from '../../harness/fixtures';
+import { nodeWorkflow, paymentsNode, useFixture, WorkflowBuilder } from '../../harness/fixtures';
+import { sha256, STATEMENT, statementFile } from '../../harness/files';
 
 const SESSION = 'paymentsServiceSessionApi';
 
-const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
-
-const STATEMENT = Buffer.from([
-	0x89,
-	0x50,
-	0x4e,
-	0x47,
-	...Array.from({ length: 300 }, (_, index) => index % 256),
-]);
+/** Add Attachment of the binary property `data` (`fileName`, the statement) to `ticketId` as `documentType`. */
+const attachData = (ticketId: unknown, documentType: string, fileName: string, property = 'data') =>
+	nodeWorkflow(
+		{
+			resource: 'ticket',
+			operation: 'addAttachment',
+			ticketId: String(ticketId),
+			binaryPropertyName: 'data',
+			documentType,
+		},
+		SESSION,
+		{ files: [statementFile(property, fileName)], filesName: 'Statement' },
+	);
 
 describe('Ticket → Create Draft, Add Attachment, Confirm through the n8n engine', () => {
-	let fx: Fixture;
-
-	beforeAll(async () => {
-		fx = await startFixture();
-	});
-	afterAll(async () => await fx.close());
-	beforeEach(() => fx.sandbox.log.clear());
+	const fx = useFixture();
 
 	test('Create Draft, Add Attachment from a binary property, Confirm; the file arrives byte for byte', async () => {
 		const builder = new WorkflowBuilder('Ticket');
-		builder.files('Statement', [
-			{
-				property: 'statement',
-				fileName: 'statement-oct.png',
-				mimeType: 'image/png',
-				data: STATEMENT,
-			},
-		]);
+		builder.files('Statement', [statementFile('statement', 'statement-oct.png')]);
 		builder.then(
 			paymentsNode(
 				{
@@ -49,14 +40,7 @@ describe('Ticket → Create Draft, Add Attachment, Confirm through the n8n engin
 				},
 			),
 		);
-		builder.files('Statement again', [
-			{
-				property: 'statement',
-				fileName: 'statement-oct.png',
-				mimeType: 'image/png',
-				data: STATEMENT,
-			},
-		]);
+		builder.files('Statement again', [statementFile('statement', 'statement-oct.png')]);
 		builder.then(
 			paymentsNode(
 				{
@@ -112,23 +96,7 @@ describe('Ticket → Create Draft, Add Attachment, Confirm through the n8n engin
 		});
 
 		// A confirmed ticket can no longer be changed: the service's refusal is shown as such.
-		const again = new WorkflowBuilder('Attach to confirmed');
-		again.files('Statement', [
-			{ property: 'data', fileName: 'late.png', mimeType: 'image/png', data: STATEMENT },
-		]);
-		again.then(
-			paymentsNode(
-				{
-					resource: 'ticket',
-					operation: 'addAttachment',
-					ticketId: String(ticketId),
-					binaryPropertyName: 'data',
-					documentType: 'VOUCHER',
-				},
-				SESSION,
-			),
-		);
-		const refused = await fx.engine.run(again.build());
+		const refused = await fx.engine.run(attachData(ticketId, 'VOUCHER', 'late.png'));
 		expect(refused.nodeError('Payments Service')).toMatchObject({
 			message: expect.stringMatching(
 				new RegExp(
@@ -140,23 +108,7 @@ describe('Ticket → Create Draft, Add Attachment, Confirm through the n8n engin
 	});
 
 	test('a missing binary property fails the item with the properties it has, before anything is sent', async () => {
-		const builder = new WorkflowBuilder('No file');
-		builder.files('Statement', [
-			{ property: 'statement', fileName: 's.png', mimeType: 'image/png', data: STATEMENT },
-		]);
-		builder.then(
-			paymentsNode(
-				{
-					resource: 'ticket',
-					operation: 'addAttachment',
-					ticketId: '50001',
-					binaryPropertyName: 'data',
-					documentType: 'VOUCHER',
-				},
-				SESSION,
-			),
-		);
-		const run = await fx.engine.run(builder.build());
+		const run = await fx.engine.run(attachData(50001, 'VOUCHER', 's.png', 'statement'));
 		expect(run.nodeError('Payments Service')).toMatchObject({
 			message: 'Item 0 has no binary property "data"',
 			description: expect.stringMatching(/statement/),
@@ -165,39 +117,15 @@ describe('Ticket → Create Draft, Add Attachment, Confirm through the n8n engin
 	});
 
 	test('an upload after the session expired is sent again, whole, once the session is renewed', async () => {
-		const create = new WorkflowBuilder('Draft');
-		create.then(
-			paymentsNode(
-				{
-					resource: 'ticket',
-					operation: 'createDraft',
-					type: 'DEPOSIT',
-					description: 'Expiry test',
-				},
-				SESSION,
-			),
+		const create = nodeWorkflow(
+			{ resource: 'ticket', operation: 'createDraft', type: 'DEPOSIT', description: 'Expiry test' },
+			SESSION,
 		);
-		const ticketId = (await fx.engine.run(create.build())).output('Payments Service')[0].json
+		const ticketId = (await fx.engine.run(create)).output('Payments Service')[0].json
 			.idTicket as number;
 		fx.sandbox.clock.advance(16 * 60_000);
 		fx.sandbox.log.clear();
-		const builder = new WorkflowBuilder('Upload after expiry');
-		builder.files('Statement', [
-			{ property: 'data', fileName: 'statement.png', mimeType: 'image/png', data: STATEMENT },
-		]);
-		builder.then(
-			paymentsNode(
-				{
-					resource: 'ticket',
-					operation: 'addAttachment',
-					ticketId: String(ticketId),
-					binaryPropertyName: 'data',
-					documentType: 'BANK_STATEMENT',
-				},
-				SESSION,
-			),
-		);
-		const run = await fx.engine.run(builder.build());
+		const run = await fx.engine.run(attachData(ticketId, 'BANK_STATEMENT', 'statement.png'));
 		expect(run.error).toBeUndefined();
 		expect(
 			fx.sandbox.log.entries().map((entry) => `${entry.method} ${entry.path} ${entry.status}`),

@@ -93,6 +93,35 @@ export function authenticateDepositApi(
 	return { account, idempotencyKey };
 }
 
+/**
+ * The start of a keyed creation of the Deposit API (POST /v3/deposits, POST /v3/refunds): the
+ * request authenticated with its idempotency key ({@link authenticateDepositApi}), a key already used
+ * refused (400/104, service rules §5.2), the body read as a JSON object (else 400 with
+ * `DEPOSIT_VALIDATION_CODE`). Answers and returns undefined on failure.
+ */
+export function startKeyedCreation(
+	request: FastifyRequest,
+	reply: FastifyReply,
+	store: RouteContext['store'],
+): { account: DepositAccount; idempotencyKey: string; body: Record<string, unknown> } | undefined {
+	const auth = authenticateDepositApi(request, reply, true);
+	if (!auth) return undefined;
+	const { account, idempotencyKey } = auth;
+	if (store.isIdempotencyKeyUsed(account.merchantId, idempotencyKey)) {
+		const message = `Idempotency key '${idempotencyKey}' was already used`;
+		apiError(reply, 400, 104, message, 'IDEMPOTENCY_KEY_ALREADY_USED');
+		return undefined;
+	}
+	const parsed = parseJson(rawBodyOf(request));
+	if (!parsed.ok || !isPlainObject(parsed.value)) {
+		apiError(reply, 400, DEPOSIT_VALIDATION_CODE, 'Invalid request', 'INVALID_REQUEST', [
+			'body: must be a JSON object',
+		]);
+		return undefined;
+	}
+	return { account, idempotencyKey, body: parsed.value };
+}
+
 /** Method-specific payment data of a ONE_SHOT answer. */
 function paymentArtefacts(
 	method: PaymentMethodInfo,
@@ -178,26 +207,9 @@ export function registerDepositRoutes(app: FastifyInstance, ctx: RouteContext): 
 	const pages = new Map<string, number>();
 
 	app.post('/v3/deposits', async (request, reply) => {
-		const auth = authenticateDepositApi(request, reply, true);
-		if (!auth) return reply;
-		const { account, idempotencyKey } = auth;
-		if (store.isIdempotencyKeyUsed(account.merchantId, idempotencyKey)) {
-			return apiError(
-				reply,
-				400,
-				104,
-				`Idempotency key '${idempotencyKey}' was already used`,
-				'IDEMPOTENCY_KEY_ALREADY_USED',
-			);
-		}
-		const raw = rawBodyOf(request);
-		const parsed = parseJson(raw);
-		if (!parsed.ok || !isPlainObject(parsed.value)) {
-			return apiError(reply, 400, DEPOSIT_VALIDATION_CODE, 'Invalid request', 'INVALID_REQUEST', [
-				'body: must be a JSON object',
-			]);
-		}
-		const body = parsed.value;
+		const started = startKeyedCreation(request, reply, store);
+		if (!started) return reply;
+		const { account, idempotencyKey, body } = started;
 		const { details, effective } = validateDepositBody(body);
 		if (details.length > 0)
 			return apiError(
@@ -295,7 +307,7 @@ export function registerDepositRoutes(app: FastifyInstance, ctx: RouteContext): 
 			idempotencyKey,
 			checkoutType: oneShot ? 'ONE_SHOT' : 'HOSTED',
 			request: structuredClone(body),
-			rawBody: raw,
+			rawBody: rawBodyOf(request),
 			response: structuredClone(response),
 			createdAt: nowMs,
 		});

@@ -7,18 +7,11 @@ import { toSpaceDateTime } from '../clock';
 import { INVOICE_ID_MAX_LENGTH, REFUND_COMMENTS_MAX_LENGTH, URL_MAX_LENGTH } from '../constants';
 import { refundTypeOf, type DepositEntry, type RefundEntry } from '../data';
 import { decimalText } from '../depositValidation';
-import {
-	apiError,
-	isPlainObject,
-	parseJson,
-	queryParam,
-	rawBodyOf,
-	type RouteContext,
-} from '../http';
+import { apiError, isPlainObject, queryParam, rawBodyOf, type RouteContext } from '../http';
 import { tinyPdf } from '../pdf';
 import { COUNTRIES, findMethod } from '../reference';
 import type { SandboxStore } from '../store';
-import { authenticateDepositApi, DEPOSIT_VALIDATION_CODE } from './deposits';
+import { authenticateDepositApi, DEPOSIT_VALIDATION_CODE, startKeyedCreation } from './deposits';
 
 /** Deposit statuses that can be refunded (service rules §7). */
 const REFUNDABLE_DEPOSIT_STATUSES: ReadonlySet<string> = new Set(['COMPLETED', 'APPROVED']);
@@ -99,23 +92,9 @@ export function registerRefundRoutes(app: FastifyInstance, ctx: RouteContext): v
 		apiError(reply, 400, DEPOSIT_VALIDATION_CODE, 'Invalid request', 'INVALID_REQUEST', details);
 
 	app.post('/v3/refunds', async (request, reply) => {
-		const auth = authenticateDepositApi(request, reply, true);
-		if (!auth) return reply;
-		const { account, idempotencyKey } = auth;
-		if (store.isIdempotencyKeyUsed(account.merchantId, idempotencyKey)) {
-			return apiError(
-				reply,
-				400,
-				104,
-				`Idempotency key '${idempotencyKey}' was already used`,
-				'IDEMPOTENCY_KEY_ALREADY_USED',
-			);
-		}
-		const raw = rawBodyOf(request);
-		const parsed = parseJson(raw);
-		if (!parsed.ok || !isPlainObject(parsed.value))
-			return invalid(reply, ['body: must be a JSON object']);
-		const body = parsed.value;
+		const started = startKeyedCreation(request, reply, store);
+		if (!started) return reply;
+		const { account, idempotencyKey, body } = started;
 		const value = (key: string): unknown => (body[key] === null ? undefined : body[key]);
 
 		const details: string[] = [];
@@ -276,7 +255,7 @@ export function registerRefundRoutes(app: FastifyInstance, ctx: RouteContext): v
 			merchantId: account.merchantId,
 			idempotencyKey,
 			request: structuredClone(body),
-			rawBody: raw,
+			rawBody: rawBodyOf(request),
 			response: structuredClone(response),
 			createdAt: nowMs,
 		});

@@ -8,7 +8,15 @@ import { buildCashoutRecord, type CashoutEntry } from '../data';
 import { COUNTRIES, DEFAULT_REJECTION, merchantById } from '../reference';
 import type { AddCashoutInput } from '../types';
 import { notifyCashout } from './notifications';
-import { allocateId, creation, lastChangeIso, requireEntry, touch, type StoreState } from './state';
+import {
+	keepEntry,
+	lastChangeIso,
+	newEntry,
+	startRecord,
+	requireEntry,
+	touch,
+	type StoreState,
+} from './state';
 
 /** Cashout statuses whose amount no longer counts against the merchant's cashout funds. */
 const RELEASED_CASHOUT_STATUSES: ReadonlySet<string> = new Set([
@@ -56,9 +64,13 @@ export function addCashout(state: StoreState, p: AddCashoutInput): CashoutEntry 
 		notificationUrl,
 		...fields
 	} = p;
-	const merchant = merchantById(idMerchant);
-	const createdMs = creation(state, fields.creationDate);
-	const id = allocateId(state, 'cashout', fields.idCashout);
+	const { merchant, createdMs, id } = startRecord(
+		state,
+		'cashout',
+		idMerchant,
+		fields.creationDate,
+		fields.idCashout,
+	);
 	const country = COUNTRIES[fields.country ?? 'BR'] ?? COUNTRIES.BR;
 	const base = buildCashoutRecord({
 		id,
@@ -82,21 +94,13 @@ export function addCashout(state: StoreState, p: AddCashoutInput): CashoutEntry 
 		creationDate: toIsoSeconds(createdMs),
 		lastChangeDate: lastChangeIso(state, createdMs),
 	};
-	const entry: CashoutEntry = {
-		id,
-		merchantId: idMerchant,
-		createdMs,
-		visibleAt: visibleAt ?? createdMs,
-		rec,
-	};
+	const entry: CashoutEntry = newEntry(id, idMerchant, createdMs, visibleAt, rec);
 	if (notificationUrl !== undefined) entry.notificationUrl = notificationUrl;
 	if (rejectionCode !== undefined || rejectionReason !== undefined) {
 		entry.rejection = { code: rejectionCode ?? 0, reason: rejectionReason ?? '' };
 		if (!fields.reason) rec.reason = entry.rejection.reason;
 	}
-	state.cashouts.push(entry);
-	state.byId.cashout.set(id, entry);
-	return entry;
+	return keepEntry(state, 'cashout', entry);
 }
 
 /**

@@ -4,7 +4,15 @@ import { buildDepositRecord, type DepositEntry } from '../data';
 import { COUNTRIES, findMethod, merchantById } from '../reference';
 import type { AddDepositInput } from '../types';
 import { notifyDeposit } from './notifications';
-import { allocateId, creation, lastChangeIso, nowSeconds, touch, type StoreState } from './state';
+import {
+	keepEntry,
+	lastChangeIso,
+	newEntry,
+	startRecord,
+	nowSeconds,
+	touch,
+	type StoreState,
+} from './state';
 
 /** A deposit by id (any merchant, visible or not). */
 export function deposit(state: StoreState, id: number): DepositEntry | undefined {
@@ -19,9 +27,13 @@ export function addDeposit(
 	paymentType?: string,
 ): DepositEntry {
 	const { idMerchant, visibleAt, hasVoucher, notificationUrl, ...fields } = p;
-	const merchant = merchantById(idMerchant);
-	const createdMs = creation(state, fields.creationDate);
-	const id = allocateId(state, 'deposit', fields.idDeposit);
+	const { merchant, createdMs, id } = startRecord(
+		state,
+		'deposit',
+		idMerchant,
+		fields.creationDate,
+		fields.idDeposit,
+	);
 	const country = COUNTRIES[fields.country ?? 'BR'] ?? COUNTRIES.BR;
 	const method = findMethod(country.code, fields.paymentMethodCode ?? country.methods[0].code);
 	const base = buildDepositRecord({
@@ -48,19 +60,13 @@ export function addDeposit(
 		lastChangeDate: lastChangeIso(state, createdMs),
 	};
 	const entry: DepositEntry = {
-		id,
-		merchantId: idMerchant,
-		createdMs,
-		visibleAt: visibleAt ?? createdMs,
+		...newEntry(id, idMerchant, createdMs, visibleAt, rec),
 		hasVoucher: hasVoucher ?? method?.hasVoucher ?? false,
 		paymentType: paymentType ?? method?.kind ?? 'ALL',
 		payer: payer ?? { id: rec.clientId, document: rec.clientDocument },
-		rec,
 	};
 	if (notificationUrl !== undefined) entry.notificationUrl = notificationUrl;
-	state.deposits.push(entry);
-	state.byId.deposit.set(id, entry);
-	return entry;
+	return keepEntry(state, 'deposit', entry);
 }
 
 /**

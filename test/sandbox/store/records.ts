@@ -11,17 +11,21 @@ import {
 	type NoteEntry,
 	type SettlementEntry,
 } from '../data';
-import { merchantById, noteCategory } from '../reference';
+import { noteCategory } from '../reference';
 import type { AddChargebackInput, AddNoteInput, AddSettlementInput } from '../types';
 import { anyDepositOf } from './deposits';
-import { allocateId, creation, lastChangeIso, type StoreState } from './state';
+import { keepEntry, lastChangeIso, newEntry, startRecord, type StoreState } from './state';
 
 /** Adds a chargeback (defaults from the deposit `idDeposit`, else a deposit of the merchant; PENDING). */
 export function addChargeback(state: StoreState, p: AddChargebackInput): ChargebackEntry {
 	const { idMerchant, visibleAt, ...fields } = p;
-	const merchant = merchantById(idMerchant);
-	const createdMs = creation(state, fields.creationDate);
-	const id = allocateId(state, 'chargeback', fields.idChargeback);
+	const { merchant, createdMs, id } = startRecord(
+		state,
+		'chargeback',
+		idMerchant,
+		fields.creationDate,
+		fields.idChargeback,
+	);
 	const base = buildChargebackRecord(
 		id,
 		anyDepositOf(state, idMerchant, fields.idDeposit),
@@ -38,24 +42,19 @@ export function addChargeback(state: StoreState, p: AddChargebackInput): Chargeb
 		creationDate: toIsoSeconds(createdMs),
 		lastChangeDate: lastChangeIso(state, createdMs),
 	};
-	const entry: ChargebackEntry = {
-		id,
-		merchantId: idMerchant,
-		createdMs,
-		visibleAt: visibleAt ?? createdMs,
-		rec,
-	};
-	state.chargebacks.push(entry);
-	state.byId.chargeback.set(id, entry);
-	return entry;
+	return keepEntry(state, 'chargeback', newEntry(id, idMerchant, createdMs, visibleAt, rec));
 }
 
 /** Adds a note (defaults: GENERIC_CREDIT_NOTE, 10 USD; category derived from the type). */
 export function addNote(state: StoreState, p: AddNoteInput): NoteEntry {
 	const { idMerchant, visibleAt, ...fields } = p;
-	const merchant = merchantById(idMerchant);
-	const createdMs = creation(state, fields.date);
-	const id = allocateId(state, 'note', fields.id);
+	const { merchant, createdMs, id } = startRecord(
+		state,
+		'note',
+		idMerchant,
+		fields.date,
+		fields.id,
+	);
 	const type = fields.type ?? 'GENERIC_CREDIT_NOTE';
 	const base = buildNoteRecord(id, merchant, createdMs, type, fields.amount ?? 10, '');
 	const rec = {
@@ -67,24 +66,19 @@ export function addNote(state: StoreState, p: AddNoteInput): NoteEntry {
 		merchantName: merchant.name,
 		date: toIsoSeconds(createdMs),
 	};
-	const entry: NoteEntry = {
-		id,
-		merchantId: idMerchant,
-		createdMs,
-		visibleAt: visibleAt ?? createdMs,
-		rec,
-	};
-	state.notes.push(entry);
-	state.byId.note.set(id, entry);
-	return entry;
+	return keepEntry(state, 'note', newEntry(id, idMerchant, createdMs, visibleAt, rec));
 }
 
 /** Adds a settlement (defaults: MANUAL, 1000 USD, PENDING). */
 export function addSettlement(state: StoreState, p: AddSettlementInput): SettlementEntry {
 	const { idMerchant, visibleAt, ...fields } = p;
-	const merchant = merchantById(idMerchant);
-	const createdMs = creation(state, fields.creationDate);
-	const id = allocateId(state, 'settlement', fields.id);
+	const { merchant, createdMs, id } = startRecord(
+		state,
+		'settlement',
+		idMerchant,
+		fields.creationDate,
+		fields.id,
+	);
 	const base = buildSettlementRecord(
 		id,
 		merchant,
@@ -101,14 +95,5 @@ export function addSettlement(state: StoreState, p: AddSettlementInput): Settlem
 		merchantName: merchant.name,
 		creationDate: toIsoSeconds(createdMs),
 	};
-	const entry: SettlementEntry = {
-		id,
-		merchantId: idMerchant,
-		createdMs,
-		visibleAt: visibleAt ?? createdMs,
-		rec,
-	};
-	state.settlements.push(entry);
-	state.byId.settlement.set(id, entry);
-	return entry;
+	return keepEntry(state, 'settlement', newEntry(id, idMerchant, createdMs, visibleAt, rec));
 }

@@ -4,10 +4,17 @@
  */
 import { toIsoSeconds } from '../clock';
 import { buildRefundRecord, type DepositEntry, type RefundEntry } from '../data';
-import { merchantById } from '../reference';
 import type { AddRefundInput, RefundAdvanceTarget } from '../types';
 import { anyDepositOf } from './deposits';
-import { allocateId, creation, lastChangeIso, requireEntry, touch, type StoreState } from './state';
+import {
+	keepEntry,
+	lastChangeIso,
+	newEntry,
+	startRecord,
+	requireEntry,
+	touch,
+	type StoreState,
+} from './state';
 
 /** Refund statuses whose amount goes back to the refundable remainder of the deposit. */
 const DEAD_REFUND_STATUSES: ReadonlySet<string> = new Set(['CANCELLED', 'REJECTED']);
@@ -41,9 +48,13 @@ export function refundableCents(state: StoreState, deposit: DepositEntry): numbe
 /** Adds a refund (defaults from the deposit `idBoleto`, else a deposit of the merchant; PENDING, FULL). */
 export function addRefund(state: StoreState, p: AddRefundInput): RefundEntry {
 	const { idMerchant, visibleAt, ...fields } = p;
-	const merchant = merchantById(idMerchant);
-	const createdMs = creation(state, fields.date);
-	const id = allocateId(state, 'refund', fields.id);
+	const { merchant, createdMs, id } = startRecord(
+		state,
+		'refund',
+		idMerchant,
+		fields.date,
+		fields.id,
+	);
 	const base = buildRefundRecord(
 		id,
 		anyDepositOf(state, idMerchant, fields.idBoleto),
@@ -61,16 +72,7 @@ export function addRefund(state: StoreState, p: AddRefundInput): RefundEntry {
 		date: toIsoSeconds(createdMs),
 		lastChangeDate: lastChangeIso(state, createdMs),
 	};
-	const entry: RefundEntry = {
-		id,
-		merchantId: idMerchant,
-		createdMs,
-		visibleAt: visibleAt ?? createdMs,
-		rec,
-	};
-	state.refunds.push(entry);
-	state.byId.refund.set(id, entry);
-	return entry;
+	return keepEntry(state, 'refund', newEntry(id, idMerchant, createdMs, visibleAt, rec));
 }
 
 /**

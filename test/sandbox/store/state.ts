@@ -16,6 +16,7 @@ import {
 } from '../data';
 import { NotificationCenter } from '../notifications';
 import type { CashoutSeries } from './series';
+import { merchantById, type MerchantInfo } from '../reference';
 import type { CreatedCashout, CreatedDeposit, CreatedRefund, TicketRecord } from '../types';
 import type { Session } from './sessions';
 
@@ -168,6 +169,60 @@ export function touch(
 	entry: { createdMs: number; rec: { lastChangeDate?: string } },
 ): void {
 	if (state.lastChangeMoves) entry.rec.lastChangeDate = lastChangeIso(state, entry.createdMs);
+}
+
+/** The list of the state that holds each kind of record. */
+const LIST_OF = {
+	deposit: 'deposits',
+	cashout: 'cashouts',
+	refund: 'refunds',
+	chargeback: 'chargebacks',
+	note: 'notes',
+	settlement: 'settlements',
+} as const;
+
+/** A kind of record the reporting lists show. */
+export type RecordKind = keyof typeof LIST_OF;
+
+/**
+ * What adding a `kind` record of merchant `idMerchant` starts with: the merchant (throws for an
+ * unknown MID), the creation time from `date` (else now) and its id (`requested`, else the next).
+ */
+export function startRecord(
+	state: StoreState,
+	kind: RecordKind,
+	idMerchant: number,
+	date: string | undefined,
+	requested: number | undefined,
+): { merchant: MerchantInfo; createdMs: number; id: number } {
+	const merchant = merchantById(idMerchant);
+	const createdMs = creation(state, date);
+	return { merchant, createdMs, id: allocateId(state, kind, requested) };
+}
+
+/**
+ * The entry of record `rec` (`id`, merchant `merchantId`, created at `createdMs`), listed from
+ * `visibleAt` (default: its creation).
+ */
+export function newEntry<T>(
+	id: number,
+	merchantId: number,
+	createdMs: number,
+	visibleAt: number | undefined,
+	rec: T,
+): Entry<T> {
+	return { id, merchantId, createdMs, visibleAt: visibleAt ?? createdMs, rec };
+}
+
+/** Keeps `entry` in the list of `kind`, indexed by its id; returns it. */
+export function keepEntry<E extends Entry<unknown>>(
+	state: StoreState,
+	kind: RecordKind,
+	entry: E,
+): E {
+	(state[LIST_OF[kind]] as Array<Entry<unknown>>).push(entry);
+	(state.byId[kind] as Map<number, Entry<unknown>>).set(entry.id, entry);
+	return entry;
 }
 
 /** The entry of `id` in `map`; throws `unknown <kind> <id>` when absent. */

@@ -1,11 +1,11 @@
 import {
 	NodeHelpers,
-	type INode,
 	type INodeParameters,
 	type INodeProperties,
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
+import { credentialsShown as shown } from '../../harness/credentialsShown';
 import { PaymentsService } from '../../../nodes/PaymentsService/PaymentsService.node';
 import {
 	RESOURCES,
@@ -28,19 +28,7 @@ function credentialsShown(
 	operation: string,
 	parameters: INodeParameters = {},
 ): string[] {
-	const node = { typeVersion: 1, parameters: {} } as unknown as INode;
-	const values = NodeHelpers.getNodeParameters(
-		description.properties,
-		{ resource, operation, ...parameters },
-		true,
-		false,
-		node,
-		description,
-	)!;
-	return (description.credentials ?? [])
-		.filter((credential) => NodeHelpers.displayParameter(values, credential, node, description))
-		.map((credential) => credential.name)
-		.sort();
+	return shown(description, { resource, operation, ...parameters }).sort();
 }
 
 /**

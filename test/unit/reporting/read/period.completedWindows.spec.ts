@@ -1,9 +1,9 @@
 import fc from 'fast-check';
-import type { IDataObject } from 'n8n-workflow';
 
 import { recordKey, REPORTING_LISTS } from '../../../../nodes/PaymentsService/reporting/lists';
 import type { PaymentsClient } from '../../../../nodes/PaymentsService/transport/client';
 import { completedWindows } from '../../../../nodes/PaymentsService/reporting/read/period';
+import { listDouble } from '../../../harness/listDouble';
 
 const DAY = 86_400;
 const list = REPORTING_LISTS.deposit;
@@ -22,25 +22,14 @@ interface Row {
  * rows before a page is answered (a record created or changed while the list is read).
  */
 function fakeService(rows: Row[], beforePage?: (request: { from: number; page: number }) => void) {
-	const requests: Array<{ from: number; to: number; page: number }> = [];
-	const client = {
-		context: { getNode: () => ({ name: 'test' }) },
-		async request(request: { qs: IDataObject }): Promise<unknown> {
-			const from = Number(request.qs.from);
-			const to = Number(request.qs.to);
-			const page = Number(request.qs.page);
-			requests.push({ from, to, page });
-			await new Promise((resolve) => setImmediate(resolve));
-			beforePage?.({ from, page });
-			const data = rows
-				.filter((row) => row.second >= from && row.second <= to)
-				.sort((a, b) => b.second - a.second || b.idDeposit - a.idDeposit)
-				.slice(page * 50, page * 50 + 50)
-				.map((row) => ({ ...row }));
-			return { data, page, rows: data.length, maxRows: 50 };
-		},
-	};
-	return { client: client as unknown as PaymentsClient, requests };
+	return listDouble(({ from, to, page }) => {
+		beforePage?.({ from, page });
+		return rows
+			.filter((row) => row.second >= from && row.second <= to)
+			.sort((a, b) => b.second - a.second || b.idDeposit - a.idDeposit)
+			.slice(page * 50, page * 50 + 50)
+			.map((row) => ({ ...row }));
+	});
 }
 
 const rowsAt = (seconds: number[]): Row[] =>

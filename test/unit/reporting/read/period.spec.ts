@@ -8,6 +8,7 @@ import {
 	type TimeWindow,
 } from '../../../../nodes/PaymentsService/reporting/read/windows';
 import type { PaymentsClient } from '../../../../nodes/PaymentsService/transport/client';
+import { listDouble } from '../../../harness/listDouble';
 import {
 	readPeriodPages,
 	type ListPage,
@@ -186,7 +187,6 @@ describe('readPeriodPages: windows that follow the data', () => {
 	 * page from its records sorted by `order`; it records every request.
 	 */
 	function fakeService(seconds: number[], order: 'newestFirst' | 'byId' | 'oldestFirst') {
-		const requests: Array<{ from: number; to: number; page: number }> = [];
 		const records = seconds.map((second, index) => ({
 			idDeposit: index,
 			creationDate: new Date(second * 1000).toISOString().replace('.000Z', 'Z'),
@@ -222,19 +222,11 @@ describe('readPeriodPages: windows that follow the data', () => {
 			records
 				.filter((record) => record.second >= from && record.second <= to)
 				.slice(page * 50, page * 50 + 50);
-		const client = {
-			context: { getNode: () => ({ name: 'test' }) },
-			async request(request: { qs: IDataObject }): Promise<unknown> {
-				const from = Number(request.qs.from);
-				const to = Number(request.qs.to);
-				const page = Number(request.qs.page);
-				requests.push({ from, to, page });
-				await sleep(0);
-				const data = order === 'byId' ? byId(from, to, page) : byTime(from, to, page, order);
-				return { data, page, rows: data.length, maxRows: 50 };
-			},
-		};
-		return { client: client as unknown as PaymentsClient, requests };
+		return listDouble(
+			({ from, to, page }) =>
+				order === 'byId' ? byId(from, to, page) : byTime(from, to, page, order),
+			() => sleep(0),
+		);
 	}
 
 	/** Reads the period and returns the ids of the windows read to their end, newest window first. */
