@@ -2,14 +2,21 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { storedSeen } from '../../../harness/pollState';
 
-import { startFixture, storeSandboxCredentials, type Fixture } from '../../../harness/fixtures';
+import { type Fixture } from '../../../harness/fixtures';
 import { PollRunner, type PollDatabase, type SavingMode } from '../../../harness/poll';
 import { packFormat1, type FormatOneState } from '../../../harness/pollFormat1';
 import { iso } from '../../../harness/records';
 import {
-	sharedClock,
 	TRIGGER_NODE,
 	triggerWorkflow as triggerWorkflowOf,
+	useTriggerWorld,
+	addCashout,
+	type SharedClock,
+	SECOND,
+	MINUTE,
+	DAY,
+	MID,
+	TRIGGER_START,
 } from '../../../harness/trigger';
 
 /*
@@ -19,13 +26,7 @@ import {
  * when the poll that saw it leave emitted nothing (so n8n saved nothing) and n8n restarted.
  */
 
-const START = Date.UTC(2026, 10, 2, 12, 0, 0);
-const SECOND = 1_000;
-const MINUTE = 60 * SECOND;
-const DAY = 24 * 60 * MINUTE;
-const MID = 1002; // empty merchant account: every record is made by the test
-
-type Clock = ReturnType<typeof sharedClock>;
+const START = TRIGGER_START;
 
 /**
  * Offsets (seconds from creation to lastChangeDate) that cover every one- and two-digit base-36
@@ -61,23 +62,10 @@ describe.each([
 				version as number,
 			);
 		let fx: Fixture;
-		let clock: Clock;
+		let clock: SharedClock;
+		useTriggerWorld(START, (world) => ({ fx, clock } = world));
 
-		beforeEach(async () => {
-			fx = await startFixture({ sandbox: { now: START, depositsPerDay: 0, cashoutsPerDay: 0 } });
-			storeSandboxCredentials(fx.engine, fx.sandbox, String(MID));
-			clock = sharedClock(fx.sandbox, START);
-		});
-		afterEach(async () => {
-			clock.restore();
-			await fx.close();
-		});
-
-		const cashout = (ageMs = 0) =>
-			fx.sandbox.control.addCashout({
-				idMerchant: MID,
-				creationDate: iso(Math.floor((clock.now() - ageMs) / 1000)),
-			});
+		const cashout = (ageMs = 0) => addCashout({ fx, clock }, ageMs, {}, MID);
 		const runner = (parameters: INodeParameters, mode: SavingMode = 'legacy') =>
 			new PollRunner(
 				fx.engine,

@@ -1,15 +1,20 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { storedSeen } from '../../../harness/pollState';
-import {
-	CREDENTIAL_IDS,
-	startFixture,
-	storeSandboxCredentials,
-	type Fixture,
-} from '../../../harness/fixtures';
+import { CREDENTIAL_IDS, storeSandboxCredentials, type Fixture } from '../../../harness/fixtures';
 import { PollRunner, type PollDatabase } from '../../../harness/poll';
 import { iso } from '../../../harness/records';
-import { sharedClock, TRIGGER_NODE, triggerWorkflow } from '../../../harness/trigger';
+import {
+	TRIGGER_NODE,
+	triggerWorkflow,
+	useTriggerWorld,
+	type SharedClock,
+	SECOND,
+	MINUTE,
+	HOUR,
+	MID,
+	TRIGGER_START,
+} from '../../../harness/trigger';
 
 /*
  * Version 2 of the polling trigger (docs/polling-trigger.md, "Memory" and "Cost"): the newest
@@ -20,25 +25,12 @@ import { sharedClock, TRIGGER_NODE, triggerWorkflow } from '../../../harness/tri
  * saving rule (test/harness/poll.ts).
  */
 
-const START = Date.UTC(2026, 10, 2, 12, 0, 0);
-const SECOND = 1_000;
-const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
-const MID = 1002; // empty merchant account: every record is made by the test
+const START = TRIGGER_START;
 
 describe('Payments Service Trigger, version 2: a memory that does not grow with the look-back', () => {
 	let fx: Fixture;
-	let clock: ReturnType<typeof sharedClock>;
-
-	beforeEach(async () => {
-		fx = await startFixture({ sandbox: { now: START, depositsPerDay: 0, cashoutsPerDay: 0 } });
-		storeSandboxCredentials(fx.engine, fx.sandbox, String(MID));
-		clock = sharedClock(fx.sandbox, START);
-	});
-	afterEach(async () => {
-		clock.restore();
-		await fx.close();
-	});
+	let clock: SharedClock;
+	useTriggerWorld(START, (world) => ({ fx, clock } = world));
 
 	/**
 	 * A cashout created `ageMs` ago and not changed since: added on the sandbox's clock at its
@@ -221,16 +213,7 @@ describe('Payments Service Trigger, version 2: a memory that does not grow with 
 
 describe('Payments Service Trigger: a failed poll says what failed, for n8n’s durable poll scheduler', () => {
 	let fx: Fixture;
-	let clock: ReturnType<typeof sharedClock>;
-
-	beforeAll(async () => {
-		fx = await startFixture({ sandbox: { now: START, depositsPerDay: 0, cashoutsPerDay: 0 } });
-		clock = sharedClock(fx.sandbox, START);
-	});
-	afterAll(async () => {
-		clock.restore();
-		await fx.close();
-	});
+	useTriggerWorld(START, (world) => ({ fx } = world), { once: true });
 	beforeEach(() => {
 		storeSandboxCredentials(fx.engine, fx.sandbox, String(MID));
 		fx.sandbox.faults.clear();

@@ -2,11 +2,19 @@ import fc from 'fast-check';
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { FaultSpec } from '../../../sandbox';
-import { startFixture, storeSandboxCredentials, type Fixture } from '../../../harness/fixtures';
+import { type Fixture } from '../../../harness/fixtures';
 import { READ_MARGIN_SECONDS } from '../../../../nodes/PaymentsService/trigger/poll/ranges';
 import { PollRunner, type SavingMode } from '../../../harness/poll';
 import { iso } from '../../../harness/records';
-import { sharedClock, TRIGGER_NODE, triggerWorkflow } from '../../../harness/trigger';
+import {
+	TRIGGER_NODE,
+	triggerWorkflow,
+	useTriggerWorld,
+	type SharedClock,
+	SECOND,
+	DAY,
+	MID,
+} from '../../../harness/trigger';
 
 /*
  * A property test of the polling trigger, polled through n8n-core's PollContext with n8n's saving
@@ -22,9 +30,6 @@ import { sharedClock, TRIGGER_NODE, triggerWorkflow } from '../../../harness/tri
  * lives in its own stretch of sandbox time, ten days after the last, so it sees only its own records.
  */
 
-const SECOND = 1_000;
-const DAY = 86_400 * SECOND;
-const MID = 1002; // empty merchant account: every record is made by the test
 const STATUSES = ['PENDING', 'ON_HOLD', 'CANCELLED', 'REJECTED'];
 /** Seconds between two actions: 23 and 33 were the stored format's markers (`n`, `x`) in base 36. */
 const GAPS = [1, 2, 23, 33, 36, 61, 1_295];
@@ -204,18 +209,9 @@ const FAULTS: Record<'fails' | 'retried', FaultSpec> = {
 
 describe('polling trigger, property: random creations, changes, restarts and faults under n8n’s saving rule', () => {
 	let fx: Fixture;
-	let clock: ReturnType<typeof sharedClock>;
+	let clock: SharedClock;
 	const era = Date.UTC(2026, 10, 2, 12, 0, 0);
-
-	beforeAll(async () => {
-		fx = await startFixture({ sandbox: { now: era, depositsPerDay: 0, cashoutsPerDay: 0 } });
-		storeSandboxCredentials(fx.engine, fx.sandbox, String(MID));
-		clock = sharedClock(fx.sandbox, era);
-	});
-	afterAll(async () => {
-		clock.restore();
-		await fx.close();
-	});
+	useTriggerWorld(era, (world) => ({ fx, clock } = world), { once: true });
 
 	test('the events are exactly the differences between successive successful polls: none missing, repeated or invented', async () => {
 		const totals = {

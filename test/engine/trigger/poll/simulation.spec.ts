@@ -2,10 +2,18 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { Rng } from '../../../sandbox/data';
 import { MAX_ROWS_PER_PAGE, type FaultSpec } from '../../../sandbox';
-import { startFixture, storeSandboxCredentials, type Fixture } from '../../../harness/fixtures';
+import { type Fixture } from '../../../harness/fixtures';
 import { PollRunner } from '../../../harness/poll';
 import { iso } from '../../../harness/records';
-import { sharedClock, TRIGGER_NODE, triggerWorkflow } from '../../../harness/trigger';
+import {
+	TRIGGER_NODE,
+	triggerWorkflow,
+	useTriggerWorld,
+	type SharedClock,
+	MINUTE,
+	HOUR,
+	MID,
+} from '../../../harness/trigger';
 
 /*
  * Several days of merchant activity against the sandbox, polled by five triggers the way n8n polls
@@ -17,9 +25,6 @@ import { sharedClock, TRIGGER_NODE, triggerWorkflow } from '../../../harness/tri
  */
 
 const START = Date.UTC(2026, 9, 5, 6, 0, 0);
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const MID = 1002;
 const POLLS = 40; // every 2 hours for 3 days and 8 hours
 const LOOK_BACK_DAYS = 75; // two windows per poll
 
@@ -71,18 +76,9 @@ interface Watched {
 
 describe('trigger simulation: days of activity, late arrivals, page shifts, faults and restarts under n8n’s saving rule', () => {
 	let fx: Fixture;
-	let clock: ReturnType<typeof sharedClock>;
-
-	beforeAll(async () => {
-		// Merchant 1002 is empty; the generated history of the other merchants is not needed here.
-		fx = await startFixture({ sandbox: { now: START, depositsPerDay: 0, cashoutsPerDay: 0 } });
-		storeSandboxCredentials(fx.engine, fx.sandbox, String(MID));
-		clock = sharedClock(fx.sandbox, START);
-	});
-	afterAll(async () => {
-		clock.restore();
-		await fx.close();
-	});
+	let clock: SharedClock;
+	// Merchant 1002 is empty; the generated history of the other merchants is not needed here.
+	useTriggerWorld(START, (world) => ({ fx, clock } = world), { once: true });
 
 	test('every trigger emits exactly the changes the sandbox made after activation', async () => {
 		const rng = new Rng(20261105);

@@ -3,22 +3,23 @@ import type { INodeParameters } from 'n8n-workflow';
 import { storedSeen } from '../../../harness/pollState';
 import { fakeDate, setDate } from '../../../harness/clock';
 import { createEngine } from '../../../harness/engine';
-import { startFixture, storeSandboxCredentials, type Fixture } from '../../../harness/fixtures';
+import { storeSandboxCredentials, type Fixture } from '../../../harness/fixtures';
 import { PollRunner } from '../../../harness/poll';
 import { iso } from '../../../harness/records';
 import {
-	sharedClock,
 	TRIGGER_NODE,
 	triggerWorkflow as triggerWorkflowOf,
+	useTriggerWorld,
+	addCashout,
+	type SharedClock,
+	MINUTE,
+	HOUR,
+	DAY,
+	MID,
+	TRIGGER_START,
 } from '../../../harness/trigger';
 
-const START = Date.UTC(2026, 10, 2, 12, 0, 0);
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-const MID = 1002; // empty merchant account: every record is made by the test
-
-type Clock = ReturnType<typeof sharedClock>;
+const START = TRIGGER_START;
 
 // Both versions pass every case: version 2 differs only where a case says so (a memory bounded
 // below the records a case makes, the re-reading by age), and its own cases are in ./memory.spec.ts.
@@ -41,26 +42,13 @@ describe.each([
 				version as number,
 			);
 		let fx: Fixture;
-		let clock: Clock;
-
-		beforeEach(async () => {
-			// Merchant 1002 is empty; the generated history of the other merchants is not needed here
-			// (generating it took a fifth of this file's time).
-			fx = await startFixture({ sandbox: { now: START, depositsPerDay: 0, cashoutsPerDay: 0 } });
-			storeSandboxCredentials(fx.engine, fx.sandbox, String(MID));
-			clock = sharedClock(fx.sandbox, START);
-		});
-		afterEach(async () => {
-			clock.restore();
-			await fx.close();
-		});
+		let clock: SharedClock;
+		// Merchant 1002 is empty; the generated history of the other merchants is not needed here
+		// (generating it took a fifth of this file's time).
+		useTriggerWorld(START, (world) => ({ fx, clock } = world));
 
 		const cashout = (ageMs = 0, extra: Record<string, unknown> = {}) =>
-			fx.sandbox.control.addCashout({
-				idMerchant: MID,
-				creationDate: iso(Math.floor((clock.now() - ageMs) / 1000)),
-				...extra,
-			});
+			addCashout({ fx, clock }, ageMs, extra, MID);
 		// These tests read the whole look-back on every poll unless they say otherwise; the re-reading
 		// in turn has tests of its own below.
 		const runner = (parameters: INodeParameters) =>

@@ -1,35 +1,27 @@
-import { startFixture, storeSandboxCredentials, type Fixture } from '../../../harness/fixtures';
+import { type Fixture } from '../../../harness/fixtures';
 import { PollRunner } from '../../../harness/poll';
 import { iso } from '../../../harness/records';
 import { Rng } from '../../../sandbox/data';
-import { sharedClock, TRIGGER_NODE, triggerWorkflow } from '../../../harness/trigger';
+import {
+	TRIGGER_NODE,
+	triggerWorkflow,
+	useTriggerWorld,
+	addCashout,
+	type SharedClock,
+	MINUTE,
+	DAY,
+	MID,
+	TRIGGER_START,
+} from '../../../harness/trigger';
 
-const START = Date.UTC(2026, 10, 2, 12, 0, 0);
-const MINUTE = 60_000;
-const DAY = 24 * 60 * MINUTE;
-const MID = 1002; // empty merchant account: every record is made by the test
-
-type Clock = ReturnType<typeof sharedClock>;
+const START = TRIGGER_START;
 
 describe('Payments Service Trigger at volume, polled through n8n-core’s PollContext', () => {
 	let fx: Fixture;
-	let clock: Clock;
+	let clock: SharedClock;
+	useTriggerWorld(START, (world) => ({ fx, clock } = world));
 
-	beforeEach(async () => {
-		fx = await startFixture({ sandbox: { now: START, depositsPerDay: 0, cashoutsPerDay: 0 } });
-		storeSandboxCredentials(fx.engine, fx.sandbox, String(MID));
-		clock = sharedClock(fx.sandbox, START);
-	});
-	afterEach(async () => {
-		clock.restore();
-		await fx.close();
-	});
-
-	const cashout = (ageMs = 0) =>
-		fx.sandbox.control.addCashout({
-			idMerchant: MID,
-			creationDate: iso(Math.floor((clock.now() - ageMs) / 1000)),
-		});
+	const cashout = (ageMs = 0) => addCashout({ fx, clock }, ageMs, {}, MID);
 	const listed = (path = '/v1/cashouts') => fx.sandbox.log.find('GET', path);
 
 	test('at 20,000 cashouts a day every poll succeeds with first pages only, and the events are exactly the changes', async () => {
