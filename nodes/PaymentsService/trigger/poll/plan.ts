@@ -70,8 +70,8 @@ export interface PollPlan {
 	windows: TimeWindow[];
 	/**
 	 * Re-reading in turn: the slices of older records at the end of `windows`, one per tier with
-	 * something to read, youngest tier first. Absent when the poll reads one range whole (the
-	 * starting point, a poll cut short, or everything every poll).
+	 * something to read, youngest tier first (none when no tier is due). Absent when the poll reads
+	 * one range whole (the starting point, a poll cut short, or everything every poll).
 	 */
 	slices?: PlannedSlice[];
 	/** A plan of one range read whole (no `slices`): where the range starts (it ends now). */
@@ -143,6 +143,7 @@ export function planPoll(
 		if (high < low) return;
 		const length = high - low + 1;
 		const cursor = state.sweeps[index] ?? {};
+		// A clock that went back leaves a round's time ahead of now: nothing has elapsed yet.
 		const elapsed = Math.min(tier.every, Math.max(0, now - (cursor.clock ?? now - tier.every)));
 		const sliceLength = Math.min(length, Math.ceil((length * elapsed) / tier.every));
 		if (sliceLength <= 0) return;
@@ -153,7 +154,8 @@ export function planPoll(
 		windows.push(...slice);
 		slices.push({ tier: index, count: slice.length, lowest, top });
 	});
-	return slices.length ? { windows, slices } : { windows };
+	// Read in tiers even when no tier is due yet: the recent records alone are not the look-back.
+	return { windows, slices };
 }
 
 /** Index of the first value in `sorted` that is at least `value`. */
@@ -219,16 +221,20 @@ export function advanceAfterPoll(
 			? { ...next, sweeps: Array.from({ length: tierCount }, () => ({ clock: now })) }
 			: next;
 	}
+	// A tier's round never ends after now: a clock that went back would stop its re-reading
+	// until the clock caught up again (8 days after a jump of 8 days).
+	const sweeps: SweepCursor[] = Array.from({ length: tierCount }, (_, index) => {
+		const cursor = { ...state.sweeps[index] };
+		if (cursor.clock !== undefined && cursor.clock > now) cursor.clock = now;
+		return cursor;
+	});
 	const recentCount =
 		plan.windows.length - plan.slices.reduce((sum, slice) => sum + slice.count, 0);
 	if (windowsRead < recentCount) {
 		const windowSeconds =
 			windowsRead === 0 ? narrowedSpan(state.windowSeconds) : state.windowSeconds;
-		return { ...state, windowSeconds };
+		return { ...state, sweeps, windowSeconds };
 	}
-	const sweeps: SweepCursor[] = Array.from({ length: tierCount }, (_, index) => ({
-		...state.sweeps[index],
-	}));
 	let first = recentCount;
 	let readAll = true;
 	for (const slice of plan.slices) {

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { setDate } from '../../../harness/clock';
 import { storedSeen } from '../../../harness/pollState';
 import { CREDENTIAL_IDS, storeSandboxCredentials, type Fixture } from '../../../harness/fixtures';
 import { PollRunner, type PollDatabase } from '../../../harness/poll';
@@ -187,6 +188,34 @@ describe('Payments Service Trigger, version 2: a memory that does not grow with 
 		fx.sandbox.control.setStatus('cashout', records[20].idCashout, 'CANCELLED');
 		expect(await pollFor(trigger, MINUTE, MINUTE)).toEqual([
 			{ id: records[20].idCashout, status: 'CANCELLED', previousStatus: 'PENDING' },
+		]);
+	});
+
+	test('polls a minute apart, the host clock 8 days ahead for one and back: nothing is emitted again, a cashout created afterwards alone, and older records are re-read from then on (as n8n ran it under libfaketime)', async () => {
+		// A week of cashouts; New Record with the default ages (Automatic: records under 10 minutes
+		// old every poll, older ones in tiers).
+		const records = Array.from({ length: 7 * 48 }, (_, index) =>
+			cashout(index * 30 * MINUTE + MINUTE),
+		);
+		const trigger = runner({ resource: 'cashout', event: 'newRecord' });
+		expect(await trigger.poll()).toEqual({ items: null });
+		const real = clock.now();
+		// Only n8n's clock moves; the service's stays right (its Date header too).
+		setDate(real + 8 * 24 * HOUR + MINUTE);
+		fx.sandbox.clock.set(real + MINUTE);
+		expect(await trigger.poll()).toEqual({ items: null });
+		clock.set(real + 2 * MINUTE);
+		expect(await trigger.poll()).toEqual({ items: null });
+		fx.sandbox.log.clear();
+		const emitted = await pollFor(trigger, 30 * MINUTE, MINUTE);
+		expect(emitted).toEqual([]);
+		// The re-reading of records over a day old goes on at once, not 8 days later.
+		const dayOld = Math.floor(clock.now() / SECOND) - 24 * 3_600;
+		expect(listed().some((entry) => Number(entry.query.to) < dayOld)).toBe(true);
+		expect(records).toHaveLength(336);
+		const fresh = cashout(0);
+		expect(await pollFor(trigger, MINUTE, MINUTE)).toEqual([
+			{ id: fresh.idCashout, status: 'PENDING', previousStatus: null },
 		]);
 	});
 

@@ -129,10 +129,11 @@ describe('planPoll: the windows one poll reads', () => {
 		);
 	});
 
-	test('a poll right after a slice reads only the recent records', () => {
+	test('a poll right after a slice reads only the recent records, and is no read of the whole look-back', () => {
 		const cfg = config({ rereadSeconds: DAY });
 		const plan = planPoll(afterStartingPoint(cfg, { clock: NOW }), cfg, START, NOW);
-		expect([plan.slices, covered(plan.windows)]).toEqual([undefined, [[NOW - DAY + 1, NOW]]]);
+		// In tiers still (none due): the recent records alone are not a read of the look-back.
+		expect([plan.slices, covered(plan.windows)]).toEqual([[], [[NOW - DAY + 1, NOW]]]);
 	});
 });
 
@@ -166,6 +167,17 @@ describe('advanceAfterPoll: where the next poll goes on', () => {
 		const share = (slice.top - lastRead.from + 1) / (slice.top - slice.lowest + 1);
 		expect(next.sweeps[0].clock).toBe(Math.round(NOW - 2 * DAY + 2 * DAY * share));
 		expect(next.sweeps[0].clock!).toBeLessThan(NOW);
+	});
+
+	test('a round whose clock is ahead of now (the host clock went back) is due from now on, not after the clock catches up', () => {
+		const cfg = config({ rereadSeconds: DAY });
+		const state = afterStartingPoint(cfg, { clock: NOW + 8 * DAY, from: NOW + 7 * DAY });
+		const plan = planPoll(state, cfg, START, NOW);
+		expect(plan.slices).toEqual([]);
+		const next = advanceAfterPoll(state, plan, plan.windows.length, NOW, 1);
+		expect(next.sweeps[0].clock).toBe(NOW);
+		const later = planPoll(next, cfg, START + HOUR, NOW + HOUR);
+		expect(later.slices?.[0]).toMatchObject({ tier: 0, top: NOW + HOUR - DAY });
 	});
 
 	test('not even the recent records read: the same place next poll, with narrower windows (at least an hour)', () => {
