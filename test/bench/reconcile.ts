@@ -23,6 +23,7 @@ import type { Sandbox } from '../sandbox';
 import { demoCredentials } from '../sandbox/demo';
 import type { BenchResult } from './lostAnswers';
 import { reportSandboxReady } from './reportSandboxProcess';
+import { textCents, watchRequests } from './requests';
 
 const LATENCY_MS = 40;
 const CONCURRENCY = 8;
@@ -51,28 +52,15 @@ interface ReconcileTotals {
  * number) requested more than once (n8n's HTTP client goes through http.request).
  */
 function countListRequests() {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const http = require('http') as typeof import('http');
-	const original = http.request;
 	const pages = new Map<string, number>();
 	const byList = new Map<string, number>();
-	(http as { request: unknown }).request = function (this: unknown, ...args: unknown[]) {
-		const first = args[0] as { path?: string } | string | URL;
-		const target =
-			typeof first === 'string'
-				? first
-				: first instanceof URL
-					? first.pathname + first.search
-					: (first.path ?? '');
-		const url = new URL(target, 'http://x');
+	watchRequests((url) => {
 		const list = PATHS[url.pathname];
-		if (list) {
-			byList.set(list, (byList.get(list) ?? 0) + 1);
-			const page = `${url.pathname} ${url.searchParams.get('from')}-${url.searchParams.get('to')}#${url.searchParams.get('page') ?? '0'}`;
-			pages.set(page, (pages.get(page) ?? 0) + 1);
-		}
-		return (original as (...a: unknown[]) => unknown).apply(this, args);
-	};
+		if (!list) return;
+		byList.set(list, (byList.get(list) ?? 0) + 1);
+		const page = `${url.pathname} ${url.searchParams.get('from')}-${url.searchParams.get('to')}#${url.searchParams.get('page') ?? '0'}`;
+		pages.set(page, (pages.get(page) ?? 0) + 1);
+	});
 	return {
 		reset() {
 			pages.clear();
@@ -84,13 +72,6 @@ function countListRequests() {
 			repeated: [...pages.values()].filter((count) => count > 1).length,
 		}),
 	};
-}
-
-/** Cents of a decimal text the node output, by padding its decimals. */
-function textCents(text: unknown): bigint {
-	const [whole, fraction = ''] = String(text).replace('-', '').split('.');
-	const value = BigInt(whole + fraction.padEnd(2, '0'));
-	return String(text).startsWith('-') ? -value : value;
 }
 
 /** See the module comment. `record` is the bench runner's result sink (ok/MISS lines). */

@@ -15,6 +15,7 @@ import { startSandbox } from '../sandbox';
 import { Rng } from '../sandbox/data';
 import { NOTE_TYPES, noteCategory } from '../sandbox/reference';
 import { iso } from '../harness/records';
+import { TERMS } from '../../nodes/PaymentsService/reporting/reconciliation';
 
 function argument(name: string, fallback: string): string {
 	const at = process.argv.indexOf(`--${name}`);
@@ -44,14 +45,6 @@ const SETTLEMENT_STATUSES: Array<[string, number]> = [
 	['CANCELLED', 10],
 	['FAILED', 10],
 ];
-const TERMS = [
-	'depositTotal',
-	'depositFeeTotal',
-	'cashoutTotal',
-	'noteTotal',
-	'settlementTotal',
-	'cancelledSettlementTotal',
-] as const;
 
 async function main() {
 	const days = Number(argument('days', '30'));

@@ -48,6 +48,7 @@ import { lostAnswerBenchmark } from './lostAnswers';
 import { triggerMillionBenchmark } from './triggerVolume';
 import { reconcileBenchmark } from './reconcile';
 import { reportSandboxReady } from './reportSandboxProcess';
+import { textCents, watchRequests } from './requests';
 
 interface Result {
 	name: string;
@@ -1237,27 +1238,14 @@ interface ReportTotals {
  * window (n8n's HTTP client goes through http.request).
  */
 function countDepositRequests() {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const http = require('http') as typeof import('http');
-	const original = http.request;
 	const chains = new Map<string, number>();
 	let requests = 0;
-	(http as { request: unknown }).request = function (this: unknown, ...args: unknown[]) {
-		const first = args[0] as { path?: string } | string | URL;
-		const target =
-			typeof first === 'string'
-				? first
-				: first instanceof URL
-					? first.pathname + first.search
-					: (first.path ?? '');
-		const url = new URL(target, 'http://x');
-		if (url.pathname === '/v1/deposits') {
-			requests++;
-			const window = `${url.searchParams.get('from')}-${url.searchParams.get('to')}`;
-			chains.set(window, (chains.get(window) ?? 0) + 1);
-		}
-		return (original as (...a: unknown[]) => unknown).apply(this, args);
-	};
+	watchRequests((url) => {
+		if (url.pathname !== '/v1/deposits') return;
+		requests++;
+		const window = `${url.searchParams.get('from')}-${url.searchParams.get('to')}`;
+		chains.set(window, (chains.get(window) ?? 0) + 1);
+	});
 	return {
 		reset() {
 			requests = 0;
@@ -1269,13 +1257,6 @@ function countDepositRequests() {
 			longestChain: Math.max(0, ...chains.values()),
 		}),
 	};
-}
-
-/** Cents of a decimal text the node output, by padding its decimals. */
-function textCents(text: string): bigint {
-	const [whole, fraction = ''] = text.replace('-', '').split('.');
-	const value = BigInt(whole + fraction.padEnd(2, '0'));
-	return text.startsWith('-') ? -value : value;
 }
 
 /**

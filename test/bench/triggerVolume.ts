@@ -33,6 +33,7 @@ import { TRIGGER_NODE, triggerWorkflow } from '../harness/trigger';
 import type { Sandbox } from '../sandbox';
 import { Rng } from '../sandbox/data';
 import { demoCredentials } from '../sandbox/demo';
+import { watchRequests } from './requests';
 
 /** One line of the benchmark's ok/MISS output (test/bench/run.ts). */
 export interface Result {
@@ -127,32 +128,19 @@ class SeriesSandbox {
 	}
 }
 
-/** Counts this process's requests to /v1/cashouts (n8n's HTTP client goes through http.request). */
+/** Counts this process's requests to /v1/cashouts. */
 function countCashoutRequests() {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const http = require('http') as typeof import('http');
-	const original = http.request;
 	let requests = 0;
-	(http as { request: unknown }).request = function (this: unknown, ...args: unknown[]) {
-		const first = args[0] as { path?: string } | string | URL;
-		const target =
-			typeof first === 'string'
-				? first
-				: first instanceof URL
-					? first.pathname
-					: (first.path ?? '');
-		if (target.startsWith('/v1/cashouts')) requests++;
-		return (original as (...a: unknown[]) => unknown).apply(this, args);
-	};
+	const restore = watchRequests((url) => {
+		if (url.pathname === '/v1/cashouts') requests++;
+	});
 	return {
 		take: () => {
 			const taken = requests;
 			requests = 0;
 			return taken;
 		},
-		restore: () => {
-			(http as { request: unknown }).request = original;
-		},
+		restore,
 	};
 }
 

@@ -3,19 +3,11 @@ import type { IDataObject } from 'n8n-workflow';
 import { paymentsNode, startFixture, WorkflowBuilder, type Fixture } from '../../harness/fixtures';
 import { periodRead } from '../../harness/reads';
 import { iso } from '../../harness/records';
+import { TERMS, type Term } from '../../../nodes/PaymentsService/reporting/reconciliation';
 
 const SESSION = 'paymentsServiceSessionApi';
 const DAY = 86_400;
 const NODE = 'Payments Service';
-const TERMS = [
-	'depositTotal',
-	'depositFeeTotal',
-	'cashoutTotal',
-	'noteTotal',
-	'settlementTotal',
-	'cancelledSettlementTotal',
-] as const;
-type Term = (typeof TERMS)[number];
 
 /** A workflow with one Balance → Reconcile node (the Session credential of `credentialId`). */
 function reconcileWorkflow(parameters: IDataObject, credentialId?: string) {

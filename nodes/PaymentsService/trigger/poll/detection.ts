@@ -4,6 +4,7 @@ import { isoSeconds } from '../../codes/dates';
 import { hasStatus, recordKey, type ReportingListDefinition } from '../../reporting/lists';
 import type { TimeWindow } from '../../reporting/read/windows';
 import { MemoryUpdate, nextKnownFrom, recall, rememberedCount, type TriggerState } from './memory';
+import { lowerBound } from './plan';
 import { READ_MARGIN_SECONDS, readToAt } from './ranges';
 import type { EmittedEventType, Observation, PreviousObservation, TriggerConfig } from './types';
 
@@ -332,17 +333,9 @@ function wholeWithout(windows: TimeWindow[], deferred: readonly Observation[]): 
 /** How many of `observations` each window holds, by creation second. */
 function countsIn(windows: TimeWindow[], observations: Observation[]): number[] {
 	const created = Float64Array.from(observations, (observation) => observation.created).sort();
-	const firstAtLeast = (value: number) => {
-		let low = 0;
-		let high = created.length;
-		while (low < high) {
-			const middle = (low + high) >>> 1;
-			if (created[middle] < value) low = middle + 1;
-			else high = middle;
-		}
-		return low;
-	};
-	return windows.map((window) => firstAtLeast(window.to + 1) - firstAtLeast(window.from));
+	return windows.map(
+		(window) => lowerBound(created, window.to + 1) - lowerBound(created, window.from),
+	);
 }
 
 /**

@@ -158,8 +158,8 @@ export function planPoll(
 	return { windows, slices };
 }
 
-/** Index of the first value in `sorted` that is at least `value`. */
-function lowerBound(sorted: Float64Array, value: number): number {
+/** Index of the first value in `sorted` (ascending) that is at least `value`. */
+export function lowerBound(sorted: Float64Array, value: number): number {
 	let low = 0;
 	let high = sorted.length;
 	while (low < high) {
